@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { SandboxKeys } from './crypto.ts';
+import { startDownloadServer } from './download.ts';
+import { registerDeltaRoutes } from './graph/delta.ts';
+import { sendGraphError, stampGraphHeaders } from './graph/http.ts';
+import { registerItemRoutes } from './graph/items.ts';
+import { registerUserRoutes } from './graph/users.ts';
+import { registerAuthorizeRoute } from './identity/authorize.ts';
+import { registerConsentRoutes } from './identity/consent.ts';
+import { sendAadErrorPage } from './identity/errors.ts';
+import { registerMetadataRoutes } from './identity/metadata.ts';
+import { registerTokenRoute } from './identity/token.ts';
+import { createMutations } from './mutate.ts';
+import type { MsMutations } from './mutate.ts';
+import { SeededRandom } from './rng.ts';
+import { buildTenant } from './seed.ts';
+import type { SandboxState } from './state.ts';
+import { ResourceUnitBudget } from './throttle.ts';
+import type { MicrosoftSandboxOptions, MsFaults, MsItem, MsRequestRecord, MsTenant } from './types.ts';
+
+export type { MicrosoftSandboxOptions, MsDrive, MsFaults, MsIdentity, MsItem, MsRequestRecord, MsTenant, MsUser } from './types.ts';
+export type { MsMutations } from './mutate.ts';
+
+export interface MicrosoftSandbox {
+  /** Stands in for https://login.microsoftonline.com (MS_LOGIN_URL). */
+  loginUrl: string;
+  /** Stands in for https://graph.microsoft.com/v1.0 (MS_GRAPH_URL). */
+  graphUrl: string;
+  /** Second listener serving the pre-authenticated download URLs. */
+  downloadOrigin: string;
+  tenantId: string;
+  clientId: string;
+  clientSecret: string;
+  /** Live model: reflects mutations; deleted items stay in drive.items with deleted: true. */
+  tenant: MsTenant;
+  faults: MsFaults;
+  mutate: MsMutations;
+  requests: MsRequestRecord[];
+  contentOf(userId: string, itemId: string): Buffer;
+  /** Live items of a user's drive, parents before children (root first). */
+  listItems(userId: string): MsItem[];
+  /** '/Folder/Sub/file.txt' for an item, '/' for the root. */
+  pathOf(userId: string, itemId: string): string;
+  /** When true, both admin-consent endpoints answer with their documented error redirect. */
+  denyConsent: boolean;
+  /** Whether the demo tenant has granted admin consent to the app. */
+  readonly consentGranted: boolean;
+  grantConsent(): void;
+  revokeConsent(): void;
+  /** Every refresh token issued so far now fails with invalid_grant AADSTS50173. */
+  revokeRefreshTokens(): void;
+  close(): Promise<void>;
+}
+
+function defaultFaults(): MsFaults {
+  return {
+    throttle429: 0,
+    throttle503: 0,
+    retryAfterSeconds: 2.128,
+    serverErrors: 0,
+    resetConnections: 0,
+    corruptDownloads: 0,
+    expireDownloadUrls: false,
+    deltaTokenExpired: false,
+    duplicateDeltaItems: false,
+    emptyDeltaPages: false,
+    ignoreRange: false,
+  };
+}
+
+function buildApp(state: SandboxState): FastifyInstance {
+  const app = Fastify({ logger: false, genReqId: () => randomUUID(), routerOptions: { maxParamLength: 1000 } });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0];
+    const host = path === '/v1.0' || path.startsWith('/v1.0/') ? 'graph' : 'login';
+    const scheme = request.headers.authorization?.split(' ')[0];
+    state.requests.push({ method: request.method, path, host, ...(scheme ? { auth: scheme } : {}) });
+    requestIndex.set(request.id, state.requests.length - 1);
+    if (host === 'graph') stampGraphHeaders(request, reply);
+  });
+  const requestIndex = new Map<string, number>();
+  app.addHook('onResponse', async (request, reply) => {
+    const index = requestIndex.get(request.id);
+    requestIndex.delete(request.id);
+    if (index !== undefined && state.requests[index]) state.requests[index].status = reply.statusCode;
+  });
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0];
+    if (path.startsWith('/v1.0/')) {
+      const segment = path.split('/').filter(Boolean).pop() ?? '';
+      return sendGraphError(state, request, reply, 400, 'BadRequest', `Resource not found for the segment '${segment}'.`);
+    }
+    return sendAadErrorPage(state, reply, 900561, `The endpoint only accepts ${request.method === 'GET' ? 'POST' : 'GET'} requests, or the path '${path}' does not exist.`);
+  });
+  registerAuthorizeRoute(app, state);
+  registerTokenRoute(app, state);
+  registerConsentRoutes(app, state);
+  registerMetadataRoutes(app, state);
+  app.register(
+    async (graph) => {
+      registerUserRoutes(graph, state);
+      registerItemRoutes(graph, state);
+      registerDeltaRoutes(graph, state);
+    },
+    { prefix: '/v1.0' },
+  );
+  return app;
+}
+
+export async function startMicrosoftSandbox(opts: MicrosoftSandboxOptions = {}): Promise<MicrosoftSandbox> {
+  const seed = opts.seed ?? 20240501;
+  const users = opts.users ?? 6;
+  const fileSize = opts.fileSize ?? 2048;
+  const model = buildTenant({
+    seed,
+    users,
+    usersWithoutDrive: Math.min(users, opts.usersWithoutDrive ?? (users >= 4 ? 2 : users >= 2 ? 1 : 0)),
+    folderDepth: opts.folderDepth ?? 2,
+    foldersPerLevel: opts.foldersPerLevel ?? 2,
+    filesPerFolder: opts.filesPerFolder ?? 2,
+    fileSize,
+  });
+  const now = opts.now ?? (() => new Date());
+  const state: SandboxState = {
+    clientId: opts.clientId ?? 'sandbox-ms-client',
+    clientSecret: opts.clientSecret ?? 'sandbox-ms-secret',
+    redirectUris: opts.redirectUris,
+    now,
+    tokenLifetimeSeconds: opts.tokenLifetimeSeconds,
+    downloadUrlLifetimeSeconds: opts.downloadUrlLifetimeSeconds ?? 600,
+    deltaPageSize: opts.deltaPageSize ?? 20,
+    seed,
+    model,
+    keys: await SandboxKeys.create(),
+    faults: defaultFaults(),
+    consentedTenants: new Set(),
+    denyConsent: false,
+    authCodes: new Map(),
+    refreshTokens: new Map(),
+    deltaSessions: new Map(),
+    requests: [],
+    budget: new ResourceUnitBudget(opts.resourceUnitsPerMinute ?? 100_000),
+    lifetimeRng: new SeededRandom(seed ^ 0x5eed),
+    loginUrl: '',
+    graphUrl: '',
+    downloadOrigin: '',
+  };
+  const download = await startDownloadServer(state, opts.downloadPort ?? 0);
+  state.downloadOrigin = download.origin;
+  const app = buildApp(state);
+  try {
+    await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
+  } catch (error) {
+    await download.close();
+    throw error;
+  }
+  const { port } = app.server.address() as AddressInfo;
+  state.loginUrl = `http://127.0.0.1:${port}`;
+  state.graphUrl = `${state.loginUrl}/v1.0`;
+
+  const driveOf = (userId: string) => {
+    const drive = model.user(userId)?.drive;
+    if (!drive) throw new Error(`sandbox: user ${userId} has no OneDrive`);
+    return drive;
+  };
+
+  return {
+    loginUrl: state.loginUrl,
+    graphUrl: state.graphUrl,
+    downloadOrigin: state.downloadOrigin,
+    tenantId: model.tenant.id,
+    clientId: state.clientId,
+    clientSecret: state.clientSecret,
+    tenant: model.tenant,
+    faults: state.faults,
+    mutate: createMutations(model, now, seed, fileSize),
+    requests: state.requests,
+    contentOf(userId, itemId) {
+      const item = driveOf(userId).items.get(itemId);
+      const content = item ? model.contents.get(item.id) : undefined;
+      if (!content) throw new Error(`sandbox: no file ${itemId} for user ${userId}`);
+      return content;
+    },
+    listItems: (userId) => model.preorder(driveOf(userId)),
+    pathOf(userId, itemId) {
+      const drive = driveOf(userId);
+      const item = drive.items.get(itemId);
+      if (!item) throw new Error(`sandbox: no item ${itemId} for user ${userId}`);
+      return `/${model.pathNames(drive, item).join('/')}`;
+    },
+    get denyConsent() {
+      return state.denyConsent;
+    },
+    set denyConsent(value: boolean) {
+      state.denyConsent = value;
+    },
+    get consentGranted() {
+      return state.consentedTenants.has(model.tenant.id);
+    },
+    grantConsent: () => void state.consentedTenants.add(model.tenant.id),
+    revokeConsent: () => void state.consentedTenants.delete(model.tenant.id),
+    revokeRefreshTokens() {
+      for (const grant of state.refreshTokens.values()) grant.revoked = true;
+    },
+    async close() {
+      await Promise.all([app.close(), download.close()]);
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type { SandboxKeys } from './crypto.ts';
+import type { TenantModel } from './model.ts';
+import type { SeededRandom } from './rng.ts';
+import type { ResourceUnitBudget } from './throttle.ts';
+import type { MsFaults, MsRequestRecord } from './types.ts';
+
+export interface AuthCodeGrant {
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  userId: string;
+  nonce?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
+  expiresAt: number;
+  redeemed: boolean;
+}
+
+export interface RefreshGrant {
+  clientId: string;
+  userId: string;
+  scopes: string[];
+  expiresAt: number;
+  revoked: boolean;
+}
+
+export interface DeltaSession {
+  driveId: string;
+  /** Item ids of this round, in emission order (snapshotted when the round starts). */
+  ids: string[];
+  /** Drive change sequence the round's deltaLink resumes from. */
+  watermark: number;
+  pageSize: number;
+  select?: string;
+}
+
+export interface SandboxState {
+  clientId: string;
+  clientSecret: string;
+  redirectUris?: string[];
+  now: () => Date;
+  tokenLifetimeSeconds?: number;
+  downloadUrlLifetimeSeconds: number;
+  deltaPageSize: number;
+  seed: number;
+  model: TenantModel;
+  keys: SandboxKeys;
+  faults: MsFaults;
+  consentedTenants: Set<string>;
+  denyConsent: boolean;
+  authCodes: Map<string, AuthCodeGrant>;
+  refreshTokens: Map<string, RefreshGrant>;
+  deltaSessions: Map<string, DeltaSession>;
+  requests: MsRequestRecord[];
+  budget: ResourceUnitBudget;
+  /** Separate stream from the data seed so token lifetimes never shift generated ids. */
+  lifetimeRng: SeededRandom;
+  loginUrl: string;
+  graphUrl: string;
+  downloadOrigin: string;
+}
+
+export const GRAPH_RESOURCE = 'https://graph.microsoft.com';
+export const GRAPH_APP_ID = '00000003-0000-0000-c000-000000000000';
+export const APP_ROLES = ['Files.Read.All', 'User.Read.All'];
+export const MAX_DELTA_SESSIONS = 2000;
+
+export function nowSeconds(state: SandboxState): number {
+  return Math.floor(state.now().getTime() / 1000);
+}
+
+export function accessTokenLifetime(state: SandboxState): number {
+  return state.tokenLifetimeSeconds ?? state.lifetimeRng.int(3600, 5399);
+}

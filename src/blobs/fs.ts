@@ -1,0 +1,221 @@
+// Content-addressed blob store on the local filesystem: root/ab/cd/<sha256>.
+// A blob is written to root/tmp, fsynced, then renamed into place, so a reader or a crash never sees a
+// partial blob at its final path. root/tmp must stay on the same filesystem as the blobs for rename to be atomic.
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readdir, rename, stat, unlink, chmod, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { StreamDigests } from './hashing.ts';
+import { assertSha256, BlobNotFoundError, type BlobRange, type BlobStore, type BlobWriter, type CommittedBlob, type HasherFactory } from './types.ts';
+
+export interface FsBlobStoreOptions {
+  root: string;
+}
+
+export interface FsBlobStore extends BlobStore {
+  readonly root: string;
+  /** Where a blob lives (or would live) on disk. */
+  pathFor(sha256: string): string;
+  /** Deletes temp files left by a crash that were last touched more than `olderThanMs` ago; returns how many. */
+  sweepTemp(olderThanMs: number): Promise<number>;
+}
+
+function errnoCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? (error as NodeJS.ErrnoException).code : undefined;
+}
+
+async function ignoreMissing(work: Promise<unknown>): Promise<void> {
+  try {
+    await work;
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error;
+  }
+}
+
+/** Makes a rename durable: the directory entry is only on disk once the directory itself is fsynced. */
+async function syncDir(path: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, 'r');
+    await handle.sync();
+  } catch (error) {
+    // Some platforms and filesystems refuse to fsync a directory; the rename is still atomic there.
+    if (!['EISDIR', 'EINVAL', 'EPERM', 'EBADF'].includes(errnoCode(error) ?? '')) throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+type WriterState = 'open' | 'failed' | 'committed' | 'aborted';
+
+class FsBlobWriter implements BlobWriter {
+  private state: WriterState = 'open';
+  private busy = false;
+  private written = 0;
+  private readonly digests: StreamDigests;
+
+  constructor(
+    private readonly handle: FileHandle,
+    private readonly tempPath: string,
+    private readonly store: { pathFor(sha256: string): string; settled(tempPath: string): void },
+    hashers: Record<string, HasherFactory> | undefined,
+  ) {
+    this.digests = new StreamDigests(hashers);
+  }
+
+  get bytesWritten(): number {
+    return this.written;
+  }
+
+  async write(chunk: Uint8Array): Promise<void> {
+    this.assertOpen();
+    if (this.busy) throw new Error('BlobWriter.write called before the previous write finished');
+    this.busy = true;
+    try {
+      let offset = 0;
+      while (offset < chunk.length) {
+        const { bytesWritten } = await this.handle.write(chunk, offset, chunk.length - offset, this.written + offset);
+        offset += bytesWritten;
+      }
+      this.digests.update(chunk);
+      this.written += chunk.length;
+    } catch (error) {
+      // Bytes on disk and the running hashes may now disagree; only abort() is allowed from here.
+      this.state = 'failed';
+      throw error;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async commit(): Promise<CommittedBlob> {
+    this.assertOpen();
+    if (this.busy) throw new Error('BlobWriter.commit called while a write is in progress');
+    this.state = 'committed';
+    try {
+      await this.handle.sync();
+      await this.handle.close();
+      const blob = this.digests.finish();
+      const finalPath = this.store.pathFor(blob.sha256);
+      await mkdir(dirname(finalPath), { recursive: true });
+      if (await exists(finalPath)) {
+        await unlink(this.tempPath);
+      } else {
+        await chmod(this.tempPath, 0o444);
+        // Two writers committing the same content may both get here; rename replaces atomically with identical bytes.
+        await rename(this.tempPath, finalPath);
+        await syncDir(dirname(finalPath));
+      }
+      return blob;
+    } catch (error) {
+      await this.handle.close().catch(() => undefined);
+      await ignoreMissing(unlink(this.tempPath));
+      throw error;
+    } finally {
+      this.store.settled(this.tempPath);
+    }
+  }
+
+  async abort(): Promise<void> {
+    if (this.state === 'committed' || this.state === 'aborted') return;
+    this.state = 'aborted';
+    await this.handle.close().catch(() => undefined);
+    await ignoreMissing(unlink(this.tempPath));
+    this.store.settled(this.tempPath);
+  }
+
+  private assertOpen(): void {
+    if (this.state !== 'open') throw new Error(`BlobWriter is ${this.state}`);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
+  const root = options.root;
+  const tmpDir = join(root, 'tmp');
+  const active = new Set<string>();
+
+  const pathFor = (sha256: string): string => {
+    assertSha256(sha256);
+    return join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  };
+
+  return {
+    root,
+    pathFor,
+
+    async writer(opts) {
+      await mkdir(tmpDir, { recursive: true });
+      const tempPath = join(tmpDir, `${Date.now()}-${randomUUID()}.part`);
+      const handle = await open(tempPath, 'wx', 0o600);
+      active.add(tempPath);
+      return new FsBlobWriter(handle, tempPath, { pathFor, settled: (p) => active.delete(p) }, opts?.hashers);
+    },
+
+    async has(sha256) {
+      return exists(pathFor(sha256));
+    },
+
+    async stat(sha256) {
+      try {
+        const info = await stat(pathFor(sha256));
+        return { size: info.size };
+      } catch (error) {
+        if (errnoCode(error) === 'ENOENT') return null;
+        throw error;
+      }
+    },
+
+    async read(sha256: string, range?: BlobRange): Promise<Readable> {
+      const path = pathFor(sha256);
+      if (range && (range.start < 0 || (range.end !== undefined && range.end < range.start))) {
+        throw new RangeError(`invalid range ${range.start}-${range.end ?? ''}`);
+      }
+      let handle: FileHandle;
+      try {
+        handle = await open(path, 'r');
+      } catch (error) {
+        if (errnoCode(error) === 'ENOENT') throw new BlobNotFoundError(sha256);
+        throw error;
+      }
+      return handle.createReadStream({ start: range?.start, end: range?.end, autoClose: true });
+    },
+
+    async delete(sha256) {
+      await ignoreMissing(unlink(pathFor(sha256)));
+    },
+
+    async sweepTemp(olderThanMs) {
+      let names: string[];
+      try {
+        names = await readdir(tmpDir);
+      } catch (error) {
+        if (errnoCode(error) === 'ENOENT') return 0;
+        throw error;
+      }
+      const cutoff = Date.now() - olderThanMs;
+      let removed = 0;
+      for (const name of names) {
+        const path = join(tmpDir, name);
+        if (active.has(path)) continue;
+        try {
+          if ((await stat(path)).mtimeMs >= cutoff) continue;
+          await unlink(path);
+          removed += 1;
+        } catch (error) {
+          if (errnoCode(error) !== 'ENOENT') throw error;
+        }
+      }
+      return removed;
+    },
+  };
+}

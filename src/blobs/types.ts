@@ -1,0 +1,56 @@
+import type { Readable } from 'node:stream';
+
+/** An extra digest computed while streaming, e.g. OneDrive's quickXorHash. Buffer digests are reported base64. */
+export type HasherFactory = () => { update(bytes: Uint8Array): unknown; digest(): Buffer | string };
+
+export interface CommittedBlob {
+  /** Lowercase hex. */
+  sha256: string;
+  /** Lowercase hex. */
+  md5: string;
+  size: number;
+  /** One entry per extra hasher, keyed by the name it was given. */
+  extra?: Record<string, string>;
+}
+
+export interface BlobWriter {
+  /** Writes must be awaited one at a time. After a failed source, keep writing from `bytesWritten` (Range resume). */
+  write(chunk: Uint8Array): Promise<void>;
+  readonly bytesWritten: number;
+  /** Makes the content visible under its SHA-256; identical content already stored is kept and the new copy dropped. */
+  commit(): Promise<CommittedBlob>;
+  /** Drops everything written; nothing becomes visible. Safe to call more than once. */
+  abort(): Promise<void>;
+}
+
+/** Byte range, both ends inclusive (as in an HTTP Range header). */
+export interface BlobRange {
+  start: number;
+  end?: number;
+}
+
+export interface BlobStore {
+  writer(opts?: { hashers?: Record<string, HasherFactory> }): Promise<BlobWriter>;
+  has(sha256: string): Promise<boolean>;
+  /** Rejects with BlobNotFoundError when the blob does not exist. */
+  read(sha256: string, range?: BlobRange): Promise<Readable>;
+  stat(sha256: string): Promise<{ size: number } | null>;
+  /** Deleting a blob that does not exist is not an error. */
+  delete(sha256: string): Promise<void>;
+}
+
+export class BlobNotFoundError extends Error {
+  override readonly name = 'BlobNotFoundError';
+  readonly code = 'blob_not_found';
+
+  constructor(readonly sha256: string) {
+    super(`blob ${sha256} not found`);
+  }
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Keys reach storage paths and object names: anything but a lowercase hex SHA-256 is refused. */
+export function assertSha256(sha256: string): void {
+  if (!SHA256_HEX.test(sha256)) throw new TypeError('blob key must be a lowercase hex SHA-256');
+}

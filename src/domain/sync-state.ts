@@ -1,0 +1,32 @@
+/**
+ * The collection sync lifecycle, written down once. Status names come from the original product:
+ * created (no filters saved yet), pending (queued), syncing, synced, failed (transient, retried automatically)
+ * and error (needs user action, e.g. pair again). Clients may only write `pending`.
+ */
+export const SYNC_STATUSES = ['created', 'pending', 'syncing', 'synced', 'failed', 'error'] as const;
+export type SyncStatus = (typeof SYNC_STATUSES)[number];
+
+export type SyncEvent =
+  | 'queue' //     PATCH sync_status=pending (filters saved)
+  | 'start' //     POST start, or a worker picking up a queued run
+  | 'complete' //  the run finished
+  | 'fail' //      transient failure: retried with backoff
+  | 'error' //     needs user action
+  | 'retry' //     the scheduler re-queues a failed collection
+  | 'schedule'; // auto/arch re-run after the interval
+
+export const TRANSITIONS: Record<SyncStatus, Partial<Record<SyncEvent, SyncStatus>>> = {
+  created: { queue: 'pending' },
+  pending: { queue: 'pending', start: 'syncing' },
+  syncing: { complete: 'synced', fail: 'failed', error: 'error' },
+  synced: { queue: 'pending', start: 'syncing', schedule: 'pending' },
+  failed: { queue: 'pending', start: 'syncing', retry: 'pending' },
+  error: { queue: 'pending', start: 'syncing' },
+};
+
+export function nextStatus(from: SyncStatus, event: SyncEvent): SyncStatus | undefined {
+  return TRANSITIONS[from]?.[event];
+}
+
+export const TYPE_SYNCS = ['one', 'arch', 'auto'] as const;
+export type TypeSync = (typeof TYPE_SYNCS)[number];

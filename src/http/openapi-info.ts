@@ -1,0 +1,73 @@
+/** The OpenAPI document's header: where the spec says "not shown", the decision is written down here. */
+export function openapiInfo(publicUrl: string) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Custody collection sync API',
+      version: '1.0.0',
+      description: DESCRIPTION,
+    },
+    servers: [{ url: publicUrl }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http' as const, scheme: 'bearer', description: 'An access token from POST /v1/oauth/token.' },
+      },
+    },
+    security: [{ bearer: [] }],
+    tags: [
+      { name: 'auth', description: 'Service tokens' },
+      { name: 'workspaces' },
+      { name: 'wallets' },
+      { name: 'collections' },
+      { name: 'pairing', description: 'Third-party OAuth2 pairing' },
+      { name: 'discovery', description: 'Users, channels and folders of the connected source' },
+      { name: 'items', description: 'Collected content, runs and the chain-of-custody manifest' },
+      { name: 'search' },
+      { name: 'legalhold' },
+      { name: 'audit' },
+    ],
+  };
+}
+
+const DESCRIPTION = `
+Custody copies exactly what a collection's sync filters allow from Zoom (\`conf\`) or OneDrive for Business
+(\`edrive\`) into a verified, content-addressed store, and keeps it in step.
+
+## Decisions where the specification says "not shown"
+
+- **First token.** \`POST /v1/oauth/token\` with \`grant_type=client_credentials\`, \`client_id\`, \`client_secret\`
+  (created with \`bin/custody admin create-client\`) returns \`{access_token, token_type, expires_in, refresh_token}\`.
+  \`grant_type=refresh_token\` rotates: the old refresh token stops working, and presenting a rotated one again
+  revokes the whole token family (OAuth 2.0 Security BCP reuse detection). Token errors follow RFC 6749 §5.2.
+- **Roles.** An account is a tenant; every API client of an account has full access to the account's objects.
+  An id belonging to another account answers 404 exactly like an unknown id.
+- **Errors.** Every non-2xx response (except the token endpoint) has the spec's 429 body shape:
+  \`{code: "00<status>_<snake_title>", id, title, detail, links: {about}, source: null | {pointer}}\`.
+  \`id\` equals the \`X-Correlation-ID\` header, which every response carries (a well-formed incoming one is echoed).
+  Malformed requests answer 400; filters that break the rules of their collection type answer 422 with a JSON
+  pointer; unknown or foreign ids 404; state conflicts (start without filters or credentials, illegal status) 409.
+- **Read representations.** \`GET /v1/workspaces\`, \`/v1/workspaces/{id}\`, \`/v1/workspaces/{id}/collections\`,
+  \`/v1/wallet/{id}\` (never any secret) and \`/v1/collections/{id}\`. Lists page with an opaque \`cursor\`.
+- **Wallets for edrive.** \`POST /v1/wallet\` with \`config_type: "edrive"\` (and \`"conf"\` for Zoom); a collection's
+  wallet must have the collection's type as its \`config_type\`.
+- **PATCH.** All fields optional; \`sync_filters\` replaces the previous value entirely; \`type_sync\` defaults to
+  \`one\`; \`sync_status\` accepts only \`pending\`, which queues a run and requires filters (saved now or before).
+- **start.** 200 with \`{run_id, sync_status, created}\`; a start while a run is active returns that run
+  (\`created: false\`). 409 when filters or paired credentials are missing.
+- **DELETE.** 204 with no body; deleting again answers 404. Deletion cancels a running sync first, removes
+  filters, items, runs and every stored blob no other collection references. A legal hold makes it 409.
+- **edrive authorization URL.** 200 \`{authorization_url}\` (the tenant admin-consent URL). For \`conf\` the answer
+  is a 302 to Zoom. The redirect back to \`redirect_to\` carries \`code\` (the one-time pairing code for
+  \`pair_credentials?auth_code=\`) and the client's \`state\`, or \`error\` and \`error_description\`.
+- **Paging of edrive users and folders.** Users: \`limit\` (default 100, max 999, clamped) and \`marker\` (the previous
+  \`next_marker\`). Folders: \`cursor\` (the previous \`_next\`, an opaque string). \`size\` is in bytes.
+- **Sync statuses.** \`created\` (no filters yet), \`pending\` (queued), \`syncing\`, \`synced\`, \`failed\` (transient,
+  retried automatically with backoff), \`error\` (needs user action, e.g. pair again; \`status_reason\` says why).
+
+## Rate limits
+
+600 requests/min per access token for every endpoint without its own limit; \`POST /v1/oauth/token\` 30/min per
+\`client_id\` (failed attempts count); \`POST /v1/search\` 300/min per token in its own budget; nothing under
+\`/v1/legalhold/\` is limited; requests without a valid token get 401 and are not counted. Successful responses carry
+\`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 carries \`Retry-After\` (whole seconds).
+`;

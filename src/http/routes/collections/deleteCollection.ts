@@ -1,0 +1,24 @@
+import type { App } from '../../../app.ts';
+import { deleteCollections } from '../../../sync/deletion.ts';
+import { errors, IdParams, NoContent } from '../../schemas.ts';
+import { loadCollection } from './load.ts';
+
+export default function deleteCollection(app: App) {
+  app.delete(
+    '/v1/collections/:id',
+    {
+      schema: {
+        tags: ['collections'],
+        summary: 'Delete a collection (permanent)',
+        description: 'Cancels a running sync, then removes filters, items, runs and every blob no other collection references. 409 while a legal hold covers it.',
+        params: IdParams,
+        response: { 204: NoContent, ...errors(401, 404, 409, 429) },
+      },
+    },
+    async (req, reply) => {
+      const { collection } = await loadCollection(app.ctx, req.caller.accountId, req.params.id);
+      await deleteCollections(app.ctx, { accountId: req.caller.accountId, collectionIds: [collection.id] });
+      return reply.code(204).send(null);
+    },
+  );
+}

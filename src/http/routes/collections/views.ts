@@ -1,0 +1,68 @@
+import { Type } from 'typebox';
+import type { CollectionRow } from '../../../store/collections.ts';
+import type { RunSummary } from '../../../sync/engine-api.ts';
+
+const Counters = Type.Object({
+  listed: Type.Integer(),
+  collected: Type.Integer(),
+  skipped: Type.Integer(),
+  unchanged: Type.Integer(),
+  failed: Type.Integer(),
+  bytes: Type.Integer(),
+});
+
+export const RunSummarySchema = Type.Object({
+  run_id: Type.String(),
+  trigger: Type.String(),
+  status: Type.String(),
+  counters: Counters,
+  started_datetime: Type.Union([Type.String(), Type.Null()]),
+  finished_datetime: Type.Union([Type.String(), Type.Null()]),
+  error_count: Type.Integer(),
+});
+
+export const CollectionSummary = Type.Object({
+  onna_id: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  onna_parent_id: Type.String(),
+  credential_id: Type.String(),
+  sync_status: Type.String({ enum: ['created', 'pending', 'syncing', 'synced', 'failed', 'error'] }),
+  type_sync: Type.String({ enum: ['one', 'arch', 'auto'] }),
+  creation_datetime: Type.String({ format: 'date-time' }),
+});
+
+export const CollectionDetail = Type.Object({
+  ...CollectionSummary.properties,
+  status_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the status is `error` or `failed`.' }),
+  sync_filters: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  credentials_paired: Type.Boolean(),
+  modification_datetime: Type.String({ format: 'date-time' }),
+  next_sync_datetime: Type.Union([Type.String(), Type.Null()]),
+  latest_run: Type.Union([RunSummarySchema, Type.Null()], { description: 'The latest run; live counters while it is active.' }),
+});
+
+export function collectionSummary(c: CollectionRow) {
+  return {
+    onna_id: c.id,
+    name: c.name,
+    type: c.type,
+    onna_parent_id: c.workspace_id,
+    credential_id: c.wallet_id,
+    sync_status: c.sync_status,
+    type_sync: c.type_sync,
+    creation_datetime: c.created_at,
+  };
+}
+
+export function collectionDetail(c: CollectionRow, paired: boolean, latestRun: RunSummary | null) {
+  return {
+    ...collectionSummary(c),
+    status_reason: c.status_reason,
+    sync_filters: c.sync_filters ? (JSON.parse(c.sync_filters) as Record<string, unknown>) : null,
+    credentials_paired: paired,
+    modification_datetime: c.updated_at,
+    next_sync_datetime: c.next_sync_at,
+    latest_run: latestRun,
+  };
+}

@@ -1,0 +1,34 @@
+import type { App } from '../../../app.ts';
+import { Type } from 'typebox';
+import { badRequest } from '../../../domain/errors.ts';
+import { Created, errors } from '../../schemas.ts';
+
+export default function createWallet(app: App) {
+  app.post(
+    '/v1/wallet',
+    {
+      schema: {
+        tags: ['wallets'],
+        summary: 'Create an empty credential wallet',
+        description: 'A wallet is created empty; pairing fills it. `config_type` is the collection type it serves: `conf` (Zoom) or `edrive` (OneDrive for Business).',
+        body: Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 200 }),
+            credential_type_name: Type.String({ minLength: 1, maxLength: 100, examples: ['Datasource'] }),
+            config_type: Type.String({ minLength: 1, maxLength: 50, examples: ['conf', 'edrive'] }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Created, ...errors(400, 401, 429) },
+      },
+    },
+    async (req, reply) => {
+      const types = app.ctx.connectors.types().map((t) => app.ctx.connectors.get(t)!.configType);
+      if (!types.includes(req.body.config_type)) {
+        throw badRequest(`config_type must be one of ${types.join(', ')}.`, '/body/config_type');
+      }
+      const id = await app.ctx.repos.wallets.create(req.caller.accountId, req.body);
+      return reply.code(201).send({ onna_id: id });
+    },
+  );
+}

@@ -1,0 +1,8 @@
+import type { App } from '../../../app.ts';
+import createWallet from './createWallet.ts';
+import getWallet from './getWallet.ts';
+
+export default function register(app: App) {
+  createWallet(app);
+  getWallet(app);
+}

@@ -1,0 +1,81 @@
+import type { Selectable } from 'kysely';
+import type { Database } from './db.ts';
+import { newId, nowIso } from './ids.ts';
+import { decodeCursor, encodeCursor } from './paging.ts';
+import type { CoreTables } from './schema.ts';
+import type { SyncStatus } from '../domain/sync-state.ts';
+
+export type CollectionRow = Selectable<CoreTables['collections']>;
+
+export class CollectionRepo {
+  constructor(private db: Database) {}
+
+  async create(accountId: string, input: { name: string; workspace_id: string; wallet_id: string; type: string }): Promise<string> {
+    const id = newId('col');
+    const at = nowIso();
+    await this.db
+      .insertInto('collections')
+      .values({
+        id,
+        account_id: accountId,
+        ...input,
+        sync_status: 'created',
+        status_reason: null,
+        type_sync: 'one',
+        sync_filters: null,
+        filters_updated_at: null,
+        next_sync_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    return id;
+  }
+
+  async get(accountId: string, id: string): Promise<CollectionRow | undefined> {
+    return this.db.selectFrom('collections').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  }
+
+  async getById(id: string): Promise<CollectionRow | undefined> {
+    return this.db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async listByWorkspace(accountId: string, workspaceId: string, opts: { cursor?: string; limit: number }) {
+    const after = decodeCursor(opts.cursor);
+    let q = this.db.selectFrom('collections').selectAll().where('account_id', '=', accountId).where('workspace_id', '=', workspaceId);
+    if (after) {
+      q = q.where((eb) => eb.or([eb('created_at', '>', after[0]), eb.and([eb('created_at', '=', after[0]), eb('id', '>', after[1])])]));
+    }
+    const rows = await q.orderBy('created_at').orderBy('id').limit(opts.limit + 1).execute();
+    const page = rows.slice(0, opts.limit);
+    const last = page[page.length - 1];
+    return { rows: page, cursor: rows.length > opts.limit && last ? encodeCursor(last.created_at, last.id) : null };
+  }
+
+  async idsByWorkspace(workspaceId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('collections').select('id').where('workspace_id', '=', workspaceId).execute();
+    return rows.map((r) => r.id);
+  }
+
+  async update(
+    id: string,
+    patch: Partial<Pick<CollectionRow, 'sync_filters' | 'filters_updated_at' | 'type_sync' | 'next_sync_at' | 'status_reason'>>,
+  ): Promise<void> {
+    await this.db.updateTable('collections').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
+  }
+
+  /** Moves the status only if it still is `from` (compare-and-swap); returns whether it moved. */
+  async transition(id: string, from: SyncStatus, to: SyncStatus, reason: string | null = null): Promise<boolean> {
+    const res = await this.db
+      .updateTable('collections')
+      .set({ sync_status: to, status_reason: reason, updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('sync_status', '=', from)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('collections').where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import type { DB } from './schema.ts';
+import { migrations } from './migrations/index.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Database = Kysely<DB>;
+
+export interface DatabaseOptions {
+  /** postgres://… selects PostgreSQL; otherwise the SQLite file at sqlitePath. */
+  url?: string;
+  sqlitePath?: string;
+  /** PostgreSQL only: the schema to use (tests isolate themselves in their own schema). */
+  schema?: string;
+  poolSize?: number;
+}
+
+// int8 and numeric come back from pg as strings by default; sizes and counters fit in a double.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+const dialects = new WeakMap<object, Dialect>();
+
+export function dialectOf(db: Kysely<any>): Dialect {
+  const d = dialects.get(db);
+  if (!d) throw new Error('database was not created by openDatabase');
+  return d;
+}
+
+export function openDatabase(opts: DatabaseOptions): Database {
+  let db: Database;
+  let dialect: Dialect;
+  if (opts.url) {
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
+    });
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    dialect = 'postgres';
+  } else {
+    const file = opts.sqlitePath ?? ':memory:';
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    // The CLI and the server may write at the same time: wait for the lock instead of failing.
+    sqlite.pragma('busy_timeout = 5000');
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    dialect = 'sqlite';
+  }
+  dialects.set(db, dialect);
+  return db;
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrate(db: Database): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    // Several API and worker processes may boot at once: one migrates, the others wait for it.
+    await sql`select pg_advisory_lock(724001)`.execute(db);
+  }
+  try {
+    const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+    if (error) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+      throw new Error(`migration ${failed} failed: ${(error as Error).message ?? String(error)}`);
+    }
+  } finally {
+    if (dialectOf(db) === 'postgres') await sql`select pg_advisory_unlock(724001)`.execute(db);
+  }
+}
+
+/** Pings the database (used by /readyz). */
+export async function ping(db: Database): Promise<void> {
+  await sql`select 1`.execute(db);
+}

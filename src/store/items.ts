@@ -1,0 +1,137 @@
+import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
+import type { Database } from './db.ts';
+import { decodeCursor, encodeCursor } from './paging.ts';
+import type { DB } from './schema.ts';
+import type { SyncTables } from './schema-sync.ts';
+
+export type ItemRow = Selectable<SyncTables['items']>;
+export type NewItemRow = Insertable<SyncTables['items']>;
+export type ItemPatch = Updateable<SyncTables['items']>;
+
+type Executor = Database | Transaction<DB>;
+
+/** A superseded content version kept by an `arch` collection; it still holds a blob reference. */
+export interface PreviousVersion {
+  sha256: string;
+  md5: string | null;
+  size: number | null;
+  version: string | null;
+  modified_datetime: string | null;
+  run_id: string;
+  collected_datetime: string;
+  replaced_at: string;
+}
+
+export function previousVersionsOf(row: Pick<ItemRow, 'previous_versions'>): PreviousVersion[] {
+  return row.previous_versions ? (JSON.parse(row.previous_versions) as PreviousVersion[]) : [];
+}
+
+export interface ItemListFilter {
+  kind?: string;
+  custodian?: string;
+}
+
+export class ItemRepo {
+  constructor(private db: Database) {}
+
+  async findByKey(ex: Executor, collectionId: string, kind: string, sourceId: string): Promise<ItemRow | undefined> {
+    return ex
+      .selectFrom('items')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .where('kind', '=', kind)
+      .where('source_id', '=', sourceId)
+      .executeTakeFirst();
+  }
+
+  async insert(trx: Executor, row: NewItemRow): Promise<void> {
+    await trx.insertInto('items').values(row).execute();
+  }
+
+  async update(trx: Executor, id: string, patch: ItemPatch): Promise<void> {
+    await trx.updateTable('items').set(patch).where('id', '=', id).execute();
+  }
+
+  /** Visible (not tombstoned) items of a collection, oldest first, keyset-paged. */
+  async list(collectionId: string, filter: ItemListFilter, opts: { cursor?: string; limit: number }) {
+    const after = decodeCursor(opts.cursor);
+    let q = this.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).where('tombstoned_at', 'is', null);
+    if (filter.kind) q = q.where('kind', '=', filter.kind);
+    if (filter.custodian) q = q.where('custodian', '=', filter.custodian);
+    if (after) {
+      q = q.where((eb) =>
+        eb.or([eb('first_seen_at', '>', after[0]), eb.and([eb('first_seen_at', '=', after[0]), eb('id', '>', after[1])])]),
+      );
+    }
+    const rows = await q.orderBy('first_seen_at').orderBy('id').limit(opts.limit + 1).execute();
+    const page = rows.slice(0, opts.limit);
+    const last = page[page.length - 1];
+    return { rows: page, cursor: rows.length > opts.limit && last ? encodeCursor(last.first_seen_at, last.id) : null };
+  }
+
+  async get(collectionId: string, id: string): Promise<ItemRow | undefined> {
+    return this.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Every item including tombstones, in pages (manifest). */
+  async *all(collectionId: string, batch = 500): AsyncGenerator<ItemRow> {
+    let after: [string, string] | undefined;
+    for (;;) {
+      let q = this.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId);
+      if (after) {
+        const [at, id] = after;
+        q = q.where((eb) => eb.or([eb('first_seen_at', '>', at), eb.and([eb('first_seen_at', '=', at), eb('id', '>', id)])]));
+      }
+      const rows = await q.orderBy('first_seen_at').orderBy('id').limit(batch).execute();
+      yield* rows;
+      if (rows.length < batch) return;
+      const last = rows[rows.length - 1]!;
+      after = [last.first_seen_at, last.id];
+    }
+  }
+
+  async countsByKind(collectionId: string) {
+    return this.db
+      .selectFrom('items')
+      .select((eb) => ['kind', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('size').as('bytes')])
+      .where('collection_id', '=', collectionId)
+      .where('tombstoned_at', 'is', null)
+      .groupBy('kind')
+      .execute();
+  }
+
+  /** A batch of item rows for purging (content references included). */
+  async purgeBatch(collectionId: string, limit: number) {
+    return this.db
+      .selectFrom('items')
+      .select(['id', 'sha256', 'holds_ref', 'previous_versions'])
+      .where('collection_id', '=', collectionId)
+      .limit(limit)
+      .execute();
+  }
+
+  async deleteIds(trx: Executor, ids: string[]): Promise<void> {
+    if (ids.length > 0) await trx.deleteFrom('items').where('id', 'in', ids).execute();
+  }
+}
+
+export class CursorRepo {
+  constructor(private db: Database) {}
+
+  async get(collectionId: string): Promise<{ value: unknown; fingerprint: string | null } | undefined> {
+    const row = await this.db.selectFrom('collection_cursors').selectAll().where('collection_id', '=', collectionId).executeTakeFirst();
+    return row ? { value: JSON.parse(row.value), fingerprint: row.filters_fingerprint } : undefined;
+  }
+
+  async put(trx: Executor, collectionId: string, value: string, fingerprint: string, at: string): Promise<void> {
+    await trx
+      .insertInto('collection_cursors')
+      .values({ collection_id: collectionId, value, filters_fingerprint: fingerprint, updated_at: at })
+      .onConflict((oc) => oc.column('collection_id').doUpdateSet({ value, filters_fingerprint: fingerprint, updated_at: at }))
+      .execute();
+  }
+
+  async delete(collectionId: string): Promise<void> {
+    await this.db.deleteFrom('collection_cursors').where('collection_id', '=', collectionId).execute();
+  }
+}

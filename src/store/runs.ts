@@ -1,0 +1,289 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { Database } from './db.ts';
+import { newId } from './ids.ts';
+import { decodeCursor, encodeCursor } from './paging.ts';
+import type { DB } from './schema.ts';
+import type { SyncTables } from './schema-sync.ts';
+
+export type RunRow = Selectable<SyncTables['runs']>;
+export type RunErrorRow = Selectable<SyncTables['run_errors']>;
+export type RunTrigger = 'start' | 'schedule' | 'retry';
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'error' | 'cancelled';
+export const ACTIVE_STATUSES = ['queued', 'running'] as const;
+
+export interface Counters {
+  listed: number;
+  collected: number;
+  skipped: number;
+  unchanged: number;
+  failed: number;
+  bytes: number;
+  error_count: number;
+}
+
+export function countersOf(run: RunRow): Counters {
+  const { listed, collected, skipped, unchanged, failed, bytes, error_count } = run;
+  return { listed, collected, skipped, unchanged, failed, bytes, error_count };
+}
+
+type Executor = Database | Transaction<DB>;
+
+/** What a run's owner writes with each durable step; fenced on ownership so a cancelled run writes nothing. */
+export interface Progress {
+  counters: Counters;
+  /** undefined = unchanged; null = cleared */
+  checkpoint?: string | null;
+  pendingCursors?: string | null;
+  filtersFingerprint?: string;
+}
+
+export class RunRepo {
+  constructor(private db: Database) {}
+
+  /**
+   * Inserts a queued run unless the collection already has an active one (the partial unique index decides,
+   * even across processes). Returns the run that is active afterwards.
+   */
+  async insertQueued(input: {
+    collectionId: string;
+    accountId: string;
+    trigger: RunTrigger;
+    at: string;
+    checkpoint?: string | null;
+    filtersFingerprint?: string | null;
+  }): Promise<{ run: RunRow; created: boolean }> {
+    const inserted = await this.db
+      .insertInto('runs')
+      .values({
+        id: newId('run'),
+        collection_id: input.collectionId,
+        account_id: input.accountId,
+        trigger: input.trigger,
+        status: 'queued',
+        created_at: input.at,
+        started_at: null,
+        finished_at: null,
+        heartbeat_at: null,
+        lease_owner: null,
+        lease_expires_at: null,
+        checkpoint: input.checkpoint ?? null,
+        filters_fingerprint: input.filtersFingerprint ?? null,
+        pending_cursors: null,
+        error: null,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return { run: inserted, created: true };
+    const active = await this.active(input.collectionId);
+    // The active run finished between our insert and this read: try once more.
+    if (!active) return this.insertQueued(input);
+    return { run: active, created: false };
+  }
+
+  async get(id: string): Promise<RunRow | undefined> {
+    return this.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async active(collectionId: string): Promise<RunRow | undefined> {
+    return this.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .where('status', 'in', [...ACTIVE_STATUSES])
+      .executeTakeFirst();
+  }
+
+  async latest(collectionId: string): Promise<RunRow | undefined> {
+    return this.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Newest first. */
+  async list(collectionId: string, opts: { cursor?: string; limit: number }) {
+    const before = decodeCursor(opts.cursor);
+    let q = this.db.selectFrom('runs').selectAll().where('collection_id', '=', collectionId);
+    if (before) {
+      q = q.where((eb) => eb.or([eb('created_at', '<', before[0]), eb.and([eb('created_at', '=', before[0]), eb('id', '<', before[1])])]));
+    }
+    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(opts.limit + 1).execute();
+    const page = rows.slice(0, opts.limit);
+    const last = page[page.length - 1];
+    return { rows: page, cursor: rows.length > opts.limit && last ? encodeCursor(last.created_at, last.id) : null };
+  }
+
+  /** Finished runs since the last success, newest first (drives retry backoff). */
+  async consecutiveFailures(collectionId: string): Promise<number> {
+    const rows = await this.db
+      .selectFrom('runs')
+      .select('status')
+      .where('collection_id', '=', collectionId)
+      .where('status', 'in', ['succeeded', 'failed'])
+      .orderBy('created_at', 'desc')
+      .limit(50)
+      .execute();
+    let n = 0;
+    for (const r of rows) {
+      if (r.status !== 'failed') break;
+      n += 1;
+    }
+    return n;
+  }
+
+  async latestFailed(collectionId: string): Promise<RunRow | undefined> {
+    return this.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .where('status', '=', 'failed')
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Queued runs, and running runs whose lease has expired, oldest first. */
+  async claimable(now: string, limit: number): Promise<RunRow[]> {
+    return this.db
+      .selectFrom('runs')
+      .selectAll()
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]))
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Running runs with a live lease held by one of these owner prefixes (used to spot owners that died). */
+  async runningOwnedBy(ownerPrefix: string): Promise<RunRow[]> {
+    return this.db.selectFrom('runs').selectAll().where('status', '=', 'running').where('lease_owner', 'like', `${ownerPrefix}%`).execute();
+  }
+
+  /**
+   * Compare-and-swap claim: a queued run, a running run whose lease expired, or one held by `deadOwner`.
+   * Returns the claimed row or undefined when someone else has it.
+   */
+  async claim(id: string, owner: string, now: string, leaseUntil: string, deadOwner?: string): Promise<RunRow | undefined> {
+    return this.db
+      .updateTable('runs')
+      .set((eb) => ({
+        status: 'running',
+        lease_owner: owner,
+        lease_expires_at: leaseUntil,
+        heartbeat_at: now,
+        started_at: eb.fn.coalesce('started_at', eb.val(now)),
+        attempt: eb('attempt', '+', 1),
+      }))
+      .where('id', '=', id)
+      .where((eb) => {
+        const stale = [eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])];
+        if (deadOwner) stale.push(eb.and([eb('status', '=', 'running'), eb('lease_owner', '=', deadOwner)]));
+        return eb.or(stale);
+      })
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Extends the lease; false when the run was cancelled or another owner took it. */
+  async heartbeat(id: string, owner: string, now: string, leaseUntil: string): Promise<boolean> {
+    const res = await this.db
+      .updateTable('runs')
+      .set({ heartbeat_at: now, lease_expires_at: leaseUntil })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Lets another process pick the run up at once (graceful shutdown). */
+  async releaseLease(id: string, owner: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('runs')
+      .set({ lease_expires_at: now })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
+  /**
+   * Writes progress as the first statement of a transaction: it takes the run's row lock (PostgreSQL) or the
+   * write lock (SQLite), so a concurrent cancel either waits for this transaction or makes it write nothing.
+   */
+  async saveProgress(trx: Executor, id: string, owner: string, now: string, p: Progress): Promise<boolean> {
+    const { error_count, ...counters } = p.counters;
+    const res = await trx
+      .updateTable('runs')
+      .set({
+        ...counters,
+        error_count,
+        heartbeat_at: now,
+        ...(p.checkpoint !== undefined && { checkpoint: p.checkpoint }),
+        ...(p.pendingCursors !== undefined && { pending_cursors: p.pendingCursors }),
+        ...(p.filtersFingerprint !== undefined && { filters_fingerprint: p.filtersFingerprint }),
+      })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Ends a run the caller owns; false when it no longer does. */
+  async finish(trx: Executor, id: string, owner: string, status: Exclude<RunStatus, 'queued' | 'running'>, at: string, error: string | null) {
+    const res = await trx
+      .updateTable('runs')
+      .set({ status, finished_at: at, error, lease_expires_at: null })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Cancels whatever run is active for the collection; returns the cancelled runs. */
+  async cancelActive(collectionId: string, at: string): Promise<RunRow[]> {
+    return this.db
+      .updateTable('runs')
+      .set({ status: 'cancelled', finished_at: at, error: 'cancelled', lease_expires_at: null })
+      .where('collection_id', '=', collectionId)
+      .where('status', 'in', [...ACTIVE_STATUSES])
+      .returningAll()
+      .execute();
+  }
+
+  async addErrors(trx: Executor, rows: Omit<RunErrorRow, 'id'>[]): Promise<void> {
+    if (rows.length === 0) return;
+    await trx
+      .insertInto('run_errors')
+      .values(rows.map((r) => ({ id: newId('err'), ...r })))
+      .execute();
+  }
+
+  async errors(runId: string, limit: number): Promise<RunErrorRow[]> {
+    return this.db.selectFrom('run_errors').selectAll().where('run_id', '=', runId).orderBy('at').orderBy('id').limit(limit).execute();
+  }
+
+  /** Every error of the collection's runs, oldest first (manifest exceptions). */
+  async errorsOfCollection(collectionId: string, offset: number, limit: number): Promise<RunErrorRow[]> {
+    return this.db
+      .selectFrom('run_errors')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .orderBy('at')
+      .orderBy('id')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+  }
+
+  async deleteByCollection(collectionId: string): Promise<void> {
+    await this.db.deleteFrom('run_errors').where('collection_id', '=', collectionId).execute();
+    await this.db.deleteFrom('runs').where('collection_id', '=', collectionId).execute();
+  }
+}

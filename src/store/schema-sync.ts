@@ -1,0 +1,100 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Tables of the sync engine: runs and their errors, items, incremental cursors, blob reference counts and
+ * the cross-process token-refresh lock. Same conventions as CoreTables (ISO strings, JSON text, 0/1 ints).
+ */
+export interface SyncTables {
+  runs: {
+    id: string;
+    collection_id: string;
+    account_id: string;
+    trigger: string;
+    /** queued | running | succeeded | failed | error | cancelled */
+    status: string;
+    listed: Generated<number>;
+    collected: Generated<number>;
+    skipped: Generated<number>;
+    unchanged: Generated<number>;
+    failed: Generated<number>;
+    bytes: Generated<number>;
+    error_count: Generated<number>;
+    created_at: string;
+    started_at: string | null;
+    finished_at: string | null;
+    heartbeat_at: string | null;
+    /** `<host>:<pid>:<nonce>` of the process executing the run */
+    lease_owner: string | null;
+    lease_expires_at: string | null;
+    /** how many times the run was claimed (> 1 after a crash or a lost lease) */
+    attempt: Generated<number>;
+    /** JSON `{state}` of the connector's last checkpoint */
+    checkpoint: string | null;
+    filters_fingerprint: string | null;
+    /** JSON cursors yielded by this run; copied to collection_cursors when it succeeds */
+    pending_cursors: string | null;
+    error: string | null;
+  };
+  run_errors: {
+    id: string;
+    run_id: string;
+    collection_id: string;
+    source_id: string | null;
+    kind: string | null;
+    reason: string;
+    at: string;
+  };
+  items: {
+    id: string;
+    collection_id: string;
+    account_id: string;
+    kind: string;
+    source_id: string;
+    name: string;
+    path: string;
+    custodian: string | null;
+    size: number | null;
+    mime_type: string | null;
+    sha256: string | null;
+    md5: string | null;
+    provider_hash_type: string | null;
+    provider_hash_value: string | null;
+    /** 1 verified, 0 mismatch, null no provider hash */
+    hash_verified: number | null;
+    created_datetime: string | null;
+    modified_datetime: string | null;
+    collected_datetime: string;
+    deleted_at_source: string | null;
+    /** auto collections: the source deleted it; hidden from lists and search */
+    tombstoned_at: string | null;
+    /** none (no content) | stored | purged | failed */
+    content_state: string;
+    /** 1 when this row counts one reference in blob_refs for its sha256 */
+    holds_ref: number;
+    run_id: string;
+    version: string | null;
+    metadata: string;
+    text: string | null;
+    /** arch: JSON list of superseded content versions, each still holding a blob reference */
+    previous_versions: string | null;
+    first_seen_at: string;
+    updated_at: string;
+  };
+  collection_cursors: {
+    collection_id: string;
+    value: string;
+    filters_fingerprint: string | null;
+    updated_at: string;
+  };
+  blob_refs: {
+    sha256: string;
+    refs: number;
+    size: number;
+    updated_at: string;
+  };
+  credential_refresh_locks: {
+    wallet_id: string;
+    owner: string;
+    expires_at: string;
+  };
+}

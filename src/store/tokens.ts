@@ -1,0 +1,37 @@
+import type { Database } from './db.ts';
+import type { CoreTables } from './schema.ts';
+
+export type TokenRow = CoreTables['service_tokens'];
+
+/** Service access and refresh tokens, stored only as SHA-256 hashes. */
+export class TokenRepo {
+  constructor(private db: Database) {}
+
+  async insert(rows: TokenRow[]): Promise<void> {
+    await this.db.insertInto('service_tokens').values(rows).execute();
+  }
+
+  async find(tokenHash: string): Promise<TokenRow | undefined> {
+    return this.db.selectFrom('service_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  }
+
+  /** Marks a refresh token used; false when it was already used (a replay) or revoked. Atomic. */
+  async markUsed(tokenHash: string, at: string): Promise<boolean> {
+    const res = await this.db
+      .updateTable('service_tokens')
+      .set({ used_at: at })
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  async revokeFamily(familyId: string, at: string): Promise<void> {
+    await this.db.updateTable('service_tokens').set({ revoked_at: at }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+  }
+
+  async deleteExpired(before: string): Promise<void> {
+    await this.db.deleteFrom('service_tokens').where('expires_at', '<', before).execute();
+  }
+}

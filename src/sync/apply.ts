@@ -1,0 +1,186 @@
+import type { Transaction } from 'kysely';
+import type { ItemInput } from '../connectors/types.ts';
+import { BlobRefRepo } from '../store/blob-refs.ts';
+import type { Database } from '../store/db.ts';
+import { newId } from '../store/ids.ts';
+import { ItemRepo, previousVersionsOf, type ItemPatch, type ItemRow, type PreviousVersion } from '../store/items.ts';
+import type { DB } from '../store/schema.ts';
+
+export interface StoredContent {
+  sha256: string;
+  md5: string;
+  size: number;
+  providerHash: { type: string; value: string } | null;
+  verified: boolean | null;
+}
+
+/** What an item event resolved to; applied in the next flush transaction. */
+export type ItemOp =
+  | { type: 'upsert'; input: ItemInput; content: StoredContent | 'none' | 'failed' }
+  | { type: 'touch'; id: string; patch: ItemPatch }
+  | { type: 'tombstone'; kind: string; sourceId: string; purgeContent: boolean }
+  | { type: 'mark_deleted'; kind: string; sourceId: string };
+
+export interface ApplyScope {
+  collectionId: string;
+  accountId: string;
+  runId: string;
+  /** arch collections keep superseded content */
+  keepVersions: boolean;
+  at: string;
+}
+
+export interface ApplyResult {
+  /** blobs whose reference count this transaction lowered: collect them after commit */
+  released: string[];
+  /** blobs this transaction referenced: they must exist after commit */
+  acquired: string[];
+}
+
+/** Applies item operations inside the caller's transaction, keeping blob reference counts exact. */
+export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: ItemOp[]): Promise<ApplyResult> {
+  const items = new ItemRepo(trx as unknown as Database);
+  const refs = new BlobRefRepo(trx as unknown as Database);
+  const result: ApplyResult = { released: [], acquired: [] };
+  for (const op of ops) {
+    switch (op.type) {
+      case 'upsert':
+        await upsert(trx, items, refs, scope, op, result);
+        break;
+      case 'touch':
+        await items.update(trx, op.id, { ...op.patch, updated_at: scope.at });
+        break;
+      case 'tombstone': {
+        const row = await items.findByKey(trx, scope.collectionId, op.kind, op.sourceId);
+        if (!row || row.tombstoned_at) break;
+        const patch: ItemPatch = { tombstoned_at: scope.at, deleted_at_source: row.deleted_at_source ?? scope.at, updated_at: scope.at };
+        if (op.purgeContent && row.holds_ref && row.sha256) {
+          await refs.release(trx, row.sha256, scope.at);
+          result.released.push(row.sha256);
+          Object.assign(patch, { holds_ref: 0, content_state: 'purged' });
+        }
+        await items.update(trx, row.id, patch);
+        break;
+      }
+      case 'mark_deleted': {
+        const row = await items.findByKey(trx, scope.collectionId, op.kind, op.sourceId);
+        if (row && !row.deleted_at_source) await items.update(trx, row.id, { deleted_at_source: scope.at, updated_at: scope.at });
+        break;
+      }
+      default: {
+        const never: never = op;
+        throw new Error(`unknown item op ${JSON.stringify(never)}`);
+      }
+    }
+  }
+  return result;
+}
+
+function describedFields(input: ItemInput, at: string) {
+  return {
+    name: input.name,
+    path: input.path,
+    custodian: input.custodian,
+    mime_type: input.mimeType ?? null,
+    created_datetime: input.createdAt ?? null,
+    modified_datetime: input.modifiedAt ?? null,
+    metadata: JSON.stringify(input.metadata ?? {}),
+    text: input.text ?? null,
+    updated_at: at,
+  };
+}
+
+async function upsert(
+  trx: Transaction<DB>,
+  items: ItemRepo,
+  refs: BlobRefRepo,
+  scope: ApplyScope,
+  op: Extract<ItemOp, { type: 'upsert' }>,
+  result: ApplyResult,
+): Promise<void> {
+  const { input, content } = op;
+  const existing = await items.findByKey(trx, scope.collectionId, input.kind, input.sourceId);
+  const fields = { ...describedFields(input, scope.at), tombstoned_at: null, deleted_at_source: null };
+
+  if (content === 'failed') {
+    // Keep whatever content and version were stored before, so the next run tries the download again.
+    if (existing) await items.update(trx, existing.id, { ...fields, size: existing.size ?? input.size ?? null });
+    else await items.insert(trx, { ...newRow(scope, input), ...fields, content_state: 'failed', version: null });
+    return;
+  }
+
+  const contentFields =
+    content === 'none'
+      ? { size: input.size ?? null, sha256: null, md5: null, provider_hash_type: null, provider_hash_value: null, hash_verified: null, content_state: 'none', holds_ref: 0 }
+      : {
+          size: content.size,
+          sha256: content.sha256,
+          md5: content.md5,
+          provider_hash_type: content.providerHash?.type ?? null,
+          provider_hash_value: content.providerHash?.value ?? null,
+          hash_verified: content.verified === null ? null : content.verified ? 1 : 0,
+          content_state: 'stored',
+          holds_ref: 1,
+        };
+  const newSha = content === 'none' ? null : content.sha256;
+  const sameContent = Boolean(existing?.holds_ref && existing.sha256 === newSha);
+  if (newSha && !sameContent) {
+    await refs.acquire(trx, newSha, (content as StoredContent).size, scope.at);
+    result.acquired.push(newSha);
+  }
+  let previous: PreviousVersion[] | undefined;
+  if (existing?.holds_ref && existing.sha256 && !sameContent) {
+    if (scope.keepVersions) {
+      previous = [...previousVersionsOf(existing), superseded(existing, scope.at)];
+    } else {
+      await refs.release(trx, existing.sha256, scope.at);
+      result.released.push(existing.sha256);
+    }
+  }
+  const collected = sameContent ? {} : { run_id: scope.runId, collected_datetime: scope.at };
+  if (existing) {
+    await items.update(trx, existing.id, {
+      ...fields,
+      ...contentFields,
+      ...collected,
+      version: input.version ?? null,
+      ...(previous && { previous_versions: JSON.stringify(previous) }),
+    });
+  } else {
+    await items.insert(trx, { ...newRow(scope, input), ...fields, ...contentFields, version: input.version ?? null });
+  }
+}
+
+function newRow(scope: ApplyScope, input: ItemInput) {
+  return {
+    id: newId('itm'),
+    collection_id: scope.collectionId,
+    account_id: scope.accountId,
+    kind: input.kind,
+    source_id: input.sourceId,
+    size: input.size ?? null,
+    sha256: null,
+    md5: null,
+    provider_hash_type: null,
+    provider_hash_value: null,
+    hash_verified: null,
+    holds_ref: 0,
+    run_id: scope.runId,
+    collected_datetime: scope.at,
+    first_seen_at: scope.at,
+    previous_versions: null,
+  };
+}
+
+function superseded(row: ItemRow, at: string): PreviousVersion {
+  return {
+    sha256: row.sha256!,
+    md5: row.md5,
+    size: row.size,
+    version: row.version,
+    modified_datetime: row.modified_datetime,
+    run_id: row.run_id,
+    collected_datetime: row.collected_datetime,
+    replaced_at: at,
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * What the HTTP layer needs of the sync engine. The engine (src/sync/engine.ts) implements it; keeping the
+ * surface this small keeps routes thin and the engine free of HTTP.
+ */
+export interface RunSummary {
+  run_id: string;
+  trigger: string;
+  status: string;
+  counters: { listed: number; collected: number; skipped: number; unchanged: number; failed: number; bytes: number };
+  started_datetime: string | null;
+  finished_datetime: string | null;
+  error_count: number;
+}
+
+export interface EngineApi {
+  /** PATCH sync_status=pending: queue a run (no-op if one is active). */
+  queue(collectionId: string): Promise<void>;
+  /** POST start: begin (or return the active run). */
+  start(collectionId: string): Promise<{ runId: string; created: boolean }>;
+  /** Stops an active run and waits until it no longer writes. */
+  cancel(collectionId: string): Promise<void>;
+  /** Deletes items, runs, cursors and every blob no other collection references. */
+  purgeCollection(collectionId: string): Promise<void>;
+  latestRun(collectionId: string): Promise<RunSummary | null>;
+}

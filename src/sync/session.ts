@@ -1,0 +1,235 @@
+import type { BlobStore } from '../blobs/types.ts';
+import type { CollectEvent, ContentSource, ItemInput, Logger } from '../connectors/types.ts';
+import { BlobRefRepo } from '../store/blob-refs.ts';
+import type { Database } from '../store/db.ts';
+import { ItemRepo, type ItemPatch, type ItemRow } from '../store/items.ts';
+import { RunRepo, type Counters, type RunErrorRow } from '../store/runs.ts';
+import { applyOps, type ApplyScope, type ItemOp, type StoredContent } from './apply.ts';
+import { fetchContent } from './content.ts';
+
+/** The run was cancelled or another process took it over: it must not write anything more. */
+export class FencedOutError extends Error {
+  override name = 'FencedOutError';
+}
+
+export interface SessionDeps {
+  db: Database;
+  blobs: BlobStore;
+  log: Logger;
+  clock: () => Date;
+  isHeld(collectionId: string): Promise<boolean>;
+}
+
+export interface SessionScope {
+  runId: string;
+  owner: string;
+  collectionId: string;
+  accountId: string;
+  typeSync: string;
+  kinds: readonly string[];
+  counters: Counters;
+  signal: AbortSignal;
+}
+
+const FLUSH_EVERY = 200;
+
+/**
+ * Turns a connector's events into durable state. Metadata-only items are buffered and written with the next
+ * checkpoint (one transaction: a durable checkpoint implies every item before it is durable); an item with
+ * content is written as soon as its blob is committed. Every transaction is fenced on run ownership.
+ */
+export class RunSession {
+  readonly counters: Counters;
+  private ops: ItemOp[] = [];
+  private pendingKeys = new Set<string>();
+  private errors: Omit<RunErrorRow, 'id'>[] = [];
+  private pendingCursors: string | undefined;
+  private readonly items: ItemRepo;
+  private readonly runs: RunRepo;
+  private readonly refs: BlobRefRepo;
+
+  constructor(
+    private readonly deps: SessionDeps,
+    private readonly scope: SessionScope,
+  ) {
+    this.counters = { ...scope.counters };
+    this.items = new ItemRepo(deps.db);
+    this.runs = new RunRepo(deps.db);
+    this.refs = new BlobRefRepo(deps.db);
+  }
+
+  async handle(ev: CollectEvent): Promise<void> {
+    switch (ev.type) {
+      case 'item':
+        return this.onItem(ev.item, ev.content);
+      case 'deleted':
+        return this.onDeleted(ev.kind, ev.sourceId);
+      case 'error':
+        this.counters.failed += 1;
+        return this.recordError(ev.reason, ev.sourceId, ev.kind);
+      case 'checkpoint':
+        return this.flush({ checkpoint: JSON.stringify({ state: ev.state ?? null }) });
+      case 'cursors':
+        this.pendingCursors = JSON.stringify(ev.value ?? null);
+        return;
+      default: {
+        const never: never = ev;
+        this.deps.log.warn({ event: (never as { type?: unknown }).type }, 'connector yielded an unknown event');
+      }
+    }
+  }
+
+  /** Writes everything buffered (and the checkpoint, when given) in one fenced transaction. */
+  async flush(extra: { checkpoint?: string } = {}): Promise<void> {
+    const ops = this.ops;
+    const errors = this.errors;
+    const at = this.now();
+    const scope: ApplyScope = {
+      collectionId: this.scope.collectionId,
+      accountId: this.scope.accountId,
+      runId: this.scope.runId,
+      keepVersions: this.scope.typeSync === 'arch',
+      at,
+    };
+    const result = await this.deps.db.transaction().execute(async (trx) => {
+      const owned = await this.runs.saveProgress(trx, this.scope.runId, this.scope.owner, at, {
+        counters: this.counters,
+        checkpoint: extra.checkpoint,
+        pendingCursors: this.pendingCursors,
+      });
+      if (!owned) throw new FencedOutError('the run was cancelled or taken over by another process');
+      const applied = await applyOps(trx, scope, ops);
+      await this.runs.addErrors(trx, errors);
+      return applied;
+    });
+    this.ops = [];
+    this.errors = [];
+    this.pendingKeys.clear();
+    for (const sha of result.released) await this.refs.collect(sha, this.deps.blobs);
+  }
+
+  /** Blobs committed for buffered operations that will never be written: drop them unless referenced. */
+  async discardPending(): Promise<void> {
+    for (const op of this.ops) {
+      if (op.type === 'upsert' && typeof op.content === 'object') {
+        await this.refs.discard(op.content.sha256, op.content.size, this.deps.blobs, this.now()).catch(() => undefined);
+      }
+    }
+    this.ops = [];
+  }
+
+  private now(): string {
+    return this.deps.clock().toISOString();
+  }
+
+  private recordError(reason: string, sourceId?: string | null, kind?: string | null): void {
+    this.counters.error_count += 1;
+    this.errors.push({
+      run_id: this.scope.runId,
+      collection_id: this.scope.collectionId,
+      source_id: sourceId ?? null,
+      kind: kind ?? null,
+      reason: reason.slice(0, 2000),
+      at: this.now(),
+    });
+  }
+
+  private push(op: ItemOp, key: string): Promise<void> | void {
+    this.ops.push(op);
+    this.pendingKeys.add(key);
+    if (this.ops.length >= FLUSH_EVERY) return this.flush();
+  }
+
+  private async lookup(kind: string, sourceId: string): Promise<ItemRow | undefined> {
+    if (this.pendingKeys.has(keyOf(kind, sourceId))) await this.flush();
+    return this.items.findByKey(this.deps.db, this.scope.collectionId, kind, sourceId);
+  }
+
+  private async onItem(input: ItemInput, content: ContentSource | undefined): Promise<void> {
+    const key = keyOf(input.kind, input.sourceId);
+    this.counters.listed += 1;
+    if (!this.scope.kinds.includes(input.kind)) {
+      this.counters.failed += 1;
+      return this.recordError(`connector produced an item of unknown kind "${input.kind}"`, input.sourceId, input.kind);
+    }
+    const existing = await this.lookup(input.kind, input.sourceId);
+    const version = input.version ?? null;
+    if (existing && !existing.tombstoned_at && existing.version === version && (version !== null || !content)) {
+      const stored = content ? existing.content_state === 'stored' && !!existing.sha256 && (await this.deps.blobs.has(existing.sha256)) : existing.content_state === 'none';
+      if (stored) {
+        // Seen again after a resume from an earlier checkpoint of this same run.
+        if (existing.run_id === this.scope.runId) this.counters.skipped += 1;
+        else this.counters.unchanged += 1;
+        const patch = changedFields(existing, input);
+        if (patch) await this.push({ type: 'touch', id: existing.id, patch }, key);
+        return;
+      }
+    }
+    if (!content) {
+      this.counters.collected += 1;
+      return this.push({ type: 'upsert', input, content: 'none' }, key);
+    }
+    const stored = await this.download(input, content);
+    if (!stored) {
+      this.counters.failed += 1;
+      return this.push({ type: 'upsert', input, content: 'failed' }, key);
+    }
+    if (existing?.content_state === 'stored' && existing.sha256 === stored.sha256 && !existing.tombstoned_at) this.counters.unchanged += 1;
+    else this.counters.collected += 1;
+    this.ops.push({ type: 'upsert', input, content: stored });
+    await this.flush();
+    if (!(await this.deps.blobs.has(stored.sha256))) {
+      // Lost a race with the collection of an unreferenced blob of the same content; our reference is counted
+      // now, so a second download makes it permanent.
+      await this.download(input, content);
+    }
+  }
+
+  private async download(input: ItemInput, content: ContentSource): Promise<StoredContent | undefined> {
+    try {
+      const fetched = await fetchContent(this.deps.blobs, content, { signal: this.scope.signal });
+      this.counters.bytes += fetched.transferred;
+      for (const blob of fetched.rejected) {
+        if (blob.sha256 !== fetched.blob.sha256) await this.refs.discard(blob.sha256, blob.size, this.deps.blobs, this.now());
+      }
+      if (fetched.problem) this.recordError(`content hash not verified after a second download: ${fetched.problem}`, input.sourceId, input.kind);
+      const { sha256, md5, size } = fetched.blob;
+      return { sha256, md5, size, providerHash: fetched.providerHash, verified: fetched.verified };
+    } catch (err) {
+      if (this.scope.signal.aborted) throw err;
+      this.recordError(`content download failed: ${(err as Error).message ?? String(err)}`, input.sourceId, input.kind);
+      return undefined;
+    }
+  }
+
+  private async onDeleted(kind: string, sourceId: string): Promise<void> {
+    const existing = await this.lookup(kind, sourceId);
+    if (!existing) return;
+    const key = keyOf(kind, sourceId);
+    if (this.scope.typeSync === 'auto') {
+      if (existing.tombstoned_at) return;
+      const held = await this.deps.isHeld(this.scope.collectionId);
+      return this.push({ type: 'tombstone', kind, sourceId, purgeContent: !held }, key);
+    }
+    // arch (and one): never remove anything, only record that the source deleted it.
+    if (!existing.deleted_at_source) return this.push({ type: 'mark_deleted', kind, sourceId }, key);
+  }
+}
+
+function keyOf(kind: string, sourceId: string): string {
+  return `${kind}\u0000${sourceId}`;
+}
+
+/** Descriptive fields that changed without a content change (a rename, a move); undefined when none did. */
+function changedFields(row: ItemRow, input: ItemInput): ItemPatch | undefined {
+  const next = {
+    name: input.name,
+    path: input.path,
+    custodian: input.custodian,
+    metadata: JSON.stringify(input.metadata ?? {}),
+    text: input.text ?? null,
+    deleted_at_source: null,
+  };
+  const changed = (Object.keys(next) as (keyof typeof next)[]).some((k) => row[k] !== next[k]);
+  return changed ? next : undefined;
+}
