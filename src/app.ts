@@ -24,8 +24,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const app: App = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     genReqId: (req) => correlationId(req),
-    requestIdLogLabel: 'correlation_id',
-    disableRequestLogging: false,
     trustProxy: false,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },

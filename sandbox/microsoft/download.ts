@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { recordRequest } from './state.ts';
 import type { SandboxState } from './state.ts';
 import { formatRetryAfter } from './throttle.ts';
 import type { MsDrive, MsItem } from './types.ts';
@@ -47,7 +48,7 @@ function handle(state: SandboxState, req: IncomingMessage, res: ServerResponse):
   const url = new URL(req.url ?? '/', 'http://download.invalid');
   const scheme = req.headers.authorization?.split(' ')[0];
   const record = { method: req.method ?? 'GET', path: url.pathname, host: 'download' as const, ...(scheme ? { auth: scheme } : {}), status: 0 };
-  state.requests.push(record);
+  recordRequest(state, record);
   res.on('close', () => (record.status = res.statusCode));
   res.setHeader('request-id', randomUUID());
   res.setHeader('SPRequestGuid', res.getHeader('request-id') as string);

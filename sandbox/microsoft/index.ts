@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { SandboxKeys } from './crypto.ts';
 import { startDownloadServer } from './download.ts';
@@ -17,6 +17,7 @@ import { createMutations } from './mutate.ts';
 import type { MsMutations } from './mutate.ts';
 import { SeededRandom } from './rng.ts';
 import { buildTenant } from './seed.ts';
+import { recordRequest } from './state.ts';
 import type { SandboxState } from './state.ts';
 import { ResourceUnitBudget } from './throttle.ts';
 import type { MicrosoftSandboxOptions, MsFaults, MsItem, MsRequestRecord, MsTenant } from './types.ts';
@@ -76,19 +77,19 @@ function buildApp(state: SandboxState): FastifyInstance {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
+  const records = new WeakMap<FastifyRequest, MsRequestRecord>();
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0];
     const host = path === '/v1.0' || path.startsWith('/v1.0/') ? 'graph' : 'login';
     const scheme = request.headers.authorization?.split(' ')[0];
-    state.requests.push({ method: request.method, path, host, ...(scheme ? { auth: scheme } : {}) });
-    requestIndex.set(request.id, state.requests.length - 1);
+    const record: MsRequestRecord = { method: request.method, path, host, ...(scheme ? { auth: scheme } : {}) };
+    records.set(request, record);
+    recordRequest(state, record);
     if (host === 'graph') stampGraphHeaders(request, reply);
   });
-  const requestIndex = new Map<string, number>();
   app.addHook('onResponse', async (request, reply) => {
-    const index = requestIndex.get(request.id);
-    requestIndex.delete(request.id);
-    if (index !== undefined && state.requests[index]) state.requests[index].status = reply.statusCode;
+    const record = records.get(request);
+    if (record) record.status = reply.statusCode;
   });
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0];
@@ -96,7 +97,10 @@ function buildApp(state: SandboxState): FastifyInstance {
       const segment = path.split('/').filter(Boolean).pop() ?? '';
       return sendGraphError(state, request, reply, 400, 'BadRequest', `Resource not found for the segment '${segment}'.`);
     }
-    return sendAadErrorPage(state, reply, 900561, `The endpoint only accepts ${request.method === 'GET' ? 'POST' : 'GET'} requests, or the path '${path}' does not exist.`);
+    if (path.endsWith('/oauth2/v2.0/token')) {
+      return sendAadErrorPage(state, reply, 900561, `The endpoint only accepts POST requests. Received a ${request.method} request.`);
+    }
+    return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('404 Not Found');
   });
   registerAuthorizeRoute(app, state);
   registerTokenRoute(app, state);

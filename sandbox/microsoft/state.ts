@@ -64,6 +64,13 @@ export const GRAPH_RESOURCE = 'https://graph.microsoft.com';
 export const GRAPH_APP_ID = '00000003-0000-0000-c000-000000000000';
 export const APP_ROLES = ['Files.Read.All', 'User.Read.All'];
 export const MAX_DELTA_SESSIONS = 2000;
+/** The request log keeps the most recent entries only, so a long-running sandbox does not grow without bound. */
+export const MAX_REQUEST_RECORDS = 10_000;
+
+export function recordRequest(state: SandboxState, record: MsRequestRecord): void {
+  state.requests.push(record);
+  if (state.requests.length > MAX_REQUEST_RECORDS) state.requests.splice(0, state.requests.length - MAX_REQUEST_RECORDS);
+}
 
 export function nowSeconds(state: SandboxState): number {
   return Math.floor(state.now().getTime() / 1000);

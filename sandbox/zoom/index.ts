@@ -160,8 +160,8 @@ function buildMain(
     log({ method: req.method, url: req.raw.url ?? '', auth: req.headers.authorization });
     if (req.raw.url?.startsWith('/v2/')) reply.header('x-zm-trackingid', `v=2.0;clid=sandbox;rid=${randomBytes(8).toString('hex')}`);
   });
-  app.setNotFoundHandler((req, reply) => zoomError(reply, 404, 404, 'Not found.'));
-  app.setErrorHandler((err: { statusCode?: number; message: string }, req, reply) => {
+  app.setNotFoundHandler((_req, reply) => zoomError(reply, 404, 404, 'Not found.'));
+  app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     return zoomError(reply, status, status === 500 ? 500 : 300, status === 500 ? 'Internal Error' : err.message);
   });

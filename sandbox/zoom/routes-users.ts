@@ -16,7 +16,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext): v
     const size = pageSize(q.page_size, 30, 300);
     if (size === undefined) return zoomError(reply, 400, 300, 'Invalid field: page_size.');
     const users = ctx.tenant.users.filter((u) => u.status === status);
-    let token = q.next_page_token || undefined;
+    const token = q.next_page_token || undefined;
     let page;
     if (!token && q.page_number && Number(q.page_number) > 1) {
       // Legacy page_number paging: still honoured, slices the same list.

@@ -189,7 +189,7 @@ function makeChannels(rng: Rng, count: number, people: ZoomUser[]): ZoomChannel[
   if (people.length === 0) return channels;
   for (let c = 0; c < count; c++) {
     const id = rng.chars(HEX, 32);
-    const members = people.filter((u, i) => i === c % people.length || rng.chance(0.6));
+    const members = people.filter((_u, i) => i === c % people.length || rng.chance(0.6));
     if (members.length < 2 && people.length > 1) members.push(people.find((u) => !members.includes(u))!);
     const isPrivate = c % 2 === 0;
     const base = CHANNEL_NAMES[c % CHANNEL_NAMES.length];

@@ -54,3 +54,8 @@ export async function pairWithSandbox(sb: ZoomSandbox, redirectUri = 'http://127
 export async function apiGet(sb: ZoomSandbox, token: string, path: string): Promise<Response> {
   return fetch(`${sb.apiUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
 }
+
+/** A response body as loosely typed JSON, for assertions. */
+export async function json(res: Response): Promise<any> {
+  return res.json();
+}

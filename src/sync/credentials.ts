@@ -159,7 +159,7 @@ export class CredentialManager {
       .values({ wallet_id: walletId, owner: this.owner, expires_at: expires })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedRows ?? 0) === 1) return true;
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return true;
     // Take over a lock whose holder died mid-refresh.
     const taken = await db
       .updateTable('credential_refresh_locks')

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoomSandbox, type ZoomMeeting, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
-import { apiGet, pairWithSandbox } from '../../sandbox/zoom/testing.ts';
+import { apiGet, json, pairWithSandbox } from '../../sandbox/zoom/testing.ts';
 
 const START = Date.parse('2025-03-15T12:00:00Z');
 let clock = START;
@@ -17,7 +17,7 @@ afterAll(async () => {
 
 async function get(path: string): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await apiGet(sb, token, path);
-  return { status: res.status, body: await res.json(), headers: res.headers };
+  return { status: res.status, body: await json(res), headers: res.headers };
 }
 
 /** Follows next_page_token to the end, replaying the same query, as Zoom requires. */
@@ -157,8 +157,8 @@ describe('zoom sandbox: recordings', () => {
       local.deleteUser(leaver.id);
       const res = await apiGet(local, t, `/users/${leaver.id}/recordings`);
       expect(res.status).toBe(404);
-      expect((await res.json()).code).toBe(1001);
-      const list = await (await apiGet(local, t, '/users?page_size=300')).json();
+      expect((await json(res)).code).toBe(1001);
+      const list = await json(await apiGet(local, t, '/users?page_size=300'));
       expect(list.users.some((u: any) => u.id === leaver.id)).toBe(false);
     } finally {
       await local.close();
@@ -280,7 +280,7 @@ describe('zoom sandbox: errors, scopes and rate limits', () => {
     const second = await apiGet(sb, token, '/users');
     expect([first.status, second.status]).toEqual([503, 500]);
     expect(first.headers.get('content-type')).toContain('text/html');
-    expect(await second.json()).toEqual({ code: 500, message: 'Internal Error' });
+    expect(await json(second)).toEqual({ code: 500, message: 'Internal Error' });
     sb.faults.resetConnections = 1;
     await expect(apiGet(sb, token, '/users')).rejects.toThrow();
     sb.faults.expireAccessTokens = 1;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
-import { apiGet, authorizeRedirect, basicAuth, pairWithSandbox, pkcePair, tokenRequest } from '../../sandbox/zoom/testing.ts';
+import { apiGet, authorizeRedirect, basicAuth, json, pairWithSandbox, pkcePair, tokenRequest } from '../../sandbox/zoom/testing.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/v1/oauth/callback/conf';
 let clock = Date.parse('2025-03-15T12:00:00Z');
@@ -26,7 +26,7 @@ describe('zoom sandbox: OAuth', () => {
     const code = back.searchParams.get('code')!;
     const res = await tokenRequest(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = await json(res);
     expect(body).toMatchObject({ token_type: 'bearer', expires_in: 60, api_url: sb.oauthUrl });
     expect(body.access_token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(typeof body.refresh_token).toBe('string');
@@ -39,9 +39,9 @@ describe('zoom sandbox: OAuth', () => {
     const code = (await codeFor({ code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get('code')!;
     const wrong = await tokenRequest(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: 'nope' });
     expect(wrong.status).toBe(400);
-    expect(await wrong.json()).toEqual({ reason: 'Invalid code_verifier', error: 'invalid_grant' });
+    expect(await json(wrong)).toEqual({ reason: 'Invalid code_verifier', error: 'invalid_grant' });
     const again = await tokenRequest(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: 'nope' });
-    expect((await again.json()).error).toBe('invalid_grant');
+    expect((await json(again)).error).toBe('invalid_grant');
 
     const plain = (await codeFor()).searchParams.get('code')!;
     expect((await tokenRequest(sb, { grant_type: 'authorization_code', code: plain, redirect_uri: REDIRECT })).status).toBe(200);
@@ -52,7 +52,7 @@ describe('zoom sandbox: OAuth', () => {
     const code = (await codeFor()).searchParams.get('code')!;
     clock += 5 * 60_000 + 1;
     const res = await tokenRequest(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
-    expect(await res.json()).toEqual({ reason: 'Code is expired', error: 'invalid_grant' });
+    expect(await json(res)).toEqual({ reason: 'Code is expired', error: 'invalid_grant' });
     const other = (await codeFor()).searchParams.get('code')!;
     const mismatch = await tokenRequest(sb, { grant_type: 'authorization_code', code: other, redirect_uri: 'http://127.0.0.1:9/else' });
     expect(mismatch.status).toBe(400);
@@ -69,7 +69,7 @@ describe('zoom sandbox: OAuth', () => {
     const code = (await codeFor()).searchParams.get('code')!;
     const bad = await tokenRequest(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, `Basic ${Buffer.from('sandbox-zoom-client:wrong').toString('base64')}`);
     expect(bad.status).toBe(401);
-    expect((await bad.json()).error).toBe('invalid_client');
+    expect((await json(bad)).error).toBe('invalid_client');
     const fresh = (await codeFor()).searchParams.get('code')!;
     const query = new URLSearchParams({ grant_type: 'authorization_code', code: fresh, redirect_uri: REDIRECT });
     const res = await fetch(`${sb.oauthUrl}/oauth/token?${query}`, { method: 'POST', headers: { authorization: basicAuth(sb) } });
@@ -80,14 +80,14 @@ describe('zoom sandbox: OAuth', () => {
     const first = await pairWithSandbox(sb, REDIRECT);
     const r1 = await tokenRequest(sb, { grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(r1.status).toBe(200);
-    const second = await r1.json();
+    const second = await json(r1);
     expect(second.refresh_token).not.toBe(first.refresh_token);
     const replay = await tokenRequest(sb, { grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(replay.status).toBe(400);
-    expect(await replay.json()).toEqual({ reason: 'Invalid Token!', error: 'invalid_grant' });
+    expect(await json(replay)).toEqual({ reason: 'Invalid Token!', error: 'invalid_grant' });
     const r2 = await tokenRequest(sb, { grant_type: 'refresh_token', refresh_token: second.refresh_token });
     expect(r2.status).toBe(200);
-    expect((await apiGet(sb, (await r2.json()).access_token, '/users')).status).toBe(200);
+    expect((await apiGet(sb, (await json(r2)).access_token, '/users')).status).toBe(200);
   });
 
   it('expires access tokens by the clock with 401 code 124', async () => {
@@ -95,16 +95,16 @@ describe('zoom sandbox: OAuth', () => {
     clock += 61_000;
     const res = await apiGet(sb, tokens.access_token, '/users');
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ code: 124, message: 'Access token is expired.' });
+    expect(await json(res)).toEqual({ code: 124, message: 'Access token is expired.' });
     const refreshed = await tokenRequest(sb, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
-    expect((await apiGet(sb, (await refreshed.json()).access_token, '/users')).status).toBe(200);
+    expect((await apiGet(sb, (await json(refreshed)).access_token, '/users')).status).toBe(200);
   });
 
   it('refuses tokens in the query string', async () => {
     const tokens = await pairWithSandbox(sb, REDIRECT);
     const res = await fetch(`${sb.apiUrl}/users?access_token=${tokens.access_token}`);
     expect(res.status).toBe(401);
-    expect((await res.json()).code).toBe(124);
+    expect((await json(res)).code).toBe(124);
   });
 
   it('revokeAll kills API access and refresh, while new pairings still work', async () => {
@@ -112,16 +112,16 @@ describe('zoom sandbox: OAuth', () => {
     sb.revokeAll();
     const api = await apiGet(sb, tokens.access_token, '/users');
     expect(api.status).toBe(401);
-    expect(await api.json()).toEqual({ code: 124, message: 'Invalid access token.' });
+    expect(await json(api)).toEqual({ code: 124, message: 'Invalid access token.' });
     const refresh = await tokenRequest(sb, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
-    expect((await refresh.json()).error).toBe('invalid_grant');
+    expect((await json(refresh)).error).toBe('invalid_grant');
     const again = await pairWithSandbox(sb, REDIRECT);
     expect((await apiGet(sb, again.access_token, '/users')).status).toBe(200);
   });
 
   it('issues Server-to-Server tokens without a refresh token', async () => {
     const res = await tokenRequest(sb, { grant_type: 'account_credentials', account_id: sb.tenant.accountId });
-    const body = await res.json();
+    const body = await json(res);
     expect(res.status).toBe(200);
     expect(body.refresh_token).toBeUndefined();
     expect((await apiGet(sb, body.access_token, '/users')).status).toBe(200);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { JwtPayload } from '../crypto.ts';
 import { GRAPH_RESOURCE, nowSeconds } from '../state.ts';
@@ -157,8 +156,4 @@ export function chargeBudget(state: SandboxState, request: FastifyRequest, reply
     reply.header('ratelimit-reset', String(result.resetSeconds));
   }
   return true;
-}
-
-export function newRequestId(): string {
-  return randomUUID();
 }

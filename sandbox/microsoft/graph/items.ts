@@ -30,7 +30,7 @@ function itemOrReply(state: SandboxState, request: FastifyRequest, reply: Fastif
 }
 
 /** The URL path below /v1.0 that addressed the request, used to build nextLinks on the same resource. */
-function addressedPath(state: SandboxState, request: FastifyRequest): string {
+function addressedPath(request: FastifyRequest): string {
   const path = request.url.split('?')[0];
   return path.slice(path.indexOf('/v1.0') + '/v1.0'.length);
 }
@@ -73,7 +73,7 @@ export function registerItemRoutes(app: FastifyInstance, state: SandboxState): v
         const body: Record<string, unknown> = { '@odata.context': `${state.graphUrl}/$metadata#Collection(driveItem)` };
         if (offset + top < children.length) {
           const next = state.keys.seal({ k: 'children', p: found.item.id, o: offset + top } satisfies ChildrenCursor);
-          body['@odata.nextLink'] = `${state.graphUrl}${addressedPath(state, request)}?${odataQuery([['$select', q.$select], ['$top', q.$top], ['$skiptoken', next]])}`;
+          body['@odata.nextLink'] = `${state.graphUrl}${addressedPath(request)}?${odataQuery([['$select', q.$select], ['$top', q.$top], ['$skiptoken', next]])}`;
         }
         body.value = children.slice(offset, offset + top).map((c) => projectItem(itemJson(found.ctx, c, 'full'), select));
         return sendOData(reply, body);

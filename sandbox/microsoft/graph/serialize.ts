@@ -15,7 +15,7 @@ export const USER_PROPERTIES = new Set([...DEFAULT_USER_PROPERTIES, 'accountEnab
 /** Properties Graph only returns on a single-user GET, never on the collection (reference §2.2). */
 export const SINGLE_USER_ONLY = new Set(['mySite']);
 
-export function userJson(state: SandboxState, user: MsUser, select: string[] | undefined): Record<string, unknown> {
+export function userJson(user: MsUser, select: string[] | undefined): Record<string, unknown> {
   const all: Record<string, unknown> = {
     businessPhones: [],
     displayName: user.displayName,
@@ -126,6 +126,7 @@ export function deletedItemJson(ctx: DriveContext, item: MsItem): Record<string,
 export function projectItem(json: Record<string, unknown>, select: string[] | undefined): Record<string, unknown> {
   if (!select) return json;
   const keep = new Set(select);
+  if (keep.has('content.downloadUrl')) keep.add('@microsoft.graph.downloadUrl');
   if (json.deleted) keep.add('deleted').add('id');
   return Object.fromEntries(Object.entries(json).filter(([k]) => keep.has(k)));
 }

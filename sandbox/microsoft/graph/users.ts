@@ -59,7 +59,7 @@ export function registerUserRoutes(app: FastifyInstance, state: SandboxState): v
       const skiptoken = state.keys.seal({ k: 'users', o: offset + top } satisfies UsersCursor);
       body['@odata.nextLink'] = `${state.graphUrl}/users?${odataQuery([['$select', q.$select], ['$top', q.$top], ['$count', q.$count], ['$skiptoken', skiptoken]])}`;
     }
-    body.value = page.map((u) => userJson(state, u, select));
+    body.value = page.map((u) => userJson(u, select));
     return sendOData(reply, body);
   });
 
@@ -72,13 +72,13 @@ export function registerUserRoutes(app: FastifyInstance, state: SandboxState): v
     if (invalid) {
       return sendGraphError(state, request, reply, 400, 'Request_BadRequest', `Parsing OData Select and Expand failed: Could not find a property named '${invalid}' on type 'microsoft.graph.user'.`);
     }
-    return sendOData(reply, { '@odata.context': `${state.graphUrl}/$metadata#users/$entity`, ...userJson(state, user, select) });
+    return sendOData(reply, { '@odata.context': `${state.graphUrl}/$metadata#users/$entity`, ...userJson(user, select) });
   });
 
   graphGet(app, state, '/me', { ru: 1, permission: 'delegated' }, async (request, reply) => {
     const user = state.model.user(claimsOf(request).oid ?? '');
     if (!user) return sendUserNotFound(state, request, reply, claimsOf(request).oid ?? '');
-    return sendOData(reply, { '@odata.context': `${state.graphUrl}/$metadata#users/$entity`, ...userJson(state, user, parseSelect(queryOf(request).$select)) });
+    return sendOData(reply, { '@odata.context': `${state.graphUrl}/$metadata#users/$entity`, ...userJson(user, parseSelect(queryOf(request).$select)) });
   });
 
   for (const prefix of DRIVE_PREFIXES) {

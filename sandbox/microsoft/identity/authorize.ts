@@ -58,6 +58,8 @@ export function registerAuthorizeRoute(app: FastifyInstance, state: SandboxState
     }
     const hinted = q.login_hint ? state.model.user(q.login_hint) : undefined;
     const user = hinted ?? state.model.tenant.users[0];
+    const nowMs = state.now().getTime();
+    for (const [stale, grant] of state.authCodes) if (grant.expiresAt <= nowMs) state.authCodes.delete(stale);
     const code = randomToken('0.A', 64);
     state.authCodes.set(code, {
       clientId: state.clientId,
@@ -67,7 +69,7 @@ export function registerAuthorizeRoute(app: FastifyInstance, state: SandboxState
       nonce: q.nonce,
       codeChallenge: q.code_challenge,
       codeChallengeMethod: q.code_challenge ? (q.code_challenge_method ?? 'plain') : undefined,
-      expiresAt: state.now().getTime() + CODE_TTL_MS,
+      expiresAt: nowMs + CODE_TTL_MS,
       redeemed: false,
     });
     return respond(reply, redirectUri, mode, [['code', code], ['state', q.state], ['session_state', randomUUID()]]);

@@ -1,0 +1,24 @@
+import { benchApi } from './api.ts';
+import { benchBlobStore, benchQuickXor } from './blobstore.ts';
+
+/**
+ * `npm run bench`: prints figures; passes or fails on nothing. Sizes can be scaled with BENCH_SCALE (default 1).
+ * Run one with `npm run bench -- blob` (names: blob, qxh, api, sync).
+ */
+const scale = Number(process.env.BENCH_SCALE ?? 1);
+const only = process.argv[2];
+const benches: Record<string, () => Promise<Record<string, string>> | Record<string, string>> = {
+  qxh: () => benchQuickXor(Math.round(256 * scale)),
+  blob: () => benchBlobStore(Math.round(1024 * scale)),
+  api: () => benchApi(Math.round(5000 * scale), 16),
+  sync: async () => (await import('./sync.ts')).benchSync(scale),
+};
+console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
+for (const [name, run] of Object.entries(benches)) {
+  if (only && only !== name) continue;
+  try {
+    for (const [k, v] of Object.entries(await run())) console.log(`${k}: ${v}`);
+  } catch (err) {
+    console.log(`${name}: failed: ${(err as Error).message}`);
+  }
+}

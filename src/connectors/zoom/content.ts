@@ -1,0 +1,68 @@
+// Content sources: recording downloads (302 to a file host, failures as 200 + HTML) and in-memory documents.
+import { Readable, Transform, pipeline } from 'node:stream';
+import { ContentRejectedError } from '../../sync/content.ts';
+import type { ProviderHttp } from '../../sync/provider-http.ts';
+import type { ContentSource } from '../types.ts';
+
+const HTML_START = /^\s*(<!doctype html|<html|<head|<body)/i;
+
+/** Zoom answers a refused download with HTTP 200 and an HTML page ("Only the host can download…"). */
+export function looksLikeHtml(firstChunk: Uint8Array): boolean {
+  return HTML_START.test(Buffer.from(firstChunk.subarray(0, 256)).toString('latin1'));
+}
+
+const htmlReason = 'Zoom answered the download with an HTML page instead of the file (a download refusal)';
+
+/**
+ * A recording file behind its `download_url`. ProviderHttp sends the bearer token to the Zoom host only and
+ * follows the 302 to the file host without it. Bytes are counted against `file_size` where Zoom states one, so a
+ * short body is an error (the engine then resumes it with a Range request).
+ */
+export function downloadSource(http: ProviderHttp, url: string, expectedSize: number | undefined): ContentSource {
+  return {
+    async open(offset, signal) {
+      const res = await http.stream(url, { range: offset > 0 ? { start: offset } : undefined, signal });
+      if (/text\/html/i.test(res.headers['content-type'] ?? '')) {
+        res.body.destroy();
+        throw new ContentRejectedError(htmlReason);
+      }
+      const partial = offset > 0 && res.status === 206 && rangeStart(res.headers['content-range']) === offset;
+      if (expectedSize === undefined) return { body: res.body, partial };
+      return { body: checkLength(res.body, expectedSize - (partial ? offset : 0)), partial };
+    },
+    rejectIf(firstChunk) {
+      return looksLikeHtml(firstChunk) ? htmlReason : null;
+    },
+  };
+}
+
+/** A document already in memory (an AI meeting summary). */
+export function bufferSource(bytes: Buffer): ContentSource {
+  return {
+    async open(offset) {
+      return { body: Readable.from([bytes.subarray(Math.min(offset, bytes.length))]), partial: offset > 0 };
+    },
+  };
+}
+
+function rangeStart(contentRange: string | undefined): number | undefined {
+  const m = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(contentRange?.trim() ?? '');
+  return m ? Number(m[1]) : undefined;
+}
+
+function checkLength(body: Readable, expected: number): Readable {
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > expected) return done(new Error(`the download is longer than the ${expected} bytes Zoom stated`));
+      done(null, chunk);
+    },
+    flush(done) {
+      done(seen === expected ? null : new Error(`the download ended after ${seen} of ${expected} bytes`));
+    },
+  });
+  // pipeline destroys the source when the counter is destroyed, which frees the request budget's slot.
+  pipeline(body, counter, () => undefined);
+  return counter;
+}

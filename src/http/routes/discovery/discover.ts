@@ -1,0 +1,75 @@
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../../../context.ts';
+import { GrantRevokedError, type DiscoveryKind } from '../../../connectors/types.ts';
+import { AppError, badRequest, conflict } from '../../../domain/errors.ts';
+import { CredentialsMissingError } from '../../../sync/credentials.ts';
+import { providerContext } from '../../../sync/provider-context.ts';
+import { ProviderError } from '../../../sync/provider-http.ts';
+import { loadCollection } from '../collections/load.ts';
+
+/** A discovery page must not hold a request open through a long throttling pause of the provider. */
+export const DISCOVERY_TIMEOUT_MS = 60_000;
+
+const UNPAIRED = 'the collection has no paired credentials: get an authorization_url, consent, then call pair_credentials.';
+const REFUSED = "the provider refused the collection's credentials (revoked or expired consent): authorize and call pair_credentials again.";
+
+/**
+ * The shared path of GET /collections/{id}/{users,channels,folders}: the caller's collection, a connector that
+ * offers this kind, paired credentials, then the connector's handler with the query as strings.
+ */
+export async function discover<T>(
+  ctx: AppContext,
+  input: { accountId: string; collectionId: string; kind: DiscoveryKind; query: Record<string, unknown>; reply: FastifyReply },
+): Promise<T> {
+  const { collection, connector } = await loadCollection(ctx, input.accountId, input.collectionId);
+  const handler = connector.discovery[input.kind];
+  if (!handler) {
+    const offering = ctx.connectors.types().filter((t) => ctx.connectors.get(t)?.discovery[input.kind]);
+    throw badRequest(
+      offering.length > 0
+        ? `${input.kind} are available for ${offering.join(' and ')} collections only.`
+        : `${input.kind} are not available for any collection type on this server.`,
+    );
+  }
+  const wallet = await ctx.repos.wallets.getById(collection.wallet_id);
+  if (!wallet?.sealed_grant) throw conflict(UNPAIRED);
+
+  const clientGone = new AbortController();
+  const onClose = () => {
+    if (!input.reply.raw.writableFinished) clientGone.abort(new Error('the client closed the connection'));
+  };
+  input.reply.raw.once('close', onClose);
+  const timeout = AbortSignal.timeout(DISCOVERY_TIMEOUT_MS);
+  const signal = AbortSignal.any([clientGone.signal, timeout]);
+  try {
+    const pctx = await providerContext(ctx, collection, connector, signal);
+    // The response schema is the contract: the serializer writes what it declares (and keeps extra fields).
+    return (await handler(pctx, asStrings(input.query))) as T;
+  } catch (err) {
+    throw translate(err, timeout.aborted);
+  } finally {
+    input.reply.raw.off('close', onClose);
+  }
+}
+
+function asStrings(query: Record<string, unknown>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) out[k] = String(v);
+  return out;
+}
+
+/** Provider failures in the error shape; an AppError from the connector (400, 404) passes as it is. */
+function translate(err: unknown, timedOut: boolean): unknown {
+  if (err instanceof AppError) return err;
+  if (err instanceof CredentialsMissingError) return conflict(UNPAIRED);
+  if (err instanceof GrantRevokedError) return conflict(REFUSED);
+  if (err instanceof ProviderError) {
+    if (err.code === 'auth_rejected') return conflict(REFUSED);
+    if (err.code === 'aborted' && timedOut) {
+      return new AppError(503, `the provider did not answer within ${DISCOVERY_TIMEOUT_MS / 1000} seconds (it may be throttling this credential): try again later.`);
+    }
+    const status = err.status ? ` (HTTP ${err.status})` : '';
+    return new AppError(502, `the provider failed to answer${status}: try again later.`);
+  }
+  return err;
+}

@@ -1,0 +1,94 @@
+import type { App } from '../../../app.ts';
+import { Type } from 'typebox';
+import { OAuthStateError } from '../../../auth/oauth-state.ts';
+import { ProviderAuthError, type Grant } from '../../../connectors/types.ts';
+import { badRequest } from '../../../domain/errors.ts';
+import { randomToken, sha256Hex } from '../../../domain/seal.ts';
+import { errors } from '../../schemas.ts';
+import { appendQuery, callbackUri, PAIRING_TTL_MS, pairingsOf, statesOf } from './flow.ts';
+
+export default function completeOAuthCallback(app: App) {
+  app.get(
+    '/v1/oauth/callback/:type',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['pairing'],
+        summary: 'Where the provider sends the browser back after consent (no bearer token)',
+        description:
+          'Verifies the state (a tampered, expired, replayed or missing state answers 400 and stores nothing), then exchanges the code or proves the ' +
+          'consent at once and keeps the grant sealed as a pending pairing. Redirects the browser (302) to `redirect_to?code=<one-time pairing code>&state=<client state>`, ' +
+          'or to `redirect_to?error=…&error_description=…&state=…` when the provider reports an error (checked before anything else it says) or refuses the code.',
+        security: [],
+        params: Type.Object({ type: Type.String({ minLength: 1, maxLength: 50 }) }),
+        querystring: Type.Object(
+          {
+            state: Type.Optional(Type.String({ maxLength: 8192 })),
+            code: Type.Optional(Type.String({ maxLength: 8192 })),
+            error: Type.Optional(Type.String({ maxLength: 2048 })),
+            error_description: Type.Optional(Type.String({ maxLength: 8192 })),
+          },
+          { additionalProperties: Type.String({ maxLength: 8192 }), description: 'As sent by the provider (`tenant`, `admin_consent`, `scope`… pass through).' },
+        ),
+        response: {
+          302: Type.Null({ description: 'Back to `redirect_to` with `code` and `state`, or `error`, `error_description` and `state`.' }),
+          ...errors(400),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { ctx } = app;
+      const { type } = req.params;
+      const query = req.query as Record<string, string | undefined>;
+      const connector = ctx.connectors.get(type);
+      if (!connector) throw badRequest(`type must be one of ${ctx.connectors.types().join(', ')}.`, '/params/type');
+
+      let bound;
+      try {
+        bound = await statesOf(ctx).consume(query.state, type);
+      } catch (err) {
+        if (err instanceof OAuthStateError) throw badRequest(err.message, '/querystring/state');
+        throw err;
+      }
+      reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
+      const back = (params: Record<string, string | undefined>) =>
+        reply.redirect(appendQuery(bound.redirectTo, { ...params, state: bound.clientState }), 302);
+
+      // Microsoft's admin-consent error redirect also carries admin_consent=True: an error wins over anything else.
+      if (query.error !== undefined) {
+        return back({ error: errorCode(query.error), error_description: clip(query.error_description) });
+      }
+
+      let grant: Grant;
+      try {
+        grant = await connector.oauth.completeCallback({ query, redirectUri: callbackUri(ctx, type), codeVerifier: bound.codeVerifier });
+      } catch (err) {
+        if (err instanceof ProviderAuthError) return back({ error: errorCode(err.error), error_description: clip(err.description) });
+        const e = err as { name?: string; message?: string; status?: number; providerCode?: unknown };
+        req.log.error({ type, err_name: e.name, err_message: e.message, status: e.status, provider_code: e.providerCode }, 'completing a provider authorization failed');
+        return back({ error: 'server_error', error_description: 'The provider could not complete the authorization. Try again later.' });
+      }
+
+      const code = randomToken(32);
+      const now = new Date();
+      await pairingsOf(ctx).createPairing({
+        codeHash: sha256Hex(code),
+        accountId: bound.accountId,
+        type,
+        sealedGrant: ctx.sealer.seal(grant),
+        expiresAt: new Date(now.getTime() + PAIRING_TTL_MS).toISOString(),
+        now: now.toISOString(),
+      });
+      return back({ code });
+    },
+  );
+}
+
+/** The provider's error code is relayed as a plain token; anything else in it is dropped. */
+function errorCode(value: string): string {
+  return value.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 100) || 'access_denied';
+}
+
+function clip(value: string | undefined): string | undefined {
+  return value ? value.slice(0, 500) : undefined;
+}

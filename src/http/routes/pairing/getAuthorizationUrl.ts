@@ -1,0 +1,63 @@
+import type { App } from '../../../app.ts';
+import { Type } from 'typebox';
+import { badRequest } from '../../../domain/errors.ts';
+import { errors } from '../../schemas.ts';
+import { callbackUri, pairingsOf, statesOf } from './flow.ts';
+
+export default function getAuthorizationUrl(app: App) {
+  app.get(
+    '/v1/collections/authorization_url/:type',
+    {
+      schema: {
+        tags: ['pairing'],
+        summary: 'Start pairing: the provider authorization URL for a collection type',
+        description:
+          'Answers 302 to the provider (`conf`) or 200 `{authorization_url}` (`edrive`). `redirect_to` must be on the account allowlist (exact match). ' +
+          'The `state` sent to the provider is signed, expires after 10 minutes, is single use and binds the account, the type, `redirect_to` and the client `state`. ' +
+          'After consent the browser comes back to `redirect_to?code=<one-time pairing code>&state=<client state>` (or `?error=…&error_description=…&state=…`); ' +
+          'pass the code to `pair_credentials` within 10 minutes.',
+        params: Type.Object({ type: Type.String({ minLength: 1, maxLength: 50, examples: ['conf', 'edrive'] }) }),
+        querystring: Type.Object(
+          {
+            redirect_to: Type.String({ minLength: 1, maxLength: 2048, description: 'Where the browser is sent back; must be on the account allowlist.' }),
+            state: Type.Optional(Type.String({ maxLength: 1024, description: 'Opaque client value, returned unchanged on the redirect to `redirect_to`.' })),
+            scopes_type: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 50, description: 'A scope set of the connector, e.g. `preservation` for `conf` (legal-hold flows).' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ authorization_url: Type.String({ description: 'Open it in the browser of the user (or admin) who consents.' }) }),
+          302: Type.Null({ description: 'Redirect to the provider; `Location` is the authorization URL.' }),
+          ...errors(400, 401, 429),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { ctx } = app;
+      const { type } = req.params;
+      const { redirect_to, state, scopes_type } = req.query;
+      const connector = ctx.connectors.get(type);
+      if (!connector) throw badRequest(`type must be one of ${ctx.connectors.types().join(', ')}.`, '/params/type');
+      if (!(await ctx.repos.accounts.isRedirectAllowed(req.caller.accountId, redirect_to))) {
+        throw badRequest('redirect_to is not on the allowlist of this account (exact match required).', '/querystring/redirect_to');
+      }
+      const scopeSets = Object.keys(connector.oauth.scopes);
+      if (scopes_type !== undefined && !scopeSets.includes(scopes_type)) {
+        throw badRequest(`scopes_type must be one of ${scopeSets.join(', ') || '(none)'} for ${type}.`, '/querystring/scopes_type');
+      }
+      await pairingsOf(ctx).purgeExpired(new Date().toISOString());
+      const issued = await statesOf(ctx).issue({ accountId: req.caller.accountId, type, redirectTo: redirect_to, clientState: state });
+      const url = connector.oauth.authorizationUrl({
+        state: issued.state,
+        redirectUri: callbackUri(ctx, type),
+        codeChallenge: issued.codeChallenge,
+        scopesType: scopes_type,
+      });
+      reply.header('Cache-Control', 'no-store');
+      if (connector.oauth.authorizationResponse === 'redirect') return reply.redirect(url, 302);
+      return { authorization_url: url };
+    },
+  );
+}

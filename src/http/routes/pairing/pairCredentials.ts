@@ -1,0 +1,52 @@
+import type { App } from '../../../app.ts';
+import { Type } from 'typebox';
+import { badRequest } from '../../../domain/errors.ts';
+import { sha256Hex } from '../../../domain/seal.ts';
+import { providerResources } from '../../../sync/provider-context.ts';
+import { errors, IdParams, NoContent } from '../../schemas.ts';
+import { loadCollection } from '../collections/load.ts';
+import { pairingsOf } from './flow.ts';
+
+export default function pairCredentials(app: App) {
+  app.post(
+    '/v1/collections/:id/pair_credentials',
+    {
+      schema: {
+        tags: ['pairing'],
+        summary: "Bind a consent to the collection's wallet",
+        description:
+          '`auth_code` is the `code` the browser brought back to `redirect_to`. It is single use, expires 10 minutes after the consent, and works only in the ' +
+          'account that started the authorization and for a collection of the same type; anything else answers 400. The grant is stored sealed in the ' +
+          "collection's wallet, replacing any earlier one (so every collection using that wallet is re-paired). Pairing does not change `sync_status`: a " +
+          'collection in `error` (for example after its grant was revoked) keeps that status and its `status_reason` until its next run is queued or started, ' +
+          'which the new grant lets proceed.',
+        params: IdParams,
+        querystring: Type.Object(
+          { auth_code: Type.String({ minLength: 1, maxLength: 512, description: 'The one-time pairing code.' }) },
+          { additionalProperties: false },
+        ),
+        response: { 204: NoContent, ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      const { ctx } = app;
+      const { accountId } = req.caller;
+      const { collection } = await loadCollection(ctx, accountId, req.params.id);
+      const sealed = await pairingsOf(ctx).consumePairing({
+        codeHash: sha256Hex(req.query.auth_code),
+        accountId,
+        type: collection.type,
+        now: new Date().toISOString(),
+      });
+      if (!sealed) {
+        throw badRequest(
+          `auth_code is unknown, expired, already used, or was not issued to this account for a ${collection.type} collection: authorize again.`,
+          '/querystring/auth_code',
+        );
+      }
+      await ctx.repos.wallets.setGrant(collection.wallet_id, sealed);
+      providerResources(ctx).credentials.forget(collection.wallet_id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,222 @@
+import type { BlobStore } from '../blobs/types.ts';
+import { GrantRevokedError, type CollectContext, type Connector, type Logger } from '../connectors/types.ts';
+import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
+import { CollectionRepo, type CollectionRow } from '../store/collections.ts';
+import type { Database } from '../store/db.ts';
+import { CursorRepo } from '../store/items.ts';
+import { countersOf, RunRepo, type RunRow } from '../store/runs.ts';
+import { WalletRepo } from '../store/wallets.ts';
+import type { BudgetRegistry } from './budget.ts';
+import { CredentialsMissingError, type CredentialManager } from './credentials.ts';
+import { filtersFingerprint } from './fingerprint.ts';
+import { ProviderError, ProviderHttp } from './provider-http.ts';
+import { FencedOutError, RunSession } from './session.ts';
+
+export interface RetryPolicy {
+  /** Wait before the first automatic retry of a failed collection; doubles each time. */
+  baseMs: number;
+  maxMs: number;
+  /** After this many failed runs in a row the collection goes to `error` (needs a person). */
+  maxFailures: number;
+}
+
+export interface RunnerDeps {
+  db: Database;
+  blobs: BlobStore;
+  connectors: { get(type: string): Connector | undefined };
+  credentials: CredentialManager;
+  budgets: BudgetRegistry;
+  log: Logger;
+  clock: () => Date;
+  isHeld(collectionId: string): Promise<boolean>;
+  intervalMinutes: number;
+  retry: RetryPolicy;
+}
+
+export type RunOutcome =
+  | { status: 'succeeded' | 'failed' | 'error'; error: string | null }
+  /** cancelled, or stopped without finishing (shutdown, lost lease): another attempt resumes it */
+  | { status: 'cancelled' | 'interrupted' | 'not_claimed'; error: string | null };
+
+/** Reasons a runner's signal is aborted with. */
+export class RunStopped extends Error {
+  constructor(readonly why: 'cancelled' | 'shutdown' | 'lease_lost') {
+    super(`run stopped: ${why}`);
+    this.name = 'RunStopped';
+  }
+}
+
+class NeedsUserAction extends Error {}
+
+/** Executes a claimed run to its end. The caller holds the lease and heartbeats it. */
+export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, signal: AbortSignal): Promise<RunOutcome> {
+  const collections = new CollectionRepo(deps.db);
+  const runs = new RunRepo(deps.db);
+  const now = () => deps.clock().toISOString();
+  const log = childLog(deps.log, { run_id: run.id, collection_id: run.collection_id });
+  let session: RunSession | undefined;
+  let collection: CollectionRow | undefined;
+  try {
+    collection = await collections.getById(run.collection_id);
+    if (!collection) {
+      await runs.finish(deps.db, run.id, owner, 'cancelled', now(), 'the collection was deleted');
+      return { status: 'cancelled', error: 'the collection was deleted' };
+    }
+    if (collection.sync_status !== 'syncing') await moveCollection(collections, collection, 'start');
+    const connector = deps.connectors.get(collection.type);
+    if (!connector) throw new NeedsUserAction(`no connector for collection type "${collection.type}" on this server`);
+    const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
+    if (!wallet?.sealed_grant) throw new NeedsUserAction('re-pair credentials: the wallet has no paired credentials');
+    if (collection.sync_filters === null) throw new NeedsUserAction('no sync_filters saved: PATCH the collection');
+
+    const filters = JSON.parse(collection.sync_filters) as unknown;
+    const fingerprint = filtersFingerprint(filters);
+    const sameFilters = run.filters_fingerprint === fingerprint;
+    const checkpoint = sameFilters && run.checkpoint ? (JSON.parse(run.checkpoint) as { state: unknown }).state : null;
+    if (run.checkpoint && !sameFilters) log.info({}, 'filters changed since the last checkpoint: planning starts over');
+    const stored = await new CursorRepo(deps.db).get(collection.id);
+    const cursors = stored && stored.fingerprint === fingerprint ? stored.value : null;
+
+    session = new RunSession(deps, {
+      runId: run.id,
+      owner,
+      collectionId: collection.id,
+      accountId: collection.account_id,
+      typeSync: collection.type_sync,
+      kinds: connector.kinds,
+      counters: countersOf(run),
+      signal,
+    });
+    const owned = await runs.saveProgress(deps.db, run.id, owner, now(), {
+      counters: session.counters,
+      filtersFingerprint: fingerprint,
+      ...(!sameFilters && { checkpoint: null, pendingCursors: null }),
+    });
+    if (!owned) throw new FencedOutError('the run is no longer ours');
+
+    const http = new ProviderHttp({
+      budget: deps.budgets.get(`${connector.type}:${wallet.id}`, connector.limits.budget),
+      retry: connector.limits.retry,
+      auth: deps.credentials.auth(wallet.id, connector),
+      userAgent: connector.userAgent,
+      signal,
+      log,
+    });
+    const ctx: CollectContext = {
+      http,
+      grantInfo: await deps.credentials.grantInfo(wallet.id),
+      signal,
+      now: deps.clock,
+      log,
+      collectionId: collection.id,
+      filters,
+      checkpoint,
+      cursors,
+    };
+    log.info({ resumed: checkpoint !== null, attempt: run.attempt }, 'run started');
+    for await (const event of connector.collect(ctx)) {
+      if (signal.aborted) throw signal.reason;
+      await session.handle(event);
+    }
+    if (signal.aborted) throw signal.reason;
+    await session.flush();
+    return await succeed(deps, run, owner, collection, fingerprint, log);
+  } catch (err) {
+    await session?.discardPending();
+    return fail(deps, run, owner, collection, err, signal, log);
+  }
+}
+
+async function succeed(deps: RunnerDeps, run: RunRow, owner: string, collection: CollectionRow, fingerprint: string, log: Logger): Promise<RunOutcome> {
+  const runs = new RunRepo(deps.db);
+  const at = deps.clock().toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    // Cursors are kept only when the run completes: a failed run must not skip what it never collected.
+    const current = await trx.selectFrom('runs').select('pending_cursors').where('id', '=', run.id).executeTakeFirst();
+    if (!(await runs.finish(trx, run.id, owner, 'succeeded', at, null))) throw new FencedOutError('the run is no longer ours');
+    if (current?.pending_cursors) await new CursorRepo(deps.db).put(trx, collection.id, current.pending_cursors, fingerprint, at);
+  });
+  const collections = new CollectionRepo(deps.db);
+  await collections.transition(collection.id, 'syncing', 'synced');
+  const rerun = collection.type_sync === 'auto' || collection.type_sync === 'arch';
+  await collections.update(collection.id, { next_sync_at: rerun ? new Date(deps.clock().getTime() + deps.intervalMinutes * 60_000).toISOString() : null });
+  log.info({}, 'run succeeded');
+  return { status: 'succeeded', error: null };
+}
+
+async function fail(
+  deps: RunnerDeps,
+  run: RunRow,
+  owner: string,
+  collection: CollectionRow | undefined,
+  err: unknown,
+  signal: AbortSignal,
+  log: Logger,
+): Promise<RunOutcome> {
+  const stop = signal.aborted && signal.reason instanceof RunStopped ? signal.reason.why : undefined;
+  if (stop === 'cancelled') return { status: 'cancelled', error: 'cancelled' };
+  if (stop || err instanceof FencedOutError) {
+    log.info({ why: stop ?? 'fenced' }, 'run interrupted; it resumes from its last checkpoint');
+    return { status: 'interrupted', error: null };
+  }
+  const runs = new RunRepo(deps.db);
+  const collections = new CollectionRepo(deps.db);
+  const at = deps.clock().toISOString();
+  let status: 'failed' | 'error' = needsUserAction(err) ? 'error' : 'failed';
+  let reason = describe(err);
+  let retryAt: string | null = null;
+  if (status === 'failed') {
+    const failures = (await runs.consecutiveFailures(run.collection_id)) + 1;
+    if (failures >= deps.retry.maxFailures) {
+      status = 'error';
+      reason = `gave up after ${failures} failed runs in a row: ${reason}`;
+    } else {
+      const wait = Math.min(deps.retry.maxMs, deps.retry.baseMs * 2 ** (failures - 1));
+      retryAt = new Date(deps.clock().getTime() + wait).toISOString();
+    }
+  }
+  const finished = await deps.db.transaction().execute(async (trx) => {
+    const ok = await runs.finish(trx, run.id, owner, status, at, reason);
+    if (ok) await runs.addErrors(trx, [{ run_id: run.id, collection_id: run.collection_id, source_id: null, kind: null, reason: `run ${status}: ${reason}`, at }]);
+    if (ok) await trx.updateTable('runs').set((eb) => ({ error_count: eb('error_count', '+', 1) })).where('id', '=', run.id).execute();
+    return ok;
+  });
+  if (!finished) return { status: 'interrupted', error: null };
+  if (collection) {
+    const current = (await collections.getById(collection.id)) ?? collection;
+    await moveCollection(collections, current, status === 'error' ? 'error' : 'fail', reason);
+    await collections.update(collection.id, { next_sync_at: retryAt });
+  }
+  log.warn({ status, reason }, 'run did not succeed');
+  return { status, error: reason };
+}
+
+async function moveCollection(collections: CollectionRepo, c: CollectionRow, event: SyncEvent, reason: string | null = null) {
+  let from = c.sync_status as SyncStatus;
+  // A run that ends must leave `syncing`; pass through it when the collection is still `pending`.
+  if (event !== 'start' && from === 'pending' && (await collections.transition(c.id, 'pending', 'syncing'))) from = 'syncing';
+  const to = nextStatus(from, event);
+  if (to) await collections.transition(c.id, from, to, reason);
+}
+
+function needsUserAction(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof GrantRevokedError || e instanceof NeedsUserAction || e instanceof CredentialsMissingError) return true;
+    if (e instanceof ProviderError && e.code === 'auth_rejected') return true;
+  }
+  return false;
+}
+
+function describe(err: unknown): string {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof GrantRevokedError) return `re-pair credentials: the provider refused the stored grant (${e.message})`;
+    if (e instanceof ProviderError && e.code === 'auth_rejected') return `re-pair credentials: ${e.message}`;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return message.slice(0, 1000) || 'unknown error';
+}
+
+function childLog(log: Logger, bindings: object): Logger {
+  const withChild = log as Logger & { child?: (b: object) => Logger };
+  return typeof withChild.child === 'function' ? withChild.child(bindings) : log;
+}

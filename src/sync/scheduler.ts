@@ -1,0 +1,81 @@
+import type { Database } from '../store/db.ts';
+
+export interface SchedulerOptions {
+  db: Database;
+  /** Queues a run; throws when the collection's state does not allow it (someone else was faster). */
+  enqueue(collectionId: string, trigger: 'schedule' | 'retry'): Promise<unknown>;
+  clock: () => Date;
+  /** Default 15 s. */
+  tickMs?: number;
+  log: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+}
+
+export interface Scheduler {
+  /** One pass: queues every due re-run and retry; returns how many were queued. */
+  tick(): Promise<number>;
+  start(): void;
+  stop(): void;
+}
+
+/**
+ * `auto` and `arch` collections re-run SYNC_INTERVAL_MINUTES after their last success (the runner sets
+ * next_sync_at); `failed` ones are retried at the backoff time the runner set. Several processes may run a
+ * scheduler: the state transition is a compare-and-swap, so each due collection is queued once.
+ */
+export function createScheduler(opts: SchedulerOptions): Scheduler {
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<number> | undefined;
+
+  const due = async () => {
+    const now = opts.clock().toISOString();
+    return opts.db
+      .selectFrom('collections')
+      .select(['id', 'sync_status'])
+      .where((eb) =>
+        eb.and([
+          eb.or([eb('next_sync_at', 'is', null), eb('next_sync_at', '<=', now)]),
+          eb.or([
+            eb.and([eb('sync_status', '=', 'synced'), eb('type_sync', 'in', ['auto', 'arch'])]),
+            eb.and([eb('sync_status', '=', 'failed'), eb('next_sync_at', 'is not', null)]),
+          ]),
+        ]),
+      )
+      .limit(500)
+      .execute();
+  };
+
+  const tick = async () => {
+    let queued = 0;
+    for (const c of await due()) {
+      try {
+        await opts.enqueue(c.id, c.sync_status === 'failed' ? 'retry' : 'schedule');
+        queued += 1;
+      } catch (err) {
+        opts.log.warn({ collection_id: c.id, err: (err as Error).message }, 'scheduler could not queue a run');
+      }
+    }
+    return queued;
+  };
+
+  return {
+    tick,
+    start() {
+      if (timer) return;
+      const every = opts.tickMs ?? 15_000;
+      timer = setInterval(() => {
+        if (ticking) return;
+        ticking = tick()
+          .catch((err) => {
+            opts.log.error({ err }, 'scheduler tick failed');
+            return 0;
+          })
+          .finally(() => (ticking = undefined));
+      }, every);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import { defaultRetryConfig } from '../../src/sync/retry.ts';
+import type { CollectContext, CollectEvent, Connector, ContentSource, Grant } from '../../src/connectors/types.ts';
+
+/** One thing at the fake source. */
+export interface FakeItem {
+  kind: string;
+  sourceId: string;
+  name?: string;
+  custodian?: string | null;
+  version?: string | null;
+  /** bytes; undefined = an item without content (a folder, a meeting) */
+  content?: Buffer;
+  /** good (default when content): states the right SHA-1; bad: always wrong; corrupt-once: first download corrupted */
+  hash?: 'good' | 'bad' | 'corrupt-once' | 'none';
+  /** the first stream breaks after this many bytes */
+  breakAfter?: number;
+  /** whether open(offset > 0) answers a real partial body (HTTP 206) */
+  ranged?: boolean;
+  text?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** One unit of work: its items, then deletions and errors, then a checkpoint `{unit: i + 1}`. */
+export interface FakeUnit {
+  items: FakeItem[];
+  deleted?: { kind: string; sourceId: string }[];
+  errors?: string[];
+}
+
+export interface FakeSource {
+  units: FakeUnit[];
+  /** yielded as `cursors` at the end of the collection */
+  cursors?: unknown;
+  /** throw this after the given unit's items (a provider outage mid-run) */
+  failAfterUnit?: { unit: number; error: Error };
+}
+
+export interface FakeCalls {
+  collects: { checkpoint: unknown; cursors: unknown; filters: unknown }[];
+  /** source id -> offsets open() was called with */
+  opens: Map<string, number[]>;
+  refreshes: number;
+}
+
+export interface FakeConnectorOptions {
+  type?: string;
+  source: () => FakeSource;
+  /** delay between chunks of a content stream, ms */
+  chunkDelayMs?: number;
+  chunkSize?: number;
+  refresh?: (grant: Grant) => Promise<Grant>;
+  /** GET this URL through ctx.http before collecting (exercises credentials) */
+  touchApi?: string;
+}
+
+export const FAKE_KINDS = ['file', 'folder', 'meeting', 'chat_message', 'recording_video'] as const;
+
+export function bytesOf(seed: string, size: number): Buffer {
+  const out = Buffer.alloc(size);
+  let block = crypto.createHash('sha256').update(seed).digest();
+  for (let i = 0; i < size; i += block.length) {
+    block.copy(out, i, 0, Math.min(block.length, size - i));
+    block = crypto.createHash('sha256').update(block).digest();
+  }
+  return out;
+}
+
+export const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+/** Digests that are not Buffers are compared as the provider states them (here: hex). */
+function hexSha1() {
+  const h = crypto.createHash('sha1');
+  return { update: (b: Uint8Array) => h.update(b), digest: () => h.digest('hex') };
+}
+
+export const sha1 = (b: Buffer) => crypto.createHash('sha1').update(b).digest('hex');
+
+export function createFakeConnector(opts: FakeConnectorOptions): Connector & { calls: FakeCalls } {
+  const calls: FakeCalls = { collects: [], opens: new Map(), refreshes: 0 };
+  const chunkSize = opts.chunkSize ?? 16 * 1024;
+  const downloads = new Map<string, number>();
+
+  const stream = (bytes: Buffer, from: number, breakAt: number | undefined, signal: AbortSignal): Readable => {
+    const delay = opts.chunkDelayMs ?? 0;
+    async function* chunks() {
+      for (let i = from; i < bytes.length; i += chunkSize) {
+        if (signal.aborted) throw signal.reason;
+        if (delay) await new Promise((r) => setTimeout(r, delay));
+        const end = Math.min(bytes.length, i + chunkSize);
+        if (breakAt !== undefined && end > breakAt) {
+          if (breakAt > i) yield bytes.subarray(i, breakAt);
+          throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+        }
+        yield bytes.subarray(i, end);
+      }
+    }
+    return Readable.from(chunks(), { objectMode: false });
+  };
+
+  const contentOf = (item: FakeItem): ContentSource | undefined => {
+    if (!item.content) return undefined;
+    const bytes = item.content;
+    const hash = item.hash ?? 'good';
+    return {
+      async open(offset, signal) {
+        const opens = calls.opens.get(item.sourceId) ?? [];
+        opens.push(offset);
+        calls.opens.set(item.sourceId, opens);
+        const n = (downloads.get(item.sourceId) ?? 0) + 1;
+        downloads.set(item.sourceId, n);
+        let body = bytes;
+        if (hash === 'corrupt-once' && n === 1) {
+          body = Buffer.from(bytes);
+          body[0] = body[0]! ^ 0xff;
+        }
+        const partial = offset > 0 && item.ranged === true;
+        const breakAt = n === 1 ? item.breakAfter : undefined;
+        return { body: stream(body, partial ? offset : 0, breakAt, signal), partial };
+      },
+      providerHash:
+        hash === 'none'
+          ? undefined
+          : { type: 'sha1Hash', value: hash === 'bad' ? '0'.repeat(40) : sha1(bytes), create: hexSha1 },
+    };
+  };
+
+  return {
+    type: opts.type ?? 'fake',
+    configType: opts.type ?? 'fake',
+    kinds: FAKE_KINDS,
+    userAgent: 'custody-test',
+    limits: { budget: { ratePerSecond: 1000, burst: 1000, concurrency: 8 }, retry: { ...defaultRetryConfig, maxAttempts: 2, baseDelayMs: 1 } },
+    validateFilters: () => [],
+    discovery: {},
+    oauth: {
+      authorizationResponse: 'json',
+      scopes: {},
+      authorizationUrl: () => 'http://127.0.0.1/authorize',
+      completeCallback: async () => ({ access_token: 'a0', refresh_token: 'r0' }),
+      async refresh(grant) {
+        calls.refreshes += 1;
+        if (opts.refresh) return opts.refresh(grant);
+        return { ...grant, access_token: `a${calls.refreshes}`, expires_at: new Date(Date.now() + 3600_000).toISOString() };
+      },
+    },
+    calls,
+    async *collect(ctx: CollectContext): AsyncIterable<CollectEvent> {
+      calls.collects.push({ checkpoint: ctx.checkpoint, cursors: ctx.cursors, filters: ctx.filters });
+      if (opts.touchApi) await ctx.http.json(opts.touchApi);
+      const source = opts.source();
+      const start = (ctx.checkpoint as { unit?: number } | null)?.unit ?? 0;
+      for (let u = start; u < source.units.length; u++) {
+        const unit = source.units[u]!;
+        for (const item of unit.items) {
+          yield {
+            type: 'item',
+            item: {
+              kind: item.kind,
+              sourceId: item.sourceId,
+              name: item.name ?? item.sourceId,
+              path: `/fake/${item.name ?? item.sourceId}`,
+              custodian: item.custodian ?? 'user-1',
+              size: item.content?.length ?? null,
+              mimeType: item.content ? 'application/octet-stream' : null,
+              createdAt: '2024-01-01T00:00:00.000Z',
+              modifiedAt: '2024-01-02T00:00:00.000Z',
+              version: item.version === undefined ? 'v1' : item.version,
+              text: item.text ?? null,
+              metadata: item.metadata ?? { unit: u },
+            },
+            content: contentOf(item),
+          };
+        }
+        if (source.failAfterUnit?.unit === u) throw source.failAfterUnit.error;
+        for (const d of unit.deleted ?? []) yield { type: 'deleted', kind: d.kind, sourceId: d.sourceId };
+        for (const reason of unit.errors ?? []) yield { type: 'error', reason };
+        yield { type: 'checkpoint', state: { unit: u + 1 } };
+      }
+      if (source.cursors !== undefined) yield { type: 'cursors', value: source.cursors };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import pino from 'pino';
+import type { BlobStore } from '../../src/blobs/types.ts';
+import type { Connector, Grant } from '../../src/connectors/types.ts';
+import { createSealer, type Sealer } from '../../src/domain/seal.ts';
+import { AccountRepo } from '../../src/store/accounts.ts';
+import { CollectionRepo } from '../../src/store/collections.ts';
+import type { Database } from '../../src/store/db.ts';
+import { WalletRepo } from '../../src/store/wallets.ts';
+import { WorkspaceRepo } from '../../src/store/workspaces.ts';
+import { createSyncEngine, type EngineTuning, type SyncEngine } from '../../src/sync/engine.ts';
+
+export const testSealer: Sealer = createSealer('sync-test-key'.padEnd(40, 'k'));
+export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+export interface Seeded {
+  accountId: string;
+  workspaceId: string;
+  walletId: string;
+  collectionId: string;
+}
+
+/** An account, workspace, paired wallet and a collection with saved filters (status `created`, as after a PATCH). */
+export async function seedCollection(
+  db: Database,
+  opts: { type?: string; typeSync?: 'one' | 'auto' | 'arch'; filters?: unknown; grant?: Grant | null; account?: string; sealer?: Sealer } = {},
+): Promise<Seeded> {
+  const sealer = opts.sealer ?? testSealer;
+  const type = opts.type ?? 'fake';
+  const accountId = await new AccountRepo(db).ensureAccount(opts.account ?? 'acme');
+  const workspaceId = await new WorkspaceRepo(db).create(accountId, { name: 'ws', description: 'd' });
+  const wallets = new WalletRepo(db);
+  const walletId = await wallets.create(accountId, { name: 'w', credential_type_name: 'Datasource', config_type: type });
+  const grant = opts.grant === undefined ? { access_token: 'a0', refresh_token: 'r0', expires_at: new Date(Date.now() + 3600_000).toISOString() } : opts.grant;
+  if (grant) await wallets.setGrant(walletId, sealer.seal(grant));
+  const collections = new CollectionRepo(db);
+  const collectionId = await collections.create(accountId, { name: 'c', workspace_id: workspaceId, wallet_id: walletId, type });
+  await collections.update(collectionId, {
+    sync_filters: JSON.stringify(opts.filters ?? { everything: true }),
+    filters_updated_at: new Date().toISOString(),
+    type_sync: opts.typeSync ?? 'one',
+  });
+  return { accountId, workspaceId, walletId, collectionId };
+}
+
+export function engineFor(
+  db: Database,
+  blobs: BlobStore,
+  connectors: Connector[],
+  extra: { tuning?: EngineTuning; isHeld?: (id: string) => Promise<boolean>; clock?: () => Date; workers?: 'inline' | 'none'; intervalMinutes?: number } = {},
+): SyncEngine {
+  const byType = new Map(connectors.map((c) => [c.type, c]));
+  return createSyncEngine({
+    db,
+    sealer: testSealer,
+    blobs,
+    connectors: { get: (t) => byType.get(t) },
+    config: { sync: { intervalMinutes: extra.intervalMinutes ?? 30, workers: extra.workers ?? 'inline', concurrency: 2 } },
+    log: silentLog,
+    clock: extra.clock,
+    isHeld: extra.isHeld,
+    tuning: { leaseMs: 2000, pollMs: 50, ...extra.tuning },
+  });
+}
+
+/** Starts the collection and executes its run in this process; returns the outcome. */
+export async function syncOnce(engine: SyncEngine, collectionId: string) {
+  const { runId } = await engine.start(collectionId);
+  const outcome = await engine.runOnce(runId);
+  return { runId, outcome };
+}
