@@ -4,12 +4,15 @@ import type { Config } from './config.ts';
 import { createContext, type AppContext } from './context.ts';
 import { createRegistry } from './connectors/registry.ts';
 import type { Connector } from './connectors/types.ts';
+import { isHeld, legalHoldGuard } from './store/holds.ts';
 import type { Database } from './store/db.ts';
-import type { EngineApi } from './sync/engine-api.ts';
+import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
+import { providerResources } from './sync/provider-context.ts';
 
 export interface Runtime {
   ctx: AppContext;
   app: App;
+  engine: SyncEngine;
   close(): Promise<void>;
 }
 
@@ -18,37 +21,43 @@ export interface RuntimeOptions {
   connectors: Connector[];
   db?: Database;
   pgSchema?: string;
-  /** Run sync workers in this process (the embedded default does). */
+  /** Run sync workers (executor + scheduler) in this process: `serve` on the embedded default, and `worker`. */
   workers: boolean;
 }
 
-/** The one place that composes the service: context, engine, connectors, HTTP app, workers. */
+/** The one place that composes the service: context, engine, connectors, guards, HTTP app, workers. */
 export async function createRuntime(config: Config, opts: RuntimeOptions): Promise<Runtime> {
+  let engine!: SyncEngine;
   const ctx = await createContext(config, {
     log: opts.log,
     connectors: createRegistry(opts.connectors),
     db: opts.db,
     pgSchema: opts.pgSchema,
-    engine: () => pendingEngine,
+    engine: (base) =>
+      (engine = createSyncEngine({
+        db: base.db,
+        sealer: base.sealer,
+        blobs: base.blobs,
+        connectors: base.connectors,
+        config: base.config,
+        log: base.log,
+        // discovery and runs share one request budget and one token refresh per credential
+        resources: providerResources(base),
+        // a legal hold keeps the content of items the source deleted
+        isHeld: (collectionId) => isHeld(base.db, collectionId),
+      })),
   });
+  ctx.deletionGuards.push(legalHoldGuard(ctx.db));
   const app = await buildApp(ctx);
+  if (opts.workers) engine.startBackground();
   return {
     ctx,
     app,
+    engine,
     async close() {
+      await engine.stop();
       await app.close();
       await ctx.close();
     },
   };
 }
-
-// Replaced by the sync engine (src/sync/engine.ts) once it lands.
-const pendingEngine: EngineApi = {
-  queue: async () => {},
-  start: async () => {
-    throw new Error('engine not wired');
-  },
-  cancel: async () => {},
-  purgeCollection: async () => {},
-  latestRun: async () => null,
-};

@@ -35,7 +35,11 @@ const FIELDS = ['name', 'path', 'kind', 'custodian'] as const;
 type FieldName = (typeof FIELDS)[number];
 
 type Lexeme =
-  | { t: 'lparen' | 'rparen' | 'and' | 'or' | 'not'; pos: number }
+  | { t: 'lparen'; pos: number }
+  | { t: 'rparen'; pos: number }
+  | { t: 'and'; pos: number }
+  | { t: 'or'; pos: number }
+  | { t: 'not'; pos: number }
   | { t: 'word'; text: string; pos: number }
   | { t: 'phrase'; text: string; pos: number }
   | { t: 'field'; name: FieldName; pos: number };
@@ -48,7 +52,7 @@ function lex(input: string): Lexeme[] {
     if (/\s/.test(ch)) {
       i++;
     } else if (ch === '(' || ch === ')') {
-      out.push({ t: ch === '(' ? 'lparen' : 'rparen', pos: i });
+      out.push(ch === '(' ? { t: 'lparen', pos: i } : { t: 'rparen', pos: i });
       i++;
     } else if (ch === '"') {
       const end = input.indexOf('"', i + 1);

@@ -22,6 +22,7 @@ export interface DatabaseOptions {
 pg.types.setTypeParser(20, (v) => Number(v));
 
 const dialects = new WeakMap<object, Dialect>();
+const schemas = new WeakMap<object, string>();
 
 export function dialectOf(db: Kysely<any>): Dialect {
   const d = dialects.get(db);
@@ -40,6 +41,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
     });
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     dialect = 'postgres';
+    if (opts.schema) schemas.set(db, opts.schema);
   } else {
     const file = opts.sqlitePath ?? ':memory:';
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -64,7 +66,10 @@ export async function migrate(db: Database): Promise<void> {
     await sql`select pg_advisory_lock(724001)`.execute(db);
   }
   try {
-    const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+    // Kysely looks for its bookkeeping tables in every schema unless told which one: name it, so that databases
+    // living side by side in schemas of one PostgreSQL database (tests, several tenants) never see each other's.
+    const migrationTableSchema = schemas.get(db);
+    const { error, results } = await new Migrator({ db, provider, ...(migrationTableSchema && { migrationTableSchema }) }).migrateToLatest();
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
       throw new Error(`migration ${failed} failed: ${(error as Error).message ?? String(error)}`);

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { SearchTables } from './schema-search.ts';
 import type { SyncTables } from './schema-sync.ts';
 
 /**
@@ -77,4 +78,4 @@ export interface CoreTables {
   };
 }
 
-export interface DB extends CoreTables, SyncTables {}
+export interface DB extends CoreTables, SyncTables, SearchTables {}

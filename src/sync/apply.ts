@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { ItemInput } from '../connectors/types.ts';
+import { indexItem } from '../search/index.ts';
 import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Database } from '../store/db.ts';
 import { newId } from '../store/ids.ts';
@@ -16,7 +17,8 @@ export interface StoredContent {
 
 /** What an item event resolved to; applied in the next flush transaction. */
 export type ItemOp =
-  | { type: 'upsert'; input: ItemInput; content: StoredContent | 'none' | 'failed' }
+  /** contentText: the searchable text of the stored content (extracted before the transaction) */
+  | { type: 'upsert'; input: ItemInput; content: StoredContent | 'none' | 'failed'; contentText?: string | null }
   | { type: 'touch'; id: string; patch: ItemPatch }
   | { type: 'tombstone'; kind: string; sourceId: string; purgeContent: boolean }
   | { type: 'mark_deleted'; kind: string; sourceId: string };
@@ -47,9 +49,12 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
       case 'upsert':
         await upsert(trx, items, refs, scope, op, result);
         break;
-      case 'touch':
+      case 'touch': {
         await items.update(trx, op.id, { ...op.patch, updated_at: scope.at });
+        const row = await trx.selectFrom('items').selectAll().where('id', '=', op.id).executeTakeFirst();
+        if (row) await indexItem(trx, row);
         break;
+      }
       case 'tombstone': {
         const row = await items.findByKey(trx, scope.collectionId, op.kind, op.sourceId);
         if (!row || row.tombstoned_at) break;
@@ -60,6 +65,8 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
           Object.assign(patch, { holds_ref: 0, content_state: 'purged' });
         }
         await items.update(trx, row.id, patch);
+        // Purged content is no longer searchable, even with include_deleted.
+        if (patch.content_state === 'purged') await indexItem(trx, row, null);
         break;
       }
       case 'mark_deleted': {
@@ -104,8 +111,10 @@ async function upsert(
 
   if (content === 'failed') {
     // Keep whatever content and version were stored before, so the next run tries the download again.
-    if (existing) await items.update(trx, existing.id, { ...fields, size: existing.size ?? input.size ?? null });
-    else await items.insert(trx, { ...newRow(scope, input), ...fields, content_state: 'failed', version: null });
+    const id = existing?.id ?? newId('itm');
+    if (existing) await items.update(trx, id, { ...fields, size: existing.size ?? input.size ?? null });
+    else await items.insert(trx, { ...newRow(scope, input), id, ...fields, content_state: 'failed', version: null });
+    await indexItem(trx, { id, collection_id: scope.collectionId, kind: input.kind, ...fields });
     return;
   }
 
@@ -138,8 +147,9 @@ async function upsert(
     }
   }
   const collected = sameContent ? {} : { run_id: scope.runId, collected_datetime: scope.at };
+  const id = existing?.id ?? newId('itm');
   if (existing) {
-    await items.update(trx, existing.id, {
+    await items.update(trx, id, {
       ...fields,
       ...contentFields,
       ...collected,
@@ -147,8 +157,10 @@ async function upsert(
       ...(previous && { previous_versions: JSON.stringify(previous) }),
     });
   } else {
-    await items.insert(trx, { ...newRow(scope, input), ...fields, ...contentFields, version: input.version ?? null });
+    await items.insert(trx, { ...newRow(scope, input), id, ...fields, ...contentFields, version: input.version ?? null });
   }
+  const contentText = content === 'none' ? null : sameContent && op.contentText === undefined ? undefined : (op.contentText ?? null);
+  await indexItem(trx, { id, collection_id: scope.collectionId, kind: input.kind, ...fields }, contentText);
 }
 
 function newRow(scope: ApplyScope, input: ItemInput) {

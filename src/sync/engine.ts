@@ -27,6 +27,11 @@ export interface SyncEngineDeps {
   clock?: () => Date;
   /** Whether a legal hold covers the collection: tombstoned content is then kept. Issue 6 provides it. */
   isHeld?(collectionId: string): Promise<boolean>;
+  /**
+   * The process-wide request budgets and credential manager (sync/provider-context.ts providerResources):
+   * discovery requests and runs must share them. Created here when absent.
+   */
+  resources?: { budgets: BudgetRegistry; credentials: CredentialManager };
   tuning?: EngineTuning;
 }
 
@@ -49,7 +54,10 @@ export interface SyncEngine extends EngineApi {
   /** Executes one run to its end in this process (claims it first). */
   runOnce(runId: string, opts?: { signal?: AbortSignal }): Promise<RunOutcome>;
   claimableRunIds(limit: number): Promise<string[]>;
-  /** Starts the in-process executor (config.sync.workers = inline) and the scheduler. */
+  /**
+   * Starts the in-process executor (config.sync.concurrency runs at a time), the scheduler, and resumes runs
+   * left by a process that died. Call it in processes that execute runs: `serve` with WORKERS=inline, `worker`.
+   */
   startBackground(): void;
   /** Stops background work; interrupted runs keep their checkpoint and resume elsewhere or at next boot. */
   stop(): Promise<void>;
@@ -82,13 +90,14 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const owner = `${host}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   const runs = new RunRepo(deps.db);
   const collections = new CollectionRepo(deps.db);
-  const credentials = new CredentialManager({ db: deps.db, sealer: deps.sealer, log: deps.log, clock, ...deps.tuning?.credentials });
+  const credentials =
+    deps.resources?.credentials ?? new CredentialManager({ db: deps.db, sealer: deps.sealer, log: deps.log, clock, ...deps.tuning?.credentials });
   const runner = {
     db: deps.db,
     blobs: deps.blobs,
     connectors: deps.connectors,
     credentials,
-    budgets: new BudgetRegistry(),
+    budgets: deps.resources?.budgets ?? new BudgetRegistry(),
     log: deps.log,
     clock,
     isHeld: deps.isHeld ?? (async () => false),
@@ -235,7 +244,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       return [...new Set([...orphaned, ...rows].map((r) => r.id))].slice(0, Math.max(limit, orphaned.length));
     },
     startBackground() {
-      if (deps.config.sync.workers !== 'inline' || executor) return;
+      if (executor) return;
       const sweep = (deps.blobs as BlobStore & { sweepTemp?(ms: number): Promise<number> }).sweepTemp;
       if (sweep) void sweep.call(deps.blobs, 60 * 60_000).catch((err: unknown) => deps.log.warn({ err }, 'blob temp sweep failed'));
       executor = createInProcessExecutor({ source: engine, concurrency: deps.config.sync.concurrency, pollMs: deps.tuning?.pollMs, log: deps.log });

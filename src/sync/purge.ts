@@ -1,4 +1,5 @@
 import type { BlobStore } from '../blobs/types.ts';
+import { removeItemsFromIndex } from '../search/index.ts';
 import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Database } from '../store/db.ts';
 import { CursorRepo, ItemRepo, previousVersionsOf } from '../store/items.ts';
@@ -22,7 +23,9 @@ export async function purgeCollectionData(db: Database, blobs: BlobStore, collec
         for (const v of previousVersionsOf(row)) shas.push(v.sha256);
       }
       for (const sha of shas) await refs.release(trx, sha, now());
-      await items.deleteIds(trx, batch.map((r) => r.id));
+      const ids = batch.map((r) => r.id);
+      await removeItemsFromIndex(trx, ids);
+      await items.deleteIds(trx, ids);
       return shas;
     });
     for (const sha of new Set(released)) await refs.collect(sha, blobs);

@@ -156,8 +156,9 @@ export function decideRetry(input: RetryInput, config: RetryConfig): RetryDecisi
     source = 'backoff';
   } else {
     if (!isRetryableStatus(input.status)) return { retry: false, reason: `${what} is not retryable` };
-    pauseCredential = input.status === 429;
     const retryAfter = parseRetryAfter(headerValue(input.headers, 'retry-after'), input.now);
+    // A 429, or a 503 that says how long to back off (Graph/SharePoint throttling), pauses the whole credential.
+    pauseCredential = input.status === 429 || (input.status === 503 && retryAfter !== undefined);
     const limitType = headerValue(input.headers, 'x-ratelimit-type')?.toLowerCase();
     if (retryAfter !== undefined) {
       waitMs = retryAfter;

@@ -94,6 +94,8 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     });
     if (!owned) throw new FencedOutError('the run is no longer ours');
 
+    // A re-pairing in any process must win over a grant cached by an earlier run.
+    deps.credentials.forget(wallet.id);
     const http = new ProviderHttp({
       budget: deps.budgets.get(`${connector.type}:${wallet.id}`, connector.limits.budget),
       retry: connector.limits.retry,

@@ -4,6 +4,7 @@ import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Database } from '../store/db.ts';
 import { ItemRepo, type ItemPatch, type ItemRow } from '../store/items.ts';
 import { RunRepo, type Counters, type RunErrorRow } from '../store/runs.ts';
+import { extractContentText } from '../search/index.ts';
 import { applyOps, type ApplyScope, type ItemOp, type StoredContent } from './apply.ts';
 import { fetchContent } from './content.ts';
 
@@ -176,7 +177,14 @@ export class RunSession {
     }
     if (existing?.content_state === 'stored' && existing.sha256 === stored.sha256 && !existing.tombstoned_at) this.counters.unchanged += 1;
     else this.counters.collected += 1;
-    this.ops.push({ type: 'upsert', input, content: stored });
+    // Read back from the blob store before the transaction, which should not wait on it.
+    const contentText = await extractContentText(this.deps.blobs, { name: input.name, mime_type: input.mimeType ?? null, kind: input.kind, sha256: stored.sha256, size: stored.size }).catch(
+      (err: unknown) => {
+        this.deps.log.warn({ err: (err as Error).message, source_id: input.sourceId }, 'content text extraction failed');
+        return null;
+      },
+    );
+    this.ops.push({ type: 'upsert', input, content: stored, contentText });
     await this.flush();
     if (!(await this.deps.blobs.has(stored.sha256))) {
       // Lost a race with the collection of an unreferenced blob of the same content; our reference is counted

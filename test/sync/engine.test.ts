@@ -56,6 +56,32 @@ for (const database of testDatabases) {
       expect(third.runId).not.toBe(first.runId);
     });
 
+    it('offers queued runs, runs with an expired lease and runs of a dead process on this host, not live ones', async () => {
+      const { engine } = await setup({ units: [] });
+      const future = new Date(Date.now() + 600_000).toISOString();
+      const past = new Date(Date.now() - 1000).toISOString();
+      const host = os.hostname();
+      const cases = {
+        queued: { status: 'queued', lease_owner: null, lease_expires_at: null },
+        expired: { status: 'running', lease_owner: 'elsewhere:1:a', lease_expires_at: past },
+        deadOwner: { status: 'running', lease_owner: `${host}:99999999:b`, lease_expires_at: future },
+        liveOwner: { status: 'running', lease_owner: `${host}:${process.ppid}:c`, lease_expires_at: future },
+        otherHost: { status: 'running', lease_owner: 'elsewhere:99999999:d', lease_expires_at: future },
+        finished: { status: 'succeeded', lease_owner: null, lease_expires_at: null },
+      };
+      const ids: Record<string, string> = {};
+      for (const [name, c] of Object.entries(cases)) {
+        const { collectionId, accountId } = await seedCollection(db);
+        ids[name] = newId('run');
+        await db.insertInto('runs').values({ id: ids[name]!, collection_id: collectionId, account_id: accountId, trigger: 'start', created_at: new Date().toISOString(), ...c } as never).execute();
+      }
+      const offered = await engine.claimableRunIds(100);
+      for (const name of ['queued', 'expired', 'deadOwner']) expect(offered, name).toContain(ids[name]);
+      for (const name of ['liveOwner', 'otherHost', 'finished']) expect(offered, name).not.toContain(ids[name]);
+      expect((await engine.runOnce(ids.liveOwner!)).status).toBe('not_claimed');
+      await db.updateTable('runs').set({ status: 'cancelled' }).where('id', 'in', Object.values(ids)).execute();
+    });
+
     it('streams content into verified, content-addressed blobs and records counters', async () => {
       const a = bytesOf('engine-a', 100_000);
       const b = bytesOf('engine-b', 10);

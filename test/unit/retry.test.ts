@@ -59,9 +59,13 @@ describe('decideRetry on real provider responses', () => {
     expect(d).toEqual({ retry: true, waitMs: 2128, pauseCredential: true, reason: expect.stringContaining('HTTP 429') });
   });
 
-  it('honours a SharePoint 503 Retry-After without pausing the credential', () => {
+  it('honours a SharePoint 503 Retry-After and pauses the whole credential (throttling)', () => {
     const d = decideRetry(response(503, { 'Retry-After': '10', 'Content-Length': '0' }), config);
-    expect(d).toMatchObject({ retry: true, waitMs: 10_000, pauseCredential: false });
+    expect(d).toMatchObject({ retry: true, waitMs: 10_000, pauseCredential: true });
+  });
+
+  it('treats a bare 503 without Retry-After as a server error: backoff, no pause', () => {
+    expect(decideRetry(response(503, {}), config)).toMatchObject({ retry: true, pauseCredential: false });
   });
 
   it("gives up on Zoom's daily limit when the reset is beyond the retry window, and says why", () => {

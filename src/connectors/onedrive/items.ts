@@ -1,4 +1,5 @@
 // driveItems as the engine stores them, and the download of a file's bytes.
+import type { Readable } from 'node:stream';
 import { ProviderError, type ProviderHttp } from '../../sync/provider-http.ts';
 import type { ContentSource, ItemInput } from '../types.ts';
 import { driveUrl, identityOf, type DriveItem } from './graph.ts';
@@ -91,11 +92,11 @@ export function contentSource(http: ProviderHttp, graphUrl: string, userId: stri
           if (res.status === 206) {
             const start = /^bytes (\d+)-/.exec(res.headers['content-range'] ?? '')?.[1];
             if (Number(start) === offset) return { body: res.body, partial: true };
-            res.body.destroy();
+            discard(res.body);
             throw new ProviderError(`the download host answered a range that does not start at byte ${offset}`, { code: 'invalid_response', retryable: true, status: 206 });
           }
           if (res.status === 200) return { body: res.body, partial: false };
-          res.body.destroy();
+          discard(res.body);
           throw new ProviderError(`the content request answered HTTP ${res.status}`, { code: 'invalid_response', retryable: false, status: res.status });
         } catch (error) {
           if (!isExpiredDownloadUrl(error) || refreshes >= MAX_URL_REFRESHES) throw error;
@@ -104,6 +105,12 @@ export function contentSource(http: ProviderHttp, graphUrl: string, userId: stri
     },
     ...(hash && { providerHash: { type: 'quickXorHash', value: hash, create: () => new QuickXorHash() } }),
   };
+}
+
+/** Drops a body nobody will read; undici reports the abort as an error event, which must not go unhandled. */
+function discard(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 /**

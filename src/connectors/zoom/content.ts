@@ -23,7 +23,7 @@ export function downloadSource(http: ProviderHttp, url: string, expectedSize: nu
     async open(offset, signal) {
       const res = await http.stream(url, { range: offset > 0 ? { start: offset } : undefined, signal });
       if (/text\/html/i.test(res.headers['content-type'] ?? '')) {
-        res.body.destroy();
+        res.body.on('error', () => undefined).destroy();
         throw new ContentRejectedError(htmlReason);
       }
       const partial = offset > 0 && res.status === 206 && rangeStart(res.headers['content-range']) === offset;

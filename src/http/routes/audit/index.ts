@@ -1,6 +1,9 @@
 import type { App } from '../../../app.ts';
+import { installAuditHook } from '../../audit-hook.ts';
+import listAudit from './listAudit.ts';
 
-/** Routes of this area register here. */
 export default function register(app: App) {
-  void app;
+  // The hook is app-wide (Fastify applies hooks to routes declared before it too); it lives with the audit area.
+  installAuditHook(app, app.ctx);
+  listAudit(app);
 }

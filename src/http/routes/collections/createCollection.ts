@@ -7,6 +7,7 @@ export default function createCollection(app: App) {
   app.post(
     '/v1/collections',
     {
+      config: { audit: 'collection.create' },
       schema: {
         tags: ['collections'],
         summary: 'Create a collection in a workspace, bound to a wallet',

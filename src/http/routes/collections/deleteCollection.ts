@@ -7,6 +7,7 @@ export default function deleteCollection(app: App) {
   app.delete(
     '/v1/collections/:id',
     {
+      config: { audit: 'collection.delete' },
       schema: {
         tags: ['collections'],
         summary: 'Delete a collection (permanent)',

@@ -9,6 +9,7 @@ export default function patchCollection(app: App) {
   app.patch(
     '/v1/collections/:id',
     {
+      config: { audit: 'collection.update' },
       schema: {
         tags: ['collections'],
         summary: 'Save sync filters, the sync type, and/or queue a sync',

@@ -8,6 +8,7 @@ export default function startCollection(app: App) {
   app.post(
     '/v1/collections/:id/start',
     {
+      config: { audit: 'collection.start' },
       schema: {
         tags: ['collections'],
         summary: 'Start a sync that pulls exactly what the filters allow',

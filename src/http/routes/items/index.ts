@@ -1,6 +1,14 @@
 import type { App } from '../../../app.ts';
+import getItem from './getItem.ts';
+import getItemContent from './getItemContent.ts';
+import getManifest from './getManifest.ts';
+import listItems from './listItems.ts';
+import listRuns from './listRuns.ts';
 
-/** Routes of this area register here. */
 export default function register(app: App) {
-  void app;
+  listItems(app);
+  getItem(app);
+  getItemContent(app);
+  listRuns(app);
+  getManifest(app);
 }

@@ -1,6 +1,12 @@
 import type { App } from '../../../app.ts';
+import createHold from './createHold.ts';
+import getHold from './getHold.ts';
+import listHolds from './listHolds.ts';
+import releaseHold from './releaseHold.ts';
 
-/** Routes of this area register here. */
 export default function register(app: App) {
-  void app;
+  createHold(app);
+  listHolds(app);
+  getHold(app);
+  releaseHold(app);
 }

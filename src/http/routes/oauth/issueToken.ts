@@ -16,7 +16,7 @@ export default function issueToken(app: App) {
   app.post(
     '/v1/oauth/token',
     {
-      config: { auth: false },
+      config: { auth: false, audit: 'token' },
       schema: {
         tags: ['auth'],
         summary: 'Obtain or refresh a service access token',

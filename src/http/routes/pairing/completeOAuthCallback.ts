@@ -4,6 +4,7 @@ import { OAuthStateError } from '../../../auth/oauth-state.ts';
 import { ProviderAuthError, type Grant } from '../../../connectors/types.ts';
 import { badRequest } from '../../../domain/errors.ts';
 import { randomToken, sha256Hex } from '../../../domain/seal.ts';
+import { ProviderError } from '../../../sync/provider-http.ts';
 import { errors } from '../../schemas.ts';
 import { appendQuery, callbackUri, PAIRING_TTL_MS, pairingsOf, statesOf } from './flow.ts';
 
@@ -64,8 +65,9 @@ export default function completeOAuthCallback(app: App) {
         grant = await connector.oauth.completeCallback({ query, redirectUri: callbackUri(ctx, type), codeVerifier: bound.codeVerifier });
       } catch (err) {
         if (err instanceof ProviderAuthError) return back({ error: errorCode(err.error), error_description: clip(err.description) });
-        const e = err as { name?: string; message?: string; status?: number; providerCode?: unknown };
-        req.log.error({ type, err_name: e.name, err_message: e.message, status: e.status, provider_code: e.providerCode }, 'completing a provider authorization failed');
+        // ProviderError messages are built to be safe (no query strings, tokens redacted); other messages may not be.
+        const safe = err instanceof ProviderError ? { err_message: err.message, status: err.status, provider_code: err.providerCode } : {};
+        req.log.error({ type, err_name: (err as Error)?.name, ...safe }, 'completing a provider authorization failed');
         return back({ error: 'server_error', error_description: 'The provider could not complete the authorization. Try again later.' });
       }
 

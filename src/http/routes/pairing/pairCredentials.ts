@@ -11,6 +11,7 @@ export default function pairCredentials(app: App) {
   app.post(
     '/v1/collections/:id/pair_credentials',
     {
+      config: { audit: 'collection.pair' },
       schema: {
         tags: ['pairing'],
         summary: "Bind a consent to the collection's wallet",

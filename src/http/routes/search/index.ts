@@ -1,6 +1,6 @@
 import type { App } from '../../../app.ts';
+import searchItems from './searchItems.ts';
 
-/** Routes of this area register here. */
 export default function register(app: App) {
-  void app;
+  searchItems(app);
 }

@@ -7,6 +7,7 @@ export default function createWallet(app: App) {
   app.post(
     '/v1/wallet',
     {
+      config: { audit: 'wallet.create' },
       schema: {
         tags: ['wallets'],
         summary: 'Create an empty credential wallet',

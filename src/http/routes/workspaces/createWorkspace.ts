@@ -6,6 +6,7 @@ export default function createWorkspace(app: App) {
   app.post(
     '/v1/workspaces',
     {
+      config: { audit: 'workspace.create' },
       schema: {
         tags: ['workspaces'],
         summary: 'Create a workspace',

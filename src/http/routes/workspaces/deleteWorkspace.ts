@@ -7,6 +7,7 @@ export default function deleteWorkspace(app: App) {
   app.delete(
     '/v1/workspaces/:id',
     {
+      config: { audit: 'workspace.delete' },
       schema: {
         tags: ['workspaces'],
         summary: 'Delete a workspace and everything in it (permanent)',

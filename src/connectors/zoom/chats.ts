@@ -1,0 +1,128 @@
+// One owner's Team Chat: one-to-one conversations (peers from the chat sessions list, messages by `to_contact`)
+// and channel messages (`to_channel`). Messages carry no content to download, so pages are streamed and the
+// checkpoint keeps the next page's token; a token too old to use restarts that window.
+import { selectsId } from '../../domain/filters/selection.ts';
+import { ProviderError } from '../../sync/provider-http.ts';
+import type { CollectEvent } from '../types.ts';
+import { chatUserPath, isUserGone, pages, type Query } from './api.ts';
+import { isPrivateChannel } from './discovery.ts';
+import { messageItem, type Conversation, type Owner } from './items.ts';
+import type { ZoomRun } from './run.ts';
+import type { ChatTarget, Position } from './state.ts';
+import type { ChannelsPage, MessagesPage, SessionsPage } from './wire.ts';
+import { DAY_MS, isoSeconds, monthWindows, parseTime } from './windows.ts';
+
+const CHAT_PAGE = 50;
+
+export async function* collectOneToOne(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
+  if (!pos.targets) {
+    pos.targets = await oneToOnePeers(run, owner);
+    pos.target = 0;
+    pos.window = 0;
+    pos.page = null;
+    yield run.checkpoint();
+  }
+  yield* eachTarget(run, owner, pos, (t) => ({ type: 'one-to-one', id: t.id, name: t.name }), (t) => ({ to_contact: t.contact }));
+}
+
+export async function* collectChannels(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
+  if (!pos.targets) {
+    pos.targets = await ownerChannels(run, owner);
+    pos.target = 0;
+    pos.window = 0;
+    pos.page = null;
+    yield run.checkpoint();
+  }
+  yield* eachTarget(
+    run,
+    owner,
+    pos,
+    (t) => ({ type: 'channel', id: t.id, name: t.name, isPrivate: t.isPrivate }),
+    (t) => ({ to_channel: t.id }),
+    (t) => run.state.channelsDone.push(t.id),
+  );
+}
+
+/** Peers with a message since the owner's history start; conversations another owner already covered are left out. */
+async function oneToOnePeers(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> {
+  const since = run.ownerSince(owner.id);
+  const until = run.state.startedAt;
+  const query = { type: '1:1', page_size: CHAT_PAGE, from: isoSeconds(since), to: isoSeconds(until + 1000) };
+  const targets = new Map<string, ChatTarget>();
+  for await (const { page } of pages<SessionsPage>(run.api, 'listing chat sessions', chatUserPath(owner.id, '/sessions'), query, null, run.now)) {
+    for (const s of page.sessions ?? []) {
+      if (s.type !== undefined && s.type !== '1:1') continue;
+      const email = s.peer_contact_email || undefined;
+      const userId = s.peer_contact_user_id || s.peer_contact_id || undefined;
+      const contact = email ?? userId;
+      if (!contact || targets.has(contact) || run.peerCovered(owner.id, { id: userId, email })) continue;
+      const last = parseTime(s.last_message_sent_time ?? s.last_mesage_sent_time);
+      // A day of slack past the last message the sessions list reports.
+      const end = last === undefined ? until : Math.min(until, last + DAY_MS);
+      targets.set(contact, { id: userId ?? contact, name: email ?? s.name ?? contact, contact, since, until: Math.max(since, end) });
+    }
+  }
+  return [...targets.values()];
+}
+
+/** The owner's selected channels not yet collected in this run through another member. */
+async function ownerChannels(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> {
+  const selection = run.channels;
+  if (!selection) return [];
+  const targets: ChatTarget[] = [];
+  const query = { page_size: CHAT_PAGE };
+  for await (const { page } of pages<ChannelsPage>(run.api, 'listing channels', chatUserPath(owner.id, '/channels'), query, null, run.now)) {
+    for (const c of page.channels ?? []) {
+      if (!c?.id || !selectsId(selection, c.id) || run.state.channelsDone.includes(c.id) || targets.some((t) => t.id === c.id)) continue;
+      targets.push({ id: c.id, name: c.name || c.id, isPrivate: isPrivateChannel(c), since: run.channelSince(c.id), until: run.state.startedAt });
+    }
+  }
+  return targets;
+}
+
+async function* eachTarget(
+  run: ZoomRun,
+  owner: Owner,
+  pos: Position,
+  conversation: (t: ChatTarget) => Conversation,
+  select: (t: ChatTarget) => Query,
+  onDone?: (t: ChatTarget) => void,
+): AsyncGenerator<CollectEvent> {
+  const targets = pos.targets ?? [];
+  for (pos.target ??= 0; pos.target < targets.length; pos.target++) {
+    const t = targets[pos.target];
+    try {
+      yield* targetMessages(run, owner, pos, t, conversation(t), select(t));
+    } catch (err) {
+      // A channel deleted while the run went on: recorded, the others continue.
+      if (!(err instanceof ProviderError && err.status === 404 && t.contact === undefined) || isUserGone(err)) throw err;
+      yield { type: 'error', reason: `channel ${t.name} (${t.id}) is gone: ${err.message}`, sourceId: t.id };
+    }
+    onDone?.(t);
+    pos.window = 0;
+    pos.page = null;
+    yield run.checkpoint();
+  }
+}
+
+async function* targetMessages(run: ZoomRun, owner: Owner, pos: Position, t: ChatTarget, c: Conversation, select: Query): AsyncGenerator<CollectEvent> {
+  const windows = monthWindows(t.since, t.until);
+  const path = chatUserPath(owner.id, '/messages');
+  for (; pos.window < windows.length; pos.window++) {
+    const w = windows[pos.window];
+    // `to` is inclusive and whole seconds: the next window's first instant, so no sub-second gap opens between two.
+    const query: Query = {
+      ...select,
+      from: isoSeconds(w.start),
+      to: isoSeconds(w.end + 1000),
+      page_size: CHAT_PAGE,
+      include_deleted_and_edited_message: true,
+    };
+    for await (const { page, next } of pages<MessagesPage>(run.api, 'listing chat messages', path, query, pos.page ?? null, run.now)) {
+      for (const msg of page.messages ?? []) if (msg?.id) yield { type: 'item', item: messageItem(owner, c, msg) };
+      pos.page = next;
+      if (next) yield run.checkpoint();
+    }
+    pos.page = null;
+  }
+}

@@ -1,0 +1,108 @@
+// collect(): owners in id order; for each, recordings, then one-to-one chats, then channels, as the filters
+// allow. A checkpoint follows every meeting, every page of messages and every finished unit; cursors (one mark
+// per owner and per channel) let the next run start where this one began, less a small overlap.
+import { chatScope, enabledContent, type ConfFilters } from '../../domain/filters/conf.ts';
+import type { CollectContext, CollectEvent } from '../types.ts';
+import { ProviderError } from '../../sync/provider-http.ts';
+import { isUserGone, ZoomApi } from './api.ts';
+import { collectChannels, collectOneToOne } from './chats.ts';
+import type { Owner } from './items.ts';
+import { collectRecordings } from './meetings.ts';
+import { resolveOwners } from './owners.ts';
+import { createRun, type ZoomRun } from './run.ts';
+import { freshState, PHASES, readCursors, readState, type Cursors, type Phase, type Position, type RunState } from './state.ts';
+
+export interface CollectOptions {
+  apiUrl: string;
+  lookbackDays: number;
+}
+
+export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): AsyncGenerator<CollectEvent> {
+  const filters = ctx.filters as ConfFilters;
+  const state: RunState = readState(ctx.checkpoint) ?? freshState(ctx.now().getTime());
+  const previous = readCursors(ctx.cursors);
+  const api = new ZoomApi(ctx.http, opts.apiUrl, ctx.signal);
+  const { owners, errors } = await resolveOwners(api, filters, state.ownersDone, () => ctx.now().getTime());
+  yield* errors;
+
+  const chats = chatScope(filters);
+  const run = createRun(ctx, api, state, {
+    lookbackDays: opts.lookbackDays,
+    cursors: previous,
+    content: enabledContent(filters),
+    channels: chats.channels,
+    owners,
+  });
+  const enabled: Record<Phase, boolean> = { recordings: true, one_to_one: chats.oneToOne, channels: chats.channels !== null };
+
+  for (const owner of owners) {
+    if (state.ownersDone !== null && owner.id <= state.ownersDone) continue;
+    const pos: Position = state.at?.owner === owner.id ? state.at : { owner: owner.id, phase: 'recordings', window: 0 };
+    state.at = pos;
+    for (const phase of PHASES.slice(PHASES.indexOf(pos.phase))) {
+      if (!enabled[phase]) continue;
+      if (pos.phase !== phase) enter(pos, phase);
+      try {
+        yield* phaseEvents(run, owner, pos);
+      } catch (err) {
+        const who = owner.email || owner.id;
+        if (isUserGone(err)) {
+          markFailed(state, owner.id);
+          yield { type: 'error', reason: `Zoom user ${who} was deleted during the run: collection for them stopped`, sourceId: owner.id };
+          break;
+        }
+        if (!isOwnerProblem(err)) throw err;
+        // One user's refusal (no licence for the feature, a disabled feature) must not stop everyone else's
+        // collection; the owner keeps their previous cursor so the next run tries again.
+        markFailed(state, owner.id);
+        yield { type: 'error', reason: `collecting ${phase.replace(/_/g, '-')} of Zoom user ${who} failed: ${(err as Error).message}`, sourceId: owner.id };
+      }
+    }
+    state.ownersDone = owner.id;
+    state.at = null;
+    yield run.checkpoint();
+  }
+  yield { type: 'cursors', value: nextCursors(state, owners, previous) };
+}
+
+function markFailed(state: RunState, ownerId: string): void {
+  if (!state.failed.includes(ownerId)) state.failed.push(ownerId);
+}
+
+/** A 4xx about this owner's data; 401 (auth), 408 and 429 (transient) and scope errors are not. */
+function isOwnerProblem(err: unknown): boolean {
+  return err instanceof ProviderError && err.status !== undefined && err.status >= 400 && err.status < 500 && ![401, 408, 429].includes(err.status);
+}
+
+function enter(pos: Position, phase: Phase): void {
+  pos.phase = phase;
+  pos.window = 0;
+  delete pos.skip;
+  delete pos.lastUuid;
+  delete pos.targets;
+  delete pos.target;
+  delete pos.page;
+}
+
+function phaseEvents(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
+  switch (pos.phase) {
+    case 'recordings':
+      return collectRecordings(run, owner, pos);
+    case 'one_to_one':
+      return collectOneToOne(run, owner, pos);
+    case 'channels':
+      return collectChannels(run, owner, pos);
+  }
+}
+
+/** Owners collected completely get this run's start as their mark; the others keep the mark they had. */
+function nextCursors(state: RunState, owners: Owner[], previous: Cursors): Cursors {
+  const ownerMarks: Record<string, number> = {};
+  for (const o of owners) {
+    const mark = state.failed.includes(o.id) ? previous.owners[o.id] : state.startedAt;
+    if (mark !== undefined) ownerMarks[o.id] = mark;
+  }
+  const channelMarks: Record<string, number> = { ...previous.channels };
+  for (const id of state.channelsDone) channelMarks[id] = state.startedAt;
+  return { v: 1, owners: ownerMarks, channels: channelMarks };
+}

@@ -1,0 +1,55 @@
+import { validateConfFilters } from '../../domain/filters/conf.ts';
+import type { BudgetConfig } from '../../sync/budget.ts';
+import type { RetryConfig } from '../../sync/retry.ts';
+import type { Connector } from '../types.ts';
+import { collectZoom } from './collect.ts';
+import { channelsHandler, usersHandler } from './discovery.ts';
+import { KINDS } from './items.ts';
+import { createZoomOAuth } from './oauth.ts';
+
+export interface ZoomConnectorOptions {
+  clientId: string;
+  clientSecret: string;
+  /** https://zoom.us (Zoom for Government and tests use another host) */
+  oauthUrl: string;
+  /** https://api.zoom.us/v2 */
+  apiUrl: string;
+  /** How far back a first run reaches (ZOOM_LOOKBACK_DAYS). */
+  lookbackDays: number;
+  budget?: Partial<BudgetConfig>;
+  retry?: Partial<RetryConfig>;
+}
+
+/**
+ * Zoom meters every app of an account together, per second and per category (Business+: Light 80/s, Medium
+ * 60/s). Nearly every call made here is Medium (user, recording, chat lists), so one bucket stays under Medium's
+ * 60/s: a token bucket lets through at most burst + rate requests in any one-second window, here 10 + 48 = 58.
+ */
+export const ZOOM_BUDGET: BudgetConfig = { ratePerSecond: 48, burst: 10, concurrency: 8 };
+
+export const ZOOM_RETRY: RetryConfig = {
+  maxAttempts: 6,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  // A daily-limit 429 asks to wait until 00:00 UTC: beyond this window the run fails and is retried later.
+  giveUpAfterMs: 10 * 60_000,
+};
+
+export const ZOOM_USER_AGENT = 'Custody/0.1 (+https://custody.dev; zoom connector)';
+
+export function createZoomConnector(opts: ZoomConnectorOptions): Connector {
+  const trim = (url: string) => url.replace(/\/+$/, '');
+  const apiUrl = trim(opts.apiUrl);
+  const oauthUrl = trim(opts.oauthUrl);
+  return {
+    type: 'conf',
+    configType: 'conf',
+    kinds: KINDS,
+    userAgent: ZOOM_USER_AGENT,
+    limits: { budget: { ...ZOOM_BUDGET, ...opts.budget }, retry: { ...ZOOM_RETRY, ...opts.retry } },
+    oauth: createZoomOAuth({ clientId: opts.clientId, clientSecret: opts.clientSecret, oauthUrl, apiUrl, userAgent: ZOOM_USER_AGENT }),
+    validateFilters: validateConfFilters,
+    discovery: { users: usersHandler(apiUrl), channels: channelsHandler(apiUrl) },
+    collect: (ctx) => collectZoom(ctx, { apiUrl, lookbackDays: opts.lookbackDays }),
+  };
+}

@@ -1,0 +1,53 @@
+// Whose data a run collects (`account_owners`), in a stable order (by id) so a resumed run can skip the owners
+// it already finished.
+import type { ConfFilters } from '../../domain/filters/conf.ts';
+import { selectsId } from '../../domain/filters/selection.ts';
+import type { CollectEvent } from '../types.ts';
+import { isUserGone, pages, scoped, userPath, type ZoomApi } from './api.ts';
+import type { Owner } from './items.ts';
+import type { UsersPage, ZoomUser } from './wire.ts';
+
+export interface ResolvedOwners {
+  owners: Owner[];
+  /** error events for selected users that no longer exist */
+  errors: CollectEvent[];
+  /** ids of those users */
+  gone: string[];
+}
+
+/**
+ * All minus `excluded`: every active and deactivated user (pending users have not accepted their invitation
+ * and own no data). Only `selected`: each selected id, looked up for its email, except those a resumed run
+ * already finished (`doneThrough`), which need no lookup.
+ */
+export async function resolveOwners(api: ZoomApi, filters: ConfFilters, doneThrough: string | null, now: () => number): Promise<ResolvedOwners> {
+  const selection = filters.account_owners;
+  const byId = new Map<string, Owner>();
+  const errors: CollectEvent[] = [];
+  const gone: string[] = [];
+  if (selection.all_selected) {
+    for (const status of ['active', 'inactive']) {
+      for await (const { page } of pages<UsersPage>(api, 'listing users', '/users', { status, page_size: 300 }, null, now)) {
+        for (const u of page.users ?? []) if (selectsId(selection, u.id)) byId.set(u.id, { id: u.id, email: u.email });
+      }
+    }
+  } else {
+    for (const { id } of selection.selected) {
+      if (byId.has(id) || gone.includes(id)) continue;
+      if (doneThrough !== null && id <= doneThrough) {
+        byId.set(id, { id, email: '' });
+        continue;
+      }
+      try {
+        const user = await scoped('reading a user', () => api.get<ZoomUser>(userPath(id)));
+        byId.set(id, { id: user.id ?? id, email: user.email });
+      } catch (err) {
+        if (!isUserGone(err)) throw err;
+        gone.push(id);
+        errors.push({ type: 'error', reason: `Zoom user ${id} does not exist any more (deleted): nothing collected for them`, sourceId: id });
+      }
+    }
+  }
+  const owners = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { owners, errors, gone };
+}

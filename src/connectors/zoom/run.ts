@@ -1,0 +1,59 @@
+import type { ContentType } from '../../domain/filters/conf.ts';
+import type { Selection } from '../../domain/filters/selection.ts';
+import type { CollectContext, CollectEvent } from '../types.ts';
+import type { ZoomApi } from './api.ts';
+import type { Owner } from './items.ts';
+import type { Cursors, RunState } from './state.ts';
+import { DAY_MS, startOfDay } from './windows.ts';
+
+/** Later runs start this long before the previous run's start: recordings appear hours after a meeting began. */
+export const OVERLAP_MS = 2 * DAY_MS;
+
+/** What the phases of one run share. */
+export interface ZoomRun {
+  ctx: CollectContext;
+  api: ZoomApi;
+  state: RunState;
+  content: Set<ContentType>;
+  channels: Selection<{ id: string }> | null;
+  now(): number;
+  /** Start of an owner's history in this run: the lookback, or the previous run's mark minus the overlap. */
+  ownerSince(ownerId: string): number;
+  channelSince(channelId: string): number;
+  /**
+   * Whether an owner finished earlier in this run already listed the whole one-to-one history with this peer
+   * (the peer is an owner too, came first in id order, did not fail, and looked at least as far back).
+   */
+  peerCovered(ownerId: string, peer: { id?: string; email?: string }): boolean;
+  checkpoint(): CollectEvent;
+}
+
+export function createRun(
+  ctx: CollectContext,
+  api: ZoomApi,
+  state: RunState,
+  opts: { lookbackDays: number; cursors: Cursors; content: Set<ContentType>; channels: Selection<{ id: string }> | null; owners: Owner[] },
+): ZoomRun {
+  const lookbackStart = startOfDay(state.startedAt - opts.lookbackDays * DAY_MS);
+  const sinceMark = (mark: number | undefined) =>
+    typeof mark === 'number' && Number.isFinite(mark) ? Math.max(lookbackStart, mark - OVERLAP_MS) : lookbackStart;
+  const ownerSince = (id: string) => sinceMark(opts.cursors.owners[id]);
+  const byEmail = new Map(opts.owners.filter((o) => o.email).map((o) => [o.email.toLowerCase(), o.id]));
+  const ownerIds = new Set(opts.owners.map((o) => o.id));
+  return {
+    ctx,
+    api,
+    state,
+    content: opts.content,
+    channels: opts.channels,
+    now: () => ctx.now().getTime(),
+    ownerSince,
+    channelSince: (id) => sinceMark(opts.cursors.channels[id]),
+    peerCovered(ownerId, peer) {
+      const peerId = peer.id && ownerIds.has(peer.id) ? peer.id : peer.email ? byEmail.get(peer.email.toLowerCase()) : undefined;
+      if (!peerId || peerId >= ownerId || state.failed.includes(peerId)) return false;
+      return ownerSince(peerId) <= ownerSince(ownerId);
+    },
+    checkpoint: () => ({ type: 'checkpoint', state: structuredClone(state) }),
+  };
+}

@@ -1,0 +1,42 @@
+import { Readable } from 'node:stream';
+import { Type } from 'typebox';
+import type { App } from '../../../app.ts';
+import { manifestCsv, manifestJson } from '../../../sync/manifest.ts';
+import { errors, IdParams } from '../../schemas.ts';
+import { ownCollection } from './own.ts';
+
+export default function getManifest(app: App) {
+  app.get(
+    '/v1/collections/:id/manifest',
+    {
+      schema: {
+        tags: ['items'],
+        summary: 'The chain-of-custody manifest',
+        description:
+          'One record per item ever collected (tombstones included): path, custodian, kind, size, SHA-256, MD5, the provider hash and whether it verified, source timestamps, collected time, run id; plus a summary (filters applied and their fingerprint, counts, runs) and every recorded exception. ' +
+          '`format=json` (default): `{manifest_version, generated_datetime, collection, filters, filters_fingerprint, counts, runs, items, exceptions}`. ' +
+          '`format=csv`: one RFC 4180 table with a `record_type` column: a `summary` row (the summary as JSON in `detail`), `item` rows, `exception` rows (`detail` = reason, `collected_datetime` = when recorded). Text cells that would start a spreadsheet formula are prefixed with an apostrophe; the JSON form is exact.',
+        params: IdParams,
+        querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { default: 'json' })) }),
+        response: {
+          200: {
+            description: 'The manifest (streamed).',
+            content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } } },
+          },
+          ...errors(400, 401, 404, 429),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
+      const format = req.query.format ?? 'json';
+      const now = new Date();
+      const stamp = now.toISOString().replace(/[:.]/g, '-');
+      const chunks = format === 'csv' ? manifestCsv(app.ctx.db, collection, now) : manifestJson(app.ctx.db, collection, now);
+      reply
+        .header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="manifest-${collection.id}-${stamp}.${format}"`);
+      return reply.send(Readable.from(chunks));
+    },
+  );
+}

@@ -1,0 +1,36 @@
+import { Type } from 'typebox';
+import type { App } from '../../../app.ts';
+import { badRequest } from '../../../domain/errors.ts';
+import { createSyncQueries } from '../../../sync/queries.ts';
+import { errors, IdParams, PageQuery } from '../../schemas.ts';
+import { ownCollection } from './own.ts';
+import { Item } from './schemas.ts';
+
+export default function listItems(app: App) {
+  const queries = createSyncQueries(app.ctx);
+  app.get(
+    '/v1/collections/:id/items',
+    {
+      schema: {
+        tags: ['items'],
+        summary: "List a collection's items",
+        description: 'Oldest first. Items an `auto` collection tombstoned (deleted at the source) are not listed.',
+        params: IdParams,
+        querystring: Type.Object({
+          ...PageQuery.properties,
+          kind: Type.Optional(Type.String({ maxLength: 64 })),
+          custodian: Type.Optional(Type.String({ maxLength: 256, description: 'Provider user id.' })),
+        }),
+        response: { 200: Type.Object({ items: Type.Array(Item), cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (req) => {
+      const { collection, connector } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
+      const { kind, custodian, cursor, limit } = req.query;
+      if (kind && connector && !connector.kinds.includes(kind)) {
+        throw badRequest(`kind must be one of ${connector.kinds.join(', ')}.`, '/querystring/kind');
+      }
+      return queries.listItems(collection.id, { kind, custodian, cursor, limit: limit ?? 50 });
+    },
+  );
+}

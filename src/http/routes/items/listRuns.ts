@@ -1,0 +1,27 @@
+import { Type } from 'typebox';
+import type { App } from '../../../app.ts';
+import { createSyncQueries } from '../../../sync/queries.ts';
+import { errors, IdParams, PageQuery } from '../../schemas.ts';
+import { ownCollection } from './own.ts';
+import { Run } from './schemas.ts';
+
+export default function listRuns(app: App) {
+  const queries = createSyncQueries(app.ctx);
+  app.get(
+    '/v1/collections/:id/runs',
+    {
+      schema: {
+        tags: ['items'],
+        summary: "A collection's run history",
+        description: 'Newest first, with counters (live while a run is active) and the errors each run recorded.',
+        params: IdParams,
+        querystring: PageQuery,
+        response: { 200: Type.Object({ runs: Type.Array(Run), cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (req) => {
+      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
+      return queries.listRuns(collection.id, { cursor: req.query.cursor, limit: req.query.limit ?? 50 });
+    },
+  );
+}

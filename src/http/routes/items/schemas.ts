@@ -1,0 +1,40 @@
+import { Type } from 'typebox';
+import { RunSummarySchema } from '../collections/views.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+/** The Item of the fixed contract: other tooling depends on these names. */
+export const Item = Type.Object({
+  onna_id: Type.String(),
+  collection_id: Type.String(),
+  kind: Type.String({ description: 'conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message; edrive: file, folder' }),
+  source_id: Type.String({ description: "The provider's own id of the thing." }),
+  name: Type.String(),
+  path: Type.String(),
+  custodian: Nullable(Type.String({ description: 'Provider user id of the person it was collected for.' })),
+  size: Nullable(Type.Integer()),
+  mime_type: Nullable(Type.String()),
+  sha256: Nullable(Type.String()),
+  md5: Nullable(Type.String()),
+  provider_hash: Nullable(Type.Object({ type: Type.String(), value: Type.String() })),
+  hash_verified: Nullable(Type.Boolean({ description: 'Whether the content matched the hash the provider states; null when it states none.' })),
+  created_datetime: Nullable(Type.String()),
+  modified_datetime: Nullable(Type.String()),
+  collected_datetime: Type.String(),
+  deleted_at_source: Nullable(Type.String({ description: '`arch` collections: when the source deleted it.' })),
+  run_id: Type.String(),
+  metadata: Type.Object({}, { additionalProperties: true, description: "The provider's fields." }),
+});
+
+export const ItemParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), item_id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const Run = Type.Object({
+  ...RunSummarySchema.properties,
+  error: Nullable(Type.String({ description: 'Why the run failed, or needs a person.' })),
+  attempt: Type.Integer({ description: 'Times the run was taken up (> 1 after a crash or a lost lease).' }),
+  errors: Type.Array(
+    Type.Object({ source_id: Nullable(Type.String()), kind: Nullable(Type.String()), reason: Type.String(), datetime: Type.String() }),
+    { description: 'The first recorded errors: items that failed and why.' },
+  ),
+  errors_truncated: Type.Boolean({ description: 'More errors were recorded than shown; the manifest lists them all.' }),
+});

@@ -1,0 +1,151 @@
+import type { BlobStore } from '../blobs/types.ts';
+
+/**
+ * Searchable text from stored content. Only text-like content is read: WebVTT transcripts, chat files, txt, md,
+ * csv/tsv, json, html/xml. docx and pdf are skipped: no maintained extraction library is installed (their
+ * names, paths and metadata are still searchable). At most `maxBytes` of a blob are read.
+ */
+export type TextFormat = 'vtt' | 'text' | 'json' | 'html';
+
+export const EXTRACT_LIMITS = { maxBytes: 4 * 1024 * 1024, maxChars: 2_000_000 };
+
+const BY_EXTENSION: Record<string, TextFormat> = {
+  vtt: 'vtt',
+  txt: 'text',
+  text: 'text',
+  log: 'text',
+  md: 'text',
+  markdown: 'text',
+  csv: 'text',
+  tsv: 'text',
+  json: 'json',
+  html: 'html',
+  htm: 'html',
+  xhtml: 'html',
+  xml: 'html',
+};
+
+const BY_MIME: Record<string, TextFormat> = {
+  'text/vtt': 'vtt',
+  'application/json': 'json',
+  'text/html': 'html',
+  'application/xhtml+xml': 'html',
+  'application/xml': 'html',
+  'text/xml': 'html',
+};
+
+export interface ContentDescriptor {
+  name: string;
+  mime_type: string | null;
+  kind: string;
+}
+
+/** Which extractor applies, or null for content that is not text (recordings, docx, pdf, images…). */
+export function formatOf(item: ContentDescriptor): TextFormat | null {
+  if (item.kind === 'transcript') return 'vtt';
+  if (item.kind === 'recording_video' || item.kind === 'recording_audio' || item.kind === 'folder') return null;
+  const mime = (item.mime_type ?? '').split(';')[0]!.trim().toLowerCase();
+  if (BY_MIME[mime]) return BY_MIME[mime]!;
+  const ext = /\.([A-Za-z0-9]+)$/.exec(item.name)?.[1]?.toLowerCase();
+  if (ext && BY_EXTENSION[ext]) return BY_EXTENSION[ext]!;
+  if (mime.startsWith('text/') || item.kind === 'meeting_chat') return 'text';
+  return null;
+}
+
+function decode(bytes: Buffer): string | null {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  // A NUL in the first KiB means binary content with a misleading name or type.
+  if (bytes.subarray(0, 1024).includes(0)) return null;
+  return new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (whole, e: string) => {
+    if (e[0] === '#') {
+      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
+    }
+    return ENTITIES[e.toLowerCase()] ?? whole;
+  });
+}
+
+export function htmlToText(html: string): string {
+  const stripped = html
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<(script|style|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ');
+  return decodeEntities(stripped).replace(/[ \t\r\f\v]+/g, ' ').replace(/\n\s*\n+/g, '\n');
+}
+
+/** Cue text only: no header, timings, cue ids, NOTE/STYLE blocks; `<v Alice>` keeps the speaker's name. */
+export function vttToText(vtt: string): string {
+  const blocks = vtt.replace(/\r\n?/g, '\n').split(/\n{2,}/);
+  const out: string[] = [];
+  for (const block of blocks) {
+    const lines = block.split('\n').filter((l) => l.trim() !== '');
+    const timing = lines.findIndex((l) => l.includes('-->'));
+    if (timing < 0) continue; // header, NOTE, STYLE, REGION
+    for (const line of lines.slice(timing + 1)) {
+      out.push(decodeEntities(line.replace(/<v(?:\.[^\s>]*)?\s+([^>]*)>/g, '$1: ').replace(/<[^>]*>/g, '')).trim());
+    }
+  }
+  return out.join('\n');
+}
+
+function jsonToText(raw: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return raw; // truncated or not JSON after all: the words are still there
+  }
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number) => {
+    if (depth > 64) return;
+    if (typeof v === 'string') out.push(v);
+    else if (typeof v === 'number' || typeof v === 'boolean') out.push(String(v));
+    else if (Array.isArray(v)) v.forEach((x) => walk(x, depth + 1));
+    else if (v && typeof v === 'object') Object.values(v).forEach((x) => walk(x, depth + 1));
+  };
+  walk(value, 0);
+  return out.join('\n');
+}
+
+/** Text of already-read bytes in a known format. */
+export function textOf(format: TextFormat, bytes: Buffer): string | null {
+  const raw = decode(bytes);
+  if (raw === null) return null;
+  const text = format === 'vtt' ? vttToText(raw) : format === 'html' ? htmlToText(raw) : format === 'json' ? jsonToText(raw) : raw;
+  return text.slice(0, EXTRACT_LIMITS.maxChars);
+}
+
+async function readHead(blobs: BlobStore, sha256: string, maxBytes: number): Promise<Buffer> {
+  const stream = await blobs.read(sha256, { start: 0, end: maxBytes - 1 });
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const chunk of stream) {
+    chunks.push(chunk as Buffer);
+    n += (chunk as Buffer).length;
+    if (n >= maxBytes) break;
+  }
+  stream.destroy();
+  return Buffer.concat(chunks).subarray(0, maxBytes);
+}
+
+/**
+ * The searchable text of an item's stored content, or null when it has none we can read. Call it after the blob
+ * is committed and before the item's transaction (it reads the blob store, which a transaction should not wait on).
+ */
+export async function extractContentText(
+  blobs: BlobStore,
+  item: ContentDescriptor & { sha256: string | null; size?: number | null },
+  maxBytes = EXTRACT_LIMITS.maxBytes,
+): Promise<string | null> {
+  if (!item.sha256 || item.size === 0) return null;
+  const format = formatOf(item);
+  if (!format) return null;
+  return textOf(format, await readHead(blobs, item.sha256, maxBytes));
+}

@@ -1,0 +1,110 @@
+import crypto from 'node:crypto';
+import { badRequest } from '../domain/errors.ts';
+import { highlights } from './highlight.ts';
+import { searchIndexFor } from './index.ts';
+import { parseQuery, QueryError } from './query.ts';
+import type { Database } from '../store/db.ts';
+import type { ItemRow } from '../store/items.ts';
+import type { SearchFilters } from './types.ts';
+
+export interface SearchRequest {
+  query: string;
+  workspace_id?: string;
+  collection_ids?: string[];
+  kinds?: string[];
+  custodians?: string[];
+  date_from?: string;
+  date_to?: string;
+  include_deleted?: boolean;
+  size?: number;
+  cursor?: string;
+}
+
+export interface ScoredHit {
+  item: ItemRow;
+  score: number;
+  highlights: string[];
+}
+
+export const MAX_SIZE = 100;
+
+/** The Item contract's kinds (issue: sync engine) plus whatever a registered connector adds. */
+const CONTRACT_KINDS = ['meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message', 'file', 'folder'];
+
+export function knownKinds(connectors: { types(): string[]; get(type: string): { kinds: readonly string[] } | undefined }): string[] {
+  const kinds = new Set(CONTRACT_KINDS);
+  for (const t of connectors.types()) for (const k of connectors.get(t)?.kinds ?? []) kinds.add(k);
+  return [...kinds];
+}
+const MAX_OFFSET = 10_000;
+
+/** A date (`2024-05-01`, the whole day) or a date-time with a zone; returns the UTC ISO bound. */
+function dateBound(value: string | undefined, end: boolean, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value;
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(date) ? Date.parse(date) : NaN;
+  if (Number.isNaN(ms)) throw badRequest(`${field} must be a date (2024-05-01) or a date-time with a time zone (2024-05-01T09:30:00Z).`, `/body/${field}`);
+  return new Date(ms).toISOString();
+}
+
+/** Cursors are an offset bound to the request they came from (size may change between pages, nothing else). */
+function fingerprint(req: SearchRequest, accountId: string): string {
+  const { cursor: _c, size: _s, ...rest } = req;
+  return crypto.createHash('sha256').update(JSON.stringify([accountId, rest])).digest('base64url').slice(0, 12);
+}
+
+function decodeCursor(cursor: string | undefined, fp: string): number {
+  if (!cursor) return 0;
+  const m = /^(\d{1,6})\.([\w-]{12})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!m || m[2] !== fp) throw badRequest('cursor is not a cursor this API returned for this query and these filters.', '/body/cursor');
+  return Number(m[1]);
+}
+
+const encodeCursor = (offset: number, fp: string) => Buffer.from(`${offset}.${fp}`).toString('base64url');
+
+/** Parses, checks and runs a search in the caller's account; hits come with their item rows, best first. */
+export async function searchItems(
+  db: Database,
+  accountId: string,
+  req: SearchRequest,
+  opts: { kinds: readonly string[] },
+): Promise<{ hits: ScoredHit[]; total: number; cursor: string | null }> {
+  let parsed;
+  try {
+    parsed = parseQuery(req.query, { kinds: opts.kinds });
+  } catch (err) {
+    if (err instanceof QueryError) throw badRequest(`query: ${err.message}`, '/body/query');
+    throw err;
+  }
+  req.kinds?.forEach((k, i) => {
+    if (!opts.kinds.includes(k)) throw badRequest(`kinds/${i}: "${k}" is not a kind; kinds are ${opts.kinds.join(', ')}.`, `/body/kinds/${i}`);
+  });
+  const filters: SearchFilters = {
+    accountId,
+    workspaceId: req.workspace_id,
+    collectionIds: req.collection_ids,
+    kinds: req.kinds,
+    custodians: req.custodians,
+    dateFrom: dateBound(req.date_from, false, 'date_from'),
+    dateTo: dateBound(req.date_to, true, 'date_to'),
+    includeDeleted: req.include_deleted ?? false,
+  };
+  if (filters.dateFrom && filters.dateTo && filters.dateFrom > filters.dateTo) throw badRequest('date_from is after date_to.', '/body/date_from');
+  const size = Math.min(req.size ?? 20, MAX_SIZE);
+  const fp = fingerprint(req, accountId);
+  const offset = decodeCursor(req.cursor, fp);
+  if (offset >= MAX_OFFSET) throw badRequest(`results beyond the first ${MAX_OFFSET} cannot be paged to; narrow the query.`, '/body/cursor');
+
+  const result = await searchIndexFor(db).search(db, parsed, filters, { offset, size });
+  const ids = result.hits.map((h) => h.itemId);
+  const rows: ItemRow[] = ids.length ? await db.selectFrom('items').selectAll().where('id', 'in', ids).where('account_id', '=', accountId).execute() : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const hits = result.hits.flatMap((h) => {
+    const item = byId.get(h.itemId);
+    if (!item) return [];
+    const texts = [h.texts.name, `${h.texts.itemText}\n${h.texts.contentText}`, h.texts.meta, h.texts.path];
+    return [{ item, score: Math.round(h.score * 1e6) / 1e6, highlights: highlights(texts, parsed.highlight) }];
+  });
+  const next = offset + result.hits.length;
+  return { hits, total: result.total, cursor: next < result.total && hits.length > 0 && next < MAX_OFFSET ? encodeCursor(next, fp) : null };
+}

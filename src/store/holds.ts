@@ -1,0 +1,140 @@
+import type { Kysely, Selectable } from 'kysely';
+import { conflict } from '../domain/errors.ts';
+import { newId, nowIso } from './ids.ts';
+import { decodeCursor, encodeCursor } from './paging.ts';
+import type { DB } from './schema.ts';
+import type { SearchTables } from './schema-search.ts';
+
+export type HoldRow = Selectable<SearchTables['legal_holds']>;
+export type Hold = HoldRow & { collection_ids: string[] };
+
+/** A database or a transaction. */
+type Executor = Kysely<DB>;
+
+export interface NewHold {
+  name: string;
+  description: string;
+  workspaceId: string | null;
+  collectionIds: string[];
+  clientId: string;
+}
+
+async function withCollections(db: Executor, rows: HoldRow[]): Promise<Hold[]> {
+  if (rows.length === 0) return [];
+  const links = await db
+    .selectFrom('legal_hold_collections')
+    .select(['hold_id', 'collection_id'])
+    .where('hold_id', 'in', rows.map((r) => r.id))
+    .orderBy('collection_id')
+    .execute();
+  return rows.map((r) => ({ ...r, collection_ids: links.filter((l) => l.hold_id === r.id).map((l) => l.collection_id) }));
+}
+
+export async function createHold(db: Executor, accountId: string, input: NewHold): Promise<string> {
+  const id = newId('hold');
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('legal_holds')
+      .values({
+        id,
+        account_id: accountId,
+        name: input.name,
+        description: input.description,
+        workspace_id: input.workspaceId,
+        created_at: nowIso(),
+        created_by_client: input.clientId,
+        released_at: null,
+        released_by_client: null,
+      })
+      .execute();
+    const unique = [...new Set(input.collectionIds)];
+    if (unique.length) await trx.insertInto('legal_hold_collections').values(unique.map((c) => ({ hold_id: id, collection_id: c }))).execute();
+  });
+  return id;
+}
+
+/** An active hold of the account, or undefined (released holds and other accounts' holds are not found). */
+export async function getHold(db: Executor, accountId: string, id: string): Promise<Hold | undefined> {
+  const row = await db
+    .selectFrom('legal_holds')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('released_at', 'is', null)
+    .executeTakeFirst();
+  return row ? (await withCollections(db, [row]))[0] : undefined;
+}
+
+/** Active holds, oldest first. */
+export async function listHolds(db: Executor, accountId: string, opts: { cursor?: string; limit: number }) {
+  const after = decodeCursor(opts.cursor);
+  let q = db.selectFrom('legal_holds').selectAll().where('account_id', '=', accountId).where('released_at', 'is', null);
+  if (after) q = q.where((eb) => eb.or([eb('created_at', '>', after[0]), eb.and([eb('created_at', '=', after[0]), eb('id', '>', after[1])])]));
+  const rows = await q.orderBy('created_at').orderBy('id').limit(opts.limit + 1).execute();
+  const page = rows.slice(0, opts.limit);
+  const last = page[page.length - 1];
+  return { rows: await withCollections(db, page), cursor: rows.length > opts.limit && last ? encodeCursor(last.created_at, last.id) : null };
+}
+
+/** Releases an active hold; false when there is none by that id in the account (unknown or already released). */
+export async function releaseHold(db: Executor, accountId: string, id: string, clientId: string): Promise<boolean> {
+  const res = await db
+    .updateTable('legal_holds')
+    .set({ released_at: nowIso(), released_by_client: clientId })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('released_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/**
+ * Active holds covering any of these collections (named directly, or through their workspace) or the workspace
+ * itself. A workspace hold also covers collections created after it.
+ */
+export async function holdsCovering(
+  db: Executor,
+  target: { accountId?: string; collectionIds: string[]; workspaceId?: string },
+): Promise<HoldRow[]> {
+  const { collectionIds, workspaceId } = target;
+  if (collectionIds.length === 0 && !workspaceId) return [];
+  let q = db
+    .selectFrom('legal_holds as h')
+    .selectAll('h')
+    .where('h.released_at', 'is', null)
+    .where((eb) => {
+      const covers = [];
+      if (workspaceId) covers.push(eb('h.workspace_id', '=', workspaceId));
+      if (collectionIds.length) {
+        covers.push(
+          eb('h.id', 'in', eb.selectFrom('legal_hold_collections').select('hold_id').where('collection_id', 'in', collectionIds)),
+          eb('h.workspace_id', 'in', eb.selectFrom('collections').select('workspace_id').where('id', 'in', collectionIds)),
+        );
+      }
+      return eb.or(covers);
+    });
+  if (target.accountId) q = q.where('h.account_id', '=', target.accountId);
+  return q.orderBy('h.created_at').orderBy('h.id').execute();
+}
+
+/** Whether an active hold covers the collection: its content must never be purged (auto sync tombstones only). */
+export async function isHeld(db: Executor, collectionId: string): Promise<boolean> {
+  return (await holdsCovering(db, { collectionIds: [collectionId] })).length > 0;
+}
+
+/**
+ * The deletion guard for legal holds (a DeletionGuard of src/sync/deletion.ts): deleting a collection or a
+ * workspace that an active hold covers answers 409 naming the hold, and nothing is deleted.
+ */
+export function legalHoldGuard(db: Executor) {
+  return async (req: { accountId: string; collectionIds: string[]; workspaceId?: string }): Promise<void> => {
+    const holds = await holdsCovering(db, req);
+    const hold = holds[0];
+    if (!hold) return;
+    const what = req.workspaceId ? `workspace ${req.workspaceId}` : `collection ${req.collectionIds.join(', ')}`;
+    const others = holds.length > 1 ? ` (and ${holds.length - 1} more hold${holds.length > 2 ? 's' : ''})` : '';
+    throw conflict(
+      `legal hold "${hold.name}" (${hold.id})${others} covers ${what}; it cannot be deleted until the hold is released (DELETE /v1/legalhold/holds/${hold.id}).`,
+    );
+  };
+}

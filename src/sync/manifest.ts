@@ -1,0 +1,208 @@
+import type { CollectionRow } from '../store/collections.ts';
+import type { Database } from '../store/db.ts';
+import { ItemRepo, type ItemRow } from '../store/items.ts';
+import { countersOf, RunRepo, type RunErrorRow } from '../store/runs.ts';
+import { filtersFingerprint } from './fingerprint.ts';
+
+/**
+ * The chain-of-custody manifest: one row per item ever collected (what, whose, where from, the hashes and
+ * whether the provider's hash verified, source and collection times, the run that collected it) plus a
+ * summary (filters applied, counts, failures and exceptions), after what Microsoft Purview's export summary
+ * and Relativity Collect's collection report give a legal team. Streamed: the item count is unbounded.
+ */
+export const MANIFEST_VERSION = 1;
+
+export const ITEM_COLUMNS = [
+  'onna_id',
+  'kind',
+  'source_id',
+  'path',
+  'name',
+  'custodian',
+  'size',
+  'mime_type',
+  'sha256',
+  'md5',
+  'provider_hash_type',
+  'provider_hash_value',
+  'hash_verified',
+  'created_datetime',
+  'modified_datetime',
+  'collected_datetime',
+  'deleted_at_source',
+  'tombstoned_datetime',
+  'run_id',
+] as const;
+
+export const CSV_COLUMNS = ['record_type', ...ITEM_COLUMNS, 'detail'] as const;
+
+type ManifestItem = Record<(typeof ITEM_COLUMNS)[number], string | number | boolean | null>;
+
+function manifestItem(r: ItemRow): ManifestItem {
+  return {
+    onna_id: r.id,
+    kind: r.kind,
+    source_id: r.source_id,
+    path: r.path,
+    name: r.name,
+    custodian: r.custodian,
+    size: r.size === null ? null : Number(r.size),
+    mime_type: r.mime_type,
+    sha256: r.sha256,
+    md5: r.md5,
+    provider_hash_type: r.provider_hash_type,
+    provider_hash_value: r.provider_hash_value,
+    hash_verified: r.hash_verified === null ? null : r.hash_verified === 1,
+    created_datetime: r.created_datetime,
+    modified_datetime: r.modified_datetime,
+    collected_datetime: r.collected_datetime,
+    deleted_at_source: r.deleted_at_source,
+    tombstoned_datetime: r.tombstoned_at,
+    run_id: r.run_id,
+  };
+}
+
+export interface ManifestSummary {
+  manifest_version: number;
+  generated_datetime: string;
+  collection: { onna_id: string; name: string; type: string; type_sync: string; onna_parent_id: string; credential_id: string; sync_status: string };
+  filters: unknown;
+  filters_fingerprint: string | null;
+  counts: {
+    items: number;
+    items_by_kind: Record<string, number>;
+    bytes: number;
+    hash_verified: number;
+    hash_mismatch: number;
+    hash_not_provided: number;
+    without_content: number;
+    deleted_at_source: number;
+    tombstoned: number;
+    exceptions: number;
+  };
+  runs: {
+    run_id: string;
+    trigger: string;
+    status: string;
+    started_datetime: string | null;
+    finished_datetime: string | null;
+    counters: Record<string, number>;
+    error: string | null;
+  }[];
+}
+
+async function summarize(db: Database, c: CollectionRow, now: Date): Promise<ManifestSummary> {
+  const counts: ManifestSummary['counts'] = {
+    items: 0,
+    items_by_kind: {},
+    bytes: 0,
+    hash_verified: 0,
+    hash_mismatch: 0,
+    hash_not_provided: 0,
+    without_content: 0,
+    deleted_at_source: 0,
+    tombstoned: 0,
+    exceptions: 0,
+  };
+  for await (const r of new ItemRepo(db).all(c.id)) {
+    counts.items += 1;
+    counts.items_by_kind[r.kind] = (counts.items_by_kind[r.kind] ?? 0) + 1;
+    if (r.sha256) {
+      counts.bytes += Number(r.size ?? 0);
+      if (r.hash_verified === 1) counts.hash_verified += 1;
+      else if (r.hash_verified === 0) counts.hash_mismatch += 1;
+      else counts.hash_not_provided += 1;
+    } else counts.without_content += 1;
+    if (r.deleted_at_source) counts.deleted_at_source += 1;
+    if (r.tombstoned_at) counts.tombstoned += 1;
+  }
+  const errors = await db
+    .selectFrom('run_errors')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('collection_id', '=', c.id)
+    .executeTakeFirstOrThrow();
+  counts.exceptions = Number(errors.n);
+  const runs = await db.selectFrom('runs').selectAll().where('collection_id', '=', c.id).orderBy('created_at').execute();
+  const filters = c.sync_filters ? (JSON.parse(c.sync_filters) as unknown) : null;
+  return {
+    manifest_version: MANIFEST_VERSION,
+    generated_datetime: now.toISOString(),
+    collection: {
+      onna_id: c.id,
+      name: c.name,
+      type: c.type,
+      type_sync: c.type_sync,
+      onna_parent_id: c.workspace_id,
+      credential_id: c.wallet_id,
+      sync_status: c.sync_status,
+    },
+    filters,
+    filters_fingerprint: filters === null ? null : filtersFingerprint(filters),
+    counts,
+    runs: runs.map((r) => {
+      const { error_count, ...counters } = countersOf(r);
+      return {
+        run_id: r.id,
+        trigger: r.trigger,
+        status: r.status,
+        started_datetime: r.started_at,
+        finished_datetime: r.finished_at,
+        counters: { ...counters, errors: error_count },
+        error: r.error,
+      };
+    }),
+  };
+}
+
+async function* exceptions(db: Database, collectionId: string): AsyncGenerator<RunErrorRow> {
+  const runs = new RunRepo(db);
+  for (let offset = 0; ; offset += 500) {
+    const rows = await runs.errorsOfCollection(collectionId, offset, 500);
+    yield* rows;
+    if (rows.length < 500) return;
+  }
+}
+
+/** `{ ...summary, items: [...], exceptions: [...] }`, streamed. */
+export async function* manifestJson(db: Database, c: CollectionRow, now: Date): AsyncGenerator<string> {
+  const summary = await summarize(db, c, now);
+  yield `${JSON.stringify(summary).slice(0, -1)},"items":[`;
+  let first = true;
+  for await (const r of new ItemRepo(db).all(c.id)) {
+    yield `${first ? '' : ','}${JSON.stringify(manifestItem(r))}`;
+    first = false;
+  }
+  yield '],"exceptions":[';
+  first = true;
+  for await (const e of exceptions(db, c.id)) {
+    yield `${first ? '' : ','}${JSON.stringify({ run_id: e.run_id, source_id: e.source_id, kind: e.kind, reason: e.reason, datetime: e.at })}`;
+    first = false;
+  }
+  yield ']}\n';
+}
+
+/**
+ * One rectangular CSV (RFC 4180): a `summary` row whose `detail` holds the summary as JSON, one `item` row
+ * per item, then one `exception` row per recorded failure (its `collected_datetime` is when it was recorded).
+ */
+export async function* manifestCsv(db: Database, c: CollectionRow, now: Date): AsyncGenerator<string> {
+  const summary = await summarize(db, c, now);
+  yield `${CSV_COLUMNS.join(',')}\r\n`;
+  yield csvRow({ record_type: 'summary', detail: JSON.stringify(summary) });
+  for await (const r of new ItemRepo(db).all(c.id)) yield csvRow({ record_type: 'item', ...manifestItem(r) });
+  for await (const e of exceptions(db, c.id)) {
+    yield csvRow({ record_type: 'exception', kind: e.kind, source_id: e.source_id, run_id: e.run_id, collected_datetime: e.at, detail: e.reason });
+  }
+}
+
+function csvRow(values: Partial<Record<(typeof CSV_COLUMNS)[number], string | number | boolean | null>>): string {
+  return `${CSV_COLUMNS.map((col) => csvCell(values[col])).join(',')}\r\n`;
+}
+
+export function csvCell(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  // A spreadsheet would run a cell starting with these as a formula (OWASP CSV injection); the JSON form is exact.
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

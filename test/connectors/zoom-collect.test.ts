@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Connector, Grant } from '../../src/connectors/types.ts';
+import type { ConfFilters } from '../../src/domain/filters/conf.ts';
+import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
+import {
+  ALL_CHATS, expectedItems, filters, keyOf, MiniEngine, pair, sel, session, testConnector,
+} from './zoom-harness.ts';
+
+let sandbox: ZoomSandbox;
+let connector: Connector;
+let grant: Grant;
+
+beforeAll(async () => {
+  sandbox = await startZoomSandbox({ seed: 7, users: 6, meetingsPerUser: 4, channels: 4, messagesPerChannel: 9, messagesPerChat: 7 });
+  connector = testConnector(sandbox);
+  grant = await pair(connector);
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+/** One fresh collection: runs the filters and checks the result is exactly what the sandbox allows. */
+async function collectExactly(f: ConfFilters) {
+  const engine = new MiniEngine(connector, session(connector, grant).ctx);
+  const result = await engine.run(f);
+  const expected = expectedItems(sandbox, f);
+  const got = [...engine.stored.keys()].sort();
+  expect(got).toEqual([...expected.items.keys()].sort());
+  for (const [key, sha] of expected.items) {
+    if (sha === null) expect(engine.stored.get(key)!.sha256, key).toBeUndefined();
+    else expect(engine.stored.get(key)!.sha256, key).toBe(sha);
+  }
+  for (const { input } of engine.stored.values()) expect(expected.owners).toContain(input.custodian);
+  return { engine, result, expected };
+}
+
+const users = () => sandbox.tenant.users;
+const active = () => users().filter((u) => u.status === 'active');
+const kindsOf = (engine: MiniEngine) => new Set([...engine.stored.values()].map((s) => s.input.kind));
+
+describe('zoom collect: account_owners', () => {
+  it('all minus excluded owners collects every other active or deactivated user, with every byte as served', async () => {
+    const excluded = active()[1].id;
+    const { engine, result, expected } = await collectExactly(filters({ account_owners: sel({ all: true, excluded: [excluded] }), chats: ALL_CHATS }));
+    expect(expected.owners).not.toContain(excluded);
+    expect(expected.owners).toContain(users().find((u) => u.status === 'inactive')!.id);
+    expect(kindsOf(engine)).toEqual(new Set(connector.kinds));
+    expect(result.errors).toEqual([]);
+    // Nothing of the excluded user's own meetings, even though others' chats with them are collected.
+    for (const m of sandbox.tenant.meetingsOf(excluded)) expect(engine.stored.has(keyOf('meeting', m.uuid))).toBe(false);
+  });
+
+  it('only selected owners; a selected user who was deleted is reported and the others are collected', async () => {
+    const victim = await startZoomSandbox({ seed: 8, users: 5, meetingsPerUser: 2, channels: 2 });
+    try {
+      const c = testConnector(victim);
+      const g = await pair(c);
+      const [a, b, gone] = [victim.tenant.users[1], victim.tenant.users[3], victim.tenant.users[2]];
+      victim.deleteUser(gone.id);
+      const f = filters({ account_owners: sel({ selected: [a.id, b.id, gone.id] }), chats: ALL_CHATS });
+      const engine = new MiniEngine(c, session(c, g).ctx);
+      const result = await engine.run(f);
+      const expected = expectedItems(victim, f);
+      expect(expected.owners.sort()).toEqual([a.id, b.id].sort());
+      expect([...engine.stored.keys()].sort()).toEqual([...expected.items.keys()].sort());
+      expect(result.errors).toHaveLength(1);
+      expect(result.errors[0]).toMatchObject({ sourceId: gone.id });
+      expect(result.errors[0].reason).toMatch(/deleted/);
+      const paths = [...engine.stored.values()].filter((s) => s.input.kind === 'recording_video').map((s) => s.input.path);
+      expect(paths.length).toBeGreaterThan(0);
+      for (const p of paths) expect([`/${a.email}/meetings/`, `/${b.email}/meetings/`].some((prefix) => p.startsWith(prefix))).toBe(true);
+    } finally {
+      await victim.close();
+    }
+  });
+});
+
+describe('zoom collect: content_selections', () => {
+  const types = ['video', 'audio', 'transcript', 'chat', 'AI-meeting-notes'] as const;
+  const owner = () => sel({ selected: [active()[0].id, active()[2].id] });
+
+  it.each(types)('only %s on: meetings plus that content, nothing else', async (type) => {
+    const { engine } = await collectExactly(filters({ account_owners: owner(), content_selections: { all_selected: false, selected: [{ [type]: true }], excluded: [] } }));
+    expect(kindsOf(engine).has('meeting')).toBe(true);
+  });
+
+  it.each(types)('everything but %s', async (type) => {
+    await collectExactly(filters({ account_owners: owner(), content_selections: { all_selected: true, selected: [], excluded: [{ [type]: true }] } }));
+  });
+
+  it('nothing selected still collects each recorded meeting\'s metadata, with its topic as text', async () => {
+    const { engine } = await collectExactly(filters({ account_owners: owner(), content_selections: { all_selected: false, selected: [], excluded: [] } }));
+    expect(kindsOf(engine)).toEqual(new Set(['meeting']));
+    const m = sandbox.tenant.meetingsOf(active()[0].id)[0];
+    expect(engine.stored.get(keyOf('meeting', m.uuid))!.input).toMatchObject({ text: m.topic, custodian: m.host_id, createdAt: m.start_time });
+  });
+
+  it('collects the AI notes of meetings whose UUID needs double encoding', async () => {
+    const f = filters({ account_owners: sel({ all: true }), content_selections: { all_selected: false, selected: [{ 'AI-meeting-notes': true }], excluded: [] } });
+    const tricky = sandbox.tenant.meetings.filter((m) => m.summary && (m.uuid.startsWith('/') || m.uuid.includes('//')));
+    expect(tricky.length).toBeGreaterThan(0);
+    const { engine } = await collectExactly(f);
+    for (const m of tricky) expect(engine.stored.has(keyOf('ai_meeting_notes', m.uuid))).toBe(true);
+  });
+});
+
+describe('zoom collect: chats', () => {
+  const everyone = () => sel({ all: true });
+  const noContent = { all_selected: false, selected: [], excluded: [] };
+
+  it('no chats key: no chat at all', async () => {
+    const { engine } = await collectExactly(filters({ account_owners: everyone(), content_selections: noContent }));
+    expect(kindsOf(engine)).toEqual(new Set(['meeting']));
+  });
+
+  it('one-to-one only: every conversation, edited and deleted messages included, deleted peers too', async () => {
+    const { engine } = await collectExactly(
+      filters({ account_owners: everyone(), content_selections: noContent, chats: { all_selected: false, selected: [{ 'one-to-one': true }], excluded: [] } }),
+    );
+    expect(kindsOf(engine)).toEqual(new Set(['meeting', 'chat_message']));
+    const statuses = new Set([...engine.stored.values()].filter((s) => s.input.kind === 'chat_message').map((s) => s.input.metadata.status));
+    expect(statuses).toEqual(new Set(['Normal', 'Edited', 'Deleted']));
+    const deletedPeer = sandbox.tenant.deletedUsers[0];
+    const withDeleted = sandbox.tenant.oneToOne.find((c) => c.userIds.includes(deletedPeer.id))!;
+    const msg = engine.stored.get(keyOf('chat_message', withDeleted.messages[0].id))!.input;
+    expect(msg.text).toBe(withDeleted.messages[0].message);
+    expect(msg.metadata.conversation_name).toBe(deletedPeer.email);
+  });
+
+  it('channels all minus excluded', async () => {
+    const excluded = sandbox.tenant.channels[1].id;
+    const { engine } = await collectExactly(
+      filters({
+        account_owners: everyone(),
+        content_selections: noContent,
+        chats: { all_selected: false, selected: [{ channels: sel({ all: true, excluded: [excluded] }) }], excluded: [] },
+      }),
+    );
+    expect(kindsOf(engine)).toEqual(new Set(['meeting', 'channel_message']));
+    const channelIds = new Set([...engine.stored.values()].filter((s) => s.input.kind === 'channel_message').map((s) => s.input.metadata.conversation_id));
+    expect(channelIds.has(excluded)).toBe(false);
+    expect(channelIds.size).toBe(sandbox.tenant.channels.length - 1);
+  });
+
+  it('selected channels only, for selected owners', async () => {
+    const channel = sandbox.tenant.channels[2];
+    const { engine } = await collectExactly(
+      filters({
+        account_owners: sel({ selected: [channel.memberIds[0]] }),
+        content_selections: noContent,
+        chats: { all_selected: false, selected: [{ channels: sel({ selected: [channel.id] }) }], excluded: [] },
+      }),
+    );
+    const msgs = [...engine.stored.values()].filter((s) => s.input.kind === 'channel_message');
+    expect(msgs).toHaveLength(sandbox.tenant.channelMessages[channel.id].length);
+    expect(msgs[0].input.metadata).toMatchObject({ conversation_id: channel.id, conversation_name: channel.name, is_private: channel.isPrivate });
+  });
+
+  it('all chats minus one-to-one: channels only', async () => {
+    await collectExactly(
+      filters({ account_owners: everyone(), content_selections: noContent, chats: { all_selected: true, selected: [], excluded: [{ 'one-to-one': true }] } }),
+    );
+  });
+});

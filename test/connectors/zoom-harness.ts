@@ -1,0 +1,291 @@
+// Drives the Zoom connector against the Zoom sandbox the way the engine does: paired through the connector's
+// own OAuth, a ProviderHttp whose auth refreshes through the connector (rotating refresh tokens), events
+// consumed one at a time, content read (and resumed) like the engine, unchanged content not downloaded again.
+import crypto from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
+import type { CollectEvent, Connector, ContentSource, Grant, ItemInput, ProviderContext } from '../../src/connectors/types.ts';
+import { chatScope, enabledContent, type ConfFilters } from '../../src/domain/filters/conf.ts';
+import { selectsId } from '../../src/domain/filters/selection.ts';
+import { RequestBudget, type Clock } from '../../src/sync/budget.ts';
+import { ProviderHttp } from '../../src/sync/provider-http.ts';
+import type { RetryConfig } from '../../src/sync/retry.ts';
+import type { ZoomRecordingFile, ZoomSandbox, ZoomMeeting } from '../../sandbox/zoom/index.ts';
+import { pkcePair } from '../../sandbox/zoom/testing.ts';
+
+export const REDIRECT_URI = 'http://127.0.0.1:9/v1/oauth/callback/conf';
+export const LOOKBACK_DAYS = 180;
+
+export function testConnector(sandbox: ZoomSandbox): Connector {
+  return createZoomConnector({
+    clientId: sandbox.clientId,
+    clientSecret: sandbox.clientSecret,
+    oauthUrl: sandbox.oauthUrl,
+    apiUrl: sandbox.apiUrl,
+    lookbackDays: LOOKBACK_DAYS,
+    budget: { ratePerSecond: 10_000, burst: 10_000 },
+  });
+}
+
+/** authorizationUrl → the sandbox's consent page (302 back) → completeCallback. */
+export async function pair(connector: Connector): Promise<Grant> {
+  const { verifier, challenge } = pkcePair();
+  const url = connector.oauth.authorizationUrl({ state: 'st-1', redirectUri: REDIRECT_URI, codeChallenge: challenge });
+  const res = await fetch(url, { redirect: 'manual' });
+  if (res.status !== 302) throw new Error(`authorize answered ${res.status}`);
+  const query = Object.fromEntries(new URL(res.headers.get('location')!).searchParams);
+  return connector.oauth.completeCallback({ query, redirectUri: REDIRECT_URI, codeVerifier: verifier });
+}
+
+/** A clock whose waits pass at once while its time moves on by the waited amount (429 storms in milliseconds). */
+export function virtualClock(): Clock & { waits: number[] } {
+  let offset = 0;
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => Date.now() + offset,
+    timer(ms, fn) {
+      waits.push(ms);
+      const handle = setTimeout(() => {
+        offset += Math.max(0, ms);
+        fn();
+      }, 0);
+      return () => clearTimeout(handle);
+    },
+  };
+}
+
+export interface Session {
+  ctx: ProviderContext;
+  /** Every grant the session held, the first one included (rotation can be checked on them). */
+  grants: Grant[];
+  warnings: string[];
+}
+
+export function session(connector: Connector, grant: Grant, opts: { clock?: Clock; retry?: RetryConfig } = {}): Session {
+  const grants = [grant];
+  const warnings: string[] = [];
+  let refreshing: Promise<Grant> | undefined;
+  const log = {
+    info() {},
+    debug() {},
+    error() {},
+    warn(obj: object, msg?: string) {
+      warnings.push(`${msg ?? ''} ${JSON.stringify(obj)}`);
+    },
+  };
+  const current = () => grants[grants.length - 1];
+  const refresh = async () => {
+    refreshing ??= connector.oauth.refresh(current()).then((g) => {
+      grants.push(g);
+      return g;
+    }).finally(() => {
+      refreshing = undefined;
+    });
+    return refreshing;
+  };
+  const http = new ProviderHttp({
+    budget: new RequestBudget(connector.limits.budget, opts.clock),
+    retry: opts.retry ?? connector.limits.retry,
+    userAgent: connector.userAgent,
+    clock: opts.clock,
+    log,
+    auth: {
+      token: async () => current().access_token!,
+      refresh: async (rejected) => (current().access_token !== rejected ? current() : await refresh()).access_token!,
+    },
+  });
+  return { ctx: { http, grantInfo: {}, signal: new AbortController().signal, now: () => new Date(), log }, grants, warnings };
+}
+
+export interface Collected {
+  input: ItemInput;
+  sha256?: string;
+}
+
+export interface RunResult {
+  /** Every item event in order (duplicates included). */
+  items: ItemInput[];
+  errors: Array<{ reason: string; sourceId?: string }>;
+  checkpoints: unknown[];
+  cursors: unknown;
+  downloads: number;
+  /** true when the run was abandoned at `stopAfterCheckpoints` */
+  stopped: boolean;
+}
+
+/** The engine's item store in miniature: what one collection keeps between runs. */
+export class MiniEngine {
+  readonly stored = new Map<string, Collected>();
+  cursors: unknown = null;
+  lastCheckpoint: unknown = null;
+
+  constructor(
+    private readonly connector: Connector,
+    private readonly ctx: ProviderContext,
+  ) {}
+
+  async run(
+    filters: unknown,
+    opts: { resume?: boolean; stopAfterCheckpoints?: number; onEvent?: (ev: CollectEvent) => void } = {},
+  ): Promise<RunResult> {
+    const result: RunResult = { items: [], errors: [], checkpoints: [], cursors: undefined, downloads: 0, stopped: false };
+    const events = this.connector.collect({
+      ...this.ctx,
+      collectionId: 'col_zoom',
+      filters,
+      checkpoint: opts.resume ? this.lastCheckpoint : null,
+      cursors: this.cursors,
+    });
+    for await (const ev of events as AsyncIterable<CollectEvent>) {
+      opts.onEvent?.(ev);
+      if (ev.type === 'checkpoint') {
+        // The engine stores states as JSON.
+        this.lastCheckpoint = JSON.parse(JSON.stringify(ev.state));
+        result.checkpoints.push(this.lastCheckpoint);
+        if (opts.stopAfterCheckpoints !== undefined && result.checkpoints.length >= opts.stopAfterCheckpoints) {
+          result.stopped = true;
+          return result;
+        }
+      } else if (ev.type === 'cursors') {
+        result.cursors = JSON.parse(JSON.stringify(ev.value));
+      } else if (ev.type === 'error') {
+        result.errors.push({ reason: ev.reason, sourceId: ev.sourceId });
+      } else if (ev.type === 'item') {
+        result.items.push(ev.item);
+        await this.onItem(ev.item, ev.content, result);
+      }
+    }
+    this.cursors = result.cursors;
+    this.lastCheckpoint = null;
+    return result;
+  }
+
+  private async onItem(input: ItemInput, content: ContentSource | undefined, result: RunResult): Promise<void> {
+    const key = keyOf(input.kind, input.sourceId);
+    const existing = this.stored.get(key);
+    if (existing && existing.input.version === input.version && (!content || existing.sha256)) {
+      existing.input = input;
+      return;
+    }
+    if (!content) {
+      this.stored.set(key, { input });
+      return;
+    }
+    result.downloads += 1;
+    try {
+      this.stored.set(key, { input, sha256: sha256(await readAll(content)) });
+    } catch (err) {
+      // As the engine does: the item's content failed, the run goes on.
+      result.errors.push({ reason: `content download failed: ${(err as Error).message}`, sourceId: input.sourceId });
+    }
+  }
+}
+
+export function keyOf(kind: string, sourceId: string): string {
+  return `${kind}|${sourceId}`;
+}
+
+export function sha256(bytes: Buffer): string {
+  return crypto.createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Reads a source like the engine: rejectIf on the first chunk, broken streams reopened from the bytes held. */
+export async function readAll(content: ContentSource): Promise<Buffer> {
+  const signal = new AbortController().signal;
+  let chunks: Buffer[] = [];
+  let size = 0;
+  for (let attempt = 0; ; attempt++) {
+    const { body, partial } = await content.open(size, signal);
+    if (size > 0 && !partial) {
+      chunks = [];
+      size = 0;
+    }
+    try {
+      for await (const chunk of body as Readable) {
+        const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+        if (size === 0 && content.rejectIf) {
+          const reason = content.rejectIf(buf);
+          if (reason) throw Object.assign(new Error(reason), { rejected: true });
+        }
+        chunks.push(buf);
+        size += buf.length;
+      }
+      return Buffer.concat(chunks);
+    } catch (error) {
+      if ((error as { rejected?: boolean }).rejected || attempt >= 3) throw error;
+    }
+  }
+}
+
+// ---- what the sandbox holds that the filters allow -------------------------------------------------------
+
+const FILE_KIND: Record<string, { kind: string; content: string }> = {
+  MP4: { kind: 'recording_video', content: 'video' },
+  M4A: { kind: 'recording_audio', content: 'audio' },
+  TRANSCRIPT: { kind: 'transcript', content: 'transcript' },
+  CC: { kind: 'closed_caption', content: 'transcript' },
+  TIMELINE: { kind: 'timeline', content: 'transcript' },
+  CHAT: { kind: 'meeting_chat', content: 'chat' },
+};
+
+export interface Expected {
+  /** key -> the SHA-256 of the bytes the sandbox serves (content items), or null (metadata only) */
+  items: Map<string, string | null>;
+  owners: string[];
+}
+
+export function sandboxFileSourceId(m: ZoomMeeting, f: ZoomRecordingFile): string {
+  return f.idOnWire ? f.id : `${m.uuid}|${f.file_type}|${f.recording_start}`;
+}
+
+/** Computed from sandbox.tenant, independently of the connector. */
+export function expectedItems(sandbox: ZoomSandbox, filters: ConfFilters): Expected {
+  const tenant = sandbox.tenant;
+  const owners = tenant.users.filter((u) =>
+    filters.account_owners.all_selected ? u.status !== 'pending' && selectsId(filters.account_owners, u.id) : selectsId(filters.account_owners, u.id),
+  );
+  const content = enabledContent(filters);
+  const chats = chatScope(filters);
+  const items = new Map<string, string | null>();
+  for (const owner of owners) {
+    for (const m of tenant.meetingsOf(owner.id)) {
+      items.set(keyOf('meeting', m.uuid), null);
+      for (const f of m.recording_files) {
+        const mapped = FILE_KIND[f.file_type];
+        if (mapped && content.has(mapped.content as never)) items.set(keyOf(mapped.kind, sandboxFileSourceId(m, f)), sha256(sandbox.contentOf(f.id)));
+      }
+      // The summary is kept as the JSON document the API answered, pretty-printed.
+      if (m.summary && content.has('AI-meeting-notes')) {
+        items.set(keyOf('ai_meeting_notes', m.uuid), sha256(Buffer.from(JSON.stringify(m.summary, null, 2))));
+      }
+    }
+    if (chats.oneToOne) {
+      for (const { conversation } of tenant.conversationsOf(owner.id)) {
+        for (const msg of conversation.messages) items.set(keyOf('chat_message', msg.id), null);
+      }
+    }
+    if (chats.channels) {
+      for (const c of tenant.channelsOf(owner.id)) {
+        if (!selectsId(chats.channels, c.id)) continue;
+        for (const msg of tenant.channelMessages[c.id] ?? []) items.set(keyOf('channel_message', msg.id), null);
+      }
+    }
+  }
+  return { items, owners: owners.map((o) => o.id) };
+}
+
+export function sel(opts: { all?: boolean; selected?: string[]; excluded?: string[] }) {
+  return {
+    all_selected: opts.all ?? false,
+    selected: (opts.selected ?? []).map((id) => ({ id })),
+    excluded: (opts.excluded ?? []).map((id) => ({ id })),
+  };
+}
+
+export const ALL_CONTENT = { all_selected: true, selected: [], excluded: [] };
+export const ALL_CHATS = { all_selected: true, selected: [], excluded: [] };
+
+export function filters(f: Partial<ConfFilters> & Pick<ConfFilters, 'account_owners'>): ConfFilters {
+  return { content_selections: ALL_CONTENT, ...f } as ConfFilters;
+}

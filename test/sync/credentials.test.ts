@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GrantRevokedError, type Grant } from '../../src/connectors/types.ts';
+import { openDatabase, type Database } from '../../src/store/db.ts';
+import { WalletRepo } from '../../src/store/wallets.ts';
+import { CredentialManager } from '../../src/sync/credentials.ts';
+import { testDatabases } from '../support/databases.ts';
+import { seedCollection, testSealer } from '../support/sync-fixtures.ts';
+
+const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+for (const database of testDatabases) {
+  describe(`credential refresh (${database.name})`, () => {
+    let db: Database;
+    let otherDb: Database;
+    let close: () => Promise<void>;
+    const logged: string[] = [];
+    const log = {
+      info: (o: object, m?: string) => logged.push(JSON.stringify(o) + (m ?? '')),
+      warn: (o: object, m?: string) => logged.push(JSON.stringify(o) + (m ?? '')),
+      error: (o: object, m?: string) => logged.push(JSON.stringify(o) + (m ?? '')),
+      debug: (o: object, m?: string) => logged.push(JSON.stringify(o) + (m ?? '')),
+    };
+
+    beforeAll(async () => {
+      const opened = await database.open();
+      ({ db, close } = opened);
+      // A second connection pool on the same database: what a second process would have.
+      otherDb = opened.sqlitePath ? openDatabase({ sqlitePath: opened.sqlitePath }) : openDatabase({ url: opened.url, schema: opened.schema, poolSize: 3 });
+    });
+    afterAll(async () => {
+      await otherDb.destroy();
+      await close();
+    });
+
+    /** A provider that rotates refresh tokens and refuses one that was already used. */
+    const rotatingProvider = () => {
+      const used = new Set<string>();
+      let n = 0;
+      return {
+        calls: () => n,
+        oauth: {
+          async refresh(grant: Grant): Promise<Grant> {
+            n += 1;
+            await new Promise((r) => setTimeout(r, 80));
+            if (used.has(grant.refresh_token!)) throw new GrantRevokedError('invalid_grant: refresh token reused');
+            used.add(grant.refresh_token!);
+            return { access_token: `a${n}`, refresh_token: `r${n}`, expires_at: soon(3600_000), tenant: 't1' };
+          },
+        } as never,
+      };
+    };
+
+    const walletWith = async (grant: Grant) => (await seedCollection(db, { grant })).walletId;
+
+    it('refreshes an expiring token once for many callers in two processes, and persists the rotation first', async () => {
+      const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(30_000), tenant: 't1' });
+      const provider = rotatingProvider();
+      const one = new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 });
+      const two = new CredentialManager({ db: otherDb, sealer: testSealer, log, pollMs: 20 });
+      const authOne = one.auth(walletId, provider);
+      const authTwo = two.auth(walletId, provider);
+      const tokens = await Promise.all([...Array(5)].flatMap(() => [authOne.token(), authTwo.token()]));
+      expect(new Set(tokens)).toEqual(new Set(['a1']));
+      expect(provider.calls()).toBe(1);
+      const row = await new WalletRepo(db).getById(walletId);
+      expect(testSealer.open<Grant>(row!.sealed_grant!)).toMatchObject({ access_token: 'a1', refresh_token: 'r1' });
+      expect(await one.grantInfo(walletId)).toEqual({ expires_at: expect.any(String), tenant: 't1' });
+    });
+
+    it('after a 401 refreshes once; a caller holding the already-replaced token gets the new one for free', async () => {
+      const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(3600_000) });
+      const provider = rotatingProvider();
+      const one = new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 }).auth(walletId, provider);
+      const two = new CredentialManager({ db: otherDb, sealer: testSealer, log, pollMs: 20 }).auth(walletId, provider);
+      expect(await one.token()).toBe('a0');
+      const [x, y] = await Promise.all([one.refresh('a0'), two.refresh('a0')]);
+      expect([x, y]).toEqual(['a1', 'a1']);
+      expect(await two.refresh('a0')).toBe('a1');
+      expect(provider.calls()).toBe(1);
+    });
+
+    it('takes over the lock of a process that died mid-refresh once it expires', async () => {
+      const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(-1000) });
+      await db.insertInto('credential_refresh_locks').values({ wallet_id: walletId, owner: 'ghost:1:dead', expires_at: soon(300) }).execute();
+      const provider = rotatingProvider();
+      const started = Date.now();
+      expect(await new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 }).auth(walletId, provider).token()).toBe('a1');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      expect(provider.calls()).toBe(1);
+    });
+
+    it('passes a refused grant on as GrantRevokedError and never logs a token', async () => {
+      const walletId = await walletWith({ access_token: 'secret-access', refresh_token: 'secret-refresh', expires_at: soon(-1000) });
+      const refusing = { oauth: { refresh: async () => Promise.reject(new GrantRevokedError('invalid_grant')) } } as never;
+      await expect(new CredentialManager({ db, sealer: testSealer, log }).auth(walletId, refusing).token()).rejects.toBeInstanceOf(GrantRevokedError);
+      const lock = await db.selectFrom('credential_refresh_locks').selectAll().where('wallet_id', '=', walletId).executeTakeFirst();
+      expect(lock).toBeUndefined();
+      expect(logged.length).toBeGreaterThan(0);
+      expect(logged.join('\n')).not.toMatch(/secret-access|secret-refresh|"a\d"|"r\d"/);
+    });
+  });
+}

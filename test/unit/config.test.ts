@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8080);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.publicUrl).toBe('http://127.0.0.1:8080');
+    expect(c.rateLimits).toEqual({ defaultPerMinute: 600, tokenPerMinute: 30, searchPerMinute: 300 });
+    expect(c.zoom).toMatchObject({ oauthUrl: 'https://zoom.us', apiUrl: 'https://api.zoom.us/v2', lookbackDays: 180 });
+    expect(c.microsoft).toMatchObject({ loginUrl: 'https://login.microsoftonline.com', graphUrl: 'https://graph.microsoft.com/v1.0' });
+    expect(c.sync.intervalMinutes).toBe(30);
+    expect(c.databaseUrl).toBeUndefined();
+  });
+
+  it('derives PUBLIC_URL from PORT and trims trailing slashes', () => {
+    expect(loadConfig({ PORT: '9001' }).publicUrl).toBe('http://127.0.0.1:9001');
+    expect(loadConfig({ PUBLIC_URL: 'https://custody.example.com/' }).publicUrl).toBe('https://custody.example.com');
+    expect(loadConfig({ ZOOM_API_URL: 'http://127.0.0.1:9/v2/' }).zoom.apiUrl).toBe('http://127.0.0.1:9/v2');
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://db'],
+    ['PUBLIC_URL', 'custody.example.com'],
+    ['LOG_LEVEL', 'loud'],
+    ['CUSTODY_SECRET_KEY', 'short'],
+    ['SYNC_INTERVAL_MINUTES', '0'],
+    ['ZOOM_LOOKBACK_DAYS', '-3'],
+  ])('refuses a bad %s with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
+  });
+});
