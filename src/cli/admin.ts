@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { hashClientSecret } from '../auth/service-tokens.ts';
 import { randomToken } from '../domain/seal.ts';
 import { AccountRepo } from '../store/accounts.ts';
+import { recordAudit } from '../store/audit.ts';
 import { migrate, openDatabase } from '../store/db.ts';
 import path from 'node:path';
 
@@ -45,7 +46,9 @@ export async function admin(config: Config, argv: string[]): Promise<number> {
       case 'revoke-client': {
         const clientId = positionals[0];
         if (!clientId) return fail('revoke-client needs <client_id>');
-        if (!(await accounts.revokeClient(clientId))) return fail(`no client ${clientId}`);
+        const client = await accounts.findClient(clientId);
+        if (!client || !(await accounts.revokeClient(clientId))) return fail(`no client ${clientId}`);
+        await recordAudit(db, { accountId: client.account_id, clientId: null, action: 'client.revoke', targetId: clientId, outcome: 'success', detail: { via: 'cli' } });
         process.stdout.write(`${JSON.stringify({ client_id: clientId, revoked: true })}\n`);
         return 0;
       }

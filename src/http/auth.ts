@@ -13,6 +13,8 @@ declare module 'fastify' {
     auth?: boolean;
     /** Which per-token budget the route spends; 'none' for legal holds. Default 'default'. */
     rateLimit?: Exclude<Bucket, 'token'> | 'none';
+    /** Errors in RFC 6749 §5.2 form instead of the error shape (the token endpoint). */
+    oauthErrors?: boolean;
   }
 }
 

@@ -47,9 +47,37 @@ function validationDetail(err: FastifyError): string {
   return `${where} ${field} ${v.message ?? 'is invalid'}.`;
 }
 
+/**
+ * Requests Node's HTTP parser refuses (oversized headers, garbage) never reach Fastify: answer them on the raw
+ * socket, still in the one error shape.
+ */
+export function clientErrorHandler(docsUrl: string) {
+  return (err: NodeJS.ErrnoException, socket: import('node:net').Socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const id = crypto.randomUUID();
+    const body = JSON.stringify({
+      code: codeOf(status),
+      id,
+      title: titleOf(status),
+      detail: status === 431 ? 'The request headers (or the URL) are too large.' : 'The request is malformed.',
+      links: { about: docsUrl },
+      source: null,
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${titleOf(status)}\r\nContent-Type: application/json; charset=utf-8\r\nX-Correlation-ID: ${id}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
+}
+
 /** The one error handler: every non-2xx body has the same shape; 5xx details go to the log only. */
 export function installErrorHandler(app: FastifyInstance<any, any, any, any, any>, docsUrl: string) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (req.routeOptions.config?.oauthErrors && (err.validation || (err.statusCode ?? 500) < 500)) {
+      // The token endpoint speaks RFC 6749 §5.2 even when its body cannot be parsed.
+      return reply.code(400).send({ error: 'invalid_request', error_description: 'The body must be form-encoded (application/x-www-form-urlencoded).' });
+    }
     if (err instanceof AppError) return sendError(req, reply, err, docsUrl);
     if (err.validation) return sendError(req, reply, new AppError(400, validationDetail(err), pointerOf(err)), docsUrl);
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;

@@ -103,7 +103,7 @@ export async function searchItems(
     const item = byId.get(h.itemId);
     if (!item) return [];
     const texts = [h.texts.name, `${h.texts.itemText}\n${h.texts.contentText}`, h.texts.meta, h.texts.path];
-    return [{ item, score: Math.round(h.score * 1e6) / 1e6, highlights: highlights(texts, parsed.highlight) }];
+    return [{ item, score: h.score, highlights: highlights(texts, parsed.highlight) }];
   });
   const next = offset + result.hits.length;
   return { hits, total: result.total, cursor: next < result.total && hits.length > 0 && next < MAX_OFFSET ? encodeCursor(next, fp) : null };

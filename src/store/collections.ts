@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Database } from './db.ts';
 import { newId, nowIso } from './ids.ts';
-import { decodeCursor, encodeCursor } from './paging.ts';
+import { keysetPage } from './paging.ts';
 import type { CoreTables } from './schema.ts';
 import type { SyncStatus } from '../domain/sync-state.ts';
 
@@ -41,15 +41,7 @@ export class CollectionRepo {
   }
 
   async listByWorkspace(accountId: string, workspaceId: string, opts: { cursor?: string; limit: number }) {
-    const after = decodeCursor(opts.cursor);
-    let q = this.db.selectFrom('collections').selectAll().where('account_id', '=', accountId).where('workspace_id', '=', workspaceId);
-    if (after) {
-      q = q.where((eb) => eb.or([eb('created_at', '>', after[0]), eb.and([eb('created_at', '=', after[0]), eb('id', '>', after[1])])]));
-    }
-    const rows = await q.orderBy('created_at').orderBy('id').limit(opts.limit + 1).execute();
-    const page = rows.slice(0, opts.limit);
-    const last = page[page.length - 1];
-    return { rows: page, cursor: rows.length > opts.limit && last ? encodeCursor(last.created_at, last.id) : null };
+    return keysetPage(this.db.selectFrom('collections').selectAll().where('account_id', '=', accountId).where('workspace_id', '=', workspaceId), opts);
   }
 
   async idsByWorkspace(workspaceId: string): Promise<string[]> {

@@ -1,3 +1,4 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { badRequest } from '../domain/errors.ts';
 
 /** Opaque keyset cursors over (created_at, id). */
@@ -13,5 +14,19 @@ export function decodeCursor(cursor: string | undefined): [string, string] | und
   } catch {
     // fall through
   }
-  throw badRequest('cursor is not a cursor this API returned.', '/cursor');
+  throw badRequest('cursor is not a cursor this API returned.', '/querystring/cursor');
+}
+
+/** One page of a query over a table with created_at and id, oldest first; `cursor` is null on the last page. */
+export async function keysetPage<R extends { created_at: string; id: string }>(
+  query: SelectQueryBuilder<any, any, R>,
+  opts: { cursor?: string; limit: number },
+): Promise<{ rows: R[]; cursor: string | null }> {
+  const after = decodeCursor(opts.cursor);
+  // Row-value comparison: SQLite and PostgreSQL both order (created_at, id) pairs lexicographically.
+  const q = after ? query.where(sql<boolean>`(created_at, id) > (${after[0]}, ${after[1]})`) : query;
+  const rows = await q.orderBy(sql`created_at`).orderBy(sql`id`).limit(opts.limit + 1).execute();
+  const page = rows.slice(0, opts.limit);
+  const last = page[page.length - 1];
+  return { rows: page, cursor: rows.length > opts.limit && last ? encodeCursor(last.created_at, last.id) : null };
 }

@@ -1,6 +1,6 @@
 import type { Database } from './db.ts';
 import { newId, nowIso } from './ids.ts';
-import { decodeCursor, encodeCursor } from './paging.ts';
+import { keysetPage } from './paging.ts';
 
 export class WorkspaceRepo {
   constructor(private db: Database) {}
@@ -17,15 +17,7 @@ export class WorkspaceRepo {
   }
 
   async list(accountId: string, opts: { cursor?: string; limit: number }) {
-    const after = decodeCursor(opts.cursor);
-    let q = this.db.selectFrom('workspaces').selectAll().where('account_id', '=', accountId);
-    if (after) {
-      q = q.where((eb) => eb.or([eb('created_at', '>', after[0]), eb.and([eb('created_at', '=', after[0]), eb('id', '>', after[1])])]));
-    }
-    const rows = await q.orderBy('created_at').orderBy('id').limit(opts.limit + 1).execute();
-    const page = rows.slice(0, opts.limit);
-    const last = page[page.length - 1];
-    return { rows: page, cursor: rows.length > opts.limit && last ? encodeCursor(last.created_at, last.id) : null };
+    return keysetPage(this.db.selectFrom('workspaces').selectAll().where('account_id', '=', accountId), opts);
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {

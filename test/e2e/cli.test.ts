@@ -52,6 +52,8 @@ describe('bin/custody admin', () => {
     expect(revoked.code).toBe(0);
     const client = await accounts.findClient(out.client_id);
     expect(client?.revoked_at).toEqual(expect.any(String));
+    const audit = await db.selectFrom('audit_log').selectAll().where('target_id', '=', out.client_id).execute();
+    expect(audit.map((a) => [a.action, a.account_id, a.outcome])).toEqual([['client.revoke', out.account_id, 'success']]);
     await db.destroy();
   });
 

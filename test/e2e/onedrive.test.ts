@@ -1,29 +1,17 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
-import { createOneDriveConnector } from '../../src/connectors/onedrive/index.ts';
 import { quickXorHashBase64 } from '../../src/connectors/onedrive/quickxorhash.ts';
-import { loadConfig } from '../../src/config.ts';
+import { fetchManifest, jsonOf, newCollection, startTestApp, type Json, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
-import { startItemsApp, type ItemsApp } from '../support/items-app.ts';
 
 const CB = 'https://client.example/edrive-done';
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
-interface ApiItem {
-  onna_id: string;
-  kind: string;
-  source_id: string;
-  path: string;
-  custodian: string;
-  sha256: string | null;
-  provider_hash: { type: string; value: string } | null;
-  hash_verified: boolean | null;
-}
-
+/** The real runtime (background workers on) against the Microsoft sandbox: runs are started over HTTP and polled. */
 describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to end through the public API on %s', (_name, database) => {
   let sandbox: MicrosoftSandbox;
-  let t: ItemsApp;
+  let t: TestApp;
   let token: string;
   let collectionId: string;
   let alice: string;
@@ -31,62 +19,27 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
   let carol: string;
   let driveless: string;
 
-  const json = async (res: Response) => (await res.json()) as Record<string, any>;
   const call = (method: string, path: string, body?: unknown) => t.call(token, method, path, body === undefined ? {} : { json: body });
-  const rootOf = (userId: string) => sandbox.listItems(userId)[0].id;
+  const rootOf = (userId: string) => sandbox.listItems(userId)[0]!.id;
   const topFolders = (userId: string) => sandbox.listItems(userId).filter((i) => i.kind === 'folder' && i.parentId === rootOf(userId));
   const subtree = (userId: string, id: string) => {
     const out = new Set([id]);
     for (const i of sandbox.listItems(userId)) if (i.parentId && out.has(i.parentId)) out.add(i.id);
     return out;
   };
-
-  /** authorization_url -> the sandbox's admin consent -> our callback; returns where the browser lands. */
-  async function consent(clientState: string): Promise<URL> {
-    const res = await call('GET', `/v1/collections/authorization_url/edrive?${new URLSearchParams({ redirect_to: CB, state: clientState })}`);
-    expect(res.status).toBe(200);
-    const { authorization_url } = await json(res);
-    const atMicrosoft = await fetch(authorization_url, { redirect: 'manual' });
-    expect(atMicrosoft.status).toBe(302);
-    const callback = new URL(atMicrosoft.headers.get('location')!);
-    expect(callback.pathname).toBe('/v1/oauth/callback/edrive');
-    const back = await fetch(`${t.url}${callback.pathname}${callback.search}`, { redirect: 'manual' });
-    expect(back.status).toBe(302);
-    return new URL(back.headers.get('location')!);
-  }
-
-  /** POST start, then the run executes in this process (the test app has no background workers). */
-  async function runToEnd(): Promise<Record<string, any>> {
-    const started = await call('POST', `/v1/collections/${collectionId}/start`);
-    expect(started.status).toBe(200);
-    const { run_id } = await json(started);
-    expect((await t.engine.runOnce(run_id)).status).toBe('succeeded');
-    return json(await call('GET', `/v1/collections/${collectionId}`));
-  }
-
-  async function items(): Promise<ApiItem[]> {
-    const out: ApiItem[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await json(await call('GET', `/v1/collections/${collectionId}/items?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
-      out.push(...page.items);
-      cursor = page.cursor;
-    } while (cursor);
-    return out;
-  }
+  const consent = (state: string) => t.consent(token, { type: 'edrive', redirectTo: CB, state });
+  const items = () => t.items(token, collectionId);
+  const runs = async () => (await jsonOf(await call('GET', `/v1/collections/${collectionId}/runs`), 200)).runs as Json[];
 
   beforeAll(async () => {
     sandbox = await startMicrosoftSandbox({ seed: 31, users: 4, usersWithoutDrive: 1, deltaPageSize: 8 });
-    [alice, bob, carol, driveless] = sandbox.tenant.users.map((u) => u.id);
-    const { microsoft } = loadConfig({ MS_CLIENT_ID: sandbox.clientId, MS_CLIENT_SECRET: sandbox.clientSecret, MS_LOGIN_URL: sandbox.loginUrl, MS_GRAPH_URL: sandbox.graphUrl });
-    const connector = createOneDriveConnector({ clientId: microsoft.clientId!, clientSecret: microsoft.clientSecret!, loginUrl: microsoft.loginUrl, graphUrl: microsoft.graphUrl });
-    t = await startItemsApp(database, [connector]);
-    token = await t.token('acme');
-    await t.ctx.repos.accounts.allowRedirect(await t.ctx.repos.accounts.ensureAccount('acme'), CB);
-    const ws = await json(await call('POST', '/v1/workspaces', { name: 'Matter 7', description: 'edrive' }));
-    const wallet = await json(await call('POST', '/v1/wallet', { name: 'Contoso', credential_type_name: 'Datasource', config_type: 'edrive' }));
-    const col = await json(await call('POST', '/v1/collections', { name: 'Drives', onna_parent_id: ws.onna_id, type: 'edrive', credential_id: wallet.onna_id }));
-    collectionId = col.onna_id;
+    [alice, bob, carol, driveless] = sandbox.tenant.users.map((u) => u.id) as [string, string, string, string];
+    t = await startTestApp({
+      database,
+      env: { MS_CLIENT_ID: sandbox.clientId, MS_CLIENT_SECRET: sandbox.clientSecret, MS_LOGIN_URL: sandbox.loginUrl, MS_GRAPH_URL: sandbox.graphUrl },
+    });
+    token = await t.token('acme', [CB]);
+    collectionId = await newCollection(t.call, token, 'edrive', 'Drives');
   });
 
   afterAll(async () => {
@@ -105,7 +58,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
     } finally {
       sandbox.denyConsent = false;
     }
-    const { authorization_url } = await json(await call('GET', `/v1/collections/authorization_url/edrive?${new URLSearchParams({ redirect_to: CB })}`));
+    const { authorization_url } = await jsonOf(await call('GET', `/v1/collections/authorization_url/edrive?${new URLSearchParams({ redirect_to: CB })}`), 200);
     const state = new URL(authorization_url).searchParams.get('state')!;
     const tampered = `${state.slice(0, -2)}${state.endsWith('AA') ? 'BB' : 'AA'}`;
     const res = await fetch(`${t.url}/v1/oauth/callback/edrive?${new URLSearchParams({ admin_consent: 'True', tenant: sandbox.tenantId, state: tampered })}`, { redirect: 'manual' });
@@ -120,27 +73,27 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
     expect(code).toBeTruthy();
     expect((await call('POST', `/v1/collections/${collectionId}/pair_credentials?auth_code=${encodeURIComponent(code)}`)).status).toBe(204);
 
-    const first = await json(await call('GET', `/v1/collections/${collectionId}/users?limit=3`));
+    const first = await jsonOf(await call('GET', `/v1/collections/${collectionId}/users?limit=3`), 200);
     expect(first.limit).toBe(3);
     expect(first.entries).toHaveLength(3);
-    const second = await json(await call('GET', `/v1/collections/${collectionId}/users?limit=3&marker=${encodeURIComponent(first.next_marker)}`));
+    const second = await jsonOf(await call('GET', `/v1/collections/${collectionId}/users?limit=3&marker=${encodeURIComponent(first.next_marker)}`), 200);
     expect(second.next_marker).toBeNull();
-    expect([...first.entries, ...second.entries].map((e: any) => e.id)).toEqual(sandbox.tenant.users.map((u) => u.id));
+    expect([...first.entries, ...second.entries].map((e: Json) => e.id)).toEqual(sandbox.tenant.users.map((u) => u.id));
 
-    const top = await json(await call('GET', `/v1/collections/${collectionId}/folders?user_id=${alice}`));
-    expect(top.results.map((r: any) => r.id)).toEqual(topFolders(alice).map((f) => f.id));
-    const parent = topFolders(alice)[1];
-    const below = await json(await call('GET', `/v1/collections/${collectionId}/folders?user_id=${alice}&parent_id=${parent.id}`));
+    const top = await jsonOf(await call('GET', `/v1/collections/${collectionId}/folders?user_id=${alice}`), 200);
+    expect(top.results.map((r: Json) => r.id)).toEqual(topFolders(alice).map((f) => f.id));
+    const parent = topFolders(alice)[1]!;
+    const below = await jsonOf(await call('GET', `/v1/collections/${collectionId}/folders?user_id=${alice}&parent_id=${parent.id}`), 200);
     expect(below.results.length).toBeGreaterThan(0);
     expect(below.results[0].sorted_path_elements[0]).toEqual({ id: parent.id, name: parent.name });
     const none = await call('GET', `/v1/collections/${collectionId}/folders?user_id=${driveless}`);
     expect(none.status).toBe(404);
-    expect((await json(none)).detail).toMatch(/OneDrive/);
+    expect((await jsonOf(none)).detail).toMatch(/OneDrive/);
   });
 
   it('collects exactly what the filters allow, with verified content', async () => {
-    const excluded = topFolders(alice)[0];
-    const selected = topFolders(bob)[1];
+    const excluded = topFolders(alice)[0]!;
+    const selected = topFolders(bob)[1]!;
     const patch = await call('PATCH', `/v1/collections/${collectionId}`, {
       type_sync: 'auto',
       sync_filters: {
@@ -150,8 +103,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
       },
     });
     expect(patch.status).toBe(204);
-    const c = await runToEnd();
-    expect(c.sync_status).toBe('synced');
+    expect((await call('POST', `/v1/collections/${collectionId}/start`)).status).toBe(200);
+    const c = await t.waitForStatus(token, collectionId, ['synced'], 30_000);
+    expect(c.latest_run).toMatchObject({ trigger: 'start', status: 'succeeded' });
 
     const got = await items();
     const skip = subtree(alice, excluded.id);
@@ -159,6 +113,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
     for (const i of sandbox.listItems(alice)) if (i.parentId && !skip.has(i.id)) want.set(i.id, alice);
     for (const id of subtree(bob, selected.id)) want.set(id, bob);
     expect(new Map(got.map((i) => [i.source_id, i.custodian]))).toEqual(want);
+    expect(got).toHaveLength(want.size);
     expect(got.some((i) => i.custodian === carol)).toBe(false);
     for (const item of got) {
       expect(item.path).toBe(sandbox.pathOf(item.custodian, item.source_id));
@@ -168,20 +123,52 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
       expect(item.provider_hash).toEqual({ type: 'quickXorHash', value: quickXorHashBase64(bytes) });
       expect(item.hash_verified).toBe(true);
     }
-    const runs = await json(await call('GET', `/v1/collections/${collectionId}/runs`));
-    expect(runs.runs[0].errors.map((e: any) => e.source_id)).toEqual([driveless]);
+    const file = got.find((i) => i.kind === 'file')!;
+    const content = await call('GET', `/v1/collections/${collectionId}/items/${file.onna_id}/content`);
+    expect(sha256(Buffer.from(await content.arrayBuffer()))).toBe(sha256(sandbox.contentOf(file.custodian, file.source_id)));
+    expect(content.headers.get('etag')).toBe(`"${file.sha256}"`);
+    expect((await runs())[0]!.errors.map((e: Json) => e.source_id)).toEqual([driveless]);
   });
 
-  it('fetches only the changes on the next run and flags a corrupted download', async () => {
-    const keep = topFolders(alice)[1];
+  it('lists every item with its hashes in the manifest, as JSON and as CSV', async () => {
+    const got = await items();
+    const { json, csv } = await fetchManifest(t.call, token, collectionId);
+    expect(json.counts).toMatchObject({ items: got.length, hash_verified: got.filter((i) => i.kind === 'file').length, hash_mismatch: 0 });
+    expect(json.exceptions.map((e: Json) => e.source_id)).toEqual([driveless]);
+    const byId = new Map((json.items as Json[]).map((m) => [m.onna_id as string, m]));
+    expect(byId.size).toBe(got.length);
+    const rows = new Map(csv.filter((r) => r.record_type === 'item').map((r) => [r.onna_id!, r]));
+    expect(rows.size).toBe(got.length);
+    for (const item of got) {
+      const expected = {
+        source_id: item.source_id,
+        path: item.path,
+        custodian: item.custodian,
+        sha256: item.sha256,
+        md5: item.md5,
+        provider_hash_type: item.provider_hash?.type ?? null,
+        provider_hash_value: item.provider_hash?.value ?? null,
+        hash_verified: item.hash_verified,
+      };
+      expect(byId.get(item.onna_id)).toMatchObject(expected);
+      const asCsv = Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, v === null ? '' : String(v)]));
+      expect(rows.get(item.onna_id)).toMatchObject(asCsv);
+    }
+    expect(csv.filter((r) => r.record_type === 'exception').map((r) => r.source_id)).toEqual([driveless]);
+  });
+
+  it('a second run queued with PATCH pending fetches only the changes and flags a corrupted download', async () => {
+    const firstRun = (await runs())[0]!.run_id;
+    const keep = topFolders(alice)[1]!;
     const doomed = sandbox.listItems(alice).find((i) => i.kind === 'file' && i.parentId === keep.id)!;
     const added = sandbox.mutate.addFile(alice, keep.id, 'evidence.txt', Buffer.from('the new evidence'));
     sandbox.mutate.deleteItem(alice, doomed.id);
     sandbox.faults.corruptDownloads = 2;
     const mark = sandbox.requests.length;
 
-    const c = await runToEnd();
-    expect(c.sync_status).toBe('synced');
+    expect((await call('PATCH', `/v1/collections/${collectionId}`, { sync_status: 'pending' })).status).toBe(204);
+    const c = await t.waitForStatus(token, collectionId, ['synced'], 30_000);
+    expect(c.latest_run.run_id).not.toBe(firstRun);
     // The new file, downloaded twice because its bytes did not match the stated quickXorHash both times.
     expect(sandbox.requests.slice(mark).filter((r) => r.host === 'download')).toHaveLength(2);
     const got = await items();
@@ -189,7 +176,11 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
     const evidence = got.find((i) => i.source_id === added.id)!;
     expect(evidence.path).toBe(sandbox.pathOf(alice, added.id));
     expect(evidence.hash_verified).toBe(false);
-    const runs = await json(await call('GET', `/v1/collections/${collectionId}/runs`));
-    expect(runs.runs[0].errors.map((e: any) => e.reason).join('\n')).toMatch(/quickXorHash mismatch/);
+    expect(got.filter((i) => i.run_id === c.latest_run.run_id).map((i) => i.source_id)).toEqual([added.id]);
+    const [latest] = await runs();
+    expect(latest!.errors.map((e: Json) => e.reason).join('\n')).toMatch(/quickXorHash mismatch/);
+    const { json } = await fetchManifest(t.call, token, collectionId);
+    expect(json.counts).toMatchObject({ hash_mismatch: 1, tombstoned: 1 });
+    expect((json.items as Json[]).find((m) => m.source_id === added.id)).toMatchObject({ hash_verified: false, run_id: c.latest_run.run_id });
   });
 });

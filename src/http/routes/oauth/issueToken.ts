@@ -16,7 +16,9 @@ export default function issueToken(app: App) {
   app.post(
     '/v1/oauth/token',
     {
-      config: { auth: false, audit: 'token' },
+      config: { auth: false, audit: 'token', oauthErrors: true },
+      // A body that is not a form still gets an RFC 6749 answer (invalid_request), not the generic error shape.
+      attachValidation: true,
       schema: {
         tags: ['auth'],
         summary: 'Obtain or refresh a service access token',
@@ -34,13 +36,14 @@ export default function issueToken(app: App) {
       },
     },
     async (req, reply) => {
-      const { grant_type, client_id, client_secret, refresh_token } = req.body ?? {};
+      const { grant_type, client_id, client_secret, refresh_token } = req.validationError ? {} : (req.body ?? {});
       // The budget is per client_id and counts failures, so it is spent before the secret is checked.
       const limit = await app.ctx.rateLimits.consume('token', client_id ? `client:${client_id}` : `ip:${req.ip}`);
       if (!limit.allowed) return sendTooMany(req, reply, limit.resetSeconds, app.ctx.config.docsUrl);
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
       reply.header('RateLimit-Limit', limit.limit).header('RateLimit-Remaining', limit.remaining).header('RateLimit-Reset', limit.resetSeconds);
       try {
+        if (req.validationError) throw new OAuthError(400, 'invalid_request', 'The body must be form-encoded (application/x-www-form-urlencoded) with string fields.');
         if (!client_id || !client_secret) throw new OAuthError(401, 'invalid_client', 'client_id and client_secret are required.');
         if (grant_type === 'client_credentials') return await app.ctx.serviceTokens.clientCredentials(client_id, client_secret);
         if (grant_type === 'refresh_token') {

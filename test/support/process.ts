@@ -1,0 +1,158 @@
+// The real `bin/custody` as a child process: what an operator runs, with nothing of the test wired in.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+export const BIN = path.resolve(import.meta.dirname, '../../bin/custody');
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Every variable the service reads: a child gets only what the test hands it, never the developer's shell settings. */
+const SERVICE_VARS =
+  /^(DATA_DIR|PORT|HOST|PUBLIC_URL|DATABASE_URL|REDIS_URL|CUSTODY_SECRET_KEY|LOG_LEVEL|ACCESS_TOKEN_TTL_SECONDS|REFRESH_TOKEN_TTL_SECONDS|RATE_LIMIT_\w+|DOCS_URL|SYNC_INTERVAL_MINUTES|WORKERS|WORKER_CONCURRENCY|ZOOM_\w+|MS_\w+)$/;
+
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SERVICE_VARS.test(k)));
+  return { ...base, ...env };
+}
+
+/** A port nobody listens on right now: bind port 0, read it, close. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export type LogLine = Record<string, unknown> & { msg?: string; level?: number };
+
+export interface CustodyProcess {
+  name: string;
+  child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** The JSON log lines (pino) so far. */
+  logs(): LogLine[];
+  /** Resolves with the first log line that matches; rejects on timeout or when the process exits first. */
+  waitForLog(match: (line: LogLine) => boolean, timeoutMs: number): Promise<LogLine>;
+  /** Resolves once the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends `signal` and waits for the exit; SIGKILL when it does not exit within timeoutMs. */
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `node bin/custody <args>` (what `npm start` runs), so signals reach the service itself. */
+export function spawnCustody(name: string, args: string[], env: Record<string, string>): CustodyProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const lines: LogLine[] = [];
+  const waiters = new Set<() => void>();
+  let partial = '';
+  const onData = (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    out += text;
+    partial += text;
+    const complete = partial.split('\n');
+    partial = complete.pop()!;
+    for (const line of complete) {
+      if (!line.startsWith('{')) continue;
+      try {
+        lines.push(JSON.parse(line) as LogLine);
+      } catch {
+        // not a log line
+      }
+    }
+    for (const wake of waiters) wake();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  let done: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      done = { code, signal };
+      for (const wake of waiters) wake();
+      resolve(done);
+    }),
+  );
+
+  const proc: CustodyProcess = {
+    name,
+    child,
+    output: () => out,
+    logs: () => lines,
+    exited,
+    waitForLog(match, timeoutMs) {
+      return new Promise<LogLine>((resolve, reject) => {
+        const check = () => {
+          const found = lines.find(match);
+          if (found) finish(() => resolve(found));
+          else if (done) finish(() => reject(new Error(`${name} exited (${done!.code ?? done!.signal}) first:\n${out.slice(-3000)}`)));
+        };
+        const timer = setTimeout(() => finish(() => reject(new Error(`${name}: no such log line after ${timeoutMs} ms:\n${out.slice(-3000)}`))), timeoutMs);
+        const finish = (settle: () => void) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          settle();
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    async stop(signal = 'SIGTERM', timeoutMs = 15_000) {
+      if (done) return done;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+  return proc;
+}
+
+export interface ServeProcess extends CustodyProcess {
+  url: string;
+}
+
+/**
+ * `bin/custody serve` on a free port (or `worker` when `worker` is set); resolves once it says it is listening
+ * (or, for a worker, started). Rejects, after killing the child, if that does not happen within bootMs.
+ */
+export async function startCustody(
+  name: string,
+  env: Record<string, string>,
+  opts: { worker?: boolean; port?: number; bootMs?: number } = {},
+): Promise<ServeProcess> {
+  const port = opts.port ?? (await freePort());
+  const proc = spawnCustody(name, [opts.worker ? 'worker' : 'serve'], { PORT: String(port), ...env });
+  const ready = opts.worker ? 'custody worker started' : 'custody is listening';
+  try {
+    await proc.waitForLog((l) => l.msg === ready, opts.bootMs ?? 45_000);
+  } catch (err) {
+    await proc.stop('SIGKILL');
+    throw err;
+  }
+  return Object.assign(proc, { url: `http://127.0.0.1:${port}` });
+}
+
+/** Runs `bin/custody <args>` to its end (e.g. `admin create-client`). */
+export async function runCustody(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** `bin/custody admin create-client`: the one JSON line it prints. */
+export async function createClient(env: Record<string, string>, account: string, redirects: string[] = []) {
+  const res = await runCustody(['admin', 'create-client', '--account', account, ...redirects.flatMap((r) => ['--redirect-allow', r])], env);
+  if (res.code !== 0) throw new Error(`create-client exited ${res.code}: ${res.stderr}`);
+  return JSON.parse(res.stdout.trim()) as { account_id: string; client_id: string; client_secret: string };
+}
