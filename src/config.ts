@@ -76,7 +76,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const firstError = [...Value.Errors(Env, withDefaults)][0];
   if (firstError) {
     const name = firstError.instancePath.replace(/^\//, '') || JSON.stringify(firstError.params);
-    throw new ConfigError(`invalid configuration: ${name} ${firstError.message} (got ${JSON.stringify(env[name] ?? '')})`);
+    // Secrets and URLs that can carry passwords are named, never echoed.
+    const shown = /SECRET|KEY|_URL$/.test(name) ? '' : ` (got ${JSON.stringify(env[name] ?? '')})`;
+    throw new ConfigError(`invalid configuration: ${name} ${firstError.message}${shown}`);
   }
   const e = withDefaults as EnvValues;
   return {

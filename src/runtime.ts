@@ -50,14 +50,25 @@ export async function createRuntime(config: Config, opts: RuntimeOptions): Promi
   ctx.deletionGuards.push(legalHoldGuard(ctx.db));
   const app = await buildApp(ctx);
   if (opts.workers) engine.startBackground();
+  const housekeeping = setInterval(() => void sweepExpiredTokens(ctx), 3600_000).unref();
   return {
     ctx,
     app,
     engine,
     async close() {
+      clearInterval(housekeeping);
       await engine.stop();
       await app.close();
       await ctx.close();
     },
   };
+}
+
+/** Expired service tokens are useless (an expired refresh token is refused anyway); a day's grace keeps audits simple. */
+async function sweepExpiredTokens(ctx: AppContext): Promise<void> {
+  try {
+    await ctx.repos.tokens.deleteExpired(new Date(Date.now() - 24 * 3600_000).toISOString());
+  } catch (err) {
+    ctx.log.warn({ err }, 'could not sweep expired service tokens');
+  }
 }

@@ -70,7 +70,7 @@ export function createServiceTokens(deps: {
 
     async refresh(clientId, clientSecret, refreshToken) {
       const client = await authenticateClient(clientId, clientSecret);
-      const row = refreshToken ? await deps.tokens.find(sha256Hex(refreshToken)) : undefined;
+      const row = refreshToken ? await deps.tokens.findWithClient(sha256Hex(refreshToken)) : undefined;
       const invalid = new OAuthError(400, 'invalid_grant', 'The refresh token is invalid, expired or revoked.');
       if (!row || row.kind !== 'refresh' || row.client_id !== client.id) throw invalid;
       if (row.revoked_at || row.expires_at <= at()) throw invalid;
@@ -84,8 +84,8 @@ export function createServiceTokens(deps: {
 
     async verify(accessToken) {
       const hash = sha256Hex(accessToken);
-      const row = await deps.tokens.find(hash);
-      if (!row || row.kind !== 'access' || row.revoked_at || row.expires_at <= at()) return null;
+      const row = await deps.tokens.findWithClient(hash);
+      if (!row || row.kind !== 'access' || row.revoked_at || row.client_revoked_at || row.expires_at <= at()) return null;
       return { accountId: row.account_id, clientId: row.client_id, tokenKey: hash };
     },
   };

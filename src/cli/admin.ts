@@ -23,11 +23,11 @@ export async function admin(config: Config, argv: string[]): Promise<number> {
     switch (sub) {
       case 'create-client': {
         if (!values.account) return fail('create-client needs --account <name>');
+        const redirects = values['redirect-allow'] ?? [];
+        const bad = redirects.find((url) => !isUrl(url));
+        if (bad) return fail(`not an absolute http(s) URL: ${bad}`);
         const accountId = await accounts.ensureAccount(values.account);
-        for (const url of values['redirect-allow'] ?? []) {
-          if (!isUrl(url)) return fail(`not an absolute http(s) URL: ${url}`);
-          await accounts.allowRedirect(accountId, url);
-        }
+        for (const url of redirects) await accounts.allowRedirect(accountId, url);
         const secret = randomToken(32);
         const clientId = await accounts.createClient(accountId, hashClientSecret(secret));
         process.stdout.write(`${JSON.stringify({ account_id: accountId, client_id: clientId, client_secret: secret })}\n`);

@@ -23,6 +23,8 @@ export async function serve(config: Config, opts: { workers: boolean; api?: bool
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    // server.close() drops only the keep-alive sockets idle at that instant; one still answering would hold the exit for keepAliveTimeout (72 s).
+    setInterval(() => runtime.app.server.closeIdleConnections(), 100).unref();
     await runtime.close();
     await stopSandboxes();
     process.exit(0);

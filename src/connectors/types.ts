@@ -53,9 +53,23 @@ export interface ConnectorOAuth {
   refresh(grant: Grant): Promise<Grant>;
 }
 
+/**
+ * A failure that retrying cannot fix: a person must act (pair again, grant the app a missing scope). The message
+ * says what to do; it is shown to the client as the collection's status_reason and in discovery errors, so it
+ * must never contain a token or a secret. The engine moves the collection to `error` instead of retrying.
+ */
+export class NeedsUserActionError extends Error {
+  override name = 'NeedsUserActionError';
+}
+
 /** Thrown by refresh when the provider refuses the grant for good (invalid_grant): the user must pair again. */
-export class GrantRevokedError extends Error {
+export class GrantRevokedError extends NeedsUserActionError {
   override name = 'GrantRevokedError';
+}
+
+/** A content source's first bytes are not the content (e.g. an HTML error page answered with 200). */
+export class ContentRejectedError extends Error {
+  override name = 'ContentRejectedError';
 }
 
 /** Thrown by completeCallback when the provider reports a failure the user should see. */
@@ -97,7 +111,14 @@ export type CollectEvent =
   /** Everything yielded before is durable once the engine has handled this; a resumed run starts from `state`. */
   | { type: 'checkpoint'; state: unknown }
   /** Incremental cursors for the next run; kept only if the run completes. */
-  | { type: 'cursors'; value: unknown };
+  | { type: 'cursors'; value: unknown }
+  /**
+   * Everything of this custodian and these kinds that still exists at the source (within the filters) has been
+   * yielded as `item` events in this run, unchanged ones included (a full enumeration, not a change feed). The
+   * engine treats every stored item of theirs that this run did not see as deleted at the source. Yield it only
+   * when nothing was skipped: an item held back by an error would otherwise be taken for deleted.
+   */
+  | { type: 'listing_complete'; custodian: string; kinds: string[] };
 
 export interface ItemInput {
   kind: string;
@@ -131,8 +152,8 @@ export interface ContentSource {
   open(offset: number, signal: AbortSignal): Promise<{ body: Readable; partial: boolean }>;
   /** A hash the provider states for the content, verified while streaming. */
   providerHash?: { type: string; value: string; create(): Hasher };
-  /** Sanity check on the first bytes (e.g. Zoom answers failures with 200 + an HTML page). */
-  rejectIf?(firstChunk: Uint8Array, headers?: Record<string, string>): string | null;
+  /** Sanity check on the first bytes (e.g. Zoom answers failures with 200 + an HTML page): a reason rejects them. */
+  rejectIf?(firstChunk: Uint8Array): string | null;
 }
 
 export interface Logger {

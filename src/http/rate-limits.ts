@@ -36,7 +36,7 @@ export async function createRateLimits(config: Config, pgSchema?: string): Promi
     token: config.rateLimits.tokenPerMinute,
   };
   let close = async () => {};
-  let make: (bucket: Bucket) => RateLimiterAbstract | Promise<RateLimiterAbstract>;
+  let make: (bucket: Bucket) => RateLimiterAbstract;
   if (config.redisUrl) {
     const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 });
     await new Promise<void>((resolve, reject) => {
@@ -47,19 +47,24 @@ export async function createRateLimits(config: Config, pgSchema?: string): Promi
     close = async () => void redis.disconnect();
   } else if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 5, options: pgSchema ? `-c search_path=${pgSchema}` : undefined });
+    await createLimitTable(pool);
     make = (bucket) =>
-      new Promise<RateLimiterAbstract>((resolve, reject) => {
-        const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-          { storeClient: pool, tableName: 'rate_limits', keyPrefix: `rl:${bucket}`, points: points[bucket], duration: 60, clearExpiredByTimeout: false },
-          (err?: Error) => (err ? reject(err) : resolve(limiter)),
-        );
+      new RateLimiterPostgres({
+        storeClient: pool,
+        tableName: 'rate_limits',
+        tableCreated: true,
+        // the library deletes rows expired for an hour, every five minutes (unref'd timer)
+        clearExpiredByTimeout: true,
+        keyPrefix: `rl:${bucket}`,
+        points: points[bucket],
+        duration: 60,
       });
     close = () => pool.end();
   } else {
     make = (bucket) => new RateLimiterMemory({ keyPrefix: bucket, points: points[bucket], duration: 60 });
   }
   const limiters = {} as Record<Bucket, RateLimiterAbstract>;
-  for (const bucket of Object.keys(points) as Bucket[]) limiters[bucket] = await make(bucket);
+  for (const bucket of Object.keys(points) as Bucket[]) limiters[bucket] = make(bucket);
 
   return {
     async consume(bucket, key) {
@@ -74,4 +79,16 @@ export async function createRateLimits(config: Config, pgSchema?: string): Promi
     },
     close: () => close(),
   };
+}
+
+/** Several API processes boot at once: one creates the table (the library's own CREATE races), the others wait. */
+async function createLimitTable(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock(724002)');
+    await client.query('create table if not exists rate_limits (key varchar(255) primary key, points integer not null default 0, expire bigint)');
+  } finally {
+    await client.query('select pg_advisory_unlock(724002)').catch(() => {});
+    client.release();
+  }
 }

@@ -69,6 +69,27 @@ export class ItemRepo {
     return { rows: page, cursor: rows.length > opts.limit && last ? encodeCursor(last.first_seen_at, last.id) : null };
   }
 
+  /**
+   * Items of a custodian and kinds that the listing run `listingRunId` has not seen, not yet tombstoned (or not
+   * yet marked deleted at the source), for a complete listing to treat as deleted.
+   */
+  async unseen(
+    ex: Executor,
+    q: { collectionId: string; custodian: string; kinds: string[]; listingRunId: string; already: 'tombstoned' | 'deleted_at_source'; limit: number },
+  ): Promise<Pick<ItemRow, 'id' | 'kind' | 'source_id'>[]> {
+    return ex
+      .selectFrom('items')
+      .select(['id', 'kind', 'source_id'])
+      .where('collection_id', '=', q.collectionId)
+      .where('custodian', '=', q.custodian)
+      .where('kind', 'in', q.kinds)
+      .where((eb) => eb.or([eb('last_seen_run_id', 'is', null), eb('last_seen_run_id', '!=', q.listingRunId)]))
+      .where(q.already === 'tombstoned' ? 'tombstoned_at' : 'deleted_at_source', 'is', null)
+      .orderBy('id')
+      .limit(q.limit)
+      .execute();
+  }
+
   async get(collectionId: string, id: string): Promise<ItemRow | undefined> {
     return this.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).where('id', '=', id).executeTakeFirst();
   }
@@ -97,6 +118,20 @@ export class ItemRepo {
       .where('collection_id', '=', collectionId)
       .where('tombstoned_at', 'is', null)
       .groupBy('kind')
+      .execute();
+  }
+
+  /** Tombstoned items that still hold their content (kept because of a legal hold). */
+  async heldTombstones(collectionId: string, limit: number): Promise<ItemRow[]> {
+    return this.db
+      .selectFrom('items')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .where('tombstoned_at', 'is not', null)
+      .where('holds_ref', '=', 1)
+      .where('sha256', 'is not', null)
+      .orderBy('id')
+      .limit(limit)
       .execute();
   }
 

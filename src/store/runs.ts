@@ -1,4 +1,5 @@
 import type { Selectable, Transaction } from 'kysely';
+import { recordAudit } from './audit.ts';
 import type { Database } from './db.ts';
 import { newId } from './ids.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
@@ -27,6 +28,20 @@ export function countersOf(run: RunRow): Counters {
 }
 
 type Executor = Database | Transaction<DB>;
+type FinalStatus = Exclude<RunStatus, 'queued' | 'running'>;
+
+/** `run.finish`: outcome = the run's final status. Always inside the transaction that sets that status. */
+async function auditFinish(trx: Transaction<DB>, run: Pick<RunRow, 'id' | 'account_id' | 'collection_id'>, status: FinalStatus, at: string, reason: string | null) {
+  await recordAudit(trx, {
+    accountId: run.account_id,
+    clientId: null,
+    action: 'run.finish',
+    targetId: run.collection_id,
+    outcome: status,
+    detail: { run_id: run.id, ...(reason !== null && { reason: reason.slice(0, 500) }) },
+    at,
+  });
+}
 
 /** What a run's owner writes with each durable step; fenced on ownership so a cancelled run writes nothing. */
 export interface Progress {
@@ -35,6 +50,7 @@ export interface Progress {
   checkpoint?: string | null;
   pendingCursors?: string | null;
   filtersFingerprint?: string;
+  listingRunId?: string;
 }
 
 export class RunRepo {
@@ -51,6 +67,8 @@ export class RunRepo {
     at: string;
     checkpoint?: string | null;
     filtersFingerprint?: string | null;
+    /** a retry resuming another run's checkpoint continues that run's listing marks */
+    listingRunId?: string | null;
   }): Promise<{ run: RunRow; created: boolean }> {
     const inserted = await this.db
       .insertInto('runs')
@@ -70,6 +88,7 @@ export class RunRepo {
         filters_fingerprint: input.filtersFingerprint ?? null,
         pending_cursors: null,
         error: null,
+        listing_run_id: input.listingRunId ?? null,
       })
       .onConflict((oc) => oc.doNothing())
       .returningAll()
@@ -165,27 +184,42 @@ export class RunRepo {
 
   /**
    * Compare-and-swap claim: a queued run, a running run whose lease expired, or one held by `deadOwner`.
-   * Returns the claimed row or undefined when someone else has it.
+   * Returns the claimed row or undefined when someone else has it. The first claim (attempt 1) records
+   * `run.start` in the same transaction; a run resumed after a crash or a lost lease records nothing new.
    */
   async claim(id: string, owner: string, now: string, leaseUntil: string, deadOwner?: string): Promise<RunRow | undefined> {
-    return this.db
-      .updateTable('runs')
-      .set((eb) => ({
-        status: 'running',
-        lease_owner: owner,
-        lease_expires_at: leaseUntil,
-        heartbeat_at: now,
-        started_at: eb.fn.coalesce('started_at', eb.val(now)),
-        attempt: eb('attempt', '+', 1),
-      }))
-      .where('id', '=', id)
-      .where((eb) => {
-        const stale = [eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])];
-        if (deadOwner) stale.push(eb.and([eb('status', '=', 'running'), eb('lease_owner', '=', deadOwner)]));
-        return eb.or(stale);
-      })
-      .returningAll()
-      .executeTakeFirst();
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('runs')
+        .set((eb) => ({
+          status: 'running',
+          lease_owner: owner,
+          lease_expires_at: leaseUntil,
+          heartbeat_at: now,
+          started_at: eb.fn.coalesce('started_at', eb.val(now)),
+          attempt: eb('attempt', '+', 1),
+        }))
+        .where('id', '=', id)
+        .where((eb) => {
+          const stale = [eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])];
+          if (deadOwner) stale.push(eb.and([eb('status', '=', 'running'), eb('lease_owner', '=', deadOwner)]));
+          return eb.or(stale);
+        })
+        .returningAll()
+        .executeTakeFirst();
+      if (row?.attempt === 1) {
+        await recordAudit(trx, {
+          accountId: row.account_id,
+          clientId: null,
+          action: 'run.start',
+          targetId: row.collection_id,
+          outcome: 'started',
+          detail: { run_id: row.id, trigger: row.trigger },
+          at: now,
+        });
+      }
+      return row;
+    });
   }
 
   /** Extends the lease; false when the run was cancelled or another owner took it. */
@@ -226,6 +260,7 @@ export class RunRepo {
         ...(p.checkpoint !== undefined && { checkpoint: p.checkpoint }),
         ...(p.pendingCursors !== undefined && { pending_cursors: p.pendingCursors }),
         ...(p.filtersFingerprint !== undefined && { filters_fingerprint: p.filtersFingerprint }),
+        ...(p.listingRunId !== undefined && { listing_run_id: p.listingRunId }),
       })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
@@ -234,27 +269,35 @@ export class RunRepo {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  /** Ends a run the caller owns; false when it no longer does. */
-  async finish(trx: Executor, id: string, owner: string, status: Exclude<RunStatus, 'queued' | 'running'>, at: string, error: string | null) {
-    const res = await trx
+  /** Ends a run the caller owns and records `run.finish` with it; false when it no longer owns the run. */
+  async finish(ex: Executor, id: string, owner: string, status: FinalStatus, at: string, error: string | null): Promise<boolean> {
+    if (!ex.isTransaction) return ex.transaction().execute((trx) => this.finish(trx, id, owner, status, at, error));
+    const trx = ex as Transaction<DB>;
+    const row = await trx
       .updateTable('runs')
       .set({ status, finished_at: at, error, lease_expires_at: null })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
       .where('status', '=', 'running')
+      .returning(['id', 'account_id', 'collection_id'])
       .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    if (row) await auditFinish(trx, row, status, at, error);
+    return row !== undefined;
   }
 
-  /** Cancels whatever run is active for the collection; returns the cancelled runs. */
+  /** Cancels whatever run is active for the collection, recording `run.finish` for each; returns them. */
   async cancelActive(collectionId: string, at: string): Promise<RunRow[]> {
-    return this.db
-      .updateTable('runs')
-      .set({ status: 'cancelled', finished_at: at, error: 'cancelled', lease_expires_at: null })
-      .where('collection_id', '=', collectionId)
-      .where('status', 'in', [...ACTIVE_STATUSES])
-      .returningAll()
-      .execute();
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .updateTable('runs')
+        .set({ status: 'cancelled', finished_at: at, error: 'cancelled', lease_expires_at: null })
+        .where('collection_id', '=', collectionId)
+        .where('status', 'in', [...ACTIVE_STATUSES])
+        .returningAll()
+        .execute();
+      for (const row of rows) await auditFinish(trx, row, 'cancelled', at, 'cancelled');
+      return rows;
+    });
   }
 
   async addErrors(trx: Executor, rows: Omit<RunErrorRow, 'id'>[]): Promise<void> {

@@ -34,6 +34,8 @@ export interface SyncTables {
     /** JSON cursors yielded by this run; copied to collection_cursors when it succeeds */
     pending_cursors: string | null;
     error: string | null;
+    /** the run id this run stamps items it sees with: its own, or that of the failed run whose checkpoint it resumed */
+    listing_run_id: string | null;
   };
   run_errors: {
     id: string;
@@ -77,6 +79,8 @@ export interface SyncTables {
     text: string | null;
     /** arch: JSON list of superseded content versions, each still holding a blob reference */
     previous_versions: string | null;
+    /** the listing run (runs.listing_run_id) that last saw it at the source, unchanged or not */
+    last_seen_run_id: string | null;
     first_seen_at: string;
     updated_at: string;
   };

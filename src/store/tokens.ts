@@ -15,6 +15,17 @@ export class TokenRepo {
     return this.db.selectFrom('service_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   }
 
+  /** The token with its client's revocation time: a revoked client's tokens stop working at once. */
+  async findWithClient(tokenHash: string): Promise<(TokenRow & { client_revoked_at: string | null }) | undefined> {
+    return this.db
+      .selectFrom('service_tokens')
+      .innerJoin('api_clients', 'api_clients.id', 'service_tokens.client_id')
+      .selectAll('service_tokens')
+      .select('api_clients.revoked_at as client_revoked_at')
+      .where('service_tokens.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+  }
+
   /** Marks a refresh token used; false when it was already used (a replay) or revoked. Atomic. */
   async markUsed(tokenHash: string, at: string): Promise<boolean> {
     const res = await this.db

@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { BlobStore, BlobWriter, CommittedBlob, HasherFactory } from '../blobs/types.ts';
-import type { ContentSource } from '../connectors/types.ts';
+import { ContentRejectedError, type ContentSource } from '../connectors/types.ts';
+
+export { ContentRejectedError };
 
 export interface FetchedContent {
   blob: CommittedBlob;
@@ -13,11 +15,6 @@ export interface FetchedContent {
   rejected: CommittedBlob[];
   /** why verification failed, for the run's errors */
   problem?: string;
-}
-
-/** The source's first bytes are not the content (e.g. an HTML error page answered with 200). */
-export class ContentRejectedError extends Error {
-  override name = 'ContentRejectedError';
 }
 
 export interface FetchOptions {

@@ -7,6 +7,7 @@ import { conflict, notFound } from '../domain/errors.ts';
 import type { Sealer } from '../domain/seal.ts';
 import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
 import { CollectionRepo } from '../store/collections.ts';
+import { isHeld } from '../store/holds.ts';
 import type { Database } from '../store/db.ts';
 import { countersOf, RunRepo, type RunRow, type RunTrigger } from '../store/runs.ts';
 import { BudgetRegistry } from './budget.ts';
@@ -25,7 +26,7 @@ export interface SyncEngineDeps {
   config: Pick<Config, 'sync'>;
   log: Logger;
   clock?: () => Date;
-  /** Whether a legal hold covers the collection: tombstoned content is then kept. Issue 6 provides it. */
+  /** Whether a legal hold covers the collection: tombstoned content is then kept. Default: the legal_holds table. */
   isHeld?(collectionId: string): Promise<boolean>;
   /**
    * The process-wide request budgets and credential manager (sync/provider-context.ts providerResources):
@@ -100,7 +101,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     budgets: deps.resources?.budgets ?? new BudgetRegistry(),
     log: deps.log,
     clock,
-    isHeld: deps.isHeld ?? (async () => false),
+    isHeld: deps.isHeld ?? ((collectionId: string) => isHeld(deps.db, collectionId)),
     intervalMinutes: deps.config.sync.intervalMinutes,
     retry: { ...DEFAULT_RETRY, ...deps.tuning?.retry },
   };
@@ -144,6 +145,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       at: now(),
       checkpoint: previous?.checkpoint,
       filtersFingerprint: previous?.filters_fingerprint,
+      listingRunId: previous?.checkpoint ? (previous.listing_run_id ?? previous.id) : null,
     });
     executor?.kick();
     return result;

@@ -1,5 +1,5 @@
 import type { BlobStore } from '../blobs/types.ts';
-import { GrantRevokedError, type CollectContext, type Connector, type Logger } from '../connectors/types.ts';
+import { GrantRevokedError, NeedsUserActionError, type CollectContext, type Connector, type Logger } from '../connectors/types.ts';
 import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
 import { CollectionRepo, type CollectionRow } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
@@ -9,8 +9,10 @@ import { WalletRepo } from '../store/wallets.ts';
 import type { BudgetRegistry } from './budget.ts';
 import { CredentialsMissingError, type CredentialManager } from './credentials.ts';
 import { filtersFingerprint } from './fingerprint.ts';
+import { purgeUnheldTombstones } from './purge.ts';
 import { ProviderError, ProviderHttp } from './provider-http.ts';
 import { FencedOutError, RunSession } from './session.ts';
+import { userFacingMessage } from './user-message.ts';
 
 export interface RetryPolicy {
   /** Wait before the first automatic retry of a failed collection; doubles each time. */
@@ -46,8 +48,6 @@ export class RunStopped extends Error {
   }
 }
 
-class NeedsUserAction extends Error {}
-
 /** Executes a claimed run to its end. The caller holds the lease and heartbeats it. */
 export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, signal: AbortSignal): Promise<RunOutcome> {
   const collections = new CollectionRepo(deps.db);
@@ -64,21 +64,26 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     }
     if (collection.sync_status !== 'syncing') await moveCollection(collections, collection, 'start');
     const connector = deps.connectors.get(collection.type);
-    if (!connector) throw new NeedsUserAction(`no connector for collection type "${collection.type}" on this server`);
+    if (!connector) throw new NeedsUserActionError(`no connector for collection type "${collection.type}" on this server`);
     const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
-    if (!wallet?.sealed_grant) throw new NeedsUserAction('re-pair credentials: the wallet has no paired credentials');
-    if (collection.sync_filters === null) throw new NeedsUserAction('no sync_filters saved: PATCH the collection');
+    if (!wallet?.sealed_grant) throw new NeedsUserActionError('re-pair credentials: the wallet has no paired credentials');
+    if (collection.sync_filters === null) throw new NeedsUserActionError('no sync_filters saved: PATCH the collection');
 
     const filters = JSON.parse(collection.sync_filters) as unknown;
     const fingerprint = filtersFingerprint(filters);
     const sameFilters = run.filters_fingerprint === fingerprint;
-    const checkpoint = sameFilters && run.checkpoint ? (JSON.parse(run.checkpoint) as { state: unknown }).state : null;
+    const resumed = sameFilters && run.checkpoint !== null;
+    const checkpoint = resumed ? (JSON.parse(run.checkpoint!) as { state: unknown }).state : null;
     if (run.checkpoint && !sameFilters) log.info({}, 'filters changed since the last checkpoint: planning starts over');
     const stored = await new CursorRepo(deps.db).get(collection.id);
     const cursors = stored && stored.fingerprint === fingerprint ? stored.value : null;
 
+    // Items this run sees are stamped with this id; a resumed checkpoint (a crash, or a retry of a failed run)
+    // continues the marks made before it, so a complete listing spanning attempts misses nothing.
+    const listingRunId = resumed ? (run.listing_run_id ?? run.id) : run.id;
     session = new RunSession(deps, {
       runId: run.id,
+      listingRunId,
       owner,
       collectionId: collection.id,
       accountId: collection.account_id,
@@ -90,6 +95,7 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     const owned = await runs.saveProgress(deps.db, run.id, owner, now(), {
       counters: session.counters,
       filtersFingerprint: fingerprint,
+      listingRunId,
       ...(!sameFilters && { checkpoint: null, pendingCursors: null }),
     });
     if (!owned) throw new FencedOutError('the run is no longer ours');
@@ -115,7 +121,7 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
       checkpoint,
       cursors,
     };
-    log.info({ resumed: checkpoint !== null, attempt: run.attempt }, 'run started');
+    log.info({ resumed, attempt: run.attempt }, 'run started');
     for await (const event of connector.collect(ctx)) {
       if (signal.aborted) throw signal.reason;
       await session.handle(event);
@@ -132,16 +138,23 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
 async function succeed(deps: RunnerDeps, run: RunRow, owner: string, collection: CollectionRow, fingerprint: string, log: Logger): Promise<RunOutcome> {
   const runs = new RunRepo(deps.db);
   const at = deps.clock().toISOString();
+  const rerun = collection.type_sync === 'auto' || collection.type_sync === 'arch';
+  // One transaction: whoever sees the run finished sees the collection `synced` (and its next run planned).
   await deps.db.transaction().execute(async (trx) => {
     // Cursors are kept only when the run completes: a failed run must not skip what it never collected.
     const current = await trx.selectFrom('runs').select('pending_cursors').where('id', '=', run.id).executeTakeFirst();
     if (!(await runs.finish(trx, run.id, owner, 'succeeded', at, null))) throw new FencedOutError('the run is no longer ours');
     if (current?.pending_cursors) await new CursorRepo(deps.db).put(trx, collection.id, current.pending_cursors, fingerprint, at);
+    const collections = new CollectionRepo(trx as unknown as Database);
+    await collections.transition(collection.id, 'syncing', 'synced');
+    await collections.update(collection.id, { next_sync_at: rerun ? new Date(deps.clock().getTime() + deps.intervalMinutes * 60_000).toISOString() : null });
   });
-  const collections = new CollectionRepo(deps.db);
-  await collections.transition(collection.id, 'syncing', 'synced');
-  const rerun = collection.type_sync === 'auto' || collection.type_sync === 'arch';
-  await collections.update(collection.id, { next_sync_at: rerun ? new Date(deps.clock().getTime() + deps.intervalMinutes * 60_000).toISOString() : null });
+  if (collection.type_sync === 'auto') {
+    // Content tombstoned while a hold applied that has since been released (a release racing with this run).
+    await purgeUnheldTombstones(deps.db, deps.blobs, collection.id, { now: () => deps.clock().toISOString(), isHeld: deps.isHeld }).catch((err: unknown) =>
+      log.warn({ err }, 'purging tombstoned content no hold keeps failed'),
+    );
+  }
   log.info({}, 'run succeeded');
   return { status: 'succeeded', error: null };
 }
@@ -162,7 +175,6 @@ async function fail(
     return { status: 'interrupted', error: null };
   }
   const runs = new RunRepo(deps.db);
-  const collections = new CollectionRepo(deps.db);
   const at = deps.clock().toISOString();
   let status: 'failed' | 'error' = needsUserAction(err) ? 'error' : 'failed';
   let reason = describe(err);
@@ -179,16 +191,18 @@ async function fail(
   }
   const finished = await deps.db.transaction().execute(async (trx) => {
     const ok = await runs.finish(trx, run.id, owner, status, at, reason);
-    if (ok) await runs.addErrors(trx, [{ run_id: run.id, collection_id: run.collection_id, source_id: null, kind: null, reason: `run ${status}: ${reason}`, at }]);
-    if (ok) await trx.updateTable('runs').set((eb) => ({ error_count: eb('error_count', '+', 1) })).where('id', '=', run.id).execute();
-    return ok;
+    if (!ok) return false;
+    await runs.addErrors(trx, [{ run_id: run.id, collection_id: run.collection_id, source_id: null, kind: null, reason: `run ${status}: ${reason}`, at }]);
+    await trx.updateTable('runs').set((eb) => ({ error_count: eb('error_count', '+', 1) })).where('id', '=', run.id).execute();
+    if (collection) {
+      const collections = new CollectionRepo(trx as unknown as Database);
+      const current = (await collections.getById(collection.id)) ?? collection;
+      await moveCollection(collections, current, status === 'error' ? 'error' : 'fail', reason);
+      await collections.update(collection.id, { next_sync_at: retryAt });
+    }
+    return true;
   });
   if (!finished) return { status: 'interrupted', error: null };
-  if (collection) {
-    const current = (await collections.getById(collection.id)) ?? collection;
-    await moveCollection(collections, current, status === 'error' ? 'error' : 'fail', reason);
-    await collections.update(collection.id, { next_sync_at: retryAt });
-  }
   log.warn({ status, reason }, 'run did not succeed');
   return { status, error: reason };
 }
@@ -203,16 +217,18 @@ async function moveCollection(collections: CollectionRepo, c: CollectionRow, eve
 
 function needsUserAction(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof GrantRevokedError || e instanceof NeedsUserAction || e instanceof CredentialsMissingError) return true;
+    if (e instanceof NeedsUserActionError || e instanceof CredentialsMissingError) return true;
     if (e instanceof ProviderError && e.code === 'auth_rejected') return true;
   }
   return false;
 }
 
+/** The status_reason: what a person must do when one must act, else why the run failed. */
 function describe(err: unknown): string {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof GrantRevokedError) return `re-pair credentials: the provider refused the stored grant (${e.message})`;
-    if (e instanceof ProviderError && e.code === 'auth_rejected') return `re-pair credentials: ${e.message}`;
+    if (e instanceof GrantRevokedError) return userFacingMessage(`re-pair credentials: the provider refused the stored grant (${e.message})`);
+    if (e instanceof NeedsUserActionError) return userFacingMessage(e.message);
+    if (e instanceof ProviderError && e.code === 'auth_rejected') return userFacingMessage(`re-pair credentials: ${e.message}`);
   }
   const message = err instanceof Error ? err.message : String(err);
   return message.slice(0, 1000) || 'unknown error';

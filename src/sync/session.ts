@@ -23,6 +23,8 @@ export interface SessionDeps {
 
 export interface SessionScope {
   runId: string;
+  /** what items seen by this run are stamped with (see runs.listing_run_id) */
+  listingRunId: string;
   owner: string;
   collectionId: string;
   accountId: string;
@@ -73,6 +75,8 @@ export class RunSession {
       case 'cursors':
         this.pendingCursors = JSON.stringify(ev.value ?? null);
         return;
+      case 'listing_complete':
+        return this.onListingComplete(ev.custodian, ev.kinds);
       default: {
         const never: never = ev;
         this.deps.log.warn({ event: (never as { type?: unknown }).type }, 'connector yielded an unknown event');
@@ -89,6 +93,7 @@ export class RunSession {
       collectionId: this.scope.collectionId,
       accountId: this.scope.accountId,
       runId: this.scope.runId,
+      listingRunId: this.scope.listingRunId,
       keepVersions: this.scope.typeSync === 'arch',
       at,
     };
@@ -141,6 +146,11 @@ export class RunSession {
     if (this.ops.length >= FLUSH_EVERY) return this.flush();
   }
 
+  private pushSeen(id: string): Promise<void> | void {
+    this.ops.push({ type: 'seen', id });
+    if (this.ops.length >= FLUSH_EVERY) return this.flush();
+  }
+
   private async lookup(kind: string, sourceId: string): Promise<ItemRow | undefined> {
     if (this.pendingKeys.has(keyOf(kind, sourceId))) await this.flush();
     return this.items.findByKey(this.deps.db, this.scope.collectionId, kind, sourceId);
@@ -162,7 +172,9 @@ export class RunSession {
         if (existing.run_id === this.scope.runId) this.counters.skipped += 1;
         else this.counters.unchanged += 1;
         const patch = changedFields(existing, input);
-        if (patch) await this.push({ type: 'touch', id: existing.id, patch }, key);
+        if (patch) return this.push({ type: 'touch', id: existing.id, patch }, key);
+        // Nothing to rewrite, but a complete listing must know the source still has it.
+        if (existing.last_seen_run_id !== this.scope.listingRunId) return this.pushSeen(existing.id);
         return;
       }
     }
@@ -207,6 +219,38 @@ export class RunSession {
       if (this.scope.signal.aborted) throw err;
       this.recordError(`content download failed: ${(err as Error).message ?? String(err)}`, input.sourceId, input.kind);
       return undefined;
+    }
+  }
+
+  /**
+   * The connector yielded everything of this custodian and these kinds that the source still has: what this run
+   * (or the attempts it resumes) did not see is gone from the source. Batches are fenced like any flush; a crash
+   * midway is finished by the resumed run, which yields the same event again.
+   */
+  private async onListingComplete(custodian: string, kinds: string[]): Promise<void> {
+    const known = kinds.filter((k) => this.scope.kinds.includes(k));
+    if (known.length === 0) return;
+    await this.flush();
+    const auto = this.scope.typeSync === 'auto';
+    const purgeContent = auto ? !(await this.deps.isHeld(this.scope.collectionId)) : false;
+    let previous = '';
+    for (;;) {
+      const unseen = await this.items.unseen(this.deps.db, {
+        collectionId: this.scope.collectionId,
+        custodian,
+        kinds: known,
+        listingRunId: this.scope.listingRunId,
+        already: auto ? 'tombstoned' : 'deleted_at_source',
+        limit: FLUSH_EVERY,
+      });
+      const marker = unseen.map((r) => r.id).join(',');
+      // Every batch changes the rows it selects; the same batch twice means nothing can progress.
+      if (unseen.length === 0 || marker === previous) return;
+      previous = marker;
+      for (const row of unseen) {
+        this.ops.push(auto ? { type: 'tombstone', kind: row.kind, sourceId: row.source_id, purgeContent } : { type: 'mark_deleted', kind: row.kind, sourceId: row.source_id });
+      }
+      await this.flush();
     }
   }
 

@@ -77,6 +77,8 @@ export interface RunResult {
   items: ItemInput[];
   deleted: Array<{ kind: string; sourceId: string }>;
   errors: Array<{ reason: string; sourceId?: string }>;
+  /** listing_complete events, and the stored items each one took for deleted */
+  listings: Array<{ custodian: string; kinds: string[]; unseen: string[] }>;
   checkpoints: number;
   downloads: number;
   cursors: unknown;
@@ -87,6 +89,8 @@ export class MiniEngine {
   readonly stored = new Map<string, StoredItem>();
   cursors: unknown = null;
   lastCheckpoint: unknown = null;
+  /** keys seen since the run began, across an abandoned attempt and its resumption (the engine's listing marks) */
+  private seen = new Set<string>();
 
   constructor(
     private readonly connector: Connector,
@@ -95,7 +99,8 @@ export class MiniEngine {
 
   /** One run; `stopAfterCheckpoints` abandons it (like a crash) after that many checkpoints. */
   async run(filters: unknown, opts: { resume?: boolean; stopAfterCheckpoints?: number } = {}): Promise<RunResult> {
-    const result: RunResult = { items: [], deleted: [], errors: [], checkpoints: 0, downloads: 0, cursors: undefined };
+    const result: RunResult = { items: [], deleted: [], errors: [], listings: [], checkpoints: 0, downloads: 0, cursors: undefined };
+    if (!opts.resume) this.seen = new Set();
     const events = this.connector.collect({
       ...this.ctx,
       collectionId: 'col_test',
@@ -116,7 +121,14 @@ export class MiniEngine {
         this.stored.delete(`${ev.kind}:${ev.sourceId}`);
       } else if (ev.type === 'error') {
         result.errors.push({ reason: ev.reason, sourceId: ev.sourceId });
+      } else if (ev.type === 'listing_complete') {
+        const unseen = [...this.stored.entries()]
+          .filter(([key, s]) => s.input.custodian === ev.custodian && ev.kinds.includes(s.input.kind) && !this.seen.has(key))
+          .map(([key]) => key);
+        for (const key of unseen) this.stored.delete(key);
+        result.listings.push({ custodian: ev.custodian, kinds: ev.kinds, unseen });
       } else {
+        this.seen.add(`${ev.item.kind}:${ev.item.sourceId}`);
         result.items.push(ev.item);
         await this.onItem(ev.item, ev.content, result);
       }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZoomScopeError } from '../../src/connectors/zoom/api.ts';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
-import { GrantRevokedError, type ContentSource } from '../../src/connectors/types.ts';
+import { GrantRevokedError, NeedsUserActionError, type ContentSource } from '../../src/connectors/types.ts';
 import { ContentRejectedError } from '../../src/sync/content.ts';
 import { ProviderError } from '../../src/sync/provider-http.ts';
 import { startZoomSandbox, type ZoomSandboxOptions, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
@@ -158,7 +158,9 @@ describe('zoom connector against a hostile Zoom', () => {
     const engine = new MiniEngine(connector, session(connector, grant).ctx);
     const err = await engine.run(everything()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ZoomScopeError);
-    expect(err).toBeInstanceOf(GrantRevokedError);
+    // The grant still works: a person must add the scope (and pair again), but nothing was revoked.
+    expect(err).toBeInstanceOf(NeedsUserActionError);
+    expect(err).not.toBeInstanceOf(GrantRevokedError);
     expect((err as Error).message).toMatch(/listing chat messages/);
     if (!as401) expect((err as Error).message).toMatch(/team_chat:read:list_user_messages:admin/);
   });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createRateLimits } from '../../src/http/rate-limits.ts';
 import { pgUrl, testDatabases } from '../support/databases.ts';
 
 async function tokenCall(t: TestApp, form: Record<string, string>) {
@@ -62,6 +64,19 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service auth and 
     expect((await t.call(fresh.body.access_token, 'GET', '/v1/workspaces')).status).toBe(200);
   });
 
+  it("stops a revoked client's access tokens at once, even one written after the revocation", async () => {
+    const c = await t.client('revoked-co');
+    const { body } = await tokenCall(t, { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret });
+    expect((await t.call(body.access_token, 'GET', '/v1/workspaces')).status).toBe(200);
+    const { db } = t.runtime.ctx;
+    await t.runtime.ctx.repos.accounts.revokeClient(c.clientId);
+    // a refresh racing the revocation could insert tokens after it: the client's own revocation still wins
+    await db.updateTable('service_tokens').set({ revoked_at: null }).where('client_id', '=', c.clientId).execute();
+    expect((await t.call(body.access_token, 'GET', '/v1/workspaces')).status).toBe(401);
+    const refreshed = await tokenCall(t, { grant_type: 'refresh_token', client_id: c.clientId, client_secret: c.clientSecret, refresh_token: body.refresh_token });
+    expect(refreshed.res.status).toBe(401);
+  });
+
   it('answers RFC 6749 errors for bad clients and grants', async () => {
     const c = await t.client('errors-co');
     const wrong = await tokenCall(t, { grant_type: 'client_credentials', client_id: c.clientId, client_secret: 'nope' });
@@ -114,6 +129,20 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service auth and 
 });
 
 describe.skipIf(!pgUrl)('a budget shared by two API processes', () => {
+  it('boots several limiters at once on a fresh PostgreSQL schema', async () => {
+    const pg = testDatabases.find((d) => d.name === 'postgres')!;
+    const shared = await pg.open();
+    try {
+      const config = loadConfig({ DATABASE_URL: shared.url!, DATA_DIR: '/tmp/unused' });
+      const limits = await Promise.all(Array.from({ length: 4 }, () => createRateLimits(config, shared.schema)));
+      const results = await Promise.all(limits.map((l) => l.consume('default', 'same-key')));
+      expect(results.map((r) => r.remaining).sort((a, b) => b - a)).toEqual([599, 598, 597, 596]);
+      await Promise.all(limits.map((l) => l.close()));
+    } finally {
+      await shared.close();
+    }
+  });
+
   for (const store of ['postgres', 'redis'] as const) {
     it(`allows 600/min per token across two servers, not 1200 (${store})`, async () => {
       const pg = testDatabases.find((d) => d.name === 'postgres')!;

@@ -59,6 +59,9 @@ describe('bin/custody admin', () => {
 
   it('refuses bad usage with a non-zero exit and a message', async () => {
     expect((await custody(['admin', 'create-client'])).code).not.toBe(0);
+    // a bad URL refuses the whole command: no account, no allowlist entry is left behind
+    expect((await custody(['admin', 'create-client', '--account', 'half-made', '--redirect-allow', 'https://ok.example.com', '--redirect-allow', 'nope'])).code).toBe(2);
+    expect((await custody(['admin', 'allow-redirect', '--account', 'half-made', 'https://x.example.com'])).stderr).toMatch(/no account/);
     expect((await custody(['admin', 'allow-redirect', '--account', 'nobody-here', 'https://x.example.com'])).stderr).toMatch(/no account/);
     expect((await custody(['admin', 'allow-redirect', '--account', 'acme', 'not a url'])).code).not.toBe(0);
     expect((await custody(['admin', 'revoke-client', 'cli_unknown'])).stderr).toMatch(/no client/);

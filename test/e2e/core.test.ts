@@ -138,6 +138,8 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
     const { col } = await setup();
     const bad: Array<[unknown, string]> = [
       [{ ...confFilters, users: [] }, '/body/sync_filters/users'],
+      ['everything', '/body/sync_filters'],
+      [null, '/body/sync_filters'],
       [{ ...confFilters, channels: {} }, '/body/sync_filters/channels'],
       [{ content_selections: confFilters.content_selections }, '/body/sync_filters/account_owners'],
       [{ ...confFilters, account_owners: { all_selected: 'yes', selected: [], excluded: [] } }, '/body/sync_filters/account_owners/all_selected'],

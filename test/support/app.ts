@@ -150,7 +150,14 @@ const ENDED = ['synced', 'failed', 'error'];
  * and POST start move the status before they answer, so an earlier run's `synced` is never mistaken for this
  * one's. A run that ends in a status not asked for fails at once, with its reason.
  */
-export async function waitForStatus(call: Call, token: string, collectionId: string, statuses: string[], timeoutMs = 20_000): Promise<Json> {
+export async function waitForStatus(
+  call: Call,
+  token: string,
+  collectionId: string,
+  statuses: string[],
+  timeoutMs = 20_000,
+  intervalMs = 50,
+): Promise<Json> {
   const deadline = Date.now() + timeoutMs;
   let last: Json | undefined;
   for (;;) {
@@ -162,7 +169,7 @@ export async function waitForStatus(call: Call, token: string, collectionId: str
     if (Date.now() > deadline) {
       throw new Error(`collection ${collectionId} still "${last.sync_status}" after ${timeoutMs} ms (wanted ${statuses.join('|')})`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
 

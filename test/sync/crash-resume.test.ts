@@ -97,6 +97,12 @@ for (const database of testDatabases) {
       expect(refs.every((r) => r.refs === 1)).toBe(true);
       const visible = visibleBlobs(blobRoot);
       for (const item of items) expect(visible).toContain(item.sha256);
+      // The audit log saw one run: started once (the resumed attempt records nothing new), finished once.
+      const audit = await db.selectFrom('audit_log').select(['action', 'outcome', 'detail']).where('target_id', '=', collectionId).orderBy('seq').execute();
+      expect(audit.map((a) => [a.action, a.outcome, JSON.parse(a.detail!).run_id])).toEqual([
+        ['run.start', 'started', runId],
+        ['run.finish', 'succeeded', runId],
+      ]);
     });
   });
 }

@@ -59,7 +59,11 @@ export class DriveSync {
         continue;
       }
       const deltaLink = this.graphLink(page?.['@odata.deltaLink']);
-      yield* this.finishRound();
+      const unplaced = yield* this.finishRound();
+      // A full enumeration (first run, or after a 410) yielded everything the selection holds: whatever the
+      // engine kept that it did not see was deleted while no delta link covered it. Not when items went unplaced.
+      // Before the checkpoint that ends the round, so a crash in between repeats it on resume.
+      if (st.full && unplaced === 0) yield { type: 'listing_complete', custodian: this.o.userId, kinds: ['file', 'folder'] };
       Object.assign(st, { phase: 'done', link: deltaLink, full: false });
       yield { type: 'checkpoint', state: this.o.snapshot() };
       return;
@@ -245,8 +249,10 @@ export class DriveSync {
     }
   }
 
-  private *finishRound(): Generator<CollectEvent> {
+  /** Returns how many entries could not be placed (reported as errors). */
+  private *finishRound(): Generator<CollectEvent, number> {
     const st = this.o.state;
+    const unplaced = st.pending?.length ?? 0;
     for (const e of st.pending ?? []) {
       yield {
         type: 'error',
@@ -266,6 +272,7 @@ export class DriveSync {
       }
       delete st.gone;
     }
+    return unplaced;
   }
 }
 

@@ -1,6 +1,6 @@
 // A thin typed layer over ProviderHttp for Zoom REST API v2: URL building, UUID encoding, error classification
 // and next_page_token paging with Zoom's 15-minute token expiry.
-import { GrantRevokedError } from '../types.ts';
+import { NeedsUserActionError } from '../types.ts';
 import { ProviderError, type ProviderHttp } from '../../sync/provider-http.ts';
 import type { ZoomPage } from './wire.ts';
 
@@ -71,10 +71,10 @@ export function isPageTokenRefused(err: unknown): boolean {
 /**
  * The grant lacks a scope the request needs: Zoom answers 400 code 4711, or 401 code 124, which ProviderHttp
  * reports as `auth_rejected` once a refreshed token was refused as well. Nothing but a change to the Zoom app's
- * scopes and a new pairing helps, so it extends GrantRevokedError: the engine then asks a person to re-pair
- * instead of retrying.
+ * scopes and a new pairing helps: the engine moves the collection to `error` with this message (naming the
+ * scope) instead of retrying. The grant itself still works, so it is not a GrantRevokedError.
  */
-export class ZoomScopeError extends GrantRevokedError {
+export class ZoomScopeError extends NeedsUserActionError {
   override name = 'ZoomScopeError';
 }
 

@@ -15,6 +15,7 @@ import { freshState, PHASES, readCursors, readState, type Cursors, type Phase, t
 export interface CollectOptions {
   apiUrl: string;
   lookbackDays: number;
+  isZoomHost(url: string): boolean;
 }
 
 export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): AsyncGenerator<CollectEvent> {
@@ -32,6 +33,7 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     content: enabledContent(filters),
     channels: chats.channels,
     owners,
+    isZoomHost: opts.isZoomHost,
   });
   const enabled: Record<Phase, boolean> = { recordings: true, one_to_one: chats.oneToOne, channels: chats.channels !== null };
 

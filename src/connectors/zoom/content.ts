@@ -1,8 +1,7 @@
 // Content sources: recording downloads (302 to a file host, failures as 200 + HTML) and in-memory documents.
 import { Readable, Transform, pipeline } from 'node:stream';
-import { ContentRejectedError } from '../../sync/content.ts';
 import type { ProviderHttp } from '../../sync/provider-http.ts';
-import type { ContentSource } from '../types.ts';
+import { ContentRejectedError, type ContentSource } from '../types.ts';
 
 const HTML_START = /^\s*(<!doctype html|<html|<head|<body)/i;
 
@@ -14,13 +13,42 @@ export function looksLikeHtml(firstChunk: Uint8Array): boolean {
 const htmlReason = 'Zoom answered the download with an HTML page instead of the file (a download refusal)';
 
 /**
+ * Which URLs may receive the bearer token: the configured OAuth and API hosts, and subdomains of their domain
+ * (real download URLs live on hosts such as us02web.zoom.us). A `download_url` anywhere else is refused, so a
+ * tampered or unexpected listing can never carry the account's token to a foreign host.
+ */
+export function zoomHostCheck(...baseUrls: string[]): (url: string) => boolean {
+  const bases = baseUrls.map((u) => new URL(u));
+  return (url) => {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return false;
+    }
+    return bases.some((b) => {
+      if (u.protocol !== b.protocol) return false;
+      if (u.host === b.host) return true;
+      const domain = /^[\d.]+$|^\[/.test(b.hostname) ? null : b.hostname.split('.').slice(-2).join('.');
+      return domain !== null && domain.includes('.') && (u.hostname === domain || u.hostname.endsWith(`.${domain}`));
+    });
+  };
+}
+
+/**
  * A recording file behind its `download_url`. ProviderHttp sends the bearer token to the Zoom host only and
  * follows the 302 to the file host without it. Bytes are counted against `file_size` where Zoom states one, so a
  * short body is an error (the engine then resumes it with a Range request).
  */
-export function downloadSource(http: ProviderHttp, url: string, expectedSize: number | undefined): ContentSource {
+export function downloadSource(
+  http: ProviderHttp,
+  url: string,
+  expectedSize: number | undefined,
+  isZoomHost: (url: string) => boolean,
+): ContentSource {
   return {
     async open(offset, signal) {
+      if (!isZoomHost(url)) throw new ContentRejectedError('the download_url does not point at a Zoom host; refused to send credentials there');
       const res = await http.stream(url, { range: offset > 0 ? { start: offset } : undefined, signal });
       if (/text\/html/i.test(res.headers['content-type'] ?? '')) {
         res.body.on('error', () => undefined).destroy();

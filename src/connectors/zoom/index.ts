@@ -3,6 +3,7 @@ import type { BudgetConfig } from '../../sync/budget.ts';
 import type { RetryConfig } from '../../sync/retry.ts';
 import type { Connector } from '../types.ts';
 import { collectZoom } from './collect.ts';
+import { zoomHostCheck } from './content.ts';
 import { channelsHandler, usersHandler } from './discovery.ts';
 import { KINDS } from './items.ts';
 import { createZoomOAuth } from './oauth.ts';
@@ -41,6 +42,7 @@ export function createZoomConnector(opts: ZoomConnectorOptions): Connector {
   const trim = (url: string) => url.replace(/\/+$/, '');
   const apiUrl = trim(opts.apiUrl);
   const oauthUrl = trim(opts.oauthUrl);
+  const isZoomHost = zoomHostCheck(oauthUrl, apiUrl);
   return {
     type: 'conf',
     configType: 'conf',
@@ -50,6 +52,6 @@ export function createZoomConnector(opts: ZoomConnectorOptions): Connector {
     oauth: createZoomOAuth({ clientId: opts.clientId, clientSecret: opts.clientSecret, oauthUrl, apiUrl, userAgent: ZOOM_USER_AGENT }),
     validateFilters: validateConfFilters,
     discovery: { users: usersHandler(apiUrl), channels: channelsHandler(apiUrl) },
-    collect: (ctx) => collectZoom(ctx, { apiUrl, lookbackDays: opts.lookbackDays }),
+    collect: (ctx) => collectZoom(ctx, { apiUrl, lookbackDays: opts.lookbackDays, isZoomHost }),
   };
 }

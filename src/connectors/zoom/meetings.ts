@@ -55,7 +55,7 @@ async function* meetingEvents(run: ZoomRun, owner: Owner, m: RecordedMeeting): A
       yield { type: 'error', reason: 'Zoom listed a recording file without a download_url', sourceId: item.sourceId, kind: mapped.kind };
       continue;
     }
-    yield { type: 'item', item, content: downloadSource(run.ctx.http, f.download_url, typeof f.file_size === 'number' ? f.file_size : undefined) };
+    yield { type: 'item', item, content: downloadSource(run.ctx.http, f.download_url, typeof f.file_size === 'number' ? f.file_size : undefined, run.isZoomHost) };
   }
   if (run.content.has('AI-meeting-notes')) {
     const summary = await meetingSummary(run, m.uuid);

@@ -26,13 +26,22 @@ export interface ZoomRun {
    */
   peerCovered(ownerId: string, peer: { id?: string; email?: string }): boolean;
   checkpoint(): CollectEvent;
+  /** Whether a URL may receive the bearer token (content.ts zoomHostCheck). */
+  isZoomHost(url: string): boolean;
 }
 
 export function createRun(
   ctx: CollectContext,
   api: ZoomApi,
   state: RunState,
-  opts: { lookbackDays: number; cursors: Cursors; content: Set<ContentType>; channels: Selection<{ id: string }> | null; owners: Owner[] },
+  opts: {
+    lookbackDays: number;
+    cursors: Cursors;
+    content: Set<ContentType>;
+    channels: Selection<{ id: string }> | null;
+    owners: Owner[];
+    isZoomHost(url: string): boolean;
+  },
 ): ZoomRun {
   const lookbackStart = startOfDay(state.startedAt - opts.lookbackDays * DAY_MS);
   const sinceMark = (mark: number | undefined) =>
@@ -44,6 +53,7 @@ export function createRun(
     ctx,
     api,
     state,
+    isZoomHost: opts.isZoomHost,
     content: opts.content,
     channels: opts.channels,
     now: () => ctx.now().getTime(),

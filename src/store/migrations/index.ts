@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as core from './001_core.ts';
 import * as sync from './002_sync.ts';
 import * as searchHoldsAudit from './003_search_holds_audit.ts';
+import * as listing from './004_listing.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
   '001_core': core,
   '002_sync': sync,
   '003_search_holds_audit': searchHoldsAudit,
+  '004_listing': listing,
 };

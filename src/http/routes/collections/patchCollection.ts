@@ -19,7 +19,8 @@ export default function patchCollection(app: App) {
         body: Type.Object(
           {
             sync_status: Type.Optional(Type.Literal('pending', { description: 'Clients may only write `pending`.' })),
-            sync_filters: Type.Optional(Type.Object({}, { additionalProperties: true })),
+            // Any JSON here: the collection type's rules decide (422 with a pointer), not a generic 400.
+            sync_filters: Type.Optional(Type.Unknown({ description: 'The whole filter object of the collection type (see the spec).' })),
             type_sync: Type.Optional(Type.Union([Type.Literal('one'), Type.Literal('arch'), Type.Literal('auto')])),
           },
           { additionalProperties: false },

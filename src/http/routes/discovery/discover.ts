@@ -1,10 +1,11 @@
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../../context.ts';
-import { GrantRevokedError, type DiscoveryKind } from '../../../connectors/types.ts';
+import { GrantRevokedError, NeedsUserActionError, type DiscoveryKind } from '../../../connectors/types.ts';
 import { AppError, badRequest, conflict } from '../../../domain/errors.ts';
 import { CredentialsMissingError } from '../../../sync/credentials.ts';
 import { providerContext } from '../../../sync/provider-context.ts';
 import { ProviderError } from '../../../sync/provider-http.ts';
+import { userFacingMessage } from '../../../sync/user-message.ts';
 import { loadCollection } from '../collections/load.ts';
 
 /** A discovery page must not hold a request open through a long throttling pause of the provider. */
@@ -62,7 +63,9 @@ function asStrings(query: Record<string, unknown>): Record<string, string | unde
 function translate(err: unknown, timedOut: boolean): unknown {
   if (err instanceof AppError) return err;
   if (err instanceof CredentialsMissingError) return conflict(UNPAIRED);
-  if (err instanceof GrantRevokedError) return conflict(REFUSED);
+  if (err instanceof GrantRevokedError) return conflict(`${REFUSED} (${userFacingMessage(err.message, 500)})`);
+  // e.g. a scope the app lacks: the connector's message names it and says what to do.
+  if (err instanceof NeedsUserActionError) return conflict(userFacingMessage(err.message));
   if (err instanceof ProviderError) {
     if (err.code === 'auth_rejected') return conflict(REFUSED);
     if (err.code === 'aborted' && timedOut) {

@@ -6,8 +6,21 @@ import { errors, IdParams, PageQuery } from '../../schemas.ts';
 import { ownCollection } from './own.ts';
 import { Item } from './schemas.ts';
 
+/** `conf: meeting, …; edrive: file, folder`: the kinds each registered connector produces. */
+function kindsByType(connectors: App['ctx']['connectors']): string {
+  return connectors
+    .types()
+    .map((t) => `${t}: ${(connectors.get(t)?.kinds ?? []).join(', ')}`)
+    .join('; ');
+}
+
+function allKinds(connectors: App['ctx']['connectors']): string[] {
+  return [...new Set(connectors.types().flatMap((t) => connectors.get(t)?.kinds ?? []))];
+}
+
 export default function listItems(app: App) {
   const queries = createSyncQueries(app.ctx);
+  const registry = app.ctx.connectors;
   app.get(
     '/v1/collections/:id/items',
     {
@@ -18,7 +31,9 @@ export default function listItems(app: App) {
         params: IdParams,
         querystring: Type.Object({
           ...PageQuery.properties,
-          kind: Type.Optional(Type.String({ maxLength: 64 })),
+          kind: Type.Optional(
+            Type.String({ maxLength: 64, description: `Only items of this kind; the collection type decides which kinds exist (${kindsByType(registry)}). Another value answers 400.` }),
+          ),
           custodian: Type.Optional(Type.String({ maxLength: 256, description: 'Provider user id.' })),
         }),
         response: { 200: Type.Object({ items: Type.Array(Item), cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(400, 401, 404, 429) },
@@ -27,8 +42,10 @@ export default function listItems(app: App) {
     async (req) => {
       const { collection, connector } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
       const { kind, custodian, cursor, limit } = req.query;
-      if (kind && connector && !connector.kinds.includes(kind)) {
-        throw badRequest(`kind must be one of ${connector.kinds.join(', ')}.`, '/querystring/kind');
+      // A collection whose type has no connector on this server is still readable: any registered kind goes.
+      const allowed = connector ? [...connector.kinds] : allKinds(registry);
+      if (kind && !allowed.includes(kind)) {
+        throw badRequest(`kind must be one of ${allowed.join(', ')} for a ${collection.type} collection.`, '/querystring/kind');
       }
       return queries.listItems(collection.id, { kind, custodian, cursor, limit: limit ?? 50 });
     },

@@ -7,7 +7,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 export const Item = Type.Object({
   onna_id: Type.String(),
   collection_id: Type.String(),
-  kind: Type.String({ description: 'conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message; edrive: file, folder' }),
+  kind: Type.String({ description: "What the item is; each collection type's connector defines its kinds (listed under the `kind` parameter of the items list)." }),
   source_id: Type.String({ description: "The provider's own id of the thing." }),
   name: Type.String(),
   path: Type.String(),

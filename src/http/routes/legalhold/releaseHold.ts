@@ -1,6 +1,7 @@
 import type { App } from '../../../app.ts';
 import { notFound } from '../../../domain/errors.ts';
-import { releaseHold as release } from '../../../store/holds.ts';
+import { getHold, releaseHold as release } from '../../../store/holds.ts';
+import { purgeUnheldTombstones } from '../../../sync/purge.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 
 export default function releaseHold(app: App) {
@@ -11,13 +12,28 @@ export default function releaseHold(app: App) {
       schema: {
         tags: ['legalhold'],
         summary: 'Release a legal hold',
-        description: 'Deletion of what it covered is allowed again (unless another hold covers it). Releasing again answers 404.',
+        description:
+          'Deletion of what it covered is allowed again (unless another hold covers it). Content an `auto` collection kept only because of this hold (items the source deleted) is purged now, unless another hold still covers the collection. Releasing again answers 404.',
         params: IdParams,
         response: { 204: NoContent, ...errors(401, 404) },
       },
     },
     async (req, reply) => {
-      if (!(await release(app.ctx.db, req.caller.accountId, req.params.id, req.caller.clientId))) throw notFound('Legal hold');
+      const { db, blobs } = app.ctx;
+      const hold = await getHold(db, req.caller.accountId, req.params.id);
+      if (!hold || !(await release(db, req.caller.accountId, req.params.id, req.caller.clientId))) throw notFound('Legal hold');
+      const covered = new Set(hold.collection_ids);
+      if (hold.workspace_id) {
+        const inWorkspace = await db.selectFrom('collections').select('id').where('workspace_id', '=', hold.workspace_id).where('account_id', '=', req.caller.accountId).execute();
+        for (const c of inWorkspace) covered.add(c.id);
+      }
+      const now = () => new Date().toISOString();
+      for (const collectionId of covered) {
+        // The release stands even if a purge fails: the next auto run of the collection purges what is left.
+        await purgeUnheldTombstones(db, blobs, collectionId, { now }).catch((err: unknown) =>
+          req.log.warn({ err, collection_id: collectionId, hold_id: hold.id }, 'purging content released from a hold failed'),
+        );
+      }
       return reply.code(204).send(null);
     },
   );

@@ -1,0 +1,196 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
+import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
+import type { ConfFilters } from '../../src/domain/filters/conf.ts';
+import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
+import { httpCaller, jsonOf, listItems, newCollection, pairFlow, tokenFor, waitForStatus, type Call, type Json } from '../support/app.ts';
+import { pgUrl } from '../support/databases.ts';
+import { createClient, freePort, startCustody, type ServeProcess } from '../support/process.ts';
+
+const CB = 'https://client.example/mp-done';
+const all = { all_selected: true, selected: [], excluded: [] };
+
+/**
+ * The README's distributed setup on PostgreSQL: two API processes (WORKERS=none) behind one PUBLIC_URL and two
+ * `custody worker` processes, all real `bin/custody` children sharing one database, one DATA_DIR and one key,
+ * all talking to the same Zoom and Microsoft simulators.
+ */
+describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL database', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-mp-'));
+  // A database of its own: Kysely's migrator finds its bookkeeping tables in any schema it can see, so a schema
+  // chosen only through `options=-c search_path` in DATABASE_URL is not isolated from the other tests' schemas.
+  const dbName = `custody_mp_${crypto.randomBytes(5).toString('hex')}`;
+  let zoom: ZoomSandbox;
+  let ms: MicrosoftSandbox;
+  let api: [ServeProcess, ServeProcess];
+  let workers: ServeProcess[] = [];
+  let calls: [Call, Call];
+  let token: string;
+  let client: { client_id: string; client_secret: string };
+
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+
+  beforeAll(async () => {
+    await admin(`create database ${dbName}`);
+    const databaseUrl = new URL(pgUrl!);
+    databaseUrl.pathname = `/${dbName}`;
+    [zoom, ms] = await Promise.all([
+      startZoomSandbox({ seed: 77, users: 5, meetingsPerUser: 2, channels: 3, messagesPerChannel: 4, messagesPerChat: 3 }),
+      startMicrosoftSandbox({ seed: 78, users: 3, usersWithoutDrive: 0, deltaPageSize: 10 }),
+    ]);
+    const [portA, portB] = [await freePort(), await freePort()];
+    const env = {
+      DATABASE_URL: databaseUrl.toString(),
+      DATA_DIR: dataDir,
+      CUSTODY_SECRET_KEY: crypto.randomBytes(24).toString('base64'),
+      // The balancer's address: every API process builds the same OAuth callback URLs.
+      PUBLIC_URL: `http://127.0.0.1:${portA}`,
+      LOG_LEVEL: 'info',
+      WORKER_CONCURRENCY: '2',
+      ZOOM_CLIENT_ID: zoom.clientId,
+      ZOOM_CLIENT_SECRET: zoom.clientSecret,
+      ZOOM_OAUTH_URL: zoom.oauthUrl,
+      ZOOM_API_URL: zoom.apiUrl,
+      MS_CLIENT_ID: ms.clientId,
+      MS_CLIENT_SECRET: ms.clientSecret,
+      MS_LOGIN_URL: ms.loginUrl,
+      MS_GRAPH_URL: ms.graphUrl,
+    };
+    const started = await Promise.allSettled([
+      startCustody('api-a', { ...env, WORKERS: 'none' }, { port: portA }),
+      startCustody('api-b', { ...env, WORKERS: 'none' }, { port: portB }),
+      startCustody('worker-1', env, { worker: true }),
+      startCustody('worker-2', env, { worker: true }),
+    ]);
+    const up = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) {
+      await Promise.all(up.map((p) => p.stop('SIGKILL')));
+      throw failed.reason;
+    }
+    api = [up[0]!, up[1]!];
+    workers = up.slice(2);
+    calls = [httpCaller(api[0].url), httpCaller(api[1].url)];
+    client = await createClient({ DATABASE_URL: env.DATABASE_URL, DATA_DIR: dataDir }, 'acme', [CB]);
+    token = await tokenFor(calls[0], client);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([...(api ?? []), ...workers].map((p) => p.stop('SIGTERM', 10_000)));
+    await Promise.all([zoom?.close(), ms?.close()]);
+    await admin(`drop database if exists ${dbName} with (force)`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('syncs collections created on A, paired and started through A and B, exactly once each, on the worker processes', async () => {
+    const users = zoom.tenant.users;
+    const confFilters: ConfFilters[] = [
+      { account_owners: all, content_selections: all },
+      {
+        account_owners: { all_selected: false, selected: [{ id: users[2]!.id }], excluded: [] },
+        content_selections: { all_selected: false, selected: [{ transcript: true }], excluded: [] },
+        chats: { all_selected: false, selected: [{ 'one-to-one': true }], excluded: [] },
+      },
+      {
+        account_owners: { all_selected: true, selected: [], excluded: [{ id: users[0]!.id }] },
+        content_selections: { all_selected: true, selected: [], excluded: [{ video: true }] },
+        chats: { all_selected: false, selected: [{ channels: all }], excluded: [] },
+      },
+    ];
+    const [alice, bob] = ms.tenant.users.map((u) => u.id) as [string, string];
+    const top = (user: string) => ms.listItems(user).filter((i) => i.kind === 'folder' && i.parentId === ms.listItems(user)[0]!.id);
+    const folder = (selected: string[], excluded: string[] = []) => ({
+      all_selected: selected.length === 0,
+      selected: selected.map((id) => ({ id })),
+      excluded: excluded.map((id) => ({ id })),
+      filter_type: 'user_folders',
+      filter_name: 'f',
+    });
+    const driveFilters = [{ [alice]: folder([]) }, { [bob]: folder([top(bob)[0]!.id]), [alice]: folder([], [top(alice)[1]!.id]) }];
+    const subtree = (user: string, root: string) => {
+      const out = new Set([root]);
+      for (const i of ms.listItems(user)) if (i.parentId && out.has(i.parentId)) out.add(i.id);
+      return out;
+    };
+    const expectedDrive = (f: Record<string, ReturnType<typeof folder>>) => {
+      const keys: string[] = [];
+      for (const [user, sel] of Object.entries(f)) {
+        const rootId = ms.listItems(user)[0]!.id;
+        const inside = sel.all_selected ? subtree(user, rootId) : new Set(sel.selected.flatMap((s) => [...subtree(user, s.id)]));
+        const outside = new Set(sel.excluded.flatMap((s) => [...subtree(user, s.id)]));
+        for (const i of ms.listItems(user)) if (i.id !== rootId && inside.has(i.id) && !outside.has(i.id)) keys.push(keyOf(i.kind, i.id));
+      }
+      return keys.sort();
+    };
+
+    const plans = [
+      ...confFilters.map((filters) => ({ type: 'conf' as const, filters, expected: [...expectedItems(zoom, filters).items.keys()].sort() })),
+      ...driveFilters.map((filters) => ({ type: 'edrive' as const, filters, expected: expectedDrive(filters) })),
+    ];
+    const ids: string[] = [];
+    for (const [i, plan] of plans.entries()) {
+      const [here, there] = [i % 2, (i + 1) % 2];
+      const id = await newCollection(calls[0], token, plan.type, `c${i}`);
+      // The browser's return to the callback lands on the other process: the state and PKCE verifier are shared.
+      await pairFlow(calls[here], token, id, { type: plan.type, redirectTo: CB, state: `s${i}`, callbackOrigin: api[there].url });
+      expect((await calls[there](token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: plan.filters } })).status).toBe(204);
+      ids.push(id);
+    }
+    for (const [i, id] of ids.entries()) expect((await calls[i % 2](token, 'POST', `/v1/collections/${id}/start`)).status).toBe(200);
+    const done = await Promise.all(ids.map((id) => waitForStatus(calls[1], token, id, ['synced'], 60_000, 300)));
+
+    const runIds = done.map((c) => c.latest_run.run_id as string);
+    for (const [i, id] of ids.entries()) {
+      const got = await listItems(calls[i % 2], token, id);
+      const keys = got.map((it) => keyOf(it.kind, it.source_id)).sort();
+      expect(keys, `collection ${i}`).toEqual(plans[i]!.expected);
+      expect(new Set(keys).size).toBe(keys.length);
+      for (const it of got) expect(it.run_id).toBe(runIds[i]);
+      const runs = (await jsonOf(await calls[(i + 1) % 2](token, 'GET', `/v1/collections/${id}/runs`), 200)).runs as Json[];
+      expect(runs.map((r) => [r.run_id, r.status, r.attempt])).toEqual([[runIds[i], 'succeeded', 1]]);
+    }
+
+    // Every run was taken up by exactly one worker process, never by an API process.
+    const startedBy = (p: ServeProcess) => p.logs().filter((l) => l.msg === 'run started').map((l) => l.run_id as string);
+    const byWorker = workers.map(startedBy);
+    expect(byWorker.flat().sort()).toEqual([...runIds].sort());
+    expect(api.flatMap(startedBy)).toEqual([]);
+    // With WORKER_CONCURRENCY=2 neither worker can hold all five runs; the other one polls within a second.
+    expect(byWorker.map((r) => r.length > 0)).toEqual([true, true]);
+  }, 120_000);
+
+  it('shares one rate-limit budget: 600 requests through A and B alternately, then 429 from both', async () => {
+    const fresh = await tokenFor(calls[1], client);
+    const statuses: number[] = [];
+    for (let sent = 0; sent < 600; sent += 20) {
+      const batch = await Promise.all(
+        Array.from({ length: 20 }, async (_, k) => {
+          const res = await calls[(sent + k) % 2](fresh, 'GET', '/v1/workspaces');
+          await res.arrayBuffer();
+          return res.status;
+        }),
+      );
+      statuses.push(...batch);
+    }
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    for (const call of calls) {
+      const res = await call(fresh, 'GET', '/v1/workspaces');
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await res.json()).toMatchObject({ code: '00429_too_many_requests', title: 'Too Many Requests' });
+    }
+  }, 60_000);
+});
