@@ -5,6 +5,9 @@ import type { DB } from './schema.ts';
 
 type Executor = Database | Transaction<DB>;
 
+/** Rolls back an orphan deletion that found an item still holding the content. */
+class ClaimedBlob extends Error {}
+
 /**
  * Reference counts of content-addressed blobs: one reference per item row (or superseded arch version) that
  * holds the content. A blob file is deleted only by `collect`, which removes the zero-count row and unlinks
@@ -46,6 +49,50 @@ export class BlobRefRepo {
       if (!gone) return false;
       await blobs.delete(sha256);
       return true;
+    });
+  }
+
+  /**
+   * Notes a blob just committed, before the item that will reference it is written: a zero-count row whose fresh
+   * `updated_at` keeps the orphan sweep away from it. If the process dies before the item write, the row stays
+   * at zero and ages, and the sweep deletes the blob.
+   */
+  async noteCommitted(sha256: string, size: number, at: string): Promise<void> {
+    await this.db
+      .insertInto('blob_refs')
+      .values({ sha256, refs: 0, size, updated_at: at })
+      .onConflict((oc) => oc.column('sha256').doUpdateSet({ updated_at: at }))
+      .execute();
+  }
+
+  /** Zero-count rows untouched since `before` (orphans of a crash, or a collect that never ran). */
+  async staleUnreferenced(before: string, limit: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('blob_refs').select('sha256').where('refs', '<=', 0).where('updated_at', '<', before).orderBy('updated_at').limit(limit).execute();
+    return rows.map((r) => r.sha256);
+  }
+
+  /**
+   * Deletes an orphan: only if its row is still at zero and still older than `before` when the transaction takes
+   * it (a live run noting or acquiring the same content meanwhile wins), and no item row claims the content.
+   */
+  async collectStale(sha256: string, before: string, blobs: BlobStore): Promise<'deleted' | 'kept' | 'claimed'> {
+    return this.db.transaction().execute(async (trx) => {
+      const gone = await trx
+        .deleteFrom('blob_refs')
+        .where('sha256', '=', sha256)
+        .where('refs', '<=', 0)
+        .where('updated_at', '<', before)
+        .returning('sha256')
+        .executeTakeFirst();
+      if (!gone) return 'kept';
+      // The counts are exact by construction; an item still holding the content means they are not: keep it.
+      const claimed = await trx.selectFrom('items').select('id').where('sha256', '=', sha256).where('holds_ref', '=', 1).limit(1).executeTakeFirst();
+      if (claimed) throw new ClaimedBlob();
+      await blobs.delete(sha256);
+      return 'deleted' as const;
+    }).catch((err: unknown) => {
+      if (err instanceof ClaimedBlob) return 'claimed' as const;
+      throw err;
     });
   }
 

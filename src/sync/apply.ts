@@ -95,14 +95,26 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
   return result;
 }
 
+/**
+ * Provider times in one form (`toISOString()`: UTC, milliseconds, `Z`), so that stored values compare as strings
+ * exactly (search date filters, manifests): Zoom says `2024-05-01T10:00:00Z`, Graph may add fractions or an
+ * offset. A time without an offset is taken as UTC; one that does not parse is dropped (metadata keeps the raw value).
+ */
+export function isoTimestamp(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const text = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value) ? `${value}Z` : value;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
 function describedFields(input: ItemInput, at: string) {
   return {
     name: input.name,
     path: input.path,
     custodian: input.custodian,
     mime_type: input.mimeType ?? null,
-    created_datetime: input.createdAt ?? null,
-    modified_datetime: input.modifiedAt ?? null,
+    created_datetime: isoTimestamp(input.createdAt),
+    modified_datetime: isoTimestamp(input.modifiedAt),
     metadata: JSON.stringify(input.metadata ?? {}),
     text: input.text ?? null,
     updated_at: at,

@@ -14,6 +14,7 @@ import { BudgetRegistry } from './budget.ts';
 import { CredentialManager, type CredentialManagerOptions } from './credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
 import { createInProcessExecutor, type Executor } from './executor.ts';
+import { sweepOrphans } from './orphans.ts';
 import { purgeCollectionData } from './purge.ts';
 import { executeRun, RunStopped, type RetryPolicy, type RunOutcome } from './runner.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
@@ -46,6 +47,8 @@ export interface EngineTuning {
   /** Scheduler tick. Default 15 s. */
   schedulerTickMs?: number;
   retry?: Partial<RetryPolicy>;
+  /** At boot, temp files and unreferenced blobs older than this are removed (crash leftovers). Default 1 h. */
+  orphanAgeMs?: number;
   credentials?: Omit<CredentialManagerOptions, 'db' | 'sealer' | 'log' | 'clock'>;
 }
 
@@ -247,8 +250,9 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     },
     startBackground() {
       if (executor) return;
-      const sweep = (deps.blobs as BlobStore & { sweepTemp?(ms: number): Promise<number> }).sweepTemp;
-      if (sweep) void sweep.call(deps.blobs, 60 * 60_000).catch((err: unknown) => deps.log.warn({ err }, 'blob temp sweep failed'));
+      void sweepOrphans({ db: deps.db, blobs: deps.blobs, log: deps.log, now: clock() }, deps.tuning?.orphanAgeMs ?? 60 * 60_000).catch((err: unknown) =>
+        deps.log.warn({ err }, 'content store orphan sweep failed'),
+      );
       executor = createInProcessExecutor({ source: engine, concurrency: deps.config.sync.concurrency, pollMs: deps.tuning?.pollMs, log: deps.log });
       executor.start();
       scheduler.start();

@@ -208,6 +208,8 @@ export class RunSession {
   private async download(input: ItemInput, content: ContentSource): Promise<StoredContent | undefined> {
     try {
       const fetched = await fetchContent(this.deps.blobs, content, { signal: this.scope.signal });
+      // Until the item is written, only this note tells the orphan sweep that a live run owns the blob.
+      await this.refs.noteCommitted(fetched.blob.sha256, fetched.blob.size, this.now());
       this.counters.bytes += fetched.transferred;
       for (const blob of fetched.rejected) {
         if (blob.sha256 !== fetched.blob.sha256) await this.refs.discard(blob.sha256, blob.size, this.deps.blobs, this.now());

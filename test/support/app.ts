@@ -9,7 +9,6 @@ import { randomToken } from '../../src/domain/seal.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { testDatabases, type TestDatabase } from './databases.ts';
 
-
 export interface TestApp {
   url: string;
   runtime: Runtime;

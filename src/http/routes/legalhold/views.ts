@@ -6,8 +6,9 @@ A legal hold freezes deletion: while an active hold covers a collection (listed 
 the hold's \`workspace_id\`, which also covers collections created later in that workspace), \`DELETE\` of the
 collection or of its workspace answers 409 naming the hold, and an \`auto\` sync that sees an item deleted at the
 source only tombstones it (hidden from lists and search unless \`include_deleted\`) and never purges its content.
-Releasing the hold (\`DELETE /v1/legalhold/holds/{id}\`) lifts this; content already tombstoned stays until the
-collection is deleted. Nothing under \`/v1/legalhold/\` is rate limited.
+Releasing the hold (\`DELETE /v1/legalhold/holds/{id}\`) lifts this: content an \`auto\` collection kept only
+because of the hold (items the source deleted) is purged at once, unless another active hold still covers the
+collection; the blob itself goes when nothing else references it. Nothing under \`/v1/legalhold/\` is rate limited.
 
 \`scopes_type=preservation\` on \`GET /v1/collections/authorization_url/conf\` is a different thing: it asks the
 provider for the preservation OAuth scopes used by in-place legal-hold flows at the source. It does not create a
