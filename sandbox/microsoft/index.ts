@@ -10,6 +10,7 @@ import { registerItemRoutes } from './graph/items.ts';
 import { registerUserRoutes } from './graph/users.ts';
 import { registerAuthorizeRoute } from './identity/authorize.ts';
 import { registerConsentRoutes } from './identity/consent.ts';
+import { otherTenantOf } from './identity/directory.ts';
 import { sendAadErrorPage } from './identity/errors.ts';
 import { registerMetadataRoutes } from './identity/metadata.ts';
 import { registerTokenRoute } from './identity/token.ts';
@@ -47,6 +48,13 @@ export interface MicrosoftSandbox {
   pathOf(userId: string, itemId: string): string;
   /** When true, both admin-consent endpoints answer with their documented error redirect. */
   denyConsent: boolean;
+  /**
+   * A second organisation with no data: its Global Administrator signs in when login_hint is `adminUpn`, and
+   * can consent for it (`/{id}/v2.0/adminconsent`) and get app tokens for it, which Graph refuses.
+   */
+  readonly otherTenant: { id: string; domain: string; adminUpn: string; consentGranted: boolean };
+  /** Whether id and access tokens carry `wids` (the app registration's groupMembershipClaims). Default true. */
+  directoryRoleClaims: boolean;
   /** Whether the demo tenant has granted admin consent to the app. */
   readonly consentGranted: boolean;
   grantConsent(): void;
@@ -145,6 +153,8 @@ export async function startMicrosoftSandbox(opts: MicrosoftSandboxOptions = {}):
     faults: defaultFaults(),
     consentedTenants: new Set(),
     denyConsent: false,
+    otherTenant: otherTenantOf(seed),
+    directoryRoleClaims: true,
     authCodes: new Map(),
     refreshTokens: new Map(),
     deltaSessions: new Map(),
@@ -206,6 +216,20 @@ export async function startMicrosoftSandbox(opts: MicrosoftSandboxOptions = {}):
     },
     get consentGranted() {
       return state.consentedTenants.has(model.tenant.id);
+    },
+    otherTenant: {
+      id: state.otherTenant.id,
+      domain: state.otherTenant.domain,
+      adminUpn: state.otherTenant.admin.userPrincipalName,
+      get consentGranted() {
+        return state.consentedTenants.has(state.otherTenant.id);
+      },
+    },
+    get directoryRoleClaims() {
+      return state.directoryRoleClaims;
+    },
+    set directoryRoleClaims(value: boolean) {
+      state.directoryRoleClaims = value;
     },
     grantConsent: () => void state.consentedTenants.add(model.tenant.id),
     revokeConsent: () => void state.consentedTenants.delete(model.tenant.id),

@@ -1,4 +1,5 @@
 import type { SandboxKeys } from './crypto.ts';
+import type { OtherTenant } from './identity/directory.ts';
 import type { TenantModel } from './model.ts';
 import type { SeededRandom } from './rng.ts';
 import type { ResourceUnitBudget } from './throttle.ts';
@@ -48,6 +49,9 @@ export interface SandboxState {
   faults: MsFaults;
   consentedTenants: Set<string>;
   denyConsent: boolean;
+  otherTenant: OtherTenant;
+  /** The app registration's groupMembershipClaims includes directory roles, so id tokens carry `wids`. */
+  directoryRoleClaims: boolean;
   authCodes: Map<string, AuthCodeGrant>;
   refreshTokens: Map<string, RefreshGrant>;
   deltaSessions: Map<string, DeltaSession>;

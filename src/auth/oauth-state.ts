@@ -4,20 +4,27 @@ import type { PairingRepo } from '../store/pairings.ts';
 
 /**
  * The `state` handed to a provider during pairing: `<base64url(JSON)>.<HMAC>`. It binds the account, the
- * collection type, the `redirect_to` and the client's own state, expires, and is single use through the hash
- * of its nonce in oauth_states. The PKCE code_verifier is an HMAC of the nonce, so nothing secret is stored
- * and only this server can recompute it when the provider sends the browser back.
+ * collection type, the `redirect_to`, the client's own state and, in a flow of several provider steps, what the
+ * earlier steps established (`carry`); it expires, and is single use through the hash of its nonce in
+ * oauth_states. The PKCE code_verifier is an HMAC of the nonce, so nothing secret is stored and only this
+ * server can recompute it when the provider sends the browser back.
  */
 export interface StateBinding {
   accountId: string;
   type: string;
   redirectTo: string;
   clientState?: string;
+  /** Facts a connector established in an earlier step of the same flow (signed, not encrypted). */
+  carry?: Record<string, string>;
 }
 
 export interface VerifiedState extends StateBinding {
   codeVerifier: string;
 }
+
+/** Bounds on `carry`: it rides in a URL. */
+const MAX_CARRY_KEYS = 16;
+const MAX_CARRY_CHARS = 2048;
 
 export type StateFailure = 'missing' | 'invalid' | 'expired' | 'used';
 
@@ -41,6 +48,7 @@ interface Payload {
   t: string;
   r: string;
   s?: string;
+  c?: Record<string, string>;
   n: string;
   /** expiry, epoch milliseconds */
   e: number;
@@ -73,6 +81,10 @@ export function createOAuthStates(opts: OAuthStatesOptions): OAuthStates {
       const expiresAt = new Date(clock().getTime() + ttlMs);
       const payload: Payload = { v: 1, a: binding.accountId, t: binding.type, r: binding.redirectTo, n: nonce, e: expiresAt.getTime() };
       if (binding.clientState !== undefined) payload.s = binding.clientState;
+      if (binding.carry !== undefined) {
+        if (!isCarry(binding.carry)) throw new Error('a state carry must be a small object of strings');
+        payload.c = binding.carry;
+      }
       const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
       await opts.pairings.recordState({ nonceHash: sha256Hex(nonce), accountId: binding.accountId, type: binding.type, expiresAt: expiresAt.toISOString() });
       return { state: `${body}.${mac(body)}`, codeChallenge: pkceChallenge(verifierOf(nonce)), expiresAt };
@@ -86,7 +98,9 @@ export function createOAuthStates(opts: OAuthStatesOptions): OAuthStates {
       if (payload.e <= now.getTime()) throw new OAuthStateError('expired');
       const fresh = await opts.pairings.useState({ nonceHash: sha256Hex(payload.n), accountId: payload.a, type, now: now.toISOString() });
       if (!fresh) throw new OAuthStateError('used');
-      return { accountId: payload.a, type: payload.t, redirectTo: payload.r, clientState: payload.s, codeVerifier: verifierOf(payload.n) };
+      const verified: VerifiedState = { accountId: payload.a, type: payload.t, redirectTo: payload.r, clientState: payload.s, codeVerifier: verifierOf(payload.n) };
+      if (payload.c !== undefined) verified.carry = payload.c;
+      return verified;
     },
   };
 }
@@ -110,9 +124,16 @@ function decode(state: string, mac: (body: string) => string): Payload | undefin
       typeof p.r === 'string' &&
       typeof p.n === 'string' &&
       typeof p.e === 'number' &&
-      (p.s === undefined || typeof p.s === 'string');
+      (p.s === undefined || typeof p.s === 'string') &&
+      (p.c === undefined || isCarry(p.c));
     return valid ? (p as Payload) : undefined;
   } catch {
     return undefined;
   }
+}
+
+function isCarry(value: unknown): value is Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const entries = Object.entries(value);
+  return entries.length <= MAX_CARRY_KEYS && entries.every(([, v]) => typeof v === 'string') && JSON.stringify(value).length <= MAX_CARRY_CHARS;
 }

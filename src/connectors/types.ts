@@ -46,11 +46,34 @@ export interface ConnectorOAuth {
   authorizationUrl(input: { state: string; redirectUri: string; codeChallenge: string; scopesType?: string }): string;
   /**
    * Finishes the provider's redirect to our callback. The state has been verified and the `error` parameter
-   * handled already. Returns the grant to keep (exchanging a code, or proving an admin consent).
+   * handled already. Returns the grant to keep (exchanging a code, or proving an admin consent), or a
+   * continuation: the browser is sent on to another provider step with a fresh signed state, and that step's
+   * callback gets the continuation's `carry` back as `carried`.
    */
-  completeCallback(input: { query: Record<string, string | undefined>; redirectUri: string; codeVerifier: string }): Promise<Grant>;
+  completeCallback(input: {
+    query: Record<string, string | undefined>;
+    redirectUri: string;
+    codeVerifier: string;
+    /** The `carry` of the continuation that led to this callback; absent on the first one. */
+    carried?: Record<string, string>;
+  }): Promise<Grant | OAuthContinuation>;
   /** A fresh grant before expiry or after a 401 (a rotated refresh token included). Throws GrantRevokedError. */
   refresh(grant: Grant): Promise<Grant>;
+}
+
+/**
+ * Another provider step before the grant exists (e.g. sign the admin in, then ask for consent in their tenant).
+ * `carry` travels inside the next signed, single-use state, so the next step can trust it; keep it small and free
+ * of secrets (the state is signed, not encrypted). A type literal rather than an interface, so that code written
+ * when completeCallback could only return a Grant still type-checks; tell the two apart with isOAuthContinuation.
+ */
+export type OAuthContinuation = {
+  continueTo(state: string): string;
+  carry: Record<string, string>;
+};
+
+export function isOAuthContinuation(value: Grant | OAuthContinuation): value is OAuthContinuation {
+  return typeof (value as Partial<OAuthContinuation>).continueTo === 'function';
 }
 
 /**

@@ -38,15 +38,24 @@ export interface ContentDescriptor {
   name: string;
   mime_type: string | null;
   kind: string;
+  /** metadata.file_type of a Zoom recording file (TRANSCRIPT, CC, TIMELINE), when known */
+  file_type?: string | null;
 }
+
+/** Zoom files of kind `transcript` that are JSON, not WebVTT. */
+const JSON_TRANSCRIPTS = new Set(['TIMELINE', 'TB']);
 
 /** Which extractor applies, or null for content that is not text (recordings, docx, pdf, images…). */
 export function formatOf(item: ContentDescriptor): TextFormat | null {
-  if (item.kind === 'transcript') return 'vtt';
   if (item.kind === 'recording_video' || item.kind === 'recording_audio' || item.kind === 'folder') return null;
   const mime = (item.mime_type ?? '').split(';')[0]!.trim().toLowerCase();
-  if (BY_MIME[mime]) return BY_MIME[mime]!;
   const ext = /\.([A-Za-z0-9]+)$/.exec(item.name)?.[1]?.toLowerCase();
+  if (item.kind === 'transcript') {
+    // Transcripts and closed captions are WebVTT; the timeline, which shares the kind, is JSON.
+    const json = JSON_TRANSCRIPTS.has((item.file_type ?? '').toUpperCase()) || mime === 'application/json' || ext === 'json';
+    return json ? 'json' : 'vtt';
+  }
+  if (BY_MIME[mime]) return BY_MIME[mime]!;
   if (ext && BY_EXTENSION[ext]) return BY_EXTENSION[ext]!;
   if (mime.startsWith('text/') || item.kind === 'meeting_chat') return 'text';
   return null;

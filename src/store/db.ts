@@ -61,21 +61,30 @@ export function openDatabase(opts: DatabaseOptions): Database {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrate(db: Database): Promise<void> {
-  if (dialectOf(db) === 'postgres') {
-    // Several API and worker processes may boot at once: one migrates, the others wait for it.
-    await sql`select pg_advisory_lock(724001)`.execute(db);
-  }
-  try {
-    // Kysely looks for its bookkeeping tables in every schema unless told which one: name it, so that databases
-    // living side by side in schemas of one PostgreSQL database (tests, several tenants) never see each other's.
-    const migrationTableSchema = schemas.get(db);
-    const { error, results } = await new Migrator({ db, provider, ...(migrationTableSchema && { migrationTableSchema }) }).migrateToLatest();
-    if (error) {
-      const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-      throw new Error(`migration ${failed} failed: ${(error as Error).message ?? String(error)}`);
+  if (dialectOf(db) === 'sqlite') return runMigrations(db, undefined);
+  // Several API and worker processes may boot at once: one migrates, the others wait. The advisory lock is
+  // session-level, so it is taken and released on one pinned connection (never on whichever the pool hands out).
+  await db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
+    try {
+      // Kysely looks for its bookkeeping tables in every schema unless told which one: always name ours, so
+      // databases living side by side in schemas of one PostgreSQL database never see each other's.
+      const schema = schemas.get(db) ?? (await sql<{ schema: string }>`select current_schema() as schema`.execute(conn)).rows[0]?.schema;
+      await runMigrations(db, schema);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
     }
-  } finally {
-    if (dialectOf(db) === 'postgres') await sql`select pg_advisory_unlock(724001)`.execute(db);
+  });
+}
+
+/** Also taken by whoever drops a schema (tests), so that a drop never races a migration's catalogue reads. */
+export const MIGRATION_LOCK = 724001;
+
+async function runMigrations(db: Database, migrationTableSchema: string | undefined): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider, ...(migrationTableSchema && { migrationTableSchema }) }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${(error as Error).message ?? String(error)}`);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { PostgresAdapter, type Kysely, type Selectable } from 'kysely';
 import { conflict } from '../domain/errors.ts';
 import { newId, nowIso } from './ids.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
@@ -33,6 +33,7 @@ async function withCollections(db: Executor, rows: HoldRow[]): Promise<Hold[]> {
 export async function createHold(db: Executor, accountId: string, input: NewHold): Promise<string> {
   const id = newId('hold');
   await db.transaction().execute(async (trx) => {
+    await lockCovered(trx, input);
     await trx
       .insertInto('legal_holds')
       .values({
@@ -120,6 +121,39 @@ export async function holdsCovering(
 /** Whether an active hold covers the collection: its content must never be purged (auto sync tombstones only). */
 export async function isHeld(db: Executor, collectionId: string): Promise<boolean> {
   return (await holdsCovering(db, { collectionIds: [collectionId] })).length > 0;
+}
+
+/**
+ * `isHeld` for a transaction that is about to give up content (a superseded version, a tombstoned item's blob).
+ * On PostgreSQL it first takes a key-share lock on the collection row, which createHold's row locks conflict
+ * with: a hold being created either committed before this check (and is seen) or waits until this transaction
+ * is over, so no content is dropped after a hold was acknowledged. On SQLite the caller's transaction already
+ * holds the write lock (it starts with a write), which serializes it with createHold.
+ */
+export async function isHeldInTransaction(trx: Executor, collectionId: string): Promise<boolean> {
+  if (isPostgres(trx)) await trx.selectFrom('collections').select('id').where('id', '=', collectionId).forKeyShare().execute();
+  return isHeld(trx, collectionId);
+}
+
+/** PostgreSQL: locks the collections a new hold covers (see isHeldInTransaction), in id order against deadlocks. */
+async function lockCovered(trx: Executor, input: Pick<NewHold, 'collectionIds' | 'workspaceId'>): Promise<void> {
+  if (!isPostgres(trx) || (input.collectionIds.length === 0 && !input.workspaceId)) return;
+  await trx
+    .selectFrom('collections')
+    .select('id')
+    .where((eb) => {
+      const covered = [];
+      if (input.collectionIds.length > 0) covered.push(eb('id', 'in', input.collectionIds));
+      if (input.workspaceId) covered.push(eb('workspace_id', '=', input.workspaceId));
+      return eb.or(covered);
+    })
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+function isPostgres(ex: Executor): boolean {
+  return ex.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /**

@@ -69,8 +69,8 @@ export class RunRepo {
     filtersFingerprint?: string | null;
     /** a retry resuming another run's checkpoint continues that run's listing marks */
     listingRunId?: string | null;
-  }): Promise<{ run: RunRow; created: boolean }> {
-    const inserted = await this.db
+  }, ex: Executor = this.db): Promise<{ run: RunRow; created: boolean }> {
+    const inserted = await ex
       .insertInto('runs')
       .values({
         id: newId('run'),
@@ -94,9 +94,9 @@ export class RunRepo {
       .returningAll()
       .executeTakeFirst();
     if (inserted) return { run: inserted, created: true };
-    const active = await this.active(input.collectionId);
+    const active = await this.active(input.collectionId, ex);
     // The active run finished between our insert and this read: try once more.
-    if (!active) return this.insertQueued(input);
+    if (!active) return this.insertQueued(input, ex);
     return { run: active, created: false };
   }
 
@@ -104,8 +104,8 @@ export class RunRepo {
     return this.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async active(collectionId: string): Promise<RunRow | undefined> {
-    return this.db
+  async active(collectionId: string, ex: Executor = this.db): Promise<RunRow | undefined> {
+    return ex
       .selectFrom('runs')
       .selectAll()
       .where('collection_id', '=', collectionId)
@@ -153,17 +153,6 @@ export class RunRepo {
       n += 1;
     }
     return n;
-  }
-
-  async latestFailed(collectionId: string): Promise<RunRow | undefined> {
-    return this.db
-      .selectFrom('runs')
-      .selectAll()
-      .where('collection_id', '=', collectionId)
-      .where('status', '=', 'failed')
-      .orderBy('created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
   }
 
   /** Queued runs, and running runs whose lease has expired, oldest first. */
@@ -286,18 +275,18 @@ export class RunRepo {
   }
 
   /** Cancels whatever run is active for the collection, recording `run.finish` for each; returns them. */
-  async cancelActive(collectionId: string, at: string): Promise<RunRow[]> {
-    return this.db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .updateTable('runs')
-        .set({ status: 'cancelled', finished_at: at, error: 'cancelled', lease_expires_at: null })
-        .where('collection_id', '=', collectionId)
-        .where('status', 'in', [...ACTIVE_STATUSES])
-        .returningAll()
-        .execute();
-      for (const row of rows) await auditFinish(trx, row, 'cancelled', at, 'cancelled');
-      return rows;
-    });
+  async cancelActive(collectionId: string, at: string, ex: Executor = this.db): Promise<RunRow[]> {
+    if (!ex.isTransaction) return ex.transaction().execute((trx) => this.cancelActive(collectionId, at, trx));
+    const trx = ex as Transaction<DB>;
+    const rows = await trx
+      .updateTable('runs')
+      .set({ status: 'cancelled', finished_at: at, error: 'cancelled', lease_expires_at: null })
+      .where('collection_id', '=', collectionId)
+      .where('status', 'in', [...ACTIVE_STATUSES])
+      .returningAll()
+      .execute();
+    for (const row of rows) await auditFinish(trx, row, 'cancelled', at, 'cancelled');
+    return rows;
   }
 
   async addErrors(trx: Executor, rows: Omit<RunErrorRow, 'id'>[]): Promise<void> {

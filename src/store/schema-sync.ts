@@ -23,7 +23,7 @@ export interface SyncTables {
     started_at: string | null;
     finished_at: string | null;
     heartbeat_at: string | null;
-    /** `<host>:<pid>:<nonce>` of the process executing the run */
+    /** `<host>:<pid namespace scope>:<pid>:<nonce>` of the process executing the run (sync/owner.ts) */
     lease_owner: string | null;
     lease_expires_at: string | null;
     /** how many times the run was claimed (> 1 after a crash or a lost lease) */
@@ -77,8 +77,13 @@ export interface SyncTables {
     version: string | null;
     metadata: string;
     text: string | null;
-    /** arch: JSON list of superseded content versions, each still holding a blob reference */
+    /**
+     * JSON list of superseded versions (arch, or while a legal hold applies), oldest first: see PreviousVersion.
+     * Entries are only ever appended, or lose their content when a released hold no longer keeps it.
+     */
     previous_versions: string | null;
+    /** how many entries of previous_versions hold a blob reference */
+    version_refs: Generated<number>;
     /** the listing run (runs.listing_run_id) that last saw it at the source, unchanged or not */
     last_seen_run_id: string | null;
     first_seen_at: string;

@@ -4,8 +4,9 @@ import { indexItem } from '../search/index.ts';
 import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Database } from '../store/db.ts';
 import { newId } from '../store/ids.ts';
-import { ItemRepo, previousVersionsOf, type ItemPatch, type ItemRow, type PreviousVersion } from '../store/items.ts';
+import { ItemRepo, previousVersionsOf, versionColumns, type ItemPatch, type ItemRow } from '../store/items.ts';
 import type { DB } from '../store/schema.ts';
+import { holdsContent, supersededVersion, supersedes, type Described } from './versions.ts';
 
 export interface StoredContent {
   sha256: string;
@@ -22,7 +23,8 @@ export type ItemOp =
   | { type: 'touch'; id: string; patch: ItemPatch }
   /** seen unchanged at the source by this run: only its listing mark moves */
   | { type: 'seen'; id: string }
-  | { type: 'tombstone'; kind: string; sourceId: string; purgeContent: boolean }
+  /** auto: deleted at the source; its content is purged unless a hold applies (decided in the transaction) */
+  | { type: 'tombstone'; kind: string; sourceId: string }
   | { type: 'mark_deleted'; kind: string; sourceId: string };
 
 export interface ApplyScope {
@@ -31,8 +33,14 @@ export interface ApplyScope {
   runId: string;
   /** what items seen in this run are stamped with (last_seen_run_id) */
   listingRunId: string;
-  /** arch collections keep superseded content */
-  keepVersions: boolean;
+  /** the collection's type_sync: `arch` keeps superseded versions, `auto` tombstones */
+  typeSync: string;
+  /**
+   * Whether a legal hold covers the collection, asked inside this transaction (store/holds.ts
+   * isHeldInTransaction) and at most once: superseded versions are kept when `arch` or held, and a held
+   * tombstone keeps its content.
+   */
+  held(): Promise<boolean>;
   at: string;
 }
 
@@ -48,6 +56,7 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
   const items = new ItemRepo(trx as unknown as Database);
   const refs = new BlobRefRepo(trx as unknown as Database);
   const result: ApplyResult = { released: [], acquired: [] };
+  const ctx: Ctx = { trx, items, refs, scope, result, keepVersions: async () => scope.typeSync === 'arch' || (await scope.held()) };
   const seen: string[] = [];
   for (const op of ops) {
     switch (op.type) {
@@ -55,21 +64,18 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
         seen.push(op.id);
         break;
       case 'upsert':
-        await upsert(trx, items, refs, scope, op, result);
+        await upsert(ctx, op);
         break;
-      case 'touch': {
-        await items.update(trx, op.id, { ...op.patch, last_seen_run_id: scope.listingRunId, updated_at: scope.at });
-        const row = await trx.selectFrom('items').selectAll().where('id', '=', op.id).executeTakeFirst();
-        if (row) await indexItem(trx, row);
+      case 'touch':
+        await touch(ctx, op);
         break;
-      }
       case 'tombstone': {
-        const row = await items.findByKey(trx, scope.collectionId, op.kind, op.sourceId);
+        const row = await items.findByKey(trx, scope.collectionId, op.kind, op.sourceId, { forUpdate: true });
         if (!row || row.tombstoned_at) break;
         const patch: ItemPatch = { tombstoned_at: scope.at, deleted_at_source: row.deleted_at_source ?? scope.at, updated_at: scope.at };
-        if (op.purgeContent && row.holds_ref && row.sha256) {
-          await refs.release(trx, row.sha256, scope.at);
-          result.released.push(row.sha256);
+        if (holdsContent(row) && !(await scope.held())) {
+          await refs.release(trx, row.sha256!, scope.at);
+          result.released.push(row.sha256!);
           Object.assign(patch, { holds_ref: 0, content_state: 'purged' });
         }
         await items.update(trx, row.id, patch);
@@ -93,6 +99,42 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
     await trx.updateTable('items').set({ last_seen_run_id: scope.listingRunId }).where('id', 'in', seen.slice(i, i + 500)).execute();
   }
   return result;
+}
+
+interface Ctx {
+  trx: Transaction<DB>;
+  items: ItemRepo;
+  refs: BlobRefRepo;
+  scope: ApplyScope;
+  result: ApplyResult;
+  keepVersions(): Promise<boolean>;
+}
+
+/**
+ * The row's current state becomes a superseded version: it keeps the row's blob reference when `takeRef`
+ * (the row moves on to other content), else takes one of its own (the row keeps the same content).
+ */
+async function keepVersion(ctx: Ctx, row: ItemRow, takeRef: boolean): Promise<Pick<ItemRow, 'previous_versions' | 'version_refs'>> {
+  const { scope } = ctx;
+  const withContent = holdsContent(row);
+  if (withContent && !takeRef) {
+    await ctx.refs.acquire(ctx.trx, row.sha256!, Number(row.size ?? 0), scope.at);
+    ctx.result.acquired.push(row.sha256!);
+  }
+  return versionColumns([...previousVersionsOf(row), supersededVersion(row, withContent, scope.at, scope.runId)]);
+}
+
+/** Descriptive fields changed at the source without a new version (a rename, a move, edited metadata). */
+async function touch(ctx: Ctx, op: Extract<ItemOp, { type: 'touch' }>): Promise<void> {
+  const { trx, items, scope } = ctx;
+  const patch: ItemPatch = { ...op.patch, last_seen_run_id: scope.listingRunId, updated_at: scope.at };
+  if (await ctx.keepVersions()) {
+    const row = await items.getForUpdate(trx, op.id);
+    if (row && supersedes(row, op.patch as Described)) Object.assign(patch, await keepVersion(ctx, row, false));
+  }
+  await items.update(trx, op.id, patch);
+  const row = await trx.selectFrom('items').selectAll().where('id', '=', op.id).executeTakeFirst();
+  if (row) await indexItem(trx, row);
 }
 
 /**
@@ -121,19 +163,19 @@ function describedFields(input: ItemInput, at: string) {
   };
 }
 
-async function upsert(
-  trx: Transaction<DB>,
-  items: ItemRepo,
-  refs: BlobRefRepo,
-  scope: ApplyScope,
-  op: Extract<ItemOp, { type: 'upsert' }>,
-  result: ApplyResult,
-): Promise<void> {
+async function upsert(ctx: Ctx, op: Extract<ItemOp, { type: 'upsert' }>): Promise<void> {
+  const { trx, items, refs, scope, result } = ctx;
   const { input, content } = op;
-  const existing = await items.findByKey(trx, scope.collectionId, input.kind, input.sourceId);
+  const existing = await items.findByKey(trx, scope.collectionId, input.kind, input.sourceId, { forUpdate: true });
   const fields = { ...describedFields(input, scope.at), tombstoned_at: null, deleted_at_source: null, last_seen_run_id: scope.listingRunId };
 
   if (content === 'failed') {
+    if (existing && (await ctx.keepVersions())) {
+      // The row keeps describing the content it holds, so that the run that gets the new content supersedes a
+      // coherent version; the failure is in the run's errors.
+      await items.update(trx, existing.id, { tombstoned_at: null, deleted_at_source: null, last_seen_run_id: scope.listingRunId, updated_at: scope.at });
+      return;
+    }
     // Keep whatever content and version were stored before, so the next run tries the download again.
     const id = existing?.id ?? newId('itm');
     if (existing) await items.update(trx, id, { ...fields, size: existing.size ?? input.size ?? null });
@@ -156,30 +198,22 @@ async function upsert(
           holds_ref: 1,
         };
   const newSha = content === 'none' ? null : content.sha256;
-  const sameContent = Boolean(existing?.holds_ref && existing.sha256 === newSha);
+  const sameContent = Boolean(existing && holdsContent(existing) && existing.sha256 === newSha);
   if (newSha && !sameContent) {
     await refs.acquire(trx, newSha, (content as StoredContent).size, scope.at);
     result.acquired.push(newSha);
   }
-  let previous: PreviousVersion[] | undefined;
-  if (existing?.holds_ref && existing.sha256 && !sameContent) {
-    if (scope.keepVersions) {
-      previous = [...previousVersionsOf(existing), superseded(existing, scope.at)];
-    } else {
-      await refs.release(trx, existing.sha256, scope.at);
-      result.released.push(existing.sha256);
-    }
+  let versions: Pick<ItemRow, 'previous_versions' | 'version_refs'> | undefined;
+  if (existing && supersedes(existing, fields, newSha) && (await ctx.keepVersions())) {
+    versions = await keepVersion(ctx, existing, !sameContent);
+  } else if (existing && holdsContent(existing) && !sameContent) {
+    await refs.release(trx, existing.sha256!, scope.at);
+    result.released.push(existing.sha256!);
   }
   const collected = sameContent ? {} : { run_id: scope.runId, collected_datetime: scope.at };
   const id = existing?.id ?? newId('itm');
   if (existing) {
-    await items.update(trx, id, {
-      ...fields,
-      ...contentFields,
-      ...collected,
-      version: input.version ?? null,
-      ...(previous && { previous_versions: JSON.stringify(previous) }),
-    });
+    await items.update(trx, id, { ...fields, ...contentFields, ...collected, version: input.version ?? null, ...versions });
   } else {
     await items.insert(trx, { ...newRow(scope, input), id, ...fields, ...contentFields, version: input.version ?? null });
   }
@@ -205,18 +239,5 @@ function newRow(scope: ApplyScope, input: ItemInput) {
     collected_datetime: scope.at,
     first_seen_at: scope.at,
     previous_versions: null,
-  };
-}
-
-function superseded(row: ItemRow, at: string): PreviousVersion {
-  return {
-    sha256: row.sha256!,
-    md5: row.md5,
-    size: row.size,
-    version: row.version,
-    modified_datetime: row.modified_datetime,
-    run_id: row.run_id,
-    collected_datetime: row.collected_datetime,
-    replaced_at: at,
   };
 }

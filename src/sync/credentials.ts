@@ -13,11 +13,20 @@ export interface CredentialManagerOptions {
   clock?: () => Date;
   /** Refresh this long before `expires_at`. Default 60 s. */
   skewMs?: number;
-  /** How long a refresh may hold the cross-process lock before others may take over. Default 30 s. */
+  /**
+   * Lifetime of the cross-process refresh lock. The holder renews it every lockMs / 3 while its refresh is in
+   * flight, so it only lapses when the holder died (or stalled that long). Default 30 s.
+   */
   lockMs?: number;
+  /**
+   * Overall deadline of one refresh, the connector's own retries included (Zoom's worst case is about 3 minutes:
+   * three attempts with 30 s header and body timeouts). Past it the caller gets an error; the call keeps the lock
+   * (for at most one more deadline) and a grant it still returns is persisted. Default 240 s.
+   */
+  refreshDeadlineMs?: number;
   /** How often a process waiting for another one's refresh looks again. Default 100 ms. */
   pollMs?: number;
-  /** Give up waiting for a refresh after this long. Default 60 s. */
+  /** Give up waiting for another process's refresh after this long. Default refreshDeadlineMs + lockMs. */
   waitMs?: number;
 }
 
@@ -50,6 +59,7 @@ export class CredentialManager {
   private readonly clock: () => Date;
   private readonly skewMs: number;
   private readonly lockMs: number;
+  private readonly refreshDeadlineMs: number;
   private readonly pollMs: number;
   private readonly waitMs: number;
   private readonly owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
@@ -59,8 +69,10 @@ export class CredentialManager {
     this.clock = opts.clock ?? (() => new Date());
     this.skewMs = opts.skewMs ?? 60_000;
     this.lockMs = opts.lockMs ?? 30_000;
+    this.refreshDeadlineMs = opts.refreshDeadlineMs ?? 240_000;
     this.pollMs = opts.pollMs ?? 100;
-    this.waitMs = opts.waitMs ?? 60_000;
+    // A waiter outlasts the holder's deadline plus the lapse of a dead holder's lock.
+    this.waitMs = opts.waitMs ?? this.refreshDeadlineMs + this.lockMs;
   }
 
   auth(walletId: string, connector: Pick<Connector, 'oauth'>): ProviderAuth {
@@ -117,11 +129,16 @@ export class CredentialManager {
       // Another process (or an earlier flight) already replaced the token that prompted this refresh.
       if (seen.grant.access_token !== stale && !this.expiring(seen.grant)) return seen;
       if (await this.lock(walletId)) {
+        let handedOver = false;
         try {
           const entry = await this.refreshLocked(walletId, connector, seen);
           if (entry) return entry;
+        } catch (err) {
+          // A refresh past its deadline still runs and releases the lock itself when it settles.
+          handedOver = err instanceof RefreshDeadlineError;
+          throw err;
         } finally {
-          await this.unlock(walletId);
+          if (!handedOver) await this.unlock(walletId);
         }
         continue;
       }
@@ -136,18 +153,81 @@ export class CredentialManager {
     if (current.version !== seen.version) return undefined;
     let next: Grant;
     try {
-      next = await connector.oauth.refresh(current.grant);
+      next = await this.refreshWithLock(walletId, connector, current);
     } catch (err) {
-      // A re-pairing that landed while we asked the provider makes the refusal irrelevant.
-      if (err instanceof GrantRevokedError && (await this.load(walletId)).version !== current.version) return undefined;
+      // invalid_grant is not proof of revocation: a re-pairing, or another process that spent the rotating refresh
+      // token after our lock lapsed, replaces the grant. Look at it (waiting for a lock holder to finish first).
+      if (err instanceof GrantRevokedError && (await this.replacedMeanwhile(walletId, current.version))) return undefined;
       this.opts.log?.warn({ wallet_id: walletId, grant_version: current.version, err_name: (err as Error).name }, 'token refresh failed');
       throw err;
     }
-    if (!(await this.wallets.swapGrant(walletId, current.version, this.opts.sealer.seal(next)))) return undefined;
-    const entry = { version: current.version + 1, grant: next };
+    return this.persist(walletId, current.version, next);
+  }
+
+  /** Stores a refreshed grant unless someone replaced the one it came from; undefined when someone did. */
+  private async persist(walletId: string, version: number, next: Grant): Promise<Entry | undefined> {
+    if (!(await this.wallets.swapGrant(walletId, version, this.opts.sealer.seal(next)))) return undefined;
+    const entry = { version: version + 1, grant: next };
     this.cache.set(walletId, entry);
     this.opts.log?.info({ wallet_id: walletId, grant_version: entry.version }, 'provider token refreshed');
     return entry;
+  }
+
+  /**
+   * The provider call, with the lock renewed while it is in flight and an overall deadline. A refresh that
+   * outlives the deadline has likely spent the refresh token already: it keeps the lock (renewed for up to one
+   * more deadline) until it settles, its grant is persisted when it comes, and only then is the lock released.
+   */
+  private async refreshWithLock(walletId: string, connector: Pick<Connector, 'oauth'>, current: Entry): Promise<Grant> {
+    const call = connector.oauth.refresh(current.grant);
+    const renew = setInterval(() => {
+      this.renew(walletId).catch((err: unknown) => this.opts.log?.warn({ wallet_id: walletId, err_name: (err as Error).name }, 'refresh lock renewal failed'));
+    }, Math.max(10, Math.floor(this.lockMs / 3)));
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      call.then(
+        (grant) => ({ grant }),
+        (error: unknown) => ({ error }),
+      ),
+      new Promise<{ late: true }>((resolve) => {
+        timer = setTimeout(() => resolve({ late: true }), this.refreshDeadlineMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if ('grant' in outcome) {
+      clearInterval(renew);
+      return outcome.grant;
+    }
+    if ('error' in outcome) {
+      clearInterval(renew);
+      throw outcome.error;
+    }
+    const giveUp = setTimeout(() => clearInterval(renew), this.refreshDeadlineMs);
+    void call
+      .then((late) => this.persist(walletId, current.version, late))
+      .catch(() => undefined)
+      .finally(() => {
+        clearInterval(renew);
+        clearTimeout(giveUp);
+        return this.unlock(walletId).catch(() => undefined);
+      });
+    throw new RefreshDeadlineError(this.refreshDeadlineMs);
+  }
+
+  /**
+   * After invalid_grant: whether the grant was replaced since `version`. While another process holds the lock
+   * (it took over after ours lapsed and may be storing what it got), wait for it, up to waitMs.
+   */
+  private async replacedMeanwhile(walletId: string, version: number): Promise<boolean> {
+    const deadline = this.clock().getTime() + this.waitMs;
+    for (;;) {
+      this.cache.delete(walletId);
+      if ((await this.load(walletId)).version !== version) return true;
+      const holder = await this.opts.db.selectFrom('credential_refresh_locks').select(['owner', 'expires_at']).where('wallet_id', '=', walletId).executeTakeFirst();
+      const othersBusy = holder && holder.owner !== this.owner && Date.parse(holder.expires_at) > this.clock().getTime();
+      if (!othersBusy || this.clock().getTime() > deadline) return false;
+      await new Promise((r) => setTimeout(r, this.pollMs));
+    }
   }
 
   private async lock(walletId: string): Promise<boolean> {
@@ -170,8 +250,27 @@ export class CredentialManager {
     return Number(taken.numUpdatedRows) === 1;
   }
 
+  /** Extends our lock; false when it is no longer ours. */
+  private async renew(walletId: string): Promise<boolean> {
+    const expires = new Date(this.clock().getTime() + this.lockMs).toISOString();
+    const res = await this.opts.db
+      .updateTable('credential_refresh_locks')
+      .set({ expires_at: expires })
+      .where('wallet_id', '=', walletId)
+      .where('owner', '=', this.owner)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
   private async unlock(walletId: string): Promise<void> {
     await this.opts.db.deleteFrom('credential_refresh_locks').where('wallet_id', '=', walletId).where('owner', '=', this.owner).execute();
+  }
+}
+
+class RefreshDeadlineError extends Error {
+  override name = 'RefreshDeadlineError';
+  constructor(ms: number) {
+    super(`the token refresh did not finish within ${Math.round(ms / 1000)} s`);
   }
 }
 

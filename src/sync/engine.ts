@@ -1,5 +1,3 @@
-import crypto from 'node:crypto';
-import os from 'node:os';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config.ts';
 import type { Connector, Logger } from '../connectors/types.ts';
@@ -15,7 +13,9 @@ import { CredentialManager, type CredentialManagerOptions } from './credentials.
 import type { EngineApi, RunSummary } from './engine-api.ts';
 import { createInProcessExecutor, type Executor } from './executor.ts';
 import { sweepOrphans } from './orphans.ts';
+import { currentIdentity, isDeadOwner as deadOwnerOf, ownerString, samePidNamespacePrefix } from './owner.ts';
 import { purgeCollectionData } from './purge.ts';
+import { reconcileStuckCollections } from './reconcile.ts';
 import { executeRun, RunStopped, type RetryPolicy, type RunOutcome } from './runner.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 
@@ -27,7 +27,10 @@ export interface SyncEngineDeps {
   config: Pick<Config, 'sync'>;
   log: Logger;
   clock?: () => Date;
-  /** Whether a legal hold covers the collection: tombstoned content is then kept. Default: the legal_holds table. */
+  /**
+   * Whether a legal hold covers the collection: tombstoned content and superseded versions are then kept. The
+   * legal_holds table is always consulted (inside each write transaction); this adds another source (tests).
+   */
   isHeld?(collectionId: string): Promise<boolean>;
   /**
    * The process-wide request budgets and credential manager (sync/provider-context.ts providerResources):
@@ -85,13 +88,20 @@ export function runSummary(run: RunRow): RunSummary {
   };
 }
 
+/** Rolls back a status change when another process queued the collection's run first. */
+class AlreadyQueued extends Error {
+  constructor(readonly run: RunRow) {
+    super('a run is already queued');
+  }
+}
+
 export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const clock = deps.clock ?? (() => new Date());
   const now = () => clock().toISOString();
   const leaseMs = deps.tuning?.leaseMs ?? 60_000;
   const heartbeatMs = deps.tuning?.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 4));
-  const host = os.hostname();
-  const owner = `${host}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
+  const identity = currentIdentity();
+  const owner = ownerString(identity);
   const runs = new RunRepo(deps.db);
   const collections = new CollectionRepo(deps.db);
   const credentials =
@@ -105,27 +115,15 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     log: deps.log,
     clock,
     isHeld: deps.isHeld ?? ((collectionId: string) => isHeld(deps.db, collectionId)),
+    heldOverride: deps.isHeld,
     intervalMinutes: deps.config.sync.intervalMinutes,
     retry: { ...DEFAULT_RETRY, ...deps.tuning?.retry },
   };
   const local = new Map<string, { runId: string; controller: AbortController; done: Promise<RunOutcome> }>();
   let executor: Executor | undefined;
 
-  /** An owner on this host whose process is gone: its runs can be resumed without waiting for the lease. */
-  const isDeadOwner = (leaseOwner: string | null): boolean => {
-    if (!leaseOwner || leaseOwner === owner) return false;
-    const parts = leaseOwner.split(':');
-    const pid = Number(parts[parts.length - 2]);
-    if (parts.slice(0, -2).join(':') !== host || !Number.isInteger(pid)) return false;
-    // Another engine in this very process (tests): alive as far as we can tell.
-    if (pid === process.pid) return false;
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'ESRCH';
-    }
-  };
+  /** An owner in this PID namespace whose process is gone: its runs can be resumed without waiting for the lease. */
+  const isDeadOwner = (leaseOwner: string | null): boolean => deadOwnerOf(leaseOwner, identity, owner);
 
   const enqueue = async (collectionId: string, trigger: RunTrigger) => {
     const c = await collections.getById(collectionId);
@@ -136,20 +134,38 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const from = c.sync_status as SyncStatus;
     const to = nextStatus(from, event);
     if (!to) throw conflict(`cannot queue a run while the collection is "${from}".`);
-    if (from !== to && !(await collections.transition(collectionId, from, to))) {
-      throw conflict('the collection changed while the run was being queued; try again.');
-    }
-    // A retry resumes from the failed run's last checkpoint (its fingerprint guards against changed filters).
-    const previous = trigger === 'retry' ? await runs.latestFailed(collectionId) : undefined;
-    const result = await runs.insertQueued({
-      collectionId,
-      accountId: c.account_id,
-      trigger,
-      at: now(),
-      checkpoint: previous?.checkpoint,
-      filtersFingerprint: previous?.filters_fingerprint,
-      listingRunId: previous?.checkpoint ? (previous.listing_run_id ?? previous.id) : null,
-    });
+    // A retry resumes from the failed run's last checkpoint (its fingerprint guards against changed filters), but
+    // only when that run is the latest: marks of a run older than a later success would misjudge deletions.
+    const latest = trigger === 'retry' ? await runs.latest(collectionId) : undefined;
+    const previous = latest?.status === 'failed' ? latest : undefined;
+    // One transaction: a crash can never leave the status promising a run that was not inserted.
+    const result = await deps.db
+      .transaction()
+      .execute(async (trx) => {
+        const txCollections = new CollectionRepo(trx as unknown as Database);
+        if (from !== to && !(await txCollections.transition(collectionId, from, to))) {
+          throw conflict('the collection changed while the run was being queued; try again.');
+        }
+        const queued = await new RunRepo(trx as unknown as Database).insertQueued(
+          {
+            collectionId,
+            accountId: c.account_id,
+            trigger,
+            at: now(),
+            checkpoint: previous?.checkpoint,
+            filtersFingerprint: previous?.filters_fingerprint,
+            listingRunId: previous?.checkpoint ? (previous.listing_run_id ?? previous.id) : null,
+          },
+          trx,
+        );
+        // Someone else queued first: leave the status as it was.
+        if (!queued.created) throw new AlreadyQueued(queued.run);
+        return queued;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof AlreadyQueued) return { run: err.run, created: false };
+        throw err;
+      });
     executor?.kick();
     return result;
   };
@@ -193,18 +209,24 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   };
 
   const cancel = async (collectionId: string) => {
-    const cancelled = await runs.cancelActive(collectionId, now());
+    await deps.db.transaction().execute(async (trx) => {
+      const cancelled = await runs.cancelActive(collectionId, now(), trx);
+      if (cancelled.length > 0) {
+        const txCollections = new CollectionRepo(trx as unknown as Database);
+        const reason = 'the sync was cancelled; start it again';
+        // A queued run leaves `pending` behind, which the scheduler's repair would queue again.
+        if (!(await txCollections.transition(collectionId, 'syncing', 'error', reason))) await txCollections.transition(collectionId, 'pending', 'error', reason);
+      }
+    });
     const mine = local.get(collectionId);
     if (mine) {
       mine.controller.abort(new RunStopped('cancelled'));
       await mine.done.catch(() => undefined);
     }
-    if (cancelled.length > 0) {
-      await collections.transition(collectionId, 'syncing', 'error', 'the sync was cancelled; start it again');
-    }
   };
 
-  const scheduler = createScheduler({ db: deps.db, enqueue, clock, tickMs: deps.tuning?.schedulerTickMs, log: deps.log });
+  const reconcile = () => reconcileStuckCollections({ db: deps.db, clock, retry: runner.retry, requeue: (id) => enqueue(id, 'start'), log: deps.log });
+  const scheduler = createScheduler({ db: deps.db, enqueue, reconcile, clock, tickMs: deps.tuning?.schedulerTickMs, log: deps.log });
 
   const engine: SyncEngine = {
     owner,
@@ -223,13 +245,18 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         executor?.kick();
         return { runId: active.id, created: false };
       }
-      let from = c.sync_status as SyncStatus;
-      // Filters saved without sync_status=pending leave the collection `created`: start queues, then starts.
-      if (from === 'created' && c.sync_filters !== null && (await collections.transition(collectionId, 'created', 'pending'))) from = 'pending';
-      // `syncing` without an active run is left over from a cancelled run: starting again repairs it.
-      if (from !== 'syncing' && !nextStatus(from, 'start')) throw conflict(`cannot start a collection that is "${from}".`);
-      const { run, created } = await runs.insertQueued({ collectionId, accountId: c.account_id, trigger: 'start', at: now() });
-      if (created && from !== 'syncing') await collections.transition(collectionId, from, 'syncing');
+      // One transaction, so that a crash never leaves `syncing` (or `pending`) without the run it promises.
+      const { run, created } = await deps.db.transaction().execute(async (trx) => {
+        const txCollections = new CollectionRepo(trx as unknown as Database);
+        let from = c.sync_status as SyncStatus;
+        // Filters saved without sync_status=pending leave the collection `created`: start queues, then starts.
+        if (from === 'created' && c.sync_filters !== null && (await txCollections.transition(collectionId, 'created', 'pending'))) from = 'pending';
+        // `syncing` without an active run is left over from a cancelled run: starting again repairs it.
+        if (from !== 'syncing' && !nextStatus(from, 'start')) throw conflict(`cannot start a collection that is "${from}".`);
+        const queued = await new RunRepo(trx as unknown as Database).insertQueued({ collectionId, accountId: c.account_id, trigger: 'start', at: now() }, trx);
+        if (queued.created && from !== 'syncing') await txCollections.transition(collectionId, from, 'syncing');
+        return queued;
+      });
       executor?.kick();
       return { runId: run.id, created };
     },
@@ -245,7 +272,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     runOnce,
     async claimableRunIds(limit) {
       const rows = await runs.claimable(now(), limit);
-      const orphaned = (await runs.runningOwnedBy(`${host}:`)).filter((r) => isDeadOwner(r.lease_owner));
+      const prefix = samePidNamespacePrefix(identity);
+      const orphaned = prefix ? (await runs.runningOwnedBy(prefix)).filter((r) => isDeadOwner(r.lease_owner)) : [];
       return [...new Set([...orphaned, ...rows].map((r) => r.id))].slice(0, Math.max(limit, orphaned.length));
     },
     startBackground() {

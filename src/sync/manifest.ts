@@ -1,14 +1,15 @@
 import type { CollectionRow } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
-import { ItemRepo, type ItemRow } from '../store/items.ts';
+import { ItemRepo, previousVersionsOf, type ItemRow, type PreviousVersion } from '../store/items.ts';
 import { countersOf, RunRepo, type RunErrorRow } from '../store/runs.ts';
 import { filtersFingerprint } from './fingerprint.ts';
 
 /**
  * The chain-of-custody manifest: one row per item ever collected (what, whose, where from, the hashes and
- * whether the provider's hash verified, source and collection times, the run that collected it) plus a
- * summary (filters applied, counts, failures and exceptions), after what Microsoft Purview's export summary
- * and Relativity Collect's collection report give a legal team. Streamed: the item count is unbounded.
+ * whether the provider's hash verified, source and collection times, the run that collected it) and one per
+ * superseded version of it, plus a summary (filters applied, counts, failures and exceptions), after what
+ * Microsoft Purview's export summary and Relativity Collect's collection report give a legal team. Streamed:
+ * the item count is unbounded.
  */
 export const MANIFEST_VERSION = 1;
 
@@ -34,9 +35,44 @@ export const ITEM_COLUMNS = [
   'run_id',
 ] as const;
 
-export const CSV_COLUMNS = ['record_type', ...ITEM_COLUMNS, 'detail'] as const;
+/**
+ * Superseded versions (kept by `arch`, or while a legal hold applies): in the JSON, `previous_versions` of each
+ * item; in the CSV, `version` rows right after their item's row. `version_number` counts from 1 (the oldest);
+ * an item's own row carries the number of its current version.
+ */
+export const VERSION_COLUMNS = ['version_number', 'superseded_datetime', 'superseded_by_run_id', 'content_retained'] as const;
 
-type ManifestItem = Record<(typeof ITEM_COLUMNS)[number], string | number | boolean | null>;
+// Version columns come after `detail`, so that the columns existing readers know keep their positions.
+export const CSV_COLUMNS = ['record_type', ...ITEM_COLUMNS, 'detail', ...VERSION_COLUMNS] as const;
+
+type Cell = string | number | boolean | null;
+type ManifestItem = Record<(typeof ITEM_COLUMNS)[number], Cell>;
+type VersionFields = Omit<ManifestItem, 'onna_id' | 'kind' | 'source_id' | 'tombstoned_datetime'> & Record<(typeof VERSION_COLUMNS)[number], Cell>;
+
+/** A superseded version's fields as they were, and its place in the item's history. */
+function versionFields(v: PreviousVersion, n: number): VersionFields {
+  return {
+    path: v.path,
+    name: v.name,
+    custodian: v.custodian,
+    size: v.size,
+    mime_type: v.mime_type,
+    sha256: v.sha256,
+    md5: v.md5,
+    provider_hash_type: v.provider_hash_type,
+    provider_hash_value: v.provider_hash_value,
+    hash_verified: v.hash_verified === null ? null : v.hash_verified === 1,
+    created_datetime: v.created_datetime,
+    modified_datetime: v.modified_datetime,
+    collected_datetime: v.collected_datetime,
+    deleted_at_source: v.deleted_at_source,
+    run_id: v.run_id,
+    version_number: n,
+    superseded_datetime: v.replaced_at,
+    superseded_by_run_id: v.replaced_by_run_id,
+    content_retained: v.sha256 ? v.holds_ref : null,
+  };
+}
 
 function manifestItem(r: ItemRow): ManifestItem {
   return {
@@ -79,6 +115,9 @@ export interface ManifestSummary {
     deleted_at_source: number;
     tombstoned: number;
     exceptions: number;
+    /** superseded versions listed, and how many of them still have their content */
+    superseded_versions: number;
+    superseded_versions_retained: number;
   };
   runs: {
     run_id: string;
@@ -103,6 +142,8 @@ async function summarize(db: Database, c: CollectionRow, now: Date): Promise<Man
     deleted_at_source: 0,
     tombstoned: 0,
     exceptions: 0,
+    superseded_versions: 0,
+    superseded_versions_retained: 0,
   };
   for await (const r of new ItemRepo(db).all(c.id)) {
     counts.items += 1;
@@ -115,6 +156,10 @@ async function summarize(db: Database, c: CollectionRow, now: Date): Promise<Man
     } else counts.without_content += 1;
     if (r.deleted_at_source) counts.deleted_at_source += 1;
     if (r.tombstoned_at) counts.tombstoned += 1;
+    for (const v of previousVersionsOf(r)) {
+      counts.superseded_versions += 1;
+      if (v.holds_ref && v.sha256) counts.superseded_versions_retained += 1;
+    }
   }
   const errors = await db
     .selectFrom('run_errors')
@@ -169,7 +214,13 @@ export async function* manifestJson(db: Database, c: CollectionRow, now: Date): 
   yield `${JSON.stringify(summary).slice(0, -1)},"items":[`;
   let first = true;
   for await (const r of new ItemRepo(db).all(c.id)) {
-    yield `${first ? '' : ','}${JSON.stringify(manifestItem(r))}`;
+    const versions = previousVersionsOf(r);
+    const entry = {
+      ...manifestItem(r),
+      version_number: versions.length + 1,
+      previous_versions: versions.map((v, i) => versionFields(v, i + 1)),
+    };
+    yield `${first ? '' : ','}${JSON.stringify(entry)}`;
     first = false;
   }
   yield '],"exceptions":[';
@@ -189,13 +240,19 @@ export async function* manifestCsv(db: Database, c: CollectionRow, now: Date): A
   const summary = await summarize(db, c, now);
   yield `${CSV_COLUMNS.join(',')}\r\n`;
   yield csvRow({ record_type: 'summary', detail: JSON.stringify(summary) });
-  for await (const r of new ItemRepo(db).all(c.id)) yield csvRow({ record_type: 'item', ...manifestItem(r) });
+  for await (const r of new ItemRepo(db).all(c.id)) {
+    const versions = previousVersionsOf(r);
+    yield csvRow({ record_type: 'item', ...manifestItem(r), version_number: versions.length + 1 });
+    for (const [i, v] of versions.entries()) {
+      yield csvRow({ record_type: 'version', onna_id: r.id, kind: r.kind, source_id: r.source_id, ...versionFields(v, i + 1) });
+    }
+  }
   for await (const e of exceptions(db, c.id)) {
     yield csvRow({ record_type: 'exception', kind: e.kind, source_id: e.source_id, run_id: e.run_id, collected_datetime: e.at, detail: e.reason });
   }
 }
 
-function csvRow(values: Partial<Record<(typeof CSV_COLUMNS)[number], string | number | boolean | null>>): string {
+function csvRow(values: Partial<Record<(typeof CSV_COLUMNS)[number], Cell>>): string {
   return `${CSV_COLUMNS.map((col) => csvCell(values[col])).join(',')}\r\n`;
 }
 

@@ -2,15 +2,23 @@ import type { Readable } from 'node:stream';
 import type { BlobStore } from '../blobs/types.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import type { Database } from '../store/db.ts';
-import { ItemRepo } from '../store/items.ts';
+import { ItemRepo, previousVersionsOf } from '../store/items.ts';
 import { RunRepo } from '../store/runs.ts';
-import { itemView, runView, type ItemView, type RunView } from './views.ts';
+import { itemVersionView, itemView, runView, type ItemVersionView, type ItemView, type RunView } from './views.ts';
 
 /** Byte range of a content request, both ends inclusive; undefined = the whole blob. */
 export type ByteRange = { start: number; end: number };
 
 export interface ContentResponse {
   item: ItemView;
+  size: number;
+  range: ByteRange | undefined;
+  body: Readable;
+}
+
+export interface VersionContentResponse {
+  version: ItemVersionView;
+  sha256: string;
   size: number;
   range: ByteRange | undefined;
   body: Readable;
@@ -51,6 +59,25 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
       const range = parseRange(rangeHeader, stat.size);
       const body = await deps.blobs.read(row.sha256, range);
       return { item: itemView(row), size: stat.size, range, body };
+    },
+
+    /** The item's superseded versions, oldest first. */
+    async listVersions(collectionId: string, itemId: string): Promise<{ item_id: string; current_version_number: number; versions: ItemVersionView[] }> {
+      const versions = previousVersionsOf(await visibleItem(collectionId, itemId));
+      return { item_id: itemId, current_version_number: versions.length + 1, versions: versions.map((v, i) => itemVersionView(v, i + 1)) };
+    },
+
+    /** A superseded version's bytes; 404 when there is no such version or its content is not kept. */
+    async openVersionContent(collectionId: string, itemId: string, versionNumber: number, rangeHeader: string | undefined): Promise<VersionContentResponse> {
+      const versions = previousVersionsOf(await visibleItem(collectionId, itemId));
+      const v = versions[versionNumber - 1];
+      if (!v) throw notFound('Version');
+      if (!v.sha256 || !v.holds_ref) throw notFound('Content of this version');
+      const stat = await deps.blobs.stat(v.sha256);
+      if (!stat) throw notFound('Content of this version');
+      const range = parseRange(rangeHeader, stat.size);
+      const body = await deps.blobs.read(v.sha256, range);
+      return { version: itemVersionView(v, versionNumber), sha256: v.sha256, size: stat.size, range, body };
     },
 
     async listRuns(collectionId: string, q: { cursor?: string; limit: number }): Promise<{ runs: RunView[]; cursor: string | null }> {

@@ -31,6 +31,8 @@ export interface RunnerDeps {
   log: Logger;
   clock: () => Date;
   isHeld(collectionId: string): Promise<boolean>;
+  /** An injected hold check (SyncEngineDeps.isHeld), OR-ed with the table inside each flush (session.ts). */
+  heldOverride?(collectionId: string): Promise<boolean>;
   intervalMinutes: number;
   retry: RetryPolicy;
 }
@@ -149,10 +151,10 @@ async function succeed(deps: RunnerDeps, run: RunRow, owner: string, collection:
     await collections.transition(collection.id, 'syncing', 'synced');
     await collections.update(collection.id, { next_sync_at: rerun ? new Date(deps.clock().getTime() + deps.intervalMinutes * 60_000).toISOString() : null });
   });
-  if (collection.type_sync === 'auto') {
-    // Content tombstoned while a hold applied that has since been released (a release racing with this run).
+  if (collection.type_sync !== 'arch') {
+    // Content tombstoned or superseded while a hold applied that has since been released (a release racing with this run).
     await purgeUnheldTombstones(deps.db, deps.blobs, collection.id, { now: () => deps.clock().toISOString(), isHeld: deps.isHeld }).catch((err: unknown) =>
-      log.warn({ err }, 'purging tombstoned content no hold keeps failed'),
+      log.warn({ err }, 'purging content no hold keeps any more failed'),
     );
   }
   log.info({}, 'run succeeded');

@@ -5,13 +5,15 @@ export interface SchedulerOptions {
   /** Queues a run; throws when the collection's state does not allow it (someone else was faster). */
   enqueue(collectionId: string, trigger: 'schedule' | 'retry'): Promise<unknown>;
   clock: () => Date;
+  /** Repairs collections left `pending` or `syncing` without a run (sync/reconcile.ts); run first in each tick. */
+  reconcile?(): Promise<number>;
   /** Default 15 s. */
   tickMs?: number;
   log: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }
 
 export interface Scheduler {
-  /** One pass: queues every due re-run and retry; returns how many were queued. */
+  /** One pass: repairs collections left without their run, then queues every due re-run and retry; returns how many were queued. */
   tick(): Promise<number>;
   start(): void;
   stop(): void;
@@ -20,7 +22,8 @@ export interface Scheduler {
 /**
  * `auto` and `arch` collections re-run SYNC_INTERVAL_MINUTES after their last success (the runner sets
  * next_sync_at); `failed` ones are retried at the backoff time the runner set. Several processes may run a
- * scheduler: the state transition is a compare-and-swap, so each due collection is queued once.
+ * scheduler: the state transition is a compare-and-swap, so each due collection is queued once. Each tick first
+ * repairs collections whose status promises a run that does not exist (a process stopped between two writes).
  */
 export function createScheduler(opts: SchedulerOptions): Scheduler {
   let timer: NodeJS.Timeout | undefined;
@@ -45,6 +48,9 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
   };
 
   const tick = async () => {
+    if (opts.reconcile) {
+      await opts.reconcile().catch((err: unknown) => opts.log.error({ err }, 'repairing collections left without their run failed'));
+    }
     let queued = 0;
     for (const c of await due()) {
       try {

@@ -2,6 +2,7 @@ import type { BlobStore } from '../blobs/types.ts';
 import type { CollectEvent, ContentSource, ItemInput, Logger } from '../connectors/types.ts';
 import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Database } from '../store/db.ts';
+import { isHeldInTransaction } from '../store/holds.ts';
 import { ItemRepo, type ItemPatch, type ItemRow } from '../store/items.ts';
 import { RunRepo, type Counters, type RunErrorRow } from '../store/runs.ts';
 import { extractContentText } from '../search/index.ts';
@@ -18,7 +19,11 @@ export interface SessionDeps {
   blobs: BlobStore;
   log: Logger;
   clock: () => Date;
-  isHeld(collectionId: string): Promise<boolean>;
+  /**
+   * An injected hold check (tests), asked before a flush transaction and OR-ed with the legal_holds table, which
+   * is read inside it. Never read a database handle from here: on SQLite that would wait on the open transaction.
+   */
+  heldOverride?(collectionId: string): Promise<boolean>;
 }
 
 export interface SessionScope {
@@ -89,14 +94,9 @@ export class RunSession {
     const ops = this.ops;
     const errors = this.errors;
     const at = this.now();
-    const scope: ApplyScope = {
-      collectionId: this.scope.collectionId,
-      accountId: this.scope.accountId,
-      runId: this.scope.runId,
-      listingRunId: this.scope.listingRunId,
-      keepVersions: this.scope.typeSync === 'arch',
-      at,
-    };
+    // arch keeps everything anyway; elsewhere only writes that could drop content need to know about holds.
+    const asks = this.scope.typeSync !== 'arch' && ops.some((op) => op.type !== 'seen' && op.type !== 'mark_deleted');
+    const override = asks && this.deps.heldOverride ? await this.deps.heldOverride(this.scope.collectionId) : false;
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const owned = await this.runs.saveProgress(trx, this.scope.runId, this.scope.owner, at, {
         counters: this.counters,
@@ -104,6 +104,17 @@ export class RunSession {
         pendingCursors: this.pendingCursors,
       });
       if (!owned) throw new FencedOutError('the run was cancelled or taken over by another process');
+      let held: Promise<boolean> | undefined;
+      const scope: ApplyScope = {
+        collectionId: this.scope.collectionId,
+        accountId: this.scope.accountId,
+        runId: this.scope.runId,
+        listingRunId: this.scope.listingRunId,
+        typeSync: this.scope.typeSync,
+        // Decided here, after the run row's lock, so that a hold placed concurrently is either seen or waits.
+        held: () => (held ??= override ? Promise.resolve(true) : isHeldInTransaction(trx, this.scope.collectionId)),
+        at,
+      };
       const applied = await applyOps(trx, scope, ops);
       await this.runs.addErrors(trx, errors);
       return applied;
@@ -190,7 +201,9 @@ export class RunSession {
     if (existing?.content_state === 'stored' && existing.sha256 === stored.sha256 && !existing.tombstoned_at) this.counters.unchanged += 1;
     else this.counters.collected += 1;
     // Read back from the blob store before the transaction, which should not wait on it.
-    const contentText = await extractContentText(this.deps.blobs, { name: input.name, mime_type: input.mimeType ?? null, kind: input.kind, sha256: stored.sha256, size: stored.size }).catch(
+    const fileType = typeof input.metadata?.file_type === 'string' ? input.metadata.file_type : null;
+    const descriptor = { name: input.name, mime_type: input.mimeType ?? null, kind: input.kind, file_type: fileType, sha256: stored.sha256, size: stored.size };
+    const contentText = await extractContentText(this.deps.blobs, descriptor).catch(
       (err: unknown) => {
         this.deps.log.warn({ err: (err as Error).message, source_id: input.sourceId }, 'content text extraction failed');
         return null;
@@ -234,7 +247,6 @@ export class RunSession {
     if (known.length === 0) return;
     await this.flush();
     const auto = this.scope.typeSync === 'auto';
-    const purgeContent = auto ? !(await this.deps.isHeld(this.scope.collectionId)) : false;
     let previous = '';
     for (;;) {
       const unseen = await this.items.unseen(this.deps.db, {
@@ -250,7 +262,7 @@ export class RunSession {
       if (unseen.length === 0 || marker === previous) return;
       previous = marker;
       for (const row of unseen) {
-        this.ops.push(auto ? { type: 'tombstone', kind: row.kind, sourceId: row.source_id, purgeContent } : { type: 'mark_deleted', kind: row.kind, sourceId: row.source_id });
+        this.ops.push({ type: auto ? 'tombstone' : 'mark_deleted', kind: row.kind, sourceId: row.source_id });
       }
       await this.flush();
     }
@@ -262,8 +274,7 @@ export class RunSession {
     const key = keyOf(kind, sourceId);
     if (this.scope.typeSync === 'auto') {
       if (existing.tombstoned_at) return;
-      const held = await this.deps.isHeld(this.scope.collectionId);
-      return this.push({ type: 'tombstone', kind, sourceId, purgeContent: !held }, key);
+      return this.push({ type: 'tombstone', kind, sourceId }, key);
     }
     // arch (and one): never remove anything, only record that the source deleted it.
     if (!existing.deleted_at_source) return this.push({ type: 'mark_deleted', kind, sourceId }, key);

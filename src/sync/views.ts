@@ -1,4 +1,4 @@
-import type { ItemRow } from '../store/items.ts';
+import type { ItemRow, PreviousVersion } from '../store/items.ts';
 import type { RunErrorRow, RunRow } from '../store/runs.ts';
 import { runSummary } from './engine.ts';
 import type { RunSummary } from './engine-api.ts';
@@ -47,6 +47,58 @@ export function itemView(r: ItemRow): ItemView {
     deleted_at_source: r.deleted_at_source,
     run_id: r.run_id,
     metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+  };
+}
+
+/** A superseded version of an item (GET …/items/{item_id}/versions): the item's fields as they were. */
+export interface ItemVersionView {
+  /** 1 = the oldest; the item itself is version `versions.length + 1` */
+  version_number: number;
+  name: string | null;
+  path: string | null;
+  custodian: string | null;
+  size: number | null;
+  mime_type: string | null;
+  sha256: string | null;
+  md5: string | null;
+  provider_hash: { type: string; value: string } | null;
+  hash_verified: boolean | null;
+  created_datetime: string | null;
+  modified_datetime: string | null;
+  collected_datetime: string;
+  deleted_at_source: string | null;
+  run_id: string;
+  metadata: Record<string, unknown> | null;
+  /** the searchable text the source gave (a chat message's text before an edit) */
+  text: string | null;
+  superseded_datetime: string;
+  superseded_by_run_id: string | null;
+  /** whether GET …/versions/{version_number}/content serves its bytes */
+  content_available: boolean;
+}
+
+export function itemVersionView(v: PreviousVersion, n: number): ItemVersionView {
+  return {
+    version_number: n,
+    name: v.name,
+    path: v.path,
+    custodian: v.custodian,
+    size: v.size,
+    mime_type: v.mime_type,
+    sha256: v.sha256,
+    md5: v.md5,
+    provider_hash: v.provider_hash_type && v.provider_hash_value ? { type: v.provider_hash_type, value: v.provider_hash_value } : null,
+    hash_verified: v.hash_verified === null ? null : v.hash_verified === 1,
+    created_datetime: v.created_datetime,
+    modified_datetime: v.modified_datetime,
+    collected_datetime: v.collected_datetime,
+    deleted_at_source: v.deleted_at_source,
+    run_id: v.run_id,
+    metadata: v.metadata,
+    text: v.text,
+    superseded_datetime: v.replaced_at,
+    superseded_by_run_id: v.replaced_by_run_id,
+    content_available: Boolean(v.sha256 && v.holds_ref),
   };
 }
 

@@ -224,8 +224,8 @@ const FILE_KIND: Record<string, { kind: string; content: string }> = {
   MP4: { kind: 'recording_video', content: 'video' },
   M4A: { kind: 'recording_audio', content: 'audio' },
   TRANSCRIPT: { kind: 'transcript', content: 'transcript' },
-  CC: { kind: 'closed_caption', content: 'transcript' },
-  TIMELINE: { kind: 'timeline', content: 'transcript' },
+  CC: { kind: 'transcript', content: 'transcript' },
+  TIMELINE: { kind: 'transcript', content: 'transcript' },
   CHAT: { kind: 'meeting_chat', content: 'chat' },
 };
 

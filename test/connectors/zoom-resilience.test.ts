@@ -211,7 +211,7 @@ describe('zoom connector against a hostile Zoom', () => {
     const lost = new Set<string>();
     for (const m of sandbox.tenant.meetingsOf(victim.id)) {
       lost.add(keyOf('meeting', m.uuid)).add(keyOf('ai_meeting_notes', m.uuid));
-      for (const f of m.recording_files) for (const kind of ['recording_video', 'recording_audio', 'transcript', 'closed_caption', 'timeline', 'meeting_chat']) lost.add(keyOf(kind, sandboxFileSourceId(m, f)));
+      for (const f of m.recording_files) for (const kind of ['recording_video', 'recording_audio', 'transcript', 'meeting_chat']) lost.add(keyOf(kind, sandboxFileSourceId(m, f)));
     }
     expect(sandbox.tenant.meetingsOf(victim.id).length).toBeGreaterThan(0);
     expect([...engine.stored.keys()].sort()).toEqual([...expected.items.keys()].filter((k) => !lost.has(k)).sort());

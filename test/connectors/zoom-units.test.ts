@@ -31,9 +31,10 @@ describe('zoom connector pieces', () => {
     expect(looksLikeHtml(Buffer.from('000000206674797069736f6d', 'hex'))).toBe(false);
   });
 
-  it('maps file types to kinds (captions and timelines follow transcript) and keys id-less files stably', () => {
-    expect(fileKind({ file_type: 'CC' })).toEqual({ kind: 'closed_caption', content: 'transcript' });
-    expect(fileKind({ file_type: 'TIMELINE' })).toEqual({ kind: 'timeline', content: 'transcript' });
+  it('maps file types to kinds (captions and timelines are transcripts) and keys id-less files stably', () => {
+    expect(fileKind({ file_type: 'CC' })).toEqual({ kind: 'transcript', content: 'transcript' });
+    expect(fileKind({ file_type: 'TIMELINE' })).toEqual({ kind: 'transcript', content: 'transcript' });
+    expect(fileKind({ file_type: 'TB' })).toEqual({ kind: 'transcript', content: 'transcript' });
     expect(fileKind({ file_type: 'CSV' })).toBeUndefined();
     const m = { uuid: 'u==' };
     expect(fileSourceId(m, { file_type: 'CC', recording_start: '2024-01-01T10:00:00Z' })).toBe('u==|CC|2024-01-01T10:00:00Z');

@@ -19,7 +19,7 @@ for (const database of testDatabases) {
     let conf: string;
     let edrive: string;
 
-    const insertItem = async (collectionId: string, accountId: string, kind: string, sourceId: string) => {
+    const insertItem = async (collectionId: string, accountId: string, kind: string, sourceId: string, metadata: Record<string, unknown> = {}) => {
       const at = new Date().toISOString();
       await app.ctx.db
         .insertInto('items')
@@ -27,7 +27,7 @@ for (const database of testDatabases) {
           id: newId('itm'), collection_id: collectionId, account_id: accountId, kind, source_id: sourceId, name: sourceId, path: `/${sourceId}`,
           custodian: 'u1', size: null, mime_type: null, sha256: null, md5: null, provider_hash_type: null, provider_hash_value: null,
           hash_verified: null, created_datetime: null, modified_datetime: null, collected_datetime: at, deleted_at_source: null,
-          tombstoned_at: null, content_state: 'none', holds_ref: 0, run_id: 'run_x', version: null, metadata: '{}', text: null,
+          tombstoned_at: null, content_state: 'none', holds_ref: 0, run_id: 'run_x', version: null, metadata: JSON.stringify(metadata), text: null,
           previous_versions: null, first_seen_at: at, updated_at: at,
         })
         .execute();
@@ -40,8 +40,8 @@ for (const database of testDatabases) {
       const e = await seedCollection(app.ctx.db, { type: 'edrive', account: 'acme', sealer: app.ctx.sealer });
       conf = c.collectionId;
       edrive = e.collectionId;
-      await insertItem(conf, c.accountId, 'closed_caption', 'cc1');
-      await insertItem(conf, c.accountId, 'timeline', 'tl1');
+      await insertItem(conf, c.accountId, 'transcript', 'cc1', { file_type: 'CC' });
+      await insertItem(conf, c.accountId, 'transcript', 'tl1', { file_type: 'TIMELINE' });
       await insertItem(conf, c.accountId, 'meeting', 'm1');
       await insertItem(edrive, e.accountId, 'file', 'f1');
     });
@@ -49,12 +49,16 @@ for (const database of testDatabases) {
 
     const list = (collectionId: string, kind: string) => app.call(token, 'GET', `/v1/collections/${collectionId}/items?kind=${kind}`);
 
-    it('filters by any kind the collection type produces, closed captions and timelines included', async () => {
-      for (const [kind, ids] of [['closed_caption', ['cc1']], ['timeline', ['tl1']], ['meeting', ['m1']], ['transcript', []]] as const) {
+    it('filters by any kind the collection type produces; closed captions and timelines are transcripts', async () => {
+      expect([...zoom.kinds].sort()).toEqual(
+        ['ai_meeting_notes', 'channel_message', 'chat_message', 'meeting', 'meeting_chat', 'recording_audio', 'recording_video', 'transcript'],
+      );
+      for (const [kind, ids] of [['transcript', ['cc1', 'tl1']], ['meeting', ['m1']], ['recording_video', []]] as const) {
         const res = await list(conf, kind);
         expect(res.status, kind).toBe(200);
-        expect(((await res.json()) as Json).items.map((i: Json) => i.source_id)).toEqual(ids);
+        expect(((await res.json()) as Json).items.map((i: Json) => i.source_id).sort()).toEqual(ids);
       }
+      for (const kind of ['closed_caption', 'timeline']) expect((await list(conf, kind)).status, kind).toBe(400);
       expect(((await (await list(edrive, 'file')).json()) as Json).items.map((i: Json) => i.source_id)).toEqual(['f1']);
     });
 

@@ -45,7 +45,16 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
   };
 
   beforeAll(async () => {
-    await admin(`create database ${dbName}`);
+    // CREATE DATABASE copies template1 and fails (55006) while any other session is connected to it: try again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin(`create database ${dbName}`);
+        break;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '55006' || attempt === 5) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
     const databaseUrl = new URL(pgUrl!);
     databaseUrl.pathname = `/${dbName}`;
     [zoom, ms] = await Promise.all([

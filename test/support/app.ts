@@ -212,23 +212,29 @@ export interface ConsentOptions {
 }
 
 /**
- * authorization_url (conf: 302, edrive: 200 JSON) → the provider's consent (302 to our callback) → our callback
- * (302): returns where the browser lands, `redirect_to?code=…&state=…` or `?error=…`.
+ * authorization_url (conf: 302, edrive: 200 JSON) → the provider (302 to our callback) → our callback (302), as a
+ * browser follows them, until the browser lands on `redirect_to` (`?code=…&state=…` or `?error=…`), which is
+ * returned. Our callback may send the browser back to the provider for a further step (e.g. an admin's sign-in
+ * after admin consent); each provider hop must answer 302.
  */
 export async function consentFlow(call: Call, token: string, opts: ConsentOptions): Promise<URL> {
   const query = new URLSearchParams({ redirect_to: opts.redirectTo, ...(opts.state !== undefined && { state: opts.state }) });
   const res = await call(token, 'GET', `/v1/collections/authorization_url/${opts.type}?${query}`);
-  let atProvider: URL;
-  if (res.status === 302) atProvider = new URL(res.headers.get('location')!);
-  else atProvider = new URL((await jsonOf(res, 200)).authorization_url as string);
-  atProvider = opts.atProvider?.(atProvider) ?? atProvider;
-  const consented = await fetch(atProvider, { redirect: 'manual' });
-  if (consented.status !== 302) throw new Error(`the provider's consent answered ${consented.status}`);
-  const callback = new URL(consented.headers.get('location')!);
-  if (callback.pathname !== `/v1/oauth/callback/${opts.type}`) throw new Error(`the provider sent the browser to ${callback.pathname}`);
-  const back = await fetch(`${opts.callbackOrigin ?? callback.origin}${callback.pathname}${callback.search}`, { redirect: 'manual' });
-  if (back.status !== 302) throw new Error(`our callback answered ${back.status}: ${await back.text()}`);
-  return new URL(back.headers.get('location')!);
+  let next = res.status === 302 ? new URL(res.headers.get('location')!) : new URL((await jsonOf(res, 200)).authorization_url as string);
+  next = opts.atProvider?.(next) ?? next;
+  const target = new URL(opts.redirectTo);
+  const callbackPath = `/v1/oauth/callback/${opts.type}`;
+  for (let hop = 0; hop < 6; hop++) {
+    const atProvider = await fetch(next, { redirect: 'manual' });
+    if (atProvider.status !== 302) throw new Error(`the provider answered ${atProvider.status} at ${next.pathname}`);
+    const callback = new URL(atProvider.headers.get('location')!);
+    if (callback.pathname !== callbackPath) throw new Error(`the provider sent the browser to ${callback.pathname}`);
+    const back = await fetch(`${opts.callbackOrigin ?? callback.origin}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    if (back.status !== 302) throw new Error(`our callback answered ${back.status}: ${await back.text()}`);
+    next = new URL(back.headers.get('location')!);
+    if (next.origin === target.origin && next.pathname === target.pathname) return next;
+  }
+  throw new Error('the consent flow did not come back to redirect_to');
 }
 
 /** consentFlow, then pair_credentials with the code the browser brought back. */

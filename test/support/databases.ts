@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { migrate, openDatabase, type Database } from '../../src/store/db.ts';
+import { MIGRATION_LOCK, migrate, openDatabase, type Database } from '../../src/store/db.ts';
 
 export interface TestDatabase {
   name: 'sqlite' | 'postgres';
@@ -52,7 +52,10 @@ export const testDatabases: TestDatabase[] = [
                 await db.destroy();
                 const c = new pg.Client({ connectionString: pgUrl });
                 await c.connect();
+                // a migration elsewhere reads the whole catalogue: never drop a schema under its feet
+                await c.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
                 await c.query(`drop schema ${schema} cascade`);
+                await c.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
                 await c.end();
               },
             };

@@ -89,6 +89,85 @@ for (const database of testDatabases) {
       expect(provider.calls()).toBe(1);
     });
 
+    /**
+     * Like Zoom: the refresh token is spent when the request arrives; a spent one is refused at once, while a good
+     * refresh answers only after `slowMs`.
+     */
+    const slowRotatingProvider = (slowMs: number) => {
+      const spent = new Set<string>();
+      let n = 0;
+      return {
+        calls: () => n,
+        oauth: {
+          async refresh(grant: Grant): Promise<Grant> {
+            n += 1;
+            const k = n;
+            if (spent.has(grant.refresh_token!)) throw new GrantRevokedError('invalid_grant: refresh token reused');
+            spent.add(grant.refresh_token!);
+            await new Promise((r) => setTimeout(r, slowMs));
+            return { access_token: `a${k}`, refresh_token: `r${k}`, expires_at: soon(3600_000) };
+          },
+        } as never,
+      };
+    };
+
+    it('renews its lock through a refresh slower than the lock, so another process never spends the same token', async () => {
+      const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(-1000) });
+      const provider = slowRotatingProvider(600);
+      const opts = { sealer: testSealer, log, pollMs: 20, lockMs: 150 };
+      const one = new CredentialManager({ db, ...opts }).auth(walletId, provider);
+      const two = new CredentialManager({ db: otherDb, ...opts }).auth(walletId, provider);
+      const first = one.token();
+      await new Promise((r) => setTimeout(r, 60));
+      // two asks while one's call is in flight, and is still waiting long after one's first lock would have lapsed.
+      const [x, y] = await Promise.all([first, two.token()]);
+      expect([x, y]).toEqual(['a1', 'a1']);
+      expect(provider.calls()).toBe(1);
+      expect(await db.selectFrom('credential_refresh_locks').selectAll().where('wallet_id', '=', walletId).executeTakeFirst()).toBeUndefined();
+    });
+
+    it('after invalid_grant waits for the process that took the lock over and uses the grant it stored', async () => {
+      const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(-1000) });
+      let refuse!: () => void;
+      const gate = new Promise<void>((r) => (refuse = r));
+      const refused = {
+        oauth: {
+          async refresh(): Promise<Grant> {
+            await gate;
+            throw new GrantRevokedError('invalid_grant: refresh token reused');
+          },
+        },
+      } as never;
+      const pending = new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 }).auth(walletId, refused).token();
+      for (let i = 0; i < 100; i++) {
+        if (await db.selectFrom('credential_refresh_locks').select('owner').where('wallet_id', '=', walletId).executeTakeFirst()) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      // Our process stalled past its lock; another took it over and spent the token first.
+      await db.updateTable('credential_refresh_locks').set({ owner: 'other:-:1:x', expires_at: soon(10_000) }).where('wallet_id', '=', walletId).execute();
+      refuse();
+      await new Promise((r) => setTimeout(r, 150));
+      const wallets = new WalletRepo(otherDb);
+      const version = (await wallets.getById(walletId))!.grant_version;
+      expect(await wallets.swapGrant(walletId, version, testSealer.seal({ access_token: 'b1', refresh_token: 'rb1', expires_at: soon(3600_000) }))).toBe(true);
+      await otherDb.deleteFrom('credential_refresh_locks').where('wallet_id', '=', walletId).execute();
+      expect(await pending).toBe('b1');
+    });
+
+    it('gives a refresh an overall deadline, yet keeps the lock until the late answer is stored', async () => {
+      const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(-1000) });
+      // Answers after 1.8 deadlines: past the caller's deadline, within the one more the lock is kept for.
+      const provider = slowRotatingProvider(360);
+      const opts = { sealer: testSealer, log, pollMs: 20, lockMs: 90 };
+      const one = new CredentialManager({ db, ...opts, refreshDeadlineMs: 200 }).auth(walletId, provider);
+      await expect(one.token()).rejects.toThrow(/did not finish within/);
+      const two = new CredentialManager({ db: otherDb, ...opts, waitMs: 5000 }).auth(walletId, provider);
+      expect(await two.token()).toBe('a1');
+      expect(provider.calls()).toBe(1);
+      const row = await new WalletRepo(db).getById(walletId);
+      expect(testSealer.open<Grant>(row!.sealed_grant!)).toMatchObject({ access_token: 'a1', refresh_token: 'r1' });
+    });
+
     it('passes a refused grant on as GrantRevokedError and never logs a token', async () => {
       const walletId = await walletWith({ access_token: 'secret-access', refresh_token: 'secret-refresh', expires_at: soon(-1000) });
       const refusing = { oauth: { refresh: async () => Promise.reject(new GrantRevokedError('invalid_grant')) } } as never;

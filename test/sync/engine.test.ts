@@ -7,6 +7,7 @@ import type { Database } from '../../src/store/db.ts';
 import { newId } from '../../src/store/ids.ts';
 import { ItemRepo } from '../../src/store/items.ts';
 import { RunRepo } from '../../src/store/runs.ts';
+import { pidNamespaceScope } from '../../src/sync/owner.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha1, sha256, type FakeSource } from '../support/fake-connector.ts';
 import { engineFor, seedCollection, syncOnce } from '../support/sync-fixtures.ts';
@@ -56,17 +57,26 @@ for (const database of testDatabases) {
       expect(third.runId).not.toBe(first.runId);
     });
 
-    it('offers queued runs, runs with an expired lease and runs of a dead process on this host, not live ones', async () => {
+    it('offers queued runs, runs with an expired lease and runs of a dead process in this PID namespace, not live ones', async () => {
       const { engine } = await setup({ units: [] });
       const future = new Date(Date.now() + 600_000).toISOString();
       const past = new Date(Date.now() - 1000).toISOString();
       const host = os.hostname();
+      const scope = pidNamespaceScope();
+      expect(scope, 'this test needs /proc').not.toBeNull();
+      const [bootId, inode] = scope!.split('.');
       const cases = {
         queued: { status: 'queued', lease_owner: null, lease_expires_at: null },
-        expired: { status: 'running', lease_owner: 'elsewhere:1:a', lease_expires_at: past },
-        deadOwner: { status: 'running', lease_owner: `${host}:99999999:b`, lease_expires_at: future },
-        liveOwner: { status: 'running', lease_owner: `${host}:${process.ppid}:c`, lease_expires_at: future },
-        otherHost: { status: 'running', lease_owner: 'elsewhere:99999999:d', lease_expires_at: future },
+        expired: { status: 'running', lease_owner: 'elsewhere:-:1:a', lease_expires_at: past },
+        deadOwner: { status: 'running', lease_owner: `${host}:${scope}:99999999:b`, lease_expires_at: future },
+        liveOwner: { status: 'running', lease_owner: `${host}:${scope}:${process.ppid}:c`, lease_expires_at: future },
+        otherHost: { status: 'running', lease_owner: `elsewhere:${scope}:99999999:d`, lease_expires_at: future },
+        // Containers sharing this host name: the pid means nothing here, whether or not it exists.
+        otherNamespace: { status: 'running', lease_owner: `${host}:${bootId}.${Number(inode) + 1}:99999999:e`, lease_expires_at: future },
+        otherBoot: { status: 'running', lease_owner: `${host}:00000000-0000-4000-8000-000000000000.${inode}:99999999:f`, lease_expires_at: future },
+        unknownScope: { status: 'running', lease_owner: `${host}:-:99999999:g`, lease_expires_at: future },
+        // Written before owners carried a scope.
+        legacy: { status: 'running', lease_owner: `${host}:99999999:h`, lease_expires_at: future },
         finished: { status: 'succeeded', lease_owner: null, lease_expires_at: null },
       };
       const ids: Record<string, string> = {};
@@ -77,8 +87,9 @@ for (const database of testDatabases) {
       }
       const offered = await engine.claimableRunIds(100);
       for (const name of ['queued', 'expired', 'deadOwner']) expect(offered, name).toContain(ids[name]);
-      for (const name of ['liveOwner', 'otherHost', 'finished']) expect(offered, name).not.toContain(ids[name]);
-      expect((await engine.runOnce(ids.liveOwner!)).status).toBe('not_claimed');
+      for (const name of ['liveOwner', 'otherHost', 'otherNamespace', 'otherBoot', 'unknownScope', 'legacy', 'finished']) expect(offered, name).not.toContain(ids[name]);
+      for (const name of ['liveOwner', 'otherNamespace', 'legacy']) expect((await engine.runOnce(ids[name]!)).status, name).toBe('not_claimed');
+      expect(engine.owner.startsWith(`${host}:${scope}:${process.pid}:`)).toBe(true);
       await db.updateTable('runs').set({ status: 'cancelled' }).where('id', 'in', Object.values(ids)).execute();
     });
 

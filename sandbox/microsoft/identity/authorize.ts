@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { randomToken } from '../crypto.ts';
 import type { SandboxState } from '../state.ts';
+import { signedInByHint } from './directory.ts';
 import { resolveTenant, sendAadErrorPage, validRedirectUri, withQuery } from './errors.ts';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
@@ -23,7 +24,8 @@ function respond(reply: FastifyReply, redirectUri: string, mode: string, fields:
 
 /**
  * Authorization code flow. There is no interactive sign-in: the tenant admin (users[0]) or the user named by
- * login_hint is signed in at once. `sandbox_deny=1` makes the "user" cancel.
+ * login_hint (a member, or the other organisation's admin) is signed in at once. `sandbox_deny=1` makes the
+ * "user" cancel.
  */
 export function registerAuthorizeRoute(app: FastifyInstance, state: SandboxState): void {
   app.get('/:tenant/oauth2/v2.0/authorize', async (request, reply) => {
@@ -56,8 +58,10 @@ export function registerAuthorizeRoute(app: FastifyInstance, state: SandboxState
     if (q.sandbox_deny === '1') {
       return error('access_denied', 'AADSTS65004: User declined to consent to access the app.');
     }
-    const hinted = q.login_hint ? state.model.user(q.login_hint) : undefined;
-    const user = hinted ?? state.model.tenant.users[0];
+    const user = signedInByHint(state, q.login_hint);
+    if (tenantRef.kind === 'tenant' && tenantRef.id !== user.tid) {
+      return sendAadErrorPage(state, reply, 50020, `User account '${user.upn}' from identity provider does not exist in tenant '${tenantName}' and cannot access the application '${state.clientId}' in that tenant.`);
+    }
     const nowMs = state.now().getTime();
     for (const [stale, grant] of state.authCodes) if (grant.expiresAt <= nowMs) state.authCodes.delete(stale);
     const code = randomToken('0.A', 64);
@@ -65,7 +69,7 @@ export function registerAuthorizeRoute(app: FastifyInstance, state: SandboxState
       clientId: state.clientId,
       redirectUri,
       scopes: q.scope.split(/\s+/).filter(Boolean),
-      userId: user.id,
+      userId: user.oid,
       nonce: q.nonce,
       codeChallenge: q.code_challenge,
       codeChallengeMethod: q.code_challenge ? (q.code_challenge_method ?? 'plain') : undefined,

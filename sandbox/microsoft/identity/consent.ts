@@ -68,7 +68,8 @@ function handle(state: SandboxState, request: FastifyRequest, reply: FastifyRepl
     ]), 302);
   }
 
-  const tenantId = state.model.tenant.id;
+  // On /organizations (or /common for v1) the admin who signs in is the demo tenant's.
+  const tenantId = tenantRef.kind === 'tenant' ? tenantRef.id : state.model.tenant.id;
   state.consentedTenants.add(tenantId);
   const params: Array<[string, string | undefined]> = [['admin_consent', 'True'], ['tenant', tenantId], ['state', q.state]];
   if (version === 'v2') params.push(['scope', APP_ROLES.map((r) => `${GRAPH_RESOURCE}/${r}`).join(' ')]);

@@ -10,8 +10,9 @@ export type TenantRef = { kind: 'tenant'; id: string } | { kind: 'common' | 'org
 export function resolveTenant(state: SandboxState, segment: string): TenantRef | undefined {
   const lower = segment.toLowerCase();
   if (WELL_KNOWN_TENANTS.has(lower)) return { kind: lower as 'common' | 'organizations' | 'consumers' };
-  const tenant = state.model.tenant;
-  if (lower === tenant.id || lower === tenant.domain.toLowerCase()) return { kind: 'tenant', id: tenant.id };
+  for (const tenant of [state.model.tenant, state.otherTenant]) {
+    if (lower === tenant.id || lower === tenant.domain.toLowerCase()) return { kind: 'tenant', id: tenant.id };
+  }
   return undefined;
 }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomToken } from '../crypto.ts';
 import { APP_ROLES, GRAPH_RESOURCE, accessTokenLifetime, nowSeconds } from '../state.ts';
 import type { SandboxState } from '../state.ts';
-import type { MsUser } from '../types.ts';
+import { signedInById, type SignedIn } from './directory.ts';
 import { resolveTenant, sendAadError } from './errors.ts';
 import { OIDC_SCOPES, expandDelegated, parseScopes } from './scopes.ts';
 
@@ -139,7 +139,7 @@ function authorizationCode(state: SandboxState, form: Form, fail: Fail, reply: F
     }
   }
   grant.redeemed = true;
-  const user = state.model.user(grant.userId)!;
+  const user = signedInById(state, grant.userId)!;
   return issueDelegated(state, reply, user, grant.scopes, grant.nonce);
 }
 
@@ -165,14 +165,15 @@ function refreshToken(state: SandboxState, form: Form, fail: Fail, reply: Fastif
     // Keep offline_access so the rotated refresh token is issued again.
     scopes = [...new Set([...parsed.oidc, ...wanted, ...(grant.scopes.includes('offline_access') ? ['offline_access'] : [])])];
   }
-  const user = state.model.user(grant.userId)!;
+  const user = signedInById(state, grant.userId)!;
   return issueDelegated(state, reply, user, scopes, undefined);
 }
 
-function issueDelegated(state: SandboxState, reply: FastifyReply, user: MsUser, scopes: string[], nonce: string | undefined): FastifyReply {
+function issueDelegated(state: SandboxState, reply: FastifyReply, user: SignedIn, scopes: string[], nonce: string | undefined): FastifyReply {
   const parsed = parseScopes(scopes.join(' '));
   const graphScopes = expandDelegated(parsed.graph.length > 0 ? parsed.graph : ['User.Read']);
-  const tid = state.model.tenant.id;
+  const tid = user.tid;
+  const roles = state.directoryRoleClaims ? { wids: user.wids } : {};
   const lifetime = accessTokenLifetime(state);
   const iat = nowSeconds(state);
   const accessToken = state.keys.signJwt({
@@ -183,14 +184,15 @@ function issueDelegated(state: SandboxState, reply: FastifyReply, user: MsUser, 
     exp: iat + lifetime,
     appid: state.clientId,
     idtyp: 'user',
-    name: user.displayName,
-    oid: user.id,
+    name: user.name,
+    oid: user.oid,
     scp: graphScopes.join(' '),
     sub: randomUUID(),
     tid,
-    upn: user.userPrincipalName,
+    upn: user.upn,
     uti: randomToken('', 16),
     ver: '1.0',
+    ...roles,
   });
   const body: Record<string, unknown> = {
     token_type: 'Bearer',
@@ -203,7 +205,7 @@ function issueDelegated(state: SandboxState, reply: FastifyReply, user: MsUser, 
     const refresh = randomToken('0.A');
     state.refreshTokens.set(refresh, {
       clientId: state.clientId,
-      userId: user.id,
+      userId: user.oid,
       scopes: [...parsed.oidc, ...graphScopes],
       expiresAt: state.now().getTime() + REFRESH_TOKEN_SECONDS * 1000,
       revoked: false,
@@ -217,13 +219,14 @@ function issueDelegated(state: SandboxState, reply: FastifyReply, user: MsUser, 
       iat,
       nbf: iat,
       exp: iat + 3600,
-      name: user.displayName,
+      name: user.name,
       ...(nonce ? { nonce } : {}),
-      oid: user.id,
-      preferred_username: user.userPrincipalName,
-      sub: createHash('sha256').update(`${user.id}:${state.clientId}`).digest('base64url').slice(0, 43),
+      oid: user.oid,
+      preferred_username: user.upn,
+      sub: createHash('sha256').update(`${user.oid}:${state.clientId}`).digest('base64url').slice(0, 43),
       tid,
       ver: '2.0',
+      ...roles,
     });
   }
   return reply.header('cache-control', 'no-store, no-cache').send(body);

@@ -1,12 +1,12 @@
-// The Microsoft identity platform v2.0 as the connector uses it: tenant-wide admin consent, then app-only
-// tokens from the client-credentials grant (reference §1.2, §1.3).
+// The Microsoft identity platform v2.0 as the connector uses it: tenant-wide admin consent for the tenant the
+// administrator signed in to (sign-in.ts), then app-only tokens from the client-credentials grant (reference §1.2, §1.3).
 import { ProviderError, type ProviderHttp } from '../../sync/provider-http.ts';
 import { GrantRevokedError, ProviderAuthError, type Grant } from '../types.ts';
 
 export const GRAPH_DEFAULT_SCOPE = 'https://graph.microsoft.com/.default';
 export const APPLICATION_PERMISSIONS = ['Files.Read.All', 'User.Read.All'];
 
-const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // AADSTS codes that mean the app can no longer get tokens for that tenant until an admin consents again:
 // app not found in the directory (consent removed), tenant not found, consent missing, grant revoked,
@@ -37,31 +37,34 @@ export class MicrosoftIdentity {
   constructor(private readonly opts: IdentityOptions) {}
 
   /**
-   * The v2 admin-consent endpoint with the `.default` scope: it asks for exactly the application permissions
-   * configured on the app registration. `organizations` because the admin's tenant is not known yet and
-   * `common` is refused for explicit scopes (reference §1.2).
+   * The v2 admin-consent endpoint of the tenant the administrator signed in to, with the `.default` scope: it
+   * asks for exactly the application permissions configured on the app registration (reference §1.2).
    */
-  adminConsentUrl(input: { state: string; redirectUri: string }): string {
+  adminConsentUrl(input: { tenant: string; state: string; redirectUri: string }): string {
     const query = new URLSearchParams({
       client_id: this.opts.clientId,
       scope: GRAPH_DEFAULT_SCOPE,
       redirect_uri: input.redirectUri,
       state: input.state,
     });
-    return `${this.opts.loginUrl}/organizations/v2.0/adminconsent?${query.toString()}`;
+    return `${this.opts.loginUrl}/${encodeURIComponent(input.tenant)}/v2.0/adminconsent?${query.toString()}`;
   }
 
   /**
-   * The redirect's `tenant` can be forged (reference §1.2): consent is proven only by a client-credentials
-   * token issued for that tenant.
+   * The redirect's `tenant` can be forged (reference §1.2). It must be the tenant the administrator signed in to
+   * (`signedInTenant`, from the verified id_token, carried in the signed state), and the consent is proven only
+   * by a client-credentials token issued for it: a token alone shows that some admin consented at some time.
    */
-  async proveConsent(query: Record<string, string | undefined>): Promise<AppGrant> {
+  async proveConsent(query: Record<string, string | undefined>, signedInTenant: string): Promise<AppGrant> {
     const tenant = query.tenant;
     if (!tenant || !TENANT_ID.test(tenant)) {
       throw new ProviderAuthError('invalid_request', 'The admin-consent redirect carried no valid tenant id.');
     }
     if ((query.admin_consent ?? '').toLowerCase() !== 'true') {
       throw new ProviderAuthError('access_denied', 'Microsoft did not report that the administrator granted consent.');
+    }
+    if (tenant.toLowerCase() !== signedInTenant.toLowerCase()) {
+      throw new ProviderAuthError('access_denied', 'The consent came back for another tenant than the one the administrator signed in to: start the authorization again.');
     }
     try {
       return await this.appToken(tenant);
@@ -120,7 +123,7 @@ export function isConsentGone(error: unknown): boolean {
   return code === 'invalid_grant' || code === 'unauthorized_client' || code === 'invalid_resource';
 }
 
-function aadSummary(error: unknown): string {
+export function aadSummary(error: unknown): string {
   if (!(error instanceof ProviderError)) return 'refused';
   const codes = aadCodes(error);
   return `${String(error.providerCode ?? 'error')}${codes.length > 0 ? ` AADSTS${codes.join(',')}` : ''}`;

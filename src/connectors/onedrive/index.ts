@@ -6,7 +6,9 @@ import { defaultRetryConfig, type RetryConfig } from '../../sync/retry.ts';
 import type { Connector } from '../types.ts';
 import { createCollect } from './collect.ts';
 import { foldersDiscovery, usersDiscovery } from './discovery.ts';
-import { APPLICATION_PERMISSIONS, MicrosoftIdentity } from './identity.ts';
+import { MicrosoftIdentity } from './identity.ts';
+import { oneDriveOAuth } from './oauth.ts';
+import { MicrosoftSignIn } from './sign-in.ts';
 
 /** Microsoft deprioritizes undecorated traffic; this is the form its throttling guidance asks for. */
 export const ONEDRIVE_USER_AGENT = 'ISV|Custody|Custody/0.1.0';
@@ -32,17 +34,15 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
   const loginUrl = opts.loginUrl.replace(/\/+$/, '');
   const graphUrl = opts.graphUrl.replace(/\/+$/, '');
   const retry: RetryConfig = { ...defaultRetryConfig, ...opts.retry };
-  const identity = new MicrosoftIdentity({
-    clientId: opts.clientId,
-    clientSecret: opts.clientSecret,
-    loginUrl,
-    // Token requests have their own small budget: they are not SharePoint traffic.
-    http: new ProviderHttp({
-      budget: new RequestBudget({ ratePerSecond: 5, burst: 10, concurrency: 4 }),
-      retry: { ...retry, maxAttempts: Math.min(retry.maxAttempts, 4), giveUpAfterMs: Math.min(retry.giveUpAfterMs, 60_000) },
-      userAgent: ONEDRIVE_USER_AGENT,
-    }),
+  // Login-host requests have their own small budget: they are not SharePoint traffic.
+  const loginHttp = new ProviderHttp({
+    budget: new RequestBudget({ ratePerSecond: 5, burst: 10, concurrency: 4 }),
+    retry: { ...retry, maxAttempts: Math.min(retry.maxAttempts, 4), giveUpAfterMs: Math.min(retry.giveUpAfterMs, 60_000) },
+    userAgent: ONEDRIVE_USER_AGENT,
   });
+  const app = { clientId: opts.clientId, clientSecret: opts.clientSecret, loginUrl, http: loginHttp };
+  const identity = new MicrosoftIdentity(app);
+  const signIn = new MicrosoftSignIn(app);
 
   return {
     type: 'edrive',
@@ -50,14 +50,7 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
     kinds: ['file', 'folder'],
     userAgent: ONEDRIVE_USER_AGENT,
     limits: { budget: { ...DEFAULT_ONEDRIVE_BUDGET, ...opts.budget }, retry },
-    oauth: {
-      authorizationResponse: 'json',
-      scopes: { default: APPLICATION_PERMISSIONS },
-      // Admin consent issues no code, so PKCE has nothing to bind to; the signed state is the CSRF guard.
-      authorizationUrl: ({ state, redirectUri }) => identity.adminConsentUrl({ state, redirectUri }),
-      completeCallback: ({ query }) => identity.proveConsent(query),
-      refresh: (grant) => identity.refresh(grant),
-    },
+    oauth: oneDriveOAuth(identity, signIn),
     validateFilters: validateEdriveFilters,
     discovery: { users: usersDiscovery(graphUrl), folders: foldersDiscovery(graphUrl) },
     collect: createCollect(graphUrl),

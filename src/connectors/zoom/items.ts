@@ -5,9 +5,9 @@ import { canonicalJson } from '../../sync/fingerprint.ts';
 import type { ItemInput } from '../types.ts';
 import type { ChatMessage, MeetingSummary, RecordedMeeting, RecordingFile } from './wire.ts';
 
+/** The `conf` kinds of the fixed items contract (issue 3); nothing else is emitted. */
 export const KINDS = [
-  'meeting', 'recording_video', 'recording_audio', 'transcript', 'closed_caption', 'timeline', 'meeting_chat',
-  'ai_meeting_notes', 'chat_message', 'channel_message',
+  'meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message',
 ] as const;
 
 export interface Owner {
@@ -20,10 +20,11 @@ const FILE_KINDS: Record<string, { kind: string; content: ContentType }> = {
   MP4: { kind: 'recording_video', content: 'video' },
   M4A: { kind: 'recording_audio', content: 'audio' },
   TRANSCRIPT: { kind: 'transcript', content: 'transcript' },
-  // Closed captions and the timeline follow `transcript` (issue 4).
-  CC: { kind: 'closed_caption', content: 'transcript' },
-  TIMELINE: { kind: 'timeline', content: 'transcript' },
-  TB: { kind: 'timeline', content: 'transcript' },
+  // Closed captions and the timeline follow `transcript` (issue 4) and are transcripts to the contract, which has
+  // no kind of their own; metadata.file_type (TRANSCRIPT, CC, TIMELINE) tells them apart.
+  CC: { kind: 'transcript', content: 'transcript' },
+  TIMELINE: { kind: 'transcript', content: 'transcript' },
+  TB: { kind: 'transcript', content: 'transcript' },
   CHAT: { kind: 'meeting_chat', content: 'chat' },
   CHAT_MESSAGE: { kind: 'meeting_chat', content: 'chat' },
   SUMMARY: { kind: 'ai_meeting_notes', content: 'AI-meeting-notes' },
@@ -37,9 +38,19 @@ export function fileKind(file: RecordingFile): { kind: string; content: ContentT
   return FILE_KINDS[(file.file_type ?? '').toUpperCase()];
 }
 
-/** CC and TIMELINE entries have no `id`: a key from the meeting, the file type and the recording start stands in. */
+/**
+ * CC and TIMELINE entries have no `id`: a key from the meeting, the file type and the recording start stands in.
+ * The file type in the key keeps them apart from the meeting's TRANSCRIPT, which shares their kind.
+ */
 export function fileSourceId(meeting: RecordedMeeting, file: RecordingFile): string {
   return file.id ?? `${file.meeting_id ?? meeting.uuid}|${file.file_type ?? ''}|${file.recording_start ?? ''}`;
+}
+
+/** Zoom names the timeline file TIMELINE or (older recordings) TB: one value for consumers to test. */
+function normalFileType(fileType: string | undefined): string | null {
+  if (!fileType) return null;
+  const upper = fileType.toUpperCase();
+  return upper === 'TB' ? 'TIMELINE' : upper;
 }
 
 export function shortHash(value: unknown): string {
@@ -122,7 +133,7 @@ export function fileItem(owner: Owner, m: RecordedMeeting, f: RecordingFile, kin
       meeting_uuid: m.uuid,
       meeting_id: m.id ?? null,
       topic: m.topic ?? null,
-      file_type: f.file_type ?? null,
+      file_type: normalFileType(f.file_type),
       file_extension: f.file_extension ?? null,
       recording_type: f.recording_type ?? null,
       recording_start: f.recording_start ?? null,

@@ -3,6 +3,7 @@ import * as core from './001_core.ts';
 import * as sync from './002_sync.ts';
 import * as searchHoldsAudit from './003_search_holds_audit.ts';
 import * as listing from './004_listing.ts';
+import * as versions from './005_versions.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '002_sync': sync,
   '003_search_holds_audit': searchHoldsAudit,
   '004_listing': listing,
+  '005_versions': versions,
 };

@@ -2,13 +2,9 @@ import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { createSyncQueries } from '../../../sync/queries.ts';
 import { errors } from '../../schemas.ts';
+import { binary, matchesEtag, sendContent } from './content-reply.ts';
 import { ownCollection } from './own.ts';
 import { ItemParams } from './schemas.ts';
-
-const binary = (description: string) => ({ description, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } });
-
-/** RFC 5987 ext-value: encodeURIComponent leaves ' ( ) * unescaped, which attr-char does not allow. */
-const rfc5987 = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export default function getItemContent(app: App) {
   const queries = createSyncQueries(app.ctx);
@@ -32,24 +28,13 @@ export default function getItemContent(app: App) {
     },
     async (req, reply) => {
       const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
-      const etag = async () => `"${(await queries.getItem(collection.id, req.params.item_id)).sha256}"`;
       const ifNoneMatch = req.headers['if-none-match'];
-      if (ifNoneMatch && ifNoneMatch.split(',').map((t) => t.trim().replace(/^W\//, '')).includes(await etag())) {
-        return reply.code(304).header('ETag', await etag()).send(null);
+      if (ifNoneMatch) {
+        const { sha256 } = await queries.getItem(collection.id, req.params.item_id);
+        if (matchesEtag(ifNoneMatch, sha256)) return reply.code(304).header('ETag', `"${sha256}"`).send(null);
       }
       const { item, size, range, body } = await queries.openContent(collection.id, req.params.item_id, req.headers.range);
-      reply
-        .header('ETag', `"${item.sha256}"`)
-        .header('Accept-Ranges', 'bytes')
-        .header('Content-Type', item.mime_type ?? 'application/octet-stream')
-        .header('Content-Disposition', `attachment; filename*=UTF-8''${rfc5987(item.name)}`)
-        .header('X-Content-Type-Options', 'nosniff');
-      if (range) {
-        reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${size}`).header('Content-Length', range.end - range.start + 1);
-      } else {
-        reply.header('Content-Length', size);
-      }
-      return reply.send(body);
+      return sendContent(reply, { sha256: item.sha256!, name: item.name, mime_type: item.mime_type }, size, range, body);
     },
   );
 }

@@ -1,7 +1,9 @@
 import type { App } from '../../../app.ts';
 import getItem from './getItem.ts';
 import getItemContent from './getItemContent.ts';
+import getItemVersionContent from './getItemVersionContent.ts';
 import getManifest from './getManifest.ts';
+import listItemVersions from './listItemVersions.ts';
 import listItems from './listItems.ts';
 import listRuns from './listRuns.ts';
 
@@ -9,6 +11,8 @@ export default function register(app: App) {
   listItems(app);
   getItem(app);
   getItemContent(app);
+  listItemVersions(app);
+  getItemVersionContent(app);
   listRuns(app);
   getManifest(app);
 }

@@ -28,6 +28,35 @@ export const Item = Type.Object({
 
 export const ItemParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), item_id: Type.String({ minLength: 1, maxLength: 64 }) });
 
+export const VersionParams = Type.Object({
+  ...ItemParams.properties,
+  version_number: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'From GET …/versions: 1 is the oldest superseded version.' }),
+});
+
+/** A superseded version: the item's fields as they were, and when and by which run it was superseded. */
+export const ItemVersion = Type.Object({
+  version_number: Type.Integer({ description: '1 = the oldest superseded version.' }),
+  name: Nullable(Type.String()),
+  path: Nullable(Type.String()),
+  custodian: Nullable(Type.String()),
+  size: Nullable(Type.Integer()),
+  mime_type: Nullable(Type.String()),
+  sha256: Nullable(Type.String()),
+  md5: Nullable(Type.String()),
+  provider_hash: Nullable(Type.Object({ type: Type.String(), value: Type.String() })),
+  hash_verified: Nullable(Type.Boolean()),
+  created_datetime: Nullable(Type.String()),
+  modified_datetime: Nullable(Type.String()),
+  collected_datetime: Type.String(),
+  deleted_at_source: Nullable(Type.String()),
+  run_id: Type.String({ description: 'The run that collected this version.' }),
+  metadata: Nullable(Type.Object({}, { additionalProperties: true, description: "The provider's fields as they were." })),
+  text: Nullable(Type.String({ description: 'The text the source gave (e.g. a chat message before an edit).' })),
+  superseded_datetime: Type.String({ description: 'When a run found the next version.' }),
+  superseded_by_run_id: Nullable(Type.String()),
+  content_available: Type.Boolean({ description: 'Whether GET …/versions/{version_number}/content serves its bytes.' }),
+});
+
 export const Run = Type.Object({
   ...RunSummarySchema.properties,
   error: Nullable(Type.String({ description: 'Why the run failed, or needs a person.' })),

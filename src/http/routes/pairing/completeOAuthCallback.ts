@@ -1,7 +1,7 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
 import { OAuthStateError } from '../../../auth/oauth-state.ts';
-import { ProviderAuthError, type Grant } from '../../../connectors/types.ts';
+import { isOAuthContinuation, ProviderAuthError, type Grant, type OAuthContinuation } from '../../../connectors/types.ts';
 import { badRequest } from '../../../domain/errors.ts';
 import { randomToken, sha256Hex } from '../../../domain/seal.ts';
 import { ProviderError } from '../../../sync/provider-http.ts';
@@ -18,8 +18,11 @@ export default function completeOAuthCallback(app: App) {
         summary: 'Where the provider sends the browser back after consent (no bearer token)',
         description:
           'Verifies the state (a tampered, expired, replayed or missing state answers 400 and stores nothing), then exchanges the code or proves the ' +
-          'consent at once and keeps the grant sealed as a pending pairing. Redirects the browser (302) to `redirect_to?code=<one-time pairing code>&state=<client state>`, ' +
-          'or to `redirect_to?error=…&error_description=…&state=…` when the provider reports an error (checked before anything else it says) or refuses the code.',
+          'consent and keeps the grant sealed as a pending pairing. Redirects the browser (302) to `redirect_to?code=<one-time pairing code>&state=<client state>`, ' +
+          'or to `redirect_to?error=…&error_description=…&state=…` when the provider reports an error (checked before anything else it says) or refuses the code. ' +
+          'A flow of two provider steps passes here twice: `edrive` first signs the administrator in (authorization code + PKCE, id_token verified), then ' +
+          "sends the browser (302) on to admin consent for the administrator's own tenant with a fresh signed, single-use state; only a consent for that same " +
+          'tenant, proven with an app-only token, creates the pairing code.',
         security: [],
         params: Type.Object({ type: Type.String({ minLength: 1, maxLength: 50 }) }),
         querystring: Type.Object(
@@ -32,7 +35,9 @@ export default function completeOAuthCallback(app: App) {
           { additionalProperties: Type.String({ maxLength: 8192 }), description: 'As sent by the provider (`tenant`, `admin_consent`, `scope`… pass through).' },
         ),
         response: {
-          302: Type.Null({ description: 'Back to `redirect_to` with `code` and `state`, or `error`, `error_description` and `state`.' }),
+          302: Type.Null({
+            description: "Back to `redirect_to` with `code` and `state`, or `error`, `error_description` and `state`; or on to the provider's next step.",
+          }),
           ...errors(400),
         },
       },
@@ -60,9 +65,14 @@ export default function completeOAuthCallback(app: App) {
         return back({ error: errorCode(query.error), error_description: clip(query.error_description) });
       }
 
-      let grant: Grant;
+      let result: Grant | OAuthContinuation;
       try {
-        grant = await connector.oauth.completeCallback({ query, redirectUri: callbackUri(ctx, type), codeVerifier: bound.codeVerifier });
+        result = await connector.oauth.completeCallback({
+          query,
+          redirectUri: callbackUri(ctx, type),
+          codeVerifier: bound.codeVerifier,
+          ...(bound.carry !== undefined && { carried: bound.carry }),
+        });
       } catch (err) {
         if (err instanceof ProviderAuthError) return back({ error: errorCode(err.error), error_description: clip(err.description) });
         // ProviderError messages are built to be safe (no query strings, tokens redacted); other messages may not be.
@@ -70,6 +80,20 @@ export default function completeOAuthCallback(app: App) {
         req.log.error({ type, err_name: (err as Error)?.name, ...safe }, 'completing a provider authorization failed');
         return back({ error: 'server_error', error_description: 'The provider could not complete the authorization. Try again later.' });
       }
+
+      if (isOAuthContinuation(result)) {
+        // The next step gets its own state: the one just verified is burned, and the new one binds the same
+        // account, redirect_to and client state plus what this step established.
+        const next = await statesOf(ctx).issue({
+          accountId: bound.accountId,
+          type,
+          redirectTo: bound.redirectTo,
+          clientState: bound.clientState,
+          carry: result.carry,
+        });
+        return reply.redirect(result.continueTo(next.state), 302);
+      }
+      const grant = result;
 
       const code = randomToken(32);
       const now = new Date();
