@@ -56,8 +56,10 @@ Custody copies exactly what a collection's sync filters allow from Zoom (\`conf\
   (\`created: false\`). 409 when filters or paired credentials are missing.
 - **DELETE.** 204 with no body; deleting again answers 404. Deletion cancels a running sync first, removes
   filters, items, runs and every stored blob no other collection references. A legal hold makes it 409.
-- **edrive authorization URL.** 200 \`{authorization_url}\` (the tenant admin-consent URL). For \`conf\` the answer
-  is a 302 to Zoom. The redirect back to \`redirect_to\` carries \`code\` (the one-time pairing code for
+- **edrive authorization URL.** 200 \`{authorization_url}\`: a Microsoft sign-in URL. The tenant administrator
+  signs in first (authorization code + PKCE; the id_token is verified and must carry an admin role), then gives
+  admin consent for that same tenant; the pairing is bound to the tenant of the person who signed in, so a forged
+  callback naming another tenant is refused. For \`conf\` the answer is a 302 to Zoom. The redirect back to \`redirect_to\` carries \`code\` (the one-time pairing code for
   \`pair_credentials?auth_code=\`) and the client's \`state\`, or \`error\` and \`error_description\`.
 - **Paging of edrive users and folders.** Users: \`limit\` (default 100, max 999, clamped) and \`marker\` (the previous
   \`next_marker\`). Folders: \`cursor\` (the previous \`_next\`, an opaque string). \`size\` is in bytes.

@@ -9,7 +9,7 @@ type Executor = Database | Transaction<DB>;
 class ClaimedBlob extends Error {}
 
 /**
- * Reference counts of content-addressed blobs: one reference per item row (or superseded arch version) that
+ * Reference counts of content-addressed blobs: one reference per item row (or superseded version it keeps) that
  * holds the content. A blob file is deleted only by `collect`, which removes the zero-count row and unlinks
  * the file inside one transaction; an `acquire` racing with it waits for that transaction (row lock on
  * PostgreSQL, the write lock on SQLite) and then re-inserts the row, so the acquirer can check that the

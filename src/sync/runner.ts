@@ -172,11 +172,13 @@ async function fail(
 ): Promise<RunOutcome> {
   const stop = signal.aborted && signal.reason instanceof RunStopped ? signal.reason.why : undefined;
   if (stop === 'cancelled') return { status: 'cancelled', error: 'cancelled' };
+  const runs = new RunRepo(deps.db);
   if (stop || err instanceof FencedOutError) {
+    // A cancel commits before it aborts this run's signal: a write fenced out in between met the cancellation.
+    if (!stop && (await runs.get(run.id).catch(() => undefined))?.status === 'cancelled') return { status: 'cancelled', error: 'cancelled' };
     log.info({ why: stop ?? 'fenced' }, 'run interrupted; it resumes from its last checkpoint');
     return { status: 'interrupted', error: null };
   }
-  const runs = new RunRepo(deps.db);
   const at = deps.clock().toISOString();
   let status: 'failed' | 'error' = needsUserAction(err) ? 'error' : 'failed';
   let reason = describe(err);

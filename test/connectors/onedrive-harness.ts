@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { createOneDriveConnector } from '../../src/connectors/onedrive/index.ts';
-import type { CollectEvent, Connector, ContentSource, Grant, ItemInput, ProviderContext } from '../../src/connectors/types.ts';
+import { isOAuthContinuation, type CollectEvent, type Connector, type ContentSource, type Grant, type ItemInput, type ProviderContext } from '../../src/connectors/types.ts';
 import { RequestBudget } from '../../src/sync/budget.ts';
 import { ProviderHttp } from '../../src/sync/provider-http.ts';
 import type { MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
@@ -21,18 +21,24 @@ export function testConnector(sandbox: MicrosoftSandbox): Connector {
   });
 }
 
-/** Follows the connector's authorization URL to the sandbox and returns the redirect's query. */
-export async function consentRedirect(connector: Connector, state = 'st-1'): Promise<Record<string, string>> {
-  const url = connector.oauth.authorizationUrl({ state, redirectUri: REDIRECT_URI, codeChallenge: 'unused' });
+/** Opens a URL at the sandbox as a browser would and returns the query it is redirected back with. */
+async function redirectQuery(url: string): Promise<Record<string, string>> {
   const res = await fetch(url, { redirect: 'manual' });
-  if (res.status !== 302) throw new Error(`admin consent answered ${res.status}: ${await res.text()}`);
-  const location = new URL(res.headers.get('location')!);
-  return Object.fromEntries(location.searchParams);
+  if (res.status !== 302) throw new Error(`${new URL(url).pathname} answered ${res.status}: ${await res.text()}`);
+  return Object.fromEntries(new URL(res.headers.get('location')!).searchParams);
 }
 
+/** As the callback route does it: the admin signs in (code + PKCE), then consents for that tenant. */
 export async function pair(connector: Connector): Promise<Grant> {
-  const query = await consentRedirect(connector);
-  return connector.oauth.completeCallback({ query, redirectUri: REDIRECT_URI, codeVerifier: 'unused' });
+  const verifier = 'harness-pkce-verifier-0123456789-abcdefghijklmnop';
+  const codeChallenge = crypto.createHash('sha256').update(verifier).digest('base64url');
+  const signIn = await redirectQuery(connector.oauth.authorizationUrl({ state: 'st-1', redirectUri: REDIRECT_URI, codeChallenge }));
+  const next = await connector.oauth.completeCallback({ query: signIn, redirectUri: REDIRECT_URI, codeVerifier: verifier });
+  if (!isOAuthContinuation(next)) return next;
+  const consent = await redirectQuery(next.continueTo('st-2'));
+  const grant = await connector.oauth.completeCallback({ query: consent, redirectUri: REDIRECT_URI, codeVerifier: verifier, carried: next.carry });
+  if (isOAuthContinuation(grant)) throw new Error('pairing did not end after the admin consent');
+  return grant;
 }
 
 export interface TestLog {
