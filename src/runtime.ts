@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import { createContext, type AppContext } from './context.ts';
 import { createRegistry } from './connectors/registry.ts';
 import type { Connector } from './connectors/types.ts';
-import { isHeld, legalHoldGuard } from './store/holds.ts';
+import { legalHoldGuard } from './store/holds.ts';
 import type { Database } from './store/db.ts';
 import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
 import { providerResources } from './sync/provider-context.ts';
@@ -43,8 +43,6 @@ export async function createRuntime(config: Config, opts: RuntimeOptions): Promi
         log: base.log,
         // discovery and runs share one request budget and one token refresh per credential
         resources: providerResources(base),
-        // a legal hold keeps the content of items the source deleted
-        isHeld: (collectionId) => isHeld(base.db, collectionId),
       })),
   });
   ctx.deletionGuards.push(legalHoldGuard(ctx.db));

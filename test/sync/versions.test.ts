@@ -13,6 +13,9 @@ import { engineFor, seedCollection, syncOnce } from '../support/sync-fixtures.ts
 
 for (const database of testDatabases) {
   describe(`superseded versions and legal holds (${database.name})`, () => {
+    // SQLite has one writer at a time, so the race the PostgreSQL-only case provokes cannot happen there: that case
+    // is not declared for SQLite at all (rather than reported as skipped).
+    const itOnPostgres = database.name === 'postgres' ? it : ((() => undefined) as unknown as typeof it);
     let db: Database;
     let close: () => Promise<void>;
     let blobs: FsBlobStore;
@@ -135,7 +138,7 @@ for (const database of testDatabases) {
       for (const b of versions) expect(await blobs.has(sha256(b))).toBe(true);
     });
 
-    it.runIf(database.name === 'postgres')('a hold being created waits for a write transaction that decided no hold applies', async () => {
+    itOnPostgres('a hold being created waits for a write transaction that decided no hold applies', async () => {
       const s = await setup([], 'auto');
       let released!: () => void;
       const gate = new Promise<void>((r) => (released = r));
