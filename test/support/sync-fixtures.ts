@@ -1,3 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { createFsBlobStore, type FsBlobStore } from '../../src/blobs/fs.ts';
+import type { TestDatabase } from './databases.ts';
 import pino from 'pino';
 import type { BlobStore } from '../../src/blobs/types.ts';
 import type { Connector, Grant } from '../../src/connectors/types.ts';
@@ -67,4 +73,23 @@ export async function syncOnce(engine: SyncEngine, collectionId: string) {
   const { runId } = await engine.start(collectionId);
   const outcome = await engine.runOnce(runId);
   return { runId, outcome };
+}
+
+/**
+ * A migrated database and a fresh blob store for the enclosing describe block, opened before its tests and closed
+ * after them. `use` receives them (assign them to the block's variables); `dir` is the blob store's root.
+ */
+export function useSyncStore(database: TestDatabase, use: (store: { db: Database; blobs: FsBlobStore; dir: string }) => void): void {
+  let close: () => Promise<void>;
+  let dir: string;
+  beforeAll(async () => {
+    const opened = await database.open();
+    close = opened.close;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-sync-'));
+    use({ db: opened.db, blobs: createFsBlobStore({ root: dir }), dir });
+  });
+  afterAll(async () => {
+    await close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFsBlobStore, type FsBlobStore } from '../../src/blobs/index.ts';
+import { describe, expect, it } from 'vitest';
+import { type FsBlobStore } from '../../src/blobs/index.ts';
 import type { Database } from '../../src/store/db.ts';
 import { newId } from '../../src/store/ids.ts';
 import { ItemRepo } from '../../src/store/items.ts';
@@ -10,7 +10,7 @@ import { RunRepo } from '../../src/store/runs.ts';
 import { pidNamespaceScope } from '../../src/sync/owner.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha1, sha256, type FakeSource } from '../support/fake-connector.ts';
-import { engineFor, seedCollection, syncOnce } from '../support/sync-fixtures.ts';
+import { engineFor, seedCollection, syncOnce, useSyncStore } from '../support/sync-fixtures.ts';
 
 async function readBlob(blobs: FsBlobStore, sha: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -21,19 +21,9 @@ async function readBlob(blobs: FsBlobStore, sha: string): Promise<Buffer> {
 for (const database of testDatabases) {
   describe(`sync engine runs and content (${database.name})`, () => {
     let db: Database;
-    let close: () => Promise<void>;
     let blobs: FsBlobStore;
     let dir: string;
-
-    beforeAll(async () => {
-      ({ db, close } = await database.open());
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-blobs-'));
-      blobs = createFsBlobStore({ root: dir });
-    });
-    afterAll(async () => {
-      await close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
+    useSyncStore(database, (s) => ({ db, blobs, dir } = s));
 
     const setup = async (source: FakeSource, typeSync: 'one' | 'auto' | 'arch' = 'one') => {
       let current = source;

@@ -1,15 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFsBlobStore, type FsBlobStore } from '../../src/blobs/index.ts';
+import { describe, expect, it } from 'vitest';
+import { type FsBlobStore } from '../../src/blobs/index.ts';
 import type { CollectContext, CollectEvent, Connector } from '../../src/connectors/types.ts';
 import type { Database } from '../../src/store/db.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha256 } from '../support/fake-connector.ts';
-import { engineFor, seedCollection, syncOnce } from '../support/sync-fixtures.ts';
+import { engineFor, seedCollection, syncOnce, useSyncStore } from '../support/sync-fixtures.ts';
 
 type Step = CollectEvent | { type: 'fail'; message: string } | { type: 'wait_for_abort' };
 
@@ -56,19 +53,8 @@ const firstRun = () => [file('a'), file('b'), file('c'), folder('dir'), file('ot
 for (const database of testDatabases) {
   describe(`complete listings find deletions (${database.name})`, () => {
     let db: Database;
-    let close: () => Promise<void>;
     let blobs: FsBlobStore;
-    let dir: string;
-
-    beforeAll(async () => {
-      ({ db, close } = await database.open());
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-listing-'));
-      blobs = createFsBlobStore({ root: dir });
-    });
-    afterAll(async () => {
-      await close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
+    useSyncStore(database, (s) => ({ db, blobs } = s));
 
     const rows = async (collectionId: string) => {
       const all = await db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).execute();

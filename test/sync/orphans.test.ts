@@ -1,16 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFsBlobStore, type BlobStore, type FsBlobStore } from '../../src/blobs/index.ts';
+import { describe, expect, it } from 'vitest';
+import { type BlobStore, type FsBlobStore } from '../../src/blobs/index.ts';
 import type { CollectContext, CollectEvent, Connector } from '../../src/connectors/types.ts';
 import type { Database } from '../../src/store/db.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { sweepOrphans } from '../../src/sync/orphans.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha256 } from '../support/fake-connector.ts';
-import { engineFor, seedCollection, silentLog } from '../support/sync-fixtures.ts';
+import { engineFor, seedCollection, silentLog, useSyncStore } from '../support/sync-fixtures.ts';
 
 const HOUR = 60 * 60_000;
 
@@ -23,19 +22,9 @@ async function commit(blobs: BlobStore, bytes: Buffer): Promise<string> {
 for (const database of testDatabases) {
   describe(`orphan sweep of the content store (${database.name})`, () => {
     let db: Database;
-    let close: () => Promise<void>;
     let blobs: FsBlobStore;
     let dir: string;
-
-    beforeAll(async () => {
-      ({ db, close } = await database.open());
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-orphans-'));
-      blobs = createFsBlobStore({ root: dir });
-    });
-    afterAll(async () => {
-      await close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
+    useSyncStore(database, (s) => ({ db, blobs, dir } = s));
 
     const sweep = (now = new Date()) => sweepOrphans({ db, blobs, log: silentLog, now }, HOUR);
     const refRow = (sha: string) => db.selectFrom('blob_refs').selectAll().where('sha256', '=', sha).executeTakeFirst();

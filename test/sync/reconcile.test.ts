@@ -1,34 +1,20 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFsBlobStore, type FsBlobStore } from '../../src/blobs/index.ts';
+import { describe, expect, it } from 'vitest';
+import { type FsBlobStore } from '../../src/blobs/index.ts';
 import type { Database } from '../../src/store/db.ts';
 import { newId } from '../../src/store/ids.ts';
 import { STUCK_REASON } from '../../src/sync/reconcile.ts';
 import { testDatabases } from '../support/databases.ts';
 import { createFakeConnector } from '../support/fake-connector.ts';
-import { engineFor, seedCollection, syncOnce } from '../support/sync-fixtures.ts';
+import { engineFor, seedCollection, syncOnce, useSyncStore } from '../support/sync-fixtures.ts';
 
 for (const database of testDatabases) {
   describe(`collections left without their run are repaired (${database.name})`, () => {
     let db: Database;
-    let close: () => Promise<void>;
     let blobs: FsBlobStore;
-    let dir: string;
     let offsetMs = 0;
     const clock = () => new Date(Date.now() + offsetMs);
-
-    beforeAll(async () => {
-      ({ db, close } = await database.open());
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-blobs-'));
-      blobs = createFsBlobStore({ root: dir });
-    });
-    afterAll(async () => {
-      await close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
+    useSyncStore(database, (s) => ({ db, blobs } = s));
 
     const setup = async () => {
       const connector = createFakeConnector({ source: () => ({ units: [{ items: [{ kind: 'meeting', sourceId: 'm1' }] }] }) });

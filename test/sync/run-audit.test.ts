@@ -1,14 +1,11 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFsBlobStore, type FsBlobStore } from '../../src/blobs/index.ts';
+import { describe, expect, it } from 'vitest';
+import { type FsBlobStore } from '../../src/blobs/index.ts';
 import type { CollectContext, CollectEvent, Connector } from '../../src/connectors/types.ts';
 import type { Database } from '../../src/store/db.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { testDatabases } from '../support/databases.ts';
 import { createFakeConnector } from '../support/fake-connector.ts';
-import { engineFor, seedCollection, syncOnce } from '../support/sync-fixtures.ts';
+import { engineFor, seedCollection, syncOnce, useSyncStore } from '../support/sync-fixtures.ts';
 
 /** The run events of a collection, oldest first, as the audit log holds them. */
 async function runAudit(db: Database, collectionId: string) {
@@ -42,19 +39,8 @@ function pausingConnector(): Connector & { attempts: unknown[] } {
 for (const database of testDatabases) {
   describe(`audit of runs (${database.name})`, () => {
     let db: Database;
-    let close: () => Promise<void>;
     let blobs: FsBlobStore;
-    let dir: string;
-
-    beforeAll(async () => {
-      ({ db, close } = await database.open());
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-run-audit-'));
-      blobs = createFsBlobStore({ root: dir });
-    });
-    afterAll(async () => {
-      await close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
+    useSyncStore(database, (s) => ({ db, blobs } = s));
 
     it('records one run.start and one run.finish per run, with the final status and the run id', async () => {
       const connector = createFakeConnector({ source: () => ({ units: [{ items: [{ kind: 'folder', sourceId: 'x' }] }] }) });

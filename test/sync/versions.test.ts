@@ -1,15 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFsBlobStore, type FsBlobStore } from '../../src/blobs/index.ts';
+import { describe, expect, it } from 'vitest';
+import { type FsBlobStore } from '../../src/blobs/index.ts';
 import type { Database } from '../../src/store/db.ts';
 import { createHold, isHeldInTransaction, releaseHold } from '../../src/store/holds.ts';
 import { previousVersionsOf, type ItemRow } from '../../src/store/items.ts';
 import { purgeCollectionData, purgeUnheldTombstones } from '../../src/sync/purge.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha256, type FakeItem, type FakeSource } from '../support/fake-connector.ts';
-import { engineFor, seedCollection, syncOnce } from '../support/sync-fixtures.ts';
+import { engineFor, seedCollection, syncOnce, useSyncStore } from '../support/sync-fixtures.ts';
 
 for (const database of testDatabases) {
   describe(`superseded versions and legal holds (${database.name})`, () => {
@@ -17,19 +14,8 @@ for (const database of testDatabases) {
     // is not declared for SQLite at all (rather than reported as skipped).
     const itOnPostgres = database.name === 'postgres' ? it : ((() => undefined) as unknown as typeof it);
     let db: Database;
-    let close: () => Promise<void>;
     let blobs: FsBlobStore;
-    let dir: string;
-
-    beforeAll(async () => {
-      ({ db, close } = await database.open());
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-blobs-'));
-      blobs = createFsBlobStore({ root: dir });
-    });
-    afterAll(async () => {
-      await close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
+    useSyncStore(database, (s) => ({ db, blobs } = s));
 
     // No isHeld is injected: the engine must read the legal_holds table itself, inside its transactions.
     const setup = async (items: FakeItem[], typeSync: 'one' | 'auto' | 'arch') => {
