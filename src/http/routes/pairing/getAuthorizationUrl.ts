@@ -4,6 +4,14 @@ import { badRequest } from '../../../domain/errors.ts';
 import { errors } from '../../schemas.ts';
 import { callbackUri, pairingsOf, statesOf } from './flow.ts';
 
+/** The scope sets each connector requests, by `scopes_type`, written into the route's documentation. */
+function scopeSetsDoc(app: App): string {
+  const lines = app.ctx.connectors.types().flatMap((type) =>
+    Object.entries(app.ctx.connectors.get(type)!.oauth.scopes).map(([set, scopes]) => `- \`${type}\` / \`${set}\`: ${scopes.map((s) => `\`${s}\``).join(', ')}`),
+  );
+  return `\n\nScope sets (\`scopes_type\`; omitted = \`default\`). The \`preservation\` set is for legal-hold flows: it adds what a preservation matter needs (Zoom: account-wide meeting summaries and Team Chat legal-hold reads); holds themselves live under \`/v1/legalhold/\`.\n${lines.join('\n')}`;
+}
+
 export default function getAuthorizationUrl(app: App) {
   app.get(
     '/v1/collections/authorization_url/:type',
@@ -15,7 +23,8 @@ export default function getAuthorizationUrl(app: App) {
           'Answers 302 to the provider (`conf`) or 200 `{authorization_url}` (`edrive`). `redirect_to` must be on the account allowlist (exact match). ' +
           'The `state` sent to the provider is signed, expires after 10 minutes, is single use and binds the account, the type, `redirect_to` and the client `state`. ' +
           'After consent the browser comes back to `redirect_to?code=<one-time pairing code>&state=<client state>` (or `?error=…&error_description=…&state=…`); ' +
-          'pass the code to `pair_credentials` within 10 minutes.',
+          'pass the code to `pair_credentials` within 10 minutes.' +
+          scopeSetsDoc(app),
         params: Type.Object({ type: Type.String({ minLength: 1, maxLength: 50, examples: ['conf', 'edrive'] }) }),
         querystring: Type.Object(
           {
