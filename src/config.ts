@@ -32,10 +32,14 @@ const Env = Type.Object({
   ZOOM_OAUTH_URL: Type.String({ default: 'https://zoom.us', pattern: '^https?://' }),
   ZOOM_API_URL: Type.String({ default: 'https://api.zoom.us/v2', pattern: '^https?://' }),
   ZOOM_LOOKBACK_DAYS: Type.Integer({ default: 180, minimum: 1 }),
+  ZOOM_REQUESTS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  ZOOM_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1 })),
   MS_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
   MS_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   MS_LOGIN_URL: Type.String({ default: 'https://login.microsoftonline.com', pattern: '^https?://' }),
   MS_GRAPH_URL: Type.String({ default: 'https://graph.microsoft.com/v1.0', pattern: '^https?://' }),
+  MS_RESOURCE_UNITS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  MS_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 type EnvValues = Static<typeof Env>;
 
@@ -52,8 +56,14 @@ export interface Config {
   rateLimits: { defaultPerMinute: number; tokenPerMinute: number; searchPerMinute: number };
   docsUrl: string;
   sync: { intervalMinutes: number; workers: 'inline' | 'none'; concurrency: number };
-  zoom: { clientId?: string; clientSecret?: string; oauthUrl: string; apiUrl: string; lookbackDays: number };
-  microsoft: { clientId?: string; clientSecret?: string; loginUrl: string; graphUrl: string };
+  zoom: { clientId?: string; clientSecret?: string; oauthUrl: string; apiUrl: string; lookbackDays: number; budget: BudgetOverrides };
+  microsoft: { clientId?: string; clientSecret?: string; loginUrl: string; graphUrl: string; budget: BudgetOverrides };
+}
+
+/** Per-credential request budget overrides; unset keeps the connector's default (just under the provider's limits). */
+export interface BudgetOverrides {
+  ratePerSecond?: number;
+  concurrency?: number;
 }
 
 export class ConfigError extends Error {}
@@ -104,12 +114,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       oauthUrl: e.ZOOM_OAUTH_URL.replace(/\/+$/, ''),
       apiUrl: e.ZOOM_API_URL.replace(/\/+$/, ''),
       lookbackDays: e.ZOOM_LOOKBACK_DAYS,
+      budget: defined({ ratePerSecond: e.ZOOM_REQUESTS_PER_SECOND, concurrency: e.ZOOM_CONCURRENCY }),
     },
     microsoft: {
       clientId: e.MS_CLIENT_ID,
       clientSecret: e.MS_CLIENT_SECRET,
       loginUrl: e.MS_LOGIN_URL.replace(/\/+$/, ''),
       graphUrl: e.MS_GRAPH_URL.replace(/\/+$/, ''),
+      budget: defined({ ratePerSecond: e.MS_RESOURCE_UNITS_PER_SECOND, concurrency: e.MS_CONCURRENCY }),
     },
   };
+}
+
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

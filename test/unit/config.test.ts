@@ -14,6 +14,16 @@ describe('configuration', () => {
     expect(c.databaseUrl).toBeUndefined();
   });
 
+  it('passes request budget overrides to the connectors, keeping their defaults otherwise', async () => {
+    const { createConnectors } = await import('../../src/connectors/index.ts');
+    const [zoom, onedrive] = createConnectors(loadConfig({ ZOOM_REQUESTS_PER_SECOND: '12.5', MS_CONCURRENCY: '2' }));
+    expect(zoom!.limits.budget).toMatchObject({ ratePerSecond: 12.5, concurrency: 8 });
+    expect(onedrive!.limits.budget).toMatchObject({ ratePerSecond: 20, concurrency: 2 });
+    const [zoomDefault] = createConnectors(loadConfig({}));
+    expect(zoomDefault!.limits.budget.ratePerSecond).toBe(48);
+    expect(() => loadConfig({ ZOOM_CONCURRENCY: '0' })).toThrow(/ZOOM_CONCURRENCY/);
+  });
+
   it('derives PUBLIC_URL from PORT and trims trailing slashes', () => {
     expect(loadConfig({ PORT: '9001' }).publicUrl).toBe('http://127.0.0.1:9001');
     expect(loadConfig({ PUBLIC_URL: 'https://custody.example.com/' }).publicUrl).toBe('https://custody.example.com');
