@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { createContext, type AppContext } from './context.ts';
 import { createRegistry } from './connectors/registry.ts';
 import type { Connector } from './connectors/types.ts';
+import { stopDocumentExtraction } from './search/index.ts';
 import { legalHoldGuard } from './store/holds.ts';
 import type { Database } from './store/db.ts';
 import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
@@ -56,6 +57,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions): Promi
     async close() {
       clearInterval(housekeeping);
       await engine.stop();
+      await stopDocumentExtraction();
       await app.close();
       await ctx.close();
     },

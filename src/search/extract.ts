@@ -1,15 +1,25 @@
 import type { BlobStore } from '../blobs/types.ts';
+import { documentText, type DebugLog, type DocumentFormat, type DocumentLimits } from './documents.ts';
 
 /**
- * Searchable text from stored content. Only text-like content is read: WebVTT transcripts, chat files, txt, md,
- * csv/tsv, json, html/xml. docx and pdf are skipped: no maintained extraction library is installed (their
- * names, paths and metadata are still searchable). At most `maxBytes` of a blob are read.
+ * Searchable text from stored content: WebVTT transcripts, chat files, txt, md, csv/tsv, json, html/xml, and the
+ * text of docx (mammoth) and PDF (pdf.js) files. At most `maxBytes` of a blob are read.
  */
 export type TextFormat = 'vtt' | 'text' | 'json' | 'html';
+export type ContentFormat = TextFormat | DocumentFormat;
 
-export const EXTRACT_LIMITS = { maxBytes: 4 * 1024 * 1024, maxChars: 2_000_000 };
+export const EXTRACT_LIMITS: DocumentLimits & { maxBytes: number } = {
+  maxBytes: 4 * 1024 * 1024,
+  maxChars: 2_000_000,
+  maxPdfPages: 200,
+  timeoutMs: 15_000,
+  maxZipEntries: 2_000,
+  maxInflatedBytes: 32 * 1024 * 1024,
+};
 
-const BY_EXTENSION: Record<string, TextFormat> = {
+export type ExtractOptions = Partial<typeof EXTRACT_LIMITS> & { log?: DebugLog };
+
+const BY_EXTENSION: Record<string, ContentFormat> = {
   vtt: 'vtt',
   txt: 'text',
   text: 'text',
@@ -23,15 +33,19 @@ const BY_EXTENSION: Record<string, TextFormat> = {
   htm: 'html',
   xhtml: 'html',
   xml: 'html',
+  docx: 'docx',
+  pdf: 'pdf',
 };
 
-const BY_MIME: Record<string, TextFormat> = {
+const BY_MIME: Record<string, ContentFormat> = {
   'text/vtt': 'vtt',
   'application/json': 'json',
   'text/html': 'html',
   'application/xhtml+xml': 'html',
   'application/xml': 'html',
   'text/xml': 'html',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/pdf': 'pdf',
 };
 
 export interface ContentDescriptor {
@@ -45,8 +59,8 @@ export interface ContentDescriptor {
 /** Zoom files of kind `transcript` that are JSON, not WebVTT. */
 const JSON_TRANSCRIPTS = new Set(['TIMELINE', 'TB']);
 
-/** Which extractor applies, or null for content that is not text (recordings, docx, pdf, images…). */
-export function formatOf(item: ContentDescriptor): TextFormat | null {
+/** Which extractor applies, or null for content that has no text we read (recordings, images…). */
+export function contentFormatOf(item: ContentDescriptor): ContentFormat | null {
   if (item.kind === 'recording_video' || item.kind === 'recording_audio' || item.kind === 'folder') return null;
   const mime = (item.mime_type ?? '').split(';')[0]!.trim().toLowerCase();
   const ext = /\.([A-Za-z0-9]+)$/.exec(item.name)?.[1]?.toLowerCase();
@@ -59,6 +73,14 @@ export function formatOf(item: ContentDescriptor): TextFormat | null {
   if (ext && BY_EXTENSION[ext]) return BY_EXTENSION[ext]!;
   if (mime.startsWith('text/') || item.kind === 'meeting_chat') return 'text';
   return null;
+}
+
+const isDocument = (format: ContentFormat): format is DocumentFormat => format === 'docx' || format === 'pdf';
+
+/** The text extractor that applies; null also for docx and PDF, which extractContentText reads through a library. */
+export function formatOf(item: ContentDescriptor): TextFormat | null {
+  const format = contentFormatOf(item);
+  return format && !isDocument(format) ? format : null;
 }
 
 function decode(bytes: Buffer): string | null {
@@ -147,14 +169,24 @@ async function readHead(blobs: BlobStore, sha256: string, maxBytes: number): Pro
 /**
  * The searchable text of an item's stored content, or null when it has none we can read. Call it after the blob
  * is committed and before the item's transaction (it reads the blob store, which a transaction should not wait on).
+ * A docx or PDF that cannot be parsed gives null (and a debug line on `log`), never an error.
  */
 export async function extractContentText(
   blobs: BlobStore,
   item: ContentDescriptor & { sha256: string | null; size?: number | null },
-  maxBytes = EXTRACT_LIMITS.maxBytes,
+  options: ExtractOptions = {},
 ): Promise<string | null> {
   if (!item.sha256 || item.size === 0) return null;
-  const format = formatOf(item);
+  const format = contentFormatOf(item);
   if (!format) return null;
-  return textOf(format, await readHead(blobs, item.sha256, maxBytes));
+  const { log, ...overrides } = options;
+  const limits = { ...EXTRACT_LIMITS, ...overrides };
+  if (!isDocument(format)) return textOf(format, await readHead(blobs, item.sha256, limits.maxBytes));
+  // A zip's directory is at its end, so a docx cut at maxBytes cannot be opened. A cut PDF is still tried:
+  // pdf.js rebuilds a lost cross-reference table from the objects it finds, when the catalog and pages are there.
+  if (format === 'docx' && item.size != null && item.size > limits.maxBytes) {
+    log?.debug({ format, size: item.size }, 'document too large for text extraction');
+    return null;
+  }
+  return documentText(format, await readHead(blobs, item.sha256, limits.maxBytes), limits, log);
 }

@@ -203,7 +203,7 @@ export class RunSession {
     // Read back from the blob store before the transaction, which should not wait on it.
     const fileType = typeof input.metadata?.file_type === 'string' ? input.metadata.file_type : null;
     const descriptor = { name: input.name, mime_type: input.mimeType ?? null, kind: input.kind, file_type: fileType, sha256: stored.sha256, size: stored.size };
-    const contentText = await extractContentText(this.deps.blobs, descriptor).catch(
+    const contentText = await extractContentText(this.deps.blobs, descriptor, { log: this.deps.log }).catch(
       (err: unknown) => {
         this.deps.log.warn({ err: (err as Error).message, source_id: input.sourceId }, 'content text extraction failed');
         return null;

@@ -44,7 +44,7 @@ describe('content text extraction', () => {
     expect(textOf('text', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]))).toBeNull();
   });
 
-  it('picks the extractor from kind, media type and extension; recordings, docx and pdf have none', () => {
+  it('picks the text extractor from kind, media type and extension; recordings, docx and pdf have none', () => {
     expect(formatOf({ kind: 'transcript', name: 'x', mime_type: null })).toBe('vtt');
     expect(formatOf({ kind: 'meeting_chat', name: 'chat', mime_type: null })).toBe('text');
     expect(formatOf({ kind: 'file', name: 'a.CSV', mime_type: 'application/octet-stream' })).toBe('text');
@@ -58,7 +58,7 @@ describe('content text extraction', () => {
   it('reads stored content from the blob store, at most maxBytes of it', async () => {
     const sha256 = await put('alpha beta gamma delta');
     expect(await extractContentText(blobs, { sha256, name: 'n.txt', mime_type: null, kind: 'file' })).toBe('alpha beta gamma delta');
-    expect(await extractContentText(blobs, { sha256, name: 'n.txt', mime_type: null, kind: 'file' }, 10)).toBe('alpha beta');
+    expect(await extractContentText(blobs, { sha256, name: 'n.txt', mime_type: null, kind: 'file' }, { maxBytes: 10 })).toBe('alpha beta');
     expect(await extractContentText(blobs, { sha256, name: 'n.pdf', mime_type: null, kind: 'file' })).toBeNull();
     expect(await extractContentText(blobs, { sha256: null, name: 'n.txt', mime_type: null, kind: 'file' })).toBeNull();
   });

@@ -8,8 +8,9 @@ import { Item } from '../items/schemas.ts';
 const DESCRIPTION = `
 Full-text search over the caller's account: item names, paths, metadata (meeting topics, participants, sender and
 recipient e-mails, channel names) and the text of the content: transcripts (WebVTT cue text), in-meeting chat
-files, chat and channel messages, AI meeting notes and text-like files (txt, md, csv, tsv, json, html and xml with
-tags stripped). docx and pdf are found by name, path and metadata only. Own limit: 300 requests/min per token.
+files, chat and channel messages, AI meeting notes, text-like files (txt, md, csv, tsv, json, html and xml with
+tags stripped) and the text of docx and pdf files (up to 4 MiB read, 200 pdf pages; parsed off the main thread,
+a broken document is still stored and found by name, path and metadata). Own limit: 300 requests/min per token.
 
 **Query language**
 - \`budget\`: a word. Case and accents are ignored; a word is a run of letters and digits, so \`alice@example.com\`
