@@ -53,14 +53,18 @@ function validationDetail(err: FastifyError): string {
  */
 export function clientErrorHandler(docsUrl: string) {
   return (err: NodeJS.ErrnoException, socket: import('node:net').Socket) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    // A response already under way on this connection (keep-alive, pipelining) must not get a second one written
+    // into it: drop the connection instead, as the client cannot tell the two apart.
+    const inFlight = (socket as { _httpMessage?: unknown })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight) return void socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const id = crypto.randomUUID();
+    const detail = { 431: 'The request headers (or the URL) are too large.', 408: 'The request took too long to arrive.' }[status as 431 | 408];
     const body = JSON.stringify({
       code: codeOf(status),
       id,
       title: titleOf(status),
-      detail: status === 431 ? 'The request headers (or the URL) are too large.' : 'The request is malformed.',
+      detail: detail ?? 'The request is malformed.',
       links: { about: docsUrl },
       source: null,
     });

@@ -32,16 +32,26 @@ export class CollectionRepo {
     return id;
   }
 
+  /** A collection being deleted (deleting_at set) is not found, here and in getById and listByWorkspace. */
   async get(accountId: string, id: string): Promise<CollectionRow | undefined> {
-    return this.db.selectFrom('collections').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    return this.db.selectFrom('collections').selectAll().where('id', '=', id).where('account_id', '=', accountId).where('deleting_at', 'is', null).executeTakeFirst();
   }
 
   async getById(id: string): Promise<CollectionRow | undefined> {
-    return this.db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.db.selectFrom('collections').selectAll().where('id', '=', id).where('deleting_at', 'is', null).executeTakeFirst();
   }
 
   async listByWorkspace(accountId: string, workspaceId: string, opts: { cursor?: string; limit: number }) {
-    return keysetPage(this.db.selectFrom('collections').selectAll().where('account_id', '=', accountId).where('workspace_id', '=', workspaceId), opts);
+    return keysetPage(
+      this.db.selectFrom('collections').selectAll().where('account_id', '=', accountId).where('workspace_id', '=', workspaceId).where('deleting_at', 'is', null),
+      opts,
+    );
+  }
+
+  /** Collections whose deletion started but did not finish (a process stopped midway). */
+  async deletingIds(): Promise<string[]> {
+    const rows = await this.db.selectFrom('collections').select('id').where('deleting_at', 'is not', null).orderBy('id').execute();
+    return rows.map((r) => r.id);
   }
 
   async idsByWorkspace(workspaceId: string): Promise<string[]> {
@@ -63,6 +73,7 @@ export class CollectionRepo {
       .set({ sync_status: to, status_reason: reason, updated_at: nowIso() })
       .where('id', '=', id)
       .where('sync_status', '=', from)
+      .where('deleting_at', 'is', null)
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }

@@ -56,6 +56,8 @@ export interface CoreTables {
     sync_filters: string | null;
     filters_updated_at: string | null;
     next_sync_at: string | null;
+    /** set when a deletion starts (sync/deletion.ts): the collection is gone for every reader from then on */
+    deleting_at: Generated<string | null>;
     created_at: string;
     updated_at: string;
   };

@@ -20,6 +20,8 @@ let server: http.Server;
 let loginUrl: string;
 let idToken = '';
 let tokenForms: URLSearchParams[] = [];
+/** When set, the OpenID metadata sends the keys elsewhere (a compromised or spoofed metadata answer). */
+let foreignJwksUri: string | undefined;
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -49,7 +51,7 @@ beforeAll(async () => {
       return;
     }
     const meta = /^\/([^/]+)\/v2\.0\/\.well-known\/openid-configuration$/.exec(url.pathname);
-    if (meta) return send({ issuer: `${loginUrl}/${meta[1]}/v2.0`, jwks_uri: `${loginUrl}/${meta[1]}/discovery/v2.0/keys` });
+    if (meta) return send({ issuer: `${loginUrl}/${meta[1]}/v2.0`, jwks_uri: foreignJwksUri ?? `${loginUrl}/${meta[1]}/discovery/v2.0/keys` });
     if (url.pathname.endsWith('/discovery/v2.0/keys')) {
       const jwk = published.publicKey.export({ format: 'jwk' });
       return send({ keys: [{ kty: 'RSA', use: 'sig', kid: KID, n: jwk.n, e: jwk.e }] });
@@ -98,6 +100,16 @@ describe('edrive sign-in: the id_token decides the tenant only once verified', (
       /signature does not verify/,
     );
     expect(await refused(sign(claims(), { kid: 'other-key' }))).toMatch(/key the tenant does not publish/);
+  });
+
+  it('fetches signing keys only from the configured login host', async () => {
+    foreignJwksUri = 'http://127.0.0.2:9/keys';
+    try {
+      const err = await signIn(sign(claims())).catch((e: unknown) => e);
+      expect(String((err as Error).message)).toMatch(/jwks_uri away from the login host/);
+    } finally {
+      foreignJwksUri = undefined;
+    }
   });
 
   it('refuses unsigned and HMAC tokens', async () => {

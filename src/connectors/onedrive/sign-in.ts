@@ -75,6 +75,7 @@ export class MicrosoftSignIn {
       body = await this.opts.http.json<{ id_token?: unknown }>(`${this.opts.loginUrl}/organizations/oauth2/v2.0/token`, {
         method: 'POST',
         auth: false,
+        signal: AbortSignal.timeout(LOGIN_HOST_DEADLINE_MS),
         form: {
           client_id: this.opts.clientId,
           client_secret: this.opts.clientSecret,
@@ -105,12 +106,16 @@ export class MicrosoftSignIn {
     // issuer checks below then bind the token to that tenant. Pairing is rare enough not to cache them.
     const meta = await this.opts.http.json<{ issuer?: unknown; jwks_uri?: unknown }>(
       `${this.opts.loginUrl}/${encodeURIComponent(tid)}/v2.0/.well-known/openid-configuration`,
-      { auth: false },
+      { auth: false, signal: AbortSignal.timeout(LOGIN_HOST_DEADLINE_MS) },
     );
     if (typeof meta?.issuer !== 'string' || typeof meta.jwks_uri !== 'string') {
       throw new ProviderError('the OpenID metadata has no issuer or jwks_uri', { code: 'invalid_response', retryable: false });
     }
-    const jwks = await this.opts.http.json<{ keys?: unknown }>(meta.jwks_uri, { auth: false });
+    // The signing keys must come from the configured login host too, whatever the metadata says.
+    if (!sameOrigin(meta.jwks_uri, this.opts.loginUrl)) {
+      throw new ProviderError('the OpenID metadata points its jwks_uri away from the login host', { code: 'invalid_response', retryable: false });
+    }
+    const jwks = await this.opts.http.json<{ keys?: unknown }>(meta.jwks_uri, { auth: false, signal: AbortSignal.timeout(LOGIN_HOST_DEADLINE_MS) });
     if (!Array.isArray(jwks?.keys)) throw new ProviderError('the JWKS has no keys', { code: 'invalid_response', retryable: false });
     const claims = verifyRs256(idToken, jwks.keys as Jwk[]);
 
@@ -141,5 +146,16 @@ function requireConsentRole(claims: JwtClaims): void {
       'access_denied',
       `The signed-in user is not a ${[...CONSENT_ROLE_TEMPLATES.values()].join(' or ')} of their tenant: only they can grant Custody tenant-wide access.`,
     );
+  }
+}
+
+/** The browser waits on the callback while these calls run: bound them. */
+const LOGIN_HOST_DEADLINE_MS = 20_000;
+
+function sameOrigin(url: string, base: string): boolean {
+  try {
+    return new URL(url).origin === new URL(base).origin;
+  } catch {
+    return false;
   }
 }

@@ -4,6 +4,7 @@ import * as sync from './002_sync.ts';
 import * as searchHoldsAudit from './003_search_holds_audit.ts';
 import * as listing from './004_listing.ts';
 import * as versions from './005_versions.ts';
+import * as deleting from './006_deleting.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '003_search_holds_audit': searchHoldsAudit,
   '004_listing': listing,
   '005_versions': versions,
+  '006_deleting': deleting,
 };
