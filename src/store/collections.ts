@@ -66,6 +66,22 @@ export class CollectionRepo {
     await this.db.updateTable('collections').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
   }
 
+  /**
+   * Inside a transaction that queues or starts a run: whether the collection still exists and is not being
+   * deleted. A no-op write, so that it takes the row lock on PostgreSQL (which waits for a deletion marking the
+   * row, sync/deletion.ts) and the write lock on SQLite: a deletion either sees the run and cancels it, or the
+   * run is refused.
+   */
+  async lockLive(id: string): Promise<boolean> {
+    const res = await this.db
+      .updateTable('collections')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('id', '=', id)
+      .where('deleting_at', 'is', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
   /** Moves the status only if it still is `from` (compare-and-swap); returns whether it moved. */
   async transition(id: string, from: SyncStatus, to: SyncStatus, reason: string | null = null): Promise<boolean> {
     const res = await this.db

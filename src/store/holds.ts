@@ -1,5 +1,5 @@
 import { PostgresAdapter, type Kysely, type Selectable } from 'kysely';
-import { conflict } from '../domain/errors.ts';
+import { conflict, notFound } from '../domain/errors.ts';
 import { newId, nowIso } from './ids.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
 import type { DB } from './schema.ts';
@@ -50,8 +50,28 @@ export async function createHold(db: Executor, accountId: string, input: NewHold
       .execute();
     const unique = [...new Set(input.collectionIds)];
     if (unique.length) await trx.insertInto('legal_hold_collections').values(unique.map((c) => ({ hold_id: id, collection_id: c }))).execute();
+    await refuseDeleting(trx, accountId, input.collectionIds);
   });
   return id;
+}
+
+/**
+ * A collection whose deletion has started is gone: a hold naming it answers 404 like an unknown id (the whole
+ * hold is rolled back). Checked under lockCovered's row locks (PostgreSQL) or the write lock the inserts above
+ * took (SQLite), which sync/deletion.ts takes too before it marks collections deleting.
+ */
+async function refuseDeleting(trx: Executor, accountId: string, collectionIds: string[]): Promise<void> {
+  if (collectionIds.length === 0) return;
+  const live = await trx
+    .selectFrom('collections')
+    .select('id')
+    .where('id', 'in', [...new Set(collectionIds)])
+    .where('account_id', '=', accountId)
+    .where('deleting_at', 'is', null)
+    .execute();
+  const found = new Set(live.map((r) => r.id));
+  const missing = collectionIds.findIndex((c) => !found.has(c));
+  if (missing >= 0) throw Object.assign(notFound(`Collection ${collectionIds[missing]}`), { pointer: `/body/collection_ids/${missing}` });
 }
 
 /** An active hold of the account, or undefined (released holds and other accounts' holds are not found). */
@@ -135,8 +155,11 @@ export async function isHeldInTransaction(trx: Executor, collectionId: string): 
   return isHeld(trx, collectionId);
 }
 
-/** PostgreSQL: locks the collections a new hold covers (see isHeldInTransaction), in id order against deadlocks. */
-async function lockCovered(trx: Executor, input: Pick<NewHold, 'collectionIds' | 'workspaceId'>): Promise<void> {
+/**
+ * PostgreSQL: locks the collections a new hold covers (see isHeldInTransaction), in id order against deadlocks.
+ * sync/deletion.ts takes the same locks before it marks collections deleting.
+ */
+export async function lockCovered(trx: Executor, input: Pick<NewHold, 'collectionIds' | 'workspaceId'>): Promise<void> {
   if (!isPostgres(trx) || (input.collectionIds.length === 0 && !input.workspaceId)) return;
   await trx
     .selectFrom('collections')
@@ -158,11 +181,12 @@ function isPostgres(ex: Executor): boolean {
 
 /**
  * The deletion guard for legal holds (a DeletionGuard of src/sync/deletion.ts): deleting a collection or a
- * workspace that an active hold covers answers 409 naming the hold, and nothing is deleted.
+ * workspace that an active hold covers answers 409 naming the hold, and nothing is deleted. `trx`: the deletion's
+ * transaction, which holds lockCovered's locks, so that a hold created concurrently is seen or waits.
  */
 export function legalHoldGuard(db: Executor) {
-  return async (req: { accountId: string; collectionIds: string[]; workspaceId?: string }): Promise<void> => {
-    const holds = await holdsCovering(db, req);
+  return async (req: { accountId: string; collectionIds: string[]; workspaceId?: string }, trx: Executor = db): Promise<void> => {
+    const holds = await holdsCovering(trx, req);
     const hold = holds[0];
     if (!hold) return;
     const what = req.workspaceId ? `workspace ${req.workspaceId}` : `collection ${req.collectionIds.join(', ')}`;

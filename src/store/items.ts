@@ -31,6 +31,12 @@ export interface PreviousVersion {
   /** the item's content_state then; `purged` once a released hold no longer keeps it */
   content_state: string;
   holds_ref: boolean;
+  /**
+   * Why the version was kept: `arch` (kept until the collection is deleted, even if its type changes) or `hold`
+   * (purged once no hold covers a collection that is not `arch`). Entries written before this was recorded are `arch`,
+   * except those migration 006 marked.
+   */
+  kept_for: 'arch' | 'hold';
   version: string | null;
   name: string | null;
   path: string | null;
@@ -63,6 +69,7 @@ export function previousVersionsOf(row: Pick<ItemRow, 'previous_versions'>): Pre
     hash_verified: v.hash_verified ?? null,
     content_state: v.content_state ?? (v.sha256 ? 'stored' : 'none'),
     holds_ref: v.holds_ref ?? Boolean(v.sha256),
+    kept_for: v.kept_for ?? 'arch',
     version: v.version ?? null,
     name: v.name ?? null,
     path: v.path ?? null,
@@ -188,8 +195,8 @@ export class ItemRepo {
       .execute();
   }
 
-  /** Tombstoned items that still hold their content (kept because of a legal hold). */
-  async heldTombstones(collectionId: string, limit: number): Promise<ItemRow[]> {
+  /** Tombstoned items that still hold their content (kept because of a legal hold), in id order after `after`. */
+  async heldTombstones(collectionId: string, after: string, limit: number): Promise<ItemRow[]> {
     return this.db
       .selectFrom('items')
       .selectAll()
@@ -197,24 +204,39 @@ export class ItemRepo {
       .where('tombstoned_at', 'is not', null)
       .where('holds_ref', '=', 1)
       .where('sha256', 'is not', null)
+      .where('id', '>', after)
       .orderBy('id')
       .limit(limit)
       .execute();
   }
 
-  /** Items whose superseded versions still hold content (kept for a legal hold, in an `auto` collection). */
-  async withVersionRefs(collectionId: string, limit: number): Promise<ItemRow[]> {
-    return this.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).where('version_refs', '>', 0).orderBy('id').limit(limit).execute();
-  }
-
-  /** A batch of item rows for purging (content references included). */
-  async purgeBatch(collectionId: string, limit: number) {
+  /** Items whose superseded versions still hold content, in id order after `after`. */
+  async withVersionRefs(collectionId: string, after: string, limit: number): Promise<ItemRow[]> {
     return this.db
       .selectFrom('items')
-      .select(['id', 'sha256', 'holds_ref', 'previous_versions'])
+      .selectAll()
       .where('collection_id', '=', collectionId)
+      .where('version_refs', '>', 0)
+      .where('id', '>', after)
+      .orderBy('id')
       .limit(limit)
       .execute();
+  }
+
+  /**
+   * Deletes up to `limit` items of a collection and returns the rows this statement deleted, with their content
+   * references: only those may be released (a concurrent purge of the same collection deletes the others).
+   */
+  async purgeBatch(trx: Executor, collectionId: string, limit: number) {
+    return trx
+      .deleteFrom('items')
+      .where('id', 'in', (eb) => eb.selectFrom('items').select('id').where('collection_id', '=', collectionId).limit(limit))
+      .returning(['id', 'sha256', 'holds_ref', 'previous_versions'])
+      .execute();
+  }
+
+  async hasAny(collectionId: string): Promise<boolean> {
+    return Boolean(await this.db.selectFrom('items').select('id').where('collection_id', '=', collectionId).limit(1).executeTakeFirst());
   }
 
   async deleteIds(trx: Executor, ids: string[]): Promise<void> {

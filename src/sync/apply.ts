@@ -121,7 +121,7 @@ async function keepVersion(ctx: Ctx, row: ItemRow, takeRef: boolean): Promise<Pi
     await ctx.refs.acquire(ctx.trx, row.sha256!, Number(row.size ?? 0), scope.at);
     ctx.result.acquired.push(row.sha256!);
   }
-  return versionColumns([...previousVersionsOf(row), supersededVersion(row, withContent, scope.at, scope.runId)]);
+  return versionColumns([...previousVersionsOf(row), supersededVersion(row, withContent, scope.at, scope.runId, scope.typeSync === 'arch' ? 'arch' : 'hold')]);
 }
 
 /** Descriptive fields changed at the source without a new version (a rename, a move, edited metadata). */

@@ -14,6 +14,7 @@ import type { EngineApi, RunSummary } from './engine-api.ts';
 import { createInProcessExecutor, type Executor } from './executor.ts';
 import { sweepOrphans } from './orphans.ts';
 import { currentIdentity, isDeadOwner as deadOwnerOf, ownerString, samePidNamespacePrefix } from './owner.ts';
+import { finishDeletion } from './deletion.ts';
 import { purgeCollectionData } from './purge.ts';
 import { reconcileStuckCollections } from './reconcile.ts';
 import { executeRun, RunStopped, type RetryPolicy, type RunOutcome } from './runner.ts';
@@ -143,6 +144,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       .transaction()
       .execute(async (trx) => {
         const txCollections = new CollectionRepo(trx as unknown as Database);
+        if (!(await txCollections.lockLive(collectionId))) throw notFound('Collection');
         if (from !== to && !(await txCollections.transition(collectionId, from, to))) {
           throw conflict('the collection changed while the run was being queued; try again.');
         }
@@ -225,6 +227,14 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     }
   };
 
+  /** Deletions a stopped process left in the deleting state (sync/deletion.ts): their guards already passed. */
+  const finishInterruptedDeletions = async () => {
+    for (const id of await collections.deletingIds()) {
+      await finishDeletion(engine, collections, id);
+      deps.log.info({ collection_id: id }, 'finished a collection deletion interrupted by a stop');
+    }
+  };
+
   const reconcile = () => reconcileStuckCollections({ db: deps.db, clock, retry: runner.retry, requeue: (id) => enqueue(id, 'start'), log: deps.log });
   const scheduler = createScheduler({ db: deps.db, enqueue, reconcile, clock, tickMs: deps.tuning?.schedulerTickMs, log: deps.log });
 
@@ -248,6 +258,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       // One transaction, so that a crash never leaves `syncing` (or `pending`) without the run it promises.
       const { run, created } = await deps.db.transaction().execute(async (trx) => {
         const txCollections = new CollectionRepo(trx as unknown as Database);
+        if (!(await txCollections.lockLive(collectionId))) throw notFound('Collection');
         let from = c.sync_status as SyncStatus;
         // Filters saved without sync_status=pending leave the collection `created`: start queues, then starts.
         if (from === 'created' && c.sync_filters !== null && (await txCollections.transition(collectionId, 'created', 'pending'))) from = 'pending';
@@ -281,6 +292,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       void sweepOrphans({ db: deps.db, blobs: deps.blobs, log: deps.log, now: clock() }, deps.tuning?.orphanAgeMs ?? 60 * 60_000).catch((err: unknown) =>
         deps.log.warn({ err }, 'content store orphan sweep failed'),
       );
+      void finishInterruptedDeletions().catch((err: unknown) => deps.log.warn({ err }, 'finishing interrupted collection deletions failed'));
       executor = createInProcessExecutor({ source: engine, concurrency: deps.config.sync.concurrency, pollMs: deps.tuning?.pollMs, log: deps.log });
       executor.start();
       scheduler.start();

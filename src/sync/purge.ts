@@ -3,8 +3,8 @@ import type { BlobStore } from '../blobs/types.ts';
 import { indexItem, removeItemsFromIndex } from '../search/index.ts';
 import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Database } from '../store/db.ts';
-import { isHeld } from '../store/holds.ts';
-import { CursorRepo, ItemRepo, previousVersionsOf, versionColumns, type ItemRow } from '../store/items.ts';
+import { isHeld, isHeldInTransaction } from '../store/holds.ts';
+import { CursorRepo, ItemRepo, previousVersionsOf, versionColumns, type ItemRow, type PreviousVersion } from '../store/items.ts';
 import { RunRepo } from '../store/runs.ts';
 import type { DB } from '../store/schema.ts';
 
@@ -17,21 +17,22 @@ export async function purgeCollectionData(db: Database, blobs: BlobStore, collec
   const items = new ItemRepo(db);
   const refs = new BlobRefRepo(db);
   for (;;) {
-    const batch = await items.purgeBatch(collectionId, 500);
-    if (batch.length === 0) break;
     const released = await db.transaction().execute(async (trx) => {
+      // Only the rows this statement deleted are released: two deletions of one collection (a retried DELETE,
+      // a restart finishing a deletion) may purge at the same time, and each reference must go exactly once.
+      const gone = await items.purgeBatch(trx, collectionId, 500);
       const shas: string[] = [];
-      for (const row of batch) {
+      for (const row of gone) {
         if (row.holds_ref && row.sha256) shas.push(row.sha256);
         for (const v of previousVersionsOf(row)) if (v.holds_ref && v.sha256) shas.push(v.sha256);
       }
       for (const sha of shas) await refs.release(trx, sha, now());
-      const ids = batch.map((r) => r.id);
-      await removeItemsFromIndex(trx, ids);
-      await items.deleteIds(trx, ids);
-      return shas;
+      await removeItemsFromIndex(trx, gone.map((r) => r.id));
+      return { count: gone.length, shas };
     });
-    for (const sha of new Set(released)) await refs.collect(sha, blobs);
+    for (const sha of new Set(released.shas)) await refs.collect(sha, blobs);
+    // Nothing deleted: either nothing is left, or a concurrent purge took this batch (look again).
+    if (released.count === 0 && !(await items.hasAny(collectionId))) break;
   }
   await new RunRepo(db).deleteByCollection(collectionId);
   await new CursorRepo(db).delete(collectionId);
@@ -55,32 +56,57 @@ export async function purgeUnheldTombstones(
   // arch keeps everything anyway; only auto tombstones, but a `one` collection re-started under a hold kept versions.
   if (!collection || collection.type_sync === 'arch') return 0;
   const items = new ItemRepo(db);
-  const check = () => held(collectionId);
-  const tombstones = collection.type_sync === 'auto' ? await purgeBatches(db, blobs, check, () => items.heldTombstones(collectionId, 200), purgeTombstone(opts.now)) : 0;
-  return tombstones + (await purgeBatches(db, blobs, check, () => items.withVersionRefs(collectionId, 200), purgeVersions(opts.now)));
+  const scope = { collectionId, held: () => held(collectionId) };
+  const tombstones =
+    collection.type_sync === 'auto' ? await purgeBatches(db, blobs, scope, (after) => items.heldTombstones(collectionId, after, 200), purgeTombstone(opts.now)) : 0;
+  return tombstones + (await purgeBatches(db, blobs, scope, (after) => items.withVersionRefs(collectionId, after, 200), purgeVersions(opts.now)));
 }
 
 type Purger = (trx: Transaction<DB>, row: ItemRow) => Promise<string[]>;
 
-/** Batches of rows, each batch in one transaction; blobs nothing references any more are deleted after commit. */
-async function purgeBatches(db: Database, blobs: BlobStore, held: () => Promise<boolean>, next: () => Promise<ItemRow[]>, purge: Purger): Promise<number> {
+/** Marks a batch transaction rolled back because a hold now covers the collection. */
+class HeldMeanwhile extends Error {}
+
+/**
+ * Batches of rows in id order, each batch in one transaction; blobs nothing references any more are deleted
+ * after commit. Each transaction first asks whether a hold covers the collection (isHeldInTransaction), so that a
+ * hold acknowledged while the purge runs stops the batch in flight, not only the next one.
+ */
+async function purgeBatches(
+  db: Database,
+  blobs: BlobStore,
+  scope: { collectionId: string; held: () => Promise<boolean> },
+  next: (after: string) => Promise<ItemRow[]>,
+  purge: Purger,
+): Promise<number> {
   const refs = new BlobRefRepo(db);
   let purged = 0;
+  let after = '';
   for (;;) {
-    if (await held()) return purged;
-    const batch = await next();
+    if (await scope.held()) return purged;
+    const batch = await next(after);
     if (batch.length === 0) return purged;
-    const released = await db.transaction().execute(async (trx) => {
-      const shas: string[] = [];
-      for (const row of batch) {
-        const gone = await purge(trx, row);
-        if (gone.length > 0) purged += 1;
-        shas.push(...gone);
-      }
-      return shas;
-    });
-    for (const sha of new Set(released)) await refs.collect(sha, blobs);
-    if (released.length === 0) return purged;
+    after = batch[batch.length - 1]!.id;
+    const released = await db
+      .transaction()
+      .execute(async (trx) => {
+        if (await isHeldInTransaction(trx, scope.collectionId)) throw new HeldMeanwhile();
+        const shas: string[] = [];
+        let rows = 0;
+        for (const row of batch) {
+          const gone = await purge(trx, row);
+          if (gone.length > 0) rows += 1;
+          shas.push(...gone);
+        }
+        return { rows, shas };
+      })
+      .catch((err: unknown) => {
+        if (err instanceof HeldMeanwhile) return undefined;
+        throw err;
+      });
+    if (!released) return purged;
+    purged += released.rows;
+    for (const sha of new Set(released.shas)) await refs.collect(sha, blobs);
   }
 }
 
@@ -94,12 +120,14 @@ function purgeTombstone(now: () => string): Purger {
       .where('id', '=', row.id)
       .where('holds_ref', '=', 1)
       .where('tombstoned_at', 'is not', null)
+      .returning('sha256')
       .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return [];
-    await new BlobRefRepo(trx as unknown as Database).release(trx, row.sha256!, at);
+    // Release what the row held when this statement changed it, not what it held when the batch was read.
+    if (!res?.sha256) return [];
+    await new BlobRefRepo(trx as unknown as Database).release(trx, res.sha256, at);
     // Purged content is no longer searchable, even with include_deleted.
     await indexItem(trx, row, null);
-    return [row.sha256!];
+    return [res.sha256];
   };
 }
 
@@ -107,8 +135,11 @@ function purgeVersions(now: () => string): Purger {
   return async (trx, row) => {
     const at = now();
     const versions = previousVersionsOf(row);
-    const shas = versions.filter((v) => v.holds_ref && v.sha256).map((v) => v.sha256!);
-    const kept = versions.map((v) => (v.holds_ref && v.sha256 ? { ...v, holds_ref: false, content_state: 'purged' } : v));
+    // Versions an `arch` collection kept stay until the collection is deleted, even after a switch to `auto`.
+    const purgeable = (v: PreviousVersion) => v.holds_ref && v.sha256 !== null && v.kept_for === 'hold';
+    const shas = versions.filter(purgeable).map((v) => v.sha256!);
+    if (shas.length === 0) return [];
+    const kept = versions.map((v) => (purgeable(v) ? { ...v, holds_ref: false, content_state: 'purged' } : v));
     // Compare-and-swap on the version list: a run that superseded the item meanwhile keeps its new entry.
     const res = await trx
       .updateTable('items')

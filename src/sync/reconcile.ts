@@ -29,6 +29,7 @@ export async function reconcileStuckCollections(deps: ReconcileDeps): Promise<nu
     .selectFrom('collections as c')
     .select(['c.id', 'c.sync_status'])
     .where('c.sync_status', 'in', ['pending', 'syncing'])
+    .where('c.deleting_at', 'is', null)
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('runs as r').select('r.id').whereRef('r.collection_id', '=', 'c.id').where('r.status', 'in', [...ACTIVE_STATUSES]))),
     )
@@ -67,6 +68,7 @@ async function failStuck(deps: ReconcileDeps, collectionId: string): Promise<boo
     })
     .where('id', '=', collectionId)
     .where('sync_status', '=', 'syncing')
+    .where('deleting_at', 'is', null)
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('runs').select('runs.id').where('runs.collection_id', '=', collectionId).where('runs.status', 'in', [...ACTIVE_STATUSES]))),
     )

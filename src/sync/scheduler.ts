@@ -34,6 +34,7 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
     return opts.db
       .selectFrom('collections')
       .select(['id', 'sync_status'])
+      .where('deleting_at', 'is', null)
       .where((eb) =>
         eb.and([
           eb.or([eb('next_sync_at', 'is', null), eb('next_sync_at', '<=', now)]),

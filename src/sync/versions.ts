@@ -30,8 +30,17 @@ export function holdsContent(row: Pick<ItemRow, 'holds_ref' | 'sha256'>): boolea
   return Boolean(row.holds_ref && row.sha256);
 }
 
-/** The row as it was, for its item's previous_versions; `holdsRef`: whether the entry keeps a blob reference. */
-export function supersededVersion(row: ItemRow, holdsRef: boolean, replacedAt: string, replacedByRunId: string): PreviousVersion {
+/**
+ * The row as it was, for its item's previous_versions; `holdsRef`: whether the entry keeps a blob reference;
+ * `keptFor`: `arch` when the collection archives versions, else `hold`.
+ */
+export function supersededVersion(
+  row: ItemRow,
+  holdsRef: boolean,
+  replacedAt: string,
+  replacedByRunId: string,
+  keptFor: PreviousVersion['kept_for'],
+): PreviousVersion {
   return {
     sha256: row.sha256,
     md5: row.md5,
@@ -41,6 +50,7 @@ export function supersededVersion(row: ItemRow, holdsRef: boolean, replacedAt: s
     hash_verified: row.hash_verified,
     content_state: row.content_state,
     holds_ref: holdsRef && row.sha256 !== null,
+    kept_for: keptFor,
     version: row.version,
     name: row.name,
     path: row.path,

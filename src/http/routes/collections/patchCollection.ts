@@ -21,7 +21,12 @@ export default function patchCollection(app: App) {
             sync_status: Type.Optional(Type.Literal('pending', { description: 'Clients may only write `pending`.' })),
             // Any JSON here: the collection type's rules decide (422 with a pointer), not a generic 400.
             sync_filters: Type.Optional(Type.Unknown({ description: 'The whole filter object of the collection type (see the spec).' })),
-            type_sync: Type.Optional(Type.Union([Type.Literal('one'), Type.Literal('arch'), Type.Literal('auto')])),
+            type_sync: Type.Optional(
+              Type.Union([Type.Literal('one'), Type.Literal('arch'), Type.Literal('auto')], {
+                description:
+                  'Superseded versions kept while the collection was `arch` remain (with their content) when the type changes, until the collection is deleted; versions kept only because of a legal hold are purged once no hold covers a collection that is not `arch`.',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
