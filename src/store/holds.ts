@@ -51,6 +51,7 @@ export async function createHold(db: Executor, accountId: string, input: NewHold
     const unique = [...new Set(input.collectionIds)];
     if (unique.length) await trx.insertInto('legal_hold_collections').values(unique.map((c) => ({ hold_id: id, collection_id: c }))).execute();
     await refuseDeleting(trx, accountId, input.collectionIds);
+    await refuseDeletingWorkspace(trx, accountId, input.workspaceId);
   });
   return id;
 }
@@ -72,6 +73,19 @@ async function refuseDeleting(trx: Executor, accountId: string, collectionIds: s
   const found = new Set(live.map((r) => r.id));
   const missing = collectionIds.findIndex((c) => !found.has(c));
   if (missing >= 0) throw Object.assign(notFound(`Collection ${collectionIds[missing]}`), { pointer: `/body/collection_ids/${missing}` });
+}
+
+/** A workspace whose deletion has started is gone too: a hold naming it answers 404 (rolled back). */
+async function refuseDeletingWorkspace(trx: Executor, accountId: string, workspaceId: string | null): Promise<void> {
+  if (!workspaceId) return;
+  const live = await trx
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', '=', workspaceId)
+    .where('account_id', '=', accountId)
+    .where('deleting_at', 'is', null)
+    .executeTakeFirst();
+  if (!live) throw Object.assign(notFound('Workspace'), { pointer: '/body/workspace_id' });
 }
 
 /** An active hold of the account, or undefined (released holds and other accounts' holds are not found). */
@@ -161,6 +175,8 @@ export async function isHeldInTransaction(trx: Executor, collectionId: string): 
  */
 export async function lockCovered(trx: Executor, input: Pick<NewHold, 'collectionIds' | 'workspaceId'>): Promise<void> {
   if (!isPostgres(trx) || (input.collectionIds.length === 0 && !input.workspaceId)) return;
+  // Lock order, the same for a hold and a deletion: the workspace row, then its collections in id order.
+  if (input.workspaceId) await trx.selectFrom('workspaces').select('id').where('id', '=', input.workspaceId).forUpdate().execute();
   await trx
     .selectFrom('collections')
     .select('id')

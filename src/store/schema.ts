@@ -29,6 +29,8 @@ export interface CoreTables {
     description: string;
     created_at: string;
     updated_at: string;
+    /** set when a deletion starts: the workspace is gone for every reader from then on */
+    deleting_at: Generated<string | null>;
   };
   wallets: {
     id: string;

@@ -13,15 +13,16 @@ export class WorkspaceRepo {
   }
 
   async get(accountId: string, id: string) {
-    return this.db.selectFrom('workspaces').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    return this.db
+      .selectFrom('workspaces')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .where('deleting_at', 'is', null)
+      .executeTakeFirst();
   }
 
   async list(accountId: string, opts: { cursor?: string; limit: number }) {
-    return keysetPage(this.db.selectFrom('workspaces').selectAll().where('account_id', '=', accountId), opts);
-  }
-
-  async delete(accountId: string, id: string): Promise<boolean> {
-    const res = await this.db.deleteFrom('workspaces').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-    return Number(res.numDeletedRows) > 0;
+    return keysetPage(this.db.selectFrom('workspaces').selectAll().where('account_id', '=', accountId).where('deleting_at', 'is', null), opts);
   }
 }

@@ -14,7 +14,7 @@ import type { EngineApi, RunSummary } from './engine-api.ts';
 import { createInProcessExecutor, type Executor } from './executor.ts';
 import { sweepOrphans } from './orphans.ts';
 import { currentIdentity, isDeadOwner as deadOwnerOf, ownerString, samePidNamespacePrefix } from './owner.ts';
-import { finishDeletion } from './deletion.ts';
+import { finishDeletion, finishWorkspaceDeletion } from './deletion.ts';
 import { purgeCollectionData } from './purge.ts';
 import { reconcileStuckCollections } from './reconcile.ts';
 import { executeRun, RunStopped, type RetryPolicy, type RunOutcome } from './runner.ts';
@@ -232,6 +232,11 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     for (const id of await collections.deletingIds()) {
       await finishDeletion(engine, collections, id);
       deps.log.info({ collection_id: id }, 'finished a collection deletion interrupted by a stop');
+    }
+    const workspaces = await deps.db.selectFrom('workspaces').select('id').where('deleting_at', 'is not', null).execute();
+    for (const { id } of workspaces) {
+      await finishWorkspaceDeletion({ db: deps.db, engine, collections }, id);
+      deps.log.info({ workspace_id: id }, 'finished a workspace deletion interrupted by a stop');
     }
   };
 

@@ -5,6 +5,7 @@ import * as searchHoldsAudit from './003_search_holds_audit.ts';
 import * as listing from './004_listing.ts';
 import * as versions from './005_versions.ts';
 import * as deleting from './006_deleting.ts';
+import * as deletingWorkspaces from './007_deleting_workspaces.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '004_listing': listing,
   '005_versions': versions,
   '006_deleting': deleting,
+  '007_deleting_workspaces': deletingWorkspaces,
 };

@@ -1,6 +1,6 @@
 import type { App } from '../../../app.ts';
 import { notFound } from '../../../domain/errors.ts';
-import { deleteCollections } from '../../../sync/deletion.ts';
+import { deleteCollections, finishWorkspaceDeletion } from '../../../sync/deletion.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 
 export default function deleteWorkspace(app: App) {
@@ -22,7 +22,7 @@ export default function deleteWorkspace(app: App) {
       if (!ws) throw notFound('Workspace');
       const ids = await app.ctx.repos.collections.idsByWorkspace(ws.id);
       await deleteCollections(app.ctx, { accountId, collectionIds: ids, workspaceId: ws.id });
-      await app.ctx.repos.workspaces.delete(accountId, ws.id);
+      await finishWorkspaceDeletion({ db: app.ctx.db, engine: app.ctx.engine, collections: app.ctx.repos.collections }, ws.id);
       return reply.code(204).send(null);
     },
   );
