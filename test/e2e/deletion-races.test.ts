@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha256, type FakeSource } from '../support/fake-connector.ts';
-import { startItemsApp, type ItemsApp } from '../support/items-app.ts';
+import { pausedPurge, startItemsApp, type ItemsApp } from '../support/items-app.ts';
 import { seedCollection } from '../support/sync-fixtures.ts';
 
 type Json = Record<string, any>;
@@ -30,27 +30,7 @@ for (const database of testDatabases) {
     const refs = async (sha: string) => (await app.ctx.db.selectFrom('blob_refs').select('refs').where('sha256', '=', sha).executeTakeFirst())?.refs ?? 0;
     const rowOf = (id: string) => app.ctx.db.selectFrom('collections').select(['id', 'deleting_at']).where('id', '=', id).executeTakeFirst();
 
-    /**
-     * Starts DELETE and holds its purge until `release` is called: the collection is then marked deleting and
-     * nothing of it is purged yet, a deterministic window for the racing request.
-     */
-    const pausedDelete = async (collectionId: string) => {
-      const engine = app.ctx.engine;
-      const purge = engine.purgeCollection;
-      let release!: () => void;
-      const gate = new Promise<void>((r) => (release = r));
-      let entered!: () => void;
-      const inside = new Promise<void>((r) => (entered = r));
-      engine.purgeCollection = async (id) => {
-        entered();
-        await gate;
-        return purge.call(engine, id);
-      };
-      const done = app.call(token, 'DELETE', `/v1/collections/${collectionId}`);
-      await inside;
-      engine.purgeCollection = purge;
-      return { done, release };
-    };
+    const pausedDelete = (collectionId: string) => pausedPurge(app, () => app.call(token, 'DELETE', `/v1/collections/${collectionId}`));
 
     it('a second DELETE of a collection being deleted answers 404 and the content another held collection shares survives', async () => {
       const shared = bytesOf('e2e-shared', 3000);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, type FakeSource } from '../support/fake-connector.ts';
-import { startItemsApp, type ItemsApp } from '../support/items-app.ts';
+import { pausedPurge, startItemsApp, type ItemsApp } from '../support/items-app.ts';
 import { seedCollection } from '../support/sync-fixtures.ts';
 
 type Json = Record<string, any>;
@@ -26,24 +26,7 @@ for (const database of testDatabases) {
       return s;
     };
 
-    /** Starts DELETE of the workspace and holds its purge: the workspace is marked deleting, nothing purged yet. */
-    const pausedDelete = async (workspaceId: string) => {
-      const engine = app.ctx.engine;
-      const purge = engine.purgeCollection;
-      let release!: () => void;
-      const gate = new Promise<void>((r) => (release = r));
-      let entered!: () => void;
-      const inside = new Promise<void>((r) => (entered = r));
-      engine.purgeCollection = async (id) => {
-        entered();
-        await gate;
-        return purge.call(engine, id);
-      };
-      const done = app.call(token, 'DELETE', `/v1/workspaces/${workspaceId}`);
-      await inside;
-      engine.purgeCollection = purge;
-      return { done, release };
-    };
+    const pausedDelete = (workspaceId: string) => pausedPurge(app, () => app.call(token, 'DELETE', `/v1/workspaces/${workspaceId}`));
 
     it('refuses a hold on a workspace whose deletion has started (404), and leaves no hold behind', async () => {
       const s = await seeded();

@@ -25,3 +25,25 @@ export async function startItemsApp(database: TestDatabase, connectors: Connecto
     close: () => t.close(),
   };
 }
+
+/**
+ * Sends `request` (a DELETE) and holds the purge it triggers until `release` is called: the target is then marked
+ * deleting and nothing of it is purged yet — a deterministic window for a racing request.
+ */
+export async function pausedPurge(app: ItemsApp, request: () => Promise<Response>): Promise<{ done: Promise<Response>; release: () => void }> {
+  const engine = app.ctx.engine;
+  const purge = engine.purgeCollection;
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let entered!: () => void;
+  const inside = new Promise<void>((r) => (entered = r));
+  engine.purgeCollection = async (id) => {
+    entered();
+    await gate;
+    return purge.call(engine, id);
+  };
+  const done = request();
+  await inside;
+  engine.purgeCollection = purge;
+  return { done, release };
+}
