@@ -1,7 +1,7 @@
 import { PostgresAdapter, type Kysely, type Selectable } from 'kysely';
 import { conflict, notFound } from '../domain/errors.ts';
 import { newId, nowIso } from './ids.ts';
-import { decodeCursor, encodeCursor } from './paging.ts';
+import { keysetPage } from './paging.ts';
 import type { DB } from './schema.ts';
 import type { SearchTables } from './schema-search.ts';
 
@@ -102,13 +102,8 @@ export async function getHold(db: Executor, accountId: string, id: string): Prom
 
 /** Active holds, oldest first. */
 export async function listHolds(db: Executor, accountId: string, opts: { cursor?: string; limit: number }) {
-  const after = decodeCursor(opts.cursor);
-  let q = db.selectFrom('legal_holds').selectAll().where('account_id', '=', accountId).where('released_at', 'is', null);
-  if (after) q = q.where((eb) => eb.or([eb('created_at', '>', after[0]), eb.and([eb('created_at', '=', after[0]), eb('id', '>', after[1])])]));
-  const rows = await q.orderBy('created_at').orderBy('id').limit(opts.limit + 1).execute();
-  const page = rows.slice(0, opts.limit);
-  const last = page[page.length - 1];
-  return { rows: await withCollections(db, page), cursor: rows.length > opts.limit && last ? encodeCursor(last.created_at, last.id) : null };
+  const page = await keysetPage(db.selectFrom('legal_holds').selectAll().where('account_id', '=', accountId).where('released_at', 'is', null), opts);
+  return { rows: await withCollections(db, page.rows), cursor: page.cursor };
 }
 
 /** Releases an active hold; false when there is none by that id in the account (unknown or already released). */

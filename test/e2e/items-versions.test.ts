@@ -3,31 +3,12 @@ import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha256, type FakeSource } from '../support/fake-connector.ts';
 import { startItemsApp, type ItemsApp } from '../support/items-app.ts';
 import { seedCollection } from '../support/sync-fixtures.ts';
+import { parseCsv } from '../support/app.ts';
 
 type Json = Record<string, any>;
 
 const v1 = bytesOf('versions-api-v1', 20_000);
 const v2 = bytesOf('versions-api-v2', 21_000);
-
-/** Minimal RFC 4180 reading (quoted cells may hold commas and doubled quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(cell), (cell = '');
-    else if (ch === '\n') row.push(cell), rows.push(row), (row = []), (cell = '');
-    else if (ch !== '\r') cell += ch;
-  }
-  return rows;
-}
 
 for (const database of testDatabases) {
   describe(`superseded versions over HTTP: list, download, manifest (${database.name})`, () => {

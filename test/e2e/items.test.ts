@@ -3,6 +3,7 @@ import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha1, sha256, type FakeSource } from '../support/fake-connector.ts';
 import { startItemsApp, type ItemsApp } from '../support/items-app.ts';
 import { seedCollection } from '../support/sync-fixtures.ts';
+import { parseCsv } from '../support/app.ts';
 
 const ITEM_KEYS = [
   'onna_id', 'collection_id', 'kind', 'source_id', 'name', 'path', 'custodian', 'size', 'mime_type', 'sha256', 'md5',
@@ -11,26 +12,6 @@ const ITEM_KEYS = [
 
 const doc = bytesOf('e2e-doc', 50_000);
 const clip = bytesOf('e2e-clip', 3_000);
-
-/** A minimal RFC 4180 reader for the manifest. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(cell), (cell = '');
-    else if (ch === '\n') row.push(cell), rows.push(row), (row = []), (cell = '');
-    else if (ch !== '\r') cell += ch;
-  }
-  return rows;
-}
 
 for (const database of testDatabases) {
   describe(`items, runs and manifest over HTTP (${database.name})`, () => {

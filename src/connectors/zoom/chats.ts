@@ -14,25 +14,23 @@ import { DAY_MS, isoSeconds, monthWindows, parseTime } from './windows.ts';
 
 const CHAT_PAGE = 50;
 
+/** The first time a phase reaches an owner: list its targets, start at the first, and make that durable. */
+async function* beginTargets(run: ZoomRun, pos: Position, list: () => Promise<NonNullable<Position['targets']>>): AsyncGenerator<CollectEvent> {
+  if (pos.targets) return;
+  pos.targets = await list();
+  pos.target = 0;
+  pos.window = 0;
+  pos.page = null;
+  yield run.checkpoint();
+}
+
 export async function* collectOneToOne(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
-  if (!pos.targets) {
-    pos.targets = await oneToOnePeers(run, owner);
-    pos.target = 0;
-    pos.window = 0;
-    pos.page = null;
-    yield run.checkpoint();
-  }
+  yield* beginTargets(run, pos, () => oneToOnePeers(run, owner));
   yield* eachTarget(run, owner, pos, (t) => ({ type: 'one-to-one', id: t.id, name: t.name }), (t) => ({ to_contact: t.contact }));
 }
 
 export async function* collectChannels(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
-  if (!pos.targets) {
-    pos.targets = await ownerChannels(run, owner);
-    pos.target = 0;
-    pos.window = 0;
-    pos.page = null;
-    yield run.checkpoint();
-  }
+  yield* beginTargets(run, pos, () => ownerChannels(run, owner));
   yield* eachTarget(
     run,
     owner,
