@@ -1,17 +1,20 @@
 import { benchApi } from './api.ts';
-import { benchBlobStore, benchQuickXor } from './blobstore.ts';
+import { benchBlobStore, benchQuickXor, benchS3BlobStore } from './blobstore.ts';
 
 /**
  * `npm run bench`: prints figures; passes or fails on nothing. Sizes can be scaled with BENCH_SCALE (default 1).
- * Run one with `npm run bench -- blob` (names: blob, qxh, api, sync).
+ * Run one with `npm run bench -- blob` (names: blob, qxh, api, sync, events, budget, scale; scale needs PostgreSQL).
  */
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const only = process.argv[2];
 const benches: Record<string, () => Promise<Record<string, string>> | Record<string, string>> = {
   qxh: () => benchQuickXor(Math.round(256 * scale)),
-  blob: () => benchBlobStore(Math.round(1024 * scale)),
-  api: () => benchApi(Math.round(5000 * scale), 16),
+  blob: async () => ({ ...(await benchBlobStore(Math.round(1024 * scale))), ...(await benchS3BlobStore(Math.round(2048 * scale))) }),
+  api: () => benchApi(Math.max(2, Math.round(4 * scale))),
   sync: async () => (await import('./sync.ts')).benchSync(scale),
+  events: async () => (await import('./events.ts')).benchEvents(scale),
+  budget: async () => (await import('./budget.ts')).benchBudget(scale),
+  scale: async () => (await import('./scale.ts')).benchScale(scale),
 };
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
 for (const [name, run] of Object.entries(benches)) {

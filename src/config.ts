@@ -13,6 +13,12 @@ const Env = Type.Object({
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  BLOB_STORE: Type.Union([Type.Literal('fs'), Type.Literal('s3')], { default: 'fs' }),
+  S3_BUCKET: Type.Optional(Type.String({ minLength: 3, maxLength: 63 })),
+  S3_PREFIX: Type.String({ default: '' }),
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  S3_REGION: Type.Optional(Type.String({ minLength: 1 })),
+  S3_FORCE_PATH_STYLE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   CUSTODY_SECRET_KEY: Type.Optional(Type.String({ minLength: 32 })),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -23,10 +29,18 @@ const Env = Type.Object({
   RATE_LIMIT_DEFAULT_PER_MINUTE: Type.Integer({ default: 600, minimum: 1 }),
   RATE_LIMIT_TOKEN_PER_MINUTE: Type.Integer({ default: 30, minimum: 1 }),
   RATE_LIMIT_SEARCH_PER_MINUTE: Type.Integer({ default: 300, minimum: 1 }),
+  HTTP_HEADERS_TIMEOUT_SECONDS: Type.Number({ default: 10, exclusiveMinimum: 0 }),
+  HTTP_BODY_TIMEOUT_SECONDS: Type.Number({ default: 10, exclusiveMinimum: 0 }),
+  HTTP_REQUEST_TIMEOUT_SECONDS: Type.Number({ default: 30, exclusiveMinimum: 0 }),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: Type.Number({ default: 10, exclusiveMinimum: 0 }),
   DOCS_URL: Type.String({ default: 'https://custody.dev/docs/response-codes' }),
   SYNC_INTERVAL_MINUTES: Type.Number({ default: 30, exclusiveMinimum: 0 }),
   WORKERS: Type.Union([Type.Literal('inline'), Type.Literal('none')], { default: 'inline' }),
   WORKER_CONCURRENCY: Type.Integer({ default: 4, minimum: 1 }),
+  EVENT_STREAM_POLL_MS: Type.Integer({ default: 500, minimum: 10 }),
+  EVENT_STREAM_HEARTBEAT_MS: Type.Integer({ default: 15_000, minimum: 10 }),
+  JOB_SWEEP_SECONDS: Type.Number({ default: 15, exclusiveMinimum: 0 }),
+  RUN_LEASE_SECONDS: Type.Number({ default: 60, minimum: 1 }),
   ZOOM_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
   ZOOM_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   ZOOM_OAUTH_URL: Type.String({ default: 'https://zoom.us', pattern: '^https?://' }),
@@ -40,6 +54,12 @@ const Env = Type.Object({
   MS_GRAPH_URL: Type.String({ default: 'https://graph.microsoft.com/v1.0', pattern: '^https?://' }),
   MS_RESOURCE_UNITS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   MS_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1 })),
+  ZOOM_WEBHOOK_SECRET_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  EVENT_COALESCE_SECONDS: Type.Number({ default: 3, minimum: 0 }),
+  GRAPH_SUBSCRIPTION_MINUTES: Type.Integer({ default: 42_300, minimum: 45, maximum: 42_300 }),
+  SUBSCRIPTION_CHECK_SECONDS: Type.Number({ default: 60, minimum: 1 }),
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  WEBHOOKS_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
 });
 type EnvValues = Static<typeof Env>;
 
@@ -50,14 +70,45 @@ export interface Config {
   publicUrl: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** Where content lives: `fs` under dataDir/blobs, or an S3 bucket (credentials from the AWS chain). */
+  blobStore: { kind: 'fs' } | { kind: 's3'; bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle: boolean };
   secretKey?: string;
   logLevel: string;
   tokens: { accessTtlSeconds: number; refreshTtlSeconds: number };
   rateLimits: { defaultPerMinute: number; tokenPerMinute: number; searchPerMinute: number };
   docsUrl: string;
-  sync: { intervalMinutes: number; workers: 'inline' | 'none'; concurrency: number };
+  http: HttpLimits;
+  /** sweepSeconds: the safety-net sweep (repairs, due schedules, runs of dead workers); leaseSeconds: a run's lease (heartbeat every quarter). */
+  sync: { intervalMinutes: number; workers: 'inline' | 'none'; concurrency: number; sweepSeconds: number; leaseSeconds: number };
+  /** The event stream reads the `events` table every pollMs (so runs in other processes show too). */
+  eventStream: { pollMs: number; heartbeatMs: number };
   zoom: { clientId?: string; clientSecret?: string; oauthUrl: string; apiUrl: string; lookbackDays: number; budget: BudgetOverrides };
   microsoft: { clientId?: string; clientSecret?: string; loginUrl: string; graphUrl: string; budget: BudgetOverrides };
+  events: EventsConfig;
+  /** allowPrivate: deliver to loopback, private and link-local addresses too (tests, a receiver on the same host). */
+  webhooks: { allowPrivate: boolean };
+  /** unset: `GET /metrics` on the API port; set: on its own listener on this port (workers too). */
+  metricsPort?: number;
+}
+
+/** Provider change events (Zoom webhooks, Graph change notifications). */
+export interface EventsConfig {
+  /** The Zoom Marketplace app's event Secret Token; unset: POST /v1/webhooks/zoom answers 401 to everything. */
+  zoomSecretToken?: string;
+  /** Events for one collection arriving within this window become one targeted run. */
+  coalesceMs: number;
+  /** Lifetime requested for each Graph subscription (Graph's maximum for drives is 42,300 minutes). */
+  graphSubscriptionMinutes: number;
+  /** How often worker processes create, renew and delete change subscriptions. */
+  subscriptionCheckMs: number;
+}
+
+/** Timeouts of the HTTP edge, in milliseconds. */
+export interface HttpLimits {
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
 /** Per-credential request budget overrides; unset keeps the connector's default (just under the provider's limits). */
@@ -91,6 +142,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration: ${name} ${firstError.message}${shown}`);
   }
   const e = withDefaults as EnvValues;
+  if (e.BLOB_STORE === 's3' && !e.S3_BUCKET) throw new ConfigError('invalid configuration: S3_BUCKET is required when BLOB_STORE=s3');
+  if (e.HTTP_HEADERS_TIMEOUT_SECONDS > e.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError('invalid configuration: HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
+  }
   return {
     dataDir: path.resolve(e.DATA_DIR),
     port: e.PORT,
@@ -98,6 +153,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.PUBLIC_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    blobStore:
+      e.BLOB_STORE === 's3'
+        ? { kind: 's3', bucket: e.S3_BUCKET!, prefix: e.S3_PREFIX, endpoint: e.S3_ENDPOINT, region: e.S3_REGION, forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true' }
+        : { kind: 'fs' },
     secretKey: e.CUSTODY_SECRET_KEY,
     logLevel: e.LOG_LEVEL,
     tokens: { accessTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS, refreshTtlSeconds: e.REFRESH_TOKEN_TTL_SECONDS },
@@ -107,7 +166,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       searchPerMinute: e.RATE_LIMIT_SEARCH_PER_MINUTE,
     },
     docsUrl: e.DOCS_URL,
-    sync: { intervalMinutes: e.SYNC_INTERVAL_MINUTES, workers: e.WORKERS, concurrency: e.WORKER_CONCURRENCY },
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      bodyTimeoutMs: e.HTTP_BODY_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    },
+    sync: {
+      intervalMinutes: e.SYNC_INTERVAL_MINUTES,
+      workers: e.WORKERS,
+      concurrency: e.WORKER_CONCURRENCY,
+      sweepSeconds: e.JOB_SWEEP_SECONDS,
+      leaseSeconds: e.RUN_LEASE_SECONDS,
+    },
+    eventStream: { pollMs: e.EVENT_STREAM_POLL_MS, heartbeatMs: e.EVENT_STREAM_HEARTBEAT_MS },
     zoom: {
       clientId: e.ZOOM_CLIENT_ID,
       clientSecret: e.ZOOM_CLIENT_SECRET,
@@ -123,9 +195,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       graphUrl: e.MS_GRAPH_URL.replace(/\/+$/, ''),
       budget: defined({ ratePerSecond: e.MS_RESOURCE_UNITS_PER_SECOND, concurrency: e.MS_CONCURRENCY }),
     },
+    events: {
+      zoomSecretToken: e.ZOOM_WEBHOOK_SECRET_TOKEN,
+      coalesceMs: Math.round(e.EVENT_COALESCE_SECONDS * 1000),
+      graphSubscriptionMinutes: e.GRAPH_SUBSCRIPTION_MINUTES,
+      subscriptionCheckMs: Math.round(e.SUBSCRIPTION_CHECK_SECONDS * 1000),
+    },
+    webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true' },
+    metricsPort: e.METRICS_PORT,
   };
 }
 
 function defined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** What the API commands of the CLI (`custody login`, `custody collections …`) read: where the server is, where the profile lives. */
+export interface CliConfig {
+  /** CUSTODY_URL; `--url` and the stored profile come first. */
+  url?: string;
+  /** CUSTODY_CONFIG_DIR, default ~/.config/custody: holds `profile.json` (mode 0600). */
+  configDir: string;
+}
+
+export function loadCliConfig(env: Record<string, string | undefined> = process.env): CliConfig {
+  const home = env.HOME || env.USERPROFILE || '.';
+  return {
+    url: env.CUSTODY_URL || undefined,
+    configDir: path.resolve(env.CUSTODY_CONFIG_DIR || path.join(home, '.config', 'custody')),
+  };
 }

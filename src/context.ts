@@ -7,22 +7,12 @@ import type { BlobStore } from './blobs/types.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
 import { loadSealer, type Sealer } from './domain/seal.ts';
 import { createRateLimits, type RateLimits } from './http/rate-limits.ts';
-import { AccountRepo } from './store/accounts.ts';
-import { CollectionRepo } from './store/collections.ts';
 import { migrate, openDatabase, type Database } from './store/db.ts';
-import { TokenRepo } from './store/tokens.ts';
-import { WalletRepo } from './store/wallets.ts';
-import { WorkspaceRepo } from './store/workspaces.ts';
+import type { Metrics } from './metrics.ts';
+import { repositories, type Repos } from './store/repos.ts';
 import type { DeletionGuard } from './sync/deletion.ts';
 import type { EngineApi } from './sync/engine-api.ts';
-
-export interface Repos {
-  accounts: AccountRepo;
-  tokens: TokenRepo;
-  workspaces: WorkspaceRepo;
-  wallets: WalletRepo;
-  collections: CollectionRepo;
-}
+import type { ProviderSessions } from './sync/provider-session.ts';
 
 /** Everything a request handler, a worker or the CLI needs, built once per process. */
 export interface AppContext {
@@ -30,18 +20,22 @@ export interface AppContext {
   db: Database;
   log: Logger;
   sealer: Sealer;
+  metrics: Metrics;
   repos: Repos;
   serviceTokens: ServiceTokens;
   rateLimits: RateLimits;
   connectors: ConnectorRegistry;
   blobs: BlobStore;
   engine: EngineApi;
+  /** The process's one provider session factory: discovery and sync runs share budgets and token refreshes. */
+  providers: ProviderSessions;
   /** Run before any collection is deleted; a guard refuses by throwing (legal holds). */
   deletionGuards: DeletionGuard[];
   close(): Promise<void>;
 }
 
 export interface ContextOptions {
+  metrics: Metrics;
   log: Logger;
   connectors: ConnectorRegistry;
   /** PostgreSQL schema (tests isolate themselves). */
@@ -50,44 +44,35 @@ export interface ContextOptions {
   db?: Database;
   /** Skip the rate limiter store (CLI). */
   withoutRateLimits?: boolean;
-  /** Builds the sync engine over the finished context. */
-  engine: (ctx: Omit<AppContext, 'engine'>) => EngineApi;
-}
-
-export function repositories(db: Database): Repos {
-  return {
-    accounts: new AccountRepo(db),
-    tokens: new TokenRepo(db),
-    workspaces: new WorkspaceRepo(db),
-    wallets: new WalletRepo(db),
-    collections: new CollectionRepo(db),
-  };
+  /** Builds the provider sessions and the sync engine over the finished context (the composition root does). */
+  services: (ctx: Omit<AppContext, 'engine' | 'providers'>) => Pick<AppContext, 'engine' | 'providers'>;
 }
 
 export async function createContext(config: Config, opts: ContextOptions): Promise<AppContext> {
   const ownDb = !opts.db;
   const db =
     opts.db ?? openDatabase({ url: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'custody.db'), schema: opts.pgSchema });
-  await migrate(db);
+  await migrate(db, { schema: opts.pgSchema });
   const repos = repositories(db);
   const rateLimits = opts.withoutRateLimits
     ? { consume: async () => ({ allowed: true, limit: 0, remaining: 0, resetSeconds: 60 }), close: async () => {} }
     : await createRateLimits(config, opts.pgSchema);
-  const base: Omit<AppContext, 'engine'> = {
+  const base: Omit<AppContext, 'engine' | 'providers'> = {
     config,
     db,
     log: opts.log,
     sealer: loadSealer({ secretKey: config.secretKey, dataDir: config.dataDir }),
+    metrics: opts.metrics,
     repos,
     serviceTokens: createServiceTokens({ accounts: repos.accounts, tokens: repos.tokens, ttl: config.tokens }),
     rateLimits,
     connectors: opts.connectors,
-    blobs: createBlobStore({ kind: 'fs', root: path.join(config.dataDir, 'blobs') }),
+    blobs: createBlobStore(config.blobStore.kind === 's3' ? config.blobStore : { kind: 'fs', root: path.join(config.dataDir, 'blobs') }),
     deletionGuards: [],
     async close() {
       await rateLimits.close();
       if (ownDb) await db.destroy();
     },
   };
-  return Object.assign(base, { engine: opts.engine(base) });
+  return Object.assign(base, opts.services(base));
 }

@@ -65,6 +65,16 @@ function handle(state: SandboxState, req: IncomingMessage, res: ServerResponse):
     return sendJson(res, 401, { error_description: 'The tempauth token is invalid or has expired.' });
   }
   const found = state.model.driveById(auth.d);
+  const listed = found?.drive.items.get(auth.i);
+  if (state.variance && found && listed) {
+    if (state.variance.vanish(state.model, found.drive.id, listed, new Date(state.now()).toISOString().slice(0, 19) + 'Z')) {
+      return sendJson(res, 404, { error: { code: 'itemNotFound', message: 'The resource could not be found.' } });
+    }
+    if (state.variance.isFailing(listed)) {
+      res.setHeader('x-virus-infected', 'true');
+      return sendJson(res, 403, { error: { code: 'malwareDetected', message: 'Malware detected in the file. Download is blocked.' } });
+    }
+  }
   const item = found ? state.model.liveItem(found.drive, auth.i) : undefined;
   const content = item ? state.model.contents.get(item.id) : undefined;
   if (!found || !item || !content) return sendJson(res, 404, { error: { code: 'itemNotFound', message: 'The resource could not be found.' } });

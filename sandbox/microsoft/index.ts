@@ -7,6 +7,7 @@ import { startDownloadServer } from './download.ts';
 import { registerDeltaRoutes } from './graph/delta.ts';
 import { sendGraphError, stampGraphHeaders } from './graph/http.ts';
 import { registerItemRoutes } from './graph/items.ts';
+import { createGraphSubscriptions, notifyingMutations, registerSubscriptionRoutes, type GraphSubscriptions } from './graph/subscriptions.ts';
 import { registerUserRoutes } from './graph/users.ts';
 import { registerAuthorizeRoute } from './identity/authorize.ts';
 import { registerConsentRoutes } from './identity/consent.ts';
@@ -22,9 +23,11 @@ import { recordRequest } from './state.ts';
 import type { SandboxState } from './state.ts';
 import { ResourceUnitBudget } from './throttle.ts';
 import type { MicrosoftSandboxOptions, MsFaults, MsItem, MsRequestRecord, MsTenant } from './types.ts';
+import { MsVariance, type MsVarianceReport } from './variance.ts';
 
 export type { MicrosoftSandboxOptions, MsDrive, MsFaults, MsIdentity, MsItem, MsRequestRecord, MsTenant, MsUser } from './types.ts';
 export type { MsMutations } from './mutate.ts';
+export type { MsVarianceOptions, MsVarianceReport } from './variance.ts';
 
 export interface MicrosoftSandbox {
   /** Stands in for https://login.microsoftonline.com (MS_LOGIN_URL). */
@@ -40,7 +43,11 @@ export interface MicrosoftSandbox {
   tenant: MsTenant;
   faults: MsFaults;
   mutate: MsMutations;
+  /** Graph change notifications (sandbox/microsoft/graph/subscriptions.ts): subscriptions, deliveries, faults. */
+  subscriptions: GraphSubscriptions;
   requests: MsRequestRecord[];
+  /** What the variance profile broke (undefined without one): ground truth for tests. */
+  variance?: MsVarianceReport;
   contentOf(userId: string, itemId: string): Buffer;
   /** Live items of a user's drive, parents before children (root first). */
   listItems(userId: string): MsItem[];
@@ -80,7 +87,7 @@ function defaultFaults(): MsFaults {
   };
 }
 
-function buildApp(state: SandboxState): FastifyInstance {
+function buildApp(state: SandboxState, subscriptions: GraphSubscriptions): FastifyInstance {
   const app = Fastify({ logger: false, genReqId: () => randomUUID(), routerOptions: { maxParamLength: 1000 } });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
@@ -119,6 +126,7 @@ function buildApp(state: SandboxState): FastifyInstance {
       registerUserRoutes(graph, state);
       registerItemRoutes(graph, state);
       registerDeltaRoutes(graph, state);
+      registerSubscriptionRoutes(graph, state, subscriptions);
     },
     { prefix: '/v1.0' },
   );
@@ -165,9 +173,15 @@ export async function startMicrosoftSandbox(opts: MicrosoftSandboxOptions = {}):
     graphUrl: '',
     downloadOrigin: '',
   };
+  if (opts.variance) {
+    state.variance = new MsVariance(opts.variance, seed);
+    state.variance.choose(model);
+    state.faults.emptyDeltaPages = true;
+  }
   const download = await startDownloadServer(state, opts.downloadPort ?? 0);
   state.downloadOrigin = download.origin;
-  const app = buildApp(state);
+  const subscriptions = createGraphSubscriptions(state);
+  const app = buildApp(state, subscriptions);
   try {
     await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
   } catch (error) {
@@ -193,8 +207,10 @@ export async function startMicrosoftSandbox(opts: MicrosoftSandboxOptions = {}):
     clientSecret: state.clientSecret,
     tenant: model.tenant,
     faults: state.faults,
-    mutate: createMutations(model, now, seed, fileSize),
+    mutate: notifyingMutations(createMutations(model, now, seed, fileSize), subscriptions),
+    subscriptions,
     requests: state.requests,
+    variance: state.variance?.report,
     contentOf(userId, itemId) {
       const item = driveOf(userId).items.get(itemId);
       const content = item ? model.contents.get(item.id) : undefined;
@@ -237,6 +253,7 @@ export async function startMicrosoftSandbox(opts: MicrosoftSandboxOptions = {}):
       for (const grant of state.refreshTokens.values()) grant.revoked = true;
     },
     async close() {
+      subscriptions.close();
       await Promise.all([app.close(), download.close()]);
     },
   };

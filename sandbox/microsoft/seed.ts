@@ -1,5 +1,6 @@
 import { TenantModel, identityOf, isoSeconds } from './model.ts';
-import { SeededRandom, seededBytes } from './rng.ts';
+import { documentContent } from './documents.ts';
+import { SeededRandom } from './rng.ts';
 import type { MsDrive, MsTenant, MsUser } from './types.ts';
 
 export interface SeedOptions {
@@ -105,7 +106,7 @@ function makeDrive(model: TenantModel, user: MsUser, slug: string, opts: SeedOpt
       while (usedNames.has(name.toLowerCase())) name = `copy of ${name}`;
       usedNames.add(name.toLowerCase());
       const size = rng.int(1, Math.max(1, opts.fileSize * 2));
-      const content = seededBytes(opts.seed, `${drive.id}/${fileCounter}`, size);
+      const content = documentContent(name, opts.seed, `${drive.id}/${fileCounter}`, size);
       const file = model.newItem(drive, { name, parentId, kind: 'file', by, at: tick(), content });
       file.lastModifiedDateTime = file.changedAt = tick();
     }

@@ -4,6 +4,7 @@ import type { TenantModel } from './model.ts';
 import type { SeededRandom } from './rng.ts';
 import type { ResourceUnitBudget } from './throttle.ts';
 import type { MsFaults, MsRequestRecord } from './types.ts';
+import type { MsVariance } from './variance.ts';
 
 export interface AuthCodeGrant {
   clientId: string;
@@ -62,6 +63,8 @@ export interface SandboxState {
   loginUrl: string;
   graphUrl: string;
   downloadOrigin: string;
+  /** The variance profile, when the sandbox was started with one. */
+  variance?: MsVariance;
 }
 
 export const GRAPH_RESOURCE = 'https://graph.microsoft.com';

@@ -26,6 +26,12 @@ export interface MicrosoftSandboxOptions {
   now?: () => Date;
   /** SharePoint resource units per app per tenant per sliding minute. Default 100,000. */
   resourceUnitsPerMinute?: number;
+  /**
+   * The variance profile (off by default): other 404 codes and bodies for missing items, optional properties missing
+   * and unknown ones added, empty pages that still carry a nextLink (users and delta), a file deleted between
+   * listing and download, and a file whose download fails every time (malware).
+   */
+  variance?: import('./variance.ts').MsVarianceOptions;
 }
 
 export interface MsIdentity {

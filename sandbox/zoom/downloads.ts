@@ -40,6 +40,8 @@ export function registerDownloadRoutes(app: FastifyInstance, ctx: SandboxContext
     const check = ctx.grants.checkDownload(bearer);
     if (!check.ok) return zoomError(reply, 401, 124, check.message);
     const file = ctx.tenant.fileByDownloadKey(req.params.key);
+    if (ctx.variance && file && ctx.variance.failsDownload(file)) return htmlFailure(reply);
+    if (ctx.variance && (!file || ctx.variance.vanishOnDownload(ctx.tenant, file))) return ctx.variance.notFound(reply, 'Recording file', req.params.key);
     const meeting = file && ctx.tenant.file(file.id)!.meeting;
     if (!file || !meeting || !ctx.tenant.findUser(meeting.host_id)) return zoomError(reply, 404, 3301, 'There is no recording for this meeting.');
     const expires = Math.floor(ctx.now().getTime() / 1000) + SIGNED_URL_TTL_S;

@@ -4,6 +4,7 @@ import type { GrantStore } from './grants.ts';
 import type { PageTokens } from './paging.ts';
 import { nextUtcMidnight, type RateCategory, type RateLimiter } from './rate-limits.ts';
 import type { ZoomTenant } from './tenant.ts';
+import type { ZoomVariance } from './variance.ts';
 
 /** Everything a route needs; one per sandbox. */
 export interface SandboxContext {
@@ -18,6 +19,10 @@ export interface SandboxContext {
   /** http://127.0.0.1:PORT of the file host the download URLs redirect to. */
   filesOrigin: () => string;
   signingKey: Buffer;
+  /** The variance profile, when the sandbox was started with one. */
+  variance?: ZoomVariance;
+  /** Origin download_url points at: the main listener, or (variance) a host under the OAuth host's domain. */
+  downloadUrlOrigin: () => string;
 }
 
 export interface RouteSpec {
@@ -127,6 +132,12 @@ export function resolveUser(ctx: SandboxContext, who: Principal, userId: string)
 
 export function userNotFound(reply: FastifyReply, userId: string): FastifyReply {
   return zoomError(reply, 404, 1001, `User does not exist: ${userId}.`);
+}
+
+/** A missing meeting-level resource: code 3301 / 3001 by default, any of the variance profile's 404s with it. */
+export function missing(ctx: SandboxContext, reply: FastifyReply, what: string, resource: string, code: number, message: string): FastifyReply {
+  if (ctx.variance) return ctx.variance.notFound(reply, what, resource);
+  return zoomError(reply, 404, code, message);
 }
 
 /**

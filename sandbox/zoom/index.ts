@@ -14,10 +14,14 @@ import { registerRecordingRoutes } from './routes-recordings.ts';
 import { registerSummaryRoutes } from './routes-summaries.ts';
 import { registerUserRoutes } from './routes-users.ts';
 import { seedTenant } from './seed.ts';
+import { registerWebhookControls } from './webhook-controls.ts';
+import { createZoomWebhooks, type ZoomWebhooks } from './webhooks.ts';
 import type { ZoomTenant, ZoomUser } from './tenant.ts';
+import { ZoomVariance, type ZoomVarianceOptions, type ZoomVarianceReport } from './variance.ts';
 
 export type { ZoomFaults } from './faults.ts';
 export type { RateLimitOptions } from './rate-limits.ts';
+export type { ZoomVarianceOptions, ZoomVarianceReport } from './variance.ts';
 export type * from './tenant.ts';
 export { ZoomTenant } from './tenant.ts';
 
@@ -41,6 +45,8 @@ export interface ZoomSandboxOptions {
   port?: number;
   /** File host that download URLs redirect to; 0 = ephemeral (default). */
   downloadPort?: number;
+  /** The variance profile's separate download_url host (with a `hostname`); 0 = ephemeral (default). */
+  downloadUrlPort?: number;
   seed?: number;
   users?: number;
   meetingsPerUser?: number;
@@ -55,10 +61,24 @@ export interface ZoomSandboxOptions {
   /** The clock: seeded data is placed relative to it; token, code, page-token and URL expiry follow it. */
   now?: () => Date;
   rateLimits?: RateLimitOptions;
+  /** Every API request (under /v2/) is answered this many milliseconds late: a provider far away (benchmarks). */
+  latencyMs?: number;
+  /**
+   * The host name the sandbox's URLs carry (it always listens on 127.0.0.1); default 127.0.0.1. With a DNS-style
+   * name, clients must resolve it and its subdomains to 127.0.0.1 (see resolveSandboxHosts in testing.ts).
+   */
+  hostname?: string;
+  /**
+   * The variance profile (off by default): other 404 codes and bodies, meetings without summaries or transcripts
+   * at random, UUIDs that need double encoding, optional fields missing and unknown ones added, empty first pages
+   * with a next_page_token, a recording deleted between listing and download, a download that always fails, a
+   * one-to-one conversation whose messages always fail, and (with a `hostname`) download URLs on a host under it.
+   */
+  variance?: ZoomVarianceOptions;
 }
 
 export interface SandboxRequest {
-  listener: 'main' | 'files';
+  listener: 'main' | 'files' | 'downloads';
   method: string;
   /** Raw path and query as received. */
   path: string;
@@ -82,8 +102,12 @@ export interface ZoomSandbox {
   /** Deletes a user as an admin would: unlisted, 404 code 1001 on /users/{id}/…, still visible as a chat peer. */
   deleteUser(idOrEmail: string): ZoomUser | undefined;
   requests: SandboxRequest[];
+  /** What the variance profile broke (undefined without one): ground truth for tests. */
+  variance?: ZoomVarianceReport;
   /** The exact bytes served for a recording file (any type), by the file's id in `tenant`. */
   contentOf(fileId: string): Buffer;
+  /** Event delivery (sandbox/zoom/webhooks.ts): subscribe an endpoint, add recordings and chat messages, faults. */
+  webhooks: ZoomWebhooks;
   close(): Promise<void>;
 }
 
@@ -101,11 +125,16 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
     oneToOnePeersPerUser: opts.oneToOnePeersPerUser ?? 2,
     messagesPerChat: opts.messagesPerChat ?? 6,
     now: now(),
+    variance: opts.variance !== undefined,
   });
+  const variance = opts.variance ? new ZoomVariance(opts.variance, opts.seed ?? 1) : undefined;
+  variance?.choose(tenant);
+  const hostname = opts.hostname ?? '127.0.0.1';
   const faults = createFaults();
   const requests: SandboxRequest[] = [];
   let mainOrigin = '';
   let filesOrigin = '';
+  let downloadUrlOrigin = '';
   const ctx: SandboxContext = {
     tenant,
     faults,
@@ -117,19 +146,27 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
       ownerId: () => tenant.owner.id,
     }),
     limiter: new RateLimiter(opts.rateLimits ?? {}, now),
-    pages: new PageTokens(now, faults),
+    pages: new PageTokens(now, faults, variance !== undefined),
     mainOrigin: () => mainOrigin,
     filesOrigin: () => filesOrigin,
+    downloadUrlOrigin: () => downloadUrlOrigin,
     signingKey: randomBytes(32),
+    variance,
   };
 
-  const main = buildMain(ctx, opts, (r) => requests.push({ listener: 'main', method: r.method, path: r.url, auth: r.auth }));
+  const webhooks = createZoomWebhooks(ctx, { clientId });
+  const main = buildMain(ctx, opts, (r) => requests.push({ listener: 'main', method: r.method, path: r.url, auth: r.auth }), webhooks);
   const files = buildFileHost(ctx, (r) => requests.push({ listener: 'files', method: r.method, path: r.url, auth: r.auth }));
-  mainOrigin = await listen(main, opts.port ?? 0);
+  // download_url lives on a host under the OAuth host's domain (us02web.zoom.us next to zoom.us) in the variance
+  // profile when the sandbox has a name; otherwise on the main listener, as before.
+  const separate = variance && hostname !== '127.0.0.1' ? buildDownloadHost(ctx, (r) => requests.push({ listener: 'downloads', method: r.method, path: r.url, auth: r.auth })) : undefined;
+  mainOrigin = named(await listen(main, opts.port ?? 0), hostname);
+  downloadUrlOrigin = mainOrigin;
   try {
     filesOrigin = await listen(files, opts.downloadPort ?? 0);
+    if (separate) downloadUrlOrigin = named(await listen(separate, opts.downloadUrlPort ?? 0), `us02web.${hostname}`);
   } catch (err) {
-    await main.close();
+    await Promise.all([main.close(), files.close(), separate?.close()]);
     throw err;
   }
 
@@ -144,21 +181,25 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
     revokeAll: () => ctx.grants.revokeAll(),
     deleteUser: (idOrEmail) => tenant.deleteUser(idOrEmail),
     requests,
+    variance: variance?.report,
     contentOf: (fileId) => contentOf(tenant, fileId),
+    webhooks,
     close: async () => {
-      await Promise.all([main.close(), files.close()]);
+      webhooks.close();
+      await Promise.all([main.close(), files.close(), separate?.close()]);
     },
   };
 }
 
 function buildMain(
-  ctx: SandboxContext, opts: ZoomSandboxOptions, log: (r: { method: string; url: string; auth?: string }) => void,
+  ctx: SandboxContext, opts: ZoomSandboxOptions, log: (r: { method: string; url: string; auth?: string }) => void, webhooks: ZoomWebhooks,
 ): FastifyInstance {
   const app = Fastify({ logger: false });
   app.register(formbody);
   app.addHook('onRequest', async (req, reply) => {
     log({ method: req.method, url: req.raw.url ?? '', auth: req.headers.authorization });
     if (req.raw.url?.startsWith('/v2/')) reply.header('x-zm-trackingid', `v=2.0;clid=sandbox;rid=${randomBytes(8).toString('hex')}`);
+    if (opts.latencyMs && req.raw.url?.startsWith('/v2/')) await new Promise((resolve) => setTimeout(resolve, opts.latencyMs));
   });
   app.setNotFoundHandler((_req, reply) => zoomError(reply, 404, 404, 'Not found.'));
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
@@ -171,7 +212,22 @@ function buildMain(
   registerRecordingRoutes(app, ctx);
   registerChatRoutes(app, ctx);
   registerDownloadRoutes(app, ctx);
+  registerWebhookControls(app, webhooks);
   return app;
+}
+
+/** The download_url host of the variance profile: only /rec/download/…, like Zoom's regional web hosts. */
+function buildDownloadHost(ctx: SandboxContext, log: (r: { method: string; url: string; auth?: string }) => void): FastifyInstance {
+  const app = Fastify({ logger: false });
+  app.addHook('onRequest', async (req) => log({ method: req.method, url: req.raw.url ?? '', auth: req.headers.authorization }));
+  app.setNotFoundHandler((_req, reply) => zoomError(reply, 404, 404, 'Not found.'));
+  registerDownloadRoutes(app, ctx);
+  return app;
+}
+
+function named(origin: string, hostname: string): string {
+  const url = new URL(origin);
+  return `http://${hostname}:${url.port}`;
 }
 
 async function listen(app: FastifyInstance, port: number): Promise<string> {

@@ -102,6 +102,10 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
     const range = messageRange(q, ctx.now().getTime());
     if (typeof range === 'string') return zoomError(reply, 400, 300, range);
     let all: ZoomChatMessage[];
+    if (q.to_contact && ctx.variance?.failsConversation(user.id, ctx.tenant.anyUser(q.to_contact)?.id)) {
+      // Not in Zoom's reference: a conversation that cannot be read, answered as a plain client error every time.
+      return zoomError(reply, 400, 5301, 'Unable to retrieve the messages of this conversation.');
+    }
     if (q.to_contact) {
       all = contactMessages(ctx, user, q.to_contact);
     } else {
@@ -124,7 +128,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
       to: isoSeconds(range.to),
       page_size: size,
       next_page_token: page.next_page_token,
-      messages: page.items.map((m) => ({
+      messages: page.items.map((m) => reshapeMessage(ctx, m, {
         id: m.id,
         message: m.message,
         sender: m.sender,
@@ -136,6 +140,12 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
       })),
     };
   });
+}
+
+const OPTIONAL_MESSAGE_FIELDS = ['sender_display_name', 'message_type', 'date_time'];
+
+function reshapeMessage(ctx: SandboxContext, m: ZoomChatMessage, body: Record<string, unknown>): Record<string, unknown> {
+  return ctx.variance ? ctx.variance.reshape(body, OPTIONAL_MESSAGE_FIELDS, m.id) : body;
 }
 
 /** `to_contact` takes the peer's email or user id; deleted peers still have their history. */

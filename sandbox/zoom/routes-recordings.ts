@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  dayOf, guard, meetingRef, parseDate, resolveUser, userNotFound, zoomError, type Query, type RouteSpec, type SandboxContext,
+  dayOf, guard, meetingRef, missing, parseDate, resolveUser, userNotFound, zoomError, type Query, type RouteSpec, type SandboxContext,
 } from './http.ts';
 import { pageSize } from './paging.ts';
 import type { ZoomMeeting, ZoomRecordingFile } from './tenant.ts';
@@ -53,7 +53,7 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: SandboxContex
     const who = guard(ctx, req, reply, GET_RECORDINGS);
     if (!who) return reply;
     const meeting = findMeeting(ctx, req.raw.url ?? '');
-    if (!meeting) return zoomError(reply, 404, 3301, 'There is no recording for this meeting.');
+    if (!meeting) return missing(ctx, reply, 'Recording', req.raw.url ?? '', 3301, 'There is no recording for this meeting.');
     const q = req.query as Query;
     const body: Record<string, unknown> = { ...wireMeeting(ctx, meeting), password: '', recording_play_passcode: passcode(meeting) };
     if ((q.include_fields ?? '').split(',').includes('download_access_token')) {
@@ -91,7 +91,15 @@ function recordingWindow(q: Query, nowMs: number): { from: string; to: string } 
   return { from: dayOf(from), to: dayOf(to) };
 }
 
+const OPTIONAL_MEETING_FIELDS = ['account_id', 'topic', 'type', 'timezone', 'duration', 'total_size', 'recording_count', 'share_url', 'recording_play_passcode'];
+const OPTIONAL_FILE_FIELDS = ['recording_end', 'file_extension', 'file_size', 'play_url', 'status', 'recording_type', 'meeting_id'];
+
 export function wireMeeting(ctx: SandboxContext, m: ZoomMeeting): Record<string, unknown> {
+  const body = plainMeeting(ctx, m);
+  return ctx.variance ? ctx.variance.reshape(body, OPTIONAL_MEETING_FIELDS, m.uuid) : body;
+}
+
+function plainMeeting(ctx: SandboxContext, m: ZoomMeeting): Record<string, unknown> {
   const files = m.recording_files;
   return {
     uuid: m.uuid,
@@ -113,11 +121,17 @@ export function wireMeeting(ctx: SandboxContext, m: ZoomMeeting): Record<string,
 
 /** CC and TIMELINE entries come without id, status, file_size, recording_type and play_url, as Zoom sends them. */
 function wireFile(ctx: SandboxContext, f: ZoomRecordingFile): Record<string, unknown> {
+  const body = plainFile(ctx, f);
+  return ctx.variance ? ctx.variance.reshape(body, OPTIONAL_FILE_FIELDS, f.id) : body;
+}
+
+function plainFile(ctx: SandboxContext, f: ZoomRecordingFile): Record<string, unknown> {
   const rec = `${ctx.mainOrigin()}/rec`;
+  const download = `${ctx.downloadUrlOrigin()}/rec`;
   if (!f.idOnWire) {
     return {
       meeting_id: f.meeting_id, recording_start: f.recording_start, recording_end: f.recording_end,
-      file_type: f.file_type, file_extension: f.file_extension, download_url: `${rec}/download/${f.downloadKey}`,
+      file_type: f.file_type, file_extension: f.file_extension, download_url: `${download}/download/${f.downloadKey}`,
     };
   }
   return {
@@ -129,7 +143,7 @@ function wireFile(ctx: SandboxContext, f: ZoomRecordingFile): Record<string, unk
     file_extension: f.file_extension,
     file_size: f.file_size,
     play_url: `${rec}/play/${f.downloadKey}`,
-    download_url: `${rec}/download/${f.downloadKey}`,
+    download_url: `${download}/download/${f.downloadKey}`,
     status: 'completed',
     recording_type: f.recording_type,
   };

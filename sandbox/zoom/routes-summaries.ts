@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { guard, meetingRef, parseDateTime, zoomError, type Query, type RouteSpec, type SandboxContext } from './http.ts';
+import { guard, meetingRef, missing, parseDateTime, zoomError, type Query, type RouteSpec, type SandboxContext } from './http.ts';
 import { pageSize } from './paging.ts';
 import { findMeeting } from './routes-recordings.ts';
 import type { ZoomMeetingSummary } from './tenant.ts';
@@ -16,6 +16,9 @@ const LIST_FIELDS = [
   'meeting_host_id', 'meeting_host_email', 'meeting_uuid', 'meeting_id', 'meeting_topic', 'meeting_start_time',
   'meeting_end_time', 'summary_start_time', 'summary_end_time', 'summary_created_time', 'summary_last_modified_time',
 ] as const;
+
+/** The spec marks these deprecated or optional; the variance profile leaves some out. */
+const OPTIONAL_SUMMARY_FIELDS = ['summary_overview', 'summary_details', 'next_steps', 'edited_summary', 'summary_doc_url', 'summary_title', 'meeting_end_time'];
 
 export function registerSummaryRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   // Registered before /v2/meetings/:meetingId/… so the static segment wins.
@@ -52,9 +55,9 @@ export function registerSummaryRoutes(app: FastifyInstance, ctx: SandboxContext)
     if (!guard(ctx, req, reply, GET_SUMMARY)) return reply;
     const raw = req.raw.url ?? '';
     const meeting = findMeeting(ctx, raw);
-    if (!meeting) return zoomError(reply, 404, 3001, `Meeting does not exist: ${meetingRef(raw) ?? ''}.`);
-    if (!meeting.summary) return zoomError(reply, 404, 3001, 'Meeting summary does not exist.');
-    return meeting.summary;
+    if (!meeting) return missing(ctx, reply, 'Meeting', raw, 3001, `Meeting does not exist: ${meetingRef(raw) ?? ''}.`);
+    if (!meeting.summary) return missing(ctx, reply, 'Meeting summary', raw, 3001, 'Meeting summary does not exist.');
+    return ctx.variance ? ctx.variance.reshape({ ...meeting.summary }, OPTIONAL_SUMMARY_FIELDS, meeting.uuid) : meeting.summary;
   });
 }
 

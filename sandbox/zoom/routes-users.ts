@@ -5,6 +5,7 @@ import { pageSize } from './paging.ts';
 const LIST_USERS: RouteSpec = { category: 'Medium', scopes: ['user:read:list_users:admin', 'user:read:admin'] };
 const GET_USER: RouteSpec = { category: 'Light', scopes: ['user:read:user:admin', 'user:read:user', 'user:read:admin', 'user:read'] };
 const STATUSES = ['active', 'inactive', 'pending'];
+const OPTIONAL_USER_FIELDS = ['dept', 'last_client_version', 'last_login_time', 'pmi', 'timezone', 'verified', 'language', 'role_id', 'display_name'];
 
 export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/v2/users', async (req, reply) => {
@@ -32,7 +33,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext): v
       page_size: size,
       total_records: users.length,
       next_page_token: page.next_page_token,
-      users: page.items,
+      users: ctx.variance ? page.items.map((u) => ctx.variance!.reshape({ ...u }, OPTIONAL_USER_FIELDS, u.id)) : page.items,
     };
   });
 

@@ -1,5 +1,6 @@
 import { chatLine, meetingChatTxt, sentence, timelineJson, transcriptVtt } from './content.ts';
 import { ALNUM, BASE64, BASE64URL, HEX, createRng, type Rng } from './prng.ts';
+import { variantUuid } from './variance.ts';
 import {
   ZoomTenant, type UserStatus, type ZoomChannel, type ZoomChatMessage, type ZoomMeeting, type ZoomMeetingSummary,
   type ZoomOneToOne, type ZoomRecordingFile, type ZoomUser,
@@ -15,6 +16,8 @@ export interface SeedOptions {
   oneToOnePeersPerUser: number;
   messagesPerChat: number;
   now: Date;
+  /** The variance profile's tenant: UUIDs needing double encoding, summaries and transcripts present at random. */
+  variance?: boolean;
 }
 
 const FIRST = ['Alice', 'Bruno', 'Chiara', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kara', 'Luis', 'Mei', 'Nadia', 'Omar', 'Priya'];
@@ -34,9 +37,11 @@ export function seedTenant(o: SeedOptions): ZoomTenant {
   const custodians = users.filter((u) => u.status !== 'pending');
   const textBodies = new Map<string, Buffer>();
   const meetings: ZoomMeeting[] = [];
+  // A second stream, so the variance profile's choices never shift the default tenant's data.
+  const vrng = o.variance ? createRng(o.seed ^ 0x7a11ce) : undefined;
   for (const host of custodians) {
     for (let j = 0; j < o.meetingsPerUser; j++) {
-      meetings.push(makeMeeting(rng, o, host, j, meetings, custodians, textBodies));
+      meetings.push(makeMeeting(rng, o, host, j, meetings, custodians, textBodies, vrng));
     }
   }
   const channels = makeChannels(rng, o.channels, custodians);
@@ -101,6 +106,7 @@ function meetingUuid(rng: Rng, k: number): string {
 
 function makeMeeting(
   rng: Rng, o: SeedOptions, host: ZoomUser, j: number, earlier: ZoomMeeting[], people: ZoomUser[], bodies: Map<string, Buffer>,
+  vrng?: Rng,
 ): ZoomMeeting {
   const k = earlier.length;
   const now = o.now.getTime();
@@ -111,7 +117,7 @@ function makeMeeting(
   // Instances 1 and 2 of each host are one recurring meeting: same numeric id, different UUIDs.
   const sibling = j === 2 ? earlier[k - 1] : undefined;
   const meeting: ZoomMeeting = {
-    uuid: meetingUuid(rng, k),
+    uuid: vrng && vrng.chance(0.7) ? variantUuid(vrng, meetingUuid(rng, k)) : meetingUuid(rng, k),
     id: sibling ? sibling.id : rng.int(81_000_000_000, 99_999_999_999),
     host_id: host.id,
     host_email: host.email,
@@ -140,7 +146,7 @@ function makeMeeting(
   add('MP4', 'shared_screen_with_speaker_view', 'MP4', 'video/mp4', o.fileSize);
   if (k % 4 === 1) add('MP4', 'gallery_view', 'MP4', 'video/mp4', o.fileSize);
   if (k % 3 !== 2) add('M4A', 'audio_only', 'M4A', 'audio/mp4', Math.max(64, Math.floor(o.fileSize / 4)));
-  const hasTranscript = k % 4 !== 3;
+  const hasTranscript = vrng ? vrng.chance(0.5) : k % 4 !== 3;
   if (hasTranscript) add('TRANSCRIPT', 'audio_transcript', 'VTT', 'text/vtt', transcriptVtt(`${key}:t`, names, duration));
   if (k % 2 === 0) add('CHAT', 'chat_file', 'TXT', 'text/plain', meetingChatTxt(`${key}:c`, names));
   if (hasTranscript && k % 3 === 0) add('CC', 'closed_caption', 'VTT', 'text/vtt', transcriptVtt(`${key}:cc`, names, duration), false);
@@ -148,7 +154,7 @@ function makeMeeting(
     const who = speakers.map((s) => ({ name: s.display_name, email: s.email }));
     add('TIMELINE', 'timeline', 'JSON', 'application/json', timelineJson(`${key}:tl`, who), false);
   }
-  if (k % 3 === 0) meeting.summary = makeSummary(rng, meeting, startTime);
+  if (vrng ? vrng.chance(0.5) : k % 3 === 0) meeting.summary = makeSummary(rng, meeting, startTime);
   return meeting;
 }
 

@@ -206,6 +206,31 @@ export class ZoomTenant implements TenantData {
       .map((c) => ({ peerId: c.userIds[0] === userId ? c.userIds[1] : c.userIds[0], conversation: c }));
   }
 
+  /** A meeting recorded after seeding (sandbox control): its files become downloadable at once. */
+  addMeeting(meeting: ZoomMeeting): void {
+    this.meetings.push(meeting);
+    for (const file of meeting.recording_files) {
+      this.filesById.set(file.id, { file, meeting });
+      this.filesByKey.set(file.downloadKey, file);
+    }
+  }
+
+  /** A file that becomes ready later (a transcript after the recording). */
+  addFile(meeting: ZoomMeeting, file: ZoomRecordingFile): void {
+    meeting.recording_files.push(file);
+    this.filesById.set(file.id, { file, meeting });
+    this.filesByKey.set(file.downloadKey, file);
+  }
+
+  /** Deletes one recording file, as a host deleting it from the web portal would. */
+  removeFile(fileId: string): void {
+    const found = this.filesById.get(fileId);
+    if (!found) return;
+    found.meeting.recording_files.splice(found.meeting.recording_files.indexOf(found.file), 1);
+    this.filesById.delete(fileId);
+    this.filesByKey.delete(found.file.downloadKey);
+  }
+
   /** Removes a user as Zoom's delete does: gone from every listing, `/users/{id}/…` answers 404 code 1001. */
   deleteUser(idOrEmail: string): ZoomUser | undefined {
     const user = this.findUser(idOrEmail);

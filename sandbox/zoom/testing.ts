@@ -59,3 +59,22 @@ export async function apiGet(sb: ZoomSandbox, token: string, path: string): Prom
 export async function json(res: Response): Promise<any> {
   return res.json();
 }
+
+/**
+ * Makes a sandbox `hostname` (and every name under it) resolve to 127.0.0.1 for undici in this process, so the
+ * server's connectors can reach `http://<hostname>:…` and `http://us02web.<hostname>:…`. Returns the undo.
+ */
+export async function resolveSandboxHosts(hostname: string): Promise<() => void> {
+  const { Agent, getGlobalDispatcher, setGlobalDispatcher } = await import('undici');
+  const previous = getGlobalDispatcher();
+  const lookup = (name: string, options: unknown, callback: (...args: unknown[]) => void) => {
+    const cb = typeof options === 'function' ? (options as typeof callback) : callback;
+    const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all;
+    if (name === hostname || name.endsWith(`.${hostname}`)) {
+      return all ? cb(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4);
+    }
+    return import('node:dns').then((dns) => dns.lookup(name, (options ?? {}) as object, cb as never));
+  };
+  setGlobalDispatcher(new Agent({ connect: { lookup: lookup as never } }));
+  return () => setGlobalDispatcher(previous);
+}

@@ -5,11 +5,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink, chmod, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { StreamDigests } from './hashing.ts';
+import { createDigests, type Digests, type HashingOptions } from './hashing.ts';
 import { assertSha256, BlobNotFoundError, type BlobRange, type BlobStore, type BlobWriter, type CommittedBlob, type HasherFactory } from './types.ts';
 
 export interface FsBlobStoreOptions {
   root: string;
+  hashing?: HashingOptions;
 }
 
 export interface FsBlobStore extends BlobStore {
@@ -52,15 +53,16 @@ class FsBlobWriter implements BlobWriter {
   private state: WriterState = 'open';
   private busy = false;
   private written = 0;
-  private readonly digests: StreamDigests;
+  private readonly digests: Digests;
 
   constructor(
     private readonly handle: FileHandle,
     private readonly tempPath: string,
     private readonly store: { pathFor(sha256: string): string; settled(tempPath: string): void },
     hashers: Record<string, HasherFactory> | undefined,
+    hashing: HashingOptions | undefined,
   ) {
-    this.digests = new StreamDigests(hashers);
+    this.digests = createDigests(hashers, hashing);
   }
 
   get bytesWritten(): number {
@@ -72,12 +74,8 @@ class FsBlobWriter implements BlobWriter {
     if (this.busy) throw new Error('BlobWriter.write called before the previous write finished');
     this.busy = true;
     try {
-      let offset = 0;
-      while (offset < chunk.length) {
-        const { bytesWritten } = await this.handle.write(chunk, offset, chunk.length - offset, this.written + offset);
-        offset += bytesWritten;
-      }
-      this.digests.update(chunk);
+      // The disk write and the hashing threads work on the chunk at the same time.
+      await Promise.all([this.writeAll(chunk), this.digests.update(chunk)]);
       this.written += chunk.length;
     } catch (error) {
       // Bytes on disk and the running hashes may now disagree; only abort() is allowed from here.
@@ -88,26 +86,35 @@ class FsBlobWriter implements BlobWriter {
     }
   }
 
+  private async writeAll(chunk: Uint8Array): Promise<void> {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const { bytesWritten } = await this.handle.write(chunk, offset, chunk.length - offset, this.written + offset);
+      offset += bytesWritten;
+    }
+  }
+
   async commit(): Promise<CommittedBlob> {
     this.assertOpen();
     if (this.busy) throw new Error('BlobWriter.commit called while a write is in progress');
     this.state = 'committed';
     try {
-      await this.handle.sync();
+      const [blob] = await Promise.all([this.digests.finish(), this.handle.sync()]);
       await this.handle.close();
-      const blob = this.digests.finish();
       const finalPath = this.store.pathFor(blob.sha256);
-      await mkdir(dirname(finalPath), { recursive: true });
+      await mkdir(dirname(finalPath), { recursive: true, mode: 0o700 });
       if (await exists(finalPath)) {
         await unlink(this.tempPath);
       } else {
-        await chmod(this.tempPath, 0o444);
+        // readable by the service's user only, and never rewritten in place
+        await chmod(this.tempPath, 0o400);
         // Two writers committing the same content may both get here; rename replaces atomically with identical bytes.
         await rename(this.tempPath, finalPath);
         await syncDir(dirname(finalPath));
       }
       return blob;
     } catch (error) {
+      this.digests.close();
       await this.handle.close().catch(() => undefined);
       await ignoreMissing(unlink(this.tempPath));
       throw error;
@@ -119,6 +126,7 @@ class FsBlobWriter implements BlobWriter {
   async abort(): Promise<void> {
     if (this.state === 'committed' || this.state === 'aborted') return;
     this.state = 'aborted';
+    this.digests.close();
     await this.handle.close().catch(() => undefined);
     await ignoreMissing(unlink(this.tempPath));
     this.store.settled(this.tempPath);
@@ -154,11 +162,11 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
     pathFor,
 
     async writer(opts) {
-      await mkdir(tmpDir, { recursive: true });
+      await mkdir(tmpDir, { recursive: true, mode: 0o700 });
       const tempPath = join(tmpDir, `${Date.now()}-${randomUUID()}.part`);
       const handle = await open(tempPath, 'wx', 0o600);
       active.add(tempPath);
-      return new FsBlobWriter(handle, tempPath, { pathFor, settled: (p) => active.delete(p) }, opts?.hashers);
+      return new FsBlobWriter(handle, tempPath, { pathFor, settled: (p) => active.delete(p) }, opts?.hashers, options.hashing);
     },
 
     async has(sha256) {

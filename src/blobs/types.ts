@@ -1,7 +1,25 @@
 import type { Readable } from 'node:stream';
 
-/** An extra digest computed while streaming, e.g. OneDrive's quickXorHash. Buffer digests are reported base64. */
-export type HasherFactory = () => { update(bytes: Uint8Array): unknown; digest(): Buffer | string };
+export interface Hasher {
+  update(bytes: Uint8Array): unknown;
+  digest(): Buffer | string;
+}
+
+/**
+ * Where a worker thread can build the same hasher: `new (await import(module))[exportName](...args)`. A module URL,
+ * not a closure, because functions cannot cross a thread boundary.
+ */
+export interface HasherModule {
+  module: string;
+  exportName: string;
+  args?: unknown[];
+}
+
+/**
+ * An extra digest computed while streaming, e.g. OneDrive's quickXorHash. Buffer digests are reported base64.
+ * With `threaded`, a store may run it on a hashing thread; without, it runs on the caller's thread.
+ */
+export type HasherFactory = (() => Hasher) & { readonly threaded?: HasherModule };
 
 export interface CommittedBlob {
   /** Lowercase hex. */

@@ -1,39 +1,116 @@
-import { ConfigError, loadConfig } from '../config.ts';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { registerApiCommands } from './api/commands.ts';
+import { CliError, EXIT } from './errors.ts';
 
-const USAGE = `usage:
-  custody serve                                   run the API (and, on the embedded default, the workers)
-  custody worker                                  run sync workers only (PostgreSQL deployments)
-  custody admin create-client --account <name> [--redirect-allow <url>]...
-  custody admin allow-redirect --account <name> <url>
-  custody admin revoke-client <client_id>
-  custody sandbox                                 run the Zoom and Microsoft simulators standalone`;
+/** The process keeps running (a server, a worker, the simulators): do not exit when the action returns. */
+let keepRunning = false;
+let exitCode: number = EXIT.ok;
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  let config;
+function config(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      return 2;
-    }
+    if (err instanceof ConfigError) throw new CliError(err.message, EXIT.usage);
     throw err;
   }
-  switch (command) {
-    case 'serve':
-      return (await import('./serve.ts')).serve(config, { workers: config.sync.workers === 'inline' });
-    case 'worker':
-      return (await import('./serve.ts')).serve(config, { workers: true, api: false });
-    case 'admin':
-      return (await import('./admin.ts')).admin(config, rest);
-    case 'sandbox':
-      return (await import('./sandbox.ts')).sandbox(config);
-    default:
-      process.stderr.write(`${USAGE}\n`);
-      return command === undefined || command === '--help' ? 0 : 2;
+}
+
+const port = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 = any free port).');
+  return n;
+};
+
+function buildProgram(): Command {
+  const program = new Command('custody')
+    .description('Custody: verifiable, complete collection syncs from Zoom and Microsoft 365.')
+    .option('--url <url>', 'server of the API commands (default: $CUSTODY_URL, else the login profile, else http://127.0.0.1:8080)')
+    .option('--json', 'print JSON for scripts')
+    .option('--debug', 'print stack traces with errors')
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(`${text.replace(/^error: /, 'custody: ').trim().replace(/\s*\n\s*/g, ' ')}\n`) });
+
+  program
+    .command('serve')
+    .description('run the API (and, on the embedded default, the workers)')
+    .action(async () => {
+      const c = config();
+      await (await import('./serve.ts')).serve(c, { workers: c.sync.workers === 'inline' });
+      keepRunning = true;
+    });
+  program
+    .command('worker')
+    .description('run sync workers only (PostgreSQL deployments)')
+    .action(async () => {
+      await (await import('./serve.ts')).serve(config(), { workers: true, api: false });
+      keepRunning = true;
+    });
+
+  const admin = program.command('admin').description('manage accounts and API clients directly in the database (DATA_DIR / DATABASE_URL)');
+  admin
+    .command('create-client')
+    .description('create an API client (and its account if new); prints {account_id, client_id, client_secret}')
+    .requiredOption('--account <name>', 'account name')
+    .option('--redirect-allow <url>', 'allow this OAuth redirect URL (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .action(async (opts: { account: string; redirectAllow?: string[] }) => (await import('./admin.ts')).createClient(config(), opts));
+  admin
+    .command('allow-redirect')
+    .description("add a URL to an account's OAuth redirect allowlist")
+    .requiredOption('--account <name>', 'account name')
+    .argument('<url>', 'absolute http(s) URL')
+    .action(async (url: string, opts: { account: string }) => (await import('./admin.ts')).allowRedirect(config(), opts, url));
+  admin
+    .command('revoke-client')
+    .description('revoke an API client; its tokens stop working at once')
+    .argument('<client_id>', 'the client')
+    .action(async (clientId: string) => (await import('./admin.ts')).revokeClient(config(), clientId));
+
+  program
+    .command('sandbox')
+    .description('run the Zoom and Microsoft simulators standalone')
+    .option('--zoom-port <port>', 'Zoom simulator port (0 = any free port)', port, 9100)
+    .option('--ms-port <port>', 'Microsoft simulator port (0 = any free port)', port, 9200)
+    .action(async (opts: { zoomPort: number; msPort: number }) => {
+      await (await import('./sandbox.ts')).sandbox(opts);
+      keepRunning = true;
+    });
+
+  registerApiCommands(program, (code) => (exitCode = code));
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  if (argv.length === 0) {
+    program.outputHelp();
+    return EXIT.ok;
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version exit 0; every parse error (unknown option or command, missing argument) is bad usage
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    const debug = argv.includes('--debug');
+    if (err instanceof CliError) {
+      process.stderr.write(`custody: ${err.message}\n`);
+      if (debug && err.stack) process.stderr.write(`${err.stack}\n`);
+      return err.exitCode;
+    }
+    process.stderr.write(`custody: ${(err as Error).message ?? String(err)}${debug ? '' : ' (run with --debug for details)'}\n`);
+    if (debug) process.stderr.write(`${(err as Error).stack ?? ''}\n`);
+    return EXIT.error;
   }
 }
 
 const code = await main(process.argv.slice(2));
-if (code !== -1) process.exit(code);
+if (!keepRunning) {
+  process.exitCode = code;
+  // let stdout drain before exiting (a piped manifest can be large)
+  process.stdout.write('', () => process.exit(code));
+}

@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
-import type { BudgetConfig } from '../sync/budget.ts';
-import type { ProviderHttp } from '../sync/provider-http.ts';
-import type { RetryConfig } from '../sync/retry.ts';
+import type { FilterIssue } from '../domain/filters/selection.ts';
+import type { BudgetConfig } from '../provider/budget.ts';
+import type { ProviderHttp } from '../provider/provider-http.ts';
+import type { ProviderQuirks } from '../provider/quirks.ts';
+import type { RetryConfig } from '../provider/retry.ts';
 
 /**
  * The only thing the engine and the HTTP layer know about a source. A connector is mostly data (OAuth shape,
@@ -14,20 +16,63 @@ export interface Connector {
   oauth: ConnectorOAuth;
   /** Request budget and concurrency per credential, and how hard to retry. */
   limits: { budget: BudgetConfig; retry: RetryConfig };
+  /** The provider's rate-limit and request-id headers and how to read its error responses. */
+  quirks: ProviderQuirks;
   userAgent: string;
   /** Returns the problems of a sync_filters value, each with a JSON pointer; [] when valid. */
   validateFilters(filters: unknown): FilterIssue[];
+  /**
+   * Checks valid filters against the paired account: ids the provider does not know, each named. Resolves
+   * undefined when it cannot tell (too many ids, the provider unavailable): the run then reports them.
+   */
+  checkFilterIds?(ctx: ProviderContext, filters: unknown): Promise<FilterIssue[] | undefined>;
   discovery: Partial<Record<DiscoveryKind, DiscoveryHandler>>;
   /** Pulls exactly what the filters allow. Resumable: see CollectContext.checkpoint. */
   collect(ctx: CollectContext): AsyncIterable<CollectEvent>;
+  /**
+   * Tries the pieces earlier runs could not collect again (also after the high-water mark moved past them):
+   * yields their `item` events, or `error` / `not_present` / `deleted` for each. Optional: without it failed
+   * pieces are retried only when a listing reaches them again.
+   */
+  retry?(ctx: CollectContext, pieces: RetryPiece[]): AsyncIterable<CollectEvent>;
   /** Item kinds this connector produces (documentation, validation of ?kind=). */
   kinds: readonly string[];
+  /**
+   * Per-custodian change subscriptions the service must keep (Graph drive subscriptions), when the provider needs
+   * them; custodians are the keys of the filters. Absent: the provider pushes events without one (Zoom).
+   */
+  subscriptions?: ChangeSubscriptions;
+  /** Events the provider pushes to Custody's webhook route (Zoom): what a stored event concerns. */
+  webhooks?: WebhookEvents;
 }
 
-export interface FilterIssue {
-  pointer: string;
-  message: string;
+export interface WebhookEventFacts {
+  event: string;
+  /** The provider account it happened in (routing key: the paired wallet's provider account). */
+  accountId: string;
+  /** User id (or e-mail) of the person whose content changed; null when the event names nobody. */
+  custodian: string | null;
+  dedupKey: string;
 }
+
+export interface WebhookEvents {
+  /** The inbox's `provider` name of these events. */
+  provider: string;
+  /** The facts of an event Custody acts on; null for the others. */
+  facts(body: unknown): WebhookEventFacts | null;
+  /** Whether a collection's filters select what this event changed (custodian and content). */
+  selects(filters: unknown, facts: WebhookEventFacts): boolean;
+}
+
+export interface ChangeSubscriptions {
+  create(ctx: ProviderContext, input: { userId: string; notificationUrl: string; clientState: string; expiresAt: string }): Promise<{ id: string; expiresAt: string }>;
+  /** 'gone' when the provider no longer knows the subscription (expired, removed). */
+  renew(ctx: ProviderContext, id: string, expiresAt: string): Promise<{ expiresAt: string } | 'gone'>;
+  /** Deletes it; one already gone is not an error. */
+  remove(ctx: ProviderContext, id: string): Promise<void>;
+}
+
+export type { FilterIssue } from '../domain/filters/selection.ts';
 
 /** Connector-defined JSON held sealed in the wallet. Never logged, never returned. */
 export interface Grant {
@@ -123,14 +168,42 @@ export interface CollectContext extends ProviderContext {
   checkpoint: unknown;
   /** The `cursors` the previous successful run ended with (delta links, high-water marks); null on a first run. */
   cursors: unknown;
+  /**
+   * A targeted run (a provider event) is limited to these custodians (user ids, or e-mails when the event named
+   * no id); null: everyone the filters select. A limited run's `cursors` must still carry every other
+   * custodian's previous cursor unchanged.
+   */
+  scope?: string[] | null;
+}
+
+/** A unit of a run: one custodian (a Zoom owner, a OneDrive user) or one Zoom channel. */
+export interface UnitSpec {
+  /** provider user id (as on items' `custodian`), or the channel id */
+  key: string;
+  kind: 'custodian' | 'channel';
+  email?: string | null;
 }
 
 export type CollectEvent =
   | { type: 'item'; item: ItemInput; content?: ContentSource }
   /** The source deleted this item: tombstoned (auto) or only marked (arch) by the engine. */
   | { type: 'deleted'; kind: string; sourceId: string }
-  /** A failure that does not stop the run (a deleted user, a missing drive, a bad file). */
-  | { type: 'error'; reason: string; sourceId?: string; kind?: string }
+  /**
+   * A piece that could not be collected (a file, a summary, a page of messages, a whole custodian when `kind` is
+   * `custodian`). It affects that piece only; it counts once in its unit's `failed`. `retry` is what the connector
+   * needs to fetch the piece again (see Connector.retry); without it the piece is reported but not retried.
+   */
+  | { type: 'error'; reason: string; sourceId?: string; kind?: string; custodian?: string; name?: string; retry?: unknown }
+  /** An optional piece the source does not have (e.g. a 404 on a meeting's AI summary): counted `not_present`. */
+  | { type: 'not_present'; custodian: string; kind: string; sourceId: string; name: string; reason: string }
+  /** Pieces a custodian has that the filters leave out: counted `excluded` (listed, not collected). */
+  | { type: 'excluded'; custodian: string; count: number }
+  /**
+   * A unit's state: `pending` announces a unit of this run (yield every unit as soon as it is known, so a run
+   * stopped early can report the ones it never reached), `running` when its collection begins, `done` or
+   * `failed` (a custodian-level stop, reported with an `error` of kind `custodian`) when it ends.
+   */
+  | { type: 'unit'; unit: UnitSpec; status: 'pending' | 'running' | 'done' | 'failed' }
   /** Everything yielded before is durable once the engine has handled this; a resumed run starts from `state`. */
   | { type: 'checkpoint'; state: unknown }
   /** Incremental cursors for the next run; kept only if the run completes. */
@@ -142,6 +215,24 @@ export type CollectEvent =
    * when nothing was skipped: an item held back by an error would otherwise be taken for deleted.
    */
   | { type: 'listing_complete'; custodian: string; kinds: string[] };
+
+/** A failed piece on a unit's retry list, handed back to Connector.retry by a following run. */
+export interface RetryPiece {
+  unit: string;
+  kind: string;
+  sourceId: string;
+  name: string;
+  /** the `retry` value of the error event, or `{item}` for a download the engine could not complete */
+  piece: unknown;
+}
+
+/**
+ * The source deleted the thing between its listing and its download (HTTP 404 on the content): the engine
+ * records it as deleted at the source, not as a failure.
+ */
+export class ContentGoneError extends Error {
+  override name = 'ContentGoneError';
+}
 
 export interface ItemInput {
   kind: string;
@@ -173,8 +264,11 @@ export interface ContentSource {
    * at `offset` (HTTP 206); otherwise the engine starts the blob over.
    */
   open(offset: number, signal: AbortSignal): Promise<{ body: Readable; partial: boolean }>;
-  /** A hash the provider states for the content, verified while streaming. */
-  providerHash?: { type: string; value: string; create(): Hasher };
+  /**
+   * A hash the provider states for the content, verified while streaming. `threaded` names the module and export
+   * a hashing thread can build the same hasher from, so large files are not hashed on the event loop.
+   */
+  providerHash?: { type: string; value: string; create(): Hasher; threaded?: { module: string; exportName: string } };
   /** Sanity check on the first bytes (e.g. Zoom answers failures with 200 + an HTML page): a reason rejects them. */
   rejectIf?(firstChunk: Uint8Array): string | null;
 }

@@ -14,6 +14,7 @@ const TITLES: Record<number, string> = {
   414: 'URI Too Long',
   415: 'Unsupported Media Type',
   416: 'Range Not Satisfiable',
+  417: 'Expectation Failed',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
@@ -31,12 +32,37 @@ export function codeOf(status: number): string {
   return `00${status}_${titleOf(status).toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
 }
 
+/**
+ * Distinct causes of a 409, each with its own code (documented in the OpenAPI description, openapi-info.ts).
+ * `credentials` keeps the generic `00409_conflict` that clients met first; any status without a cause listed
+ * here answers its generic code (codeOf).
+ */
+export const CONFLICTS = {
+  /** The collection's credentials need a person: pair them, or pair again after the provider refused them. */
+  credentials: '00409_conflict',
+  /** A legal hold covers what would be deleted. */
+  legal_hold: '00409_legal_hold',
+  /** A run is active: wait for it to end. */
+  run_active: '00409_run_active',
+  /** The collection's status does not allow the request (e.g. start or queue from this status). */
+  status: '00409_invalid_status',
+  /** Something the request needs is not saved yet (sync_filters, paired credentials). */
+  not_ready: '00409_not_ready',
+  /** Another request changed the collection meanwhile: try again. */
+  concurrent_change: '00409_concurrent_change',
+  /** The run has already ended (cancel of a finished run). */
+  run_ended: '00409_run_ended',
+} as const;
+export type ConflictCause = keyof typeof CONFLICTS;
+
 export class AppError extends Error {
   constructor(
     public status: number,
     public detail: string,
     public pointer?: string,
     public headers: Record<string, string> = {},
+    /** A code of the catalogue for a distinct cause; the status's generic code otherwise. */
+    public code?: string,
   ) {
     super(detail);
   }
@@ -45,5 +71,5 @@ export class AppError extends Error {
 export const badRequest = (detail: string, pointer?: string) => new AppError(400, detail, pointer);
 export const unauthorized = (detail = 'A valid bearer access token is required.') => new AppError(401, detail);
 export const notFound = (what: string) => new AppError(404, `${what} not found.`);
-export const conflict = (detail: string, pointer?: string) => new AppError(409, detail, pointer);
+export const conflict = (cause: ConflictCause, detail: string, pointer?: string) => new AppError(409, detail, pointer, {}, CONFLICTS[cause]);
 export const unprocessable = (detail: string, pointer?: string) => new AppError(422, detail, pointer);

@@ -43,7 +43,7 @@ export function createSealer(keyMaterial: string | Buffer): Sealer {
 export function loadSealer(opts: { secretKey?: string; dataDir: string }): Sealer {
   if (opts.secretKey) return createSealer(opts.secretKey);
   const file = path.join(opts.dataDir, 'secret.key');
-  fs.mkdirSync(opts.dataDir, { recursive: true });
+  fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   try {
     fs.writeFileSync(file, crypto.randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
   } catch (err) {

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { sha256Hex } from '../domain/seal.ts';
-import { recordAudit, type AuditDetail, type AuditEntry } from '../store/audit.ts';
+import { storable } from './input.ts';
+import type { AuditDetail, AuditEntry } from '../store/audit.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -54,10 +55,10 @@ type TokenBody = { grant_type?: string; client_id?: string; refresh_token?: stri
  */
 async function tokenEntry(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<AuditEntry | null> {
   const body = (req.body ?? {}) as TokenBody;
-  const client = typeof body.client_id === 'string' && body.client_id.length <= 128 ? await ctx.repos.accounts.findClient(body.client_id) : undefined;
+  const client = typeof body.client_id === 'string' && body.client_id.length <= 128 && storable(body.client_id) ? await ctx.repos.accounts.findClient(body.client_id) : undefined;
   if (!client) return null;
   let action = body.grant_type === 'refresh_token' ? 'token.refresh' : 'token.issue';
-  if (action === 'token.refresh' && reply.statusCode === 400 && typeof body.refresh_token === 'string') {
+  if (action === 'token.refresh' && reply.statusCode === 400 && typeof body.refresh_token === 'string' && storable(body.refresh_token)) {
     const row = await ctx.repos.tokens.find(sha256Hex(body.refresh_token));
     const startedAt = new Date(Date.now() - reply.elapsedTime - 1).toISOString();
     if (row && row.client_id === client.id && row.revoked_at && row.revoked_at >= startedAt) action = 'token.revoke';
@@ -100,15 +101,22 @@ function callEntry(req: FastifyRequest, reply: FastifyReply, action: string, pay
  */
 export function installAuditHook(app: FastifyInstance<any, any, any, any, any>, ctx: AppContext): void {
   app.decorateRequest('auditInfo', null);
-  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  const record = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const action = actionOf(req);
     if (!action || reply.statusCode === 429) return payload;
     try {
       const entry = action === 'token' ? await tokenEntry(ctx, req, reply) : callEntry(req, reply, action, payload);
-      if (entry) await recordAudit(ctx.db, entry);
+      if (entry) await ctx.repos.audit.record(entry);
     } catch (err) {
       req.log.error({ err, action }, 'audit entry could not be written');
     }
     return payload;
+  };
+  // Only on routes that can record (a read's answer does not wait for a hook that has nothing to do).
+  app.addHook('onRoute', (route) => {
+    const cfg = (route.config as { audit?: unknown } | undefined)?.audit;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (cfg === false || !route.url.startsWith('/v1/') || (typeof cfg !== 'string' && !methods.some((m) => WRITES.has(m)))) return;
+    route.onSend = [...(route.onSend ? [route.onSend].flat() : []), record];
   });
 }

@@ -10,9 +10,9 @@ export function correlationId(req: { headers: Record<string, string | string[] |
   return typeof incoming === 'string' && CORRELATION_ID.test(incoming) ? incoming : crypto.randomUUID();
 }
 
-export function errorBody(req: FastifyRequest, status: number, detail: string, docsUrl: string, pointer?: string) {
+export function errorBody(req: FastifyRequest, status: number, detail: string, docsUrl: string, pointer?: string, code?: string) {
   return {
-    code: codeOf(status),
+    code: code ?? codeOf(status),
     id: req.id,
     title: titleOf(status),
     detail,
@@ -23,7 +23,7 @@ export function errorBody(req: FastifyRequest, status: number, detail: string, d
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppError, docsUrl: string) {
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  return reply.code(err.status).type('application/json; charset=utf-8').send(errorBody(req, err.status, err.detail, docsUrl, err.pointer));
+  return reply.code(err.status).type('application/json; charset=utf-8').send(errorBody(req, err.status, err.detail, docsUrl, err.pointer, err.code));
 }
 
 /** `/body/name` from Fastify/TypeBox validation details. */
@@ -47,40 +47,14 @@ function validationDetail(err: FastifyError): string {
   return `${where} ${field} ${v.message ?? 'is invalid'}.`;
 }
 
-/**
- * Requests Node's HTTP parser refuses (oversized headers, garbage) never reach Fastify: answer them on the raw
- * socket, still in the one error shape.
- */
-export function clientErrorHandler(docsUrl: string) {
-  return (err: NodeJS.ErrnoException, socket: import('node:net').Socket) => {
-    // A response already under way on this connection (keep-alive, pipelining) must not get a second one written
-    // into it: drop the connection instead, as the client cannot tell the two apart.
-    const inFlight = (socket as { _httpMessage?: unknown })._httpMessage;
-    if (err.code === 'ECONNRESET' || !socket.writable || inFlight) return void socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const id = crypto.randomUUID();
-    const detail = { 431: 'The request headers (or the URL) are too large.', 408: 'The request took too long to arrive.' }[status as 431 | 408];
-    const body = JSON.stringify({
-      code: codeOf(status),
-      id,
-      title: titleOf(status),
-      detail: detail ?? 'The request is malformed.',
-      links: { about: docsUrl },
-      source: null,
-    });
-    socket.end(
-      `HTTP/1.1 ${status} ${titleOf(status)}\r\nContent-Type: application/json; charset=utf-8\r\nX-Correlation-ID: ${id}\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  };
-}
-
 /** The one error handler: every non-2xx body has the same shape; 5xx details go to the log only. */
 export function installErrorHandler(app: FastifyInstance<any, any, any, any, any>, docsUrl: string) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (req.routeOptions.config?.oauthErrors && (err.validation || (err.statusCode ?? 500) < 500)) {
-      // The token endpoint speaks RFC 6749 §5.2 even when its body cannot be parsed.
-      return reply.code(400).send({ error: 'invalid_request', error_description: 'The body must be form-encoded (application/x-www-form-urlencoded).' });
+    const status4xx = err instanceof AppError ? err.status < 500 : (err.statusCode ?? 500) < 500;
+    if (req.routeOptions.config?.oauthErrors && (err.validation || status4xx) && err.statusCode !== 413) {
+      // The token endpoint speaks RFC 6749 §5.2 even when its body cannot be parsed (a body too large gets the error shape).
+      const description = err instanceof AppError ? err.detail : 'The body must be form-encoded (application/x-www-form-urlencoded).';
+      return reply.code(400).send({ error: 'invalid_request', error_description: description });
     }
     if (err instanceof AppError) return sendError(req, reply, err, docsUrl);
     if (err.validation) return sendError(req, reply, new AppError(400, validationDetail(err), pointerOf(err)), docsUrl);

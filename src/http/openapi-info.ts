@@ -6,6 +6,8 @@ export function openapiInfo(publicUrl: string) {
       title: 'Custody collection sync API',
       version: '1.0.0',
       description: DESCRIPTION,
+      // The repository grants no licence; LicenseRef- is SPDX's form for a licence without a standard identifier.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: publicUrl }],
     components: {
@@ -16,15 +18,17 @@ export function openapiInfo(publicUrl: string) {
     security: [{ bearer: [] }],
     tags: [
       { name: 'auth', description: 'Service tokens' },
-      { name: 'workspaces' },
-      { name: 'wallets' },
-      { name: 'collections' },
+      { name: 'workspaces', description: 'Workspaces (matters) that group collections' },
+      { name: 'wallets', description: 'Credential wallets a collection is paired through (never any secret)' },
+      { name: 'collections', description: 'Collections: sync filters, status, runs and their live event stream' },
       { name: 'pairing', description: 'Third-party OAuth2 pairing' },
       { name: 'discovery', description: 'Users, channels and folders of the connected source' },
       { name: 'items', description: 'Collected content, runs and the chain-of-custody manifest' },
-      { name: 'search' },
-      { name: 'legalhold' },
-      { name: 'audit' },
+      { name: 'search', description: 'Full-text search over collected content' },
+      { name: 'legalhold', description: 'Legal holds that keep collected content from deletion' },
+      { name: 'audit', description: "The account's append-only audit log" },
+      { name: 'webhooks', description: 'Provider change events (called by Zoom and Microsoft Graph)' },
+      { name: 'webhook_endpoints', description: 'Outbound, signed notifications of finished runs, collections needing action and legal holds' },
     ],
   };
 }
@@ -33,7 +37,16 @@ const DESCRIPTION = `
 Custody copies exactly what a collection's sync filters allow from Zoom (\`conf\`) or OneDrive for Business
 (\`edrive\`) into a verified, content-addressed store, and keeps it in step.
 
-## Decisions where the specification says "not shown"
+## Rate limits
+
+600 requests/min per access token for every endpoint without its own limit; \`POST /v1/oauth/token\` 30/min per
+\`client_id\` (failed attempts count); \`POST /v1/search\` 300/min per token in its own budget; nothing under
+\`/v1/legalhold/\` is limited; requests without a valid token get 401 and are not counted. Successful responses carry
+\`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 carries \`Retry-After\` (whole seconds).
+
+## Design notes
+
+Decisions taken where the specification says "not shown".
 
 - **First token.** \`POST /v1/oauth/token\` with \`grant_type=client_credentials\`, \`client_id\`, \`client_secret\`
   (created with \`bin/custody admin create-client\`) returns \`{access_token, token_type, expires_in, refresh_token}\`.
@@ -45,7 +58,12 @@ Custody copies exactly what a collection's sync filters allow from Zoom (\`conf\
   \`{code: "00<status>_<snake_title>", id, title, detail, links: {about}, source: null | {pointer}}\`.
   \`id\` equals the \`X-Correlation-ID\` header, which every response carries (a well-formed incoming one is echoed).
   Malformed requests answer 400; filters that break the rules of their collection type answer 422 with a JSON
-  pointer; unknown or foreign ids 404; state conflicts (start without filters or credentials, illegal status) 409.
+  pointer; unknown or foreign ids 404; conflicts 409, with a code per cause:
+  \`00409_conflict\` the collection's credentials must be paired (again); \`00409_legal_hold\` a legal hold covers
+  what would be deleted; \`00409_run_active\` a run is active; \`00409_invalid_status\` the collection's status
+  does not allow it; \`00409_not_ready\` sync_filters or credentials are not saved yet;
+  \`00409_concurrent_change\` another request changed the collection meanwhile (try again).
+  \`00409_run_ended\` the run has already ended (cancelling a finished run).
 - **Read representations.** \`GET /v1/workspaces\`, \`/v1/workspaces/{id}\`, \`/v1/workspaces/{id}/collections\`,
   \`/v1/wallet/{id}\` (never any secret) and \`/v1/collections/{id}\`. Lists page with an opaque \`cursor\`.
 - **Wallets for edrive.** \`POST /v1/wallet\` with \`config_type: "edrive"\` (and \`"conf"\` for Zoom); a collection's
@@ -65,11 +83,4 @@ Custody copies exactly what a collection's sync filters allow from Zoom (\`conf\
   \`next_marker\`). Folders: \`cursor\` (the previous \`_next\`, an opaque string). \`size\` is in bytes.
 - **Sync statuses.** \`created\` (no filters yet), \`pending\` (queued), \`syncing\`, \`synced\`, \`failed\` (transient,
   retried automatically with backoff), \`error\` (needs user action, e.g. pair again; \`status_reason\` says why).
-
-## Rate limits
-
-600 requests/min per access token for every endpoint without its own limit; \`POST /v1/oauth/token\` 30/min per
-\`client_id\` (failed attempts count); \`POST /v1/search\` 300/min per token in its own budget; nothing under
-\`/v1/legalhold/\` is limited; requests without a valid token get 401 and are not counted. Successful responses carry
-\`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 carries \`Retry-After\` (whole seconds).
 `;

@@ -19,32 +19,40 @@ export interface DebugLog {
   debug(obj: object, msg?: string): void;
 }
 
-let thread: ExtractorThread | undefined;
-
-/**
- * The text of a docx or PDF, or null when there is none or the file cannot be read (corrupt, encrypted, over a
- * limit). Never rejects: a file that fails is still stored, and searchable by name, path and metadata.
- */
-export async function documentText(format: DocumentFormat, bytes: Buffer, limits: DocumentLimits, log?: DebugLog): Promise<string | null> {
-  const started = Date.now();
-  try {
-    if (format === 'docx') {
-      const problem = zipProblem(bytes, { maxEntries: limits.maxZipEntries, maxInflatedBytes: limits.maxInflatedBytes });
-      if (problem) throw new Error(problem);
-    }
-    thread ??= new ExtractorThread({ timeoutMs: limits.timeoutMs });
-    const { text, cut } = await thread.run({ format, bytes, maxPages: limits.maxPdfPages, maxChars: limits.maxChars }, limits.timeoutMs);
-    if (cut) log?.debug({ format, cut, ms: Date.now() - started }, 'document text cut short');
-    return text.trim() === '' ? null : text.slice(0, limits.maxChars);
-  } catch (err) {
-    log?.debug({ format, err: err instanceof Error ? err.message : String(err), ms: Date.now() - started }, 'document text not extracted');
-    return null;
-  }
+/** Parses docx and PDF in one worker thread, started on first use; one per process, built where it is composed. */
+export interface DocumentReader {
+  /**
+   * The text of a docx or PDF, or null when there is none or the file cannot be read (corrupt, encrypted, over a
+   * limit). Never rejects: a file that fails is still stored, and searchable by name, path and metadata.
+   */
+  text(format: DocumentFormat, bytes: Buffer, limits: DocumentLimits, log?: DebugLog): Promise<string | null>;
+  /** Ends the extractor thread now rather than when it has been idle for a while. */
+  stop(): Promise<void>;
 }
 
-/** Ends the extractor thread now rather than when it has been idle for a while. */
-export async function stopDocumentExtraction(): Promise<void> {
-  const current = thread;
-  thread = undefined;
-  await current?.stop();
+export function createDocumentReader(): DocumentReader {
+  let thread: ExtractorThread | undefined;
+  return {
+    async text(format, bytes, limits, log) {
+      const started = Date.now();
+      try {
+        if (format === 'docx') {
+          const problem = zipProblem(bytes, { maxEntries: limits.maxZipEntries, maxInflatedBytes: limits.maxInflatedBytes });
+          if (problem) throw new Error(problem);
+        }
+        thread ??= new ExtractorThread({ timeoutMs: limits.timeoutMs });
+        const { text, cut } = await thread.run({ format, bytes, maxPages: limits.maxPdfPages, maxChars: limits.maxChars }, limits.timeoutMs);
+        if (cut) log?.debug({ format, cut, ms: Date.now() - started }, 'document text cut short');
+        return text.trim() === '' ? null : text.slice(0, limits.maxChars);
+      } catch (err) {
+        log?.debug({ format, err: err instanceof Error ? err.message : String(err), ms: Date.now() - started }, 'document text not extracted');
+        return null;
+      }
+    },
+    async stop() {
+      const current = thread;
+      thread = undefined;
+      await current?.stop();
+    },
+  };
 }

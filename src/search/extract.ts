@@ -1,5 +1,5 @@
 import type { BlobStore } from '../blobs/types.ts';
-import { documentText, type DebugLog, type DocumentFormat, type DocumentLimits } from './documents.ts';
+import type { DebugLog, DocumentReader, DocumentFormat, DocumentLimits } from './documents.ts';
 
 /**
  * Searchable text from stored content: WebVTT transcripts, chat files, txt, md, csv/tsv, json, html/xml, and the
@@ -17,7 +17,7 @@ export const EXTRACT_LIMITS: DocumentLimits & { maxBytes: number } = {
   maxInflatedBytes: 32 * 1024 * 1024,
 };
 
-export type ExtractOptions = Partial<typeof EXTRACT_LIMITS> & { log?: DebugLog };
+export type ExtractOptions = Partial<typeof EXTRACT_LIMITS> & { log?: DebugLog; documents: DocumentReader };
 
 const BY_EXTENSION: Record<string, ContentFormat> = {
   vtt: 'vtt',
@@ -174,12 +174,12 @@ async function readHead(blobs: BlobStore, sha256: string, maxBytes: number): Pro
 export async function extractContentText(
   blobs: BlobStore,
   item: ContentDescriptor & { sha256: string | null; size?: number | null },
-  options: ExtractOptions = {},
+  options: ExtractOptions,
 ): Promise<string | null> {
   if (!item.sha256 || item.size === 0) return null;
   const format = contentFormatOf(item);
   if (!format) return null;
-  const { log, ...overrides } = options;
+  const { log, documents, ...overrides } = options;
   const limits = { ...EXTRACT_LIMITS, ...overrides };
   if (!isDocument(format)) return textOf(format, await readHead(blobs, item.sha256, limits.maxBytes));
   // A zip's directory is at its end, so a docx cut at maxBytes cannot be opened. A cut PDF is still tried:
@@ -188,5 +188,5 @@ export async function extractContentText(
     log?.debug({ format, size: item.size }, 'document too large for text extraction');
     return null;
   }
-  return documentText(format, await readHead(blobs, item.sha256, limits.maxBytes), limits, log);
+  return documents.text(format, await readHead(blobs, item.sha256, limits.maxBytes), limits, log);
 }

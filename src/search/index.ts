@@ -5,7 +5,7 @@ import { createSqliteSearchIndex } from './sqlite.ts';
 import type { Executor, SearchIndex } from './types.ts';
 
 export type { IndexableItem } from './document.ts';
-export { stopDocumentExtraction } from './documents.ts';
+export { createDocumentReader, type DocumentReader } from './documents.ts';
 export { extractContentText } from './extract.ts';
 export type { Executor, SearchFilters, SearchHit, SearchIndex, SearchResult } from './types.ts';
 

@@ -1,9 +1,10 @@
 import type { Database } from './db.ts';
 import { newId, nowIso } from './ids.ts';
+import type { Executor } from './transaction.ts';
 
 /** Accounts (tenants), their API clients and their redirect allowlist. */
 export class AccountRepo {
-  constructor(private db: Database) {}
+  constructor(private readonly db: Executor) {}
 
   async ensureAccount(name: string): Promise<string> {
     const existing = await this.db.selectFrom('accounts').select('id').where('name', '=', name).executeTakeFirst();

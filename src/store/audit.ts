@@ -1,8 +1,8 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { badRequest } from '../domain/errors.ts';
 import { newId, nowIso } from './ids.ts';
-import type { DB } from './schema.ts';
 import type { SearchTables } from './schema-search.ts';
+import type { Executor } from './transaction.ts';
 
 export type AuditRow = Selectable<SearchTables['audit_log']>;
 
@@ -31,30 +31,6 @@ function cleanDetail(detail: AuditDetail | null | undefined): string | null {
   return kept.length ? JSON.stringify(Object.fromEntries(kept)) : null;
 }
 
-/**
- * Appends one entry. Entries are never updated or deleted by the service. Pass a transaction to make the entry
- * part of the change it records (run start and finish).
- */
-export async function recordAudit(db: Kysely<DB>, entry: AuditEntry): Promise<string> {
-  const id = newId('aud');
-  await db
-    .insertInto('audit_log')
-    .values({
-      id,
-      at: entry.at ?? nowIso(),
-      account_id: entry.accountId,
-      client_id: entry.clientId,
-      action: entry.action.slice(0, 100),
-      target_id: entry.targetId?.slice(0, 200) ?? null,
-      outcome: entry.outcome.slice(0, 50),
-      status_code: entry.statusCode ?? null,
-      correlation_id: entry.correlationId ?? null,
-      detail: cleanDetail(entry.detail),
-    })
-    .execute();
-  return id;
-}
-
 function encodeSeq(seq: number): string {
   return Buffer.from(`a${seq}`).toString('base64url');
 }
@@ -66,19 +42,47 @@ function decodeSeq(cursor: string | undefined): number | undefined {
   return Number(m[1]);
 }
 
-/** The account's entries, newest first. */
-export async function listAudit(
-  db: Kysely<DB>,
-  accountId: string,
-  opts: { cursor?: string; limit: number; action?: string; target?: string },
-): Promise<{ rows: AuditRow[]; cursor: string | null }> {
-  const before = decodeSeq(opts.cursor);
-  let q = db.selectFrom('audit_log').selectAll().where('account_id', '=', accountId);
-  if (opts.action) q = q.where('action', '=', opts.action);
-  if (opts.target) q = q.where('target_id', '=', opts.target);
-  if (before !== undefined) q = q.where('seq', '<', before);
-  const rows = await q.orderBy('seq', 'desc').limit(opts.limit + 1).execute();
-  const page = rows.slice(0, opts.limit);
-  const last = page[page.length - 1];
-  return { rows: page, cursor: rows.length > opts.limit && last ? encodeSeq(Number(last.seq)) : null };
+/** The audit log: append-only. */
+export class AuditRepo {
+  constructor(private readonly db: Executor) {}
+
+  /**
+   * Appends one entry. Entries are never updated or deleted by the service. Build the repository on a transaction
+   * to make the entry part of the change it records (run start and finish).
+   */
+  async record(entry: AuditEntry): Promise<string> {
+    const id = newId('aud');
+    await this.db
+      .insertInto('audit_log')
+      .values({
+        id,
+        at: entry.at ?? nowIso(),
+        account_id: entry.accountId,
+        client_id: entry.clientId,
+        action: entry.action.slice(0, 100),
+        target_id: entry.targetId?.slice(0, 200) ?? null,
+        outcome: entry.outcome.slice(0, 50),
+        status_code: entry.statusCode ?? null,
+        correlation_id: entry.correlationId ?? null,
+        detail: cleanDetail(entry.detail),
+      })
+      .execute();
+    return id;
+  }
+
+  /** The account's entries, newest first. */
+  async list(
+    accountId: string,
+    opts: { cursor?: string; limit: number; action?: string; target?: string },
+  ): Promise<{ rows: AuditRow[]; cursor: string | null }> {
+    const before = decodeSeq(opts.cursor);
+    let q = this.db.selectFrom('audit_log').selectAll().where('account_id', '=', accountId);
+    if (opts.action) q = q.where('action', '=', opts.action);
+    if (opts.target) q = q.where('target_id', '=', opts.target);
+    if (before !== undefined) q = q.where('seq', '<', before);
+    const rows = await q.orderBy('seq', 'desc').limit(opts.limit + 1).execute();
+    const page = rows.slice(0, opts.limit);
+    const last = page[page.length - 1];
+    return { rows: page, cursor: rows.length > opts.limit && last ? encodeSeq(Number(last.seq)) : null };
+  }
 }

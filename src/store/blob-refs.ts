@@ -1,9 +1,8 @@
-import type { Transaction } from 'kysely';
 import type { BlobStore } from '../blobs/types.ts';
+import type { Executor } from './transaction.ts';
 import type { Database } from './db.ts';
 import type { DB } from './schema.ts';
 
-type Executor = Database | Transaction<DB>;
 
 /** Rolls back an orphan deletion that found an item still holding the content. */
 class ClaimedBlob extends Error {}
@@ -16,10 +15,10 @@ class ClaimedBlob extends Error {}
  * file still exists after its own commit and fetch the content again if it does not.
  */
 export class BlobRefRepo {
-  constructor(private db: Database) {}
+  constructor(private readonly db: Executor) {}
 
-  async acquire(trx: Executor, sha256: string, size: number, at: string): Promise<void> {
-    await trx
+  async acquire(sha256: string, size: number, at: string): Promise<void> {
+    await this.db
       .insertInto('blob_refs')
       .values({ sha256, refs: 1, size, updated_at: at })
       .onConflict((oc) => oc.column('sha256').doUpdateSet((eb) => ({ refs: eb('blob_refs.refs', '+', 1), updated_at: at })))
@@ -27,8 +26,8 @@ export class BlobRefRepo {
   }
 
   /** Drops one reference; returns the count left. */
-  async release(trx: Executor, sha256: string, at: string): Promise<number> {
-    const row = await trx
+  async release(sha256: string, at: string): Promise<number> {
+    const row = await this.db
       .updateTable('blob_refs')
       .set((eb) => ({ refs: eb('refs', '-', 1), updated_at: at }))
       .where('sha256', '=', sha256)

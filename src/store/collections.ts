@@ -1,14 +1,18 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import { compiledOnce } from './compiled.ts';
 import type { Database } from './db.ts';
+import { EventRepo } from './events.ts';
 import { newId, nowIso } from './ids.ts';
 import { keysetPage } from './paging.ts';
 import type { CoreTables } from './schema.ts';
+import { ACTIVE_RUN_STATUSES } from '../domain/run-state.ts';
 import type { SyncStatus } from '../domain/sync-state.ts';
+import { atomically, type Executor } from './transaction.ts';
 
 export type CollectionRow = Selectable<CoreTables['collections']>;
 
 export class CollectionRepo {
-  constructor(private db: Database) {}
+  constructor(private readonly db: Executor) {}
 
   async create(accountId: string, input: { name: string; workspace_id: string; wallet_id: string; type: string }): Promise<string> {
     const id = newId('col');
@@ -34,7 +38,15 @@ export class CollectionRepo {
 
   /** A collection being deleted (deleting_at set) is not found, here and in getById and listByWorkspace. */
   async get(accountId: string, id: string): Promise<CollectionRow | undefined> {
-    return this.db.selectFrom('collections').selectAll().where('id', '=', id).where('account_id', '=', accountId).where('deleting_at', 'is', null).executeTakeFirst();
+    return (await getCollection(this.db, accountId, id))[0];
+  }
+
+  /** The caller's collection and whether its wallet holds a grant, in one read (the hot GET of a collection). */
+  async getWithPairing(accountId: string, id: string): Promise<{ collection: CollectionRow; paired: boolean } | undefined> {
+    const row = (await getCollectionWithPairing(this.db, accountId, id))[0];
+    if (!row) return undefined;
+    const { credentials_paired, ...collection } = row;
+    return { collection, paired: Number(credentials_paired) === 1 };
   }
 
   async getById(id: string): Promise<CollectionRow | undefined> {
@@ -48,14 +60,73 @@ export class CollectionRepo {
     );
   }
 
+  /** The account's collections, oldest first, optionally of one workspace, type or sync status. */
+  async list(accountId: string, opts: { workspaceId?: string; type?: string; status?: string; cursor?: string; limit: number }) {
+    let q = this.db.selectFrom('collections').selectAll().where('account_id', '=', accountId).where('deleting_at', 'is', null);
+    if (opts.workspaceId !== undefined) q = q.where('workspace_id', '=', opts.workspaceId);
+    if (opts.type !== undefined) q = q.where('type', '=', opts.type);
+    if (opts.status !== undefined) q = q.where('sync_status', '=', opts.status as SyncStatus);
+    return keysetPage(q, opts);
+  }
+
+  /** The collection's type_sync, being deleted or not; undefined when there is no such row. */
+  async typeSync(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('collections').select('type_sync').where('id', '=', id).executeTakeFirst();
+    return row?.type_sync;
+  }
+
+  /** Live collections whose status promises a run (`pending`, `syncing`) that has none queued or running, in id order. */
+  async withoutPromisedRun(limit: number): Promise<Pick<CollectionRow, 'id' | 'sync_status'>[]> {
+    return this.db
+      .selectFrom('collections as c')
+      .select(['c.id', 'c.sync_status'])
+      .where('c.sync_status', 'in', ['pending', 'syncing'])
+      .where('c.deleting_at', 'is', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('runs as r').select('r.id').whereRef('r.collection_id', '=', 'c.id').where('r.status', 'in', [...ACTIVE_RUN_STATUSES]))),
+      )
+      .orderBy('c.id')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Moves a `syncing` collection that has no active run to `failed` or `error` (compare-and-swap: a run queued
+   * meanwhile wins). A move to `error` appends `collection.error` to the event outbox in the same transaction.
+   * Returns whether it moved.
+   */
+  async failWithoutRun(
+    id: string,
+    patch: { sync_status: 'failed' | 'error'; status_reason: string; next_sync_at: string | null; updated_at: string },
+  ): Promise<boolean> {
+    return atomically(this.db, async (trx) => {
+      const row = await trx
+        .updateTable('collections')
+        .set(patch)
+        .where('id', '=', id)
+        .where('sync_status', '=', 'syncing')
+        .where('deleting_at', 'is', null)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('runs').select('runs.id').where('runs.collection_id', '=', id).where('runs.status', 'in', [...ACTIVE_RUN_STATUSES]))),
+        )
+        .returning(['account_id'])
+        .executeTakeFirst();
+      if (row && patch.sync_status === 'error') await appendCollectionError(trx, row.account_id, id, patch.status_reason);
+      return row !== undefined;
+    });
+  }
+
   /** Collections whose deletion started but did not finish (a process stopped midway). */
   async deletingIds(): Promise<string[]> {
     const rows = await this.db.selectFrom('collections').select('id').where('deleting_at', 'is not', null).orderBy('id').execute();
     return rows.map((r) => r.id);
   }
 
-  async idsByWorkspace(workspaceId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('collections').select('id').where('workspace_id', '=', workspaceId).execute();
+  /** Every collection of the workspace, those being deleted too; of the account when one is given. */
+  async idsByWorkspace(workspaceId: string, accountId?: string): Promise<string[]> {
+    let q = this.db.selectFrom('collections').select('id').where('workspace_id', '=', workspaceId);
+    if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+    const rows = await q.execute();
     return rows.map((r) => r.id);
   }
 
@@ -82,19 +153,82 @@ export class CollectionRepo {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  /** Moves the status only if it still is `from` (compare-and-swap); returns whether it moved. */
+  /** Compare-and-swap on sync_status; a move to `error` appends `collection.error` to the event outbox with it. */
   async transition(id: string, from: SyncStatus, to: SyncStatus, reason: string | null = null): Promise<boolean> {
-    const res = await this.db
+    if (to === 'error' && !this.db.isTransaction) return this.db.transaction().execute((trx) => new CollectionRepo(trx).transition(id, from, to, reason));
+    const row = await this.db
       .updateTable('collections')
       .set({ sync_status: to, status_reason: reason, updated_at: nowIso() })
       .where('id', '=', id)
       .where('sync_status', '=', from)
       .where('deleting_at', 'is', null)
+      .returning(['id', 'account_id'])
       .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    if (row && to === 'error') await appendCollectionError(this.db, row.account_id, id, reason);
+    return row !== undefined;
+  }
+
+  /**
+   * Starts the deletion of collections (sync/deletion.ts): those not being deleted already, of the account when
+   * one is given. Returns the ids it marked.
+   */
+  async markDeleting(ids: string[], accountId?: string): Promise<string[]> {
+    if (ids.length === 0) return [];
+    let q = this.db.updateTable('collections').set({ deleting_at: nowIso() }).where('id', 'in', ids).where('deleting_at', 'is', null);
+    if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+    const rows = await q.returning('id').execute();
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Collections whose next sync is due at `now`: `auto`/`arch` ones that are synced, and failed ones with a retry
+   * planned. The scheduler queues each with a compare-and-swap, so a collection listed twice is queued once.
+   */
+  async dueForSync(now: string, limit: number): Promise<{ id: string; sync_status: string }[]> {
+    return this.db
+      .selectFrom('collections')
+      .select(['id', 'sync_status'])
+      .where('deleting_at', 'is', null)
+      .where((eb) =>
+        eb.and([
+          eb.or([eb('next_sync_at', 'is', null), eb('next_sync_at', '<=', now)]),
+          eb.or([
+            eb.and([eb('sync_status', '=', 'synced'), eb('type_sync', 'in', ['auto', 'arch'])]),
+            eb.and([eb('sync_status', '=', 'failed'), eb('next_sync_at', 'is not', null)]),
+          ]),
+        ]),
+      )
+      .limit(limit)
+      .execute();
   }
 
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('collections').where('id', '=', id).execute();
   }
 }
+
+/** `collection.error`: the collection needs a person (pair again, grant a scope, start it again). */
+export async function appendCollectionError(db: Database, accountId: string, collectionId: string, reason: string | null): Promise<void> {
+  await new EventRepo(db).append({
+    accountId,
+    collectionId,
+    type: 'collection.error',
+    data: { collection_id: collectionId, reason: reason ?? 'the collection needs attention' },
+  });
+}
+// every collection route starts with this one
+const getCollection = compiledOnce((db: Executor, accountId: string, id: string) =>
+  db.selectFrom('collections').selectAll().where('id', '=', id).where('account_id', '=', accountId).where('deleting_at', 'is', null),
+);
+
+// the sealed grant itself never leaves the database here: only whether there is one
+const getCollectionWithPairing = compiledOnce((db: Executor, accountId: string, id: string) =>
+  db
+    .selectFrom('collections')
+    .leftJoin('wallets', 'wallets.id', 'collections.wallet_id')
+    .selectAll('collections')
+    .select(sql<number>`case when wallets.sealed_grant is not null and wallets.sealed_grant <> '' then 1 else 0 end`.as('credentials_paired'))
+    .where('collections.id', '=', id)
+    .where('collections.account_id', '=', accountId)
+    .where('collections.deleting_at', 'is', null),
+);

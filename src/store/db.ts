@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 
@@ -21,46 +21,38 @@ export interface DatabaseOptions {
 // int8 and numeric come back from pg as strings by default; sizes and counters fit in a double.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-const dialects = new WeakMap<object, Dialect>();
-const schemas = new WeakMap<object, string>();
-
+/** The dialect of a database handle or of a transaction (a transaction is a Kysely of its own). */
 export function dialectOf(db: Kysely<any>): Dialect {
-  const d = dialects.get(db);
-  if (!d) throw new Error('database was not created by openDatabase');
-  return d;
+  const adapter = db.getExecutor().adapter;
+  if (adapter instanceof PostgresAdapter) return 'postgres';
+  if (adapter instanceof SqliteAdapter) return 'sqlite';
+  throw new Error(`unsupported database adapter ${adapter.constructor.name}`);
 }
 
 export function openDatabase(opts: DatabaseOptions): Database {
-  let db: Database;
-  let dialect: Dialect;
   if (opts.url) {
     const pool = new pg.Pool({
       connectionString: opts.url,
       max: opts.poolSize ?? 10,
       options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
     });
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    dialect = 'postgres';
-    if (opts.schema) schemas.set(db, opts.schema);
-  } else {
-    const file = opts.sqlitePath ?? ':memory:';
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    const sqlite = new SQLite(file);
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('foreign_keys = ON');
-    // The CLI and the server may write at the same time: wait for the lock instead of failing.
-    sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-    dialect = 'sqlite';
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   }
-  dialects.set(db, dialect);
-  return db;
+  const file = opts.sqlitePath ?? ':memory:';
+  if (file !== ':memory:') createPrivateFile(file);
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  // The CLI and the server may write at the same time: wait for the lock instead of failing.
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrate(db: Database): Promise<void> {
+/** `schema`: the PostgreSQL schema the database lives in, when DatabaseOptions.schema named one. */
+export async function migrate(db: Database, opts: { schema?: string } = {}): Promise<void> {
   if (dialectOf(db) === 'sqlite') return runMigrations(db, undefined);
   // Several API and worker processes may boot at once: one migrates, the others wait. The advisory lock is
   // session-level, so it is taken and released on one pinned connection (never on whichever the pool hands out).
@@ -68,8 +60,9 @@ export async function migrate(db: Database): Promise<void> {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
     try {
       // Kysely looks for its bookkeeping tables in every schema unless told which one: always name ours, so
-      // databases living side by side in schemas of one PostgreSQL database never see each other's.
-      const schema = schemas.get(db) ?? (await sql<{ schema: string }>`select current_schema() as schema`.execute(conn)).rows[0]?.schema;
+      // databases living side by side in schemas of one PostgreSQL database never see each other's. The pool's
+      // search_path (DatabaseOptions.schema, or options in the URL) names it.
+      const schema = opts.schema ?? (await sql<{ schema: string }>`select current_schema() as schema`.execute(conn)).rows[0]?.schema;
       await runMigrations(db, schema);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
@@ -91,4 +84,43 @@ async function runMigrations(db: Database, migrationTableSchema: string | undefi
 /** Pings the database (used by /readyz). */
 export async function ping(db: Database): Promise<void> {
   await sql`select 1`.execute(db);
+}
+
+/**
+ * The database file (and so its -wal and -shm files, which SQLite creates with the database's mode) is readable by
+ * the service's user only; its folder is created 0700. A file left 0644 by an older version is tightened.
+ */
+function createPrivateFile(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((fs.statSync(f).mode & 0o777) !== 0o600) fs.chmodSync(f, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs as much as running a small indexed read. Statements are
+ * reused by SQL text (SQLite re-prepares them itself after a schema change); one still being iterated (a
+ * streamed query) is busy, so a fresh one is prepared for that call.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  return {
+    prepare(source: string) {
+      const cached = cache.get(source);
+      if (cached && !cached.busy) return cached;
+      const stmt = prepare(source);
+      if (!cached) {
+        if (cache.size >= 500) cache.clear();
+        cache.set(source, stmt);
+      }
+      return stmt;
+    },
+    close: () => void sqlite.close(),
+  };
 }

@@ -1,15 +1,13 @@
-import { PostgresAdapter, type Kysely, type Selectable } from 'kysely';
+import { PostgresAdapter, type Selectable } from 'kysely';
 import { conflict, notFound } from '../domain/errors.ts';
+import { EventRepo } from './events.ts';
 import { newId, nowIso } from './ids.ts';
 import { keysetPage } from './paging.ts';
-import type { DB } from './schema.ts';
 import type { SearchTables } from './schema-search.ts';
+import { atomically, type Executor } from './transaction.ts';
 
 export type HoldRow = Selectable<SearchTables['legal_holds']>;
 export type Hold = HoldRow & { collection_ids: string[] };
-
-/** A database or a transaction. */
-type Executor = Kysely<DB>;
 
 export interface NewHold {
   name: string;
@@ -17,6 +15,146 @@ export interface NewHold {
   workspaceId: string | null;
   collectionIds: string[];
   clientId: string;
+}
+
+/** What a hold covers: collections (named directly, or through their workspace) or a workspace. */
+export interface HoldTarget {
+  accountId?: string;
+  collectionIds: string[];
+  workspaceId?: string;
+}
+
+export class HoldRepo {
+  constructor(private readonly db: Executor) {}
+
+  /** Places a hold in one transaction (the caller's, or a new one) with its `hold.placed` event. */
+  async create(accountId: string, input: NewHold): Promise<string> {
+    const id = newId('hold');
+    await atomically(this.db, async (trx) => {
+      const holds = new HoldRepo(trx);
+      await holds.lockCovered(input);
+      await trx
+        .insertInto('legal_holds')
+        .values({
+          id,
+          account_id: accountId,
+          name: input.name,
+          description: input.description,
+          workspace_id: input.workspaceId,
+          created_at: nowIso(),
+          created_by_client: input.clientId,
+          released_at: null,
+          released_by_client: null,
+        })
+        .execute();
+      const unique = [...new Set(input.collectionIds)];
+      if (unique.length) await trx.insertInto('legal_hold_collections').values(unique.map((c) => ({ hold_id: id, collection_id: c }))).execute();
+      await refuseDeleting(trx, accountId, input.collectionIds);
+      await refuseDeletingWorkspace(trx, accountId, input.workspaceId);
+      await new EventRepo(trx).append({ accountId, type: 'hold.placed', data: { hold_id: id, collection_ids: unique, workspace_id: input.workspaceId } });
+    });
+    return id;
+  }
+
+  /** An active hold of the account, or undefined (released holds and other accounts' holds are not found). */
+  async get(accountId: string, id: string): Promise<Hold | undefined> {
+    const row = await this.db
+      .selectFrom('legal_holds')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .where('released_at', 'is', null)
+      .executeTakeFirst();
+    return row ? (await withCollections(this.db, [row]))[0] : undefined;
+  }
+
+  /** Active holds, oldest first. */
+  async list(accountId: string, opts: { cursor?: string; limit: number }) {
+    const page = await keysetPage(this.db.selectFrom('legal_holds').selectAll().where('account_id', '=', accountId).where('released_at', 'is', null), opts);
+    return { rows: await withCollections(this.db, page.rows), cursor: page.cursor };
+  }
+
+  /** Releases an active hold with its `hold.released` event; false when there is none by that id in the account (unknown or already released). */
+  async release(accountId: string, id: string, clientId: string): Promise<boolean> {
+    return atomically(this.db, async (trx) => {
+      const res = await trx
+        .updateTable('legal_holds')
+        .set({ released_at: nowIso(), released_by_client: clientId })
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .where('released_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      await new EventRepo(trx).append({ accountId, type: 'hold.released', data: { hold_id: id } });
+      return true;
+    });
+  }
+
+  /**
+   * Active holds covering any of these collections (named directly, or through their workspace) or the workspace
+   * itself. A workspace hold also covers collections created after it.
+   */
+  async covering(target: HoldTarget): Promise<HoldRow[]> {
+    const { collectionIds, workspaceId } = target;
+    if (collectionIds.length === 0 && !workspaceId) return [];
+    let q = this.db
+      .selectFrom('legal_holds as h')
+      .selectAll('h')
+      .where('h.released_at', 'is', null)
+      .where((eb) => {
+        const covers = [];
+        if (workspaceId) covers.push(eb('h.workspace_id', '=', workspaceId));
+        if (collectionIds.length) {
+          covers.push(
+            eb('h.id', 'in', eb.selectFrom('legal_hold_collections').select('hold_id').where('collection_id', 'in', collectionIds)),
+            eb('h.workspace_id', 'in', eb.selectFrom('collections').select('workspace_id').where('id', 'in', collectionIds)),
+          );
+        }
+        return eb.or(covers);
+      });
+    if (target.accountId) q = q.where('h.account_id', '=', target.accountId);
+    return q.orderBy('h.created_at').orderBy('h.id').execute();
+  }
+
+  /** Whether an active hold covers the collection: its content must never be purged (auto sync tombstones only). */
+  async isHeld(collectionId: string): Promise<boolean> {
+    return (await this.covering({ collectionIds: [collectionId] })).length > 0;
+  }
+
+  /**
+   * `isHeld` for a transaction (this repository's executor) that is about to give up content (a superseded
+   * version, a tombstoned item's blob). On PostgreSQL it first takes a key-share lock on the collection row, which
+   * create's row locks conflict with: a hold being created either committed before this check (and is seen) or
+   * waits until this transaction is over, so no content is dropped after a hold was acknowledged. On SQLite the
+   * caller's transaction already holds the write lock (it starts with a write), which serializes it with create.
+   */
+  async isHeldLocked(collectionId: string): Promise<boolean> {
+    if (isPostgres(this.db)) await this.db.selectFrom('collections').select('id').where('id', '=', collectionId).forKeyShare().execute();
+    return this.isHeld(collectionId);
+  }
+
+  /**
+   * PostgreSQL, inside a transaction: locks the collections a new hold covers (see isHeldLocked), in id order
+   * against deadlocks. sync/deletion.ts takes the same locks before it marks collections deleting.
+   */
+  async lockCovered(input: Pick<NewHold, 'collectionIds' | 'workspaceId'>): Promise<void> {
+    const trx = this.db;
+    if (!isPostgres(trx) || (input.collectionIds.length === 0 && !input.workspaceId)) return;
+    // Lock order, the same for a hold and a deletion: the workspace row, then its collections in id order.
+    if (input.workspaceId) await trx.selectFrom('workspaces').select('id').where('id', '=', input.workspaceId).forUpdate().execute();
+    await trx
+      .selectFrom('collections')
+      .select('id')
+      .where((eb) => {
+        const covered = [];
+        if (input.collectionIds.length > 0) covered.push(eb('id', 'in', input.collectionIds));
+        if (input.workspaceId) covered.push(eb('workspace_id', '=', input.workspaceId));
+        return eb.or(covered);
+      })
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  }
 }
 
 async function withCollections(db: Executor, rows: HoldRow[]): Promise<Hold[]> {
@@ -30,35 +168,9 @@ async function withCollections(db: Executor, rows: HoldRow[]): Promise<Hold[]> {
   return rows.map((r) => ({ ...r, collection_ids: links.filter((l) => l.hold_id === r.id).map((l) => l.collection_id) }));
 }
 
-export async function createHold(db: Executor, accountId: string, input: NewHold): Promise<string> {
-  const id = newId('hold');
-  await db.transaction().execute(async (trx) => {
-    await lockCovered(trx, input);
-    await trx
-      .insertInto('legal_holds')
-      .values({
-        id,
-        account_id: accountId,
-        name: input.name,
-        description: input.description,
-        workspace_id: input.workspaceId,
-        created_at: nowIso(),
-        created_by_client: input.clientId,
-        released_at: null,
-        released_by_client: null,
-      })
-      .execute();
-    const unique = [...new Set(input.collectionIds)];
-    if (unique.length) await trx.insertInto('legal_hold_collections').values(unique.map((c) => ({ hold_id: id, collection_id: c }))).execute();
-    await refuseDeleting(trx, accountId, input.collectionIds);
-    await refuseDeletingWorkspace(trx, accountId, input.workspaceId);
-  });
-  return id;
-}
-
 /**
  * A collection whose deletion has started is gone: a hold naming it answers 404 like an unknown id (the whole
- * hold is rolled back). Checked under lockCovered's row locks (PostgreSQL) or the write lock the inserts above
+ * hold is rolled back). Checked under HoldRepo.lockCovered's row locks (PostgreSQL) or the write lock the inserts above
  * took (SQLite), which sync/deletion.ts takes too before it marks collections deleting.
  */
 async function refuseDeleting(trx: Executor, accountId: string, collectionIds: string[]): Promise<void> {
@@ -88,104 +200,6 @@ async function refuseDeletingWorkspace(trx: Executor, accountId: string, workspa
   if (!live) throw Object.assign(notFound('Workspace'), { pointer: '/body/workspace_id' });
 }
 
-/** An active hold of the account, or undefined (released holds and other accounts' holds are not found). */
-export async function getHold(db: Executor, accountId: string, id: string): Promise<Hold | undefined> {
-  const row = await db
-    .selectFrom('legal_holds')
-    .selectAll()
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .where('released_at', 'is', null)
-    .executeTakeFirst();
-  return row ? (await withCollections(db, [row]))[0] : undefined;
-}
-
-/** Active holds, oldest first. */
-export async function listHolds(db: Executor, accountId: string, opts: { cursor?: string; limit: number }) {
-  const page = await keysetPage(db.selectFrom('legal_holds').selectAll().where('account_id', '=', accountId).where('released_at', 'is', null), opts);
-  return { rows: await withCollections(db, page.rows), cursor: page.cursor };
-}
-
-/** Releases an active hold; false when there is none by that id in the account (unknown or already released). */
-export async function releaseHold(db: Executor, accountId: string, id: string, clientId: string): Promise<boolean> {
-  const res = await db
-    .updateTable('legal_holds')
-    .set({ released_at: nowIso(), released_by_client: clientId })
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .where('released_at', 'is', null)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
-}
-
-/**
- * Active holds covering any of these collections (named directly, or through their workspace) or the workspace
- * itself. A workspace hold also covers collections created after it.
- */
-export async function holdsCovering(
-  db: Executor,
-  target: { accountId?: string; collectionIds: string[]; workspaceId?: string },
-): Promise<HoldRow[]> {
-  const { collectionIds, workspaceId } = target;
-  if (collectionIds.length === 0 && !workspaceId) return [];
-  let q = db
-    .selectFrom('legal_holds as h')
-    .selectAll('h')
-    .where('h.released_at', 'is', null)
-    .where((eb) => {
-      const covers = [];
-      if (workspaceId) covers.push(eb('h.workspace_id', '=', workspaceId));
-      if (collectionIds.length) {
-        covers.push(
-          eb('h.id', 'in', eb.selectFrom('legal_hold_collections').select('hold_id').where('collection_id', 'in', collectionIds)),
-          eb('h.workspace_id', 'in', eb.selectFrom('collections').select('workspace_id').where('id', 'in', collectionIds)),
-        );
-      }
-      return eb.or(covers);
-    });
-  if (target.accountId) q = q.where('h.account_id', '=', target.accountId);
-  return q.orderBy('h.created_at').orderBy('h.id').execute();
-}
-
-/** Whether an active hold covers the collection: its content must never be purged (auto sync tombstones only). */
-export async function isHeld(db: Executor, collectionId: string): Promise<boolean> {
-  return (await holdsCovering(db, { collectionIds: [collectionId] })).length > 0;
-}
-
-/**
- * `isHeld` for a transaction that is about to give up content (a superseded version, a tombstoned item's blob).
- * On PostgreSQL it first takes a key-share lock on the collection row, which createHold's row locks conflict
- * with: a hold being created either committed before this check (and is seen) or waits until this transaction
- * is over, so no content is dropped after a hold was acknowledged. On SQLite the caller's transaction already
- * holds the write lock (it starts with a write), which serializes it with createHold.
- */
-export async function isHeldInTransaction(trx: Executor, collectionId: string): Promise<boolean> {
-  if (isPostgres(trx)) await trx.selectFrom('collections').select('id').where('id', '=', collectionId).forKeyShare().execute();
-  return isHeld(trx, collectionId);
-}
-
-/**
- * PostgreSQL: locks the collections a new hold covers (see isHeldInTransaction), in id order against deadlocks.
- * sync/deletion.ts takes the same locks before it marks collections deleting.
- */
-export async function lockCovered(trx: Executor, input: Pick<NewHold, 'collectionIds' | 'workspaceId'>): Promise<void> {
-  if (!isPostgres(trx) || (input.collectionIds.length === 0 && !input.workspaceId)) return;
-  // Lock order, the same for a hold and a deletion: the workspace row, then its collections in id order.
-  if (input.workspaceId) await trx.selectFrom('workspaces').select('id').where('id', '=', input.workspaceId).forUpdate().execute();
-  await trx
-    .selectFrom('collections')
-    .select('id')
-    .where((eb) => {
-      const covered = [];
-      if (input.collectionIds.length > 0) covered.push(eb('id', 'in', input.collectionIds));
-      if (input.workspaceId) covered.push(eb('workspace_id', '=', input.workspaceId));
-      return eb.or(covered);
-    })
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-}
-
 function isPostgres(ex: Executor): boolean {
   return ex.getExecutor().adapter instanceof PostgresAdapter;
 }
@@ -197,13 +211,16 @@ function isPostgres(ex: Executor): boolean {
  */
 export function legalHoldGuard(db: Executor) {
   return async (req: { accountId: string; collectionIds: string[]; workspaceId?: string }, trx: Executor = db): Promise<void> => {
-    const holds = await holdsCovering(trx, req);
+    const holds = await new HoldRepo(trx).covering(req);
     const hold = holds[0];
     if (!hold) return;
     const what = req.workspaceId ? `workspace ${req.workspaceId}` : `collection ${req.collectionIds.join(', ')}`;
     const others = holds.length > 1 ? ` (and ${holds.length - 1} more hold${holds.length > 2 ? 's' : ''})` : '';
     throw conflict(
+      'legal_hold',
       `legal hold "${hold.name}" (${hold.id})${others} covers ${what}; it cannot be deleted until the hold is released (DELETE /v1/legalhold/holds/${hold.id}).`,
     );
   };
 }
+
+// Kept for src/sync/engine.ts and src/sync/session.ts, which another change owns now: use HoldRepo there next.

@@ -1,4 +1,5 @@
-import { PostgresAdapter, type Insertable, type Selectable, type Transaction, type Updateable } from 'kysely';
+import { PostgresAdapter, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Executor } from './transaction.ts';
 import type { Database } from './db.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
 import type { DB } from './schema.ts';
@@ -8,7 +9,6 @@ export type ItemRow = Selectable<SyncTables['items']>;
 export type NewItemRow = Insertable<SyncTables['items']>;
 export type ItemPatch = Updateable<SyncTables['items']>;
 
-type Executor = Database | Transaction<DB>;
 
 function isPostgres(ex: Executor): boolean {
   return ex.getExecutor().adapter instanceof PostgresAdapter;
@@ -101,29 +101,71 @@ export interface ItemListFilter {
 }
 
 export class ItemRepo {
-  constructor(private db: Database) {}
+  constructor(private readonly db: Executor) {}
 
   /**
    * `forUpdate`: inside a transaction that rewrites the row from what it reads (reference counts, versions), lock
    * it on PostgreSQL so that a concurrent purge cannot change it in between. SQLite transactions here start with
    * a write, which already holds the database's write lock.
    */
-  async findByKey(ex: Executor, collectionId: string, kind: string, sourceId: string, opts: { forUpdate?: boolean } = {}): Promise<ItemRow | undefined> {
-    const q = ex.selectFrom('items').selectAll().where('collection_id', '=', collectionId).where('kind', '=', kind).where('source_id', '=', sourceId);
-    return (opts.forUpdate && isPostgres(ex) ? q.forUpdate() : q).executeTakeFirst();
+  async findByKey(collectionId: string, kind: string, sourceId: string, opts: { forUpdate?: boolean } = {}): Promise<ItemRow | undefined> {
+    const q = this.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).where('kind', '=', kind).where('source_id', '=', sourceId);
+    return (opts.forUpdate && isPostgres(this.db) ? q.forUpdate() : q).executeTakeFirst();
   }
 
-  async getForUpdate(ex: Executor, id: string): Promise<ItemRow | undefined> {
-    const q = ex.selectFrom('items').selectAll().where('id', '=', id);
-    return (isPostgres(ex) ? q.forUpdate() : q).executeTakeFirst();
+  async getForUpdate(id: string): Promise<ItemRow | undefined> {
+    const q = this.db.selectFrom('items').selectAll().where('id', '=', id);
+    return (isPostgres(this.db) ? q.forUpdate() : q).executeTakeFirst();
   }
 
-  async insert(trx: Executor, row: NewItemRow): Promise<void> {
-    await trx.insertInto('items').values(row).execute();
+  async getById(id: string): Promise<ItemRow | undefined> {
+    return this.db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async update(trx: Executor, id: string, patch: ItemPatch): Promise<void> {
-    await trx.updateTable('items').set(patch).where('id', '=', id).execute();
+  async insert(row: NewItemRow): Promise<void> {
+    await this.db.insertInto('items').values(row).execute();
+  }
+
+  async update(id: string, patch: ItemPatch): Promise<void> {
+    await this.db.updateTable('items').set(patch).where('id', '=', id).execute();
+  }
+
+  /** Stamps the items a listing run saw unchanged; one statement per 500 ids. */
+  async markSeen(ids: string[], listingRunId: string): Promise<void> {
+    for (let i = 0; i < ids.length; i += 500) {
+      await this.db.updateTable('items').set({ last_seen_run_id: listingRunId }).where('id', 'in', ids.slice(i, i + 500)).execute();
+    }
+  }
+
+  /**
+   * A held tombstone gives up its content: compare-and-swap on holds_ref, so a run or another purge touching the
+   * row meanwhile keeps counts exact. Returns the blob the row held when this statement changed it (to release),
+   * or undefined when it changed nothing.
+   */
+  async purgeTombstoneContent(id: string, at: string): Promise<string | undefined> {
+    const res = await this.db
+      .updateTable('items')
+      .set({ holds_ref: 0, content_state: 'purged', updated_at: at })
+      .where('id', '=', id)
+      .where('holds_ref', '=', 1)
+      .where('tombstoned_at', 'is not', null)
+      .returning('sha256')
+      .executeTakeFirst();
+    return res?.sha256 ?? undefined;
+  }
+
+  /**
+   * Rewrites the item's version list, compare-and-swap on the list read before (`expected`): false when a run
+   * superseded the item meanwhile (its new entry is kept).
+   */
+  async replaceVersions(id: string, expected: string | null, versions: PreviousVersion[], at: string): Promise<boolean> {
+    const res = await this.db
+      .updateTable('items')
+      .set({ ...versionColumns(versions), updated_at: at })
+      .where('id', '=', id)
+      .where('previous_versions', '=', expected)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
   }
 
   /** Visible (not tombstoned) items of a collection, oldest first, keyset-paged. */
@@ -148,10 +190,9 @@ export class ItemRepo {
    * yet marked deleted at the source), for a complete listing to treat as deleted.
    */
   async unseen(
-    ex: Executor,
     q: { collectionId: string; custodian: string; kinds: string[]; listingRunId: string; already: 'tombstoned' | 'deleted_at_source'; limit: number },
   ): Promise<Pick<ItemRow, 'id' | 'kind' | 'source_id'>[]> {
-    return ex
+    return this.db
       .selectFrom('items')
       .select(['id', 'kind', 'source_id'])
       .where('collection_id', '=', q.collectionId)
@@ -227,8 +268,8 @@ export class ItemRepo {
    * Deletes up to `limit` items of a collection and returns the rows this statement deleted, with their content
    * references: only those may be released (a concurrent purge of the same collection deletes the others).
    */
-  async purgeBatch(trx: Executor, collectionId: string, limit: number) {
-    return trx
+  async purgeBatch(collectionId: string, limit: number) {
+    return this.db
       .deleteFrom('items')
       .where('id', 'in', (eb) => eb.selectFrom('items').select('id').where('collection_id', '=', collectionId).limit(limit))
       .returning(['id', 'sha256', 'holds_ref', 'previous_versions'])
@@ -239,21 +280,21 @@ export class ItemRepo {
     return Boolean(await this.db.selectFrom('items').select('id').where('collection_id', '=', collectionId).limit(1).executeTakeFirst());
   }
 
-  async deleteIds(trx: Executor, ids: string[]): Promise<void> {
-    if (ids.length > 0) await trx.deleteFrom('items').where('id', 'in', ids).execute();
+  async deleteIds(ids: string[]): Promise<void> {
+    if (ids.length > 0) await this.db.deleteFrom('items').where('id', 'in', ids).execute();
   }
 }
 
 export class CursorRepo {
-  constructor(private db: Database) {}
+  constructor(private readonly db: Executor) {}
 
   async get(collectionId: string): Promise<{ value: unknown; fingerprint: string | null } | undefined> {
     const row = await this.db.selectFrom('collection_cursors').selectAll().where('collection_id', '=', collectionId).executeTakeFirst();
     return row ? { value: JSON.parse(row.value), fingerprint: row.filters_fingerprint } : undefined;
   }
 
-  async put(trx: Executor, collectionId: string, value: string, fingerprint: string, at: string): Promise<void> {
-    await trx
+  async put(collectionId: string, value: string, fingerprint: string, at: string): Promise<void> {
+    await this.db
       .insertInto('collection_cursors')
       .values({ collection_id: collectionId, value, filters_fingerprint: fingerprint, updated_at: at })
       .onConflict((oc) => oc.column('collection_id').doUpdateSet({ value, filters_fingerprint: fingerprint, updated_at: at }))

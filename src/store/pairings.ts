@@ -1,4 +1,5 @@
 import type { Database } from './db.ts';
+import type { Executor } from './transaction.ts';
 
 /**
  * The two short-lived records of the pairing flow: the nonce of each OAuth state handed to a provider
@@ -6,7 +7,7 @@ import type { Database } from './db.ts';
  * "use" is one conditional UPDATE so that two concurrent requests can never both succeed.
  */
 export class PairingRepo {
-  constructor(private db: Database) {}
+  constructor(private readonly db: Executor) {}
 
   async recordState(input: { nonceHash: string; accountId: string; type: string; expiresAt: string }): Promise<void> {
     await this.db

@@ -1,6 +1,10 @@
-import type { Selectable, Transaction } from 'kysely';
-import { recordAudit } from './audit.ts';
+import { sql, type Selectable } from 'kysely';
+import { ACTIVE_RUN_STATUSES, runStatusesBefore, type FinalRunStatus } from '../domain/run-state.ts';
+import { AuditRepo } from './audit.ts';
+import { compiledOnce } from './compiled.ts';
+import { atomically, type Executor } from './transaction.ts';
 import type { Database } from './db.ts';
+import { EventRepo } from './events.ts';
 import { newId } from './ids.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
 import type { DB } from './schema.ts';
@@ -8,9 +12,11 @@ import type { SyncTables } from './schema-sync.ts';
 
 export type RunRow = Selectable<SyncTables['runs']>;
 export type RunErrorRow = Selectable<SyncTables['run_errors']>;
-export type RunTrigger = 'start' | 'schedule' | 'retry';
-export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'error' | 'cancelled';
-export const ACTIVE_STATUSES = ['queued', 'running'] as const;
+/** `event`: a provider event's targeted run, limited to `scope` (custodian ids). */
+export type RunTrigger = 'start' | 'schedule' | 'retry' | 'event';
+export type { RunStatus } from '../domain/run-state.ts';
+export { RUN_STATUSES } from '../domain/run-state.ts';
+export const ACTIVE_STATUSES = ACTIVE_RUN_STATUSES;
 
 export interface Counters {
   listed: number;
@@ -27,12 +33,22 @@ export function countersOf(run: RunRow): Counters {
   return { listed, collected, skipped, unchanged, failed, bytes, error_count };
 }
 
-type Executor = Database | Transaction<DB>;
-type FinalStatus = Exclude<RunStatus, 'queued' | 'running'>;
+type FinalStatus = FinalRunStatus;
 
-/** `run.finish`: outcome = the run's final status. Always inside the transaction that sets that status. */
-async function auditFinish(trx: Transaction<DB>, run: Pick<RunRow, 'id' | 'account_id' | 'collection_id'>, status: FinalStatus, at: string, reason: string | null) {
-  await recordAudit(trx, {
+/**
+ * `run.finish` (audit) and `run.finished` (event outbox): outcome = the run's final status. Always inside the
+ * transaction that sets that status.
+ */
+async function auditFinish(trx: Executor, run: Pick<RunRow, 'id' | 'account_id' | 'collection_id'>, status: FinalStatus, at: string, reason: string | null) {
+  await new EventRepo(trx).append({
+    accountId: run.account_id,
+    collectionId: run.collection_id,
+    runId: run.id,
+    type: 'run.finished',
+    data: { run_id: run.id, collection_id: run.collection_id, status },
+    at,
+  });
+  await new AuditRepo(trx).record({
     accountId: run.account_id,
     clientId: null,
     action: 'run.finish',
@@ -54,7 +70,7 @@ export interface Progress {
 }
 
 export class RunRepo {
-  constructor(private db: Database) {}
+  constructor(private readonly db: Executor) {}
 
   /**
    * Inserts a queued run unless the collection already has an active one (the partial unique index decides,
@@ -69,8 +85,10 @@ export class RunRepo {
     filtersFingerprint?: string | null;
     /** a retry resuming another run's checkpoint continues that run's listing marks */
     listingRunId?: string | null;
-  }, ex: Executor = this.db): Promise<{ run: RunRow; created: boolean }> {
-    const inserted = await ex
+    /** custodian ids an `event` run is limited to */
+    scope?: string[] | null;
+  }): Promise<{ run: RunRow; created: boolean }> {
+    const inserted = await this.db
       .insertInto('runs')
       .values({
         id: newId('run'),
@@ -89,23 +107,39 @@ export class RunRepo {
         pending_cursors: null,
         error: null,
         listing_run_id: input.listingRunId ?? null,
+        scope: input.scope ? JSON.stringify(input.scope) : null,
       })
       .onConflict((oc) => oc.doNothing())
       .returningAll()
       .executeTakeFirst();
     if (inserted) return { run: inserted, created: true };
-    const active = await this.active(input.collectionId, ex);
+    const active = await this.active(input.collectionId);
     // The active run finished between our insert and this read: try once more.
-    if (!active) return this.insertQueued(input, ex);
+    if (!active) return this.insertQueued(input);
     return { run: active, created: false };
+  }
+
+  /**
+   * Widens a still-queued `event` run to more custodians (coalescing); false when the run is no longer queued
+   * (a worker claimed it: its scope is fixed) or is not an event run.
+   */
+  async widenQueuedScope(id: string, scope: string[]): Promise<boolean> {
+    const res = await this.db
+      .updateTable('runs')
+      .set({ scope: JSON.stringify(scope) })
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .where('trigger', '=', 'event')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
   }
 
   async get(id: string): Promise<RunRow | undefined> {
     return this.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async active(collectionId: string, ex: Executor = this.db): Promise<RunRow | undefined> {
-    return ex
+  async active(collectionId: string): Promise<RunRow | undefined> {
+    return this.db
       .selectFrom('runs')
       .selectAll()
       .where('collection_id', '=', collectionId)
@@ -114,14 +148,7 @@ export class RunRepo {
   }
 
   async latest(collectionId: string): Promise<RunRow | undefined> {
-    return this.db
-      .selectFrom('runs')
-      .selectAll()
-      .where('collection_id', '=', collectionId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    return (await latestRun(this.db, collectionId))[0];
   }
 
   /** Newest first. */
@@ -143,7 +170,7 @@ export class RunRepo {
       .selectFrom('runs')
       .select('status')
       .where('collection_id', '=', collectionId)
-      .where('status', 'in', ['succeeded', 'failed'])
+      .where('status', 'in', ['succeeded', 'completed_with_errors', 'failed'])
       .orderBy('created_at', 'desc')
       .limit(50)
       .execute();
@@ -177,7 +204,7 @@ export class RunRepo {
    * `run.start` in the same transaction; a run resumed after a crash or a lost lease records nothing new.
    */
   async claim(id: string, owner: string, now: string, leaseUntil: string, deadOwner?: string): Promise<RunRow | undefined> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       const row = await trx
         .updateTable('runs')
         .set((eb) => ({
@@ -197,13 +224,21 @@ export class RunRepo {
         .returningAll()
         .executeTakeFirst();
       if (row?.attempt === 1) {
-        await recordAudit(trx, {
+        await new AuditRepo(trx).record({
           accountId: row.account_id,
           clientId: null,
           action: 'run.start',
           targetId: row.collection_id,
           outcome: 'started',
           detail: { run_id: row.id, trigger: row.trigger },
+          at: now,
+        });
+        await new EventRepo(trx).append({
+          accountId: row.account_id,
+          collectionId: row.collection_id,
+          runId: row.id,
+          type: 'run.started',
+          data: { run_id: row.id, collection_id: row.collection_id },
           at: now,
         });
       }
@@ -238,9 +273,9 @@ export class RunRepo {
    * Writes progress as the first statement of a transaction: it takes the run's row lock (PostgreSQL) or the
    * write lock (SQLite), so a concurrent cancel either waits for this transaction or makes it write nothing.
    */
-  async saveProgress(trx: Executor, id: string, owner: string, now: string, p: Progress): Promise<boolean> {
+  async saveProgress(id: string, owner: string, now: string, p: Progress): Promise<boolean> {
     const { error_count, ...counters } = p.counters;
-    const res = await trx
+    const res = await this.db
       .updateTable('runs')
       .set({
         ...counters,
@@ -259,42 +294,53 @@ export class RunRepo {
   }
 
   /** Ends a run the caller owns and records `run.finish` with it; false when it no longer owns the run. */
-  async finish(ex: Executor, id: string, owner: string, status: FinalStatus, at: string, error: string | null): Promise<boolean> {
-    if (!ex.isTransaction) return ex.transaction().execute((trx) => this.finish(trx, id, owner, status, at, error));
-    const trx = ex as Transaction<DB>;
-    const row = await trx
-      .updateTable('runs')
-      .set({ status, finished_at: at, error, lease_expires_at: null })
-      .where('id', '=', id)
-      .where('lease_owner', '=', owner)
-      .where('status', '=', 'running')
-      .returning(['id', 'account_id', 'collection_id'])
-      .executeTakeFirst();
-    if (row) await auditFinish(trx, row, status, at, error);
-    return row !== undefined;
+  async finish(id: string, owner: string, status: FinalStatus, at: string, error: string | null): Promise<boolean> {
+    return atomically(this.db, async (trx) => {
+      const row = await trx
+        .updateTable('runs')
+        .set({ status, finished_at: at, error, lease_expires_at: null })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .where('status', 'in', runStatusesBefore('finish', status))
+        .returning(['id', 'account_id', 'collection_id'])
+        .executeTakeFirst();
+      if (row) await auditFinish(trx, row, status, at, error);
+      return row !== undefined;
+    });
   }
 
   /** Cancels whatever run is active for the collection, recording `run.finish` for each; returns them. */
-  async cancelActive(collectionId: string, at: string, ex: Executor = this.db): Promise<RunRow[]> {
-    if (!ex.isTransaction) return ex.transaction().execute((trx) => this.cancelActive(collectionId, at, trx));
-    const trx = ex as Transaction<DB>;
-    const rows = await trx
-      .updateTable('runs')
-      .set({ status: 'cancelled', finished_at: at, error: 'cancelled', lease_expires_at: null })
-      .where('collection_id', '=', collectionId)
-      .where('status', 'in', [...ACTIVE_STATUSES])
-      .returningAll()
-      .execute();
-    for (const row of rows) await auditFinish(trx, row, 'cancelled', at, 'cancelled');
-    return rows;
+  async cancelActive(collectionId: string, at: string): Promise<RunRow[]> {
+    return atomically(this.db, async (trx) => {
+      const rows = await trx
+        .updateTable('runs')
+        .set({ status: 'cancelled', finished_at: at, error: 'cancelled', lease_expires_at: null })
+        .where('collection_id', '=', collectionId)
+        .where('status', 'in', runStatusesBefore('cancel', 'cancelled'))
+        .returningAll()
+        .execute();
+      for (const row of rows) await auditFinish(trx, row, 'cancelled', at, 'cancelled');
+      return rows;
+    });
   }
 
-  async addErrors(trx: Executor, rows: Omit<RunErrorRow, 'id'>[]): Promise<void> {
+  async addErrors(rows: Omit<RunErrorRow, 'id'>[]): Promise<void> {
     if (rows.length === 0) return;
-    await trx
+    await this.db
       .insertInto('run_errors')
       .values(rows.map((r) => ({ id: newId('err'), ...r })))
       .execute();
+  }
+
+  /** One more error on the run's counter (a run-level failure, beside the item errors counted with progress). */
+  async countError(id: string): Promise<void> {
+    await this.db.updateTable('runs').set((eb) => ({ error_count: eb('error_count', '+', 1) })).where('id', '=', id).execute();
+  }
+
+  /** The cursors a run collected, kept for the next run only once it succeeds. */
+  async pendingCursors(id: string): Promise<string | null> {
+    const row = await this.db.selectFrom('runs').select('pending_cursors').where('id', '=', id).executeTakeFirst();
+    return row?.pending_cursors ?? null;
   }
 
   async errors(runId: string, limit: number): Promise<RunErrorRow[]> {
@@ -314,8 +360,28 @@ export class RunRepo {
       .execute();
   }
 
+  async countErrorsOfCollection(collectionId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('run_errors')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('collection_id', '=', collectionId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Every run of the collection, oldest first (manifest). */
+  async allOfCollection(collectionId: string): Promise<RunRow[]> {
+    return this.db.selectFrom('runs').selectAll().where('collection_id', '=', collectionId).orderBy('created_at').execute();
+  }
+
   async deleteByCollection(collectionId: string): Promise<void> {
     await this.db.deleteFrom('run_errors').where('collection_id', '=', collectionId).execute();
     await this.db.deleteFrom('runs').where('collection_id', '=', collectionId).execute();
   }
 }
+
+// read by every GET of a collection
+// `limit 1` written out: SQLite plans a bound limit anew on every run, which costs it eight times the read itself
+const latestRun = compiledOnce((db: Executor, collectionId: string) =>
+  db.selectFrom('runs').selectAll().where('collection_id', '=', collectionId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(sql.lit(1)),
+);

@@ -36,6 +36,8 @@ export interface SyncTables {
     error: string | null;
     /** the run id this run stamps items it sees with: its own, or that of the failed run whose checkpoint it resumed */
     listing_run_id: string | null;
+    /** JSON list of the custodians an `event` run is limited to; null: the whole collection */
+    scope: Generated<string | null>;
   };
   run_errors: {
     id: string;

@@ -1,6 +1,10 @@
 import type { Generated } from 'kysely';
+import type { BudgetTables } from './schema-budgets.ts';
+import type { EventTables } from './schema-events.ts';
 import type { SearchTables } from './schema-search.ts';
 import type { SyncTables } from './schema-sync.ts';
+import type { UnitTables } from './schema-units.ts';
+import type { WebhookTables } from './schema-webhooks.ts';
 
 /**
  * Table types shared by SQLite and PostgreSQL. Times are ISO-8601 UTC strings, JSON is stored as text and
@@ -44,6 +48,8 @@ export interface CoreTables {
     grant_version: Generated<number>;
     paired_at: string | null;
     created_at: string;
+    /** the provider account the grant belongs to (Zoom account id): routes webhooks; null until known */
+    provider_account_id: Generated<string | null>;
   };
   collections: {
     id: string;
@@ -82,4 +88,4 @@ export interface CoreTables {
   };
 }
 
-export interface DB extends CoreTables, SyncTables, SearchTables {}
+export interface DB extends CoreTables, SyncTables, SearchTables, EventTables, UnitTables, WebhookTables, BudgetTables {}

@@ -1,11 +1,13 @@
+import { compiledOnce } from './compiled.ts';
 import type { Database } from './db.ts';
 import type { CoreTables } from './schema.ts';
+import type { Executor } from './transaction.ts';
 
 export type TokenRow = CoreTables['service_tokens'];
 
 /** Service access and refresh tokens, stored only as SHA-256 hashes. */
 export class TokenRepo {
-  constructor(private db: Database) {}
+  constructor(private readonly db: Executor) {}
 
   async insert(rows: TokenRow[]): Promise<void> {
     await this.db.insertInto('service_tokens').values(rows).execute();
@@ -17,13 +19,7 @@ export class TokenRepo {
 
   /** The token with its client's revocation time: a revoked client's tokens stop working at once. */
   async findWithClient(tokenHash: string): Promise<(TokenRow & { client_revoked_at: string | null }) | undefined> {
-    return this.db
-      .selectFrom('service_tokens')
-      .innerJoin('api_clients', 'api_clients.id', 'service_tokens.client_id')
-      .selectAll('service_tokens')
-      .select('api_clients.revoked_at as client_revoked_at')
-      .where('service_tokens.token_hash', '=', tokenHash)
-      .executeTakeFirst();
+    return (await findWithClient(this.db, tokenHash))[0];
   }
 
   /** Marks a refresh token used; false when it was already used (a replay) or revoked. Atomic. */
@@ -46,3 +42,13 @@ export class TokenRepo {
     await this.db.deleteFrom('service_tokens').where('expires_at', '<', before).execute();
   }
 }
+
+// every authenticated request runs this one
+const findWithClient = compiledOnce((db: Executor, tokenHash: string) =>
+  db
+    .selectFrom('service_tokens')
+    .innerJoin('api_clients', 'api_clients.id', 'service_tokens.client_id')
+    .selectAll('service_tokens')
+    .select('api_clients.revoked_at as client_revoked_at')
+    .where('service_tokens.token_hash', '=', tokenHash),
+);

@@ -1,8 +1,12 @@
+import { sql } from 'kysely';
+import { compiledOnce } from './compiled.ts';
 import type { Database } from './db.ts';
 import { newId, nowIso } from './ids.ts';
+import { keysetPage } from './paging.ts';
+import type { Executor } from './transaction.ts';
 
 export class WalletRepo {
-  constructor(private db: Database) {}
+  constructor(private readonly db: Executor) {}
 
   async create(accountId: string, input: { name: string; credential_type_name: string; config_type: string }): Promise<string> {
     const id = newId('wal');
@@ -17,15 +21,27 @@ export class WalletRepo {
     return this.db.selectFrom('wallets').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   }
 
-  async getById(id: string) {
-    return this.db.selectFrom('wallets').selectAll().where('id', '=', id).executeTakeFirst();
+  /** The account's wallets, oldest first; the sealed grant is never selected, only whether there is one. */
+  async list(accountId: string, opts: { cursor?: string; limit: number }) {
+    return keysetPage(
+      this.db
+        .selectFrom('wallets')
+        .select(['id', 'name', 'credential_type_name', 'config_type', 'paired_at', 'created_at'])
+        .select(sql<number | boolean>`sealed_grant is not null`.as('has_grant'))
+        .where('account_id', '=', accountId),
+      opts,
+    );
   }
 
-  /** Replaces the grant (pairing). */
-  async setGrant(id: string, sealedGrant: string): Promise<void> {
+  async getById(id: string) {
+    return (await getWallet(this.db, id))[0];
+  }
+
+  /** Replaces the grant (pairing); `providerAccountId` is the provider account it belongs to (routes webhooks). */
+  async setGrant(id: string, sealedGrant: string, providerAccountId?: string | null): Promise<void> {
     await this.db
       .updateTable('wallets')
-      .set((eb) => ({ sealed_grant: sealedGrant, paired_at: nowIso(), grant_version: eb('grant_version', '+', 1) }))
+      .set((eb) => ({ sealed_grant: sealedGrant, paired_at: nowIso(), grant_version: eb('grant_version', '+', 1), ...(providerAccountId !== undefined && { provider_account_id: providerAccountId }) }))
       .where('id', '=', id)
       .execute();
   }
@@ -43,4 +59,22 @@ export class WalletRepo {
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
+
+  /** Paired wallets of a configuration type whose provider account is `providerAccountId`, or not yet known. */
+  async pairedFor(configType: string, providerAccountId: string) {
+    return this.db
+      .selectFrom('wallets')
+      .select(['id', 'sealed_grant', 'provider_account_id'])
+      .where('config_type', '=', configType)
+      .where('sealed_grant', 'is not', null)
+      .where((eb) => eb.or([eb('provider_account_id', '=', providerAccountId), eb('provider_account_id', 'is', null)]))
+      .execute();
+  }
+
+  async setProviderAccount(id: string, providerAccountId: string): Promise<void> {
+    await this.db.updateTable('wallets').set({ provider_account_id: providerAccountId }).where('id', '=', id).execute();
+  }
 }
+
+// read by every GET of a collection (is it paired?)
+const getWallet = compiledOnce((db: Executor, id: string) => db.selectFrom('wallets').selectAll().where('id', '=', id));

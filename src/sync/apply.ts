@@ -36,8 +36,8 @@ export interface ApplyScope {
   /** the collection's type_sync: `arch` keeps superseded versions, `auto` tombstones */
   typeSync: string;
   /**
-   * Whether a legal hold covers the collection, asked inside this transaction (store/holds.ts
-   * isHeldInTransaction) and at most once: superseded versions are kept when `arch` or held, and a held
+   * Whether a legal hold covers the collection, asked inside this transaction (HoldRepo.isHeldLocked
+   * in store/holds.ts) and at most once: superseded versions are kept when `arch` or held, and a held
    * tombstone keeps its content.
    */
   held(): Promise<boolean>;
@@ -53,8 +53,8 @@ export interface ApplyResult {
 
 /** Applies item operations inside the caller's transaction, keeping blob reference counts exact. */
 export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: ItemOp[]): Promise<ApplyResult> {
-  const items = new ItemRepo(trx as unknown as Database);
-  const refs = new BlobRefRepo(trx as unknown as Database);
+  const items = new ItemRepo(trx);
+  const refs = new BlobRefRepo(trx);
   const result: ApplyResult = { released: [], acquired: [] };
   const ctx: Ctx = { trx, items, refs, scope, result, keepVersions: async () => scope.typeSync === 'arch' || (await scope.held()) };
   const seen: string[] = [];
@@ -70,22 +70,22 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
         await touch(ctx, op);
         break;
       case 'tombstone': {
-        const row = await items.findByKey(trx, scope.collectionId, op.kind, op.sourceId, { forUpdate: true });
+        const row = await items.findByKey(scope.collectionId, op.kind, op.sourceId, { forUpdate: true });
         if (!row || row.tombstoned_at) break;
         const patch: ItemPatch = { tombstoned_at: scope.at, deleted_at_source: row.deleted_at_source ?? scope.at, updated_at: scope.at };
         if (holdsContent(row) && !(await scope.held())) {
-          await refs.release(trx, row.sha256!, scope.at);
+          await refs.release(row.sha256!, scope.at);
           result.released.push(row.sha256!);
           Object.assign(patch, { holds_ref: 0, content_state: 'purged' });
         }
-        await items.update(trx, row.id, patch);
+        await items.update(row.id, patch);
         // Purged content is no longer searchable, even with include_deleted.
         if (patch.content_state === 'purged') await indexItem(trx, row, null);
         break;
       }
       case 'mark_deleted': {
-        const row = await items.findByKey(trx, scope.collectionId, op.kind, op.sourceId);
-        if (row && !row.deleted_at_source) await items.update(trx, row.id, { deleted_at_source: scope.at, updated_at: scope.at });
+        const row = await items.findByKey(scope.collectionId, op.kind, op.sourceId);
+        if (row && !row.deleted_at_source) await items.update(row.id, { deleted_at_source: scope.at, updated_at: scope.at });
         break;
       }
       default: {
@@ -95,9 +95,7 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
     }
   }
   // Marks commute with every other operation: one statement per chunk instead of one per unchanged item.
-  for (let i = 0; i < seen.length; i += 500) {
-    await trx.updateTable('items').set({ last_seen_run_id: scope.listingRunId }).where('id', 'in', seen.slice(i, i + 500)).execute();
-  }
+  await items.markSeen(seen, scope.listingRunId);
   return result;
 }
 
@@ -118,7 +116,7 @@ async function keepVersion(ctx: Ctx, row: ItemRow, takeRef: boolean): Promise<Pi
   const { scope } = ctx;
   const withContent = holdsContent(row);
   if (withContent && !takeRef) {
-    await ctx.refs.acquire(ctx.trx, row.sha256!, Number(row.size ?? 0), scope.at);
+    await ctx.refs.acquire(row.sha256!, Number(row.size ?? 0), scope.at);
     ctx.result.acquired.push(row.sha256!);
   }
   return versionColumns([...previousVersionsOf(row), supersededVersion(row, withContent, scope.at, scope.runId, scope.typeSync === 'arch' ? 'arch' : 'hold')]);
@@ -129,11 +127,11 @@ async function touch(ctx: Ctx, op: Extract<ItemOp, { type: 'touch' }>): Promise<
   const { trx, items, scope } = ctx;
   const patch: ItemPatch = { ...op.patch, last_seen_run_id: scope.listingRunId, updated_at: scope.at };
   if (await ctx.keepVersions()) {
-    const row = await items.getForUpdate(trx, op.id);
+    const row = await items.getForUpdate(op.id);
     if (row && supersedes(row, op.patch as Described)) Object.assign(patch, await keepVersion(ctx, row, false));
   }
-  await items.update(trx, op.id, patch);
-  const row = await trx.selectFrom('items').selectAll().where('id', '=', op.id).executeTakeFirst();
+  await items.update(op.id, patch);
+  const row = await items.getById(op.id);
   if (row) await indexItem(trx, row);
 }
 
@@ -166,21 +164,22 @@ function describedFields(input: ItemInput, at: string) {
 async function upsert(ctx: Ctx, op: Extract<ItemOp, { type: 'upsert' }>): Promise<void> {
   const { trx, items, refs, scope, result } = ctx;
   const { input, content } = op;
-  const existing = await items.findByKey(trx, scope.collectionId, input.kind, input.sourceId, { forUpdate: true });
+  const existing = await items.findByKey(scope.collectionId, input.kind, input.sourceId, { forUpdate: true });
   const fields = { ...describedFields(input, scope.at), tombstoned_at: null, deleted_at_source: null, last_seen_run_id: scope.listingRunId };
 
   if (content === 'failed') {
     if (existing && (await ctx.keepVersions())) {
       // The row keeps describing the content it holds, so that the run that gets the new content supersedes a
       // coherent version; the failure is in the run's errors.
-      await items.update(trx, existing.id, { tombstoned_at: null, deleted_at_source: null, last_seen_run_id: scope.listingRunId, updated_at: scope.at });
+      await items.update(existing.id, { tombstoned_at: null, deleted_at_source: null, last_seen_run_id: scope.listingRunId, updated_at: scope.at });
       return;
     }
+    // Never collected: no item until its content is (it is on its unit's retry list and in the reconciliation),
+    // so the items API lists exactly what each run collected.
+    if (!existing) return;
     // Keep whatever content and version were stored before, so the next run tries the download again.
-    const id = existing?.id ?? newId('itm');
-    if (existing) await items.update(trx, id, { ...fields, size: existing.size ?? input.size ?? null });
-    else await items.insert(trx, { ...newRow(scope, input), id, ...fields, content_state: 'failed', version: null });
-    await indexItem(trx, { id, collection_id: scope.collectionId, kind: input.kind, ...fields });
+    await items.update(existing.id, { ...fields, size: existing.size ?? input.size ?? null });
+    await indexItem(trx, { id: existing.id, collection_id: scope.collectionId, kind: input.kind, ...fields });
     return;
   }
 
@@ -200,22 +199,22 @@ async function upsert(ctx: Ctx, op: Extract<ItemOp, { type: 'upsert' }>): Promis
   const newSha = content === 'none' ? null : content.sha256;
   const sameContent = Boolean(existing && holdsContent(existing) && existing.sha256 === newSha);
   if (newSha && !sameContent) {
-    await refs.acquire(trx, newSha, (content as StoredContent).size, scope.at);
+    await refs.acquire(newSha, (content as StoredContent).size, scope.at);
     result.acquired.push(newSha);
   }
   let versions: Pick<ItemRow, 'previous_versions' | 'version_refs'> | undefined;
   if (existing && supersedes(existing, fields, newSha) && (await ctx.keepVersions())) {
     versions = await keepVersion(ctx, existing, !sameContent);
   } else if (existing && holdsContent(existing) && !sameContent) {
-    await refs.release(trx, existing.sha256!, scope.at);
+    await refs.release(existing.sha256!, scope.at);
     result.released.push(existing.sha256!);
   }
   const collected = sameContent ? {} : { run_id: scope.runId, collected_datetime: scope.at };
   const id = existing?.id ?? newId('itm');
   if (existing) {
-    await items.update(trx, id, { ...fields, ...contentFields, ...collected, version: input.version ?? null, ...versions });
+    await items.update(id, { ...fields, ...contentFields, ...collected, version: input.version ?? null, ...versions });
   } else {
-    await items.insert(trx, { ...newRow(scope, input), id, ...fields, ...contentFields, version: input.version ?? null });
+    await items.insert({ ...newRow(scope, input), id, ...fields, ...contentFields, version: input.version ?? null });
   }
   const contentText = content === 'none' ? null : sameContent && op.contentText === undefined ? undefined : (op.contentText ?? null);
   await indexItem(trx, { id, collection_id: scope.collectionId, kind: input.kind, ...fields }, contentText);

@@ -31,7 +31,10 @@ const PROVIDER = 'provider';
  * from the start. A provider hash mismatch costs one full re-download; a second mismatch is kept and reported.
  */
 export async function fetchContent(blobs: BlobStore, source: ContentSource, opts: FetchOptions): Promise<FetchedContent> {
-  const hashers: Record<string, HasherFactory> | undefined = source.providerHash ? { [PROVIDER]: source.providerHash.create } : undefined;
+  const stated = source.providerHash;
+  const hashers: Record<string, HasherFactory> | undefined = stated
+    ? { [PROVIDER]: Object.assign(() => stated.create(), { threaded: stated.threaded }) }
+    : undefined;
   const expected = source.providerHash ? { type: source.providerHash.type, value: source.providerHash.value } : null;
   const rejected: CommittedBlob[] = [];
   let transferred = 0;

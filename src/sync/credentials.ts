@@ -3,8 +3,9 @@ import os from 'node:os';
 import { GrantRevokedError, type Connector, type Grant, type Logger } from '../connectors/types.ts';
 import type { Sealer } from '../domain/seal.ts';
 import type { Database } from '../store/db.ts';
+import { RefreshLockRepo } from '../store/refresh-locks.ts';
 import { WalletRepo } from '../store/wallets.ts';
-import type { ProviderAuth } from './provider-http.ts';
+import type { ProviderAuth } from '../provider/provider-http.ts';
 
 export interface CredentialManagerOptions {
   db: Database;
@@ -54,6 +55,7 @@ export function grantInfoOf(grant: Grant): Record<string, unknown> {
  */
 export class CredentialManager {
   private readonly wallets: WalletRepo;
+  private readonly locks: RefreshLockRepo;
   private readonly cache = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Entry>>();
   private readonly clock: () => Date;
@@ -66,6 +68,7 @@ export class CredentialManager {
 
   constructor(private readonly opts: CredentialManagerOptions) {
     this.wallets = new WalletRepo(opts.db);
+    this.locks = new RefreshLockRepo(opts.db);
     this.clock = opts.clock ?? (() => new Date());
     this.skewMs = opts.skewMs ?? 60_000;
     this.lockMs = opts.lockMs ?? 30_000;
@@ -223,7 +226,7 @@ export class CredentialManager {
     for (;;) {
       this.cache.delete(walletId);
       if ((await this.load(walletId)).version !== version) return true;
-      const holder = await this.opts.db.selectFrom('credential_refresh_locks').select(['owner', 'expires_at']).where('wallet_id', '=', walletId).executeTakeFirst();
+      const holder = await this.locks.holder(walletId);
       const othersBusy = holder && holder.owner !== this.owner && Date.parse(holder.expires_at) > this.clock().getTime();
       if (!othersBusy || this.clock().getTime() > deadline) return false;
       await new Promise((r) => setTimeout(r, this.pollMs));
@@ -232,38 +235,16 @@ export class CredentialManager {
 
   private async lock(walletId: string): Promise<boolean> {
     const now = this.clock();
-    const expires = new Date(now.getTime() + this.lockMs).toISOString();
-    const { db } = this.opts;
-    const inserted = await db
-      .insertInto('credential_refresh_locks')
-      .values({ wallet_id: walletId, owner: this.owner, expires_at: expires })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return true;
-    // Take over a lock whose holder died mid-refresh.
-    const taken = await db
-      .updateTable('credential_refresh_locks')
-      .set({ owner: this.owner, expires_at: expires })
-      .where('wallet_id', '=', walletId)
-      .where('expires_at', '<', now.toISOString())
-      .executeTakeFirst();
-    return Number(taken.numUpdatedRows) === 1;
+    return this.locks.take(walletId, this.owner, new Date(now.getTime() + this.lockMs).toISOString(), now.toISOString());
   }
 
   /** Extends our lock; false when it is no longer ours. */
   private async renew(walletId: string): Promise<boolean> {
-    const expires = new Date(this.clock().getTime() + this.lockMs).toISOString();
-    const res = await this.opts.db
-      .updateTable('credential_refresh_locks')
-      .set({ expires_at: expires })
-      .where('wallet_id', '=', walletId)
-      .where('owner', '=', this.owner)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    return this.locks.renew(walletId, this.owner, new Date(this.clock().getTime() + this.lockMs).toISOString());
   }
 
   private async unlock(walletId: string): Promise<void> {
-    await this.opts.db.deleteFrom('credential_refresh_locks').where('wallet_id', '=', walletId).where('owner', '=', this.owner).execute();
+    await this.locks.release(walletId, this.owner);
   }
 }
 

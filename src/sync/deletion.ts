@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
-import { nowIso } from '../store/ids.ts';
-import { lockCovered } from '../store/holds.ts';
+import type { CollectionRepo } from '../store/collections.ts';
+import { withTransaction } from '../store/repos.ts';
+import type { WorkspaceRepo } from '../store/workspaces.ts';
 import type { DB } from '../store/schema.ts';
+import type { EngineApi } from './engine-api.ts';
 
 export interface DeletionRequest {
   accountId: string;
@@ -17,7 +18,20 @@ export interface DeletionRequest {
  */
 export type DeletionGuard = (req: DeletionRequest, trx?: Kysely<DB>) => Promise<void>;
 
-type Ctx = Pick<AppContext, 'db' | 'engine' | 'repos' | 'deletionGuards'>;
+type Purger = Pick<EngineApi, 'purgeCollection'>;
+interface CollectionRemover {
+  delete(collectionId: string): Promise<unknown>;
+}
+
+/** What a deletion needs of the application. */
+export interface DeletionDeps {
+  db: Kysely<DB>;
+  engine: Purger;
+  repos: { collections: CollectionRemover };
+  deletionGuards: DeletionGuard[];
+}
+
+type Ctx = DeletionDeps;
 
 /**
  * Permanent deletion of collections. Deleting is a state: one transaction re-runs the guards under the locks a
@@ -35,31 +49,11 @@ export async function deleteCollections(ctx: Ctx, req: DeletionRequest): Promise
 
 async function markDeleting(ctx: Ctx, req: DeletionRequest): Promise<void> {
   if (req.collectionIds.length === 0 && !req.workspaceId) return;
-  await ctx.db.transaction().execute(async (trx) => {
-    await lockCovered(trx, { collectionIds: req.collectionIds, workspaceId: req.workspaceId ?? null });
+  await withTransaction(ctx.db, async (tx, trx) => {
+    await tx.holds.lockCovered({ collectionIds: req.collectionIds, workspaceId: req.workspaceId ?? null });
     // On SQLite the first write takes the database's write lock, which serializes this with createHold.
-    if (req.workspaceId) {
-      const ws = await trx
-        .updateTable('workspaces')
-        .set({ deleting_at: nowIso() })
-        .where('id', '=', req.workspaceId)
-        .where('account_id', '=', req.accountId)
-        .where('deleting_at', 'is', null)
-        .returning('id')
-        .execute();
-      if (ws.length === 0) throw notFound('Workspace');
-    }
-    const marked =
-      req.collectionIds.length === 0
-        ? []
-        : await trx
-            .updateTable('collections')
-            .set({ deleting_at: nowIso() })
-            .where('id', 'in', req.collectionIds)
-            .where('account_id', '=', req.accountId)
-            .where('deleting_at', 'is', null)
-            .returning('id')
-            .execute();
+    if (req.workspaceId && !(await tx.workspaces.markDeleting(req.accountId, req.workspaceId))) throw notFound('Workspace');
+    const marked = await tx.collections.markDeleting(req.collectionIds, req.accountId);
     if (!req.workspaceId && marked.length < req.collectionIds.length) throw notFound('Collection');
     for (const guard of ctx.deletionGuards) await guard(req, trx);
   });
@@ -76,22 +70,21 @@ async function markDeleting(ctx: Ctx, req: DeletionRequest): Promise<void> {
  * workspace row goes (its audit trail stays: the audit log has no foreign keys).
  */
 export async function finishWorkspaceDeletion(
-  ctx: { db: Kysely<DB>; engine: Pick<AppContext['engine'], 'purgeCollection'>; collections: Pick<AppContext['repos']['collections'], 'delete'> },
+  ctx: { engine: Purger; collections: Pick<CollectionRepo, 'idsByWorkspace' | 'markDeleting' | 'delete'>; workspaces: Pick<WorkspaceRepo, 'delete'> },
   workspaceId: string,
 ): Promise<void> {
   for (let round = 0; round < 5; round++) {
-    const rest = await ctx.db.selectFrom('collections').select('id').where('workspace_id', '=', workspaceId).execute();
-    if (rest.length === 0) break;
-    const ids = rest.map((r) => r.id);
-    await ctx.db.updateTable('collections').set({ deleting_at: nowIso() }).where('id', 'in', ids).where('deleting_at', 'is', null).execute();
+    const ids = await ctx.collections.idsByWorkspace(workspaceId);
+    if (ids.length === 0) break;
+    await ctx.collections.markDeleting(ids);
     for (const id of ids) await finishDeletion(ctx.engine, ctx.collections, id);
   }
-  await ctx.db.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
+  await ctx.workspaces.delete(workspaceId);
 }
 
 export async function finishDeletion(
-  engine: Pick<AppContext['engine'], 'purgeCollection'>,
-  collections: Pick<AppContext['repos']['collections'], 'delete'>,
+  engine: Purger,
+  collections: CollectionRemover,
   collectionId: string,
 ): Promise<void> {
   await engine.purgeCollection(collectionId);

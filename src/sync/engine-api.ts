@@ -1,16 +1,11 @@
+import type { Static } from 'typebox';
+import type { RunSummarySchema } from './view-schemas.ts';
+
 /**
  * What the HTTP layer needs of the sync engine. The engine (src/sync/engine.ts) implements it; keeping the
  * surface this small keeps routes thin and the engine free of HTTP.
  */
-export interface RunSummary {
-  run_id: string;
-  trigger: string;
-  status: string;
-  counters: { listed: number; collected: number; skipped: number; unchanged: number; failed: number; bytes: number };
-  started_datetime: string | null;
-  finished_datetime: string | null;
-  error_count: number;
-}
+export type RunSummary = Static<typeof RunSummarySchema>;
 
 export interface EngineApi {
   /** PATCH sync_status=pending: queue a run (no-op if one is active). */

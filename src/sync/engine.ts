@@ -1,31 +1,36 @@
 import type { BlobStore } from '../blobs/types.ts';
+import type { DocumentReader } from '../search/index.ts';
 import type { Config } from '../config.ts';
 import type { Connector, Logger } from '../connectors/types.ts';
-import { conflict, notFound } from '../domain/errors.ts';
-import type { Sealer } from '../domain/seal.ts';
+import { AppError, conflict, notFound } from '../domain/errors.ts';
 import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
 import { CollectionRepo } from '../store/collections.ts';
-import { isHeld } from '../store/holds.ts';
+import { HoldRepo } from '../store/holds.ts';
 import type { Database } from '../store/db.ts';
+import { withTransaction } from '../store/repos.ts';
+import { WorkspaceRepo } from '../store/workspaces.ts';
 import { countersOf, RunRepo, type RunRow, type RunTrigger } from '../store/runs.ts';
-import { BudgetRegistry } from './budget.ts';
-import { CredentialManager, type CredentialManagerOptions } from './credentials.ts';
+import type { CredentialManager } from './credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
-import { createInProcessExecutor, type Executor } from './executor.ts';
+import { checkHandlers, createQueue, type JobHandlers, type Queue } from './jobs/index.ts';
 import { sweepOrphans } from './orphans.ts';
 import { currentIdentity, isDeadOwner as deadOwnerOf, ownerString, samePidNamespacePrefix } from './owner.ts';
 import { finishDeletion, finishWorkspaceDeletion } from './deletion.ts';
 import { purgeCollectionData } from './purge.ts';
 import { reconcileStuckCollections } from './reconcile.ts';
+import type { ProviderSessions } from './provider-session.ts';
+import type { Metrics } from '../metrics.ts';
 import { executeRun, RunStopped, type RetryPolicy, type RunOutcome } from './runner.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
+import { UnitRepo } from '../store/units.ts';
 
 export interface SyncEngineDeps {
   db: Database;
-  sealer: Sealer;
   blobs: BlobStore;
+  /** Reads docx and PDF text for the search index (one per process, stopped by its owner). */
+  documents: DocumentReader;
   connectors: { get(type: string): Connector | undefined };
-  config: Pick<Config, 'sync'>;
+  config: { sync: Pick<Config['sync'], 'intervalMinutes' | 'concurrency'> & Partial<Config['sync']> };
   log: Logger;
   clock?: () => Date;
   /**
@@ -33,32 +38,34 @@ export interface SyncEngineDeps {
    * legal_holds table is always consulted (inside each write transaction); this adds another source (tests).
    */
   isHeld?(collectionId: string): Promise<boolean>;
-  /**
-   * The process-wide request budgets and credential manager (sync/provider-context.ts providerResources):
-   * discovery requests and runs must share them. Created here when absent.
-   */
-  resources?: { budgets: BudgetRegistry; credentials: CredentialManager };
+  /** The process's metrics (runs, items, bytes). */
+  metrics?: Metrics;
+  /** The process's one provider session factory (built in the composition root): discovery shares it. */
+  sessions: ProviderSessions;
   tuning?: EngineTuning;
+  /** PostgreSQL deployments: jobs go through graphile-worker in its own schema. Absent: the in-process queue. */
+  jobs?: { connectionString: string; schema: string };
 }
 
 export interface EngineTuning {
   /** A run's lease; another process may take the run over once it expires. Default 60 s. */
   leaseMs?: number;
-  /** Default leaseMs / 4. */
+  /** Default leaseMs / 4, at most 2 s. */
   heartbeatMs?: number;
   /** Executor poll interval. Default 1 s. */
   pollMs?: number;
-  /** Scheduler tick. Default 15 s. */
+  /** Scheduler tick: the sweep (repairs, due schedules, runs whose worker died). Default 15 s. */
   schedulerTickMs?: number;
   retry?: Partial<RetryPolicy>;
   /** At boot, temp files and unreferenced blobs older than this are removed (crash leftovers). Default 1 h. */
   orphanAgeMs?: number;
-  credentials?: Omit<CredentialManagerOptions, 'db' | 'sealer' | 'log' | 'clock'>;
 }
 
 export interface SyncEngine extends EngineApi {
   /** Queues a run with a trigger; returns the active run (created: false when one already was). */
-  enqueue(collectionId: string, trigger: RunTrigger): Promise<{ run: RunRow; created: boolean }>;
+  enqueue(collectionId: string, trigger: RunTrigger, scope?: string[] | null): Promise<{ run: RunRow; created: boolean }>;
+  /** Targeted work for provider events: see sync/provider-events.ts TargetedWork. */
+  queueTargeted(collectionId: string, custodians: string[]): Promise<'queued' | 'busy' | 'dropped'>;
   /** Executes one run to its end in this process (claims it first). */
   runOnce(runId: string, opts?: { signal?: AbortSignal }): Promise<RunOutcome>;
   claimableRunIds(limit: number): Promise<string[]>;
@@ -81,6 +88,7 @@ export function runSummary(run: RunRow): RunSummary {
   return {
     run_id: run.id,
     trigger: run.trigger,
+    custodians: run.scope === null ? null : (JSON.parse(run.scope) as string[]),
     status: run.status,
     counters,
     started_datetime: run.started_at,
@@ -100,33 +108,49 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const clock = deps.clock ?? (() => new Date());
   const now = () => clock().toISOString();
   const leaseMs = deps.tuning?.leaseMs ?? 60_000;
-  const heartbeatMs = deps.tuning?.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 4));
+  // At most 2 s: a cancel committed by any process is noticed at the next heartbeat, within seconds.
+  const heartbeatMs = deps.tuning?.heartbeatMs ?? Math.max(50, Math.min(2_000, Math.floor(leaseMs / 4)));
   const identity = currentIdentity();
   const owner = ownerString(identity);
   const runs = new RunRepo(deps.db);
   const collections = new CollectionRepo(deps.db);
-  const credentials =
-    deps.resources?.credentials ?? new CredentialManager({ db: deps.db, sealer: deps.sealer, log: deps.log, clock, ...deps.tuning?.credentials });
+  const workspaces = new WorkspaceRepo(deps.db);
+  const credentials = deps.sessions.credentials;
   const runner = {
     db: deps.db,
     blobs: deps.blobs,
+    documents: deps.documents,
     connectors: deps.connectors,
-    credentials,
-    budgets: deps.resources?.budgets ?? new BudgetRegistry(),
+    sessions: deps.sessions,
+    metrics: deps.metrics,
     log: deps.log,
     clock,
-    isHeld: deps.isHeld ?? ((collectionId: string) => isHeld(deps.db, collectionId)),
+    isHeld: deps.isHeld ?? ((collectionId: string) => new HoldRepo(deps.db).isHeld(collectionId)),
     heldOverride: deps.isHeld,
     intervalMinutes: deps.config.sync.intervalMinutes,
     retry: { ...DEFAULT_RETRY, ...deps.tuning?.retry },
   };
   const local = new Map<string, { runId: string; controller: AbortController; done: Promise<RunOutcome> }>();
-  let executor: Executor | undefined;
+  let working = false;
+
+  const sweepMs = deps.tuning?.schedulerTickMs ?? 15_000;
+  const queue: Queue = deps.jobs
+    ? createQueue({ kind: 'graphile', ...deps.jobs, concurrency: deps.config.sync.concurrency, sweepMs, log: deps.log })
+    : createQueue({
+        kind: 'in-process',
+        concurrency: deps.config.sync.concurrency,
+        sweepMs,
+        pollMs: deps.tuning?.pollMs,
+        claimable: (limit) => engine.claimableRunIds(limit),
+        log: deps.log,
+      });
+  /** Hands a run to the queue; when that fails the sweep finds the run (it is in the database) and hands it again. */
+  const runQueued = (runId: string) => queue.runQueued(runId).catch((err: unknown) => deps.log.warn({ err, run_id: runId }, 'could not hand the run to the job queue'));
 
   /** An owner in this PID namespace whose process is gone: its runs can be resumed without waiting for the lease. */
   const isDeadOwner = (leaseOwner: string | null): boolean => deadOwnerOf(leaseOwner, identity, owner);
 
-  const enqueue = async (collectionId: string, trigger: RunTrigger) => {
+  const enqueue = async (collectionId: string, trigger: RunTrigger, scope: string[] | null = null) => {
     const c = await collections.getById(collectionId);
     if (!c) throw notFound('Collection');
     const active = await runs.active(collectionId);
@@ -134,42 +158,63 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const event: SyncEvent = trigger === 'schedule' ? 'schedule' : trigger === 'retry' ? 'retry' : 'queue';
     const from = c.sync_status as SyncStatus;
     const to = nextStatus(from, event);
-    if (!to) throw conflict(`cannot queue a run while the collection is "${from}".`);
+    if (!to) throw conflict('status', `cannot queue a run while the collection is "${from}".`);
     // A retry resumes from the failed run's last checkpoint (its fingerprint guards against changed filters), but
     // only when that run is the latest: marks of a run older than a later success would misjudge deletions.
     const latest = trigger === 'retry' ? await runs.latest(collectionId) : undefined;
-    const previous = latest?.status === 'failed' ? latest : undefined;
+    // A targeted run's checkpoint covers only its custodians: a full retry never resumes from it.
+    const previous = latest?.status === 'failed' && latest.scope === null ? latest : undefined;
     // One transaction: a crash can never leave the status promising a run that was not inserted.
-    const result = await deps.db
-      .transaction()
-      .execute(async (trx) => {
-        const txCollections = new CollectionRepo(trx as unknown as Database);
-        if (!(await txCollections.lockLive(collectionId))) throw notFound('Collection');
-        if (from !== to && !(await txCollections.transition(collectionId, from, to))) {
-          throw conflict('the collection changed while the run was being queued; try again.');
-        }
-        const queued = await new RunRepo(trx as unknown as Database).insertQueued(
-          {
-            collectionId,
-            accountId: c.account_id,
-            trigger,
-            at: now(),
-            checkpoint: previous?.checkpoint,
-            filtersFingerprint: previous?.filters_fingerprint,
-            listingRunId: previous?.checkpoint ? (previous.listing_run_id ?? previous.id) : null,
-          },
-          trx,
-        );
-        // Someone else queued first: leave the status as it was.
-        if (!queued.created) throw new AlreadyQueued(queued.run);
-        return queued;
-      })
-      .catch((err: unknown) => {
-        if (err instanceof AlreadyQueued) return { run: err.run, created: false };
-        throw err;
+    const result = await withTransaction(deps.db, async (tx) => {
+      const txCollections = tx.collections;
+      if (!(await txCollections.lockLive(collectionId))) throw notFound('Collection');
+      if (from !== to && !(await txCollections.transition(collectionId, from, to))) {
+        throw conflict('concurrent_change', 'the collection changed while the run was being queued; try again.');
+      }
+      const queued = await tx.runs.insertQueued({
+        collectionId,
+        accountId: c.account_id,
+        trigger,
+        at: now(),
+        checkpoint: previous?.checkpoint,
+        filtersFingerprint: previous?.filters_fingerprint,
+        listingRunId: previous?.checkpoint ? (previous.listing_run_id ?? previous.id) : null,
+        scope,
       });
-    executor?.kick();
+      // Someone else queued first: leave the status as it was.
+      if (!queued.created) throw new AlreadyQueued(queued.run);
+      return queued;
+    }).catch((err: unknown) => {
+      if (err instanceof AlreadyQueued) return { run: err.run, created: false };
+      throw err;
+    });
+    await runQueued(result.run.id);
     return result;
+  };
+
+  /**
+   * Targeted work (sync/provider-events.ts TargetedWork): a run limited to some custodians, for collections that
+   * re-sync on their own (auto, arch) and are in a state a run may be queued from. A queued event run not yet
+   * claimed is widened instead; any other active run makes it `busy` (the marks wait for it to end).
+   */
+  const queueTargeted = async (collectionId: string, custodians: string[]): Promise<'queued' | 'busy' | 'dropped'> => {
+    const c = await collections.getById(collectionId);
+    if (!c || (c.type_sync !== 'auto' && c.type_sync !== 'arch') || c.sync_filters === null) return 'dropped';
+    if (c.sync_status === 'error' || c.sync_status === 'created') return 'dropped';
+    const active = await runs.active(collectionId);
+    if (active) {
+      if (active.status !== 'queued' || active.trigger !== 'event') return 'busy';
+      const scope = [...new Set([...(JSON.parse(active.scope ?? '[]') as string[]), ...custodians])].sort();
+      return (await runs.widenQueuedScope(active.id, scope)) ? 'queued' : 'busy';
+    }
+    if (c.sync_status !== 'synced' && c.sync_status !== 'failed') return 'busy';
+    try {
+      const { created } = await enqueue(collectionId, 'event', [...custodians].sort());
+      return created ? 'queued' : 'busy';
+    } catch (err) {
+      if (err instanceof AppError && (err.status === 409 || err.status === 404)) return 'busy';
+      throw err;
+    }
   };
 
   const claim = async (runId: string): Promise<RunRow | undefined> => {
@@ -201,6 +246,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     local.set(run.collection_id, { runId, controller, done });
     try {
       const outcome = await done;
+      deps.metrics?.runFinished(run.collection_id, outcome.status);
       if (outcome.status === 'interrupted') await runs.releaseLease(runId, owner, now());
       return outcome;
     } finally {
@@ -211,10 +257,11 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   };
 
   const cancel = async (collectionId: string) => {
-    await deps.db.transaction().execute(async (trx) => {
-      const cancelled = await runs.cancelActive(collectionId, now(), trx);
+    await withTransaction(deps.db, async (tx) => {
+      const cancelled = await tx.runs.cancelActive(collectionId, now());
+      for (const run of cancelled) await markNotReached(tx.units, run.id, collectionId, now());
       if (cancelled.length > 0) {
-        const txCollections = new CollectionRepo(trx as unknown as Database);
+        const txCollections = tx.collections;
         const reason = 'the sync was cancelled; start it again';
         // A queued run leaves `pending` behind, which the scheduler's repair would queue again.
         if (!(await txCollections.transition(collectionId, 'syncing', 'error', reason))) await txCollections.transition(collectionId, 'pending', 'error', reason);
@@ -233,9 +280,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       await finishDeletion(engine, collections, id);
       deps.log.info({ collection_id: id }, 'finished a collection deletion interrupted by a stop');
     }
-    const workspaces = await deps.db.selectFrom('workspaces').select('id').where('deleting_at', 'is not', null).execute();
-    for (const { id } of workspaces) {
-      await finishWorkspaceDeletion({ db: deps.db, engine, collections }, id);
+    for (const id of await workspaces.deletingIds()) {
+      await finishWorkspaceDeletion({ engine, collections, workspaces }, id);
       deps.log.info({ workspace_id: id }, 'finished a workspace deletion interrupted by a stop');
     }
   };
@@ -243,11 +289,52 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const reconcile = () => reconcileStuckCollections({ db: deps.db, clock, retry: runner.retry, requeue: (id) => enqueue(id, 'start'), log: deps.log });
   const scheduler = createScheduler({ db: deps.db, enqueue, reconcile, clock, tickMs: deps.tuning?.schedulerTickMs, log: deps.log });
 
+  /** After a run ends: its collection's next run (auto/arch re-run, or retry of a failed one) becomes a job. */
+  const scheduleNext = async (collectionId: string) => {
+    const c = await collections.getById(collectionId);
+    if (c?.next_sync_at && c.deleting_at === null) await queue.scheduleCollection(collectionId, new Date(c.next_sync_at));
+  };
+
+  const handlers: JobHandlers = checkHandlers([
+    [
+      'custody.run',
+      async ({ run_id }: { run_id: string }) => {
+        const run = await runs.get(run_id);
+        const outcome = await runOnce(run_id);
+        if (run && outcome.status !== 'not_claimed' && outcome.status !== 'interrupted') await scheduleNext(run.collection_id);
+      },
+    ],
+    [
+      'custody.schedule',
+      async ({ collection_id }: { collection_id: string }) => {
+        const c = await collections.getById(collection_id);
+        if (!c || c.deleting_at !== null || c.next_sync_at === null) return;
+        if (new Date(c.next_sync_at) > clock()) return void (await queue.scheduleCollection(collection_id, new Date(c.next_sync_at)));
+        const rerun = c.sync_status === 'synced' && (c.type_sync === 'auto' || c.type_sync === 'arch');
+        if (!rerun && c.sync_status !== 'failed') return;
+        try {
+          const { run, created } = await enqueue(collection_id, c.sync_status === 'failed' ? 'retry' : 'schedule');
+          if (created) deps.log.info({ collection_id, run_id: run.id, trigger: run.trigger }, 'scheduled run queued');
+        } catch (err) {
+          deps.log.warn({ collection_id, err: (err as Error).message }, 'a scheduled run could not be queued');
+        }
+      },
+    ],
+    [
+      'custody.sweep',
+      async () => {
+        await scheduler.tick();
+        for (const id of await engine.claimableRunIds(100)) await runQueued(id);
+      },
+    ],
+  ]);
+
   const engine: SyncEngine = {
     owner,
     credentials,
     scheduler,
     enqueue,
+    queueTargeted,
     async queue(collectionId) {
       await enqueue(collectionId, 'start');
     },
@@ -257,23 +344,23 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const active = await runs.active(collectionId);
       if (active) {
         if (c.sync_status === 'pending') await collections.transition(collectionId, 'pending', 'syncing');
-        executor?.kick();
+        await runQueued(active.id);
         return { runId: active.id, created: false };
       }
       // One transaction, so that a crash never leaves `syncing` (or `pending`) without the run it promises.
-      const { run, created } = await deps.db.transaction().execute(async (trx) => {
-        const txCollections = new CollectionRepo(trx as unknown as Database);
+      const { run, created } = await withTransaction(deps.db, async (tx) => {
+        const txCollections = tx.collections;
         if (!(await txCollections.lockLive(collectionId))) throw notFound('Collection');
         let from = c.sync_status as SyncStatus;
         // Filters saved without sync_status=pending leave the collection `created`: start queues, then starts.
         if (from === 'created' && c.sync_filters !== null && (await txCollections.transition(collectionId, 'created', 'pending'))) from = 'pending';
         // `syncing` without an active run is left over from a cancelled run: starting again repairs it.
-        if (from !== 'syncing' && !nextStatus(from, 'start')) throw conflict(`cannot start a collection that is "${from}".`);
-        const queued = await new RunRepo(trx as unknown as Database).insertQueued({ collectionId, accountId: c.account_id, trigger: 'start', at: now() }, trx);
+        if (from !== 'syncing' && !nextStatus(from, 'start')) throw conflict('status', `cannot start a collection that is "${from}".`);
+        const queued = await tx.runs.insertQueued({ collectionId, accountId: c.account_id, trigger: 'start', at: now() });
         if (queued.created && from !== 'syncing') await txCollections.transition(collectionId, from, 'syncing');
         return queued;
       });
-      executor?.kick();
+      await runQueued(run.id);
       return { runId: run.id, created };
     },
     cancel,
@@ -293,23 +380,45 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       return [...new Set([...orphaned, ...rows].map((r) => r.id))].slice(0, Math.max(limit, orphaned.length));
     },
     startBackground() {
-      if (executor) return;
+      if (working) return;
       void sweepOrphans({ db: deps.db, blobs: deps.blobs, log: deps.log, now: clock() }, deps.tuning?.orphanAgeMs ?? 60 * 60_000).catch((err: unknown) =>
         deps.log.warn({ err }, 'content store orphan sweep failed'),
       );
       void finishInterruptedDeletions().catch((err: unknown) => deps.log.warn({ err }, 'finishing interrupted collection deletions failed'));
-      executor = createInProcessExecutor({ source: engine, concurrency: deps.config.sync.concurrency, pollMs: deps.tuning?.pollMs, log: deps.log });
-      executor.start();
-      scheduler.start();
+      working = true;
+      queue.startWorking(handlers).then(
+        () => void handlers['custody.sweep']({}).catch((err: unknown) => deps.log.warn({ err }, 'the first sweep failed')),
+        (err: unknown) => deps.log.error({ err }, 'the job queue could not start: this process executes no runs'),
+      );
     },
     async stop() {
       scheduler.stop();
-      const stopping = executor?.stop();
+      const stopping = queue.stop();
       for (const entry of local.values()) entry.controller.abort(new RunStopped('shutdown'));
       await Promise.all([...local.values()].map((e) => e.done.catch(() => undefined)));
       await stopping;
-      executor = undefined;
+      working = false;
     },
   };
   return engine;
+}
+
+/** A cancelled run's unfinished units: each gets a `not_reached` exception in its reconciliation. */
+async function markNotReached(units: UnitRepo, runId: string, collectionId: string, at: string): Promise<void> {
+  const keys = new Set(await units.markNotReached(runId, at));
+  if (keys.size === 0) return;
+  const rows = (await units.list(runId)).filter((u) => keys.has(u.unit_key));
+  await units.addExceptions(
+    rows.map((u) => ({
+      run_id: runId,
+      collection_id: collectionId,
+      unit_key: u.unit_key,
+      source_id: u.unit_key,
+      kind: u.kind,
+      name: u.email ?? u.unit_key,
+      outcome: 'not_reached',
+      reason: 'the run was cancelled before this unit was finished',
+      at,
+    })),
+  );
 }

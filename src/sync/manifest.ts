@@ -2,7 +2,9 @@ import type { CollectionRow } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
 import { ItemRepo, previousVersionsOf, type ItemRow, type PreviousVersion } from '../store/items.ts';
 import { countersOf, RunRepo, type RunErrorRow } from '../store/runs.ts';
-import { filtersFingerprint } from './fingerprint.ts';
+import { UnitRepo } from '../store/units.ts';
+import { buildReconciliation, type Counts } from './reconciliation.ts';
+import { filtersFingerprint } from '../provider/fingerprint.ts';
 
 /**
  * The chain-of-custody manifest: one row per item ever collected (what, whose, where from, the hashes and
@@ -127,7 +129,11 @@ export interface ManifestSummary {
     finished_datetime: string | null;
     counters: Record<string, number>;
     error: string | null;
+    /** the run's reconciliation totals (GET …/runs/{run_id}/reconciliation has them per custodian) */
+    reconciliation: { balanced: boolean; totals: Counts };
   }[];
+  /** Pieces that failed on every one of their attempts and are no longer retried, with the last reason. */
+  permanently_failed: { custodian: string; kind: string; source_id: string; name: string; attempts: number; reason: string }[];
 }
 
 async function summarize(db: Database, c: CollectionRow, now: Date): Promise<ManifestSummary> {
@@ -161,13 +167,12 @@ async function summarize(db: Database, c: CollectionRow, now: Date): Promise<Man
       if (v.holds_ref && v.sha256) counts.superseded_versions_retained += 1;
     }
   }
-  const errors = await db
-    .selectFrom('run_errors')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('collection_id', '=', c.id)
-    .executeTakeFirstOrThrow();
-  counts.exceptions = Number(errors.n);
-  const runs = await db.selectFrom('runs').selectAll().where('collection_id', '=', c.id).orderBy('created_at').execute();
+  const runRepo = new RunRepo(db);
+  const units = new UnitRepo(db);
+  counts.exceptions = await runRepo.countErrorsOfCollection(c.id);
+  const runs = await runRepo.allOfCollection(c.id);
+  const unitRows = await units.ofCollection(c.id);
+  const permanent = await units.permanentFailures(c.id);
   const filters = c.sync_filters ? (JSON.parse(c.sync_filters) as unknown) : null;
   return {
     manifest_version: MANIFEST_VERSION,
@@ -194,8 +199,10 @@ async function summarize(db: Database, c: CollectionRow, now: Date): Promise<Man
         finished_datetime: r.finished_at,
         counters: { ...counters, errors: error_count },
         error: r.error,
+        reconciliation: (({ balanced, totals }) => ({ balanced, totals }))(buildReconciliation(r, unitRows.filter((u) => u.run_id === r.id), [])),
       };
     }),
+    permanently_failed: permanent.map((p) => ({ custodian: p.unit_key, kind: p.kind, source_id: p.source_id, name: p.name, attempts: p.attempts, reason: p.reason })),
   };
 }
 

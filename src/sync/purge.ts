@@ -3,9 +3,11 @@ import type { BlobStore } from '../blobs/types.ts';
 import { indexItem, removeItemsFromIndex } from '../search/index.ts';
 import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Database } from '../store/db.ts';
-import { isHeld, isHeldInTransaction } from '../store/holds.ts';
-import { CursorRepo, ItemRepo, previousVersionsOf, versionColumns, type ItemRow, type PreviousVersion } from '../store/items.ts';
+import { HoldRepo } from '../store/holds.ts';
+import { CollectionRepo } from '../store/collections.ts';
+import { CursorRepo, ItemRepo, previousVersionsOf, type ItemRow, type PreviousVersion } from '../store/items.ts';
 import { RunRepo } from '../store/runs.ts';
+import { UnitRepo } from '../store/units.ts';
 import type { DB } from '../store/schema.ts';
 
 /**
@@ -20,13 +22,14 @@ export async function purgeCollectionData(db: Database, blobs: BlobStore, collec
     const released = await db.transaction().execute(async (trx) => {
       // Only the rows this statement deleted are released: two deletions of one collection (a retried DELETE,
       // a restart finishing a deletion) may purge at the same time, and each reference must go exactly once.
-      const gone = await items.purgeBatch(trx, collectionId, 500);
+      const gone = await new ItemRepo(trx).purgeBatch(collectionId, 500);
       const shas: string[] = [];
       for (const row of gone) {
         if (row.holds_ref && row.sha256) shas.push(row.sha256);
         for (const v of previousVersionsOf(row)) if (v.holds_ref && v.sha256) shas.push(v.sha256);
       }
-      for (const sha of shas) await refs.release(trx, sha, now());
+      const txRefs = new BlobRefRepo(trx);
+      for (const sha of shas) await txRefs.release(sha, now());
       await removeItemsFromIndex(trx, gone.map((r) => r.id));
       return { count: gone.length, shas };
     });
@@ -34,6 +37,7 @@ export async function purgeCollectionData(db: Database, blobs: BlobStore, collec
     // Nothing deleted: either nothing is left, or a concurrent purge took this batch (look again).
     if (released.count === 0 && !(await items.hasAny(collectionId))) break;
   }
+  await new UnitRepo(db).deleteByCollection(collectionId);
   await new RunRepo(db).deleteByCollection(collectionId);
   await new CursorRepo(db).delete(collectionId);
 }
@@ -51,14 +55,14 @@ export async function purgeUnheldTombstones(
   collectionId: string,
   opts: { now: () => string; isHeld?: (collectionId: string) => Promise<boolean> },
 ): Promise<number> {
-  const held = opts.isHeld ?? ((id: string) => isHeld(db, id));
-  const collection = await db.selectFrom('collections').select('type_sync').where('id', '=', collectionId).executeTakeFirst();
+  const held = opts.isHeld ?? ((id: string) => new HoldRepo(db).isHeld(id));
+  const typeSync = await new CollectionRepo(db).typeSync(collectionId);
   // arch keeps everything anyway; only auto tombstones, but a `one` collection re-started under a hold kept versions.
-  if (!collection || collection.type_sync === 'arch') return 0;
+  if (!typeSync || typeSync === 'arch') return 0;
   const items = new ItemRepo(db);
   const scope = { collectionId, held: () => held(collectionId) };
   const tombstones =
-    collection.type_sync === 'auto' ? await purgeBatches(db, blobs, scope, (after) => items.heldTombstones(collectionId, after, 200), purgeTombstone(opts.now)) : 0;
+    typeSync === 'auto' ? await purgeBatches(db, blobs, scope, (after) => items.heldTombstones(collectionId, after, 200), purgeTombstone(opts.now)) : 0;
   return tombstones + (await purgeBatches(db, blobs, scope, (after) => items.withVersionRefs(collectionId, after, 200), purgeVersions(opts.now)));
 }
 
@@ -69,7 +73,7 @@ class HeldMeanwhile extends Error {}
 
 /**
  * Batches of rows in id order, each batch in one transaction; blobs nothing references any more are deleted
- * after commit. Each transaction first asks whether a hold covers the collection (isHeldInTransaction), so that a
+ * after commit. Each transaction first asks whether a hold covers the collection (HoldRepo.isHeldLocked), so that a
  * hold acknowledged while the purge runs stops the batch in flight, not only the next one.
  */
 async function purgeBatches(
@@ -90,7 +94,7 @@ async function purgeBatches(
     const released = await db
       .transaction()
       .execute(async (trx) => {
-        if (await isHeldInTransaction(trx, scope.collectionId)) throw new HeldMeanwhile();
+        if (await new HoldRepo(trx).isHeldLocked(scope.collectionId)) throw new HeldMeanwhile();
         const shas: string[] = [];
         let rows = 0;
         for (const row of batch) {
@@ -114,20 +118,13 @@ function purgeTombstone(now: () => string): Purger {
   return async (trx, row) => {
     const at = now();
     // Compare-and-swap on holds_ref: a run or another purge touching the row meanwhile keeps counts exact.
-    const res = await trx
-      .updateTable('items')
-      .set({ holds_ref: 0, content_state: 'purged', updated_at: at })
-      .where('id', '=', row.id)
-      .where('holds_ref', '=', 1)
-      .where('tombstoned_at', 'is not', null)
-      .returning('sha256')
-      .executeTakeFirst();
+    const sha = await new ItemRepo(trx).purgeTombstoneContent(row.id, at);
     // Release what the row held when this statement changed it, not what it held when the batch was read.
-    if (!res?.sha256) return [];
-    await new BlobRefRepo(trx as unknown as Database).release(trx, res.sha256, at);
+    if (!sha) return [];
+    await new BlobRefRepo(trx).release(sha, at);
     // Purged content is no longer searchable, even with include_deleted.
     await indexItem(trx, row, null);
-    return [res.sha256];
+    return [sha];
   };
 }
 
@@ -141,15 +138,9 @@ function purgeVersions(now: () => string): Purger {
     if (shas.length === 0) return [];
     const kept = versions.map((v) => (purgeable(v) ? { ...v, holds_ref: false, content_state: 'purged' } : v));
     // Compare-and-swap on the version list: a run that superseded the item meanwhile keeps its new entry.
-    const res = await trx
-      .updateTable('items')
-      .set({ ...versionColumns(kept), updated_at: at })
-      .where('id', '=', row.id)
-      .where('previous_versions', '=', row.previous_versions)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return [];
-    const refs = new BlobRefRepo(trx as unknown as Database);
-    for (const sha of shas) await refs.release(trx, sha, at);
+    if (!(await new ItemRepo(trx).replaceVersions(row.id, row.previous_versions, kept, at))) return [];
+    const refs = new BlobRefRepo(trx);
+    for (const sha of shas) await refs.release(sha, at);
     return shas;
   };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from '../connectors/types.ts';
+import { CollectionRepo } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
-import { ACTIVE_STATUSES, RunRepo } from '../store/runs.ts';
+import { RunRepo } from '../store/runs.ts';
 import type { RetryPolicy } from './runner.ts';
 
 export interface ReconcileDeps {
@@ -25,17 +26,7 @@ const BATCH = 100;
  * is active, so a run queued meanwhile by any process wins. Returns how many collections were repaired.
  */
 export async function reconcileStuckCollections(deps: ReconcileDeps): Promise<number> {
-  const stuck = await deps.db
-    .selectFrom('collections as c')
-    .select(['c.id', 'c.sync_status'])
-    .where('c.sync_status', 'in', ['pending', 'syncing'])
-    .where('c.deleting_at', 'is', null)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('runs as r').select('r.id').whereRef('r.collection_id', '=', 'c.id').where('r.status', 'in', [...ACTIVE_STATUSES]))),
-    )
-    .orderBy('c.id')
-    .limit(BATCH)
-    .execute();
+  const stuck = await new CollectionRepo(deps.db).withoutPromisedRun(BATCH);
   let repaired = 0;
   for (const c of stuck) {
     try {
@@ -58,20 +49,11 @@ async function failStuck(deps: ReconcileDeps, collectionId: string): Promise<boo
   const giveUp = failures >= deps.retry.maxFailures;
   const now = deps.clock();
   const wait = Math.min(deps.retry.maxMs, deps.retry.baseMs * 2 ** (failures - 1));
-  const res = await deps.db
-    .updateTable('collections')
-    .set({
-      sync_status: giveUp ? 'error' : 'failed',
-      status_reason: giveUp ? `gave up after ${failures} failed runs in a row: ${STUCK_REASON}` : STUCK_REASON,
-      next_sync_at: giveUp ? null : new Date(now.getTime() + wait).toISOString(),
-      updated_at: now.toISOString(),
-    })
-    .where('id', '=', collectionId)
-    .where('sync_status', '=', 'syncing')
-    .where('deleting_at', 'is', null)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('runs').select('runs.id').where('runs.collection_id', '=', collectionId).where('runs.status', 'in', [...ACTIVE_STATUSES]))),
-    )
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  const reason = giveUp ? `gave up after ${failures} failed runs in a row: ${STUCK_REASON}` : STUCK_REASON;
+  return new CollectionRepo(deps.db).failWithoutRun(collectionId, {
+    sync_status: giveUp ? 'error' : 'failed',
+    status_reason: reason,
+    next_sync_at: giveUp ? null : new Date(now.getTime() + wait).toISOString(),
+    updated_at: now.toISOString(),
+  });
 }

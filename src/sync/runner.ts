@@ -1,17 +1,23 @@
 import type { BlobStore } from '../blobs/types.ts';
+import type { DocumentReader } from '../search/index.ts';
 import { GrantRevokedError, NeedsUserActionError, type CollectContext, type Connector, type Logger } from '../connectors/types.ts';
 import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
+import { EventRepo } from '../store/events.ts';
 import { CollectionRepo, type CollectionRow } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
 import { CursorRepo } from '../store/items.ts';
 import { countersOf, RunRepo, type RunRow } from '../store/runs.ts';
+import { withTransaction } from '../store/repos.ts';
 import { WalletRepo } from '../store/wallets.ts';
-import type { BudgetRegistry } from './budget.ts';
-import { CredentialsMissingError, type CredentialManager } from './credentials.ts';
-import { filtersFingerprint } from './fingerprint.ts';
+import { CredentialsMissingError } from './credentials.ts';
+import { filtersFingerprint } from '../provider/fingerprint.ts';
 import { purgeUnheldTombstones } from './purge.ts';
-import { ProviderError, ProviderHttp } from './provider-http.ts';
+import { ProviderError } from '../provider/provider-http.ts';
+import { UnitLedger } from './ledger.ts';
+import { countsOf, isBalanced } from './reconciliation.ts';
+import { childLog, type ProviderSessions } from './provider-session.ts';
 import { FencedOutError, RunSession } from './session.ts';
+import { UnitRepo, type UnitRetryRow } from '../store/units.ts';
 import { userFacingMessage } from './user-message.ts';
 
 export interface RetryPolicy {
@@ -25,9 +31,9 @@ export interface RetryPolicy {
 export interface RunnerDeps {
   db: Database;
   blobs: BlobStore;
+  documents: DocumentReader;
   connectors: { get(type: string): Connector | undefined };
-  credentials: CredentialManager;
-  budgets: BudgetRegistry;
+  sessions: ProviderSessions;
   log: Logger;
   clock: () => Date;
   isHeld(collectionId: string): Promise<boolean>;
@@ -38,7 +44,7 @@ export interface RunnerDeps {
 }
 
 export type RunOutcome =
-  | { status: 'succeeded' | 'failed' | 'error'; error: string | null }
+  | { status: 'succeeded' | 'completed_with_errors' | 'failed' | 'error'; error: string | null }
   /** cancelled, or stopped without finishing (shutdown, lost lease): another attempt resumes it */
   | { status: 'cancelled' | 'interrupted' | 'not_claimed'; error: string | null };
 
@@ -61,7 +67,7 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
   try {
     collection = await collections.getById(run.collection_id);
     if (!collection) {
-      await runs.finish(deps.db, run.id, owner, 'cancelled', now(), 'the collection was deleted');
+      await runs.finish(run.id, owner, 'cancelled', now(), 'the collection was deleted');
       return { status: 'cancelled', error: 'the collection was deleted' };
     }
     if (collection.sync_status !== 'syncing') await moveCollection(collections, collection, 'start');
@@ -83,18 +89,30 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     // Items this run sees are stamped with this id; a resumed checkpoint (a crash, or a retry of a failed run)
     // continues the marks made before it, so a complete listing spanning attempts misses nothing.
     const listingRunId = resumed ? (run.listing_run_id ?? run.id) : run.id;
+    const unitRepo = new UnitRepo(deps.db);
+    const scope = run.scope === null ? null : (JSON.parse(run.scope) as string[]);
+    // A targeted (event) run retries the failed pieces of its own units only.
+    const retries = (await unitRepo.retries(collection.id)).filter((r) => scope === null || scope.includes(r.unit_key));
+    const ledger = new UnitLedger(
+      { runId: run.id, collectionId: collection.id, accountId: collection.account_id },
+      deps.clock,
+      await unitRepo.list(run.id),
+      new Set(retries.map((r) => `${r.kind}\u0000${r.source_id}`)),
+    );
     session = new RunSession(deps, {
+      ledger,
       runId: run.id,
       listingRunId,
       owner,
       collectionId: collection.id,
       accountId: collection.account_id,
       typeSync: collection.type_sync,
+      type: collection.type,
       kinds: connector.kinds,
       counters: countersOf(run),
       signal,
     });
-    const owned = await runs.saveProgress(deps.db, run.id, owner, now(), {
+    const owned = await runs.saveProgress(run.id, owner, now(), {
       counters: session.counters,
       filtersFingerprint: fingerprint,
       listingRunId,
@@ -102,54 +120,88 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     });
     if (!owned) throw new FencedOutError('the run is no longer ours');
 
-    // A re-pairing in any process must win over a grant cached by an earlier run.
-    deps.credentials.forget(wallet.id);
-    const http = new ProviderHttp({
-      budget: deps.budgets.get(`${connector.type}:${wallet.id}`, connector.limits.budget),
-      retry: connector.limits.retry,
-      auth: deps.credentials.auth(wallet.id, connector),
-      userAgent: connector.userAgent,
-      signal,
-      log,
-    });
     const ctx: CollectContext = {
-      http,
-      grantInfo: await deps.credentials.grantInfo(wallet.id),
-      signal,
-      now: deps.clock,
-      log,
+      ...(await deps.sessions.open(collection, connector, { signal, log, now: deps.clock })),
       collectionId: collection.id,
       filters,
       checkpoint,
       cursors,
+      scope,
     };
     log.info({ resumed, attempt: run.attempt }, 'run started');
     for await (const event of connector.collect(ctx)) {
       if (signal.aborted) throw signal.reason;
       await session.handle(event);
     }
+    // Pieces earlier runs could not collect, which this run's listing did not reach again.
+    const pending = retries.filter((r) => ledger.pending(r.kind, r.source_id));
+    if (connector.retry && pending.length > 0) {
+      for await (const event of connector.retry({ ...ctx, checkpoint: null }, pending.map(retryPiece))) {
+        if (signal.aborted) throw signal.reason;
+        await session.handle(event);
+      }
+    }
     if (signal.aborted) throw signal.reason;
-    await session.flush();
-    return await succeed(deps, run, owner, collection, fingerprint, log);
+    await session.flush({ final: true });
+    const totals = ledger.totals();
+    // The invariant every reconciliation must satisfy; a run that breaks it is a defect worth shouting about.
+    const unbalanced = [...ledger.units.values()].filter((u) => !isBalanced(countsOf(u))).map((u) => u.key);
+    if (unbalanced.length > 0 || !isBalanced(countsOf(totals))) log.error({ units: unbalanced }, 'run reconciliation does not balance');
+    const failed = session.counters.failed;
+    if (failed > 0 && session.counters.collected + session.counters.unchanged + session.counters.skipped === 0) {
+      throw new NothingCollectedError(`nothing could be collected: ${failed} selected ${failed === 1 ? 'piece' : 'pieces'} failed; see the run's reconciliation`);
+    }
+    const outcome = failed > 0 || totals.failed > 0 ? 'completed_with_errors' : 'succeeded';
+    return await succeed(deps, run, owner, collection, fingerprint, log, outcome, Math.max(failed, totals.failed));
   } catch (err) {
     await session?.discardPending();
     return fail(deps, run, owner, collection, err, signal, log);
   }
 }
 
-async function succeed(deps: RunnerDeps, run: RunRow, owner: string, collection: CollectionRow, fingerprint: string, log: Logger): Promise<RunOutcome> {
+/** Every selected piece failed: the run ends `failed` (retried with backoff) rather than `completed_with_errors`. */
+class NothingCollectedError extends Error {
+  override name = 'NothingCollectedError';
+}
+
+function retryPiece(r: UnitRetryRow) {
+  return { unit: r.unit_key, kind: r.kind, sourceId: r.source_id, name: r.name, piece: JSON.parse(r.piece) as unknown };
+}
+
+/** The status_reason of a collection whose last run completed with errors. */
+export function incompleteReason(collectionId: string, runId: string, failed: number): string {
+  return (
+    `${failed} ${failed === 1 ? 'item' : 'items'} could not be collected in the last run; they are retried by the following runs. ` +
+    `See GET /v1/collections/${collectionId}/runs/${runId}/reconciliation for which and why.`
+  );
+}
+
+async function succeed(
+  deps: RunnerDeps,
+  run: RunRow,
+  owner: string,
+  collection: CollectionRow,
+  fingerprint: string,
+  log: Logger,
+  outcome: 'succeeded' | 'completed_with_errors',
+  failed: number,
+): Promise<RunOutcome> {
   const runs = new RunRepo(deps.db);
   const at = deps.clock().toISOString();
   const rerun = collection.type_sync === 'auto' || collection.type_sync === 'arch';
+  // A targeted (event) run leaves the scheduled full run where it was: it is the safety net for lost events.
+  const targeted = run.scope !== null;
   // One transaction: whoever sees the run finished sees the collection `synced` (and its next run planned).
-  await deps.db.transaction().execute(async (trx) => {
+  await withTransaction(deps.db, async (tx) => {
     // Cursors are kept only when the run completes: a failed run must not skip what it never collected.
-    const current = await trx.selectFrom('runs').select('pending_cursors').where('id', '=', run.id).executeTakeFirst();
-    if (!(await runs.finish(trx, run.id, owner, 'succeeded', at, null))) throw new FencedOutError('the run is no longer ours');
-    if (current?.pending_cursors) await new CursorRepo(deps.db).put(trx, collection.id, current.pending_cursors, fingerprint, at);
-    const collections = new CollectionRepo(trx as unknown as Database);
-    await collections.transition(collection.id, 'syncing', 'synced');
-    await collections.update(collection.id, { next_sync_at: rerun ? new Date(deps.clock().getTime() + deps.intervalMinutes * 60_000).toISOString() : null });
+    const pendingCursors = await tx.runs.pendingCursors(run.id);
+    if (!(await tx.runs.finish(run.id, owner, outcome, at, null))) throw new FencedOutError('the run is no longer ours');
+    if (pendingCursors) await tx.cursors.put(collection.id, pendingCursors, fingerprint, at);
+    const collections = tx.collections;
+    await collections.transition(collection.id, 'syncing', 'synced', outcome === 'succeeded' ? null : incompleteReason(collection.id, run.id, failed));
+    if (!targeted) {
+      await collections.update(collection.id, { next_sync_at: rerun ? new Date(deps.clock().getTime() + deps.intervalMinutes * 60_000).toISOString() : null });
+    }
   });
   if (collection.type_sync !== 'arch') {
     // Content tombstoned or superseded while a hold applied that has since been released (a release racing with this run).
@@ -157,8 +209,8 @@ async function succeed(deps: RunnerDeps, run: RunRow, owner: string, collection:
       log.warn({ err }, 'purging content no hold keeps any more failed'),
     );
   }
-  log.info({}, 'run succeeded');
-  return { status: 'succeeded', error: null };
+  log.info({ outcome }, 'run finished');
+  return { status: outcome, error: null };
 }
 
 async function fail(
@@ -171,11 +223,17 @@ async function fail(
   log: Logger,
 ): Promise<RunOutcome> {
   const stop = signal.aborted && signal.reason instanceof RunStopped ? signal.reason.why : undefined;
-  if (stop === 'cancelled') return { status: 'cancelled', error: 'cancelled' };
+  if (stop === 'cancelled') {
+    log.info({}, 'run stopped: cancelled');
+    return { status: 'cancelled', error: 'cancelled' };
+  }
   const runs = new RunRepo(deps.db);
   if (stop || err instanceof FencedOutError) {
     // A cancel commits before it aborts this run's signal: a write fenced out in between met the cancellation.
-    if (!stop && (await runs.get(run.id).catch(() => undefined))?.status === 'cancelled') return { status: 'cancelled', error: 'cancelled' };
+    if (!stop && (await runs.get(run.id).catch(() => undefined))?.status === 'cancelled') {
+      log.info({}, 'run stopped: cancelled');
+      return { status: 'cancelled', error: 'cancelled' };
+    }
     log.info({ why: stop ?? 'fenced' }, 'run interrupted; it resumes from its last checkpoint');
     return { status: 'interrupted', error: null };
   }
@@ -193,13 +251,13 @@ async function fail(
       retryAt = new Date(deps.clock().getTime() + wait).toISOString();
     }
   }
-  const finished = await deps.db.transaction().execute(async (trx) => {
-    const ok = await runs.finish(trx, run.id, owner, status, at, reason);
+  const finished = await withTransaction(deps.db, async (tx) => {
+    const ok = await tx.runs.finish(run.id, owner, status, at, reason);
     if (!ok) return false;
-    await runs.addErrors(trx, [{ run_id: run.id, collection_id: run.collection_id, source_id: null, kind: null, reason: `run ${status}: ${reason}`, at }]);
-    await trx.updateTable('runs').set((eb) => ({ error_count: eb('error_count', '+', 1) })).where('id', '=', run.id).execute();
+    await tx.runs.addErrors([{ run_id: run.id, collection_id: run.collection_id, source_id: null, kind: null, reason: `run ${status}: ${reason}`, at }]);
+    await tx.runs.countError(run.id);
     if (collection) {
-      const collections = new CollectionRepo(trx as unknown as Database);
+      const collections = tx.collections;
       const current = (await collections.getById(collection.id)) ?? collection;
       await moveCollection(collections, current, status === 'error' ? 'error' : 'fail', reason);
       await collections.update(collection.id, { next_sync_at: retryAt });
@@ -236,9 +294,4 @@ function describe(err: unknown): string {
   }
   const message = err instanceof Error ? err.message : String(err);
   return message.slice(0, 1000) || 'unknown error';
-}
-
-function childLog(log: Logger, bindings: object): Logger {
-  const withChild = log as Logger & { child?: (b: object) => Logger };
-  return typeof withChild.child === 'function' ? withChild.child(bindings) : log;
 }

@@ -1,3 +1,4 @@
+import { CollectionRepo } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
 
 export interface SchedulerOptions {
@@ -29,24 +30,7 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<number> | undefined;
 
-  const due = async () => {
-    const now = opts.clock().toISOString();
-    return opts.db
-      .selectFrom('collections')
-      .select(['id', 'sync_status'])
-      .where('deleting_at', 'is', null)
-      .where((eb) =>
-        eb.and([
-          eb.or([eb('next_sync_at', 'is', null), eb('next_sync_at', '<=', now)]),
-          eb.or([
-            eb.and([eb('sync_status', '=', 'synced'), eb('type_sync', 'in', ['auto', 'arch'])]),
-            eb.and([eb('sync_status', '=', 'failed'), eb('next_sync_at', 'is not', null)]),
-          ]),
-        ]),
-      )
-      .limit(500)
-      .execute();
-  };
+  const due = () => new CollectionRepo(opts.db).dueForSync(opts.clock().toISOString(), 500);
 
   const tick = async () => {
     if (opts.reconcile) {

@@ -1,13 +1,15 @@
 import type { BlobStore } from '../blobs/types.ts';
-import type { CollectEvent, ContentSource, ItemInput, Logger } from '../connectors/types.ts';
+import { ContentGoneError, type CollectEvent, type ContentSource, type ItemInput, type Logger } from '../connectors/types.ts';
 import { BlobRefRepo } from '../store/blob-refs.ts';
+import type { Metrics } from '../metrics.ts';
 import type { Database } from '../store/db.ts';
-import { isHeldInTransaction } from '../store/holds.ts';
+import { HoldRepo } from '../store/holds.ts';
 import { ItemRepo, type ItemPatch, type ItemRow } from '../store/items.ts';
 import { RunRepo, type Counters, type RunErrorRow } from '../store/runs.ts';
-import { extractContentText } from '../search/index.ts';
+import { extractContentText, type DocumentReader } from '../search/index.ts';
 import { applyOps, type ApplyScope, type ItemOp, type StoredContent } from './apply.ts';
 import { fetchContent } from './content.ts';
+import type { UnitLedger } from './ledger.ts';
 
 /** The run was cancelled or another process took it over: it must not write anything more. */
 export class FencedOutError extends Error {
@@ -17,6 +19,8 @@ export class FencedOutError extends Error {
 export interface SessionDeps {
   db: Database;
   blobs: BlobStore;
+  /** Reads the text of docx and PDF content for the search index. */
+  documents: DocumentReader;
   log: Logger;
   clock: () => Date;
   /**
@@ -24,6 +28,7 @@ export interface SessionDeps {
    * is read inside it. Never read a database handle from here: on SQLite that would wait on the open transaction.
    */
   heldOverride?(collectionId: string): Promise<boolean>;
+  metrics?: Metrics;
 }
 
 export interface SessionScope {
@@ -34,9 +39,13 @@ export interface SessionScope {
   collectionId: string;
   accountId: string;
   typeSync: string;
+  /** the collection type (metrics labels) */
+  type: string;
   kinds: readonly string[];
   counters: Counters;
   signal: AbortSignal;
+  /** per-unit counts, exceptions, retry list and progress events */
+  ledger: UnitLedger;
 }
 
 const FLUSH_EVERY = 200;
@@ -53,7 +62,6 @@ export class RunSession {
   private errors: Omit<RunErrorRow, 'id'>[] = [];
   private pendingCursors: string | undefined;
   private readonly items: ItemRepo;
-  private readonly runs: RunRepo;
   private readonly refs: BlobRefRepo;
 
   constructor(
@@ -62,7 +70,6 @@ export class RunSession {
   ) {
     this.counters = { ...scope.counters };
     this.items = new ItemRepo(deps.db);
-    this.runs = new RunRepo(deps.db);
     this.refs = new BlobRefRepo(deps.db);
   }
 
@@ -74,7 +81,20 @@ export class RunSession {
         return this.onDeleted(ev.kind, ev.sourceId);
       case 'error':
         this.counters.failed += 1;
+        this.onPieceError(ev);
         return this.recordError(ev.reason, ev.sourceId, ev.kind);
+      case 'not_present':
+        return this.onNotPresent(ev.custodian, ev);
+      case 'excluded': {
+        const n = Math.max(0, Math.floor(ev.count));
+        this.ledger.count(ev.custodian, 'listed', n);
+        this.ledger.count(ev.custodian, 'excluded', n);
+        return;
+      }
+      case 'unit':
+        this.ledger.announce(ev.unit, ev.status);
+        if (ev.status === 'done' || ev.status === 'failed') return this.flush();
+        return;
       case 'checkpoint':
         return this.flush({ checkpoint: JSON.stringify({ state: ev.state ?? null }) });
       case 'cursors':
@@ -90,7 +110,7 @@ export class RunSession {
   }
 
   /** Writes everything buffered (and the checkpoint, when given) in one fenced transaction. */
-  async flush(extra: { checkpoint?: string } = {}): Promise<void> {
+  async flush(extra: { checkpoint?: string; final?: boolean } = {}): Promise<void> {
     const ops = this.ops;
     const errors = this.errors;
     const at = this.now();
@@ -98,7 +118,8 @@ export class RunSession {
     const asks = this.scope.typeSync !== 'arch' && ops.some((op) => op.type !== 'seen' && op.type !== 'mark_deleted');
     const override = asks && this.deps.heldOverride ? await this.deps.heldOverride(this.scope.collectionId) : false;
     const result = await this.deps.db.transaction().execute(async (trx) => {
-      const owned = await this.runs.saveProgress(trx, this.scope.runId, this.scope.owner, at, {
+      const runs = new RunRepo(trx);
+      const owned = await runs.saveProgress(this.scope.runId, this.scope.owner, at, {
         counters: this.counters,
         checkpoint: extra.checkpoint,
         pendingCursors: this.pendingCursors,
@@ -112,11 +133,12 @@ export class RunSession {
         listingRunId: this.scope.listingRunId,
         typeSync: this.scope.typeSync,
         // Decided here, after the run row's lock, so that a hold placed concurrently is either seen or waits.
-        held: () => (held ??= override ? Promise.resolve(true) : isHeldInTransaction(trx, this.scope.collectionId)),
+        held: () => (held ??= override ? Promise.resolve(true) : new HoldRepo(trx).isHeldLocked(this.scope.collectionId)),
         at,
       };
       const applied = await applyOps(trx, scope, ops);
-      await this.runs.addErrors(trx, errors);
+      await runs.addErrors(errors);
+      await this.ledger.write(trx, extra.final);
       return applied;
     });
     this.ops = [];
@@ -133,6 +155,27 @@ export class RunSession {
       }
     }
     this.ops = [];
+  }
+
+  private get ledger(): UnitLedger {
+    return this.scope.ledger;
+  }
+
+  private onPieceError(ev: Extract<CollectEvent, { type: 'error' }>): void {
+    const key = ev.custodian ?? '';
+    const kind = ev.kind ?? 'piece';
+    const sourceId = ev.sourceId ?? key;
+    this.ledger.count(key, 'listed');
+    this.ledger.count(key, 'failed');
+    this.ledger.exception(key, { sourceId, kind, name: ev.name ?? sourceId, outcome: 'failed', reason: ev.reason });
+    if (ev.retry !== undefined && ev.sourceId) this.ledger.failure({ unitKey: key, kind, sourceId, name: ev.name ?? sourceId, piece: ev.retry, reason: ev.reason });
+  }
+
+  private onNotPresent(key: string, p: { kind: string; sourceId: string; name: string; reason: string }, listed = false): void {
+    if (!listed) this.ledger.count(key, 'listed');
+    this.ledger.count(key, 'not_present');
+    this.ledger.exception(key, { ...p, outcome: 'not_present' });
+    this.ledger.settled(p.kind, p.sourceId);
   }
 
   private now(): string {
@@ -164,15 +207,20 @@ export class RunSession {
 
   private async lookup(kind: string, sourceId: string): Promise<ItemRow | undefined> {
     if (this.pendingKeys.has(keyOf(kind, sourceId))) await this.flush();
-    return this.items.findByKey(this.deps.db, this.scope.collectionId, kind, sourceId);
+    return this.items.findByKey(this.scope.collectionId, kind, sourceId);
   }
 
   private async onItem(input: ItemInput, content: ContentSource | undefined): Promise<void> {
     const key = keyOf(input.kind, input.sourceId);
+    const unit = input.custodian ?? '';
     this.counters.listed += 1;
+    this.ledger.count(unit, 'listed');
     if (!this.scope.kinds.includes(input.kind)) {
       this.counters.failed += 1;
-      return this.recordError(`connector produced an item of unknown kind "${input.kind}"`, input.sourceId, input.kind);
+      this.ledger.count(unit, 'failed');
+      const reason = `connector produced an item of unknown kind "${input.kind}"`;
+      this.ledger.exception(unit, { sourceId: input.sourceId, kind: input.kind, name: input.name, outcome: 'failed', reason });
+      return this.recordError(reason, input.sourceId, input.kind);
     }
     const existing = await this.lookup(input.kind, input.sourceId);
     const version = input.version ?? null;
@@ -180,8 +228,20 @@ export class RunSession {
       const stored = content ? existing.content_state === 'stored' && !!existing.sha256 && (await this.deps.blobs.has(existing.sha256)) : existing.content_state === 'none';
       if (stored) {
         // Seen again after a resume from an earlier checkpoint of this same run.
-        if (existing.run_id === this.scope.runId) this.counters.skipped += 1;
-        else this.counters.unchanged += 1;
+        if (existing.run_id === this.scope.runId) {
+          this.counters.skipped += 1;
+          this.ledger.count(unit, 'skipped');
+        } else {
+          this.counters.unchanged += 1;
+          this.ledger.count(unit, 'unchanged');
+        }
+        this.ledger.settled(input.kind, input.sourceId);
+        // Listed again by another unit of this run (a one-to-one conversation seen from both sides): it stays
+        // with the unit that collected it, so each unit's `collected` matches the items listed for it.
+        if (existing.run_id === this.scope.runId && existing.custodian !== input.custodian) {
+          if (existing.last_seen_run_id !== this.scope.listingRunId) return this.pushSeen(existing.id);
+          return;
+        }
         const patch = changedFields(existing, input);
         if (patch) return this.push({ type: 'touch', id: existing.id, patch }, key);
         // Nothing to rewrite, but a complete listing must know the source still has it.
@@ -191,49 +251,75 @@ export class RunSession {
     }
     if (!content) {
       this.counters.collected += 1;
+      this.ledger.count(unit, 'collected');
+      this.ledger.settled(input.kind, input.sourceId);
+      this.deps.metrics?.itemCollected(this.scope.type, input.kind);
       return this.push({ type: 'upsert', input, content: 'none' }, key);
     }
     const stored = await this.download(input, content);
-    if (!stored) {
+    if (stored === 'gone') {
+      // Deleted at the source between its listing and its download: not a failure.
+      this.onNotPresent(unit, { kind: input.kind, sourceId: input.sourceId, name: input.name, reason: 'deleted at the source between its listing and its download' }, true);
+      return this.onDeleted(input.kind, input.sourceId);
+    }
+    if (!stored.ok) {
       this.counters.failed += 1;
+      this.ledger.count(unit, 'failed');
+      this.ledger.exception(unit, { sourceId: input.sourceId, kind: input.kind, name: input.name, outcome: 'failed', reason: stored.reason });
+      this.ledger.failure({ unitKey: unit, kind: input.kind, sourceId: input.sourceId, name: input.name, piece: { item: input }, reason: stored.reason });
       return this.push({ type: 'upsert', input, content: 'failed' }, key);
     }
-    if (existing?.content_state === 'stored' && existing.sha256 === stored.sha256 && !existing.tombstoned_at) this.counters.unchanged += 1;
-    else this.counters.collected += 1;
+    const blob = stored.content;
+    this.ledger.settled(input.kind, input.sourceId);
+    if (existing?.content_state === 'stored' && existing.sha256 === blob.sha256 && !existing.tombstoned_at) {
+      this.counters.unchanged += 1;
+      this.ledger.count(unit, 'unchanged');
+    } else {
+      this.counters.collected += 1;
+      this.ledger.count(unit, 'collected');
+      this.deps.metrics?.itemCollected(this.scope.type, input.kind);
+    }
+    this.ledger.count(unit, 'bytes', stored.transferred);
     // Read back from the blob store before the transaction, which should not wait on it.
     const fileType = typeof input.metadata?.file_type === 'string' ? input.metadata.file_type : null;
-    const descriptor = { name: input.name, mime_type: input.mimeType ?? null, kind: input.kind, file_type: fileType, sha256: stored.sha256, size: stored.size };
-    const contentText = await extractContentText(this.deps.blobs, descriptor, { log: this.deps.log }).catch(
+    const descriptor = { name: input.name, mime_type: input.mimeType ?? null, kind: input.kind, file_type: fileType, sha256: blob.sha256, size: blob.size };
+    const contentText = await extractContentText(this.deps.blobs, descriptor, { log: this.deps.log, documents: this.deps.documents }).catch(
       (err: unknown) => {
         this.deps.log.warn({ err: (err as Error).message, source_id: input.sourceId }, 'content text extraction failed');
         return null;
       },
     );
-    this.ops.push({ type: 'upsert', input, content: stored, contentText });
+    this.ops.push({ type: 'upsert', input, content: blob, contentText });
     await this.flush();
-    if (!(await this.deps.blobs.has(stored.sha256))) {
+    if (!(await this.deps.blobs.has(blob.sha256))) {
       // Lost a race with the collection of an unreferenced blob of the same content; our reference is counted
       // now, so a second download makes it permanent.
       await this.download(input, content);
     }
   }
 
-  private async download(input: ItemInput, content: ContentSource): Promise<StoredContent | undefined> {
+  private async download(
+    input: ItemInput,
+    content: ContentSource,
+  ): Promise<{ ok: true; content: StoredContent; transferred: number } | { ok: false; reason: string } | 'gone'> {
     try {
       const fetched = await fetchContent(this.deps.blobs, content, { signal: this.scope.signal });
       // Until the item is written, only this note tells the orphan sweep that a live run owns the blob.
       await this.refs.noteCommitted(fetched.blob.sha256, fetched.blob.size, this.now());
       this.counters.bytes += fetched.transferred;
+      this.deps.metrics?.bytesCollected(this.scope.type, fetched.transferred);
       for (const blob of fetched.rejected) {
         if (blob.sha256 !== fetched.blob.sha256) await this.refs.discard(blob.sha256, blob.size, this.deps.blobs, this.now());
       }
       if (fetched.problem) this.recordError(`content hash not verified after a second download: ${fetched.problem}`, input.sourceId, input.kind);
       const { sha256, md5, size } = fetched.blob;
-      return { sha256, md5, size, providerHash: fetched.providerHash, verified: fetched.verified };
+      return { ok: true, content: { sha256, md5, size, providerHash: fetched.providerHash, verified: fetched.verified }, transferred: fetched.transferred };
     } catch (err) {
       if (this.scope.signal.aborted) throw err;
-      this.recordError(`content download failed: ${(err as Error).message ?? String(err)}`, input.sourceId, input.kind);
-      return undefined;
+      if (isGone(err)) return 'gone';
+      const reason = `content download failed: ${(err as Error).message ?? String(err)}`;
+      this.recordError(reason, input.sourceId, input.kind);
+      return { ok: false, reason };
     }
   }
 
@@ -249,7 +335,7 @@ export class RunSession {
     const auto = this.scope.typeSync === 'auto';
     let previous = '';
     for (;;) {
-      const unseen = await this.items.unseen(this.deps.db, {
+      const unseen = await this.items.unseen({
         collectionId: this.scope.collectionId,
         custodian,
         kinds: known,
@@ -279,6 +365,11 @@ export class RunSession {
     // arch (and one): never remove anything, only record that the source deleted it.
     if (!existing.deleted_at_source) return this.push({ type: 'mark_deleted', kind, sourceId }, key);
   }
+}
+
+function isGone(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof ContentGoneError) return true;
+  return false;
 }
 
 function keyOf(kind: string, sourceId: string): string {

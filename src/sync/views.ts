@@ -1,30 +1,11 @@
+import type { Static } from 'typebox';
 import type { ItemRow, PreviousVersion } from '../store/items.ts';
 import type { RunErrorRow, RunRow } from '../store/runs.ts';
 import { runSummary } from './engine.ts';
-import type { RunSummary } from './engine-api.ts';
+import type { Item, ItemVersion, Run } from './view-schemas.ts';
 
 /** The public Item (a fixed contract: other tooling depends on these names). */
-export interface ItemView {
-  onna_id: string;
-  collection_id: string;
-  kind: string;
-  source_id: string;
-  name: string;
-  path: string;
-  custodian: string | null;
-  size: number | null;
-  mime_type: string | null;
-  sha256: string | null;
-  md5: string | null;
-  provider_hash: { type: string; value: string } | null;
-  hash_verified: boolean | null;
-  created_datetime: string | null;
-  modified_datetime: string | null;
-  collected_datetime: string;
-  deleted_at_source: string | null;
-  run_id: string;
-  metadata: Record<string, unknown>;
-}
+export type ItemView = Static<typeof Item>;
 
 export function itemView(r: ItemRow): ItemView {
   return {
@@ -51,31 +32,7 @@ export function itemView(r: ItemRow): ItemView {
 }
 
 /** A superseded version of an item (GET …/items/{item_id}/versions): the item's fields as they were. */
-export interface ItemVersionView {
-  /** 1 = the oldest; the item itself is version `versions.length + 1` */
-  version_number: number;
-  name: string | null;
-  path: string | null;
-  custodian: string | null;
-  size: number | null;
-  mime_type: string | null;
-  sha256: string | null;
-  md5: string | null;
-  provider_hash: { type: string; value: string } | null;
-  hash_verified: boolean | null;
-  created_datetime: string | null;
-  modified_datetime: string | null;
-  collected_datetime: string;
-  deleted_at_source: string | null;
-  run_id: string;
-  metadata: Record<string, unknown> | null;
-  /** the searchable text the source gave (a chat message's text before an edit) */
-  text: string | null;
-  superseded_datetime: string;
-  superseded_by_run_id: string | null;
-  /** whether GET …/versions/{version_number}/content serves its bytes */
-  content_available: boolean;
-}
+export type ItemVersionView = Static<typeof ItemVersion>;
 
 export function itemVersionView(v: PreviousVersion, n: number): ItemVersionView {
   return {
@@ -102,19 +59,8 @@ export function itemVersionView(v: PreviousVersion, n: number): ItemVersionView 
   };
 }
 
-export interface RunErrorView {
-  source_id: string | null;
-  kind: string | null;
-  reason: string;
-  datetime: string;
-}
-
-export interface RunView extends RunSummary {
-  error: string | null;
-  attempt: number;
-  errors: RunErrorView[];
-  errors_truncated: boolean;
-}
+export type RunView = Static<typeof Run>;
+export type RunErrorView = RunView['errors'][number];
 
 export function runErrorView(e: RunErrorRow): RunErrorView {
   return { source_id: e.source_id, kind: e.kind, reason: e.reason, datetime: e.at };

@@ -136,11 +136,11 @@ describe('edrive sign-in: the id_token decides the tenant only once verified', (
     expect(isOAuthContinuation(next)).toBe(true);
   });
 
-  it('verifyRs256 returns the claims of a good token and needs an RSA signing key', () => {
+  it('verifyRs256 returns the claims of a good token and needs an RSA signing key', async () => {
     const jwk = published.publicKey.export({ format: 'jwk' });
     const token = sign({ hello: 'world' });
-    expect(verifyRs256(token, [{ kty: 'RSA', kid: KID, n: jwk.n, e: jwk.e }])).toEqual({ hello: 'world' });
-    expect(() => verifyRs256(token, [{ kty: 'RSA', kid: KID, use: 'enc', n: jwk.n, e: jwk.e }])).toThrow(/does not publish/);
-    expect(() => verifyRs256(token, [])).toThrow(/does not publish/);
+    expect(await verifyRs256(token, [{ kty: 'RSA', kid: KID, n: jwk.n, e: jwk.e }])).toEqual({ hello: 'world' });
+    await expect(verifyRs256(token, [{ kty: 'RSA', kid: KID, use: 'enc', n: jwk.n, e: jwk.e }])).rejects.toThrow(/does not publish/);
+    await expect(verifyRs256(token, [])).rejects.toThrow(/does not publish/);
   });
 });

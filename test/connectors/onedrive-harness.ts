@@ -5,8 +5,8 @@ import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { createOneDriveConnector } from '../../src/connectors/onedrive/index.ts';
 import { isOAuthContinuation, type CollectEvent, type Connector, type ContentSource, type Grant, type ItemInput, type ProviderContext } from '../../src/connectors/types.ts';
-import { RequestBudget } from '../../src/sync/budget.ts';
-import { ProviderHttp } from '../../src/sync/provider-http.ts';
+import { localBudget } from '../../src/provider/shared-budget.ts';
+import { ProviderHttp } from '../../src/provider/provider-http.ts';
 import type { MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/v1/oauth/callback/edrive';
@@ -56,9 +56,10 @@ export function providerContext(connector: Connector, grant: Grant, log: TestLog
     },
   };
   const http = new ProviderHttp({
-    budget: new RequestBudget(connector.limits.budget),
+    budget: localBudget(connector.limits.budget),
     retry: connector.limits.retry,
     userAgent: connector.userAgent,
+    quirks: connector.quirks,
     log: logger,
     auth: {
       token: async () => current.access_token!,
@@ -133,7 +134,7 @@ export class MiniEngine {
           .map(([key]) => key);
         for (const key of unseen) this.stored.delete(key);
         result.listings.push({ custodian: ev.custodian, kinds: ev.kinds, unseen });
-      } else {
+      } else if (ev.type === 'item') {
         this.seen.add(`${ev.item.kind}:${ev.item.sourceId}`);
         result.items.push(ev.item);
         await this.onItem(ev.item, ev.content, result);

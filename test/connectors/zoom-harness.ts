@@ -7,9 +7,10 @@ import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
 import type { CollectEvent, Connector, ContentSource, Grant, ItemInput, ProviderContext } from '../../src/connectors/types.ts';
 import { chatScope, enabledContent, type ConfFilters } from '../../src/domain/filters/conf.ts';
 import { selectsId } from '../../src/domain/filters/selection.ts';
-import { RequestBudget, type Clock } from '../../src/sync/budget.ts';
-import { ProviderHttp } from '../../src/sync/provider-http.ts';
-import type { RetryConfig } from '../../src/sync/retry.ts';
+import type { Clock } from '../../src/provider/budget.ts';
+import { localBudget } from '../../src/provider/shared-budget.ts';
+import { ProviderHttp } from '../../src/provider/provider-http.ts';
+import type { RetryConfig } from '../../src/provider/retry.ts';
 import type { ZoomRecordingFile, ZoomSandbox, ZoomMeeting } from '../../sandbox/zoom/index.ts';
 import { pkcePair } from '../../sandbox/zoom/testing.ts';
 
@@ -85,9 +86,10 @@ export function session(connector: Connector, grant: Grant, opts: { clock?: Cloc
     return refreshing;
   };
   const http = new ProviderHttp({
-    budget: new RequestBudget(connector.limits.budget, opts.clock),
+    budget: localBudget(connector.limits.budget, opts.clock),
     retry: opts.retry ?? connector.limits.retry,
     userAgent: connector.userAgent,
+    quirks: connector.quirks,
     clock: opts.clock,
     log,
     auth: {

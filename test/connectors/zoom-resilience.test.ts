@@ -3,7 +3,7 @@ import { ZoomScopeError } from '../../src/connectors/zoom/api.ts';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
 import { GrantRevokedError, NeedsUserActionError, type ContentSource } from '../../src/connectors/types.ts';
 import { ContentRejectedError } from '../../src/sync/content.ts';
-import { ProviderError } from '../../src/sync/provider-http.ts';
+import { ProviderError } from '../../src/provider/provider-http.ts';
 import { startZoomSandbox, type ZoomSandboxOptions, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import {
   ALL_CHATS, LOOKBACK_DAYS, expectedItems, filters, keyOf, MiniEngine, pair, readAll, sandboxFileSourceId, sel, session, sha256, testConnector, virtualClock,

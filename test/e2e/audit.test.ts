@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordAudit } from '../../src/store/audit.ts';
+import { AuditRepo } from '../../src/store/audit.ts';
 import { inertConnectors } from '../search/inert-connectors.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
@@ -126,12 +126,12 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('audit log on %s',
     expect(await entries(tok, `&target=${ws}`)).toEqual(trail);
   });
 
-  it('lists run events the engine records with recordAudit', async () => {
+  it('lists run events the engine records with AuditRepo.record', async () => {
     const { accountId } = await t.client('runs-co');
     const tok = await t.token('runs-co');
     const db = t.runtime.ctx.db;
-    await recordAudit(db, { accountId, clientId: null, action: 'run.start', targetId: 'col_x', outcome: 'started', detail: { run_id: 'run_1', trigger: 'start', access_token: 'leak' } });
-    await recordAudit(db, { accountId, clientId: null, action: 'run.finish', targetId: 'col_x', outcome: 'succeeded', detail: { run_id: 'run_1' } });
+    await new AuditRepo(db).record({ accountId, clientId: null, action: 'run.start', targetId: 'col_x', outcome: 'started', detail: { run_id: 'run_1', trigger: 'start', access_token: 'leak' } });
+    await new AuditRepo(db).record({ accountId, clientId: null, action: 'run.finish', targetId: 'col_x', outcome: 'succeeded', detail: { run_id: 'run_1' } });
     const log = await entries(tok, '&target=col_x');
     expect(log.map((e) => [e.action, e.outcome, e.status_code, e.client_id])).toEqual([
       ['run.finish', 'succeeded', null, null],

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../src/store/db.ts';
 import { AccountRepo } from '../../src/store/accounts.ts';
+import { childEnv } from '../support/process.ts';
 
 const run = promisify(execFile);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-cli-'));
@@ -13,7 +14,7 @@ const bin = path.resolve('bin/custody');
 
 async function custody(args: string[], env: Record<string, string> = {}) {
   try {
-    const { stdout, stderr } = await run(bin, args, { env: { ...process.env, DATA_DIR: dataDir, ...env } });
+    const { stdout, stderr } = await run(bin, args, { env: childEnv({ DATA_DIR: dataDir, ...env }) });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

@@ -190,13 +190,16 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
     const { col } = await setup();
     const res = await t.call(token, 'POST', `/v1/collections/${col}/start`);
     expect(res.status).toBe(409);
-    expect((await json(res)).detail).toMatch(/sync filters.*paired credentials/);
+    const body = await json(res);
+    expect(body.detail).toMatch(/sync filters.*paired credentials/);
+    expect(body.code).toBe('00409_not_ready');
     await t.call(token, 'PATCH', `/v1/collections/${col}`, { json: { sync_filters: confFilters } });
     const res2 = await t.call(token, 'POST', `/v1/collections/${col}/start`);
     expect(res2.status).toBe(409);
     expect((await json(res2)).detail).not.toMatch(/sync filters/);
     const pending = await t.call(token, 'PATCH', `/v1/collections/${(await setup()).col}`, { json: { sync_status: 'pending' } });
     expect(pending.status).toBe(409);
+    expect((await json(pending)).code).toBe('00409_not_ready');
   });
 
   it('lists workspaces and their collections with cursor paging', async () => {

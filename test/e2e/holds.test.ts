@@ -58,7 +58,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('legal holds on %s
       const res = await t.call(token, 'DELETE', path);
       expect(res.status).toBe(409);
       const body = await json(res);
-      expect(body).toMatchObject({ code: '00409_conflict', title: 'Conflict', id: res.headers.get('x-correlation-id') });
+      expect(body).toMatchObject({ code: '00409_legal_hold', title: 'Conflict', id: res.headers.get('x-correlation-id') });
       expect(body.detail).toContain(id);
       expect(body.detail).toContain('Board inquiry');
     }

@@ -43,7 +43,8 @@ for (const database of testDatabases) {
       const start = await app.call(token, 'POST', `/v1/collections/${collectionId}/start`);
       expect(start.status).toBe(200);
       const { run_id } = (await start.json()) as { run_id: string };
-      expect((await app.engine.runOnce(run_id)).status).toBe('succeeded');
+      // `user u3 has no drive` is a failed piece: the run is honest about it.
+      expect((await app.engine.runOnce(run_id)).status).toBe('completed_with_errors');
       source = { units: [{ items: [], deleted: [{ kind: 'file', sourceId: 'old' }] }] };
       const again = (await (await app.call(token, 'POST', `/v1/collections/${collectionId}/start`)).json()) as { run_id: string; created: boolean };
       expect(again.created).toBe(true);
@@ -123,7 +124,7 @@ for (const database of testDatabases) {
       const body = (await (await get(`/v1/collections/${collectionId}/runs`)).json()) as { runs: Record<string, unknown>[] };
       expect(body.runs).toHaveLength(2);
       const [latest, first] = body.runs;
-      expect(first).toMatchObject({ trigger: 'start', status: 'succeeded', attempt: 1, counters: { listed: 5, collected: 5, failed: 1 }, error_count: 2 });
+      expect(first).toMatchObject({ trigger: 'start', status: 'completed_with_errors', attempt: 1, counters: { listed: 5, collected: 5, failed: 1 }, error_count: 2 });
       expect((first!.errors as { reason: string }[]).map((e) => e.reason).sort()).toEqual([expect.stringContaining('sha1Hash mismatch'), 'user u3 has no drive']);
       expect(latest).toMatchObject({ status: 'succeeded', counters: { listed: 0 } });
       const collection = (await (await get(`/v1/collections/${collectionId}`)).json()) as { latest_run: { run_id: string }; sync_status: string };

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { quickXorHashBase64 } from '../../src/connectors/onedrive/quickxorhash.ts';
-import { fetchManifest, jsonOf, newCollection, startTestApp, type Json, type TestApp } from '../support/app.ts';
+import { fetchManifest, jsonOf, newCollection, parseCsv, startTestApp, type Json, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
 
 const CB = 'https://client.example/edrive-done';
@@ -105,7 +105,10 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
     expect(patch.status).toBe(204);
     expect((await call('POST', `/v1/collections/${collectionId}/start`)).status).toBe(200);
     const c = await t.waitForStatus(token, collectionId, ['synced'], 30_000);
-    expect(c.latest_run).toMatchObject({ trigger: 'start', status: 'succeeded' });
+    // The user without a OneDrive is a failed custodian: the run is honest about it, the collection stays usable.
+    expect(c.latest_run).toMatchObject({ trigger: 'start', status: 'completed_with_errors' });
+    expect(c.latest_run.counters.failed).toBe(1);
+    expect(c.status_reason).toMatch(new RegExp(`^1 item could not be collected.*/v1/collections/${collectionId}/runs/${c.latest_run.run_id}/reconciliation`));
 
     const got = await items();
     const skip = subtree(alice, excluded.id);
@@ -128,6 +131,41 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
     expect(sha256(Buffer.from(await content.arrayBuffer()))).toBe(sha256(sandbox.contentOf(file.custodian, file.source_id)));
     expect(content.headers.get('etag')).toBe(`"${file.sha256}"`);
     expect((await runs())[0]!.errors.map((e: Json) => e.source_id)).toEqual([driveless]);
+  });
+
+  it('reconciles every custodian: listed = collected + excluded + failed, collected = what the items API lists', async () => {
+    const [latest] = await runs();
+    const runId = latest!.run_id as string;
+    const r = await jsonOf(await call('GET', `/v1/collections/${collectionId}/runs/${runId}/reconciliation`), 200);
+    expect(r).toMatchObject({ run_id: runId, status: 'completed_with_errors', balanced: true });
+    const got = await items();
+    const nonRoot = (userId: string) => sandbox.listItems(userId).filter((i) => i.parentId).length;
+    const entry = (id: string) => (r.custodians as Json[]).find((x) => x.custodian === id);
+    for (const id of [alice, bob]) {
+      const mine = got.filter((i) => i.custodian === id && i.run_id === runId);
+      expect(entry(id)).toMatchObject({ unit_kind: 'custodian', listed: nonRoot(id), collected: mine.length, unchanged: 0, not_present: 0, failed: 0, exceptions: [] });
+      expect(entry(id)!.excluded).toBe(nonRoot(id) - mine.length);
+    }
+    expect(entry(carol)).toBeUndefined();
+    expect(entry(driveless)).toMatchObject({ listed: 1, collected: 0, failed: 1 });
+    expect(entry(driveless)!.exceptions).toEqual([expect.objectContaining({ source_id: driveless, kind: 'custodian', outcome: 'failed', reason: expect.stringMatching(/no provisioned OneDrive/) })]);
+    for (const f of ['listed', 'collected', 'unchanged', 'excluded', 'not_present', 'failed']) {
+      expect(r.totals[f]).toBe((r.custodians as Json[]).reduce((n, x) => n + x[f], 0));
+    }
+    expect(r.totals.listed).toBe(r.totals.collected + r.totals.unchanged + r.totals.excluded + r.totals.not_present + r.totals.failed);
+
+    const csv = await call('GET', `/v1/collections/${collectionId}/runs/${runId}/reconciliation?format=csv`);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const [header, ...rows] = parseCsv(await csv.text());
+    expect(header).toEqual(['run_id', 'custodian', 'unit_kind', 'email', 'listed', 'collected', 'unchanged', 'excluded', 'not_present', 'failed', 'exceptions']);
+    expect(rows.map((row) => [row[1], Number(row[4]), Number(row[5]), Number(row[9])]).sort()).toEqual(
+      (r.custodians as Json[]).map((x) => [x.custodian, x.listed, x.collected, x.failed]).sort(),
+    );
+    const exc = parseCsv(await (await call('GET', `/v1/collections/${collectionId}/runs/${runId}/reconciliation?format=csv&rows=exceptions`)).text());
+    expect(exc.slice(1).map((row) => [row[1], row[3], row[6]])).toEqual([[driveless, driveless, 'failed']]);
+    expect((await call('GET', `/v1/collections/${collectionId}/runs/run_nope/reconciliation`)).status).toBe(404);
+    const { json } = await fetchManifest(t.call, token, collectionId);
+    expect(json.runs.at(-1).reconciliation).toEqual({ balanced: true, totals: r.totals });
   });
 
   it('lists every item with its hashes in the manifest, as JSON and as CSV', async () => {

@@ -5,6 +5,7 @@ import { ProviderAuthError, type Connector, type Grant } from '../../src/connect
 import { PairingRepo } from '../../src/store/pairings.ts';
 import { newCollection, startTestApp, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
+import { httpQuirks } from '../../src/provider/quirks.ts';
 
 const CB = 'https://client.example/two-step';
 const NEXT = 'https://provider.example/step-two';
@@ -18,6 +19,7 @@ function twoStepConnector(calls: Input[]): Connector {
     configType: 'conf',
     kinds: [],
     userAgent: 'custody-tests/two-step',
+    quirks: httpQuirks,
     limits: { budget: { ratePerSecond: 100, burst: 100, concurrency: 4 }, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, giveUpAfterMs: 100 } },
     validateFilters: () => [],
     discovery: {},

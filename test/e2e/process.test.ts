@@ -94,7 +94,8 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
     expect(c.latest_run).toMatchObject({ status: 'succeeded', error_count: 0 });
 
     const items = await listItems(call, token, id);
-    expect(new Set(items.map((i) => i.custodian))).toEqual(new Set([owner]));
+    // Channel messages belong to the channel's unit; everything else to the selected owner.
+    expect(new Set(items.map((i) => i.custodian))).toEqual(new Set([owner, channel]));
     const kinds = new Set(items.map((i) => i.kind));
     expect([...kinds]).toEqual(expect.arrayContaining(['meeting', 'recording_video', 'transcript', 'channel_message']));
     expect(kinds.has('chat_message')).toBe(false);

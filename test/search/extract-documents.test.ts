@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsBlobStore } from '../../src/blobs/index.ts';
 import type { BlobStore } from '../../src/blobs/types.ts';
+import { createDocumentReader } from '../../src/search/documents.ts';
 import { contentFormatOf, extractContentText, formatOf, type ExtractOptions } from '../../src/search/extract.ts';
 import { zipProblem } from '../../src/search/zip-guard.ts';
 import { docxWith, pdfWith } from './document-fixtures.ts';
@@ -13,22 +14,26 @@ const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingm
 describe('docx and PDF text extraction', () => {
   let root: string;
   let blobs: BlobStore;
+  const documents = createDocumentReader();
   let debug: { obj: Record<string, unknown>; msg?: string }[];
   const log = { debug: (obj: object, msg?: string) => void debug.push({ obj: obj as Record<string, unknown>, msg }) };
 
-  async function extract(name: string, bytes: Buffer, options: ExtractOptions = {}, mime: string | null = null) {
+  async function extract(name: string, bytes: Buffer, options: Partial<ExtractOptions> = {}, mime: string | null = null) {
     const w = await blobs.writer();
     await w.write(bytes);
     const { sha256, size } = await w.commit();
     debug = [];
-    return extractContentText(blobs, { sha256, size, name, mime_type: mime, kind: 'file' }, { log, ...options });
+    return extractContentText(blobs, { sha256, size, name, mime_type: mime, kind: 'file' }, { log, documents, ...options });
   }
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'custody-extract-docs-'));
     blobs = createFsBlobStore({ root });
   });
-  afterAll(() => rm(root, { recursive: true, force: true }));
+  afterAll(async () => {
+    await documents.stop();
+    await rm(root, { recursive: true, force: true });
+  });
 
   it('recognises docx and PDF by media type or extension, and keeps them out of the text extractors', () => {
     expect(contentFormatOf({ kind: 'file', name: 'report', mime_type: DOCX_MIME })).toBe('docx');

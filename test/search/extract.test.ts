@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsBlobStore } from '../../src/blobs/index.ts';
 import type { BlobStore } from '../../src/blobs/types.ts';
 import { buildDocument, metadataText } from '../../src/search/document.ts';
+import { createDocumentReader } from '../../src/search/documents.ts';
 import { extractContentText, formatOf, htmlToText, textOf, vttToText } from '../../src/search/extract.ts';
 import { highlights } from '../../src/search/highlight.ts';
 
@@ -56,11 +57,13 @@ describe('content text extraction', () => {
   });
 
   it('reads stored content from the blob store, at most maxBytes of it', async () => {
+    const documents = createDocumentReader();
     const sha256 = await put('alpha beta gamma delta');
-    expect(await extractContentText(blobs, { sha256, name: 'n.txt', mime_type: null, kind: 'file' })).toBe('alpha beta gamma delta');
-    expect(await extractContentText(blobs, { sha256, name: 'n.txt', mime_type: null, kind: 'file' }, { maxBytes: 10 })).toBe('alpha beta');
-    expect(await extractContentText(blobs, { sha256, name: 'n.pdf', mime_type: null, kind: 'file' })).toBeNull();
-    expect(await extractContentText(blobs, { sha256: null, name: 'n.txt', mime_type: null, kind: 'file' })).toBeNull();
+    expect(await extractContentText(blobs, { sha256, name: 'n.txt', mime_type: null, kind: 'file' }, { documents })).toBe('alpha beta gamma delta');
+    expect(await extractContentText(blobs, { sha256, name: 'n.txt', mime_type: null, kind: 'file' }, { maxBytes: 10, documents })).toBe('alpha beta');
+    expect(await extractContentText(blobs, { sha256, name: 'n.pdf', mime_type: null, kind: 'file' }, { documents })).toBeNull();
+    expect(await extractContentText(blobs, { sha256: null, name: 'n.txt', mime_type: null, kind: 'file' }, { documents })).toBeNull();
+    await documents.stop();
   });
 });
 

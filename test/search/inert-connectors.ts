@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { CollectEvent, Connector, ContentSource } from '../../src/connectors/types.ts';
+import { httpQuirks } from '../../src/provider/quirks.ts';
 
 /**
  * Connectors that collect nothing: enough for the API to create and delete `conf` and `edrive` collections, so
@@ -11,6 +12,7 @@ function inert(type: 'conf' | 'edrive', kinds: string[]): Connector {
     configType: type,
     kinds,
     userAgent: 'custody-test',
+    quirks: httpQuirks,
     limits: {
       budget: { ratePerSecond: 10, burst: 10, concurrency: 1 },
       retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, giveUpAfterMs: 1 },

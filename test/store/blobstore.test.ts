@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BlobNotFoundError, createBlobStore, createFsBlobStore, pipeToWriter, type BlobStore, type BlobWriter, type FsBlobStore } from '../../src/blobs/index.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BlobNotFoundError, createBlobStore, createFsBlobStore, createS3BlobStore, pipeToWriter, type BlobStore, type BlobWriter, type FsBlobStore } from '../../src/blobs/index.ts';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { S3_TEST_BUCKET, S3_TEST_CREDENTIALS, startS3, type TestS3 } from '../support/s3.ts';
 
 const hex = (algo: string, data: Uint8Array) => createHash(algo).update(data).digest('hex');
 
@@ -158,6 +160,39 @@ async function fsHarness(): Promise<Harness & { store: FsBlobStore; root: string
 }
 
 blobStoreContract('filesystem', fsHarness);
+
+// The same store with hashing moved to worker threads from the first 16 KiB, so the contract's blobs take that path.
+blobStoreContract('filesystem, hashing on worker threads', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'custody-blobs-'));
+  return { store: createFsBlobStore({ root, hashing: { threshold: 16 * 1024 } }), cleanup: () => rm(root, { recursive: true, force: true }) };
+});
+
+let s3: TestS3 | undefined;
+beforeAll(async () => {
+  s3 = await startS3();
+});
+afterAll(async () => {
+  await s3?.stop();
+});
+
+/** Each test gets its own prefix in the one bucket; 5 MiB parts (S3's minimum) so small blobs go multipart too. */
+function s3Store(options: { prefix?: string; partSize?: number; threads?: boolean } = {}) {
+  return createS3BlobStore({
+    bucket: S3_TEST_BUCKET,
+    prefix: options.prefix ?? `t-${randomBytes(6).toString('hex')}`,
+    endpoint: s3!.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: S3_TEST_CREDENTIALS,
+    partSize: options.partSize ?? 5 * 1024 * 1024,
+    hashing: { threads: options.threads ?? true, threshold: 64 * 1024 },
+  });
+}
+
+blobStoreContract('S3 (s3rver)', async () => {
+  const store = s3Store();
+  return { store, cleanup: async () => store.client.destroy() };
+});
 
 describe('filesystem blob store specifics', () => {
   let h: Awaited<ReturnType<typeof fsHarness>>;
@@ -312,5 +347,66 @@ describe('pipeToWriter', () => {
       yield new Uint8Array([1, 2, 3]);
     }
     expect(await pipeToWriter(gen(), writer)).toBe(Buffer.byteLength('héllo ') + 3);
+  });
+});
+
+describe('S3 blob store specifics', () => {
+  async function keysUnder(s: ReturnType<typeof s3Store>, prefix: string): Promise<string[]> {
+    const page = await s.client.send(new ListObjectsV2Command({ Bucket: S3_TEST_BUCKET, Prefix: prefix }));
+    return (page.Contents ?? []).map((o) => o.Key!).sort();
+  }
+
+  it('keeps content at <prefix>/blobs/<sha256>, nothing under tmp/ after a commit, an abort or a duplicate', async () => {
+    const s = s3Store({ prefix: 'layout' });
+    const data = randomBytes(12 * 1024 * 1024); // three parts of 5 MiB
+    const a = await store(s, data, 256 * 1024);
+    await store(s, data, 100_000);
+    const w = await s.writer();
+    await w.write(randomBytes(1000));
+    await w.abort();
+    expect(await keysUnder(s, 'layout/')).toEqual([`layout/blobs/${a.sha256}`]);
+    expect(a).toEqual({ sha256: hex('sha256', data), md5: hex('md5', data), size: data.length });
+    s.client.destroy();
+  });
+
+  it('refuses to make an upload visible when the stored bytes differ from the bytes hashed', async () => {
+    const s = s3Store({ prefix: 'tamper' });
+    // Flips one byte of every single-request upload on its way to the server, as a faulty proxy or disk would.
+    s.client.middlewareStack.add(
+      (next) => async (args) => {
+        const request = (args as { request: { body?: unknown } }).request;
+        if (Buffer.isBuffer(request.body) && request.body.length > 0) {
+          const body = Buffer.from(request.body);
+          body[0] ^= 0xff;
+          request.body = body;
+        }
+        return next(args);
+      },
+      { step: 'build', name: 'tamper' },
+    );
+    const data = randomBytes(100_000);
+    await expect(store(s, data)).rejects.toThrow(/hashes to/);
+    expect(await s.has(hex('sha256', data))).toBe(false);
+    expect(await keysUnder(s, 'tamper/')).toEqual([]);
+    s.client.destroy();
+  });
+
+  it('sweeps temp objects a crash left but not those of live writers', async () => {
+    const s = s3Store({ prefix: 'sweep' });
+    await s.client.send(new PutObjectCommand({ Bucket: S3_TEST_BUCKET, Key: 'sweep/tmp/crashed', Body: 'half a blob' }));
+    const live = await s.writer();
+    await live.write(randomBytes(6 * 1024 * 1024)); // past one part: the live upload has sent data
+    await new Promise((r) => setTimeout(r, 1100)); // S3 times have one-second resolution
+    expect(await s.sweepTemp(0)).toBe(1);
+    expect(await keysUnder(s, 'sweep/tmp/')).toEqual([]);
+    const blob = await live.commit();
+    expect(await keysUnder(s, 'sweep/')).toEqual([`sweep/blobs/${blob.sha256}`]);
+    s.client.destroy();
+  });
+
+  it('createBlobStore picks the S3 store', async () => {
+    const made = createBlobStore({ kind: 's3', bucket: S3_TEST_BUCKET, prefix: 'factory', endpoint: s3!.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: S3_TEST_CREDENTIALS });
+    const blob = await store(made, Buffer.from('hello'));
+    expect(await s3Store({ prefix: 'factory' }).has(blob.sha256)).toBe(true);
   });
 });

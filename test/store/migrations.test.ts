@@ -36,7 +36,7 @@ describe.skipIf(!pgUrl)('migrations on PostgreSQL', () => {
   it('lets several processes migrate one fresh database at once, and frees the lock afterwards', async () => {
     await withSchemas(1, async ([schema]) => {
       const dbs = Array.from({ length: 4 }, () => openDatabase({ url: pgUrl, schema, poolSize: 3 }));
-      await Promise.all(dbs.map((db) => migrate(db)));
+      await Promise.all(dbs.map((db) => migrate(db, { schema })));
       // the lock was not left behind on a pooled connection: it can be taken while those pools are still open
       // (other test files may hold it for a moment while they migrate, hence a wait rather than a try)
       const c = new pg.Client({ connectionString: pgUrl });

@@ -37,6 +37,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   connectors?: (config: Config) => Connector[];
   workers?: boolean;
+  /** Listen on this port instead of an ephemeral one (a browser needs PUBLIC_URL to match before the app starts). */
+  port?: number;
 }
 
 /** A real server on 127.0.0.1:0 over a fresh database and data directory. */
@@ -58,7 +60,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     pgSchema: database.schema,
     workers: opts.workers ?? true,
   });
-  await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+  await runtime.app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
   const address = runtime.app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const { accounts } = runtime.ctx.repos;

@@ -43,7 +43,7 @@ export const testDatabases: TestDatabase[] = [
             await admin.query(`create schema ${schema}`);
             await admin.end();
             const db = openDatabase({ url: pgUrl, schema, poolSize: 5 });
-            await migrate(db);
+            await migrate(db, { schema });
             return {
               db,
               url: pgUrl,
@@ -55,6 +55,8 @@ export const testDatabases: TestDatabase[] = [
                 // a migration elsewhere reads the whole catalogue: never drop a schema under its feet
                 await c.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
                 await c.query(`drop schema ${schema} cascade`);
+                // graphile-worker's schema beside it (src/runtime.ts jobsSchema), when a runtime used it
+                await c.query(`drop schema if exists ${schema}_jobs cascade`);
                 await c.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
                 await c.end();
               },

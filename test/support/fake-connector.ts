@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import { defaultRetryConfig } from '../../src/sync/retry.ts';
-import type { CollectContext, CollectEvent, Connector, ContentSource, Grant } from '../../src/connectors/types.ts';
+import { defaultRetryConfig } from '../../src/provider/retry.ts';
+import { ContentGoneError, type CollectContext, type CollectEvent, type Connector, type ContentSource, type Grant, type ItemInput } from '../../src/connectors/types.ts';
+import { httpQuirks } from '../../src/provider/quirks.ts';
 
 /** One thing at the fake source. */
 export interface FakeItem {
@@ -20,6 +21,8 @@ export interface FakeItem {
   ranged?: boolean;
   text?: string;
   metadata?: Record<string, unknown>;
+  /** every download fails (`fails`), or the source answers that the item is gone (`gone`) */
+  download?: 'fails' | 'gone';
 }
 
 /** One unit of work: its items, then deletions and errors, then a checkpoint `{unit: i + 1}`. */
@@ -27,6 +30,12 @@ export interface FakeUnit {
   items: FakeItem[];
   deleted?: { kind: string; sourceId: string }[];
   errors?: string[];
+  /** announced as a unit (pending at the start, running, then done or failed) */
+  custodian?: { key: string; kind?: 'custodian' | 'channel'; email?: string; failed?: string };
+  /** failed pieces of this unit's custodian (with `retry`: kept on the retry list) */
+  pieceErrors?: { kind: string; sourceId: string; name: string; reason: string; retry?: unknown }[];
+  notPresent?: { kind: string; sourceId: string; name: string; reason: string }[];
+  excluded?: number;
 }
 
 export interface FakeSource {
@@ -42,6 +51,8 @@ export interface FakeCalls {
   /** source id -> offsets open() was called with */
   opens: Map<string, number[]>;
   refreshes: number;
+  /** source ids handed to retry() */
+  retried: string[];
 }
 
 export interface FakeConnectorOptions {
@@ -77,7 +88,7 @@ function hexSha1() {
 export const sha1 = (b: Buffer) => crypto.createHash('sha1').update(b).digest('hex');
 
 export function createFakeConnector(opts: FakeConnectorOptions): Connector & { calls: FakeCalls } {
-  const calls: FakeCalls = { collects: [], opens: new Map(), refreshes: 0 };
+  const calls: FakeCalls = { collects: [], opens: new Map(), refreshes: 0, retried: [] };
   const chunkSize = opts.chunkSize ?? 16 * 1024;
   const downloads = new Map<string, number>();
 
@@ -109,6 +120,8 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
         calls.opens.set(item.sourceId, opens);
         const n = (downloads.get(item.sourceId) ?? 0) + 1;
         downloads.set(item.sourceId, n);
+        if (item.download === 'gone') throw new ContentGoneError('404 at the source');
+        if (item.download === 'fails') throw new Error('the source answered 500 every time');
         let body = bytes;
         if (hash === 'corrupt-once' && n === 1) {
           body = Buffer.from(bytes);
@@ -125,11 +138,27 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
     };
   };
 
+  const inputOf = (item: FakeItem, u: number): ItemInput => ({
+    kind: item.kind,
+    sourceId: item.sourceId,
+    name: item.name ?? item.sourceId,
+    path: `/fake/${item.name ?? item.sourceId}`,
+    custodian: item.custodian ?? 'user-1',
+    size: item.content?.length ?? null,
+    mimeType: item.content ? 'application/octet-stream' : null,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    modifiedAt: '2024-01-02T00:00:00.000Z',
+    version: item.version === undefined ? 'v1' : item.version,
+    text: item.text ?? null,
+    metadata: item.metadata ?? { unit: u },
+  });
+
   return {
     type: opts.type ?? 'fake',
     configType: opts.type ?? 'fake',
     kinds: FAKE_KINDS,
     userAgent: 'custody-test',
+    quirks: httpQuirks,
     limits: { budget: { ratePerSecond: 1000, burst: 1000, concurrency: 8 }, retry: { ...defaultRetryConfig, maxAttempts: 2, baseDelayMs: 1 } },
     validateFilters: () => [],
     discovery: {},
@@ -150,34 +179,50 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
       if (opts.touchApi) await ctx.http.json(opts.touchApi);
       const source = opts.source();
       const start = (ctx.checkpoint as { unit?: number } | null)?.unit ?? 0;
+      if (start === 0) {
+        for (const unit of source.units) if (unit.custodian) yield unitEvent(unit.custodian, 'pending');
+      }
       for (let u = start; u < source.units.length; u++) {
         const unit = source.units[u]!;
-        for (const item of unit.items) {
-          yield {
-            type: 'item',
-            item: {
-              kind: item.kind,
-              sourceId: item.sourceId,
-              name: item.name ?? item.sourceId,
-              path: `/fake/${item.name ?? item.sourceId}`,
-              custodian: item.custodian ?? 'user-1',
-              size: item.content?.length ?? null,
-              mimeType: item.content ? 'application/octet-stream' : null,
-              createdAt: '2024-01-01T00:00:00.000Z',
-              modifiedAt: '2024-01-02T00:00:00.000Z',
-              version: item.version === undefined ? 'v1' : item.version,
-              text: item.text ?? null,
-              metadata: item.metadata ?? { unit: u },
-            },
-            content: contentOf(item),
-          };
+        if (unit.custodian) yield unitEvent(unit.custodian, 'running');
+        if (unit.custodian?.failed) {
+          yield { type: 'error', reason: unit.custodian.failed, kind: 'custodian', sourceId: unit.custodian.key, custodian: unit.custodian.key };
+          yield unitEvent(unit.custodian, 'failed');
+          yield { type: 'checkpoint', state: { unit: u + 1 } };
+          continue;
         }
+        for (const item of unit.items) yield { type: 'item', item: inputOf(item, u), content: contentOf(item) };
         if (source.failAfterUnit?.unit === u) throw source.failAfterUnit.error;
         for (const d of unit.deleted ?? []) yield { type: 'deleted', kind: d.kind, sourceId: d.sourceId };
         for (const reason of unit.errors ?? []) yield { type: 'error', reason };
+        const custodian = unit.custodian?.key ?? 'user-1';
+        for (const e of unit.pieceErrors ?? []) yield { type: 'error', ...e, custodian };
+        for (const n of unit.notPresent ?? []) yield { type: 'not_present', ...n, custodian };
+        if (unit.excluded) yield { type: 'excluded', custodian, count: unit.excluded };
+        if (unit.custodian) yield unitEvent(unit.custodian, 'done');
         yield { type: 'checkpoint', state: { unit: u + 1 } };
       }
       if (source.cursors !== undefined) yield { type: 'cursors', value: source.cursors };
     },
+    /** The retry list: each piece as the source has it now (a piece error of a unit that still has it fails again). */
+    async *retry(_ctx, pieces) {
+      calls.retried.push(...pieces.map((p) => p.sourceId));
+      const source = opts.source();
+      for (const p of pieces) {
+        const u = source.units.findIndex((unit) => unit.items.some((i) => i.kind === p.kind && i.sourceId === p.sourceId));
+        const item = u >= 0 ? source.units[u]!.items.find((i) => i.kind === p.kind && i.sourceId === p.sourceId) : undefined;
+        if (item) {
+          yield { type: 'item', item: inputOf(item, u), content: contentOf(item) };
+          continue;
+        }
+        const error = source.units.flatMap((unit) => unit.pieceErrors ?? []).find((e) => e.kind === p.kind && e.sourceId === p.sourceId);
+        if (error) yield { type: 'error', ...error, custodian: p.unit };
+        else yield { type: 'item', item: { kind: p.kind, sourceId: p.sourceId, name: p.name, path: `/fake/${p.name}`, custodian: p.unit, metadata: { retried: true } } };
+      }
+    },
   };
+}
+
+function unitEvent(c: NonNullable<FakeUnit['custodian']>, status: 'pending' | 'running' | 'done' | 'failed'): CollectEvent {
+  return { type: 'unit', unit: { key: c.key, kind: c.kind ?? 'custodian', email: c.email ?? null }, status };
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { GrantRevokedError, ProviderAuthError, type Connector, type DiscoveryHandler, type Grant } from '../../src/connectors/types.ts';
 import { AppError } from '../../src/domain/errors.ts';
 import type { TestApp } from './app.ts';
+import { httpQuirks } from '../../src/provider/quirks.ts';
 
 /**
  * A tiny provider on 127.0.0.1 and two connectors that use it: `conf` (user OAuth, 302 authorization answer,
@@ -103,6 +104,7 @@ function base(p: FakeProvider, type: string, configType: string): Omit<Connector
   return {
     type,
     configType,
+    quirks: httpQuirks,
     limits: {
       budget: { ratePerSecond: 100, burst: 100, concurrency: 4 },
       retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20, giveUpAfterMs: 2000 },

@@ -6,28 +6,45 @@ import path from 'node:path';
 export const BIN = path.resolve(import.meta.dirname, '../../bin/custody');
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Every variable the service reads: a child gets only what the test hands it, never the developer's shell settings. */
-const SERVICE_VARS =
-  /^(DATA_DIR|PORT|HOST|PUBLIC_URL|DATABASE_URL|REDIS_URL|CUSTODY_SECRET_KEY|LOG_LEVEL|ACCESS_TOKEN_TTL_SECONDS|REFRESH_TOKEN_TTL_SECONDS|RATE_LIMIT_\w+|DOCS_URL|SYNC_INTERVAL_MINUTES|WORKERS|WORKER_CONCURRENCY|ZOOM_\w+|MS_\w+)$/;
+/**
+ * What a child process inherits of the caller's environment: only what the operating system and Node need to
+ * run it. Everything the service reads (DATABASE_URL, REDIS_URL, DATA_DIR, secrets…) comes from the test, never
+ * from the developer's shell.
+ */
+const SYSTEM_VARS = ['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'TZ', 'SYSTEMROOT'];
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SERVICE_VARS.test(k)));
+  const base = Object.fromEntries(SYSTEM_VARS.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]!]])));
   return { ...base, ...env };
 }
 
 const handedOut = new Set<number>();
 
-/** A port nobody listens on right now (bind port 0, read it, close), never the same one twice in this process. */
+/**
+ * Ports are handed out below the kernel's ephemeral range (32768+ on Linux), so no outgoing connection and no
+ * `listen(0)` elsewhere can take one between this check and the child's bind. Each vitest worker gets its own
+ * slice of 500, so two test files never pick the same port either.
+ */
+const SLICE = 500;
+const sliceStart = 12_000 + ((Number(process.env.VITEST_POOL_ID ?? process.pid) % 40) * SLICE);
+let next = 0;
+
+async function bindable(port: number): Promise<boolean> {
+  const server = net.createServer();
+  const ok = await new Promise<boolean>((resolve) => server.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true)));
+  if (ok) await new Promise<void>((resolve) => server.close(() => resolve()));
+  return ok;
+}
+
+/** A port nobody listens on right now, never the same one twice in this process. */
 export async function freePort(): Promise<number> {
-  for (;;) {
-    const server = net.createServer();
-    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as net.AddressInfo;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (handedOut.has(port)) continue;
+  for (let tries = 0; tries < SLICE; tries++) {
+    const port = sliceStart + (next++ % SLICE);
+    if (handedOut.has(port) || !(await bindable(port))) continue;
     handedOut.add(port);
     return port;
   }
+  throw new Error('no free port left in this worker\'s slice');
 }
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: number };

@@ -14,6 +14,8 @@ import type { Database } from '../../src/store/db.ts';
 import { WalletRepo } from '../../src/store/wallets.ts';
 import { WorkspaceRepo } from '../../src/store/workspaces.ts';
 import { createSyncEngine, type EngineTuning, type SyncEngine } from '../../src/sync/engine.ts';
+import { createDocumentReader } from '../../src/search/index.ts';
+import { ProviderSessions } from '../../src/sync/provider-session.ts';
 
 export const testSealer: Sealer = createSealer('sync-test-key'.padEnd(40, 'k'));
 export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -57,8 +59,9 @@ export function engineFor(
   const byType = new Map(connectors.map((c) => [c.type, c]));
   return createSyncEngine({
     db,
-    sealer: testSealer,
+    sessions: new ProviderSessions({ db, sealer: testSealer, log: silentLog, clock: extra.clock }),
     blobs,
+    documents: createDocumentReader(),
     connectors: { get: (t) => byType.get(t) },
     config: { sync: { intervalMinutes: extra.intervalMinutes ?? 30, workers: extra.workers ?? 'inline', concurrency: 2 } },
     log: silentLog,

@@ -9,6 +9,7 @@ import type { Database } from '../../src/store/db.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { CRASH_ITEMS, crashBytes } from '../support/crash-source.ts';
 import { testDatabases } from '../support/databases.ts';
+import { childEnv } from '../support/process.ts';
 import { sha256 } from '../support/fake-connector.ts';
 import { engineFor, seedCollection } from '../support/sync-fixtures.ts';
 
@@ -17,7 +18,7 @@ const CHILD = path.resolve(import.meta.dirname, '../support/sync-child.ts');
 function runChild(args: string[]): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
   // `node --import tsx` runs the script in this very process, so SIGKILL hits the engine itself (a tsx
   // wrapper would forward it to a grandchild instead).
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: path.resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: path.resolve(import.meta.dirname, '../..'), env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

@@ -139,7 +139,8 @@ for (const database of testDatabases) {
         },
       } as never;
       const pending = new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 }).auth(walletId, refused).token();
-      for (let i = 0; i < 100; i++) {
+      // wait (up to 10 s on a loaded machine) until our process holds the lock
+      for (let i = 0; i < 1000; i++) {
         if (await db.selectFrom('credential_refresh_locks').select('owner').where('wallet_id', '=', walletId).executeTakeFirst()) break;
         await new Promise((r) => setTimeout(r, 10));
       }

@@ -4,7 +4,7 @@ import type { FsBlobStore } from '../../src/blobs/fs.ts';
 import { indexItem, searchIndexFor } from '../../src/search/index.ts';
 import { parseQuery } from '../../src/search/query.ts';
 import type { Database } from '../../src/store/db.ts';
-import { createHold, isHeld } from '../../src/store/holds.ts';
+import { HoldRepo } from '../../src/store/holds.ts';
 import { newId } from '../../src/store/ids.ts';
 import { previousVersionsOf } from '../../src/store/items.ts';
 import { migrations } from '../../src/store/migrations/index.ts';
@@ -58,7 +58,7 @@ for (const database of testDatabases) {
       const s = await seedCollection(db, { typeSync: 'auto' });
       const files = Array.from({ length: 30 }, (_, i) => ({ kind: 'file', sourceId: `t${i}`, content: bytesOf(`tomb-${i}`, 50), hash: 'none' as const }));
       await sync(s.collectionId, { units: [{ items: files }] });
-      const first = await createHold(db, s.accountId, { name: 'h1', description: '', workspaceId: null, collectionIds: [s.collectionId], clientId: 'cli' });
+      const first = await new HoldRepo(db).create(s.accountId, { name: 'h1', description: '', workspaceId: null, collectionIds: [s.collectionId], clientId: 'cli' });
       await sync(s.collectionId, { units: [{ items: [], deleted: files.map((f) => ({ kind: 'file', sourceId: f.sourceId })) }] });
       const heldTombstones = async () =>
         (await db.selectFrom('items').select('id').where('collection_id', '=', s.collectionId).where('holds_ref', '=', 1).where('tombstoned_at', 'is not', null).execute()).length;
@@ -70,10 +70,10 @@ for (const database of testDatabases) {
         now,
         // The purge's own look at holds answers "not held", then a hold is acknowledged before the batch runs.
         isHeld: async (id) => {
-          const held = await isHeld(db, id);
+          const held = await new HoldRepo(db).isHeld(id);
           if (!placed) {
             placed = true;
-            await createHold(db, s.accountId, { name: 'h2', description: '', workspaceId: null, collectionIds: [id], clientId: 'cli' });
+            await new HoldRepo(db).create(s.accountId, { name: 'h2', description: '', workspaceId: null, collectionIds: [id], clientId: 'cli' });
           }
           return held;
         },
@@ -91,7 +91,7 @@ for (const database of testDatabases) {
       await sync(s.collectionId, file(1));
       await sync(s.collectionId, file(2));
       await db.updateTable('collections').set({ type_sync: 'auto' }).where('id', '=', s.collectionId).execute();
-      const hold = await createHold(db, s.accountId, { name: 'h', description: '', workspaceId: null, collectionIds: [s.collectionId], clientId: 'cli' });
+      const hold = await new HoldRepo(db).create(s.accountId, { name: 'h', description: '', workspaceId: null, collectionIds: [s.collectionId], clientId: 'cli' });
       await sync(s.collectionId, file(3));
       const row = () => db.selectFrom('items').selectAll().where('collection_id', '=', s.collectionId).executeTakeFirstOrThrow();
       expect(previousVersionsOf(await row()).map((x) => [x.sha256, x.kept_for, x.holds_ref])).toEqual([

@@ -177,7 +177,7 @@ for (const database of testDatabases) {
     it('records connector errors and items of unknown kinds without stopping the run', async () => {
       const s = await setup({ units: [{ items: [{ kind: 'spreadsheet', sourceId: 'odd' }, { kind: 'meeting', sourceId: 'm1' }], errors: ['user u2 has no drive'] }] });
       const { runId, outcome } = await syncOnce(s.engine, s.collectionId);
-      expect(outcome.status).toBe('succeeded');
+      expect(outcome.status).toBe('completed_with_errors');
       const errors = await new RunRepo(db).errors(runId, 10);
       expect(errors.map((e) => e.reason).sort()).toEqual(['connector produced an item of unknown kind "spreadsheet"', 'user u2 has no drive']);
       expect(await new RunRepo(db).get(runId)).toMatchObject({ listed: 2, collected: 1, failed: 2, error_count: 2 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.ts';
-import { canonicalJson, filtersFingerprint } from '../../src/sync/fingerprint.ts';
+import { canonicalJson, filtersFingerprint } from '../../src/provider/fingerprint.ts';
 import { csvCell } from '../../src/sync/manifest.ts';
 import { parseRange } from '../../src/sync/queries.ts';
 

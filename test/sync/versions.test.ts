@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type FsBlobStore } from '../../src/blobs/index.ts';
 import type { Database } from '../../src/store/db.ts';
-import { createHold, isHeldInTransaction, releaseHold } from '../../src/store/holds.ts';
+import { HoldRepo } from '../../src/store/holds.ts';
 import { previousVersionsOf, type ItemRow } from '../../src/store/items.ts';
 import { purgeCollectionData, purgeUnheldTombstones } from '../../src/sync/purge.ts';
 import { testDatabases } from '../support/databases.ts';
@@ -29,7 +29,7 @@ for (const database of testDatabases) {
         expect(outcome.status).toBe('succeeded');
         return runId;
       };
-      const hold = () => createHold(db, seeded.accountId, { name: 'Matter', description: '', workspaceId: null, collectionIds: [seeded.collectionId], clientId: 'cli_test' });
+      const hold = () => new HoldRepo(db).create(seeded.accountId, { name: 'Matter', description: '', workspaceId: null, collectionIds: [seeded.collectionId], clientId: 'cli_test' });
       return { ...seeded, engine, sync, hold };
     };
     const item = async (collectionId: string, sourceId: string): Promise<ItemRow> =>
@@ -52,7 +52,7 @@ for (const database of testDatabases) {
       expect(await blobs.has(sha256(v1))).toBe(true);
       expect(await refsOf(sha256(v1))).toBe(1);
 
-      expect(await releaseHold(db, s.accountId, holdId, 'cli_test')).toBe(true);
+      expect(await new HoldRepo(db).release(s.accountId, holdId, 'cli_test')).toBe(true);
       expect(await purgeUnheldTombstones(db, blobs, s.collectionId, { now: () => new Date().toISOString() })).toBe(1);
       expect(await blobs.has(sha256(v1))).toBe(false);
       expect(await blobs.has(sha256(v2))).toBe(true);
@@ -131,7 +131,7 @@ for (const database of testDatabases) {
       let decided!: (held: boolean) => void;
       const decision = new Promise<boolean>((r) => (decided = r));
       const writer = db.transaction().execute(async (trx) => {
-        decided(await isHeldInTransaction(trx, s.collectionId));
+        decided(await new HoldRepo(trx).isHeldLocked(s.collectionId));
         await gate;
       });
       expect(await decision).toBe(false);
@@ -143,7 +143,7 @@ for (const database of testDatabases) {
       await writer;
       await hold;
       expect(created).toBe(true);
-      expect(await db.transaction().execute((trx) => isHeldInTransaction(trx, s.collectionId))).toBe(true);
+      expect(await db.transaction().execute((trx) => new HoldRepo(trx).isHeldLocked(s.collectionId))).toBe(true);
     });
   });
 }

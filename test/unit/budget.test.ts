@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetRegistry, RequestBudget, sleep, type Clock, type Release } from '../../src/sync/budget.ts';
+import { sleep, type Clock, type Release } from '../../src/provider/budget.ts';
+import { localBudget, ProviderBudgets, slotAllowance, type SharedBudget } from '../../src/provider/shared-budget.ts';
+import { createBudgetBackend } from '../../src/provider/budget-backend.ts';
 
 class FakeClock implements Clock {
-  private t = 1_000_000;
+  private t = 1_000_000_000;
   private timers: { at: number; fn: () => void; id: number }[] = [];
   private nextId = 0;
 
@@ -40,11 +42,12 @@ class FakeClock implements Clock {
 }
 
 async function flush(): Promise<void> {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
+  // The budget's store answers through promises: let them all settle.
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
 }
 
 /** Records when (fake time) and in which order acquisitions were granted. */
-function track(clock: FakeClock, budget: RequestBudget, label: string, log: string[], cost = 1, signal?: AbortSignal) {
+function track(clock: FakeClock, budget: SharedBudget, label: string, log: string[], cost = 1, signal?: AbortSignal) {
   const holder: { release?: Release; error?: unknown; at?: number } = {};
   budget.acquire(cost, signal).then(
     (release) => {
@@ -59,78 +62,58 @@ function track(clock: FakeClock, budget: RequestBudget, label: string, log: stri
   return holder;
 }
 
-describe('RequestBudget', () => {
-  it('lets a burst through at once, then paces at the configured rate', async () => {
+describe('provider budget in one process', () => {
+  it('spaces requests evenly at the configured rate', async () => {
     const clock = new FakeClock();
-    const budget = new RequestBudget({ ratePerSecond: 10, burst: 2, concurrency: 100 }, clock);
+    const budget = localBudget({ ratePerSecond: 10, burst: 1, concurrency: 100 }, clock);
     const log: string[] = [];
     const start = clock.now();
     const held = ['a', 'b', 'c', 'd'].map((l) => track(clock, budget, l, log));
     await flush();
-    expect(log).toEqual(['a', 'b']);
+    expect(log).toEqual(['a']);
     await clock.advance(99);
-    expect(log).toEqual(['a', 'b']);
+    expect(log).toEqual(['a']);
     await clock.advance(1);
-    expect(log).toEqual(['a', 'b', 'c']);
-    await clock.advance(100);
+    expect(log).toEqual(['a', 'b']);
+    await clock.advance(200);
     expect(log).toEqual(['a', 'b', 'c', 'd']);
-    expect(held.map((h) => h.at! - start)).toEqual([0, 0, 100, 200]);
+    expect(held.map((h) => h.at! - start)).toEqual([0, 100, 200, 300]);
+  });
+
+  it('gives every 100 ms slot its share so that ten slots add up to the rate', () => {
+    for (const rate of [1, 2.5, 19, 20, 48, 57.3]) {
+      for (const k of [0, 7, 123_456]) {
+        let sum = 0;
+        for (let i = 0; i < 10; i++) sum += slotAllowance(rate, k + i);
+        expect(Math.abs(sum - rate)).toBeLessThanOrEqual(1);
+      }
+    }
+    expect(slotAllowance(20, 5)).toBe(2);
   });
 
   it('caps concurrency and hands the freed slot to the next waiter on release', async () => {
     const clock = new FakeClock();
-    const budget = new RequestBudget({ ratePerSecond: 1000, burst: 1000, concurrency: 2 }, clock);
+    const budget = localBudget({ ratePerSecond: 1000, burst: 1, concurrency: 2 }, clock);
     const log: string[] = [];
     const [a, b] = [track(clock, budget, 'a', log), track(clock, budget, 'b', log)];
     track(clock, budget, 'c', log);
-    await flush();
+    await clock.advance(50);
     expect(log).toEqual(['a', 'b']);
-    expect(budget.state()).toMatchObject({ inFlight: 2, queued: 1 });
     b.release!();
     b.release!(); // idempotent: must not free a second slot
-    await flush();
+    await clock.advance(50);
     expect(log).toEqual(['a', 'b', 'c']);
-    expect(budget.state()).toMatchObject({ inFlight: 2, queued: 0 });
+    track(clock, budget, 'd', log);
+    await clock.advance(100);
+    expect(log).toEqual(['a', 'b', 'c']);
     a.release!();
-    expect(budget.state().inFlight).toBe(1);
-  });
-
-  it('serves waiters in arrival order: a costly head is not overtaken by cheap requests', async () => {
-    const clock = new FakeClock();
-    const budget = new RequestBudget({ ratePerSecond: 1, burst: 5, concurrency: 10 }, clock);
-    const log: string[] = [];
-    track(clock, budget, 'first', log, 4);
-    track(clock, budget, 'costly', log, 5);
-    track(clock, budget, 'cheap', log, 1);
-    await flush();
-    expect(log).toEqual(['first']);
-    // 1 token left; 'costly' needs 5 → 4 s. 'cheap' could have run at once but must wait its turn.
-    await clock.advance(3999);
-    expect(log).toEqual(['first']);
-    await clock.advance(1);
-    expect(log).toEqual(['first', 'costly']);
-    await clock.advance(1000);
-    expect(log).toEqual(['first', 'costly', 'cheap']);
-  });
-
-  it('lets a request costing more than the burst through with a full bucket, then charges the debt', async () => {
-    const clock = new FakeClock();
-    const budget = new RequestBudget({ ratePerSecond: 2, burst: 2, concurrency: 10 }, clock);
-    const log: string[] = [];
-    track(clock, budget, 'huge', log, 5);
-    track(clock, budget, 'next', log, 1);
-    await flush();
-    expect(log).toEqual(['huge']);
-    expect(budget.state().tokens).toBe(-3);
-    await clock.advance(1999);
-    expect(log).toEqual(['huge']);
-    await clock.advance(1);
-    expect(log).toEqual(['huge', 'next']);
+    await clock.advance(50);
+    expect(log).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('pause blocks every request of the credential until the given time, and only a later pause extends it', async () => {
     const clock = new FakeClock();
-    const budget = new RequestBudget({ ratePerSecond: 100, burst: 10, concurrency: 10 }, clock);
+    const budget = localBudget({ ratePerSecond: 100, burst: 1, concurrency: 10 }, clock);
     const log: string[] = [];
     track(clock, budget, 'before', log);
     await flush();
@@ -143,62 +126,56 @@ describe('RequestBudget', () => {
     budget.pause(clock.now() + 400); // extends to t+700
     await clock.advance(399);
     expect(log).toEqual(['before']);
-    await clock.advance(1);
+    await clock.advance(100);
     expect(log).toEqual(['before', 'x', 'y']);
-    expect(budget.state().pausedUntil).toBe(clock.now());
   });
 
-  it('removes an aborted waiter from the queue, rejects with the reason and unblocks the ones behind it', async () => {
+  it('rejects a waiter whose signal aborts, with the reason, and serves the others', async () => {
     const clock = new FakeClock();
-    const budget = new RequestBudget({ ratePerSecond: 1, burst: 1, concurrency: 10 }, clock);
+    const budget = localBudget({ ratePerSecond: 1, burst: 1, concurrency: 10 }, clock);
     const log: string[] = [];
     track(clock, budget, 'a', log);
+    await flush();
     const ac = new AbortController();
-    const costly = track(clock, budget, 'costly', log, 1, ac.signal);
+    const waiting = track(clock, budget, 'aborted', log, 1, ac.signal);
     track(clock, budget, 'b', log);
     await flush();
     ac.abort(new Error('run cancelled'));
     await flush();
-    expect((costly.error as Error).message).toBe('run cancelled');
-    expect(budget.state().queued).toBe(1);
-    await clock.advance(1000);
+    expect((waiting.error as Error).message).toBe('run cancelled');
+    // The slot the aborted request had taken is spent fleet-wide; 'b' goes in the one after.
+    await clock.advance(2000);
     expect(log).toEqual(['a', 'b']);
-    expect(clock.pending()).toBe(0);
   });
 
-  it('rejects at once when the signal is already aborted, and for a negative cost', async () => {
-    const budget = new RequestBudget({ ratePerSecond: 1, burst: 1, concurrency: 1 }, new FakeClock());
+  it('rejects at once when the signal is already aborted, and a negative cost or a zero rate', async () => {
+    const budget = localBudget({ ratePerSecond: 1, burst: 1, concurrency: 1 }, new FakeClock());
     await expect(budget.acquire(1, AbortSignal.abort(new Error('gone')))).rejects.toThrow('gone');
     await expect(budget.acquire(-1)).rejects.toThrow(RangeError);
-    expect(() => new RequestBudget({ ratePerSecond: 0, burst: 1, concurrency: 1 })).toThrow(RangeError);
+    expect(() => localBudget({ ratePerSecond: 0, burst: 1, concurrency: 1 })).toThrow(RangeError);
   });
 
-  it('works on the real clock', async () => {
-    const budget = new RequestBudget({ ratePerSecond: 50, burst: 1, concurrency: 5 });
-    const started = Date.now();
-    const releases = await Promise.all([budget.acquire(), budget.acquire(), budget.acquire()]);
-    releases.forEach((r) => r());
-    // Two refills of 20 ms each after the burst of one.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(35);
-  });
-});
-
-describe('BudgetRegistry', () => {
-  it('returns one budget per credential key', async () => {
+  it('keeps one budget per credential key and reports its rate per provider and credential', async () => {
     const clock = new FakeClock();
-    const registry = new BudgetRegistry(clock);
-    const config = { ratePerSecond: 1, burst: 1, concurrency: 1 };
-    const a = registry.get('zoom:acct-1', config);
-    expect(registry.get('zoom:acct-1', { ratePerSecond: 99, burst: 99, concurrency: 99 })).toBe(a);
-    expect(a.config.ratePerSecond).toBe(1);
-    const b = registry.get('zoom:acct-2', config);
-    expect(b).not.toBe(a);
+    const budgets = new ProviderBudgets({ backend: createBudgetBackend({ kind: 'memory' }), clock });
+    const a = budgets.get('conf:wallet-1', { ratePerSecond: 48, burst: 1, concurrency: 8 });
+    expect(budgets.get('conf:wallet-1', { ratePerSecond: 99, burst: 1, concurrency: 99 })).toBe(a);
+    budgets.get('edrive:wallet-2', { ratePerSecond: 20, burst: 1, concurrency: 4 });
+    // A 429 stating Zoom's per-second limit: the rate drops to 95 % of it.
+    a.observe({ status: 429, headers: { 'x-ratelimit-type': 'QPS', 'x-ratelimit-limit': '20', 'retry-after': '1' }, waitMs: 1000 });
+    expect(budgets.learnedRates()).toEqual([
+      { provider: 'conf', credential: 'wallet-1', rate: 19 },
+      { provider: 'edrive', credential: 'wallet-2', rate: 20 },
+    ]);
     a.pause(clock.now() + 1000);
     const log: string[] = [];
-    track(clock, b, 'other credential', log);
+    track(clock, budgets.get('edrive:wallet-2', { ratePerSecond: 1, burst: 1, concurrency: 1 }), 'other credential', log);
     track(clock, a, 'paused credential', log);
     await flush();
     expect(log).toEqual(['other credential']);
+    await clock.advance(1000);
+    expect(log).toEqual(['other credential', 'paused credential']);
+    await budgets.close();
   });
 });
 

@@ -24,6 +24,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ ZOOM_CONCURRENCY: '0' })).toThrow(/ZOOM_CONCURRENCY/);
   });
 
+  it('keeps content on disk by default and in S3 with BLOB_STORE=s3, which needs a bucket', () => {
+    expect(loadConfig({}).blobStore).toEqual({ kind: 'fs' });
+    expect(
+      loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'evidence', S3_PREFIX: 'custody/', S3_ENDPOINT: 'http://minio:9000', S3_REGION: 'eu-west-1', S3_FORCE_PATH_STYLE: 'true' }).blobStore,
+    ).toEqual({ kind: 's3', bucket: 'evidence', prefix: 'custody/', endpoint: 'http://minio:9000', region: 'eu-west-1', forcePathStyle: true });
+    expect(loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'evidence' }).blobStore).toEqual({ kind: 's3', bucket: 'evidence', prefix: '', endpoint: undefined, region: undefined, forcePathStyle: false });
+    expect(() => loadConfig({ BLOB_STORE: 's3' })).toThrow(/S3_BUCKET/);
+    expect(() => loadConfig({ BLOB_STORE: 'gcs' })).toThrow(/BLOB_STORE/);
+    expect(() => loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'evidence', S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
+  });
+
   it('derives PUBLIC_URL from PORT and trims trailing slashes', () => {
     expect(loadConfig({ PORT: '9001' }).publicUrl).toBe('http://127.0.0.1:9001');
     expect(loadConfig({ PUBLIC_URL: 'https://custody.example.com/' }).publicUrl).toBe('https://custody.example.com');

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RequestBudget } from '../../src/sync/budget.ts';
-import { ProviderError, ProviderHttp, type ProviderAuth, type ProviderHttpOptions } from '../../src/sync/provider-http.ts';
-import type { RetryConfig } from '../../src/sync/retry.ts';
+import { localBudget } from '../../src/provider/shared-budget.ts';
+import { ProviderError, ProviderHttp, type ProviderAuth, type ProviderHttpOptions } from '../../src/provider/provider-http.ts';
+import type { RetryConfig } from '../../src/provider/retry.ts';
+import { graphQuirks } from '../../src/connectors/onedrive/quirks.ts';
+import { zoomQuirks } from '../../src/connectors/zoom/quirks.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -40,9 +42,10 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 function client(extra: Partial<ProviderHttpOptions> = {}) {
   const warnings: { obj: object; msg: string }[] = [];
   const http = new ProviderHttp({
-    budget: new RequestBudget({ ratePerSecond: 1000, burst: 1000, concurrency: 10 }),
+    budget: localBudget({ ratePerSecond: 1000, burst: 1000, concurrency: 10 }),
     retry,
     userAgent: 'NONISV|Custody|custody/test',
+    quirks: graphQuirks,
     log: { warn: (obj, msg) => warnings.push({ obj, msg }) },
     ...extra,
   });
@@ -112,7 +115,7 @@ describe('ProviderHttp retries', () => {
       calls += 1;
       json(res, 404, { code: 1001, message: 'User does not exist: someone@example.com' });
     });
-    const error = (await client().http.json(`${base}/v2/users/x`).catch((e: unknown) => e)) as ProviderError;
+    const error = (await client({ quirks: zoomQuirks }).http.json(`${base}/v2/users/x`).catch((e: unknown) => e)) as ProviderError;
     expect(error).toMatchObject({ code: 'http_error', status: 404, providerCode: 1001, retryable: false });
     expect(error.message).toBe(`GET ${base}/v2/users/x failed: HTTP 404 is not retryable (provider said: User does not exist: someone@example.com)`);
     expect(calls).toBe(1);
@@ -254,7 +257,7 @@ describe('ProviderHttp downloads', () => {
       }
       json(res, 200, {});
     });
-    const { http } = client({ budget: new RequestBudget({ ratePerSecond: 1000, burst: 1000, concurrency: 1 }) });
+    const { http } = client({ budget: localBudget({ ratePerSecond: 1000, burst: 1000, concurrency: 1 }) });
     const download = await http.stream(`${base}/big`);
     const small = http.json(`${base}/small`);
     await new Promise((r) => setTimeout(r, 30));

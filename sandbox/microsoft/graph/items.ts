@@ -23,7 +23,8 @@ function itemOrReply(state: SandboxState, request: FastifyRequest, reply: Fastif
   const itemId = raw === undefined || raw === 'root' ? ctx.drive.rootId : raw;
   const item = state.model.liveItem(ctx.drive, itemId);
   if (!item) {
-    sendGraphError(state, request, reply, 404, 'itemNotFound', 'The resource could not be found.');
+    if (state.variance) state.variance.notFound(request, reply, itemId, state.now().toISOString().slice(0, 19));
+    else sendGraphError(state, request, reply, 404, 'itemNotFound', 'The resource could not be found.');
     return undefined;
   }
   return { ctx, item };
@@ -87,6 +88,9 @@ export function registerItemRoutes(app: FastifyInstance, state: SandboxState): v
         return sendGraphError(state, request, reply, 400, 'invalidRequest', 'Only items with a file facet can be downloaded.');
       }
       const { item, ctx } = found;
+      if (state.variance?.vanish(state.model, ctx.drive.id, item, state.now().toISOString().slice(0, 19) + 'Z')) {
+        return state.variance.notFound(request, reply, item.id, state.now().toISOString().slice(0, 19));
+      }
       const ifNoneMatch = request.headers['if-none-match'];
       const tags = [`"{${item.uniqueId}},${item.eTagVersion}"`, `"c:{${item.uniqueId}},${item.cTagVersion}"`];
       if (typeof ifNoneMatch === 'string' && tags.includes(ifNoneMatch)) return reply.code(304).send();

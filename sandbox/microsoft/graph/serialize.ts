@@ -1,6 +1,7 @@
 import { makeDownloadUrl } from '../download.ts';
 import type { SandboxState } from '../state.ts';
 import type { MsDrive, MsItem, MsUser } from '../types.ts';
+import { OPTIONAL_ITEM_PROPERTIES } from '../variance.ts';
 
 export interface DriveContext {
   state: SandboxState;
@@ -86,6 +87,11 @@ function parentReference(ctx: DriveContext, item: MsItem, withPath: boolean): Re
  * lastModifiedBy, cTag and parentReference.path/name.
  */
 export function itemJson(ctx: DriveContext, item: MsItem, mode: 'full' | 'delta'): Record<string, unknown> {
+  const json = plainItemJson(ctx, item, mode);
+  return ctx.state.variance ? ctx.state.variance.reshape(json, OPTIONAL_ITEM_PROPERTIES, item.id) : json;
+}
+
+function plainItemJson(ctx: DriveContext, item: MsItem, mode: 'full' | 'delta'): Record<string, unknown> {
   const full = mode === 'full';
   const out: Record<string, unknown> = {};
   if (item.kind === 'file') out['@microsoft.graph.downloadUrl'] = makeDownloadUrl(ctx.state, ctx.drive, item, ctx.appId);
@@ -102,6 +108,7 @@ export function itemJson(ctx: DriveContext, item: MsItem, mode: 'full' | 'delta'
   out.fileSystemInfo = { createdDateTime: item.createdDateTime, lastModifiedDateTime: item.lastModifiedDateTime };
   if (item.kind === 'file') {
     out.file = { mimeType: item.mimeType, hashes: { quickXorHash: item.quickXorHash } };
+    if (ctx.state.variance?.isFailing(item)) out.malware = { description: 'Sandbox.Test.Malware' };
     out.size = item.size;
   } else {
     out.folder = { childCount: ctx.state.model.liveChildren(ctx.drive, item.id).length };

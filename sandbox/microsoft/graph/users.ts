@@ -3,6 +3,7 @@ import type { SandboxState } from '../state.ts';
 import { claimsOf, sendGraphError } from './http.ts';
 import { DRIVE_PREFIXES, graphGet, odataQuery, queryOf, resolveDrive, sendOData, sendUserNotFound } from './routing.ts';
 import { SINGLE_USER_ONLY, USER_PROPERTIES, driveJson, parseSelect, userJson } from './serialize.ts';
+import { OPTIONAL_USER_PROPERTIES } from '../variance.ts';
 
 const DEFAULT_TOP = 100;
 const MAX_TOP = 999;
@@ -10,6 +11,8 @@ const MAX_TOP = 999;
 interface UsersCursor {
   k: 'users';
   o: number;
+  /** Variance profile: this page was the empty one; the next starts at the same offset. */
+  e?: 1;
 }
 
 /** Directory cost model (reference §2.2): 2 units, minus one with $select, minus one with $top < 20. */
@@ -50,6 +53,15 @@ export function registerUserRoutes(app: FastifyInstance, state: SandboxState): v
       offset = cursor.o;
     }
     const users = state.model.tenant.users;
+    if (state.variance && q.$skiptoken === undefined && users.length > 0) {
+      // "A page may contain zero items and still have a nextLink" (paging.md).
+      const skiptoken = state.keys.seal({ k: 'users', o: 0, e: 1 } satisfies UsersCursor);
+      return sendOData(reply, {
+        '@odata.context': `${state.graphUrl}/$metadata#users`,
+        '@odata.nextLink': `${state.graphUrl}/users?${odataQuery([['$select', q.$select], ['$top', q.$top], ['$count', q.$count], ['$skiptoken', skiptoken]])}`,
+        value: [],
+      });
+    }
     const page = users.slice(offset, offset + top);
     const body: Record<string, unknown> = {
       '@odata.context': `${state.graphUrl}/$metadata#users${select ? `(${select.join(',')})` : ''}`,
@@ -59,7 +71,7 @@ export function registerUserRoutes(app: FastifyInstance, state: SandboxState): v
       const skiptoken = state.keys.seal({ k: 'users', o: offset + top } satisfies UsersCursor);
       body['@odata.nextLink'] = `${state.graphUrl}/users?${odataQuery([['$select', q.$select], ['$top', q.$top], ['$count', q.$count], ['$skiptoken', skiptoken]])}`;
     }
-    body.value = page.map((u) => userJson(u, select));
+    body.value = page.map((u) => (state.variance ? state.variance.reshape(userJson(u, select), OPTIONAL_USER_PROPERTIES, u.id) : userJson(u, select)));
     return sendOData(reply, body);
   });
 

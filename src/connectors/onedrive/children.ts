@@ -1,4 +1,4 @@
-import { ProviderError, type ProviderHttp } from '../../sync/provider-http.ts';
+import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
 import { driveUrl, isGraphLink, type DriveItem, type GraphPage } from './graph.ts';
 
 /** Graph's default and recommended page size for children (reference §2.5). */

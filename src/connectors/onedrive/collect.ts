@@ -1,15 +1,16 @@
 import type { EdriveFilters } from '../../domain/filters/edrive.ts';
 import { isObject } from '../../domain/filters/selection.ts';
-import type { CollectContext, CollectEvent } from '../types.ts';
+import type { CollectContext, CollectEvent, UnitSpec } from '../types.ts';
+import { isPieceFailure } from './items.ts';
 import { DriveSync } from './drive-sync.ts';
 import { classifyNotFound, isGraphLink, providerMessage } from './graph.ts';
 import { cursorsOf, readState, startingState, type ConnectorState } from './state.ts';
-import { ProviderError } from '../../sync/provider-http.ts';
+import { ProviderError } from '../../provider/provider-http.ts';
 
 /**
- * Collects the drives of the users that are keys of the filters, one after the other. A user without a
- * OneDrive (or who no longer exists) is reported and skipped; any other failure ends the run, which resumes
- * from the last checkpoint.
+ * Collects the drives of the users that are keys of the filters, one unit after the other. A user without a
+ * OneDrive (or who no longer exists) is a failed custodian; a delta page that cannot be read stops that user's
+ * listing (it resumes from the previous run's delta link next time); a failed item is that item's failure only.
  */
 export function createCollect(graphUrl: string) {
   return async function* collect(ctx: CollectContext): AsyncGenerator<CollectEvent> {
@@ -18,8 +19,12 @@ export function createCollect(graphUrl: string) {
     const resumed = readState(ctx.checkpoint);
     const state: ConnectorState = { v: 1, users: {} };
     const validLink = (link: unknown) => isGraphLink(graphUrl, link);
+    const unit = (userId: string): UnitSpec => ({ key: userId, kind: 'custodian' });
+    for (const userId of Object.keys(filters)) yield { type: 'unit', unit: unit(userId), status: 'pending' };
 
+    const scope = ctx.scope ? new Set(ctx.scope) : null;
     for (const [userId, selection] of Object.entries(filters)) {
+      if (scope && !scope.has(userId)) continue;
       let st = resumed?.users[userId];
       if (st && (st.phase !== 'round' || st.link === null || validLink(st.link))) {
         state.users[userId] = st;
@@ -28,22 +33,33 @@ export function createCollect(graphUrl: string) {
         st = startingState(previous?.users[userId], validLink);
         state.users[userId] = st;
       }
+      yield { type: 'unit', unit: unit(userId), status: 'running' };
       try {
         yield* new DriveSync({ ctx, graphUrl, userId, selection, state: st, snapshot: () => state }).run();
+        yield { type: 'unit', unit: unit(userId), status: 'done' };
       } catch (error) {
         const missing = classifyNotFound(error);
-        if (missing !== 'no_drive' && missing !== 'no_user') throw error;
-        st.phase = 'failed';
         const said = error instanceof ProviderError ? providerMessage(error) : '';
-        const reason =
-          missing === 'no_drive'
-            ? `user ${userId} has no provisioned OneDrive${said ? ` (Microsoft Graph: ${said})` : ''}; the other users continue`
-            : `user ${userId} does not exist in the tenant; the other users continue`;
-        ctx.log.warn({ user_id: userId, missing }, 'OneDrive user skipped');
-        yield { type: 'error', reason, sourceId: userId };
+        if (missing === 'no_drive' || missing === 'no_user') {
+          const reason =
+            missing === 'no_drive'
+              ? `user ${userId} has no provisioned OneDrive${said ? ` (Microsoft Graph: ${said})` : ''}; the other users continue`
+              : `user ${userId} does not exist in the tenant; the other users continue`;
+          ctx.log.warn({ user_id: userId, missing }, 'OneDrive user skipped');
+          yield { type: 'error', reason, sourceId: userId, kind: 'custodian', name: selection.filter_name || userId, custodian: userId };
+        } else if (isPieceFailure(error)) {
+          // The next page of a listing is only reachable through the one that failed: this user's listing stops.
+          const reason = `listing the OneDrive of user ${userId} failed: ${error.message}${said ? ` (Microsoft Graph: ${said})` : ''}; it resumes from the previous run's position next time`;
+          ctx.log.warn({ user_id: userId, err: error.message }, 'OneDrive listing failed');
+          yield { type: 'error', reason, sourceId: userId, kind: 'delta_page', name: selection.filter_name || userId, custodian: userId };
+        } else {
+          throw error;
+        }
+        st.phase = 'failed';
+        yield { type: 'unit', unit: unit(userId), status: 'failed' };
         yield { type: 'checkpoint', state };
       }
     }
-    yield { type: 'cursors', value: cursorsOf(state, previous) };
+    yield { type: 'cursors', value: cursorsOf(state, previous, scope !== null) };
   };
 }

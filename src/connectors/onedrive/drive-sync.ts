@@ -1,10 +1,10 @@
 // One user's drive: a root delta round (full or changes), filtered by ancestry against the user's selection.
 import type { UserFolders } from '../../domain/filters/edrive.ts';
-import { ProviderError } from '../../sync/provider-http.ts';
+import { ProviderError } from '../../provider/provider-http.ts';
 import type { CollectContext, CollectEvent } from '../types.ts';
 import { childrenPage, childrenUrl, mapLimit } from './children.ts';
 import { classifyNotFound, driveUrl, isContainer, isGraphLink, type DriveItem, type GraphPage } from './graph.ts';
-import { ITEM_SELECT, contentSource, fileInput, folderInput } from './items.ts';
+import { ITEM_SELECT, driveItemEvent, fetchDriveItem, isMissingItem, vanished, type DriveRetry } from './items.ts';
 import { slimEntry, type UserState } from './state.ts';
 import { FolderTree, inSelection, type FolderNode } from './tree.ts';
 
@@ -30,6 +30,8 @@ export class DriveSync {
   private readonly yielded = new Map<string, string>();
   /** Folders deleted earlier in this run: their deleted descendants may come pages later. */
   private readonly buried = new Map<string, FolderNode>();
+  /** Pieces of this round that failed: the round is then not a complete listing. */
+  private failures = 0;
 
   constructor(private readonly o: DriveSyncOptions) {
     this.tree = new FolderTree(o.state.folders);
@@ -63,7 +65,7 @@ export class DriveSync {
       // A full enumeration (first run, or after a 410) yielded everything the selection holds: whatever the
       // engine kept that it did not see was deleted while no delta link covered it. Not when items went unplaced.
       // Before the checkpoint that ends the round, so a crash in between repeats it on resume.
-      if (st.full && unplaced === 0) yield { type: 'listing_complete', custodian: this.o.userId, kinds: ['file', 'folder'] };
+      if (st.full && unplaced === 0 && this.failures === 0) yield { type: 'listing_complete', custodian: this.o.userId, kinds: ['file', 'folder'] };
       Object.assign(st, { phase: 'done', link: deltaLink, full: false });
       yield { type: 'checkpoint', state: this.o.snapshot() };
       return;
@@ -139,7 +141,8 @@ export class DriveSync {
   /** Yields the entries that fall within the selection; those whose ancestry is not known yet wait. */
   private async *place(entries: DriveItem[], before: Map<string, FolderNode | undefined>): AsyncGenerator<CollectEvent> {
     const st = this.o.state;
-    const wanted: Array<{ id: string; parentPath: string; key: string }> = [];
+    const wanted: Array<{ entry: DriveItem; parentPath: string; key: string }> = [];
+    let excluded = 0;
     for (const e of entries) {
       const parentId = e.parentReference?.id;
       const parentChain = parentId === undefined ? undefined : this.tree.chain(parentId);
@@ -151,21 +154,40 @@ export class DriveSync {
       // Change rounds list every changed item's ancestors too; an ancestor that did not change is no news.
       if (!st.full && isContainer(e) && prev && prev[0] === parentId && prev[1] === (e.name ?? '') && prev[2] === (e.eTag ?? null)) continue;
       if (!inSelection(this.o.selection, [e.id, ...parentChain])) {
+        excluded += 1;
         // It may have been moved out of the selection since the last run.
         if (!st.full) yield* this.leave(e);
         continue;
       }
       const parentPath = this.tree.path(parentId!)!;
       const key = `${e.eTag ?? ''}|${parentPath}/${e.name ?? ''}`;
-      if (this.yielded.get(e.id) !== key) wanted.push({ id: e.id, parentPath, key });
+      if (this.yielded.get(e.id) !== key) wanted.push({ entry: e, parentPath, key });
     }
+    if (excluded > 0) yield { type: 'excluded', custodian: this.o.userId, count: excluded };
     // Delta on OneDrive for Business omits createdBy, lastModifiedBy and cTag: read each item once.
-    const fetched = await mapLimit(wanted, FETCH_CONCURRENCY, (w) => this.fetchItem(w.id));
+    const fetched = await mapLimit(wanted, FETCH_CONCURRENCY, (w) => fetchDriveItem(this.o.ctx, this.o.graphUrl, this.o.userId, w.entry.id));
     for (let i = 0; i < wanted.length; i++) {
-      const item = fetched[i];
-      if (!item) continue;
-      this.yielded.set(item.id, wanted[i].key);
-      yield this.itemEvent(item, wanted[i].parentPath);
+      const got = fetched[i]!;
+      const w = wanted[i]!;
+      if (got.ok) {
+        this.yielded.set(got.item.id, w.key);
+        yield this.itemEvent(got.item, w.parentPath);
+        continue;
+      }
+      if (got.gone) {
+        yield* vanished(this.o.userId, w.entry, got.reason);
+        continue;
+      }
+      this.failures += 1;
+      yield {
+        type: 'error',
+        reason: got.reason,
+        kind: isContainer(w.entry) ? 'folder' : 'file',
+        sourceId: w.entry.id,
+        name: `${w.parentPath}/${w.entry.name ?? ''}`,
+        custodian: this.o.userId,
+        retry: { userId: this.o.userId, id: w.entry.id, parentPath: w.parentPath } satisfies DriveRetry,
+      };
     }
   }
 
@@ -175,22 +197,8 @@ export class DriveSync {
     yield { type: 'deleted', kind: isContainer(e) ? 'folder' : 'file', sourceId: e.id };
   }
 
-  private async fetchItem(id: string): Promise<DriveItem | undefined> {
-    const url = driveUrl(this.o.graphUrl, this.o.userId, `/items/${encodeURIComponent(id)}?$select=${ITEM_SELECT}`);
-    try {
-      return await this.o.ctx.http.json<DriveItem>(url, { cost: 1 });
-    } catch (error) {
-      // Deleted since the delta page was produced; a later round reports the deletion.
-      if (classifyNotFound(error) === 'no_item') return undefined;
-      throw error;
-    }
-  }
-
   private itemEvent(item: DriveItem, parentPath: string): CollectEvent {
-    const where = { userId: this.o.userId, parentPath };
-    if (isContainer(item)) return { type: 'item', item: folderInput(item, where) };
-    if (!item.file) return { type: 'item', item: fileInput(item, where) };
-    return { type: 'item', item: fileInput(item, where), content: contentSource(this.o.ctx.http, this.o.graphUrl, this.o.userId, item) };
+    return driveItemEvent(this.o.ctx, this.o.graphUrl, this.o.userId, item, parentPath);
   }
 
   /**
@@ -227,7 +235,7 @@ export class DriveSync {
         try {
           page = await childrenPage(this.o.ctx.http, this.o.graphUrl, link);
         } catch (error) {
-          if (classifyNotFound(error) === 'no_item') break;
+          if (isMissingItem(error)) break;
           throw error;
         }
         for (const c of page.items) {

@@ -1,14 +1,19 @@
 // The `edrive` connector: OneDrive for Business through tenant-wide admin consent and app-only Graph access.
 import { validateEdriveFilters } from '../../domain/filters/edrive.ts';
-import { RequestBudget, type BudgetConfig } from '../../sync/budget.ts';
-import { ProviderHttp } from '../../sync/provider-http.ts';
-import { defaultRetryConfig, type RetryConfig } from '../../sync/retry.ts';
+import type { BudgetConfig } from '../../provider/budget.ts';
+import { localBudget } from '../../provider/shared-budget.ts';
+import { ProviderHttp } from '../../provider/provider-http.ts';
+import { defaultRetryConfig, type RetryConfig } from '../../provider/retry.ts';
 import type { Connector } from '../types.ts';
+import { checkUserIds } from './check-ids.ts';
 import { createCollect } from './collect.ts';
+import { retryDrivePieces } from './items.ts';
 import { foldersDiscovery, usersDiscovery } from './discovery.ts';
 import { MicrosoftIdentity } from './identity.ts';
 import { oneDriveOAuth } from './oauth.ts';
+import { graphQuirks } from './quirks.ts';
 import { MicrosoftSignIn } from './sign-in.ts';
+import { driveSubscriptions } from './subscriptions.ts';
 
 /** Microsoft deprioritizes undecorated traffic; this is the form its throttling guidance asks for. */
 export const ONEDRIVE_USER_AGENT = 'ISV|Custody|Custody/0.1.0';
@@ -36,9 +41,10 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
   const retry: RetryConfig = { ...defaultRetryConfig, ...opts.retry };
   // Login-host requests have their own small budget: they are not SharePoint traffic.
   const loginHttp = new ProviderHttp({
-    budget: new RequestBudget({ ratePerSecond: 5, burst: 10, concurrency: 4 }),
+    budget: localBudget({ ratePerSecond: 5, burst: 10, concurrency: 4 }),
     retry: { ...retry, maxAttempts: Math.min(retry.maxAttempts, 4), giveUpAfterMs: Math.min(retry.giveUpAfterMs, 60_000) },
     userAgent: ONEDRIVE_USER_AGENT,
+    quirks: graphQuirks,
   });
   const app = { clientId: opts.clientId, clientSecret: opts.clientSecret, loginUrl, http: loginHttp };
   const identity = new MicrosoftIdentity(app);
@@ -50,9 +56,13 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
     kinds: ['file', 'folder'],
     userAgent: ONEDRIVE_USER_AGENT,
     limits: { budget: { ...DEFAULT_ONEDRIVE_BUDGET, ...opts.budget }, retry },
+    quirks: graphQuirks,
     oauth: oneDriveOAuth(identity, signIn),
     validateFilters: validateEdriveFilters,
+    checkFilterIds: checkUserIds(graphUrl),
     discovery: { users: usersDiscovery(graphUrl), folders: foldersDiscovery(graphUrl) },
     collect: createCollect(graphUrl),
+    subscriptions: driveSubscriptions(graphUrl),
+    retry: retryDrivePieces(graphUrl),
   };
 }

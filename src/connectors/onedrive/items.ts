@@ -1,9 +1,9 @@
 // driveItems as the engine stores them, and the download of a file's bytes.
 import type { Readable } from 'node:stream';
-import { ProviderError, type ProviderHttp } from '../../sync/provider-http.ts';
-import type { ContentSource, ItemInput } from '../types.ts';
-import { driveUrl, identityOf, type DriveItem } from './graph.ts';
-import { QuickXorHash } from './quickxorhash.ts';
+import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
+import { ContentGoneError, type CollectContext, type CollectEvent, type ContentSource, type ItemInput, type ProviderContext } from '../types.ts';
+import { classifyNotFound, driveUrl, identityOf, isContainer, providerMessage, type DriveItem } from './graph.ts';
+import { QUICK_XOR_MODULE, QuickXorHash } from './quickxorhash.ts';
 
 /** Fields the connector reads from a single driveItem GET or a children listing. */
 export const ITEM_SELECT =
@@ -99,11 +99,13 @@ export function contentSource(http: ProviderHttp, graphUrl: string, userId: stri
           discard(res.body);
           throw new ProviderError(`the content request answered HTTP ${res.status}`, { code: 'invalid_response', retryable: false, status: res.status });
         } catch (error) {
+          // By HTTP semantics, whatever Graph's code: the item is gone since it was listed.
+          if (isMissingItem(error)) throw new ContentGoneError('OneDrive answered 404 for the content: the item was deleted since it was listed', { cause: error });
           if (!isExpiredDownloadUrl(error) || refreshes >= MAX_URL_REFRESHES) throw error;
         }
       }
     },
-    ...(hash && { providerHash: { type: 'quickXorHash', value: hash, create: () => new QuickXorHash() } }),
+    ...(hash && { providerHash: { type: 'quickXorHash', value: hash, create: () => new QuickXorHash(), threaded: QUICK_XOR_MODULE } }),
   };
 }
 
@@ -119,4 +121,80 @@ function discard(body: Readable): void {
  */
 function isExpiredDownloadUrl(error: unknown): boolean {
   return error instanceof ProviderError && error.code === 'http_error' && error.status === 401;
+}
+
+/** What a following run needs to fetch a drive item again (its retry piece). */
+export interface DriveRetry {
+  userId: string;
+  id: string;
+  parentPath: string;
+}
+
+/**
+ * A 404 on an item's URL, whatever Graph's code or message: the item does not exist (any more). Its drive was
+ * just listed, so the code (which varies: itemNotFound, resourceNotFound, none) does not decide.
+ */
+export function isMissingItem(error: unknown): boolean {
+  return error instanceof ProviderError && error.status === 404 && classifyNotFound(error) !== 'no_user';
+}
+
+/** A failure of one piece; refused credentials, a missing user or drive, and aborts concern more than that. */
+export function isPieceFailure(error: unknown): error is ProviderError {
+  if (!(error instanceof ProviderError) || error.code === 'auth_rejected' || error.code === 'aborted') return false;
+  const missing = classifyNotFound(error);
+  return missing !== 'no_user' && missing !== 'no_drive';
+}
+
+export type Fetched = { ok: true; item: DriveItem } | { ok: false; gone: boolean; reason: string };
+
+/** One driveItem with every field the connector reads. */
+export async function fetchDriveItem(ctx: ProviderContext, graphUrl: string, userId: string, id: string): Promise<Fetched> {
+  const url = driveUrl(graphUrl, userId, `/items/${encodeURIComponent(id)}?$select=${ITEM_SELECT}`);
+  try {
+    return { ok: true, item: await ctx.http.json<DriveItem>(url, { cost: 1 }) };
+  } catch (error) {
+    if (isMissingItem(error)) return { ok: false, gone: true, reason: 'deleted at the source between its listing and its collection' };
+    if (!isPieceFailure(error)) throw error;
+    const said = providerMessage(error);
+    return { ok: false, gone: false, reason: `reading OneDrive item ${id} of user ${userId} failed: ${error.message}${said ? ` (Microsoft Graph: ${said})` : ''}` };
+  }
+}
+
+export function driveItemEvent(ctx: ProviderContext, graphUrl: string, userId: string, item: DriveItem, parentPath: string): CollectEvent {
+  const where = { userId, parentPath };
+  if (isContainer(item)) return { type: 'item', item: folderInput(item, where) };
+  if (!item.file) return { type: 'item', item: fileInput(item, where) };
+  return { type: 'item', item: fileInput(item, where), content: contentSource(ctx.http, graphUrl, userId, item) };
+}
+
+/** Listed, then gone before it could be read: not present, and deleted at the source. */
+export function* vanished(userId: string, entry: Pick<DriveItem, 'id' | 'name' | 'folder' | 'package' | 'root'>, reason: string): Generator<CollectEvent> {
+  const kind = isContainer(entry as DriveItem) ? 'folder' : 'file';
+  yield { type: 'not_present', custodian: userId, kind, sourceId: entry.id, name: entry.name ?? entry.id, reason };
+  yield { type: 'deleted', kind, sourceId: entry.id };
+}
+
+/**
+ * The retry list: each failed piece read again by id (a failed download comes back with its item, whose
+ * path gives the parent folder's path).
+ */
+export function retryDrivePieces(graphUrl: string) {
+  return async function* retry(ctx: CollectContext, pieces: Array<{ unit: string; kind: string; sourceId: string; name: string; piece: unknown }>): AsyncGenerator<CollectEvent> {
+    for (const p of pieces) {
+      const target = retryTarget(p);
+      if (!target) continue;
+      const got = await fetchDriveItem(ctx, graphUrl, target.userId, target.id);
+      if (got.ok) yield driveItemEvent(ctx, graphUrl, target.userId, got.item, target.parentPath);
+      else if (got.gone) yield* vanished(target.userId, { id: target.id, name: p.name, ...(p.kind === 'folder' && { folder: {} }) }, got.reason);
+      else yield { type: 'error', reason: got.reason, kind: p.kind, sourceId: p.sourceId, name: p.name, custodian: target.userId, retry: target };
+    }
+  };
+}
+
+function retryTarget(p: { unit: string; sourceId: string; piece: unknown }): DriveRetry | undefined {
+  const piece = p.piece as Partial<DriveRetry> & { item?: ItemInput } | null;
+  if (piece && typeof piece.userId === 'string' && typeof piece.id === 'string' && typeof piece.parentPath === 'string') return piece as DriveRetry;
+  const item = piece?.item;
+  if (item && typeof item.path === 'string' && item.custodian) return { userId: item.custodian, id: p.sourceId, parentPath: item.path.slice(0, item.path.lastIndexOf('/')) };
+  return undefined;
 }

@@ -94,3 +94,6 @@ export class QuickXorHash {
 export function quickXorHashBase64(data: Uint8Array): string {
   return new QuickXorHash().update(data).digestBase64();
 }
+
+/** Where a hashing thread finds this hasher (see HasherModule in the blob store). */
+export const QUICK_XOR_MODULE = { module: import.meta.url, exportName: 'QuickXorHash' };

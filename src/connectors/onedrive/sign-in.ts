@@ -1,6 +1,6 @@
 // Step one of edrive pairing: sign the administrator in with the authorization code flow (reference §1.1,
 // §1.3) to learn, from a verified id_token, which tenant they belong to and that they may consent for it.
-import { ProviderError, type ProviderHttp } from '../../sync/provider-http.ts';
+import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
 import { ProviderAuthError } from '../types.ts';
 import { IdTokenError, unverifiedClaims, verifyRs256, type Jwk, type JwtClaims } from './id-token.ts';
 import { aadSummary, TENANT_ID } from './identity.ts';
@@ -117,7 +117,7 @@ export class MicrosoftSignIn {
     }
     const jwks = await this.opts.http.json<{ keys?: unknown }>(meta.jwks_uri, { auth: false, signal: AbortSignal.timeout(LOGIN_HOST_DEADLINE_MS) });
     if (!Array.isArray(jwks?.keys)) throw new ProviderError('the JWKS has no keys', { code: 'invalid_response', retryable: false });
-    const claims = verifyRs256(idToken, jwks.keys as Jwk[]);
+    const claims = await verifyRs256(idToken, jwks.keys as Jwk[]);
 
     const issuer = meta.issuer.replace('{tenantid}', tid);
     if (claims.iss !== issuer) throw new IdTokenError('its issuer is not the tenant it names');

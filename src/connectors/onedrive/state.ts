@@ -43,9 +43,13 @@ export function startingState(previous: UserState | undefined, isValidLink: (lin
   return { phase: 'round', link: null, full: true, folders: {} };
 }
 
-/** The cursors a completed run leaves: finished users' deltaLinks, earlier ones for users that did not finish. */
-export function cursorsOf(current: ConnectorState, previous: ConnectorState | undefined): ConnectorState {
+/**
+ * The cursors a completed run leaves: finished users' deltaLinks, earlier ones for users that did not finish.
+ * A run limited to some users (`partial`) keeps every other user's earlier cursor too.
+ */
+export function cursorsOf(current: ConnectorState, previous: ConnectorState | undefined, partial = false): ConnectorState {
   const users: Record<string, UserState> = {};
+  if (partial) for (const [id, st] of Object.entries(previous?.users ?? {})) if (st.phase === 'done') users[id] = st;
   for (const [id, st] of Object.entries(current.users)) {
     if (st.phase === 'done') users[id] = { phase: 'done', link: st.link, full: false, folders: st.folders };
     else if (previous?.users[id]?.phase === 'done') users[id] = previous.users[id];

@@ -1,7 +1,7 @@
 // A thin typed layer over ProviderHttp for Zoom REST API v2: URL building, UUID encoding, error classification
 // and next_page_token paging with Zoom's 15-minute token expiry.
 import { NeedsUserActionError } from '../types.ts';
-import { ProviderError, type ProviderHttp } from '../../sync/provider-http.ts';
+import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
 import type { ZoomPage } from './wire.ts';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -61,6 +61,15 @@ export function isUserGone(err: unknown): boolean {
 /** 404 with a "no such meeting / summary / recording" code (3001, 3301). */
 export function isMissing(err: unknown): boolean {
   return err instanceof ProviderError && err.status === 404 && [3001, 3301].includes(zoomCode(err) ?? 0);
+}
+
+/**
+ * A failure of one piece (a file, a summary, a page): neither refused credentials or scopes (they concern every
+ * request), nor an abort, nor a deleted user (that stops the custodian).
+ */
+export function isPieceFailure(err: unknown): err is ProviderError {
+  if (!(err instanceof ProviderError) || err.code === 'auth_rejected' || err.code === 'aborted') return false;
+  return !isUserGone(err) && asScopeError(err, '') === undefined;
 }
 
 /** 400 code 300 "The next page token is either invalid or has expired." */

@@ -2,9 +2,9 @@
 // and channel messages (`to_channel`). Messages carry no content to download, so pages are streamed and the
 // checkpoint keeps the next page's token; a token too old to use restarts that window.
 import { selectsId } from '../../domain/filters/selection.ts';
-import { ProviderError } from '../../sync/provider-http.ts';
-import type { CollectEvent } from '../types.ts';
-import { chatUserPath, isUserGone, pages, type Query } from './api.ts';
+import { ProviderError } from '../../provider/provider-http.ts';
+import type { CollectEvent, UnitSpec } from '../types.ts';
+import { chatUserPath, isPieceFailure, isUserGone, pages, type Query } from './api.ts';
 import { isPrivateChannel } from './discovery.ts';
 import { messageItem, type Conversation, type Owner } from './items.ts';
 import type { ZoomRun } from './run.ts';
@@ -30,7 +30,10 @@ export async function* collectOneToOne(run: ZoomRun, owner: Owner, pos: Position
 }
 
 export async function* collectChannels(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
+  const fresh = !pos.targets;
   yield* beginTargets(run, pos, () => ownerChannels(run, owner));
+  // Each channel is a unit of its own, collected through the first selected member that lists it.
+  if (fresh) for (const t of pos.targets ?? []) yield { type: 'unit', unit: channelUnit(t), status: 'pending' };
   yield* eachTarget(
     run,
     owner,
@@ -39,6 +42,10 @@ export async function* collectChannels(run: ZoomRun, owner: Owner, pos: Position
     (t) => ({ to_channel: t.id }),
     (t) => run.state.channelsDone.push(t.id),
   );
+}
+
+function channelUnit(t: ChatTarget): UnitSpec {
+  return { key: t.id, kind: 'channel', email: null };
 }
 
 /** Peers with a message since the owner's history start; conversations another owner already covered are left out. */
@@ -89,23 +96,32 @@ async function* eachTarget(
   const targets = pos.targets ?? [];
   for (pos.target ??= 0; pos.target < targets.length; pos.target++) {
     const t = targets[pos.target];
+    const c = conversation(t);
+    const unit = c.type === 'channel' ? t.id : owner.id;
+    if (c.type === 'channel') yield { type: 'unit', unit: channelUnit(t), status: 'running' };
+    let complete = true;
     try {
-      yield* targetMessages(run, owner, pos, t, conversation(t), select(t));
+      complete = yield* targetMessages(run, owner, pos, t, c, select(t), unit);
     } catch (err) {
-      // A channel deleted while the run went on: recorded, the others continue.
+      // A channel deleted while the run went on: not there any more, by HTTP semantics; the others continue.
       if (!(err instanceof ProviderError && err.status === 404 && t.contact === undefined) || isUserGone(err)) throw err;
-      yield { type: 'error', reason: `channel ${t.name} (${t.id}) is gone: ${err.message}`, sourceId: t.id };
+      yield { type: 'not_present', custodian: unit, kind: 'channel', sourceId: t.id, name: t.name, reason: `channel ${t.name} (${t.id}) is gone: ${err.message}` };
     }
-    onDone?.(t);
+    if (complete) onDone?.(t);
+    // A page that could not be read: its conversation is listed again from the previous mark next time.
+    else if (c.type === 'one-to-one' && !run.state.failed.includes(owner.id)) run.state.failed.push(owner.id);
+    if (c.type === 'channel') yield { type: 'unit', unit: channelUnit(t), status: complete ? 'done' : 'failed' };
     pos.window = 0;
     pos.page = null;
     yield run.checkpoint();
   }
 }
 
-async function* targetMessages(run: ZoomRun, owner: Owner, pos: Position, t: ChatTarget, c: Conversation, select: Query): AsyncGenerator<CollectEvent> {
+/** Yields the conversation's messages; returns false when a page could not be read (reported, window skipped). */
+async function* targetMessages(run: ZoomRun, owner: Owner, pos: Position, t: ChatTarget, c: Conversation, select: Query, unit: string): AsyncGenerator<CollectEvent, boolean> {
   const windows = monthWindows(t.since, t.until);
   const path = chatUserPath(owner.id, '/messages');
+  let complete = true;
   for (; pos.window < windows.length; pos.window++) {
     const w = windows[pos.window];
     // `to` is inclusive and whole seconds: the next window's first instant, so no sub-second gap opens between two.
@@ -116,11 +132,26 @@ async function* targetMessages(run: ZoomRun, owner: Owner, pos: Position, t: Cha
       page_size: CHAT_PAGE,
       include_deleted_and_edited_message: true,
     };
-    for await (const { page, next } of pages<MessagesPage>(run.api, 'listing chat messages', path, query, pos.page ?? null, run.now)) {
-      for (const msg of page.messages ?? []) if (msg?.id) yield { type: 'item', item: messageItem(owner, c, msg) };
-      pos.page = next;
-      if (next) yield run.checkpoint();
+    try {
+      for await (const { page, next } of pages<MessagesPage>(run.api, 'listing chat messages', path, query, pos.page ?? null, run.now)) {
+        for (const msg of page.messages ?? []) if (msg?.id) yield { type: 'item', item: messageItem(owner, c, msg) };
+        pos.page = next;
+        if (next) yield run.checkpoint();
+      }
+    } catch (err) {
+      if (!isPieceFailure(err) || (err.status === 404 && c.type === 'channel')) throw err;
+      complete = false;
+      const span = `${isoSeconds(w.start)} to ${isoSeconds(w.end)}`;
+      yield {
+        type: 'error',
+        reason: `a page of messages of ${c.type === 'channel' ? 'channel' : 'the conversation with'} ${t.name} (${span}) could not be read: ${err.message}; the rest of that month was not listed`,
+        kind: 'chat_page',
+        sourceId: `${t.id}|${isoSeconds(w.start)}`,
+        name: `${t.name} ${span}`,
+        custodian: unit,
+      };
     }
     pos.page = null;
   }
+  return complete;
 }

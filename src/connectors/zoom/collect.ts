@@ -2,8 +2,8 @@
 // allow. A checkpoint follows every meeting, every page of messages and every finished unit; cursors (one mark
 // per owner and per channel) let the next run start where this one began, less a small overlap.
 import { chatScope, enabledContent, type ConfFilters } from '../../domain/filters/conf.ts';
-import type { CollectContext, CollectEvent } from '../types.ts';
-import { ProviderError } from '../../sync/provider-http.ts';
+import type { CollectContext, CollectEvent, UnitSpec } from '../types.ts';
+import { ProviderError } from '../../provider/provider-http.ts';
 import { isUserGone, ZoomApi } from './api.ts';
 import { collectChannels, collectOneToOne } from './chats.ts';
 import type { Owner } from './items.ts';
@@ -23,8 +23,15 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   const state: RunState = readState(ctx.checkpoint) ?? freshState(ctx.now().getTime());
   const previous = readCursors(ctx.cursors);
   const api = new ZoomApi(ctx.http, opts.apiUrl, ctx.signal);
-  const { owners, errors } = await resolveOwners(api, filters, state.ownersDone, () => ctx.now().getTime());
-  yield* errors;
+  const resolved = await resolveOwners(api, filters, state.ownersDone, () => ctx.now().getTime());
+  // A targeted run (a webhook) covers the owners it names, by id or by e-mail.
+  const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
+  const inScope = (id: string, email?: string | null) => !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
+  const owners = resolved.owners.filter((o) => inScope(o.id, o.email));
+  const unit = (o: Owner): UnitSpec => ({ key: o.id, kind: 'custodian', email: o.email || null });
+  for (const o of owners) yield { type: 'unit', unit: unit(o), status: 'pending' };
+  for (const id of resolved.gone.filter((g) => inScope(g))) yield { type: 'unit', unit: { key: id, kind: 'custodian' }, status: 'failed' };
+  if (!scope) yield* resolved.errors;
 
   const chats = chatScope(filters);
   const run = createRun(ctx, api, state, {
@@ -41,6 +48,8 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     if (state.ownersDone !== null && owner.id <= state.ownersDone) continue;
     const pos: Position = state.at?.owner === owner.id ? state.at : { owner: owner.id, phase: 'recordings', window: 0 };
     state.at = pos;
+    yield { type: 'unit', unit: unit(owner), status: 'running' };
+    let stopped = false;
     for (const phase of PHASES.slice(PHASES.indexOf(pos.phase))) {
       if (!enabled[phase]) continue;
       if (pos.phase !== phase) enter(pos, phase);
@@ -50,22 +59,34 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
         const who = owner.email || owner.id;
         if (isUserGone(err)) {
           markFailed(state, owner.id);
-          yield { type: 'error', reason: `Zoom user ${who} was deleted during the run: collection for them stopped`, sourceId: owner.id };
+          stopped = true;
+          yield { type: 'error', reason: `Zoom user ${who} was deleted during the run: collection for them stopped`, sourceId: owner.id, kind: 'custodian', name: who, custodian: owner.id };
           break;
         }
         if (!isOwnerProblem(err)) throw err;
         // One user's refusal (no licence for the feature, a disabled feature) must not stop everyone else's
         // collection; the owner keeps their previous cursor so the next run tries again.
         markFailed(state, owner.id);
-        yield { type: 'error', reason: `collecting ${phase.replace(/_/g, '-')} of Zoom user ${who} failed: ${(err as Error).message}`, sourceId: owner.id };
+        yield {
+          type: 'error',
+          reason: `collecting ${phase.replace(/_/g, '-')} of Zoom user ${who} failed: ${(err as Error).message}`,
+          sourceId: owner.id,
+          kind: PHASE_LISTS[phase],
+          name: who,
+          custodian: owner.id,
+        };
       }
     }
+    yield { type: 'unit', unit: unit(owner), status: stopped ? 'failed' : 'done' };
     state.ownersDone = owner.id;
     state.at = null;
     yield run.checkpoint();
   }
-  yield { type: 'cursors', value: nextCursors(state, owners, previous) };
+  yield { type: 'cursors', value: nextCursors(state, owners, previous, scope !== null) };
 }
+
+/** What a failure of a whole phase kept from being listed (the exception's kind). */
+const PHASE_LISTS: Record<Phase, string> = { recordings: 'recording_list', one_to_one: 'chat_list', channels: 'channel_list' };
 
 function markFailed(state: RunState, ownerId: string): void {
   if (!state.failed.includes(ownerId)) state.failed.push(ownerId);
@@ -98,8 +119,9 @@ function phaseEvents(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<
 }
 
 /** Owners collected completely get this run's start as their mark; the others keep the mark they had. */
-function nextCursors(state: RunState, owners: Owner[], previous: Cursors): Cursors {
-  const ownerMarks: Record<string, number> = {};
+function nextCursors(state: RunState, owners: Owner[], previous: Cursors, partial: boolean): Cursors {
+  // A run limited to some owners keeps everyone else's mark.
+  const ownerMarks: Record<string, number> = partial ? { ...previous.owners } : {};
   for (const o of owners) {
     const mark = state.failed.includes(o.id) ? previous.owners[o.id] : state.startedAt;
     if (mark !== undefined) ownerMarks[o.id] = mark;

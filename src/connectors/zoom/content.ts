@@ -1,7 +1,7 @@
 // Content sources: recording downloads (302 to a file host, failures as 200 + HTML) and in-memory documents.
 import { Readable, Transform, pipeline } from 'node:stream';
-import type { ProviderHttp } from '../../sync/provider-http.ts';
-import { ContentRejectedError, type ContentSource } from '../types.ts';
+import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
+import { ContentGoneError, ContentRejectedError, type ContentSource } from '../types.ts';
 
 const HTML_START = /^\s*(<!doctype html|<html|<head|<body)/i;
 
@@ -49,7 +49,11 @@ export function downloadSource(
   return {
     async open(offset, signal) {
       if (!isZoomHost(url)) throw new ContentRejectedError('the download_url does not point at a Zoom host; refused to send credentials there');
-      const res = await http.stream(url, { range: offset > 0 ? { start: offset } : undefined, signal });
+      const res = await http.stream(url, { range: offset > 0 ? { start: offset } : undefined, signal }).catch((err: unknown) => {
+        // By HTTP semantics, whatever Zoom's code: the file was deleted since the listing named it.
+        if (err instanceof ProviderError && err.status === 404) throw new ContentGoneError(`Zoom answered 404 for the recording file: ${err.message}`, { cause: err });
+        throw err;
+      });
       if (/text\/html/i.test(res.headers['content-type'] ?? '')) {
         res.body.on('error', () => undefined).destroy();
         throw new ContentRejectedError(htmlReason);

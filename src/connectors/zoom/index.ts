@@ -1,12 +1,15 @@
 import { validateConfFilters } from '../../domain/filters/conf.ts';
-import type { BudgetConfig } from '../../sync/budget.ts';
-import type { RetryConfig } from '../../sync/retry.ts';
+import type { BudgetConfig } from '../../provider/budget.ts';
+import type { RetryConfig } from '../../provider/retry.ts';
 import type { Connector } from '../types.ts';
 import { collectZoom } from './collect.ts';
+import { zoomWebhookEvents } from './webhook-events.ts';
 import { zoomHostCheck } from './content.ts';
 import { channelsHandler, usersHandler } from './discovery.ts';
 import { KINDS } from './items.ts';
+import { retryZoomPieces } from './retry.ts';
 import { createZoomOAuth } from './oauth.ts';
+import { zoomQuirks } from './quirks.ts';
 
 export interface ZoomConnectorOptions {
   clientId: string;
@@ -49,9 +52,12 @@ export function createZoomConnector(opts: ZoomConnectorOptions): Connector {
     kinds: KINDS,
     userAgent: ZOOM_USER_AGENT,
     limits: { budget: { ...ZOOM_BUDGET, ...opts.budget }, retry: { ...ZOOM_RETRY, ...opts.retry } },
+    quirks: zoomQuirks,
     oauth: createZoomOAuth({ clientId: opts.clientId, clientSecret: opts.clientSecret, oauthUrl, apiUrl, userAgent: ZOOM_USER_AGENT }),
     validateFilters: validateConfFilters,
     discovery: { users: usersHandler(apiUrl), channels: channelsHandler(apiUrl) },
     collect: (ctx) => collectZoom(ctx, { apiUrl, lookbackDays: opts.lookbackDays, isZoomHost }),
+    webhooks: zoomWebhookEvents,
+    retry: retryZoomPieces({ apiUrl, isZoomHost }),
   };
 }

@@ -1,7 +1,7 @@
 // Zoom objects -> ItemInput: kinds, stable source ids, paths, versions and searchable text.
 import crypto from 'node:crypto';
 import type { ContentType } from '../../domain/filters/conf.ts';
-import { canonicalJson } from '../../sync/fingerprint.ts';
+import { canonicalJson } from '../../provider/fingerprint.ts';
 import type { ItemInput } from '../types.ts';
 import type { ChatMessage, MeetingSummary, RecordedMeeting, RecordingFile } from './wire.ts';
 
@@ -73,7 +73,8 @@ export function meetingFolder(owner: Owner, m: RecordedMeeting): string {
   return `/${segment(owner.email, owner.id)}/meetings/${segment(`${when} ${m.topic ?? ''}`, m.uuid)}`;
 }
 
-export function meetingItem(owner: Owner, m: RecordedMeeting): ItemInput {
+/** `notPresent`: optional pieces the meeting does not have (e.g. `{ai_meeting_notes: why}`), recorded in its metadata. */
+export function meetingItem(owner: Owner, m: RecordedMeeting, notPresent?: Record<string, string>): ItemInput {
   const metadata = {
     uuid: m.uuid,
     meeting_id: m.id ?? null,
@@ -95,6 +96,7 @@ export function meetingItem(owner: Owner, m: RecordedMeeting): ItemInput {
       recording_start: f.recording_start ?? null,
       recording_end: f.recording_end ?? null,
     })),
+    ...(notPresent && { not_present: notPresent }),
   };
   return {
     kind: 'meeting',
@@ -186,7 +188,8 @@ export function messageItem(owner: Owner, c: Conversation, msg: ChatMessage): It
     sourceId: msg.id,
     name: segment(`${when ?? ''} ${sender}`, msg.id),
     path: `/${segment(owner.email, owner.id)}/chats/${folder}/${segment(c.name, c.id)}/${day}/${msg.id}`,
-    custodian: owner.id,
+    // A channel is a unit of its own: its messages are the channel's, read through one of its members.
+    custodian: c.type === 'channel' ? c.id : owner.id,
     size: null,
     mimeType: null,
     createdAt: when ?? null,
@@ -198,6 +201,7 @@ export function messageItem(owner: Owner, c: Conversation, msg: ChatMessage): It
       conversation_type: c.type,
       conversation_id: c.id,
       conversation_name: c.name,
+      ...(c.type === 'channel' && { collected_through: owner.id }),
       ...(c.isPrivate === undefined ? {} : { is_private: c.isPrivate }),
       sender: msg.sender ?? null,
       sender_display_name: msg.sender_display_name ?? null,

@@ -44,7 +44,7 @@ export async function resolveOwners(api: ZoomApi, filters: ConfFilters, doneThro
       } catch (err) {
         if (!isUserGone(err)) throw err;
         gone.push(id);
-        errors.push({ type: 'error', reason: `Zoom user ${id} does not exist any more (deleted): nothing collected for them`, sourceId: id });
+        errors.push({ type: 'error', reason: `Zoom user ${id} does not exist any more (deleted): nothing collected for them`, sourceId: id, kind: 'custodian', name: id, custodian: id });
       }
     }
   }

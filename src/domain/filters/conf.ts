@@ -1,4 +1,4 @@
-import type { FilterIssue } from '../../connectors/types.ts';
+import type { FilterIssue } from './selection.ts';
 import { checkIdEntry, checkKeys, checkSelection, isObject, selectsId, type Selection } from './selection.ts';
 
 export const CONTENT_TYPES = ['chat', 'audio', 'video', 'transcript', 'AI-meeting-notes'] as const;

@@ -1,4 +1,8 @@
-import type { FilterIssue } from '../../connectors/types.ts';
+/** One problem of a sync_filters value, at a JSON pointer. */
+export interface FilterIssue {
+  pointer: string;
+  message: string;
+}
 
 /** The spec's selection object: all minus `excluded`, or only `selected`. */
 export interface Selection<T> {

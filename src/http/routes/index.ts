@@ -1,6 +1,7 @@
 import type { App } from '../../app.ts';
 import audit from './audit/index.ts';
 import collections from './collections/index.ts';
+import webConsole from './console/index.ts';
 import discovery from './discovery/index.ts';
 import items from './items/index.ts';
 import legalhold from './legalhold/index.ts';
@@ -9,9 +10,11 @@ import pairing from './pairing/index.ts';
 import search from './search/index.ts';
 import system from './system/index.ts';
 import wallets from './wallets/index.ts';
+import webhookEndpoints from './webhook-endpoints/index.ts';
+import webhooks from './webhooks/index.ts';
 import workspaces from './workspaces/index.ts';
 
 /** Every route, by area; each area's index.ts lists its one-file-per-operation handlers. */
 export async function registerRoutes(app: App): Promise<void> {
-  for (const area of [system, oauth, workspaces, wallets, collections, pairing, discovery, items, search, legalhold, audit]) area(app);
+  for (const area of [system, oauth, workspaces, wallets, collections, pairing, discovery, items, search, legalhold, audit, webhooks, webhookEndpoints, webConsole]) area(app);
 }

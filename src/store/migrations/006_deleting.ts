@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { indexItem } from '../../search/index.ts';
-import type { DB } from '../schema.ts';
+import { reindexItem, type FrozenItem } from './frozen-006-search.ts';
 
 const BATCH = 500;
 
@@ -15,7 +14,7 @@ const BATCH = 500;
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('collections').addColumn('deleting_at', 'text').execute();
   await markHoldVersions(db);
-  await reindexTranscripts(db as unknown as Kysely<DB>);
+  await reindexTranscripts(db);
 }
 
 async function markHoldVersions(db: Kysely<any>): Promise<void> {
@@ -43,12 +42,12 @@ async function markHoldVersions(db: Kysely<any>): Promise<void> {
   }
 }
 
-async function reindexTranscripts(db: Kysely<DB>): Promise<void> {
+async function reindexTranscripts(db: Kysely<any>): Promise<void> {
   let after = '';
   for (;;) {
-    const rows = await db
+    const rows: FrozenItem[] = await db
       .selectFrom('items')
-      .selectAll()
+      .select(['id', 'collection_id', 'kind', 'name', 'path', 'custodian', 'metadata', 'text'])
       .where('kind', '=', 'transcript')
       .where('id', '>', after)
       .where('id', 'in', sql<string>`(select item_id from search_docs)`)
@@ -56,7 +55,7 @@ async function reindexTranscripts(db: Kysely<DB>): Promise<void> {
       .limit(BATCH)
       .execute();
     // The content text already indexed is kept (read back from search_docs); only the words are rebuilt.
-    for (const row of rows) await indexItem(db, row);
+    for (const row of rows) await reindexItem(db, row);
     if (rows.length < BATCH) return;
     after = rows[rows.length - 1]!.id;
   }

@@ -6,6 +6,12 @@ import * as listing from './004_listing.ts';
 import * as versions from './005_versions.ts';
 import * as deleting from './006_deleting.ts';
 import * as deletingWorkspaces from './007_deleting_workspaces.ts';
+import * as events from './008_events.ts';
+import * as units from './010_units.ts';
+import * as providerEvents from './012_provider_events.ts';
+import * as webhooks from './011_webhooks.ts';
+import * as providerBudgets from './013_provider_budgets.ts';
+import * as latestRunIndex from './015_latest_run_index.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +22,10 @@ export const migrations: Record<string, Migration> = {
   '005_versions': versions,
   '006_deleting': deleting,
   '007_deleting_workspaces': deletingWorkspaces,
+  '008_events': events,
+  '010_units': units,
+  '011_webhooks': webhooks,
+  '012_provider_events': providerEvents,
+  '013_provider_budgets': providerBudgets,
+  '015_latest_run_index': latestRunIndex,
 };

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { listAudit as pageAudit, type AuditRow } from '../../../store/audit.ts';
+import type { AuditRow } from '../../../store/audit.ts';
 import { errors } from '../../schemas.ts';
 
 const AuditEntry = Type.Object({
@@ -44,6 +44,7 @@ export default function listAudit(app: App) {
     '/v1/audit',
     {
       schema: {
+        operationId: 'listAudit',
         tags: ['audit'],
         summary: "The account's audit log",
         description: DESCRIPTION,
@@ -58,7 +59,7 @@ export default function listAudit(app: App) {
     },
     async (req) => {
       const { cursor, limit, action, target } = req.query;
-      const page = await pageAudit(app.ctx.db, req.caller.accountId, { cursor, limit: limit ?? 50, action, target });
+      const page = await app.ctx.repos.audit.list(req.caller.accountId, { cursor, limit: limit ?? 50, action, target });
       return { items: page.rows.map(entryView), cursor: page.cursor };
     },
   );

@@ -9,6 +9,7 @@ export default function createCollection(app: App) {
     {
       config: { audit: 'collection.create' },
       schema: {
+        operationId: 'createCollection',
         tags: ['collections'],
         summary: 'Create a collection in a workspace, bound to a wallet',
         body: Type.Object(

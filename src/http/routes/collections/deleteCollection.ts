@@ -9,6 +9,7 @@ export default function deleteCollection(app: App) {
     {
       config: { audit: 'collection.delete' },
       schema: {
+        operationId: 'deleteCollection',
         tags: ['collections'],
         summary: 'Delete a collection (permanent)',
         description:

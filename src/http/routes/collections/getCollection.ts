@@ -1,19 +1,21 @@
 import type { App } from '../../../app.ts';
 import { errors, IdParams } from '../../schemas.ts';
-import { loadCollection } from './load.ts';
+import { requireLoaded } from './load.ts';
 import { CollectionDetail, collectionDetail } from './views.ts';
 
 export default function getCollection(app: App) {
   app.get(
     '/v1/collections/:id',
     {
-      schema: { tags: ['collections'], summary: 'Read a collection', params: IdParams, response: { 200: CollectionDetail, ...errors(401, 404, 429) } },
+      schema: { operationId: 'getCollection', tags: ['collections'], summary: 'Read a collection', params: IdParams, response: { 200: CollectionDetail, ...errors(401, 404, 429) } },
     },
     async (req) => {
-      const { collection } = await loadCollection(app.ctx, req.caller.accountId, req.params.id);
-      const wallet = await app.ctx.repos.wallets.getById(collection.wallet_id);
-      const latest = await app.ctx.engine.latestRun(collection.id);
-      return collectionDetail(collection, Boolean(wallet?.sealed_grant), latest);
+      // The run first: a run that reads as finished has committed, so the collection read after it shows the status
+      // that run left (a run's end and the collection's move are one transaction; two reads are not).
+      const latest = await app.ctx.engine.latestRun(req.params.id);
+      const found = await app.ctx.repos.collections.getWithPairing(req.caller.accountId, req.params.id);
+      const { collection, paired } = requireLoaded(app.ctx, found);
+      return collectionDetail(collection, paired, latest);
     },
   );
 }

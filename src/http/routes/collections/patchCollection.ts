@@ -4,6 +4,25 @@ import { AppError, conflict } from '../../../domain/errors.ts';
 import { nextStatus, type SyncStatus } from '../../../domain/sync-state.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 import { loadCollection } from './load.ts';
+import type { Connector, FilterIssue } from '../../../connectors/types.ts';
+
+/** Checking ids against the provider must not hold a PATCH open through a long throttling pause. */
+const ID_CHECK_TIMEOUT_MS = 15_000;
+
+/** Ids the paired account does not have; undefined when that cannot be known now (unpaired, provider trouble). */
+async function unknownIds(app: App, collection: { id: string; wallet_id: string }, connector: Connector, filters: unknown): Promise<FilterIssue[] | undefined> {
+  if (!connector.checkFilterIds) return undefined;
+  const wallet = await app.ctx.repos.wallets.getById(collection.wallet_id);
+  if (!wallet?.sealed_grant) return undefined;
+  try {
+    const ctx = await app.ctx.providers.open(collection, connector, { signal: AbortSignal.timeout(ID_CHECK_TIMEOUT_MS) });
+    return await connector.checkFilterIds(ctx, filters);
+  } catch (err) {
+    app.log.debug({ err: (err as Error).message, collection_id: collection.id }, 'could not check filter ids against the provider');
+    return undefined;
+  }
+}
+
 
 export default function patchCollection(app: App) {
   app.patch(
@@ -11,16 +30,39 @@ export default function patchCollection(app: App) {
     {
       config: { audit: 'collection.update' },
       schema: {
+        operationId: 'patchCollection',
         tags: ['collections'],
         summary: 'Save sync filters, the sync type, and/or queue a sync',
         description:
-          '`sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before). 422 with a JSON pointer when the filters break the rules of the collection type.',
+          '`sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before). 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), and user ids the paired tenant does not have (when the tenant can be asked; otherwise the run reports such a user as a failed custodian).',
         params: IdParams,
         body: Type.Object(
           {
             sync_status: Type.Optional(Type.Literal('pending', { description: 'Clients may only write `pending`.' })),
             // Any JSON here: the collection type's rules decide (422 with a pointer), not a generic 400.
-            sync_filters: Type.Optional(Type.Unknown({ description: 'The whole filter object of the collection type (see the spec).' })),
+            sync_filters: Type.Optional(
+              Type.Unknown({
+                description:
+                  'The whole filter object of the collection type. `conf` (Zoom): `account_owners` and `content_selections` are required selections `{all_selected, selected, excluded}`; `chats` is optional (no key: no chats). `edrive` (OneDrive): an object keyed by user id (from `GET /v1/collections/{id}/users`), each `{filter_type: "user_folders", filter_name, all_selected, selected: [{id}], excluded: [{id}]}` with folder ids from `GET /v1/collections/{id}/folders?user_id=`; only users that are keys are collected.',
+                examples: [
+                  {
+                    account_owners: { all_selected: false, selected: [{ id: 'KDcuGIm1QgePTO8WbOqwIQ' }], excluded: [] },
+                    content_selections: { all_selected: false, selected: [{ video: true }, { transcript: true }, { chat: true }], excluded: [] },
+                    chats: { all_selected: false, selected: [{ 'one-to-one': true }, { channels: { all_selected: false, selected: [{ id: 'c4f1d2e0a9b84a1e9f1b' }], excluded: [] } }], excluded: [] },
+                  },
+                  {
+                    '60651a07-667d-45bf-8fbc-7fdac8f77db4': {
+                      filter_type: 'user_folders',
+                      filter_name: 'Finance only',
+                      all_selected: false,
+                      selected: [{ id: '017RP2JUYOZ4ZPWICUTUKHU4RLDP774GCV' }],
+                      excluded: [],
+                    },
+                    '285a05ef-6398-43c4-98d7-3c8f824a2dbb': { filter_type: 'user_folders', filter_name: 'Everything', all_selected: true, selected: [], excluded: [] },
+                  },
+                ],
+              }),
+            ),
             type_sync: Type.Optional(
               Type.Union([Type.Literal('one'), Type.Literal('arch'), Type.Literal('auto')], {
                 description:
@@ -38,6 +80,7 @@ export default function patchCollection(app: App) {
       const { sync_filters, type_sync, sync_status } = req.body;
       if (sync_filters !== undefined) {
         const issues = connector.validateFilters(sync_filters);
+        if (issues.length === 0) issues.push(...((await unknownIds(app, collection, connector, sync_filters)) ?? []));
         if (issues.length > 0) {
           const first = issues[0]!;
           const more = issues.length > 1 ? ` (${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
@@ -46,10 +89,10 @@ export default function patchCollection(app: App) {
       }
       if (sync_status === 'pending') {
         if (sync_filters === undefined && collection.sync_filters === null) {
-          throw conflict('sync_status "pending" needs sync_filters: send them in this request or save them first.', '/body/sync_filters');
+          throw conflict('not_ready', 'sync_status "pending" needs sync_filters: send them in this request or save them first.', '/body/sync_filters');
         }
         if (!nextStatus(collection.sync_status as SyncStatus, 'queue')) {
-          throw conflict(`a run is active (sync_status "${collection.sync_status}"); wait for it to finish before queueing another.`, '/body/sync_status');
+          throw conflict('run_active', `a run is active (sync_status "${collection.sync_status}"); wait for it to finish before queueing another.`, '/body/sync_status');
         }
       }
       await app.ctx.repos.collections.update(collection.id, {

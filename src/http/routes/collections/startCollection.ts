@@ -10,6 +10,7 @@ export default function startCollection(app: App) {
     {
       config: { audit: 'collection.start' },
       schema: {
+        operationId: 'startCollection',
         tags: ['collections'],
         summary: 'Start a sync that pulls exactly what the filters allow',
         description: 'A start while a run is active returns that run (`created: false`); there is never a second active run. 409 when filters or paired credentials are missing.',
@@ -26,7 +27,7 @@ export default function startCollection(app: App) {
       if (collection.sync_filters === null) missing.push('sync filters (PATCH the collection)');
       const wallet = await app.ctx.repos.wallets.getById(collection.wallet_id);
       if (!wallet?.sealed_grant) missing.push('paired credentials (pair_credentials)');
-      if (missing.length) throw conflict(`cannot start: missing ${missing.join(' and ')}.`);
+      if (missing.length) throw conflict('not_ready', `cannot start: missing ${missing.join(' and ')}.`);
       const { runId, created } = await app.ctx.engine.start(collection.id);
       const now = await app.ctx.repos.collections.getById(collection.id);
       return { run_id: runId, created, sync_status: now?.sync_status ?? 'syncing' };

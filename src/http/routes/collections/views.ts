@@ -1,25 +1,10 @@
 import { Type } from 'typebox';
 import type { CollectionRow } from '../../../store/collections.ts';
+import { SYNC_STATUSES, TYPE_SYNCS } from '../../../domain/sync-state.ts';
 import type { RunSummary } from '../../../sync/engine-api.ts';
+import { RunSummarySchema } from '../../../sync/view-schemas.ts';
 
-const Counters = Type.Object({
-  listed: Type.Integer(),
-  collected: Type.Integer(),
-  skipped: Type.Integer(),
-  unchanged: Type.Integer(),
-  failed: Type.Integer(),
-  bytes: Type.Integer(),
-});
-
-export const RunSummarySchema = Type.Object({
-  run_id: Type.String(),
-  trigger: Type.String(),
-  status: Type.String(),
-  counters: Counters,
-  started_datetime: Type.Union([Type.String(), Type.Null()]),
-  finished_datetime: Type.Union([Type.String(), Type.Null()]),
-  error_count: Type.Integer(),
-});
+export { RunSummarySchema };
 
 export const CollectionSummary = Type.Object({
   onna_id: Type.String(),
@@ -27,8 +12,8 @@ export const CollectionSummary = Type.Object({
   type: Type.String(),
   onna_parent_id: Type.String(),
   credential_id: Type.String(),
-  sync_status: Type.String({ enum: ['created', 'pending', 'syncing', 'synced', 'failed', 'error'] }),
-  type_sync: Type.String({ enum: ['one', 'arch', 'auto'] }),
+  sync_status: Type.String({ enum: [...SYNC_STATUSES] }),
+  type_sync: Type.String({ enum: [...TYPE_SYNCS] }),
   creation_datetime: Type.String({ format: 'date-time' }),
 });
 

@@ -3,8 +3,7 @@ import type { AppContext } from '../../../context.ts';
 import { GrantRevokedError, NeedsUserActionError, type DiscoveryKind } from '../../../connectors/types.ts';
 import { AppError, badRequest, conflict } from '../../../domain/errors.ts';
 import { CredentialsMissingError } from '../../../sync/credentials.ts';
-import { providerContext } from '../../../sync/provider-context.ts';
-import { ProviderError } from '../../../sync/provider-http.ts';
+import { ProviderError } from '../../../provider/provider-http.ts';
 import { userFacingMessage } from '../../../sync/user-message.ts';
 import { loadCollection } from '../collections/load.ts';
 
@@ -33,7 +32,7 @@ export async function discover<T>(
     );
   }
   const wallet = await ctx.repos.wallets.getById(collection.wallet_id);
-  if (!wallet?.sealed_grant) throw conflict(UNPAIRED);
+  if (!wallet?.sealed_grant) throw conflict('credentials', UNPAIRED);
 
   const clientGone = new AbortController();
   const onClose = () => {
@@ -43,7 +42,7 @@ export async function discover<T>(
   const timeout = AbortSignal.timeout(DISCOVERY_TIMEOUT_MS);
   const signal = AbortSignal.any([clientGone.signal, timeout]);
   try {
-    const pctx = await providerContext(ctx, collection, connector, signal);
+    const pctx = await ctx.providers.open(collection, connector, { signal });
     // The response schema is the contract: the serializer writes what it declares (and keeps extra fields).
     return (await handler(pctx, asStrings(input.query))) as T;
   } catch (err) {
@@ -62,12 +61,12 @@ function asStrings(query: Record<string, unknown>): Record<string, string | unde
 /** Provider failures in the error shape; an AppError from the connector (400, 404) passes as it is. */
 function translate(err: unknown, timedOut: boolean): unknown {
   if (err instanceof AppError) return err;
-  if (err instanceof CredentialsMissingError) return conflict(UNPAIRED);
-  if (err instanceof GrantRevokedError) return conflict(`${REFUSED} (${userFacingMessage(err.message, 500)})`);
+  if (err instanceof CredentialsMissingError) return conflict('credentials', UNPAIRED);
+  if (err instanceof GrantRevokedError) return conflict('credentials', `${REFUSED} (${userFacingMessage(err.message, 500)})`);
   // e.g. a scope the app lacks: the connector's message names it and says what to do.
-  if (err instanceof NeedsUserActionError) return conflict(userFacingMessage(err.message));
+  if (err instanceof NeedsUserActionError) return conflict('credentials', userFacingMessage(err.message));
   if (err instanceof ProviderError) {
-    if (err.code === 'auth_rejected') return conflict(REFUSED);
+    if (err.code === 'auth_rejected') return conflict('credentials', REFUSED);
     if (err.code === 'aborted' && timedOut) {
       return new AppError(503, `the provider did not answer within ${DISCOVERY_TIMEOUT_MS / 1000} seconds (it may be throttling this credential): try again later.`);
     }

@@ -9,6 +9,7 @@ export default function listChannels(app: App) {
     '/v1/collections/:id/channels',
     {
       schema: {
+        operationId: 'listChannels',
         tags: ['discovery'],
         summary: 'List the chat channels a user belongs to (`conf` only)',
         description: 'Follow `next_page_token` (as `offset`) until it is null. 400 for other collection types, 404 for an unknown user, 409 when the collection is not paired.',

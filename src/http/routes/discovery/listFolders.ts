@@ -9,6 +9,7 @@ export default function listFolders(app: App) {
     '/v1/collections/:id/folders',
     {
       schema: {
+        operationId: 'listFolders',
         tags: ['discovery'],
         summary: "Browse a user's drive folders (`edrive` only)",
         description:

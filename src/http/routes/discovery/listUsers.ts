@@ -9,6 +9,7 @@ export default function listUsers(app: App) {
     '/v1/collections/:id/users',
     {
       schema: {
+        operationId: 'listUsers',
         tags: ['discovery'],
         summary: 'List the users of the paired account (to choose whose data to collect)',
         description:

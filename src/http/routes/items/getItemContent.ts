@@ -12,6 +12,7 @@ export default function getItemContent(app: App) {
     '/v1/collections/:id/items/:item_id/content',
     {
       schema: {
+        operationId: 'getItemContent',
         tags: ['items'],
         summary: "Download an item's content",
         description:

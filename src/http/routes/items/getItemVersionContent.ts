@@ -12,6 +12,7 @@ export default function getItemVersionContent(app: App) {
     '/v1/collections/:id/items/:item_id/versions/:version_number/content',
     {
       schema: {
+        operationId: 'getItemVersionContent',
         tags: ['items'],
         summary: "Download a superseded version's content",
         description:

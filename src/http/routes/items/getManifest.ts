@@ -10,6 +10,7 @@ export default function getManifest(app: App) {
     '/v1/collections/:id/manifest',
     {
       schema: {
+        operationId: 'getManifest',
         tags: ['items'],
         summary: 'The chain-of-custody manifest',
         description:

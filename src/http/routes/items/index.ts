@@ -3,6 +3,8 @@ import getItem from './getItem.ts';
 import getItemContent from './getItemContent.ts';
 import getItemVersionContent from './getItemVersionContent.ts';
 import getManifest from './getManifest.ts';
+import getReconciliation from './getReconciliation.ts';
+import cancelRun from './cancelRun.ts';
 import listItemVersions from './listItemVersions.ts';
 import listItems from './listItems.ts';
 import listRuns from './listRuns.ts';
@@ -15,4 +17,6 @@ export default function register(app: App) {
   getItemVersionContent(app);
   listRuns(app);
   getManifest(app);
+  getReconciliation(app);
+  cancelRun(app);
 }

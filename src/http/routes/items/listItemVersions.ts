@@ -11,6 +11,7 @@ export default function listItemVersions(app: App) {
     '/v1/collections/:id/items/:item_id/versions',
     {
       schema: {
+        operationId: 'listItemVersions',
         tags: ['items'],
         summary: "An item's superseded versions",
         description:

@@ -25,6 +25,7 @@ export default function listItems(app: App) {
     '/v1/collections/:id/items',
     {
       schema: {
+        operationId: 'listItems',
         tags: ['items'],
         summary: "List a collection's items",
         description: 'Oldest first. Items an `auto` collection tombstoned (deleted at the source) are not listed.',

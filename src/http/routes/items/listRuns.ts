@@ -11,6 +11,7 @@ export default function listRuns(app: App) {
     '/v1/collections/:id/runs',
     {
       schema: {
+        operationId: 'listRuns',
         tags: ['items'],
         summary: "A collection's run history",
         description: 'Newest first, with counters (live while a run is active) and the errors each run recorded.',

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { badRequest, notFound } from '../../../domain/errors.ts';
-import { createHold as insertHold } from '../../../store/holds.ts';
 import { Created, errors } from '../../schemas.ts';
 import { PRESERVATION_NOTE } from './views.ts';
 
@@ -11,6 +10,7 @@ export default function createHold(app: App) {
     {
       config: { rateLimit: 'none', audit: 'legalhold.create' },
       schema: {
+        operationId: 'createHold',
         tags: ['legalhold'],
         summary: 'Place a legal hold on collections and/or a workspace',
         description: `Needs \`collection_ids\`, \`workspace_id\` or both; each must exist in the caller's account.\n${PRESERVATION_NOTE}`,
@@ -38,7 +38,7 @@ export default function createHold(app: App) {
           throw Object.assign(notFound(`Collection ${id}`), { pointer: `/body/collection_ids/${i}` });
         }
       }
-      const id = await insertHold(app.ctx.db, accountId, { name, description, workspaceId: workspace_id ?? null, collectionIds: collection_ids, clientId });
+      const id = await app.ctx.repos.holds.create(accountId, { name, description, workspaceId: workspace_id ?? null, collectionIds: collection_ids, clientId });
       return reply.code(201).send({ onna_id: id });
     },
   );

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { listHolds as pageHolds } from '../../../store/holds.ts';
 import { errors, PageQuery } from '../../schemas.ts';
 import { holdView, HoldView } from './views.ts';
 
@@ -10,6 +9,7 @@ export default function listHolds(app: App) {
     {
       config: { rateLimit: 'none' },
       schema: {
+        operationId: 'listHolds',
         tags: ['legalhold'],
         summary: "List the account's active legal holds",
         description: 'Oldest first. Released holds are not listed; the audit log keeps their history.',
@@ -18,7 +18,7 @@ export default function listHolds(app: App) {
       },
     },
     async (req) => {
-      const page = await pageHolds(app.ctx.db, req.caller.accountId, { cursor: req.query.cursor, limit: req.query.limit ?? 50 });
+      const page = await app.ctx.repos.holds.list(req.caller.accountId, { cursor: req.query.cursor, limit: req.query.limit ?? 50 });
       return { items: page.rows.map(holdView), cursor: page.cursor };
     },
   );

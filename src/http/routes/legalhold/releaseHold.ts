@@ -1,6 +1,5 @@
 import type { App } from '../../../app.ts';
 import { notFound } from '../../../domain/errors.ts';
-import { getHold, releaseHold as release } from '../../../store/holds.ts';
 import { purgeUnheldTombstones } from '../../../sync/purge.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 
@@ -10,6 +9,7 @@ export default function releaseHold(app: App) {
     {
       config: { rateLimit: 'none', audit: 'legalhold.release' },
       schema: {
+        operationId: 'releaseHold',
         tags: ['legalhold'],
         summary: 'Release a legal hold',
         description:
@@ -19,13 +19,12 @@ export default function releaseHold(app: App) {
       },
     },
     async (req, reply) => {
-      const { db, blobs } = app.ctx;
-      const hold = await getHold(db, req.caller.accountId, req.params.id);
-      if (!hold || !(await release(db, req.caller.accountId, req.params.id, req.caller.clientId))) throw notFound('Legal hold');
+      const { db, blobs, repos } = app.ctx;
+      const hold = await repos.holds.get(req.caller.accountId, req.params.id);
+      if (!hold || !(await repos.holds.release(req.caller.accountId, req.params.id, req.caller.clientId))) throw notFound('Legal hold');
       const covered = new Set(hold.collection_ids);
       if (hold.workspace_id) {
-        const inWorkspace = await db.selectFrom('collections').select('id').where('workspace_id', '=', hold.workspace_id).where('account_id', '=', req.caller.accountId).execute();
-        for (const c of inWorkspace) covered.add(c.id);
+        for (const id of await repos.collections.idsByWorkspace(hold.workspace_id, req.caller.accountId)) covered.add(id);
       }
       const now = () => new Date().toISOString();
       for (const collectionId of covered) {

@@ -20,6 +20,7 @@ export default function issueToken(app: App) {
       // A body that is not a form still gets an RFC 6749 answer (invalid_request), not the generic error shape.
       attachValidation: true,
       schema: {
+        operationId: 'issueToken',
         tags: ['auth'],
         summary: 'Obtain or refresh a service access token',
         description:

@@ -4,7 +4,7 @@ import { OAuthStateError } from '../../../auth/oauth-state.ts';
 import { isOAuthContinuation, ProviderAuthError, type Grant, type OAuthContinuation } from '../../../connectors/types.ts';
 import { badRequest } from '../../../domain/errors.ts';
 import { randomToken, sha256Hex } from '../../../domain/seal.ts';
-import { ProviderError } from '../../../sync/provider-http.ts';
+import { ProviderError } from '../../../provider/provider-http.ts';
 import { errors } from '../../schemas.ts';
 import { appendQuery, callbackUri, PAIRING_TTL_MS, pairingsOf, statesOf } from './flow.ts';
 
@@ -14,6 +14,7 @@ export default function completeOAuthCallback(app: App) {
     {
       config: { auth: false },
       schema: {
+        operationId: 'completeOAuthCallback',
         tags: ['pairing'],
         summary: 'Where the provider sends the browser back after consent (no bearer token)',
         description:
@@ -39,6 +40,8 @@ export default function completeOAuthCallback(app: App) {
             description: "Back to `redirect_to` with `code` and `state`, or `error`, `error_description` and `state`; or on to the provider's next step.",
           }),
           ...errors(400),
+          // Never a 2xx: every other answer (414, 500…) has the error shape too.
+          default: Type.Ref('Error'),
         },
       },
     },

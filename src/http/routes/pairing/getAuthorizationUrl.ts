@@ -17,10 +17,11 @@ export default function getAuthorizationUrl(app: App) {
     '/v1/collections/authorization_url/:type',
     {
       schema: {
+        operationId: 'getAuthorizationUrl',
         tags: ['pairing'],
         summary: 'Start pairing: the provider authorization URL for a collection type',
         description:
-          'Answers 302 to the provider (`conf`) or 200 `{authorization_url}` (`edrive`). `redirect_to` must be on the account allowlist (exact match). ' +
+          'Answers 302 to the provider (`conf`) or 200 `{authorization_url}` (`edrive`); with `Accept: application/json` it answers 200 `{authorization_url}` for every type (a web page cannot read a cross-origin redirect). `redirect_to` must be on the account allowlist (exact match) or be the web console, `<PUBLIC_URL>/console/`. ' +
           'The `state` sent to the provider is signed, expires after 10 minutes, is single use and binds the account, the type, `redirect_to` and the client `state`. ' +
           'After consent the browser comes back to `redirect_to?code=<one-time pairing code>&state=<client state>` (or `?error=…&error_description=…&state=…`); ' +
           'pass the code to `pair_credentials` within 10 minutes.' +
@@ -49,7 +50,9 @@ export default function getAuthorizationUrl(app: App) {
       const { redirect_to, state, scopes_type } = req.query;
       const connector = ctx.connectors.get(type);
       if (!connector) throw badRequest(`type must be one of ${ctx.connectors.types().join(', ')}.`, '/params/type');
-      if (!(await ctx.repos.accounts.isRedirectAllowed(req.caller.accountId, redirect_to))) {
+      // The web console served by this process is always a valid destination.
+      const toConsole = redirect_to === `${ctx.config.publicUrl}/console/`;
+      if (!toConsole && !(await ctx.repos.accounts.isRedirectAllowed(req.caller.accountId, redirect_to))) {
         throw badRequest('redirect_to is not on the allowlist of this account (exact match required).', '/querystring/redirect_to');
       }
       const scopeSets = Object.keys(connector.oauth.scopes);
@@ -64,8 +67,9 @@ export default function getAuthorizationUrl(app: App) {
         codeChallenge: issued.codeChallenge,
         scopesType: scopes_type,
       });
-      reply.header('Cache-Control', 'no-store');
-      if (connector.oauth.authorizationResponse === 'redirect') return reply.redirect(url, 302);
+      reply.header('Cache-Control', 'no-store').header('Vary', 'Accept');
+      const wantsJson = /\bapplication\/json\b/i.test(req.headers.accept ?? '');
+      if (connector.oauth.authorizationResponse === 'redirect' && !wantsJson) return reply.redirect(url, 302);
       return { authorization_url: url };
     },
   );

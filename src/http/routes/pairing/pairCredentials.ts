@@ -2,7 +2,8 @@ import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
 import { badRequest } from '../../../domain/errors.ts';
 import { sha256Hex } from '../../../domain/seal.ts';
-import { providerResources } from '../../../sync/provider-context.ts';
+import type { Grant } from '../../../connectors/types.ts';
+import { providerAccountOf } from '../../../sync/provider-events.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 import { loadCollection } from '../collections/load.ts';
 import { pairingsOf } from './flow.ts';
@@ -13,6 +14,7 @@ export default function pairCredentials(app: App) {
     {
       config: { audit: 'collection.pair' },
       schema: {
+        operationId: 'pairCredentials',
         tags: ['pairing'],
         summary: "Bind a consent to the collection's wallet",
         description:
@@ -45,8 +47,8 @@ export default function pairCredentials(app: App) {
           '/querystring/auth_code',
         );
       }
-      await ctx.repos.wallets.setGrant(collection.wallet_id, sealed);
-      providerResources(ctx).credentials.forget(collection.wallet_id);
+      await ctx.repos.wallets.setGrant(collection.wallet_id, sealed, providerAccountOf(ctx.sealer.open<Grant>(sealed)));
+      ctx.providers.forget(collection.wallet_id);
       return reply.code(204).send(null);
     },
   );

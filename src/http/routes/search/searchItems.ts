@@ -73,7 +73,7 @@ export default function searchItems(app: App) {
     '/v1/search',
     {
       config: { rateLimit: 'search', audit: false },
-      schema: { tags: ['search'], summary: 'Search collected content', description: DESCRIPTION, body: SearchBody, response: { 200: SearchResponse, ...errors(400, 401, 429) } },
+      schema: { operationId: 'searchItems', tags: ['search'], summary: 'Search collected content', description: DESCRIPTION, body: SearchBody, response: { 200: SearchResponse, ...errors(400, 401, 429) } },
     },
     async (req) => {
       const found = await runSearch(app.ctx.db, req.caller.accountId, req.body, { kinds: knownKinds(app.ctx.connectors) });

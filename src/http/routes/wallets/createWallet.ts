@@ -9,6 +9,7 @@ export default function createWallet(app: App) {
     {
       config: { audit: 'wallet.create' },
       schema: {
+        operationId: 'createWallet',
         tags: ['wallets'],
         summary: 'Create an empty credential wallet',
         description: 'A wallet is created empty; pairing fills it. `config_type` is the collection type it serves: `conf` (Zoom) or `edrive` (OneDrive for Business).',

@@ -8,6 +8,7 @@ export default function createWorkspace(app: App) {
     {
       config: { audit: 'workspace.create' },
       schema: {
+        operationId: 'createWorkspace',
         tags: ['workspaces'],
         summary: 'Create a workspace',
         body: Type.Object(

@@ -9,6 +9,7 @@ export default function deleteWorkspace(app: App) {
     {
       config: { audit: 'workspace.delete' },
       schema: {
+        operationId: 'deleteWorkspace',
         tags: ['workspaces'],
         summary: 'Delete a workspace and everything in it (permanent)',
         description: 'Cancels running syncs, deletes every collection with its items, runs and unreferenced blobs. 409 while a legal hold covers it.',
@@ -22,7 +23,7 @@ export default function deleteWorkspace(app: App) {
       if (!ws) throw notFound('Workspace');
       const ids = await app.ctx.repos.collections.idsByWorkspace(ws.id);
       await deleteCollections(app.ctx, { accountId, collectionIds: ids, workspaceId: ws.id });
-      await finishWorkspaceDeletion({ db: app.ctx.db, engine: app.ctx.engine, collections: app.ctx.repos.collections }, ws.id);
+      await finishWorkspaceDeletion({ engine: app.ctx.engine, collections: app.ctx.repos.collections, workspaces: app.ctx.repos.workspaces }, ws.id);
       return reply.code(204).send(null);
     },
   );

@@ -9,6 +9,7 @@ export default function listWorkspaceCollections(app: App) {
     '/v1/workspaces/:id/collections',
     {
       schema: {
+        operationId: 'listWorkspaceCollections',
         tags: ['workspaces'],
         summary: 'List the collections of a workspace',
         params: IdParams,

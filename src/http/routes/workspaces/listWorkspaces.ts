@@ -8,6 +8,7 @@ export default function listWorkspaces(app: App) {
     '/v1/workspaces',
     {
       schema: {
+        operationId: 'listWorkspaces',
         tags: ['workspaces'],
         summary: "List the account's workspaces",
         querystring: PageQuery,

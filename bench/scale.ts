@@ -1,0 +1,98 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { startZoomSandbox } from '../sandbox/zoom/index.ts';
+import { hashClientSecret } from '../src/auth/service-tokens.ts';
+import { loadConfig } from '../src/config.ts';
+import { createConnectors } from '../src/connectors/index.ts';
+import { randomToken } from '../src/domain/seal.ts';
+import { createRuntime } from '../src/runtime.ts';
+import { startCustody, type ServeProcess } from '../test/support/process.ts';
+import { ApiClient } from './flow.ts';
+
+const REDIRECT = 'http://127.0.0.1:9/bench-callback';
+const LATENCY_MS = 40;
+/** The credential's budget: generous, so that it does not bind (the fleet's rate is printed against it). */
+const BUDGET_PER_SECOND = 400;
+
+/**
+ * One conf collection of 200 custodians (BENCH_SCALE scales it) against the Zoom simulator answering every request
+ * 40 ms late, on PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL; a database of its own is created and dropped),
+ * run once each with 1, 2 and 4 `custody worker` processes. Prints the time, the speed-up over one worker, and the
+ * fleet's combined request rate against the credential's budget.
+ */
+export async function benchScale(scale: number): Promise<Record<string, string>> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server');
+  const users = Math.max(8, Math.round(200 * scale));
+  const dbName = `custody_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = async (query: string) => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(query);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${dbName}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  const zoom = await startZoomSandbox({
+    seed: 5, users, meetingsPerUser: 1, channels: 0, messagesPerChannel: 0, messagesPerChat: 0, oneToOnePeersPerUser: 0, fileSize: 4096,
+    latencyMs: LATENCY_MS, rateLimits: { light: 5000, medium: 5000, heavy: 5000 },
+  });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-bench-scale-'));
+  const env: Record<string, string> = {
+    DATABASE_URL: url.toString(), DATA_DIR: dataDir, CUSTODY_SECRET_KEY: crypto.randomBytes(24).toString('base64'), LOG_LEVEL: 'info',
+    ZOOM_CLIENT_ID: zoom.clientId, ZOOM_CLIENT_SECRET: zoom.clientSecret, ZOOM_OAUTH_URL: zoom.oauthUrl, ZOOM_API_URL: zoom.apiUrl,
+    ZOOM_LOOKBACK_DAYS: '30', ZOOM_REQUESTS_PER_SECOND: String(BUDGET_PER_SECOND), ZOOM_CONCURRENCY: '64', WORKER_CONCURRENCY: '4',
+  };
+  const config = loadConfig({ ...env, LOG_LEVEL: 'silent', PORT: '0', WORKERS: 'none' });
+  const runtime = await createRuntime(config, { log: pino({ level: 'silent' }), connectors: createConnectors(config), workers: false });
+  const out: Record<string, string> = {};
+  let workers: ServeProcess[] = [];
+  try {
+    await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = runtime.app.server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    // the OAuth callback comes back to this API process
+    Object.assign(config, { publicUrl: base });
+    const { accounts } = runtime.ctx.repos;
+    const accountId = await accounts.ensureAccount('bench');
+    await accounts.allowRedirect(accountId, REDIRECT);
+    const secret = randomToken();
+    const api = await ApiClient.connect(base, await accounts.createClient(accountId, hashClientSecret(secret)), secret);
+    const all = { all_selected: true, selected: [], excluded: [] };
+    const times: number[] = [];
+    for (const n of [1, 2, 4]) {
+      const id = await api.collection('conf');
+      await api.pair(id, 'conf', REDIRECT);
+      await api.call('PATCH', `/v1/collections/${id}`, { type_sync: 'one', sync_filters: { account_owners: all, content_selections: all } });
+      workers = await Promise.all(Array.from({ length: n }, (_, i) => startCustody(`worker-${n}-${i}`, env, { worker: true })));
+      const before = zoom.requests.length;
+      const t0 = performance.now();
+      await api.call('POST', `/v1/collections/${id}/start`);
+      await api.waitFor(id, ['synced'], 15 * 60_000);
+      const seconds = (performance.now() - t0) / 1000;
+      const requests = zoom.requests.length - before;
+      times.push(seconds);
+      const busy = workers.filter((w) => w.logs().some((l) => l.msg === 'run started')).length;
+      out[`scale ${n} worker${n > 1 ? 's' : ''}`] =
+        `${seconds.toFixed(1)} s for ${users} custodians, speed-up ${(times[0]! / seconds).toFixed(2)}x, ${requests} requests = ${(requests / seconds).toFixed(1)}/s ` +
+        `against a budget of ${BUDGET_PER_SECOND}/s (${busy} of ${n} worker processes executed part of the run)`;
+      await Promise.all(workers.map((w) => w.stop('SIGTERM', 15_000)));
+      workers = [];
+    }
+  } finally {
+    await Promise.all(workers.map((w) => w.stop('SIGKILL')));
+    await runtime.close();
+    await zoom.close();
+    await admin(`drop database if exists ${dbName} with (force)`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return out;
+}

@@ -1,0 +1,112 @@
+import { useState } from 'preact/hooks';
+import { download, formatBytes, formatDate } from '../api.ts';
+import type { Session } from '../app.tsx';
+import { ErrorBox, LoadMore, useAction, usePaged } from '../ui.tsx';
+import type { Collection } from './collection.tsx';
+
+const KINDS: Record<string, string[]> = {
+  conf: ['meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message'],
+  edrive: ['file', 'folder'],
+};
+const PREVIEW_BYTES = 4096;
+const TEXTUAL = /^(text\/|application\/(json|xml|csv))|vtt/;
+
+export function ItemsPanel({ session, collection }: { session: Session; collection: Collection }) {
+  const { custody } = session;
+  const id = collection.onna_id;
+  const [custodian, setCustodian] = useState('');
+  const [kind, setKind] = useState('');
+  const items = usePaged(
+    async (cursor) => {
+      const query = { cursor, limit: 50, ...(custodian.trim() && { custodian: custodian.trim() }), ...(kind && { kind }) };
+      const page = await custody.ok(custody.api.GET('/v1/collections/{id}/items', { params: { path: { id }, query } }));
+      return { items: page.items, next: page.cursor };
+    },
+    [id, custodian, kind],
+  );
+  const [preview, setPreview] = useState<{ itemId: string; name: string; text: string }>();
+  const show = useAction(async (itemId: string, name: string, mime: string | null) => {
+    if (mime && !TEXTUAL.test(mime)) {
+      setPreview({ itemId, name, text: `No text preview for ${mime}: download it instead.` });
+      return;
+    }
+    const res = await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/items/${encodeURIComponent(itemId)}/content`, {
+      headers: { range: `bytes=0-${PREVIEW_BYTES - 1}` },
+    });
+    if (!res.ok) await custody.ok(Promise.resolve({ error: await res.json().catch(() => undefined), response: res }));
+    setPreview({ itemId, name, text: await res.text() });
+  });
+  const get = useAction(async (itemId: string, name: string) => {
+    await download(await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/items/${encodeURIComponent(itemId)}/content`), name);
+  });
+
+  return (
+    <section class="panel" aria-labelledby="items-h">
+      <h2 id="items-h">Items</h2>
+      <fieldset class="filters">
+        <legend>Filter</legend>
+        <label>
+          Custodian (provider user id)
+          <input name="item_custodian" value={custodian} onChange={(e) => setCustodian(e.currentTarget.value)} />
+        </label>
+        <label>
+          Kind
+          <select name="item_kind" value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
+            <option value="">All kinds</option>
+            {(KINDS[collection.type] ?? []).map((k) => (
+              <option value={k}>{k}</option>
+            ))}
+          </select>
+        </label>
+      </fieldset>
+      <ErrorBox error={items.error ?? show.error ?? get.error} />
+      <table>
+        <caption class="sr-only">Collected items</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Custodian</th>
+            <th scope="col" class="num">Size</th>
+            <th scope="col">Collected</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.rows.map((it) => (
+            <tr key={it.onna_id}>
+              <td title={it.path}>{it.name}</td>
+              <td>{it.kind}</td>
+              <td>{it.custodian ?? '—'}</td>
+              <td class="num">{formatBytes(it.size)}</td>
+              <td>{formatDate(it.collected_datetime)}</td>
+              <td class="row-actions">
+                {it.kind !== 'folder' && (
+                  <>
+                    <button type="button" class="link" onClick={() => void show.run(it.onna_id, it.name, it.mime_type)}>
+                      Preview<span class="sr-only"> {it.name}</span>
+                    </button>
+                    <button type="button" class="link" onClick={() => void get.run(it.onna_id, it.name)}>
+                      Download<span class="sr-only"> {it.name}</span>
+                    </button>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {items.done && items.rows.length === 0 && <p class="muted">No item matches.</p>}
+      <LoadMore paged={items} />
+      {preview && (
+        <section class="card preview" aria-labelledby="preview-h">
+          <h3 id="preview-h">Preview: {preview.name}</h3>
+          <pre tabIndex={0}>{preview.text}</pre>
+          <button type="button" class="secondary" onClick={() => setPreview(undefined)}>
+            Close preview
+          </button>
+        </section>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'preact/hooks';
+import { formatBytes } from '../api.ts';
+import type { Session } from '../app.tsx';
+import { ErrorBox, StatusBadge } from '../ui.tsx';
+import type { Collection } from './collection.tsx';
+
+interface Progress {
+  custodian: string;
+  listed: number;
+  collected: number;
+  bytes: number;
+  failed: number;
+}
+
+interface RunState {
+  runId?: string;
+  status: string;
+  custodians: Record<string, Progress>;
+}
+
+/** Live progress per custodian, from the collection's event stream; reconnects with Last-Event-ID. */
+export function ProgressPanel({ session, collection, onFinished }: { session: Session; collection: Collection; onFinished(): void }) {
+  const { custody } = session;
+  const [run, setRun] = useState<RunState>({ status: 'no run yet', custodians: {} });
+  const [error, setError] = useState<unknown>();
+  const [live, setLive] = useState(false);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    let lastEventId: string | undefined;
+    (async () => {
+      while (!abort.signal.aborted) {
+        try {
+          setLive(true);
+          for await (const e of custody.events(collection.onna_id, { lastEventId, signal: abort.signal })) {
+            lastEventId = e.id ?? lastEventId;
+            setError(undefined);
+            const data = e.data as Record<string, unknown>;
+            if (e.event === 'run.started') setRun({ runId: String(data.run_id), status: 'running', custodians: {} });
+            if (e.event === 'run.progress') {
+              const p = data as unknown as Progress & { run_id: string };
+              setRun((r) => ({
+                runId: p.run_id,
+                status: r.runId === p.run_id ? r.status : 'running',
+                custodians: { ...(r.runId === p.run_id ? r.custodians : {}), [p.custodian]: p },
+              }));
+            }
+            if (e.event === 'run.finished') {
+              setRun((r) => ({ ...r, runId: String(data.run_id), status: String(data.status) }));
+              onFinished();
+            }
+          }
+        } catch (err) {
+          if (abort.signal.aborted) return;
+          setError(err);
+        }
+        setLive(false);
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+    })();
+    return () => abort.abort();
+  }, [collection.onna_id]);
+
+  // Until the stream has said something about it, the latest run as the collection reports it (re-read while active).
+  const latest = collection.latest_run;
+  const runId = run.runId ?? latest?.run_id;
+  const status = latest && latest.run_id === runId ? latest.status : run.status;
+  const rows = Object.values(run.custodians).sort((a, b) => a.custodian.localeCompare(b.custodian));
+  const total = rows.reduce((t, r) => ({ listed: t.listed + r.listed, collected: t.collected + r.collected, bytes: t.bytes + r.bytes, failed: t.failed + r.failed }), {
+    listed: 0,
+    collected: 0,
+    bytes: 0,
+    failed: 0,
+  });
+  return (
+    <section class="panel" aria-labelledby="progress-h">
+      <h2 id="progress-h">Live progress</h2>
+      <p>
+        Run {runId ?? '—'}: <StatusBadge status={runId ? status : 'no run yet'} /> · collection <StatusBadge status={collection.sync_status} />{' '}
+        <span class="muted" role="status">
+          {live ? 'live' : 'reconnecting…'}
+        </span>
+      </p>
+      <ErrorBox error={error} />
+      {rows.length > 0 && (
+        <table>
+          <caption class="sr-only">Progress per custodian</caption>
+          <thead>
+            <tr>
+              <th scope="col">Custodian or channel</th>
+              <th scope="col" class="num">Listed</th>
+              <th scope="col" class="num">Collected</th>
+              <th scope="col" class="num">Bytes</th>
+              <th scope="col" class="num">Failed</th>
+              <th scope="col">Done</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.custodian}>
+                <td>{r.custodian}</td>
+                <td class="num">{r.listed}</td>
+                <td class="num">{r.collected}</td>
+                <td class="num">{formatBytes(r.bytes)}</td>
+                <td class="num">{r.failed}</td>
+                <td>
+                  <progress max={Math.max(r.listed, 1)} value={r.collected + r.failed} aria-label={`${r.custodian} progress`} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">Total</th>
+              <td class="num">{total.listed}</td>
+              <td class="num">{total.collected}</td>
+              <td class="num">{formatBytes(total.bytes)}</td>
+              <td class="num">{total.failed}</td>
+              <td />
+            </tr>
+          </tfoot>
+        </table>
+      )}
+      {rows.length === 0 && latest && latest.run_id === runId && (
+        <p>
+          Run totals so far: {latest.counters.listed} listed, {latest.counters.collected} collected, {formatBytes(latest.counters.bytes)},{' '}
+          {latest.counters.failed} failed.
+        </p>
+      )}
+      {rows.length === 0 && <p class="muted">No per-custodian progress reported for this run yet.</p>}
+    </section>
+  );
+}

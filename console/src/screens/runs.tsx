@@ -1,0 +1,96 @@
+import { formatBytes, formatDate } from '../api.ts';
+import type { Session } from '../app.tsx';
+import { ErrorBox, LoadMore, StatusBadge, usePaged } from '../ui.tsx';
+
+/** Run history with outcomes, errors and, where the server has it, the reconciliation of each run. */
+export function RunsPanel({ session, collectionId }: { session: Session; collectionId: string }) {
+  const { custody } = session;
+  const runs = usePaged(async (cursor) => {
+    const page = await custody.ok(custody.api.GET('/v1/collections/{id}/runs', { params: { path: { id: collectionId }, query: { cursor, limit: 20 } } }));
+    return { items: page.runs, next: page.cursor };
+  }, [collectionId]);
+  const hasReconciliation = session.server.has('get', '/v1/collections/{id}/runs/{run_id}/reconciliation');
+  return (
+    <section class="panel" aria-labelledby="runs-h">
+      <h2 id="runs-h">Run history</h2>
+      <ErrorBox error={runs.error} />
+      <table>
+        <caption class="sr-only">Runs, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Started</th>
+            <th scope="col">Finished</th>
+            <th scope="col">Trigger</th>
+            <th scope="col">Outcome</th>
+            <th scope="col" class="num">Listed</th>
+            <th scope="col" class="num">Collected</th>
+            <th scope="col" class="num">Unchanged</th>
+            <th scope="col" class="num">Failed</th>
+            <th scope="col" class="num">Bytes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.rows.map((r) => (
+            <>
+              <tr key={r.run_id}>
+                <td>{formatDate(r.started_datetime)}</td>
+                <td>{formatDate(r.finished_datetime)}</td>
+                <td>{r.trigger}</td>
+                <td>
+                  <StatusBadge status={r.status} />
+                  {r.error && <div class="muted">{r.error}</div>}
+                </td>
+                <td class="num">{r.counters.listed}</td>
+                <td class="num">{r.counters.collected}</td>
+                <td class="num">{r.counters.unchanged}</td>
+                <td class="num">{r.counters.failed}</td>
+                <td class="num">{formatBytes(r.counters.bytes)}</td>
+              </tr>
+              {(r.errors.length > 0 || hasReconciliation) && (
+                <tr class="sub">
+                  <td colSpan={9}>
+                    {r.errors.length > 0 && (
+                      <details>
+                        <summary>{r.error_count} error(s)</summary>
+                        <ul>
+                          {r.errors.map((e) => (
+                            <li>
+                              {e.kind ?? 'item'} {e.source_id ?? ''}: {e.reason}
+                            </li>
+                          ))}
+                        </ul>
+                      </details>
+                    )}
+                    {hasReconciliation && <Reconciliation session={session} collectionId={collectionId} runId={r.run_id} />}
+                  </td>
+                </tr>
+              )}
+            </>
+          ))}
+        </tbody>
+      </table>
+      {runs.done && runs.rows.length === 0 && <p class="muted">No run yet.</p>}
+      <LoadMore paged={runs} />
+    </section>
+  );
+}
+
+function Reconciliation({ session, collectionId, runId }: { session: Session; collectionId: string; runId: string }) {
+  const { custody } = session;
+  return (
+    <details
+      onToggle={async (e) => {
+        const el = e.currentTarget;
+        if (!el.open || el.dataset.loaded) return;
+        el.dataset.loaded = '1';
+        const pre = el.querySelector('pre')!;
+        const res = await custody.fetch(`/v1/collections/${encodeURIComponent(collectionId)}/runs/${encodeURIComponent(runId)}/reconciliation`);
+        const body = await res.json().catch(() => undefined);
+        pre.textContent = res.ok ? JSON.stringify(body, null, 2) : `Error ${res.status}: ${(body as { detail?: string } | undefined)?.detail ?? ''}`;
+      }}
+    >
+      <summary>Reconciliation</summary>
+      <pre class="json">Loading…</pre>
+    </details>
+  );
+}

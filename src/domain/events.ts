@@ -1,0 +1,36 @@
+/**
+ * What Custody tells the outside world about (fixed contract: names and fields). The event stream
+ * (`GET /v1/collections/{id}/events`) and the outbound webhooks deliver these; `events` is their outbox.
+ */
+export interface EventData {
+  'run.started': { run_id: string; collection_id: string };
+  /** cumulative for that custodian (or channel id) in that run */
+  'run.progress': { run_id: string; custodian: string; listed: number; collected: number; bytes: number; failed: number };
+  /** status: a run status (succeeded, completed_with_errors, failed, error, cancelled) */
+  'run.finished': { run_id: string; collection_id: string; status: string };
+  /** the collection needs user action (pair again, grant a scope) */
+  'collection.error': { collection_id: string; reason: string };
+  'hold.placed': { hold_id: string; collection_ids: string[]; workspace_id: string | null };
+  'hold.released': { hold_id: string };
+}
+
+export type EventType = keyof EventData;
+
+export const EVENT_TYPES = [
+  'run.started',
+  'run.progress',
+  'run.finished',
+  'collection.error',
+  'hold.placed',
+  'hold.released',
+] as const satisfies readonly EventType[];
+
+export interface CustodyEvent<T extends EventType = EventType> {
+  seq: number;
+  accountId: string;
+  collectionId: string | null;
+  runId: string | null;
+  type: T;
+  data: EventData[T];
+  createdAt: string;
+}

@@ -1,0 +1,173 @@
+import crypto from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { codeOf, titleOf } from '../domain/errors.ts';
+import { errorBody } from './errors.ts';
+
+/**
+ * What happens below the routes: answers for requests Node refuses before Fastify sees them, the body timeout,
+ * and closing connections that have shown they are hostile without resetting them under their answer.
+ */
+
+/** After the answer to a hostile connection, its unread input is drained at most this long / this far before the socket is destroyed. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 256 * 1024;
+
+const answered = new WeakSet<Socket>();
+const lingering = new WeakSet<Socket>();
+
+/** A whole HTTP/1.1 answer in the error shape, written on a raw socket; the connection closes after it. */
+export function rawErrorResponse(status: number, detail: string, docsUrl: string, extraHeaders = ''): string {
+  const id = crypto.randomUUID();
+  const body = JSON.stringify({ code: codeOf(status), id, title: titleOf(status), detail, links: { about: docsUrl }, source: null });
+  return (
+    `HTTP/1.1 ${status} ${titleOf(status)}\r\nContent-Type: application/json; charset=utf-8\r\nX-Correlation-ID: ${id}\r\n${extraHeaders}` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/**
+ * Ends our side of the connection (FIN after the answer) and reads, then discards, what the client still sends
+ * for a bounded time and amount before destroying the socket: destroying it with unread input would send a
+ * reset, and a reset can make the client lose the answer it has not read yet (the classic 413-then-EPIPE).
+ */
+export function closeGently(socket: Socket): void {
+  if (socket.destroyed || lingering.has(socket)) return;
+  lingering.add(socket);
+  socket.end();
+  const start = socket.bytesRead;
+  const stop = () => {
+    clearInterval(poll);
+    clearTimeout(deadline);
+    socket.destroy();
+  };
+  const poll = setInterval(() => {
+    if (socket.bytesRead - start > LINGER_BYTES) stop();
+  }, 20);
+  const deadline = setTimeout(stop, LINGER_MS);
+  poll.unref();
+  deadline.unref();
+  socket.once('close', stop);
+  socket.once('end', stop);
+}
+
+/** Node's answer to the end of an answered request ends in destroySoon() when the answer says `Connection: close`: make that gentle. */
+function closeGentlyAfterAnswer(socket: Socket): void {
+  socket.destroySoon = () => closeGently(socket);
+}
+
+/** The answer Node is writing (or about to write) on this connection, if any. */
+function inFlight(socket: Socket): ServerResponse | null {
+  return ((socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? null) as ServerResponse | null;
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'The request headers (or the URL) are too large.'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [400, 'The chunk extensions are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive.'],
+  HPE_INVALID_TRANSFER_ENCODING: [400, 'Only the chunked transfer coding is supported.'],
+  HPE_UNEXPECTED_CONTENT_LENGTH: [400, 'Content-Length and Transfer-Encoding cannot be combined.'],
+};
+
+/**
+ * Requests Node's HTTP parser refuses (garbage, bad chunks, oversized headers, timeouts) never reach Fastify.
+ * They get an answer in the error shape whenever nothing has been written for them yet; an earlier, valid
+ * request on the same connection (pipelining) keeps its answer, and ours follows it. Then the connection closes.
+ */
+export function clientErrorHandler(docsUrl: string) {
+  return (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (answered.has(socket)) return;
+    answered.add(socket);
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const [status, detail] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'The request is malformed.'];
+    const answer = () => {
+      if (!socket.writable) return void socket.destroy();
+      socket.write(rawErrorResponse(status, detail, docsUrl));
+      closeGently(socket);
+    };
+    const settle = () => {
+      const res = inFlight(socket);
+      if (!res) return answer();
+      const req = (res as { req?: IncomingMessage }).req;
+      // The broken request is the one in flight and nothing of its answer is written: ours is its answer.
+      if (!res.headersSent && !req?.complete) return answer();
+      // An earlier request is being answered: let it finish (Node then moves on to the next queued answer).
+      res.once('finish', () => setImmediate(settle));
+      res.once('close', () => {
+        if (!res.writableFinished) socket.destroy();
+      });
+    };
+    settle();
+  };
+}
+
+/** An error-shaped answer written straight on a Node response (Fastify is not involved or has let go), then close. */
+function endWithError(res: ServerResponse, status: number, detail: string, docsUrl: string, id: string = crypto.randomUUID()): void {
+  const body = JSON.stringify({ code: codeOf(status), id, title: titleOf(status), detail, links: { about: docsUrl }, source: null });
+  res
+    .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Correlation-ID': id, 'Content-Length': Buffer.byteLength(body), Connection: 'close' })
+    .end(body);
+}
+
+/** Answers Node would otherwise write itself without the error shape (bad Expect, CONNECT). */
+export function installServerAnswers(server: Server, docsUrl: string): void {
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    if (res.socket) closeGentlyAfterAnswer(res.socket);
+    endWithError(res, 417, 'Only "Expect: 100-continue" is supported.', docsUrl);
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    socket.write(rawErrorResponse(405, 'CONNECT is not supported: this is not a proxy.', docsUrl));
+    closeGently(socket);
+  });
+}
+
+/**
+ * Request-level edges: a missing Host (Node's own 400 has no body when it checks), the body timeout, and
+ * `Connection: close` on every answer given before the request's body was read (its rest is never read).
+ */
+export function installRequestEdges(app: FastifyInstance<any, any, any, any, any>, opts: { docsUrl: string; bodyTimeoutMs: number }): void {
+  // Callback-style hooks: they run on every request, and an async hook costs a promise each.
+  app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    reply.header('X-Correlation-ID', req.id);
+    const raw = req.raw;
+    if (raw.httpVersion === '1.1' && !req.headers.host) {
+      reply.header('Connection', 'close');
+      return void reply
+        .code(400)
+        .type('application/json; charset=utf-8')
+        .send(errorBody(req, 400, 'The Host header is required.', opts.docsUrl));
+    }
+    if (!raw.complete && hasBody(raw)) startBodyTimer(req, reply, opts);
+    done();
+  });
+  app.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+    const status = reply.statusCode;
+    if (!req.raw.complete || status === 408 || status === 413 || status === 431) {
+      reply.header('Connection', 'close');
+      if (req.raw.socket) closeGentlyAfterAnswer(req.raw.socket);
+    }
+    done(null, payload);
+  });
+}
+
+/** The body must have arrived within bodyTimeoutMs of the headers; else 408 (if nothing was answered yet) and close. */
+function startBodyTimer(req: FastifyRequest, reply: FastifyReply, opts: { docsUrl: string; bodyTimeoutMs: number }): void {
+  const raw = req.raw;
+  const timer = setTimeout(() => {
+    if (raw.complete || reply.sent) return;
+    if (reply.raw.headersSent) return void raw.socket?.destroy();
+    reply.hijack();
+    closeGentlyAfterAnswer(raw.socket);
+    endWithError(reply.raw, 408, 'The request body took too long to arrive.', opts.docsUrl, req.id);
+  }, opts.bodyTimeoutMs);
+  timer.unref();
+  raw.once('end', () => clearTimeout(timer));
+  reply.raw.once('close', () => clearTimeout(timer));
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}

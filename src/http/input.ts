@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { badRequest } from '../domain/errors.ts';
+
+/**
+ * Input the stores cannot keep faithfully is refused at the edge, naming the field, before any route or store
+ * sees it: the same 400 on SQLite and PostgreSQL (which refuses NUL in text and in JSON), instead of a 500 on one.
+ */
+
+/** NUL, or a lone UTF-16 surrogate (it has no UTF-8 form: it would be stored as U+FFFD, i.e. altered). In `u` mode a paired surrogate is one code point and does not match. */
+const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
+
+export function storable(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
+function pointerPart(key: string): string {
+  return storable(key) ? key.replace(/~/g, '~0').replace(/\//g, '~1') : '(unstorable key)';
+}
+
+/** The JSON pointer of the first unstorable string (value or key) in `value`, or null. */
+export function firstUnstorable(value: unknown, at: string, depth = 0): string | null {
+  if (typeof value === 'string') return storable(value) ? null : at;
+  if (!value || typeof value !== 'object' || depth > 64) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = firstUnstorable(value[i], `${at}/${i}`, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    const here = `${at}/${pointerPart(key)}`;
+    if (!storable(key)) return here;
+    const found = firstUnstorable(v, here, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+const DECIMAL_INTEGER = /^-?\d{1,15}$/;
+const integerFields = new WeakMap<object, string[]>();
+
+/** Query parameters the schema types as integers: only plain decimal digits may be coerced (never `Infinity`, `1e400`, `0x10`). */
+function integerFieldsOf(schema: unknown): string[] {
+  if (!schema || typeof schema !== 'object') return [];
+  let fields = integerFields.get(schema);
+  if (!fields) {
+    const props = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+    fields = Object.entries(props)
+      .filter(([, s]) => s.type === 'integer' || s.type === 'number')
+      .map(([k]) => k);
+    integerFields.set(schema, fields);
+  }
+  return fields;
+}
+
+export function installInputChecks(app: FastifyInstance<any, any, any, any, any>): void {
+  app.addHook('preValidation', (req: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => done(inputError(req) ?? undefined));
+}
+
+function inputError(req: FastifyRequest): Error | null {
+  const query = req.query as Record<string, unknown> | undefined;
+  for (const field of integerFieldsOf(req.routeOptions.schema?.querystring)) {
+    const raw = query?.[field];
+    if (raw === undefined) continue;
+    for (const v of Array.isArray(raw) ? raw : [raw]) {
+      if (typeof v !== 'string' || !DECIMAL_INTEGER.test(v)) {
+        return badRequest(`querystring ${field} must be a whole number written in decimal digits.`, `/querystring/${field}`);
+      }
+    }
+  }
+  const found = firstUnstorable(req.params, '/params') ?? firstUnstorable(query, '/querystring') ?? firstUnstorable(req.body, '/body');
+  if (found) return badRequest(`${found.slice(1).replace('/', ' ')} contains a NUL character or unpaired surrogate, which cannot be stored.`, found);
+  return null;
+}

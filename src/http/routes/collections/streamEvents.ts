@@ -1,0 +1,115 @@
+import type { App } from '../../../app.ts';
+import { Type } from 'typebox';
+import { badRequest } from '../../../domain/errors.ts';
+import { EventRepo } from '../../../store/events.ts';
+import { RunRepo } from '../../../store/runs.ts';
+import { errors, IdParams } from '../../schemas.ts';
+import { openEventStream, SSE_HEARTBEAT, sseFrame } from '../../sse.ts';
+import { loadCollection } from './load.ts';
+
+const DESCRIPTION = `A server-sent events stream (\`text/event-stream\`) of the collection's runs, authenticated with the bearer
+token like every route (read it with \`fetch\`; the browser's EventSource cannot send the header). Each event has
+\`id:\` (increasing per collection), \`event:\` (its name) and its fields as JSON in \`data:\`:
+
+- \`run.started\` \`{run_id, collection_id}\`
+- \`run.progress\` \`{run_id, custodian, listed, collected, bytes, failed}\`: cumulative for that custodian in that run
+  (a channel unit's \`custodian\` is the channel id)
+- \`run.finished\` \`{run_id, collection_id, status}\`: \`status\` is the run status
+- \`collection.error\` \`{collection_id, reason}\`: the collection needs user action
+
+A new connection first replays the latest run's events so far. With \`Last-Event-ID\` (the id of the last event
+received) it replays what came after it, from the current and the previous run only, then goes on live. A comment
+line (\`: heartbeat\`) is sent every 15 seconds (\`EVENT_STREAM_HEARTBEAT_MS\`). The stream reads the events every
+process writes, so runs executing in a worker process show too; it ends when the client disconnects or the server
+stops (reconnect with \`Last-Event-ID\`).`;
+
+const PAGE = 500;
+
+export default function streamEvents(app: App) {
+  const events = new EventRepo(app.ctx.db);
+  const runs = new RunRepo(app.ctx.db);
+  const { pollMs, heartbeatMs } = app.ctx.config.eventStream;
+  const open = new Set<() => void>();
+  // Open streams would keep the server from closing: end them first.
+  app.addHook('preClose', async () => {
+    for (const end of open) end();
+  });
+
+  app.get(
+    '/v1/collections/:id/events',
+    {
+      config: { stream: true },
+      schema: {
+        operationId: 'streamCollectionEvents',
+        tags: ['collections'],
+        summary: "Live progress: the collection's run events (server-sent events)",
+        description: DESCRIPTION,
+        params: IdParams,
+        headers: Type.Object({
+          'last-event-id': Type.Optional(Type.String({ pattern: '^\\d{1,15}$', description: 'The `id` of the last event received: replay from after it.' })),
+        }),
+        produces: ['text/event-stream'],
+        response: {
+          200: {
+            description: 'The event stream.',
+            content: { 'text/event-stream': { schema: Type.String({ description: 'Server-sent events: `id:`, `event:`, `data:` (JSON) blocks.' }) } },
+          },
+          ...errors(400, 401, 404, 429),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { collection } = await loadCollection(app.ctx, req.caller.accountId, req.params.id);
+      const lastId = req.headers['last-event-id'];
+      let after = await replayStart(collection.id, lastId === undefined ? undefined : Number(lastId));
+      if (!Number.isSafeInteger(after)) throw badRequest('Last-Event-ID is not an event id.', '/headers/last-event-id');
+
+      const stream = openEventStream(req, reply);
+      let wake: (() => void) | undefined;
+      let ended = false;
+      const end = () => {
+        ended = true;
+        wake?.();
+      };
+      open.add(end);
+      const heartbeat = setInterval(() => stream.write(SSE_HEARTBEAT), heartbeatMs);
+      req.raw.on('close', end);
+      try {
+        while (!ended && !stream.closed()) {
+          const batch = await events.listForCollection(collection.id, after, PAGE);
+          for (const e of batch) {
+            if (!stream.write(sseFrame(e.seq, e.type, e.data))) break;
+            after = e.seq;
+          }
+          if (batch.length === PAGE) continue;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            setTimeout(resolve, pollMs);
+          });
+        }
+      } catch (err) {
+        req.log.warn({ err_name: (err as Error)?.name, collection_id: collection.id }, 'event stream stopped');
+      } finally {
+        clearInterval(heartbeat);
+        open.delete(end);
+        reply.raw.end();
+      }
+    },
+  );
+
+  /**
+   * The seq to stream after. Without Last-Event-ID: just before the latest run's first event. With it: after it,
+   * but never before the previous run's first event (older runs are not replayed).
+   */
+  async function replayStart(collectionId: string, lastEventId: number | undefined): Promise<number> {
+    const [current, previous] = (await runs.list(collectionId, { limit: 2 })).rows;
+    const firstOf = async (run: { id: string } | undefined) => (run ? await events.firstSeqOfRun(collectionId, run.id) : undefined);
+    if (lastEventId === undefined) {
+      const first = await firstOf(current);
+      // No events of the latest run yet: only what comes next.
+      return first !== undefined ? first - 1 : await events.latestSeq(collectionId);
+    }
+    const floor = (await firstOf(previous)) ?? (await firstOf(current));
+    return floor === undefined ? lastEventId : Math.max(lastEventId, floor - 1);
+  }
+}

@@ -1,0 +1,83 @@
+import { Type } from 'typebox';
+import type { App } from '../../../app.ts';
+import { driveNotifications, notificationDedupKey } from '../../../connectors/onedrive/notifications.ts';
+import { badRequest } from '../../../domain/errors.ts';
+import { safeEqual } from '../../../domain/seal.ts';
+import { GraphSubscriptionRepo } from '../../../store/graph-subscriptions.ts';
+import { ProviderEventRepo } from '../../../store/provider-events.ts';
+import { errors } from '../../schemas.ts';
+import { parseJson, rawBodies, WEBHOOK_BODY_LIMIT } from './raw-body.ts';
+
+export default function receiveMicrosoftNotification(app: App) {
+  app.register(async (scope) => {
+    rawBodies(scope);
+    scope.post(
+      '/v1/webhooks/microsoft',
+      {
+        bodyLimit: WEBHOOK_BODY_LIMIT,
+        config: { auth: false, audit: false },
+        schema: {
+          operationId: 'receiveMicrosoftNotification',
+          tags: ['webhooks'],
+          summary: 'Microsoft Graph change notifications (called by Graph, not by clients)',
+          description:
+            'With `validationToken`: the subscription validation handshake, answered 200 `text/plain` with the token. Otherwise a batch ' +
+            '`{value: [...]}` of drive notifications: each whose `subscriptionId` is one of Custody\'s subscriptions and whose `clientState` ' +
+            'matches is stored (a repeated delivery once); the others are ignored. Answered 202 before any work.',
+          security: [],
+          querystring: Type.Object({ validationToken: Type.Optional(Type.String({ maxLength: 4096 })) }),
+          response: {
+            200: Type.String({ description: 'The validation token, unaltered (text/plain).' }),
+            202: Type.Null({ description: 'Accepted.' }),
+            ...errors(400, 413),
+          },
+        },
+      },
+      async (req, reply) => {
+        const token = (req.query as { validationToken?: string }).validationToken;
+        if (token !== undefined) {
+          // Echoed as plain text, never as HTML (reference §2.3).
+          return reply.code(200).header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send(token);
+        }
+        const { ctx } = app;
+        const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const body = parseJson(raw);
+        if (body === undefined) throw badRequest('The body must be a JSON object {value: [...]}.', '/body');
+        const subscriptions = new GraphSubscriptionRepo(ctx.db);
+        const inbox = new ProviderEventRepo(ctx.db);
+        const now = new Date();
+        let accepted = 0;
+        let ignored = 0;
+        for (const n of driveNotifications(body)) {
+          const row = await subscriptions.bySubscriptionId(n.subscriptionId);
+          const expected = row ? ctx.sealer.open<string>(row.sealed_client_state) : undefined;
+          if (!row || expected === undefined || n.clientState === null || !safeEqual(expected, n.clientState)) {
+            ignored += 1;
+            continue;
+          }
+          if (n.lifecycleEvent === 'reauthorizationRequired') {
+            // Renewing counts as reauthorizing (reference §2.6): the subscription manager renews what is due.
+            await subscriptions.update(row.id, { expires_at: now.toISOString() }, now.toISOString());
+            accepted += 1;
+            continue;
+          }
+          if (n.lifecycleEvent !== null) {
+            ignored += 1;
+            continue;
+          }
+          await inbox.record({
+            provider: 'microsoft',
+            dedupKey: notificationDedupKey(n, now.getTime()),
+            eventType: 'drive.updated',
+            routeKey: n.subscriptionId,
+            body: n.raw,
+            at: now.toISOString(),
+          });
+          accepted += 1;
+        }
+        if (ignored > 0) req.log.warn({ accepted, ignored }, 'Graph notifications with an unknown subscription or a wrong clientState ignored');
+        return reply.code(202).send(null);
+      },
+    );
+  });
+}

@@ -1,0 +1,160 @@
+// Where the fleet-wide state of provider budgets lives: Redis when REDIS_URL is set, else PostgreSQL, else this
+// process (the embedded default). Counters and pauses are rate-limiter-flexible limiters on that store; the
+// concurrency cap is a semaphore of expiring leases (a Redis sorted set, or rows in PostgreSQL) so that a killed
+// process gives its slots back.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { ProviderBudgetRepo } from '../store/provider-budgets.ts';
+
+export interface BudgetBackend {
+  readonly kind: 'memory' | 'redis' | 'postgres';
+  /** Adds `cost` to the counter `key` (fleet-wide, atomically) and returns its new total. */
+  count(key: string, cost: number, ttlSeconds: number): Promise<number>;
+  /** The end of the credential's pause (epoch ms on the budget clock), 0 when none. */
+  pausedUntil(key: string): Promise<number>;
+  pause(key: string, untilMs: number, ttlSeconds: number): Promise<void>;
+  /** Takes one of `cap` slots unless all are held; a lease not renewed within `ttlMs` lapses. */
+  tryLease(key: string, cap: number, leaseId: string, ttlMs: number): Promise<boolean>;
+  renewLeases(key: string, leaseIds: string[], ttlMs: number): Promise<void>;
+  releaseLease(key: string, leaseId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type BudgetBackendConfig =
+  | { kind: 'memory' }
+  | { kind: 'redis'; url: string; prefix?: string }
+  | { kind: 'postgres'; url: string; schema?: string; repo: ProviderBudgetRepo };
+
+// Counters never refuse: the budget compares totals with its own allowance (which changes as it learns).
+const UNLIMITED = Number.MAX_SAFE_INTEGER;
+
+/** Connects lazily: Redis queues commands until it is ready, the PostgreSQL pool opens on first use. */
+export function createBudgetBackend(config: BudgetBackendConfig): BudgetBackend {
+  switch (config.kind) {
+    case 'memory':
+      return memoryBackend();
+    case 'redis':
+      return redisBackend(config.url, config.prefix ?? 'custody:budget');
+    case 'postgres':
+      return postgresBackend(config.url, config.schema, config.repo);
+    default: {
+      const unknown: never = config;
+      throw new Error(`unknown budget backend ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/** Counters and pauses on any rate-limiter-flexible store: `make(prefix, duration)` builds a limiter. */
+function limiterOps(make: (prefix: string) => RateLimiterAbstract) {
+  const counters = make('count');
+  const pauses = make('pause');
+  return {
+    async count(key: string, cost: number, ttlSeconds: number) {
+      return (await counters.consume(key, cost, { customDuration: ttlSeconds })).consumedPoints;
+    },
+    async pausedUntil(key: string) {
+      return (await pauses.get(key))?.consumedPoints ?? 0;
+    },
+    async pause(key: string, untilMs: number, ttlSeconds: number) {
+      // A later pause extends; an earlier one seen at the same time by another process must not shorten it.
+      const current = (await pauses.get(key))?.consumedPoints ?? 0;
+      if (untilMs > current) await pauses.set(key, Math.ceil(untilMs), ttlSeconds);
+    },
+  };
+}
+
+function memoryBackend(): BudgetBackend {
+  const ops = limiterOps((prefix) => new RateLimiterMemory({ keyPrefix: prefix, points: UNLIMITED, duration: 60 }));
+  const leases = new Map<string, Map<string, number>>();
+  const live = (key: string) => {
+    const held = leases.get(key) ?? new Map<string, number>();
+    leases.set(key, held);
+    const now = Date.now();
+    for (const [id, until] of held) if (until < now) held.delete(id);
+    return held;
+  };
+  return {
+    kind: 'memory',
+    ...ops,
+    async tryLease(key, cap, leaseId, ttlMs) {
+      const held = live(key);
+      if (held.size >= cap) return false;
+      held.set(leaseId, Date.now() + ttlMs);
+      return true;
+    },
+    async renewLeases(key, ids, ttlMs) {
+      const held = live(key);
+      for (const id of ids) if (held.has(id)) held.set(id, Date.now() + ttlMs);
+    },
+    async releaseLease(key, leaseId) {
+      leases.get(key)?.delete(leaseId);
+    },
+    async close() {},
+  };
+}
+
+const LEASE_SCRIPT = `
+redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
+if redis.call('zcard', KEYS[1]) < tonumber(ARGV[2]) then
+  redis.call('zadd', KEYS[1], ARGV[3], ARGV[4])
+  redis.call('pexpire', KEYS[1], ARGV[5])
+  return 1
+end
+return 0`;
+
+function redisBackend(url: string, prefix: string): BudgetBackend {
+  const redis = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2, connectionName: `custody-budget-${randomUUID().slice(0, 8)}` });
+  // Connection errors surface on the commands that fail; ioredis reconnects by itself.
+  redis.on('error', () => undefined);
+  const ops = limiterOps((kind) => new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:${kind}`, points: UNLIMITED, duration: 60 }));
+  const leaseKey = (key: string) => `${prefix}:lease:${key}`;
+  return {
+    kind: 'redis',
+    ...ops,
+    async tryLease(key, cap, leaseId, ttlMs) {
+      const now = Date.now();
+      const granted = await redis.eval(LEASE_SCRIPT, 1, leaseKey(key), String(now), String(cap), String(now + ttlMs), leaseId, String(ttlMs * 2));
+      return granted === 1;
+    },
+    async renewLeases(key, ids, ttlMs) {
+      if (ids.length === 0) return;
+      const until = Date.now() + ttlMs;
+      // XX: renew only leases still held (one that lapsed was given to someone else's count already).
+      await redis.zadd(leaseKey(key), 'XX', ...ids.flatMap((id) => [String(until), id]));
+      await redis.pexpire(leaseKey(key), ttlMs * 2);
+    },
+    async releaseLease(key, leaseId) {
+      await redis.zrem(leaseKey(key), leaseId);
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+function postgresBackend(url: string, schema: string | undefined, repo: ProviderBudgetRepo): BudgetBackend {
+  const pool = new pg.Pool({ connectionString: url, max: 4, options: schema ? `-c search_path=${schema}` : undefined });
+  const ops = limiterOps(
+    (kind) =>
+      new RateLimiterPostgres({
+        storeClient: pool,
+        tableName: 'provider_budget_counters',
+        // created by migration 013 (points as bigint: a pause stores its end in epoch ms)
+        tableCreated: true,
+        clearExpiredByTimeout: true,
+        keyPrefix: kind,
+        points: UNLIMITED,
+        duration: 60,
+      }),
+  );
+  return {
+    kind: 'postgres',
+    ...ops,
+    tryLease: (key, cap, leaseId, ttlMs) => repo.tryLease(key, cap, leaseId, Date.now() + ttlMs, Date.now()),
+    renewLeases: (key, ids, ttlMs) => repo.renewLeases(key, ids, Date.now() + ttlMs),
+    releaseLease: (key, leaseId) => repo.releaseLease(key, leaseId),
+    close: () => pool.end(),
+  };
+}

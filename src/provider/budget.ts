@@ -1,0 +1,47 @@
+// The clock and the vocabulary of provider budgets (shared-budget.ts implements them).
+
+export interface Clock {
+  now(): number;
+  /** Runs fn after ms; returns a cancel function. */
+  timer(ms: number, fn: () => void): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  timer(ms, fn) {
+    const handle = setTimeout(fn, Math.max(0, ms));
+    return () => clearTimeout(handle);
+  },
+};
+
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+/** Resolves after ms on the given clock; rejects with the signal's reason on abort. */
+export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      cancel();
+      reject(abortReason(signal!));
+    };
+    const cancel = clock.timer(ms, () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export interface BudgetConfig {
+  /** Sustained requests (or cost units) per second. */
+  ratePerSecond: number;
+  /** Bucket size: how many units may be spent at once after an idle period. */
+  burst: number;
+  /** Requests in flight at the same time. */
+  concurrency: number;
+}
+
+export type Release = () => void;

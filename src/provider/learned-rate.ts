@@ -1,0 +1,131 @@
+// The learned request rate of one credential: additive increase while responses are clean, multiplicative
+// decrease on a 429, and a ceiling taken from what the provider states about its limit. Pure: (state, signal,
+// config) -> state, so every rule is unit-tested on header shapes without a clock or a server.
+
+export interface LearnedRateConfig {
+  /** Where learning starts: the configured (or the connector's default) rate, requests or units per second. */
+  initial: number;
+  /** Never below this, however many 429s. */
+  min: number;
+  /** Never above this, however long responses stay clean. */
+  max: number;
+  /** Additive increase: per second of clean traffic the rate rises by this much. */
+  increasePerSecond: number;
+  /** Multiplicative decrease on a 429. */
+  decrease: number;
+  /** Share of a limit the provider states that the rate may use (the rest absorbs other apps and jitter). */
+  headroom: number;
+  /** A stated limit is trusted this long; after it the rate may probe above it again (plans change). */
+  ceilingTtlMs: number;
+}
+
+export interface LearnedRate {
+  rate: number;
+  /** Highest rate allowed, from a limit the provider stated; null when none is known. */
+  ceiling: number | null;
+  /** When the ceiling was learned (epoch ms). */
+  ceilingAt: number | null;
+  /** When the rate was last cut (epoch ms): one 429 burst is one cut, not one per refused request. */
+  cutAt: number | null;
+}
+
+export type RateSignal =
+  /** `count` requests answered without throttling, at the rate in force. */
+  | { kind: 'clean'; count: number }
+  /** A 429 (or a throttling 503). `limitPerSecond` when the provider stated its per-second limit. */
+  | { kind: 'throttled'; at: number; waitMs: number; limitPerSecond?: number }
+  /** The provider reports a quota window (IETF RateLimit-*): `remaining` units until `resetSeconds` from now. */
+  | { kind: 'quota'; at: number; limit: number; windowSeconds: number; remaining: number; resetSeconds: number };
+
+export function defaultLearnedRateConfig(initial: number): LearnedRateConfig {
+  return {
+    initial,
+    min: Math.min(initial, 0.5),
+    max: initial * 4,
+    // Reaches a limit 25 % above the starting rate within about five seconds of clean traffic.
+    increasePerSecond: Math.max(0.5, initial * 0.05),
+    decrease: 0.7,
+    headroom: 0.95,
+    ceilingTtlMs: 3600_000,
+  };
+}
+
+export function startingRate(config: LearnedRateConfig): LearnedRate {
+  return { rate: config.initial, ceiling: null, ceilingAt: null, cutAt: null };
+}
+
+/** The highest rate allowed at `now`: the configured max, or a stated limit still trusted. */
+export function rateCap(state: LearnedRate, config: LearnedRateConfig, now: number): number {
+  const trusted = state.ceiling !== null && state.ceilingAt !== null && now - state.ceilingAt < config.ceilingTtlMs;
+  return trusted ? Math.min(config.max, state.ceiling!) : config.max;
+}
+
+const clamp = (value: number, low: number, high: number) => Math.max(low, Math.min(high, value));
+
+export function learn(state: LearnedRate, signal: RateSignal, config: LearnedRateConfig, now: number): LearnedRate {
+  switch (signal.kind) {
+    case 'clean': {
+      // `count` requests at `rate` per second took count/rate seconds: the additive step is per second of traffic,
+      // so the fleet's processes together raise the rate as fast as one process would.
+      const step = (config.increasePerSecond * signal.count) / state.rate;
+      return { ...state, rate: clamp(state.rate + step, config.min, rateCap(state, config, now)) };
+    }
+    case 'throttled': {
+      let next = state;
+      if (signal.limitPerSecond !== undefined && signal.limitPerSecond > 0) {
+        next = { ...next, ceiling: signal.limitPerSecond * config.headroom, ceilingAt: signal.at };
+      }
+      // Refusals of requests already in flight when the first came back belong to the same event.
+      const sameEvent = state.cutAt !== null && signal.at - state.cutAt < Math.max(1000, signal.waitMs);
+      const cut = sameEvent ? next.rate : next.rate * config.decrease;
+      return { ...next, rate: clamp(cut, config.min, rateCap(next, config, now)), cutAt: sameEvent ? state.cutAt : signal.at };
+    }
+    case 'quota': {
+      const ceiling = (signal.limit / signal.windowSeconds) * config.headroom;
+      const learned = { ...state, ceiling, ceilingAt: signal.at };
+      // What is left of the window, spread over the time until it resets, is all that may be spent now.
+      const sustainable = signal.remaining / Math.max(1, signal.resetSeconds);
+      return { ...learned, rate: clamp(Math.min(state.rate, Math.max(sustainable, ceiling * 0.5)), config.min, rateCap(learned, config, now)) };
+    }
+    default: {
+      const unknown: never = signal;
+      throw new Error(`unknown rate signal ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function header(headers: Headers, name: string): string | undefined {
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() === name) return Array.isArray(value) ? value[0] : value;
+  }
+  return undefined;
+}
+
+const number = (value: string | undefined): number | undefined => {
+  if (value === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+  return Number(value);
+};
+
+/**
+ * What a response says about the credential's rate. Zoom states its per-second limit in X-RateLimit-Limit when
+ * X-RateLimit-Type is QPS (a Daily-limit is a day's cap, not a rate); Graph sends IETF RateLimit-Limit /
+ * -Remaining / -Reset over its one-minute resource-unit window once 80 % of it is used.
+ */
+export function rateSignalOf(response: { status: number; headers: Headers; waitMs?: number }, at: number, graphWindowSeconds = 60): RateSignal | null {
+  const { status, headers } = response;
+  if (status === 429 || (status === 503 && header(headers, 'retry-after') !== undefined)) {
+    const type = header(headers, 'x-ratelimit-type')?.trim().toLowerCase();
+    const limit = number(header(headers, 'x-ratelimit-limit'));
+    return { kind: 'throttled', at, waitMs: response.waitMs ?? 0, ...(type === 'qps' && limit !== undefined && { limitPerSecond: limit }) };
+  }
+  if (status >= 400) return null;
+  const limit = number(header(headers, 'ratelimit-limit'));
+  const remaining = number(header(headers, 'ratelimit-remaining'));
+  const reset = number(header(headers, 'ratelimit-reset'));
+  if (limit !== undefined && remaining !== undefined && reset !== undefined && limit > 0) {
+    return { kind: 'quota', at, limit, windowSeconds: graphWindowSeconds, remaining, resetSeconds: reset };
+  }
+  return { kind: 'clean', count: 1 };
+}

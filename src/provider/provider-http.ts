@@ -1,0 +1,388 @@
+// The HTTP client every connector talks to its provider through, one instance per credential.
+// Every attempt passes the credential's budget; failures go through the one retry policy; redirects are
+// followed by hand so the bearer token never leaves the API's origin (Zoom and OneDrive downloads 302 to
+// pre-signed URLs on other hosts, which must not receive it).
+import type { Readable } from 'node:stream';
+import { request, type Dispatcher } from 'undici';
+import { sleep, systemClock, type Clock, type Release } from './budget.ts';
+import { isRecord, requestIdOf, type ProviderQuirks } from './quirks.ts';
+import { decideRetry, type HeaderBag, type RetryConfig } from './retry.ts';
+import type { Budget } from './shared-budget.ts';
+
+export interface ProviderAuth {
+  token(): Promise<string>;
+  /** Called after an auth error with the token that was rejected; single-flight is the implementer's job. */
+  refresh(rejected: string): Promise<string>;
+}
+
+export interface ProviderHttpOptions {
+  budget: Budget;
+  retry: RetryConfig;
+  /** The provider's headers and error bodies (the connector's `quirks`). */
+  quirks: ProviderQuirks;
+  auth?: ProviderAuth;
+  userAgent: string;
+  signal?: AbortSignal;
+  log?: { warn(obj: object, msg: string): void };
+  /** Whether a response means "the token was refused". Default: status 401. */
+  isAuthError?(status: number, body: unknown): boolean;
+  clock?: Clock;
+  random?: () => number;
+  dispatcher?: Dispatcher;
+  /** Default 10. */
+  maxRedirects?: number;
+  /** How much of an error body is read. Default 64 KiB. */
+  errorBodyLimit?: number;
+  /** Largest JSON response accepted. Default 32 MiB. */
+  jsonBodyLimit?: number;
+  /** Counts each answer by status and times each wait for the budget. */
+  metrics?: { request(status: string): void; budgetWait(seconds: number): void };
+}
+
+export interface JsonRequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** Sent as application/x-www-form-urlencoded. */
+  form?: Record<string, string>;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Send the bearer token (default true when the client has auth). */
+  auth?: boolean;
+  /** Budget units this request costs (default 1), e.g. SharePoint resource units. */
+  cost?: number;
+  signal?: AbortSignal;
+}
+
+export interface StreamRequestOptions {
+  headers?: Record<string, string>;
+  auth?: boolean;
+  /** Asks for the bytes from `start` on; the server may ignore it and answer 200 with everything. */
+  range?: { start: number };
+  cost?: number;
+  signal?: AbortSignal;
+}
+
+export interface StreamResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The budget's concurrency slot is held until this stream closes: consume or destroy it. */
+  body: Readable;
+  finalUrl: string;
+}
+
+export type ProviderErrorCode = 'http_error' | 'auth_rejected' | 'network_error' | 'aborted' | 'invalid_response' | 'redirect_error';
+
+export interface ProviderErrorInit {
+  code: ProviderErrorCode;
+  retryable: boolean;
+  status?: number;
+  providerCode?: string | number;
+  body?: unknown;
+  requestId?: string;
+  cause?: unknown;
+}
+
+/** Messages name the method, origin and path only: query strings may hold pre-signed credentials. */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  declare readonly code: ProviderErrorCode;
+  declare readonly retryable: boolean;
+  declare readonly status?: number;
+  declare readonly providerCode?: string | number;
+  declare readonly body?: unknown;
+  declare readonly requestId?: string;
+
+  constructor(message: string, { cause, ...fields }: ProviderErrorInit) {
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, fields);
+  }
+}
+
+interface Prepared {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  auth: boolean;
+  cost: number;
+}
+
+interface Hop {
+  status: number;
+  headers: HeaderBag;
+  body: Dispatcher.ResponseData['body'];
+  finalUrl: string;
+  sameOrigin: boolean;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+// Never carried to another origin, whoever set them.
+const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
+
+export class ProviderHttp {
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly isAuthError: (status: number, body: unknown) => boolean;
+
+  constructor(private readonly options: ProviderHttpOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+    this.isAuthError = options.isAuthError ?? ((status) => status === 401);
+  }
+
+  async json<T>(url: string, opts: JsonRequestOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', ...lowerKeys(opts.headers) };
+    let body: string | undefined;
+    if (opts.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(opts.form).toString();
+    } else if (opts.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(opts.body);
+    }
+    const prep = this.prepare(opts.method ?? 'GET', headers, body, opts.auth, opts.cost);
+    return this.run(url, prep, opts.signal, async (hop, release) => {
+      let bytes: Buffer;
+      try {
+        bytes = await readBody(hop.body, this.options.jsonBodyLimit ?? 32 * 1024 * 1024, true);
+      } finally {
+        release();
+      }
+      if (bytes.length === 0) return undefined as T;
+      try {
+        return JSON.parse(bytes.toString('utf8')) as T;
+      } catch (cause) {
+        throw new ProviderError(`${prep.method} ${safeUrl(hop.finalUrl)} returned HTTP ${hop.status} with a body that is not JSON`, {
+          code: 'invalid_response',
+          retryable: false,
+          status: hop.status,
+          requestId: requestIdOf(this.options.quirks, hop.headers),
+          cause,
+        });
+      }
+    });
+  }
+
+  async stream(url: string, opts: StreamRequestOptions = {}): Promise<StreamResponse> {
+    const headers = lowerKeys(opts.headers);
+    if (opts.range) headers.range = `bytes=${opts.range.start}-`;
+    const prep = this.prepare('GET', headers, undefined, opts.auth, opts.cost);
+    return this.run(url, prep, opts.signal, async (hop, release) => {
+      hop.body.once('close', release);
+      return { status: hop.status, headers: flattenHeaders(hop.headers), body: hop.body, finalUrl: hop.finalUrl };
+    });
+  }
+
+  private prepare(method: string, headers: Record<string, string>, body: string | undefined, auth: boolean | undefined, cost = 1): Prepared {
+    return { method: method.toUpperCase(), headers: { ...headers, 'user-agent': this.options.userAgent }, body, auth: (auth ?? true) && !!this.options.auth, cost };
+  }
+
+  private async run<T>(url: string, prep: Prepared, callSignal: AbortSignal | undefined, onSuccess: (hop: Hop, release: Release) => Promise<T>): Promise<T> {
+    const signals = [this.options.signal, callSignal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const { budget, retry, auth, log, quirks } = this.options;
+    const started = this.clock.now();
+    const seenTokens: string[] = [];
+    let refreshedToken: string | undefined;
+    let refreshed = false;
+    let attempt = 0;
+
+    const aborted = () => new ProviderError(`${prep.method} ${safeUrl(url)} aborted`, { code: 'aborted', retryable: false, cause: signal?.reason });
+    const wait = (ms: number) => sleep(this.clock, ms, signal).catch(() => Promise.reject(aborted()));
+
+    for (;;) {
+      attempt += 1;
+      let token: string | undefined;
+      if (prep.auth && auth) {
+        token = refreshedToken ?? (await auth.token());
+        refreshedToken = undefined;
+        seenTokens.push(token);
+      }
+      let release: Release;
+      try {
+        const waitStart = this.clock.now();
+        release = await budget.acquire(prep.cost, signal);
+        this.options.metrics?.budgetWait((this.clock.now() - waitStart) / 1000);
+      } catch (error) {
+        if (signal?.aborted) throw aborted();
+        throw error;
+      }
+
+      let hop: Hop;
+      try {
+        hop = await this.follow(url, prep, token, signal);
+        if (hop.status < 300 || hop.status === 304) {
+          budget.observe?.({ status: hop.status, headers: hop.headers });
+          return await onSuccess(hop, release);
+        }
+      } catch (error) {
+        release();
+        if (signal?.aborted) throw aborted();
+        if (error instanceof ProviderError) throw error;
+        const code = networkCode(error);
+        const elapsedMs = this.clock.now() - started;
+        const decision = decideRetry({ kind: 'network', code, attempt, elapsedMs, now: new Date(this.clock.now()), random: this.random }, retry, quirks);
+        if (!decision.retry) {
+          throw new ProviderError(`${prep.method} ${safeUrl(url)} failed: ${decision.reason}`, { code: 'network_error', retryable: true, cause: error });
+        }
+        log?.warn({ url: safeUrl(url), attempt, code, waitMs: decision.waitMs }, decision.reason);
+        await wait(decision.waitMs);
+        continue;
+      }
+
+      const body = redactDeep(parseBody(await readBody(hop.body, this.options.errorBodyLimit ?? 64 * 1024, false)), seenTokens);
+      release();
+      const details = quirks.classifyError(hop.status, hop.headers, body);
+      const reqId = requestIdOf(quirks, hop.headers);
+      const fail = (code: ProviderErrorCode, reason: string, retryable: boolean) => {
+        const said = details.message ? ` (provider said: ${details.message})` : '';
+        const message = redact(`${prep.method} ${safeUrl(hop.finalUrl)} failed: ${reason}${said}`, seenTokens);
+        return new ProviderError(message, { code, retryable, status: hop.status, providerCode: details.code, body, requestId: reqId });
+      };
+
+      if (token !== undefined && hop.sameOrigin && this.isAuthError(hop.status, body)) {
+        if (refreshed || !auth) throw fail('auth_rejected', `HTTP ${hop.status}: the token was refused again after a refresh`, false);
+        refreshed = true;
+        refreshedToken = await auth.refresh(token);
+        attempt -= 1; // the refresh is not a retry of a failing provider
+        continue;
+      }
+
+      const now = this.clock.now();
+      const decision = decideRetry(
+        { kind: 'response', status: hop.status, headers: hop.headers, body, attempt, elapsedMs: now - started, now: new Date(now), random: this.random },
+        retry,
+        quirks,
+      );
+      budget.observe?.({ status: hop.status, headers: hop.headers, waitMs: decision.retry ? decision.waitMs : undefined });
+      // Exhausted retries on a transient status may still succeed in a later run.
+      if (!decision.retry) throw fail('http_error', decision.reason, details.retryable);
+      if (decision.pauseCredential) budget.pause(now + decision.waitMs);
+      log?.warn({ url: safeUrl(hop.finalUrl), attempt, status: hop.status, providerCode: details.code, requestId: reqId, waitMs: decision.waitMs }, decision.reason);
+      await wait(decision.waitMs);
+    }
+  }
+
+  private async follow(url: string, prep: Prepared, token: string | undefined, signal: AbortSignal | undefined): Promise<Hop> {
+    const origin = new URL(url).origin;
+    const maxRedirects = this.options.maxRedirects ?? 10;
+    let current = new URL(url);
+    let method = prep.method;
+    let body = prep.body;
+    let headers = { ...prep.headers };
+    for (let hops = 0; ; hops++) {
+      const sameOrigin = current.origin === origin;
+      const sent = { ...headers };
+      if (sameOrigin && token !== undefined) sent.authorization = `Bearer ${token}`;
+      if (!sameOrigin) for (const name of ORIGIN_BOUND_HEADERS) delete sent[name];
+      const res = await request(current, { method: method as Dispatcher.HttpMethod, headers: sent, body, signal, dispatcher: this.options.dispatcher }).catch((err: unknown) => {
+        this.options.metrics?.request('error');
+        throw err;
+      });
+      this.options.metrics?.request(String(res.statusCode));
+      const location = headerString(res.headers, 'location');
+      if (!REDIRECTS.has(res.statusCode) || location === undefined) {
+        return { status: res.statusCode, headers: res.headers, body: res.body, finalUrl: current.href, sameOrigin };
+      }
+      await res.body.dump().catch(() => undefined);
+      if (hops >= maxRedirects) {
+        throw new ProviderError(`${prep.method} ${safeUrl(url)} failed: more than ${maxRedirects} redirects`, { code: 'redirect_error', retryable: false });
+      }
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch (cause) {
+        throw new ProviderError(`${prep.method} ${safeUrl(current.href)} redirected to an invalid Location`, { code: 'redirect_error', retryable: false, cause });
+      }
+      // Fetch semantics: 303, and 301/302 after a POST, continue as a GET without a body.
+      if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+        headers = { ...headers };
+        delete headers['content-type'];
+      }
+      current = next;
+    }
+  }
+}
+
+/** Reads at most `limit` bytes. Over the limit: an error if `strict`, otherwise the body is cut short. */
+async function readBody(body: Readable, limit: number, strict: boolean): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      if (size + chunk.length > limit) {
+        if (strict) {
+          throw new ProviderError(`response body larger than ${limit} bytes`, { code: 'invalid_response', retryable: false });
+        }
+        chunks.push(chunk.subarray(0, limit - size));
+        size = limit;
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+  } catch (error) {
+    // A broken error body still leaves the status to decide on.
+    if (strict) throw error;
+  } finally {
+    if (!body.destroyed) body.destroy();
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function parseBody(bytes: Buffer): unknown {
+  if (bytes.length === 0) return undefined;
+  const text = bytes.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function networkCode(error: unknown): string | undefined {
+  if (!isRecord(error) && !(error instanceof Error)) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error && /socket hang up/i.test(error.message) ? 'socket hang up' : undefined;
+}
+
+function redact(text: string, secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join('[redacted]');
+  return out.replace(/(bearer|basic)\s+[A-Za-z0-9\-._~+/]+=*/gi, '$1 [redacted]');
+}
+
+function redactDeep(value: unknown, secrets: string[]): unknown {
+  if (typeof value === 'string') return redact(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]));
+  return value;
+}
+
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '<invalid url>';
+  }
+}
+
+function lowerKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = v;
+  return out;
+}
+
+function headerString(headers: HeaderBag, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function flattenHeaders(headers: HeaderBag): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}

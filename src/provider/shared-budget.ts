@@ -1,0 +1,310 @@
+// One request budget per provider credential for the whole fleet. Every process asks the same backend (Redis,
+// PostgreSQL, or this process on the embedded default), so N workers together stay within the credential's rate
+// and concurrency instead of N times it. Time is cut into 100 ms slots; a slot admits its share of the rate and
+// spaces its requests evenly, so no one-second window of the provider ever sees more than the rate. The rate is
+// learned (learned-rate.ts) and kept per credential in provider_budgets, shared by every process.
+import { randomUUID } from 'node:crypto';
+import type { ProviderBudgetRepo } from '../store/provider-budgets.ts';
+import { abortReason, sleep, systemClock, type BudgetConfig, type Clock, type Release } from './budget.ts';
+import { createBudgetBackend, type BudgetBackend } from './budget-backend.ts';
+import { defaultLearnedRateConfig, learn, rateCap, rateSignalOf, startingRate, type LearnedRate, type LearnedRateConfig, type RateSignal } from './learned-rate.ts';
+
+export const SLOT_MS = 100;
+const LEASE_TTL_MS = 60_000;
+const LEASE_POLL_MS = 20;
+/** How often a process shares what it learned and reads what the others did. */
+const SYNC_MS = 1000;
+
+/** What the HTTP client tells the budget about a response. */
+export interface ObservedResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** How long the retry policy waits before the next attempt (Retry-After or backoff). */
+  waitMs?: number;
+}
+
+/** The budget a request passes (ProviderHttp): acquire before sending, report what came back. */
+export interface Budget {
+  acquire(cost?: number, signal?: AbortSignal): Promise<Release>;
+  /** Blocks every acquire with this credential, in every process, until the given epoch ms. */
+  pause(untilEpochMs: number): void;
+  observe?(response: ObservedResponse): void;
+}
+
+/** Requests slot `k` admits at `rate` per second: the integer shares add up to the rate over any ten slots. */
+export function slotAllowance(rate: number, k: number): number {
+  return slotStartIndex(rate, k + 1) - slotStartIndex(rate, k);
+}
+
+/** The sequence number of slot `k`'s first admission at `rate`. */
+function slotStartIndex(rate: number, k: number): number {
+  return Math.floor((rate * SLOT_MS * k) / 1000 + 1e-9);
+}
+
+export interface SharedBudgetOptions {
+  backend: BudgetBackend;
+  /** Where learned rates are kept across runs and shared (absent: learned in this process only). */
+  rates?: ProviderBudgetRepo;
+  clock?: Clock;
+  /** false: the configured rate is used as is (tests of the fleet-wide limit). Default true. */
+  learn?: boolean;
+  onError?: (error: unknown) => void;
+}
+
+export class SharedBudget implements Budget {
+  private state: LearnedRate;
+  private readonly learning: LearnedRateConfig;
+  private readonly clock: Clock;
+  private loaded: Promise<void> | undefined;
+  private localPause = 0;
+  private pendingClean = 0;
+  private pendingSignals: RateSignal[] = [];
+  private syncing: Promise<void> | undefined;
+  private lastSync = 0;
+  private readonly held = new Set<string>();
+  private renewTimer: NodeJS.Timeout | undefined;
+  private readonly localWaiters = new Set<() => void>();
+  private lastSend = 0;
+
+  constructor(
+    readonly key: string,
+    readonly ids: { provider: string; credential: string },
+    readonly config: BudgetConfig,
+    private readonly options: SharedBudgetOptions,
+  ) {
+    if (!(config.ratePerSecond > 0)) throw new RangeError('ratePerSecond must be > 0');
+    if (!(config.concurrency >= 1)) throw new RangeError('concurrency must be >= 1');
+    this.clock = options.clock ?? systemClock;
+    this.learning = defaultLearnedRateConfig(config.ratePerSecond);
+    this.state = startingRate(this.learning);
+  }
+
+  /** The rate in force (requests or cost units per second). */
+  get rate(): number {
+    return this.options.learn === false ? this.config.ratePerSecond : this.state.rate;
+  }
+
+  async acquire(cost = 1, signal?: AbortSignal): Promise<Release> {
+    if (!(cost >= 0)) throw new RangeError('cost must be >= 0');
+    if (signal?.aborted) throw abortReason(signal);
+    await (this.loaded ??= this.load());
+    await this.waitForPause(signal);
+    const release = await this.lease(signal);
+    try {
+      // A 429 seen anywhere while this request waited for its slot stops it too; after the pause it takes a new
+      // slot, or every request held back would leave at once when the pause ends.
+      do await this.slot(cost, signal);
+      while (await this.waitForPause(signal));
+      return release;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  pause(untilEpochMs: number): void {
+    if (untilEpochMs <= this.localPause) return;
+    this.localPause = untilEpochMs;
+    const ttl = Math.ceil((untilEpochMs - this.clock.now()) / 1000) + 60;
+    this.options.backend.pause(this.key, untilEpochMs, Math.max(60, ttl)).catch((error) => this.options.onError?.(error));
+  }
+
+  observe(response: ObservedResponse): void {
+    if (this.options.learn === false) return;
+    const now = this.clock.now();
+    const signal = rateSignalOf(response, now);
+    if (!signal) return;
+    this.state = learn(this.state, signal, this.learning, now);
+    if (signal.kind === 'clean') this.pendingClean += signal.count;
+    else this.pendingSignals.push(signal);
+    if (signal.kind !== 'clean' || now - this.lastSync >= SYNC_MS) void this.sync();
+  }
+
+  /** What this process knows of the learned state (the gauge and the run detail read it). */
+  snapshot(): LearnedRate {
+    return { ...this.state, rate: this.rate };
+  }
+
+  /** Stops renewing leases (the process is going away; unreleased leases lapse). */
+  close(): void {
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    this.renewTimer = undefined;
+  }
+
+  private async load(): Promise<void> {
+    if (!this.options.rates || this.options.learn === false) return;
+    try {
+      const stored = await this.options.rates.get(this.key);
+      if (stored) this.state = { ...stored, rate: Math.min(Math.max(stored.rate, this.learning.min), rateCap(stored, this.learning, this.clock.now())) };
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+  }
+
+  /** Shares clean counts and throttling with the other processes and takes the merged state back. */
+  private sync(): Promise<void> {
+    if (this.syncing) return this.syncing;
+    const repo = this.options.rates;
+    if (!repo) return Promise.resolve();
+    this.lastSync = this.clock.now();
+    const clean = this.pendingClean;
+    const signals = this.pendingSignals;
+    this.pendingClean = 0;
+    this.pendingSignals = [];
+    const now = this.clock.now();
+    this.syncing = repo
+      .update({ key: this.key, ...this.ids }, startingRate(this.learning), (stored) => {
+        let s = stored;
+        if (clean > 0) s = learn(s, { kind: 'clean', count: clean }, this.learning, now);
+        for (const signal of signals) s = learn(s, signal, this.learning, now);
+        return s;
+      })
+      .then((merged) => {
+        this.state = merged;
+      })
+      .catch((error) => this.options.onError?.(error))
+      .finally(() => {
+        this.syncing = undefined;
+      });
+    return this.syncing;
+  }
+
+  /** Waits out the credential's pause; true when there was one. */
+  private async waitForPause(signal: AbortSignal | undefined): Promise<boolean> {
+    let waited = false;
+    for (;;) {
+      const until = Math.max(this.localPause, await this.options.backend.pausedUntil(this.key));
+      const wait = until - this.clock.now();
+      if (wait <= 0) return waited;
+      this.localPause = Math.max(this.localPause, until);
+      waited = true;
+      await sleep(this.clock, wait, signal);
+    }
+  }
+
+  private async lease(signal: AbortSignal | undefined): Promise<Release> {
+    const { backend } = this.options;
+    for (;;) {
+      const id = randomUUID();
+      if (await backend.tryLease(this.key, this.config.concurrency, id, LEASE_TTL_MS)) {
+        this.held.add(id);
+        this.renewTimer ??= setInterval(() => void this.renew(), LEASE_TTL_MS / 3).unref();
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          this.held.delete(id);
+          backend
+            .releaseLease(this.key, id)
+            .catch((error) => this.options.onError?.(error))
+            .finally(() => {
+              for (const wake of [...this.localWaiters]) wake();
+            });
+        };
+      }
+      // A release in this process wakes its waiters at once; releases elsewhere are seen on the next poll.
+      await new Promise<void>((resolve, reject) => {
+        const done = () => {
+          cancel();
+          this.localWaiters.delete(done);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const onAbort = () => {
+          cancel();
+          this.localWaiters.delete(done);
+          reject(abortReason(signal!));
+        };
+        const cancel = this.clock.timer(LEASE_POLL_MS, done);
+        this.localWaiters.add(done);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
+  }
+
+  private async renew(): Promise<void> {
+    if (this.held.size === 0) return;
+    await this.options.backend.renewLeases(this.key, [...this.held], LEASE_TTL_MS).catch((error) => this.options.onError?.(error));
+  }
+
+  private async slot(cost: number, signal: AbortSignal | undefined): Promise<void> {
+    for (;;) {
+      const rate = this.rate;
+      const now = this.clock.now();
+      const k = Math.floor(now / SLOT_MS);
+      const allowance = slotAllowance(rate, k);
+      if (allowance > 0) {
+        const total = await this.options.backend.count(`${this.key}:${k}`, cost, 60);
+        const before = total - cost;
+        if (before < allowance) {
+          // Admission n of the whole sequence goes at n/rate seconds: requests leave evenly spaced across slots,
+          // so a provider counting any sliding second sees the rate, not a slot's burst.
+          // This process also keeps its own requests one interval apart: a timer that fires late (a busy event
+          // loop) must not send two at once.
+          const at = Math.max(Math.floor(((slotStartIndex(rate, k) + before) * 1000) / rate), this.lastSend + 1000 / rate);
+          // Reserved now: concurrent acquirers space themselves after it; given back if this one does not go.
+          const previous = this.lastSend;
+          this.lastSend = at;
+          const unreserve = () => {
+            if (this.lastSend === at) this.lastSend = previous;
+          };
+          try {
+            await sleep(this.clock, at - this.clock.now(), signal);
+          } catch (error) {
+            unreserve();
+            throw error;
+          }
+          // Admitted for a slot long over (a stalled event loop, a slow store): going now would bunch with the
+          // next slots' requests, so take a new one.
+          if (this.clock.now() >= (k + 2) * SLOT_MS) {
+            unreserve();
+            continue;
+          }
+          this.lastSend = Math.max(this.lastSend, this.clock.now());
+          return;
+        }
+      }
+      await sleep(this.clock, (k + 1) * SLOT_MS - this.clock.now(), signal);
+    }
+  }
+}
+
+export interface LearnedRateView {
+  provider: string;
+  credential: string;
+  rate: number;
+}
+
+/** The budgets of one process, one per credential key (`<provider>:<credential>`). */
+export class ProviderBudgets {
+  private readonly budgets = new Map<string, SharedBudget>();
+
+  constructor(private readonly options: SharedBudgetOptions) {}
+
+  /** The config is used when the key is first seen; later calls get the existing budget unchanged. */
+  get(key: string, config: BudgetConfig): SharedBudget {
+    let budget = this.budgets.get(key);
+    if (!budget) {
+      const at = key.indexOf(':');
+      const ids = at === -1 ? { provider: key, credential: '' } : { provider: key.slice(0, at), credential: key.slice(at + 1) };
+      budget = new SharedBudget(key, ids, config, this.options);
+      this.budgets.set(key, budget);
+    }
+    return budget;
+  }
+
+  /** The rate in force per credential this process has used (for the custody_provider_budget_rate gauge). */
+  learnedRates(): LearnedRateView[] {
+    return [...this.budgets.values()].map((b) => ({ ...b.ids, rate: b.rate }));
+  }
+
+  async close(): Promise<void> {
+    for (const budget of this.budgets.values()) budget.close();
+    await this.options.backend.close();
+  }
+}
+
+/** A budget of this process alone with a fixed rate (e.g. a login host that is not the provider's metered API). */
+export function localBudget(config: BudgetConfig, clock?: Clock): SharedBudget {
+  return new SharedBudget('local', { provider: 'local', credential: '' }, config, { backend: createBudgetBackend({ kind: 'memory' }), clock, learn: false });
+}

@@ -1,0 +1,86 @@
+import { PostgresAdapter, sql } from 'kysely';
+import type { Database } from './db.ts';
+import { nowIso } from './ids.ts';
+
+/** The learned state of one credential's rate, as stored. */
+export interface StoredRate {
+  rate: number;
+  ceiling: number | null;
+  ceilingAt: number | null;
+  cutAt: number | null;
+}
+
+export interface LearnedRateRow extends StoredRate {
+  key: string;
+  provider: string;
+  credential: string;
+  updatedAt: string;
+}
+
+/** Learned provider rates (shared by every process, kept across runs) and, on PostgreSQL, concurrency leases. */
+export class ProviderBudgetRepo {
+  constructor(private readonly db: Database) {}
+
+  get postgres(): boolean {
+    return this.db.getExecutor().adapter instanceof PostgresAdapter;
+  }
+
+  async get(key: string): Promise<StoredRate | undefined> {
+    const row = await this.db.selectFrom('provider_budgets').selectAll().where('key', '=', key).executeTakeFirst();
+    return row && toRate(row);
+  }
+
+  async list(): Promise<LearnedRateRow[]> {
+    const rows = await this.db.selectFrom('provider_budgets').selectAll().orderBy('key').execute();
+    return rows.map((r) => ({ ...toRate(r), key: r.key, provider: r.provider, credential: r.credential, updatedAt: r.updated_at }));
+  }
+
+  /**
+   * Applies `change` to the stored state (or to `initial` when there is none) and stores the result, with the row
+   * locked on PostgreSQL so that two processes learning at once both count.
+   */
+  async update(ids: { key: string; provider: string; credential: string }, initial: StoredRate, change: (state: StoredRate) => StoredRate): Promise<StoredRate> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('provider_budgets')
+        .values({ ...ids, ...fromRate(initial), updated_at: nowIso() })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+      const select = trx.selectFrom('provider_budgets').selectAll().where('key', '=', ids.key);
+      const row = await (this.postgres ? select.forUpdate() : select).executeTakeFirstOrThrow();
+      const next = change(toRate(row));
+      await trx.updateTable('provider_budgets').set({ ...fromRate(next), updated_at: nowIso() }).where('key', '=', ids.key).execute();
+      return next;
+    });
+  }
+
+  /** PostgreSQL: takes one of `cap` slots of `key` unless all are held by unexpired leases. */
+  async tryLease(key: string, cap: number, leaseId: string, expiresAtMs: number, nowMs: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${`budget-lease:${key}`}))`.execute(trx);
+      await trx.deleteFrom('provider_budget_leases').where('key', '=', key).where('expires_at_ms', '<', nowMs).execute();
+      const { n } = await trx.selectFrom('provider_budget_leases').select((eb) => eb.fn.countAll<number>().as('n')).where('key', '=', key).executeTakeFirstOrThrow();
+      if (Number(n) >= cap) return false;
+      await trx.insertInto('provider_budget_leases').values({ key, lease_id: leaseId, expires_at_ms: expiresAtMs }).execute();
+      return true;
+    });
+  }
+
+  async renewLeases(key: string, leaseIds: string[], expiresAtMs: number): Promise<void> {
+    if (leaseIds.length === 0) return;
+    await this.db.updateTable('provider_budget_leases').set({ expires_at_ms: expiresAtMs }).where('key', '=', key).where('lease_id', 'in', leaseIds).execute();
+  }
+
+  async releaseLease(key: string, leaseId: string): Promise<void> {
+    await this.db.deleteFrom('provider_budget_leases').where('key', '=', key).where('lease_id', '=', leaseId).execute();
+  }
+}
+
+function toRate(row: { rate: number; ceiling: number | null; ceiling_at_ms: number | null; cut_at_ms: number | null }): StoredRate {
+  const n = (v: number | string | null) => (v === null ? null : Number(v));
+  return { rate: Number(row.rate), ceiling: n(row.ceiling), ceilingAt: n(row.ceiling_at_ms), cutAt: n(row.cut_at_ms) };
+}
+
+function fromRate(s: StoredRate) {
+  return { rate: s.rate, ceiling: s.ceiling, ceiling_at_ms: s.ceilingAt, cut_at_ms: s.cutAt };
+}

@@ -1,0 +1,55 @@
+import { createInProcessExecutor, type Executor } from '../executor.ts';
+import type { JobHandlers } from './registry.ts';
+import type { Queue, QueueLog } from './queue.ts';
+
+export interface InProcessQueueOptions {
+  concurrency: number;
+  sweepMs: number;
+  /** Executor poll interval (runs queued by another process sharing the database). */
+  pollMs?: number;
+  /** Runs this process may take now (queued, lease expired, owner dead). */
+  claimable(limit: number): Promise<string[]>;
+  log: QueueLog;
+}
+
+/**
+ * The embedded default: runs execute in this process, at most `concurrency` at a time; schedules are found by the
+ * periodic sweep (the database holds next_sync_at, so a restart loses none).
+ */
+export function createInProcessQueue(opts: InProcessQueueOptions): Queue {
+  let executor: Executor | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
+  return {
+    async runQueued() {
+      executor?.kick();
+    },
+    async scheduleCollection() {
+      // the sweep reads next_sync_at
+    },
+    async startWorking(handlers: JobHandlers) {
+      if (executor) return;
+      executor = createInProcessExecutor({
+        source: { claimableRunIds: opts.claimable, runOnce: (runId) => handlers['custody.run']({ run_id: runId }) },
+        concurrency: opts.concurrency,
+        pollMs: opts.pollMs,
+        log: opts.log,
+      });
+      executor.start();
+      sweeper = setInterval(() => {
+        if (sweeping) return;
+        sweeping = handlers['custody.sweep']({})
+          .catch((err: unknown) => opts.log.error({ err }, 'sweep failed'))
+          .finally(() => (sweeping = undefined));
+      }, opts.sweepMs);
+      sweeper.unref();
+    },
+    async stop() {
+      if (sweeper) clearInterval(sweeper);
+      sweeper = undefined;
+      await sweeping;
+      await executor?.stop();
+      executor = undefined;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Every job the engine runs, in one place. Both queues (in-process and graphile-worker) execute exactly these
+ * handlers; `checkHandlers` makes a process fail at boot when a job has no handler or a name is given twice.
+ */
+export const JOB_NAMES = ['custody.run', 'custody.schedule', 'custody.sweep'] as const;
+export type JobName = (typeof JOB_NAMES)[number];
+
+export interface JobPayloads {
+  /** Execute (or resume) a queued run: the engine claims it itself, so a duplicate delivery is harmless. */
+  'custody.run': { run_id: string };
+  /** A collection's re-run (auto/arch) or retry (failed) is due: queue it when it still is. */
+  'custody.schedule': { collection_id: string };
+  /** Safety net: repair collections left without their run, requeue runs whose worker died, queue due schedules. */
+  'custody.sweep': Record<string, never>;
+}
+
+export type JobHandlers = { [K in JobName]: (payload: JobPayloads[K]) => Promise<void> };
+
+export class JobRegistryError extends Error {
+  override name = 'JobRegistryError';
+}
+
+/** Handlers given as a list of [name, handler]: a name missing or given twice stops the process at boot. */
+export function checkHandlers(entries: ReadonlyArray<readonly [string, (payload: never) => Promise<void>]>): JobHandlers {
+  const seen = new Map<string, (payload: never) => Promise<void>>();
+  for (const [name, handler] of entries) {
+    if (!(JOB_NAMES as readonly string[]).includes(name)) throw new JobRegistryError(`job "${name}" is not a registered job`);
+    if (seen.has(name)) throw new JobRegistryError(`job "${name}" has two handlers`);
+    seen.set(name, handler);
+  }
+  const missing = JOB_NAMES.filter((n) => !seen.has(n));
+  if (missing.length > 0) throw new JobRegistryError(`no handler for job${missing.length > 1 ? 's' : ''} ${missing.map((n) => `"${n}"`).join(', ')}`);
+  return Object.fromEntries(seen) as unknown as JobHandlers;
+}

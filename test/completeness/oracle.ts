@@ -1,0 +1,165 @@
+// The independent oracle: what a sync must collect, written from the selection and filter tables of
+// ../shared/spec/collection-sync-api.md and read off the simulators' own models. It imports nothing from
+// src/domain/filters or src/connectors on purpose: it is what those are checked against.
+//
+// Decisions where the spec is silent (the same ones the public item contract makes, see README and the
+// OpenAPI `kind` parameter):
+// - conf: every meeting a selected owner hosted is a `meeting` item (source id: its UUID); recording files become
+//   `recording_video` (MP4), `recording_audio` (M4A), `transcript` (TRANSCRIPT, and CC / TIMELINE, which the
+//   contract has no kind for), `meeting_chat` (CHAT); an AI summary is `ai_meeting_notes` (source id: the meeting
+//   UUID). A file Zoom lists without an `id` is keyed `<meeting uuid>|<file_type>|<recording_start>`.
+// - conf chats: a selected owner's one-to-one conversations (with anyone, deleted users included) give
+//   `chat_message`s; a selected channel's messages are reached through a selected owner who is a member
+//   (`channel_message`, held for the channel as a unit of its own, or for a member owner). A message is one item
+//   however many selected owners saw it.
+// - A selection entry `{<key>: <boolean>}` switches its key only when the boolean is true.
+// - edrive: a user key's `all_selected` takes every item of the drive but the root, minus each excluded folder and
+//   everything beneath it; `selected` takes each selected folder and everything beneath it (not its ancestors).
+import type { ZoomMeeting, ZoomRecordingFile, ZoomTenant } from '../../sandbox/zoom/index.ts';
+import type { MsItem } from '../../sandbox/microsoft/index.ts';
+
+export interface SpecSelection<T> {
+  all_selected: boolean;
+  selected: T[];
+  excluded: T[];
+}
+
+export type IdEntry = { id: string };
+export type ContentKey = 'chat' | 'audio' | 'video' | 'transcript' | 'AI-meeting-notes';
+export type ContentEntry = Partial<Record<ContentKey, boolean>>;
+export type ChatEntry = { 'one-to-one': boolean } | { channels: SpecSelection<IdEntry> };
+
+export interface SpecConfFilters {
+  account_owners: SpecSelection<IdEntry>;
+  content_selections: SpecSelection<ContentEntry>;
+  chats?: SpecSelection<ChatEntry>;
+}
+
+export interface SpecUserFolders extends SpecSelection<IdEntry> {
+  filter_type: 'user_folders';
+  filter_name: string;
+}
+
+export type SpecEdriveFilters = Record<string, SpecUserFolders>;
+
+/** One item that must be collected: custodian is who it is collected for (any of `custodians` for shared chats). */
+export interface Expected {
+  kind: string;
+  sourceId: string;
+  custodians: string[];
+}
+
+export const key = (kind: string, sourceId: string): string => `${kind}|${sourceId}`;
+
+/** "When true, everything in scope … minus the entries in excluded. When false, only the entries in selected." */
+function includes<T>(sel: SpecSelection<T>, scope: T, same: (a: T, b: T) => boolean): boolean {
+  return sel.all_selected ? !sel.excluded.some((e) => same(e, scope)) : sel.selected.some((e) => same(e, scope));
+}
+
+const sameId = (a: IdEntry, b: IdEntry) => a.id === b.id;
+
+export function selectsId(sel: SpecSelection<IdEntry>, id: string): boolean {
+  return includes(sel, { id }, sameId);
+}
+
+/** The five content keys of the conf table that a content selection switches on. */
+export function contentOn(sel: SpecSelection<ContentEntry>): Set<ContentKey> {
+  const keys: ContentKey[] = ['chat', 'audio', 'video', 'transcript', 'AI-meeting-notes'];
+  const on = (list: ContentEntry[], k: ContentKey) => list.some((e) => e[k] === true);
+  return new Set(keys.filter((k) => (sel.all_selected ? !on(sel.excluded, k) : on(sel.selected, k))));
+}
+
+/**
+ * Chats: no `chats` key, nothing. Otherwise the selection object over the two entry types: one-to-one, and the
+ * channels, each selected channel by its own nested selection. With `all_selected` every channel is in scope.
+ */
+export function chatsOn(chats: SpecSelection<ChatEntry> | undefined): { oneToOne: boolean; channel: (id: string) => boolean } {
+  if (!chats) return { oneToOne: false, channel: () => false };
+  const oneToOne = (list: ChatEntry[]) => list.some((e) => 'one-to-one' in e && e['one-to-one'] === true);
+  if (chats.all_selected) return { oneToOne: !oneToOne(chats.excluded), channel: () => true };
+  const nested = chats.selected.find((e): e is { channels: SpecSelection<IdEntry> } => 'channels' in e);
+  return { oneToOne: oneToOne(chats.selected), channel: (id) => (nested ? selectsId(nested.channels, id) : false) };
+}
+
+const FILE_KINDS: Record<ZoomRecordingFile['file_type'], { kind: string; content: ContentKey }> = {
+  MP4: { kind: 'recording_video', content: 'video' },
+  M4A: { kind: 'recording_audio', content: 'audio' },
+  TRANSCRIPT: { kind: 'transcript', content: 'transcript' },
+  CC: { kind: 'transcript', content: 'transcript' },
+  TIMELINE: { kind: 'transcript', content: 'transcript' },
+  CHAT: { kind: 'meeting_chat', content: 'chat' },
+};
+
+export function zoomFileSourceId(m: ZoomMeeting, f: ZoomRecordingFile): string {
+  return f.idOnWire ? f.id : `${m.uuid}|${f.file_type}|${f.recording_start}`;
+}
+
+/** Everything a conf collection with these filters must hold, from the Zoom simulator's ground truth. */
+export function confOracle(tenant: ZoomTenant, filters: SpecConfFilters, sinceMs = -Infinity): Map<string, Expected> {
+  const out = new Map<string, Expected>();
+  const add = (kind: string, sourceId: string, custodian: string) => {
+    const k = key(kind, sourceId);
+    const found = out.get(k);
+    if (found) {
+      if (!found.custodians.includes(custodian)) found.custodians.push(custodian);
+    } else out.set(k, { kind, sourceId, custodians: [custodian] });
+  };
+  const content = contentOn(filters.content_selections);
+  const chats = chatsOn(filters.chats);
+  const owners = tenant.users.filter((u) => selectsId(filters.account_owners, u.id));
+  for (const owner of owners) {
+    for (const m of tenant.meetingsOf(owner.id)) {
+      if (Date.parse(m.start_time) < sinceMs) continue;
+      add('meeting', m.uuid, owner.id);
+      for (const f of m.recording_files) {
+        const mapped = FILE_KINDS[f.file_type];
+        if (content.has(mapped.content)) add(mapped.kind, zoomFileSourceId(m, f), owner.id);
+      }
+      if (m.summary && content.has('AI-meeting-notes')) add('ai_meeting_notes', m.uuid, owner.id);
+    }
+    if (chats.oneToOne) {
+      for (const { conversation } of tenant.conversationsOf(owner.id)) {
+        for (const msg of conversation.messages) if (msg.timestamp >= sinceMs) add('chat_message', msg.id, owner.id);
+      }
+    }
+    for (const channel of tenant.channelsOf(owner.id)) {
+      if (!chats.channel(channel.id)) continue;
+      for (const msg of tenant.channelMessages[channel.id] ?? []) {
+        if (msg.timestamp < sinceMs) continue;
+        // Issue 10 makes a channel a unit of its own (custodian: the channel id); a member owner is the older reading.
+        add('channel_message', msg.id, channel.id);
+        add('channel_message', msg.id, owner.id);
+      }
+    }
+  }
+  return out;
+}
+
+/** What the Microsoft simulator exposes of a drive: its live items, parents first, the root at index 0. */
+export type DriveOf = (userId: string) => MsItem[] | null;
+
+/** Everything an edrive collection with these filters must hold. */
+export function edriveOracle(driveOf: DriveOf, filters: SpecEdriveFilters): Map<string, Expected> {
+  const out = new Map<string, Expected>();
+  for (const [userId, sel] of Object.entries(filters)) {
+    const items = driveOf(userId);
+    if (!items) continue;
+    const parent = new Map(items.map((i) => [i.id, i.parentId]));
+    /** The item and its ancestors up to (not including) the root. */
+    const lineage = (id: string): string[] => {
+      const chain: string[] = [];
+      for (let cur: string | null | undefined = id; cur && parent.get(cur) !== null; cur = parent.get(cur)) chain.push(cur);
+      return chain;
+    };
+    const ids = (list: IdEntry[]) => new Set(list.map((e) => e.id));
+    const excluded = ids(sel.excluded);
+    const selected = ids(sel.selected);
+    for (const item of items) {
+      if (item.parentId === null) continue;
+      const chain = lineage(item.id);
+      const take = sel.all_selected ? !chain.some((id) => excluded.has(id)) : chain.some((id) => selected.has(id));
+      if (take) out.set(key(item.kind, item.id), { kind: item.kind, sourceId: item.id, custodians: [userId] });
+    }
+  }
+  return out;
+}

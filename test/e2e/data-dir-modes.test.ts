@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { createRuntime, type Runtime } from '../../src/runtime.ts';
+
+/** Every file and folder the service creates under DATA_DIR is its user's alone (the embedded default, key file included). */
+describe('DATA_DIR permissions', () => {
+  let root: string;
+  let dataDir: string;
+  let runtime: Runtime;
+  const modeOf = (p: string) => fs.statSync(p).mode & 0o777;
+
+  beforeAll(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-modes-'));
+    dataDir = path.join(root, 'data');
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    runtime = await createRuntime(config, { log: pino({ level: 'silent' }), connectors: [], workers: false });
+    const writer = await runtime.ctx.blobs.writer();
+    await writer.write(Buffer.from('evidence'));
+    await writer.commit();
+    // a write that is still under way leaves its temporary file
+    const open = await runtime.ctx.blobs.writer();
+    await open.write(Buffer.from('partial'));
+  });
+  afterAll(async () => {
+    await runtime.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('creates files 0600 (blobs 0400: never rewritten) and folders 0700', () => {
+    const files: string[] = [];
+    const dirs: string[] = [dataDir];
+    for (const entry of fs.readdirSync(dataDir, { recursive: true }) as string[]) {
+      const p = path.join(dataDir, entry);
+      (fs.statSync(p).isDirectory() ? dirs : files).push(p);
+    }
+    expect(files.map((f) => path.basename(f))).toEqual(expect.arrayContaining(['custody.db', 'secret.key']));
+    expect(files.some((f) => f.endsWith('.part'))).toBe(true);
+    expect(dirs.length).toBeGreaterThan(2);
+    for (const d of dirs) expect([d, modeOf(d).toString(8)]).toEqual([d, '700']);
+    for (const f of files) {
+      const blob = f.includes(`${path.sep}blobs${path.sep}`) && !f.endsWith('.part');
+      expect([f, modeOf(f).toString(8)]).toEqual([f, blob ? '400' : '600']);
+    }
+  });
+});

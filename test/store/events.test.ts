@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/store/db.ts';
+import { EventRepo } from '../../src/store/events.ts';
+import { testDatabases } from '../support/databases.ts';
+
+for (const database of testDatabases) {
+  describe(`event outbox on ${database.name}`, () => {
+    let handle: Awaited<ReturnType<typeof database.open>>;
+    let db: Database;
+    beforeAll(async () => {
+      handle = await database.open();
+      db = handle.db;
+    });
+    afterAll(() => handle?.close());
+
+    it('keeps events in one increasing order, per collection and across accounts, with their data intact', async () => {
+      const events = new EventRepo(db);
+      const a1 = await events.append({ accountId: 'acc_a', collectionId: 'col_1', runId: 'run_1', type: 'run.started', data: { run_id: 'run_1', collection_id: 'col_1' } });
+      const b1 = await events.append({ accountId: 'acc_b', collectionId: 'col_2', type: 'hold.released', data: { hold_id: 'hold_x' } });
+      const a2 = await events.append({
+        accountId: 'acc_a',
+        collectionId: 'col_1',
+        runId: 'run_1',
+        type: 'run.progress',
+        data: { run_id: 'run_1', custodian: 'u1', listed: 3, collected: 2, bytes: 10, failed: 1 },
+      });
+      expect(a1).toBeLessThan(b1);
+      expect(b1).toBeLessThan(a2);
+
+      const col1 = await events.listForCollection('col_1', 0);
+      expect(col1.map((e) => [e.seq, e.type])).toEqual([[a1, 'run.started'], [a2, 'run.progress']]);
+      expect(col1[1]).toMatchObject({ accountId: 'acc_a', runId: 'run_1', data: { custodian: 'u1', failed: 1 } });
+      expect((await events.listForCollection('col_1', a1)).map((e) => e.seq)).toEqual([a2]);
+      expect((await events.listAfter(a1)).map((e) => e.type)).toEqual(['hold.released', 'run.progress']);
+      expect(typeof (await events.listAfter(0))[0].seq).toBe('number');
+    });
+  });
+}

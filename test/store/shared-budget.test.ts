@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/provider/budget.ts';
+import { createBudgetBackend, type BudgetBackend, type BudgetBackendConfig } from '../../src/provider/budget-backend.ts';
+import { SharedBudget } from '../../src/provider/shared-budget.ts';
+import { ProviderBudgetRepo } from '../../src/store/provider-budgets.ts';
+import { testDatabases } from '../support/databases.ts';
+
+/** Fake time that tests move in small steps, letting real I/O (Redis, PostgreSQL) answer between steps. */
+class SteppingClock implements Clock {
+  private t = Math.floor(Date.now() / 1000) * 1000 + 1_000_000;
+  private timers: { at: number; fn: () => void; id: number }[] = [];
+  private nextId = 0;
+
+  now(): number {
+    return this.t;
+  }
+
+  timer(ms: number, fn: () => void): () => void {
+    const id = this.nextId++;
+    this.timers.push({ at: this.t + Math.max(0, ms), fn, id });
+    return () => {
+      this.timers = this.timers.filter((x) => x.id !== id);
+    };
+  }
+
+  async run(ms: number, stepMs = 5): Promise<void> {
+    const end = this.t + ms;
+    while (this.t < end) {
+      this.t += stepMs;
+      const due = this.timers.filter((x) => x.at <= this.t).sort((a, b) => a.at - b.at);
+      this.timers = this.timers.filter((x) => x.at > this.t);
+      for (const timer of due) timer.fn();
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  }
+}
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+interface Fleet {
+  name: string;
+  /** A backend as another process would have it: its own connection to the shared store. */
+  backend(): BudgetBackend;
+  close(): Promise<void>;
+}
+
+const fleets: { name: string; open(): Promise<Fleet> }[] = [
+  {
+    name: 'in-process (embedded default)',
+    async open() {
+      const shared = createBudgetBackend({ kind: 'memory' });
+      return { name: 'memory', backend: () => shared, close: async () => {} };
+    },
+  },
+  ...(redisUrl
+    ? [
+        {
+          name: 'Redis',
+          async open(): Promise<Fleet> {
+            const made: BudgetBackend[] = [];
+            const prefix = `custody-test:${randomUUID()}`;
+            return {
+              name: 'redis',
+              backend: () => {
+                const b = createBudgetBackend({ kind: 'redis', url: redisUrl, prefix });
+                made.push(b);
+                return b;
+              },
+              close: async () => void (await Promise.all(made.map((b) => b.close()))),
+            };
+          },
+        },
+      ]
+    : []),
+  ...testDatabases
+    .filter((d) => d.name === 'postgres')
+    .map((d) => ({
+      name: 'PostgreSQL',
+      async open(): Promise<Fleet> {
+        const opened = await d.open();
+        const made: BudgetBackend[] = [];
+        return {
+          name: 'postgres',
+          backend: () => {
+            const config: BudgetBackendConfig = { kind: 'postgres', url: opened.url!, schema: opened.schema, repo: new ProviderBudgetRepo(opened.db) };
+            const b = createBudgetBackend(config);
+            made.push(b);
+            return b;
+          },
+          close: async () => {
+            await Promise.all(made.map((b) => b.close()));
+            await opened.close();
+          },
+        };
+      },
+    })),
+];
+
+/** Keeps `loops` requests going through `budget` (each held `holdMs` of fake time) until stopped; records grants. */
+function drive(budget: SharedBudget, clock: SteppingClock, loops: number, holdMs: number, grants: number[], inFlight: { now: number; max: number }) {
+  const ac = new AbortController();
+  const done = Array.from({ length: loops }, async () => {
+    while (!ac.signal.aborted) {
+      let release: () => void;
+      try {
+        release = await budget.acquire(1, ac.signal);
+      } catch {
+        return;
+      }
+      grants.push(clock.now());
+      inFlight.now += 1;
+      inFlight.max = Math.max(inFlight.max, inFlight.now);
+      await new Promise<void>((resolve) => clock.timer(holdMs, resolve));
+      inFlight.now -= 1;
+      release();
+    }
+  });
+  return async () => {
+    ac.abort();
+    await Promise.all(done);
+  };
+}
+
+/** Grants per aligned second [n*1000, (n+1)*1000), only for seconds wholly inside the run. */
+function perSecond(grants: number[], from: number, to: number): number[] {
+  const counts: number[] = [];
+  for (let s = Math.ceil(from / 1000) * 1000; s + 1000 <= to; s += 1000) counts.push(grants.filter((t) => t >= s && t < s + 1000).length);
+  return counts;
+}
+
+for (const kind of fleets) {
+  describe(`one provider budget shared by two processes: ${kind.name}`, () => {
+    let fleet: Fleet | undefined;
+    afterEach(async () => {
+      await fleet?.close();
+      fleet = undefined;
+    });
+
+    const pair = (clock: SteppingClock, config: { ratePerSecond: number; concurrency: number }) => {
+      fleet!;
+      const key = `conf:${randomUUID()}`;
+      const ids = { provider: 'conf', credential: key.slice(5) };
+      const make = () => new SharedBudget(key, ids, { ...config, burst: 1 }, { backend: fleet!.backend(), clock, learn: false });
+      return [make(), make()] as const;
+    };
+
+    it('never lets the two together exceed the rate in any second, and uses most of it', async () => {
+      fleet = await kind.open();
+      const clock = new SteppingClock();
+      const [a, b] = pair(clock, { ratePerSecond: 20, concurrency: 100 });
+      const grants: number[] = [];
+      const inFlight = { now: 0, max: 0 };
+      const start = clock.now();
+      const stops = [drive(a, clock, 4, 1, grants, inFlight), drive(b, clock, 4, 1, grants, inFlight)];
+      await clock.run(3000);
+      const end = clock.now();
+      const stopping = Promise.all(stops.map((s) => s()));
+      await clock.run(100);
+      await stopping;
+      const seconds = perSecond(grants, start, end);
+      expect(seconds.length).toBeGreaterThanOrEqual(2);
+      for (const n of seconds) expect(n).toBeLessThanOrEqual(20);
+      // Each instance alone would take 20/s: the pair together still gets about the budget, not twice it.
+      expect(seconds.reduce((x, y) => x + y, 0) / seconds.length).toBeGreaterThanOrEqual(18);
+    });
+
+    it('caps the requests in flight across both instances', async () => {
+      fleet = await kind.open();
+      const clock = new SteppingClock();
+      const [a, b] = pair(clock, { ratePerSecond: 1000, concurrency: 3 });
+      const grants: number[] = [];
+      const inFlight = { now: 0, max: 0 };
+      // Held long enough (fake time) for every waiter to try, however slow the store answers on a busy machine.
+      const stops = [drive(a, clock, 3, 400, grants, inFlight), drive(b, clock, 3, 400, grants, inFlight)];
+      await clock.run(1600);
+      const stopping = Promise.all(stops.map((s) => s()));
+      await clock.run(500);
+      await stopping;
+      expect(inFlight.max).toBe(3);
+      expect(grants.length).toBeGreaterThanOrEqual(9);
+    });
+
+    it('pauses the credential for both when one is told to back off (429 with Retry-After)', async () => {
+      fleet = await kind.open();
+      const clock = new SteppingClock();
+      const [a, b] = pair(clock, { ratePerSecond: 50, concurrency: 10 });
+      (await a.acquire())();
+      const pausedAt = clock.now();
+      a.pause(pausedAt + 2000);
+      await clock.run(20); // the pause reaches the shared store
+      let grantedAt = 0;
+      const waiting = b.acquire().then((release) => {
+        grantedAt = clock.now();
+        release();
+      });
+      await clock.run(1900);
+      expect(grantedAt).toBe(0);
+      await clock.run(300);
+      await waiting;
+      expect(grantedAt).toBeGreaterThanOrEqual(pausedAt + 2000);
+    });
+  });
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { checkHandlers, JobRegistryError } from '../../src/sync/jobs/registry.ts';
+
+const noop = async () => undefined;
+
+describe('job registry', () => {
+  it('accepts one handler for each of custody.run, custody.schedule and custody.sweep', () => {
+    const handlers = checkHandlers([
+      ['custody.sweep', noop],
+      ['custody.run', noop],
+      ['custody.schedule', noop],
+    ]);
+    expect(Object.keys(handlers).sort()).toEqual(['custody.run', 'custody.schedule', 'custody.sweep']);
+  });
+
+  it('fails at boot when a job has no handler', () => {
+    expect(() => checkHandlers([['custody.run', noop], ['custody.sweep', noop]])).toThrow(new JobRegistryError('no handler for job "custody.schedule"'));
+  });
+
+  it('fails at boot when a job has two handlers', () => {
+    expect(() =>
+      checkHandlers([
+        ['custody.run', noop],
+        ['custody.schedule', noop],
+        ['custody.run', noop],
+        ['custody.sweep', noop],
+      ]),
+    ).toThrow(/job "custody.run" has two handlers/);
+  });
+
+  it('fails at boot on a handler for a job nobody registered', () => {
+    expect(() => checkHandlers([['custody.run', noop], ['custody.schedule', noop], ['custody.sweep', noop], ['custody.runs', noop]])).toThrow(/"custody.runs" is not a registered job/);
+  });
+});
