@@ -35,17 +35,17 @@ const contentSelection = fc.record({
 
 /**
  * Chats: absent; all selected (one-to-one switched off or not through `excluded`); or a list of one-to-one and
- * channels (with their own selection). The spec does not say what a `channels` entry in `excluded` means, so
- * none is drawn.
+ * channels (with their own selection). A `channels` entry in `excluded` (its shape is "not shown" in the spec) is
+ * read by the selection rule: it takes away the channels its own selection selects.
  */
 type ChatPick =
   | { mode: 'none' }
-  | { mode: 'all'; offOneToOne: boolean | null; junk: boolean }
+  | { mode: 'all'; offOneToOne: boolean | null; offChannels: PickSelection | null; junk: boolean }
   | { mode: 'some'; oneToOne: boolean | null; channels: PickSelection | null };
 
 const chatPick: fc.Arbitrary<ChatPick> = fc.oneof(
   fc.constant({ mode: 'none' as const }),
-  fc.record({ mode: fc.constant('all' as const), offOneToOne: fc.option(fc.boolean()), junk: fc.boolean() }),
+  fc.record({ mode: fc.constant('all' as const), offOneToOne: fc.option(fc.boolean()), offChannels: fc.option(pickSelection), junk: fc.boolean() }),
   fc.record({ mode: fc.constant('some' as const), oneToOne: fc.option(fc.boolean()), channels: fc.option(pickSelection) }),
 );
 
@@ -84,6 +84,7 @@ export function confFilters(tenant: ZoomTenant, p: ConfPick): SpecConfFilters {
   const c = p.chats;
   if (c.mode === 'all') {
     const excluded: ChatEntry[] = c.offOneToOne === null ? [] : [{ 'one-to-one': c.offOneToOne }];
+    if (c.offChannels) excluded.push({ channels: idSelection(channelIds, c.offChannels) });
     // `selected` is not used when all_selected is true: a one-to-one switched off there must change nothing.
     const selected: ChatEntry[] = c.junk ? [{ 'one-to-one': false }, { channels: idSelection(channelIds, { all: false, selected: [], excluded: [] }) }] : [];
     filters.chats = { all_selected: true, selected, excluded };

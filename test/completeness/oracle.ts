@@ -71,12 +71,18 @@ export function contentOn(sel: SpecSelection<ContentEntry>): Set<ContentKey> {
 
 /**
  * Chats: no `chats` key, nothing. Otherwise the selection object over the two entry types: one-to-one, and the
- * channels, each selected channel by its own nested selection. With `all_selected` every channel is in scope.
+ * channels, each selected channel by its own nested selection. With `all_selected` every channel is in scope but
+ * those a `channels` entry in `excluded` selects.
  */
 export function chatsOn(chats: SpecSelection<ChatEntry> | undefined): { oneToOne: boolean; channel: (id: string) => boolean } {
   if (!chats) return { oneToOne: false, channel: () => false };
   const oneToOne = (list: ChatEntry[]) => list.some((e) => 'one-to-one' in e && e['one-to-one'] === true);
-  if (chats.all_selected) return { oneToOne: !oneToOne(chats.excluded), channel: () => true };
+  const channelsEntry = (list: ChatEntry[]) => list.find((e): e is { channels: SpecSelection<IdEntry> } => 'channels' in e);
+  if (chats.all_selected) {
+    // Everything minus `excluded`: a `channels` entry there takes away the channels its own selection selects.
+    const off = channelsEntry(chats.excluded);
+    return { oneToOne: !oneToOne(chats.excluded), channel: (id) => !(off && selectsId(off.channels, id)) };
+  }
   const nested = chats.selected.find((e): e is { channels: SpecSelection<IdEntry> } => 'channels' in e);
   return { oneToOne: oneToOne(chats.selected), channel: (id) => (nested ? selectsId(nested.channels, id) : false) };
 }

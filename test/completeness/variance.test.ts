@@ -150,7 +150,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('completeness unde
   it('conf, everything selected: the oracle set minus a vanished and a failing recording and an unreadable conversation', async () => {
     const p: ConfPick = {
       tenantSeed: 11, users: 4, meetingsPerUser: 2, owners: everything,
-      content: { all_selected: true, selected: [], excluded: [] }, chats: { mode: 'all', offOneToOne: null, junk: false },
+      content: { all_selected: true, selected: [], excluded: [] }, chats: { mode: 'all', offOneToOne: null, offChannels: null, junk: false },
     };
     expect(await confRun(p)).toBeGreaterThanOrEqual(3);
   });

@@ -73,12 +73,14 @@ export function chatScope(filters: ConfFilters): { oneToOne: boolean; channels: 
     const c = find(entries, 'channels');
     return { oneToOne: o?.['one-to-one'] === true, channels: (c?.channels as Selection<{ id: string }>) ?? null };
   }
-  // all_selected: one-to-one and every channel, minus what `excluded` switches off.
+  // all_selected: one-to-one and every channel, minus what `excluded` switches off. A `channels` entry there
+  // excludes the channels its own selection selects (all of them, or all but its `excluded`, or its `selected`).
   const o = find(excluded, 'one-to-one');
-  const c = find(excluded, 'channels');
-  const excludedChannels = (c?.channels as Selection<{ id: string }> | undefined)?.selected ?? [];
-  return {
-    oneToOne: o?.['one-to-one'] !== true,
-    channels: { all_selected: true, selected: [], excluded: excludedChannels },
-  };
+  const off = find(excluded, 'channels')?.channels as Selection<{ id: string }> | undefined;
+  const channels: Selection<{ id: string }> = !off
+    ? { all_selected: true, selected: [], excluded: [] }
+    : off.all_selected
+      ? { all_selected: false, selected: off.excluded, excluded: [] }
+      : { all_selected: true, selected: [], excluded: off.selected };
+  return { oneToOne: o?.['one-to-one'] !== true, channels };
 }
