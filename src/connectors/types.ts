@@ -214,6 +214,11 @@ export type CollectEvent =
    * engine treats every stored item of theirs that this run did not see as deleted at the source. Yield it only
    * when nothing was skipped: an item held back by an error would otherwise be taken for deleted.
    */
+  /**
+   * Still at the source, but outside the selection (the filters narrowed, or it moved out): what the collection
+   * holds of it stays as collected and a complete listing never takes it for deleted at the source.
+   */
+  | { type: 'present'; custodian: string; kind: string; sourceId: string }
   | { type: 'listing_complete'; custodian: string; kinds: string[] };
 
 /** A failed piece on a unit's retry list, handed back to Connector.retry by a following run. */

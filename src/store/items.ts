@@ -185,6 +185,20 @@ export class ItemRepo {
     return { rows: page, cursor: rows.length > opts.limit && last ? encodeCursor(last.first_seen_at, last.id) : null };
   }
 
+  /** Stamps the stored items (if any) of these source keys with the listing mark; one statement per 500 keys. */
+  async markPresent(collectionId: string, keys: Array<{ kind: string; sourceId: string }>, listingRunId: string): Promise<void> {
+    for (let i = 0; i < keys.length; i += 500) {
+      const chunk = keys.slice(i, i + 500);
+      await this.db
+        .updateTable('items')
+        .set({ last_seen_run_id: listingRunId })
+        .where('collection_id', '=', collectionId)
+        .where('source_id', 'in', chunk.map((k) => k.sourceId))
+        .where('kind', 'in', [...new Set(chunk.map((k) => k.kind))])
+        .execute();
+    }
+  }
+
   /**
    * Items of a custodian and kinds that the listing run `listingRunId` has not seen, not yet tombstoned (or not
    * yet marked deleted at the source), for a complete listing to treat as deleted.

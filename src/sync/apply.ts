@@ -23,6 +23,8 @@ export type ItemOp =
   | { type: 'touch'; id: string; patch: ItemPatch }
   /** seen unchanged at the source by this run: only its listing mark moves */
   | { type: 'seen'; id: string }
+  /** at the source but outside the selection: the stored row, if any, gets the listing mark and nothing else */
+  | { type: 'present'; kind: string; sourceId: string }
   /** auto: deleted at the source; its content is purged unless a hold applies (decided in the transaction) */
   | { type: 'tombstone'; kind: string; sourceId: string }
   | { type: 'mark_deleted'; kind: string; sourceId: string };
@@ -58,10 +60,14 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
   const result: ApplyResult = { released: [], acquired: [] };
   const ctx: Ctx = { trx, items, refs, scope, result, keepVersions: async () => scope.typeSync === 'arch' || (await scope.held()) };
   const seen: string[] = [];
+  const present: Array<{ kind: string; sourceId: string }> = [];
   for (const op of ops) {
     switch (op.type) {
       case 'seen':
         seen.push(op.id);
+        break;
+      case 'present':
+        present.push(op);
         break;
       case 'upsert':
         await upsert(ctx, op);
@@ -96,6 +102,7 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
   }
   // Marks commute with every other operation: one statement per chunk instead of one per unchanged item.
   await items.markSeen(seen, scope.listingRunId);
+  await items.markPresent(scope.collectionId, present, scope.listingRunId);
   return result;
 }
 

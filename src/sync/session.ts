@@ -100,6 +100,10 @@ export class RunSession {
       case 'cursors':
         this.pendingCursors = JSON.stringify(ev.value ?? null);
         return;
+      case 'present':
+        this.ops.push({ type: 'present', kind: ev.kind, sourceId: ev.sourceId });
+        if (this.ops.length >= FLUSH_EVERY) return this.flush();
+        return;
       case 'listing_complete':
         return this.onListingComplete(ev.custodian, ev.kinds);
       default: {
@@ -115,7 +119,7 @@ export class RunSession {
     const errors = this.errors;
     const at = this.now();
     // arch keeps everything anyway; elsewhere only writes that could drop content need to know about holds.
-    const asks = this.scope.typeSync !== 'arch' && ops.some((op) => op.type !== 'seen' && op.type !== 'mark_deleted');
+    const asks = this.scope.typeSync !== 'arch' && ops.some((op) => op.type !== 'seen' && op.type !== 'present' && op.type !== 'mark_deleted');
     const override = asks && this.deps.heldOverride ? await this.deps.heldOverride(this.scope.collectionId) : false;
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const runs = new RunRepo(trx);

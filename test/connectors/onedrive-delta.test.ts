@@ -29,10 +29,10 @@ function children(userId: string, parentId: string, kind: 'file' | 'folder') {
 const rootOf = (userId: string) => sandbox.listItems(userId)[0].id;
 
 /** The engine's store must now mirror the sandbox: same ids, paths and bytes. */
-function expectMirror(e: MiniEngine, userId: string, want: Set<string>) {
+function expectMirror(e: MiniEngine, userId: string, want: Set<string>, kept: Set<string> = new Set()) {
   const stored = [...e.stored.values()].filter((s) => s.input.custodian === userId);
-  expect(new Set(stored.map((s) => s.input.sourceId))).toEqual(want);
-  for (const s of stored) {
+  expect(new Set(stored.map((s) => s.input.sourceId))).toEqual(new Set([...want, ...kept]));
+  for (const s of stored.filter((s) => !kept.has(s.input.sourceId))) {
     expect(s.input.path).toBe(sandbox.pathOf(userId, s.input.sourceId));
     if (s.input.kind === 'file') {
       expect(s.sha256).toBe(sha256(sandbox.contentOf(userId, s.input.sourceId)));
@@ -78,8 +78,9 @@ describe('OneDrive incremental collection', () => {
     // Only the stored deltaLink was used: no new full enumeration.
     expect(sandbox.requests.slice(mark).filter((r) => r.path === `/v1.0/users/${alice}/drive/root/delta`)).toEqual([]);
     const deletedIds = new Set(second.deleted.map((d) => d.sourceId));
-    for (const id of [deleted.id, movedOut.id, ...leaving]) expect(deletedIds.has(id)).toBe(true);
-    for (const id of outOfScopeDeleted) expect(deletedIds.has(id)).toBe(false);
+    expect(deletedIds.has(deleted.id)).toBe(true);
+    // Moved out of the selection is not deleted at the source: what was collected of it stays as collected.
+    for (const id of [movedOut.id, ...leaving, ...outOfScopeDeleted]) expect(deletedIds.has(id)).toBe(false);
     expect(second.items.find((i) => i.sourceId === added.id)?.path).toBe(sandbox.pathOf(alice, added.id));
     // The renamed folder's descendants are placed under the new name.
     for (const child of children(alice, keptA.id, 'file')) {
@@ -87,7 +88,7 @@ describe('OneDrive incremental collection', () => {
     }
 
     const skip = descendantsOf(sandbox, alice, excluded.id);
-    expectMirror(e, alice, new Set(sandboxItems(sandbox, alice).filter((i) => !skip.has(i.id)).map((i) => i.id)));
+    expectMirror(e, alice, new Set(sandboxItems(sandbox, alice).filter((i) => !skip.has(i.id)).map((i) => i.id)), new Set([movedOut.id, ...leaving]));
 
     const third = await e.run(filters);
     expect(third.items).toEqual([]);

@@ -128,6 +128,8 @@ export class MiniEngine {
         this.stored.delete(`${ev.kind}:${ev.sourceId}`);
       } else if (ev.type === 'error') {
         result.errors.push({ reason: ev.reason, sourceId: ev.sourceId });
+      } else if (ev.type === 'present') {
+        this.seen.add(`${ev.kind}:${ev.sourceId}`);
       } else if (ev.type === 'listing_complete') {
         const unseen = [...this.stored.entries()]
           .filter(([key, s]) => s.input.custodian === ev.custodian && ev.kinds.includes(s.input.kind) && !this.seen.has(key))

@@ -221,4 +221,18 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
     expect(json.counts).toMatchObject({ hash_mismatch: 1, tombstoned: 1 });
     expect((json.items as Json[]).find((m) => m.source_id === added.id)).toMatchObject({ hash_verified: false, run_id: c.latest_run.run_id });
   });
+
+  it('narrowing the folder selection keeps what was collected and claims no deletion at the source', async () => {
+    const before = await items();
+    const keep = topFolders(alice)[1]!;
+    const onlyKeep = { all_selected: false, selected: [{ id: keep.id }], excluded: [], filter_type: 'user_folders', filter_name: 'Alice' };
+    const patch = await call('PATCH', `/v1/collections/${collectionId}`, { sync_status: 'pending', sync_filters: { [alice]: onlyKeep } });
+    expect(patch.status).toBe(204);
+    const c = await t.waitForStatus(token, collectionId, ['synced'], 30_000);
+    expect(c.latest_run.status).toBe('succeeded');
+    // Alice's other folders and Bob's folder left the selection; all of it is still at the source.
+    expect(new Set((await items()).map((i) => i.source_id))).toEqual(new Set(before.map((i) => i.source_id)));
+    const { json } = await fetchManifest(t.call, token, collectionId);
+    expect(json.counts).toMatchObject({ tombstoned: 1, deleted_at_source: 1 });
+  });
 });

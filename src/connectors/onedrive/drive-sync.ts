@@ -155,8 +155,7 @@ export class DriveSync {
       if (!st.full && isContainer(e) && prev && prev[0] === parentId && prev[1] === (e.name ?? '') && prev[2] === (e.eTag ?? null)) continue;
       if (!inSelection(this.o.selection, [e.id, ...parentChain])) {
         excluded += 1;
-        // It may have been moved out of the selection since the last run.
-        if (!st.full) yield* this.leave(e);
+        yield this.outside(e);
         continue;
       }
       const parentPath = this.tree.path(parentId!)!;
@@ -191,10 +190,13 @@ export class DriveSync {
     }
   }
 
-  /** An item outside the selection in a change round: an earlier run may have collected it where it was. */
-  private *leave(e: DriveItem): Generator<CollectEvent> {
+  /**
+   * Outside the selection is not gone from the source: what an earlier run collected of it (before the filters
+   * narrowed, or where it was before it moved out) stays as collected, never marked deleted at the source.
+   */
+  private outside(e: DriveItem): CollectEvent {
     this.yielded.delete(e.id);
-    yield { type: 'deleted', kind: isContainer(e) ? 'folder' : 'file', sourceId: e.id };
+    return { type: 'present', custodian: this.o.userId, kind: isContainer(e) ? 'folder' : 'file', sourceId: e.id };
   }
 
   private itemEvent(item: DriveItem, parentPath: string): CollectEvent {
@@ -244,7 +246,7 @@ export class DriveSync {
             stack.push(c.id);
           }
           if (!inSelection(this.o.selection, [c.id, ...folderChain])) {
-            yield* this.leave(c);
+            yield this.outside(c);
             continue;
           }
           const key = `${c.eTag ?? ''}|${parentPath}/${c.name ?? ''}`;
