@@ -39,6 +39,8 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('the routes the co
     it('answers 200 {authorization_url} for conf, which otherwise redirects', async () => {
       const plain = await authorize('conf');
       expect(plain.status).toBe(302);
+      // A generic client's default that also takes anything (axios) still gets the spec's redirect.
+      expect((await authorize('conf', { accept: 'application/json, text/plain, */*' })).status).toBe(302);
       const res = await authorize('conf', { accept: 'application/json' });
       const body = await jsonOf(res, 200);
       expect(Object.keys(body)).toEqual(['authorization_url']);

@@ -21,7 +21,7 @@ export default function getAuthorizationUrl(app: App) {
         tags: ['pairing'],
         summary: 'Start pairing: the provider authorization URL for a collection type',
         description:
-          'Answers 302 to the provider (`conf`) or 200 `{authorization_url}` (`edrive`); with `Accept: application/json` it answers 200 `{authorization_url}` for every type (a web page cannot read a cross-origin redirect). `redirect_to` must be on the account allowlist (exact match) or be the web console, `<PUBLIC_URL>/console/`. ' +
+          'Answers 302 to the provider (`conf`) or 200 `{authorization_url}` (`edrive`); with `Accept: application/json` (that type alone) it answers 200 `{authorization_url}` for every type (a web page cannot read a cross-origin redirect). `redirect_to` must be on the account allowlist (exact match) or be the web console, `<PUBLIC_URL>/console/`. ' +
           'The `state` sent to the provider is signed, expires after 10 minutes, is single use and binds the account, the type, `redirect_to` and the client `state`. ' +
           'After consent the browser comes back to `redirect_to?code=<one-time pairing code>&state=<client state>` (or `?error=…&error_description=…&state=…`); ' +
           'pass the code to `pair_credentials` within 10 minutes.' +
@@ -68,9 +68,18 @@ export default function getAuthorizationUrl(app: App) {
         scopesType: scopes_type,
       });
       reply.header('Cache-Control', 'no-store').header('Vary', 'Accept');
-      const wantsJson = /\bapplication\/json\b/i.test(req.headers.accept ?? '');
+      const wantsJson = acceptsOnlyJson(req.headers.accept);
       if (connector.oauth.authorizationResponse === 'redirect' && !wantsJson) return reply.redirect(url, 302);
       return { authorization_url: url };
     },
   );
+}
+
+/**
+ * A page asking for the URL as JSON says `Accept: application/json` and nothing else; a generic client default that
+ * also takes anything (axios: `application/json, text/plain, *\/*`) gets the redirect the spec describes.
+ */
+function acceptsOnlyJson(accept: string | undefined): boolean {
+  const types = (accept ?? '').split(',').map((t) => t.split(';')[0]!.trim().toLowerCase()).filter(Boolean);
+  return types.length > 0 && types.every((t) => t === 'application/json');
 }
