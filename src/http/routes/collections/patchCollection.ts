@@ -34,7 +34,7 @@ export default function patchCollection(app: App) {
         tags: ['collections'],
         summary: 'Save sync filters, the sync type, and/or queue a sync',
         description:
-          '`sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before). 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), user ids the paired tenant does not have and folder ids not in that user's drive (when the tenant can be asked; otherwise the run reports such a user as a failed custodian).',
+          '`sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before). 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), user ids the paired tenant does not have and folder ids not in that user’s drive (when the tenant can be asked; otherwise the run reports such a user as a failed custodian).',
         params: IdParams,
         body: Type.Object(
           {
