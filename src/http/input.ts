@@ -56,6 +56,13 @@ function integerFieldsOf(schema: unknown): string[] {
 
 export function installInputChecks(app: FastifyInstance<any, any, any, any, any>): void {
   app.addHook('preValidation', (req: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => done(inputError(req) ?? undefined));
+  // `Content-Type: application/json` with no body at all (a client's default header on a start or a DELETE) is no
+  // body, as the spec's "request: none" reads; a route that needs one still answers its 400 naming the body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) =>
+    body.length === 0 ? done(null, undefined) : parseJson(req, body.toString(), done),
+  );
 }
 
 function inputError(req: FastifyRequest): Error | null {

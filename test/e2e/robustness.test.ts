@@ -107,6 +107,17 @@ describe('robustness: malformed input never yields a 5xx', () => {
     expect(huge.status).toBe(413);
   });
 
+  it('takes Content-Type: application/json with no body as no body; a route that needs one names it', async () => {
+    const empty = (method: string, path: string) =>
+      fetch(`${t.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    const ws = (await (await t.call(token, 'POST', '/v1/workspaces', { json: { name: 'bodiless', description: 'd' } })).json()) as { onna_id: string };
+    expect((await empty('DELETE', `/v1/workspaces/${ws.onna_id}`)).status).toBe(204);
+    const needsBody = await empty('POST', '/v1/workspaces');
+    expect(needsBody.status).toBe(400);
+    expect(((await needsBody.clone().json()) as { detail: string }).detail).toMatch(/body/);
+    await check(needsBody, 'POST /v1/workspaces, JSON content type, no body');
+  });
+
   it('keeps the data intact after the barrage', async () => {
     const col = (await (await t.call(token, 'GET', `/v1/collections/${ids.keepCol}`)).json()) as Record<string, unknown>;
     expect(col).toMatchObject({ onna_id: ids.keepCol, onna_parent_id: ids.keepWs, credential_id: ids.wal, sync_status: 'created', sync_filters: null });
