@@ -96,6 +96,8 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('discovery on %s',
     const col = await pairedConf();
     const ok = await get(acme, `/v1/collections/${col.id}/channels?user=u1&limit=500`);
     expect(ok.status).toBe(200);
+    // "larger values clamped": however large
+    expect((await get(acme, `/v1/collections/${col.id}/channels?user=u1&limit=100000000000`)).status).toBe(200);
     expect(await json(ok)).toEqual({ results: CHANNELS.u1, next_page_token: null });
 
     const missing = await get(acme, `/v1/collections/${col.id}/channels`);

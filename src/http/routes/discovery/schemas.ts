@@ -9,7 +9,7 @@ const text = (description?: string) => Type.Optional(Type.Union([Type.String(), 
 const cursor = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 
 export const Limit = Type.Optional(
-  Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Page size. `conf`: default and maximum 300. `edrive`: default 100, maximum 999. Larger values are clamped.' }),
+  Type.Integer({ minimum: 1, maximum: 999_999_999_999_999, description: 'Page size. `conf`: default and maximum 300. `edrive`: default 100, maximum 999. Larger values are clamped.' }),
 );
 
 const ConfUser = open(
