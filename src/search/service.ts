@@ -42,9 +42,16 @@ const MAX_OFFSET = 10_000;
 function dateBound(value: string | undefined, end: boolean, field: string): string | undefined {
   if (value === undefined) return undefined;
   const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value;
-  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(date) ? Date.parse(date) : NaN;
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(date) && realDay(date) ? Date.parse(date) : NaN;
   if (Number.isNaN(ms)) throw badRequest(`${field} must be a date (2024-05-01) or a date-time with a time zone (2024-05-01T09:30:00Z).`, `/body/${field}`);
   return new Date(ms).toISOString();
+}
+
+/** `2024-02-30` is no day (Date.parse would read it as 1 March). */
+function realDay(value: string): boolean {
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
 }
 
 /** Cursors are an offset bound to the request they came from (size may change between pages, nothing else). */

@@ -199,6 +199,10 @@ for (const database of testDatabases) {
       await expect(search('"open')).rejects.toMatchObject({ status: 400, pointer: '/body/query', detail: expect.stringContaining('unterminated') });
       await expect(search('x', { kinds: ['webinar'] })).rejects.toMatchObject({ status: 400, pointer: '/body/kinds/0' });
       await expect(search('x', { date_from: 'yesterday' })).rejects.toMatchObject({ status: 400, pointer: '/body/date_from' });
+      // No such days: not read as 1 March or 1 May.
+      await expect(search('x', { date_from: '2024-02-30' })).rejects.toMatchObject({ status: 400, pointer: '/body/date_from' });
+      await expect(search('x', { date_to: '2023-04-31T10:00:00Z' })).rejects.toMatchObject({ status: 400, pointer: '/body/date_to' });
+      await expect(search('x', { date_from: '2024-02-29' })).resolves.toBeDefined();
     });
   });
 }
