@@ -45,8 +45,13 @@ export function checkSelection(
     issues.push({ pointer, message: 'must be a selection object {all_selected, selected, excluded}.' });
     return;
   }
-  checkKeys(value, ['all_selected', 'selected', 'excluded', ...extraKeys], pointer, issues);
+  checkKeys(value, ['all_selected', 'selected', 'excluded', 'sync_future', ...extraKeys], pointer, issues);
   if (typeof value.all_selected !== 'boolean') issues.push({ pointer: `${pointer}/all_selected`, message: 'must be a boolean.' });
+  // A common selection field of the original product ("automatically include future items"). Every run collects
+  // what the selection holds at that time, future items included; `false` is refused rather than ignored.
+  if ('sync_future' in value && value.sync_future !== true) {
+    issues.push({ pointer: `${pointer}/sync_future`, message: 'only true is supported: every run collects what the selection holds at that time, new items included.' });
+  }
   for (const list of ['selected', 'excluded'] as const) {
     const items = value[list];
     if (!Array.isArray(items)) {
