@@ -27,7 +27,7 @@ const handedOut = new Set<number>();
  */
 const SLICE = 500;
 const sliceStart = 12_000 + ((Number(process.env.VITEST_POOL_ID ?? process.pid) % 40) * SLICE);
-let next = 0;
+let next = Math.floor(Math.random() * SLICE); // two vitest runs at once (one per worktree) start apart
 
 async function bindable(port: number): Promise<boolean> {
   const server = net.createServer();
