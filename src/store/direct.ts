@@ -47,3 +47,30 @@ export function registerDirectSqlite(db: Executor, sqlite: SQLite.Database): voi
 export function directSqlite(db: Executor): DirectSqlite | undefined {
   return handles.get(db);
 }
+
+/**
+ * A read whose results are kept while the database is unchanged (SQLite only; on PostgreSQL, or in a transaction,
+ * or while the connection is busy, every call reads). Exact, not a time window: the change stamp is read before
+ * the value, so a write landing in between only costs the next call a miss, and a result read under an older
+ * stamp is never filed under a newer one. Callers must not mutate what they get.
+ */
+export function whileUnchanged<K, V>(read: (db: Executor, key: K) => Promise<V>, maxEntries = 10_000) {
+  const states = new WeakMap<Executor, { stamp: string; values: Map<K, V> }>();
+  return async (db: Executor, key: K): Promise<V> => {
+    const stamp = directSqlite(db)?.changeStamp();
+    if (stamp === undefined) return read(db, key);
+    let state = states.get(db);
+    if (!state) states.set(db, (state = { stamp, values: new Map() }));
+    if (state.stamp !== stamp) {
+      state.stamp = stamp;
+      state.values.clear();
+    }
+    if (state.values.has(key)) return state.values.get(key)!;
+    const value = await read(db, key);
+    if (state.stamp === stamp) {
+      if (state.values.size >= maxEntries) state.values.clear();
+      state.values.set(key, value);
+    }
+    return value;
+  };
+}
