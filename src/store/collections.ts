@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { compiledOnce } from './compiled.ts';
+import { whileUnchanged } from './direct.ts';
 import type { Database } from './db.ts';
 import { EventRepo } from './events.ts';
 import { newId, nowIso } from './ids.ts';
@@ -44,31 +45,12 @@ export class CollectionRepo {
 
   /**
    * The caller's collection, whether its wallet holds a grant, and its latest run, in one statement (the hot GET
-   * of a collection): one snapshot, so a run that reads as finished is seen with the status it left.
+   * of a collection): one snapshot, so a run that reads as finished is seen with the status it left. On SQLite
+   * the answer is kept while the database is unchanged (store/direct.ts: exact, any write by any process is seen
+   * by the next call). Callers must not mutate it.
    */
-  async getWithPairing(accountId: string, id: string): Promise<{ collection: CollectionRow; paired: boolean; latestRun: RunHead | null } | undefined> {
-    const row = (await getCollectionWithPairing(this.db, accountId, id))[0];
-    if (!row) return undefined;
-    const { credentials_paired, run_id, run_trigger, run_scope, run_status, run_listed, run_collected, run_skipped, run_unchanged, run_failed, run_bytes, run_error_count, run_started_at, run_finished_at, ...collection } = row;
-    const latestRun =
-      run_id === null
-        ? null
-        : {
-            id: run_id,
-            trigger: run_trigger!,
-            scope: run_scope,
-            status: run_status!,
-            listed: run_listed!,
-            collected: run_collected!,
-            skipped: run_skipped!,
-            unchanged: run_unchanged!,
-            failed: run_failed!,
-            bytes: run_bytes!,
-            error_count: run_error_count!,
-            started_at: run_started_at,
-            finished_at: run_finished_at,
-          };
-    return { collection, paired: Number(credentials_paired) === 1, latestRun };
+  async getWithPairing(accountId: string, id: string): Promise<CollectionWithRun | undefined> {
+    return getWithPairingCached(this.db, `${accountId}\u0000${id}`);
   }
 
   async getById(id: string): Promise<CollectionRow | undefined> {
@@ -285,3 +267,36 @@ const getCollectionWithPairing = compiledOnce((db: Executor, accountId: string, 
     .where('collections.account_id', '=', accountId)
     .where('collections.deleting_at', 'is', null),
 );
+
+export type CollectionWithRun = Readonly<{ collection: CollectionRow; paired: boolean; latestRun: RunHead | null }>;
+
+async function readWithPairing(db: Executor, accountId: string, id: string): Promise<CollectionWithRun | undefined> {
+  const row = (await getCollectionWithPairing(db, accountId, id))[0];
+  if (!row) return undefined;
+  const { credentials_paired, run_id, run_trigger, run_scope, run_status, run_listed, run_collected, run_skipped, run_unchanged, run_failed, run_bytes, run_error_count, run_started_at, run_finished_at, ...collection } = row;
+  const latestRun =
+    run_id === null
+      ? null
+      : {
+          id: run_id,
+          trigger: run_trigger!,
+          scope: run_scope,
+          status: run_status!,
+          listed: run_listed!,
+          collected: run_collected!,
+          skipped: run_skipped!,
+          unchanged: run_unchanged!,
+          failed: run_failed!,
+          bytes: run_bytes!,
+          error_count: run_error_count!,
+          started_at: run_started_at,
+          finished_at: run_finished_at,
+        };
+  return { collection, paired: Number(credentials_paired) === 1, latestRun };
+}
+
+// ids never hold NUL (the HTTP edge refuses it): the key cannot be ambiguous
+const getWithPairingCached = whileUnchanged((db: Executor, key: string) => {
+  const [accountId, id] = key.split('\u0000') as [string, string];
+  return readWithPairing(db, accountId, id);
+});
