@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
@@ -32,24 +33,39 @@ async function load(target: Target, opts: { seconds: number; connections: number
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** CPU time (user + system, ms) the process has used, from /proc (Linux; clock ticks of 10 ms); null elsewhere. */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Authenticated `GET /v1/collections/{id}` on the product (auth lookup, shared-budget rate limit, audit and edge
- * hooks, request log at the default level, three reads) against a bare Fastify answering the same JSON, in one
- * run: the throughput with 16 connections in flight, and the p99 latency at a fixed 1,000 requests per second.
- * Both servers run at once and are measured in alternation, three rounds, medians reported, so that a machine
- * whose load changes during the run skews both alike.
+ * Authenticated `GET /v1/collections/{id}` on the product (token check, shared-budget rate limit, audit and edge
+ * hooks, request log at the default level, the collection read) against a bare Fastify answering the same JSON,
+ * in one run: the throughput with 16 connections in flight, the server's CPU per request at that load (Linux), and
+ * the p99 latency at a fixed 1,000 requests per second. Both servers run at once and are measured in alternation,
+ * three rounds, medians reported, so that a machine whose load changes during the run skews both alike.
  */
 export async function benchApi(seconds: number): Promise<Record<string, string>> {
   const servers = { bare: await startServer('bare'), product: await startServer('product') };
   const kinds = ['bare', 'product'] as const;
   const rps = { bare: [] as number[], product: [] as number[] };
   const p99 = { bare: [] as number[], product: [] as number[] };
+  // server CPU per request under full load: steadier than req/s on a machine whose other load changes
+  const cpu = { bare: [] as number[], product: [] as number[] };
   let failed = 0;
   try {
     for (const kind of kinds) await load(servers[kind].target, { seconds: 1, connections: 16 });
     for (let round = 0; round < 3; round++) {
       for (const kind of kinds) {
+        const before = cpuMs(servers[kind].child.pid);
         const max = await load(servers[kind].target, { seconds, connections: 16 });
+        const after = cpuMs(servers[kind].child.pid);
+        if (before !== null && after !== null && max.total > 0) cpu[kind].push(((after - before) * 1000) / max.total);
         const paced = await load(servers[kind].target, { seconds, connections: 16, rate: 1000 });
         rps[kind].push(max.rps);
         p99[kind].push(paced.p99);
@@ -62,7 +78,8 @@ export async function benchApi(seconds: number): Promise<Record<string, string>>
   const out: Record<string, string> = {};
   for (const kind of kinds) {
     out[`api ${kind}: GET /v1/collections/{id}`] =
-      `${median(rps[kind]).toFixed(0)} req/s with 16 in flight (rounds: ${rps[kind].map((r) => r.toFixed(0)).join(', ')}); p99 at 1000 req/s ${median(p99[kind])} ms (rounds: ${p99[kind].join(', ')})`;
+      `${median(rps[kind]).toFixed(0)} req/s with 16 in flight (rounds: ${rps[kind].map((r) => r.toFixed(0)).join(', ')}); p99 at 1000 req/s ${median(p99[kind])} ms (rounds: ${p99[kind].join(', ')})` +
+      (cpu[kind].length ? `; server CPU ${median(cpu[kind]).toFixed(0)} µs/request (rounds: ${cpu[kind].map((c) => c.toFixed(0)).join(', ')})` : '');
   }
   out['api ratio product/bare'] = `${(median(rps.product) / median(rps.bare)).toFixed(2)} (goal >= 0.4); product p99 at 1000 req/s ${median(p99.product)} ms (goal <= 10); ${failed} non-2xx or failed requests`;
   return out;

@@ -13,7 +13,7 @@ import { DEFAULT_BODY_LIMIT, installBodyLimits } from './http/body-limits.ts';
 import { clientErrorHandler, installRequestEdges, installServerAnswers } from './http/edge.ts';
 import { correlationId, installErrorHandler, sendError } from './http/errors.ts';
 import { installInputChecks } from './http/input.ts';
-import { RequestLog } from './http/request-log.ts';
+import { lazyChildLogger, RequestLog } from './http/request-log.ts';
 import { openapiInfo } from './http/openapi-info.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { ErrorBody } from './http/schemas.ts';
@@ -32,6 +32,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const app: App = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     logController: new RequestLog(),
+    childLoggerFactory: lazyChildLogger,
     genReqId: (req) => correlationId(req),
     trustProxy: false,
     bodyLimit: DEFAULT_BODY_LIMIT,

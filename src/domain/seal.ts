@@ -53,7 +53,7 @@ export function loadSealer(opts: { secretKey?: string; dataDir: string }): Seale
 }
 
 export function sha256Hex(value: string): string {
-  return crypto.createHash('sha256').update(value).digest('hex');
+  return crypto.hash('sha256', value, 'hex');
 }
 
 export function randomToken(bytes = 32): string {

@@ -28,7 +28,10 @@ export function firstUnstorable(value: unknown, at: string, depth = 0): string |
     }
     return null;
   }
-  for (const [key, v] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    // the common case, a storable key with a storable text value, builds no pointer
+    if (typeof v === 'string' && storable(v) && storable(key)) continue;
     const here = `${at}/${pointerPart(key)}`;
     if (!storable(key)) return here;
     const found = firstUnstorable(v, here, depth + 1);

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
+import { registerDirectSqlite } from './direct.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Database = Kysely<DB>;
@@ -46,7 +47,9 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server may write at the same time: wait for the lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  registerDirectSqlite(db, sqlite);
+  return db;
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

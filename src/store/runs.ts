@@ -11,6 +11,8 @@ import type { DB } from './schema.ts';
 import type { SyncTables } from './schema-sync.ts';
 
 export type RunRow = Selectable<SyncTables['runs']>;
+/** What a run's summary shows (read with the collection on its hot GET). */
+export type RunHead = Pick<RunRow, 'id' | 'trigger' | 'scope' | 'status' | 'listed' | 'collected' | 'skipped' | 'unchanged' | 'failed' | 'bytes' | 'error_count' | 'started_at' | 'finished_at'>;
 export type RunErrorRow = Selectable<SyncTables['run_errors']>;
 /** `event`: a provider event's targeted run, limited to `scope` (custodian ids). */
 export type RunTrigger = 'start' | 'schedule' | 'retry' | 'event';
@@ -28,7 +30,7 @@ export interface Counters {
   error_count: number;
 }
 
-export function countersOf(run: RunRow): Counters {
+export function countersOf(run: Pick<RunRow, keyof Counters>): Counters {
   const { listed, collected, skipped, unchanged, failed, bytes, error_count } = run;
   return { listed, collected, skipped, unchanged, failed, bytes, error_count };
 }

@@ -1,4 +1,5 @@
 import { compiledOnce } from './compiled.ts';
+import { whileUnchanged } from './direct.ts';
 import type { Database } from './db.ts';
 import type { CoreTables } from './schema.ts';
 import type { Executor } from './transaction.ts';
@@ -17,9 +18,13 @@ export class TokenRepo {
     return this.db.selectFrom('service_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   }
 
-  /** The token with its client's revocation time: a revoked client's tokens stop working at once. */
-  async findWithClient(tokenHash: string): Promise<(TokenRow & { client_revoked_at: string | null }) | undefined> {
-    return (await findWithClient(this.db, tokenHash))[0];
+  /**
+   * The token with its client's revocation time: a revoked client's tokens stop working at once. Read on every
+   * authenticated request, so on SQLite the row is kept while the database is unchanged (store/direct.ts): any
+   * write, by this process or another, is seen by the next call.
+   */
+  async findWithClient(tokenHash: string): Promise<Readonly<TokenRow & { client_revoked_at: string | null }> | undefined> {
+    return findWithClientCached(this.db, tokenHash);
   }
 
   /** Marks a refresh token used; false when it was already used (a replay) or revoked. Atomic. */
@@ -44,6 +49,7 @@ export class TokenRepo {
 }
 
 // every authenticated request runs this one
+const findWithClientCached = whileUnchanged(async (db: Executor, tokenHash: string) => (await findWithClient(db, tokenHash))[0]);
 const findWithClient = compiledOnce((db: Executor, tokenHash: string) =>
   db
     .selectFrom('service_tokens')

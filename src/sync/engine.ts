@@ -9,7 +9,7 @@ import { HoldRepo } from '../store/holds.ts';
 import type { Database } from '../store/db.ts';
 import { withTransaction } from '../store/repos.ts';
 import { WorkspaceRepo } from '../store/workspaces.ts';
-import { countersOf, RunRepo, type RunRow, type RunTrigger } from '../store/runs.ts';
+import { countersOf, RunRepo, type RunHead, type RunRow, type RunTrigger } from '../store/runs.ts';
 import type { CredentialManager } from './credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
 import { checkHandlers, createQueue, type JobHandlers, type Queue } from './jobs/index.ts';
@@ -83,7 +83,7 @@ export interface SyncEngine extends EngineApi {
 
 const DEFAULT_RETRY: RetryPolicy = { baseMs: 60_000, maxMs: 60 * 60_000, maxFailures: 8 };
 
-export function runSummary(run: RunRow): RunSummary {
+export function runSummary(run: RunHead): RunSummary {
   const { error_count, ...counters } = countersOf(run);
   return {
     run_id: run.id,

@@ -1,4 +1,5 @@
 import type { App } from '../../../app.ts';
+import { runSummary } from '../../../sync/engine.ts';
 import { errors, IdParams } from '../../schemas.ts';
 import { requireLoaded } from './load.ts';
 import { CollectionDetail, collectionDetail } from './views.ts';
@@ -10,12 +11,11 @@ export default function getCollection(app: App) {
       schema: { operationId: 'getCollection', tags: ['collections'], summary: 'Read a collection', params: IdParams, response: { 200: CollectionDetail, ...errors(401, 404, 429) } },
     },
     async (req) => {
-      // The run first: a run that reads as finished has committed, so the collection read after it shows the status
-      // that run left (a run's end and the collection's move are one transaction; two reads are not).
-      const latest = await app.ctx.engine.latestRun(req.params.id);
+      // One statement for the collection and its latest run: a run that reads as finished has committed, and the
+      // same snapshot shows the status that run left (a run's end and the collection's move are one transaction).
       const found = await app.ctx.repos.collections.getWithPairing(req.caller.accountId, req.params.id);
-      const { collection, paired } = requireLoaded(app.ctx, found);
-      return collectionDetail(collection, paired, latest);
+      const { collection, paired, latestRun } = requireLoaded(app.ctx, found);
+      return collectionDetail(collection, paired, latestRun && runSummary(latestRun));
     },
   );
 }
