@@ -177,7 +177,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
       [{ users: [] }, '/body/sync_filters/users'],
       [{ 'user-1': { ...good['user-1'], filter_type: 'folders' } }, '/body/sync_filters/user-1/filter_type'],
       [{ 'user-1': { ...good['user-1'], selected: [{ id: 5 }] } }, '/body/sync_filters/user-1/selected/0/id'],
-      [{ 'user-1': { ...good['user-1'], sync_future: true } }, '/body/sync_filters/user-1/sync_future'],
+      [{ 'user-1': { ...good['user-1'], sync_future: false } }, '/body/sync_filters/user-1/sync_future'],
     ];
     for (const [filters, pointer] of bad) {
       const res = await t.call(token, 'PATCH', `/v1/collections/${col}`, { json: { sync_filters: filters } });
