@@ -136,7 +136,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     heldOverride: deps.isHeld,
     intervalMinutes: deps.config.sync.intervalMinutes,
     retry: { ...DEFAULT_RETRY, ...deps.tuning?.retry },
-    units: deps.tuning?.units ?? deps.jobs !== undefined,
+    units: deps.tuning?.units ?? true,
   };
   const local = new Map<string, { runId: string; controller: AbortController; done: Promise<RunOutcome> }>();
   let working = false;
