@@ -75,6 +75,8 @@ export interface SyncEngine extends EngineApi {
   queueTargeted(collectionId: string, custodians: string[]): Promise<'queued' | 'busy' | 'dropped'>;
   /** Executes one run to its end in this process (claims it first). */
   runOnce(runId: string, opts?: { signal?: AbortSignal }): Promise<RunOutcome>;
+  /** Executes one unit of a fanned-out run to its end in this process (claims it first). */
+  runUnit(runId: string, unitKey: string, opts?: { signal?: AbortSignal }): Promise<{ status: string }>;
   claimableRunIds(limit: number): Promise<string[]>;
   /**
    * Starts the in-process executor (config.sync.concurrency runs at a time), the scheduler, and resumes runs
@@ -416,6 +418,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       return run ? runSummary(run) : null;
     },
     runOnce,
+    runUnit: (runId, unitKey, opts = {}) => units.run(runId, unitKey, opts.signal),
     async claimableRunIds(limit) {
       const rows = await runs.claimable(now(), limit);
       const prefix = samePidNamespacePrefix(identity);

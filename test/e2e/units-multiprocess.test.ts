@@ -163,6 +163,12 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
       expect(units).toHaveLength(custodians);
       expect(units.every((u) => u.status === 'done')).toBe(true);
       expect(run.counters.collected).toBe(id === confId ? want.size : wantDrive.size);
+      // Every custodian's reconciliation written by its own unit, and the totals add up.
+      const r = await jsonOf(await call(token, 'GET', `/v1/collections/${id}/runs/${runId}/reconciliation`), 200);
+      expect(r.balanced).toBe(true);
+      const perCustodian = (r.custodians as Array<{ custodian: string; unit_kind: string; collected: number }>).filter((x) => x.unit_kind === 'custodian');
+      expect(perCustodian.map((x) => x.custodian).sort()).toEqual(units.map((u) => u.unit_key).sort());
+      expect((r.custodians as Array<{ collected: number }>).reduce((n, x) => n + x.collected, 0)).toBe(run.counters.collected);
     }
     // Both worker processes executed units.
     const owners = await query<{ lease_owner: string }>('select lease_owner from unit_jobs');

@@ -53,6 +53,7 @@ export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow
       deps.clock,
       (await units.list(run.id)).filter((u) => mine.has(u.unit_key)),
       new Set(retries.map((r) => `${r.kind}\u0000${r.source_id}`)),
+      (unit) => unit !== key && planned.includes(unit),
     );
     session = new RunSession(deps, {
       ledger,
