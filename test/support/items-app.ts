@@ -47,3 +47,16 @@ export async function pausedPurge(app: ItemsApp, request: () => Promise<Response
   engine.purgeCollection = purge;
   return { done, release };
 }
+
+/**
+ * Executes a queued run to its end in this process: the run's job, then (a run split into units) each of its unit
+ * jobs one after the other. Returns the run's final status.
+ */
+export async function runToEnd(app: ItemsApp, runId: string): Promise<string> {
+  const first = await app.engine.runOnce(runId);
+  if (first.status !== 'fanned_out') return first.status;
+  for (const u of await app.ctx.db.selectFrom('unit_jobs').select('unit_key').where('run_id', '=', runId).orderBy('unit_key').execute()) {
+    await app.engine.runUnit(runId, u.unit_key);
+  }
+  return (await app.ctx.db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirstOrThrow()).status;
+}

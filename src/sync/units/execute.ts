@@ -97,10 +97,14 @@ export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow
   } catch (err) {
     await session?.discardPending();
     const stop = signal.aborted && signal.reason instanceof RunStopped ? signal.reason.why : undefined;
-    if (stop === 'cancelled') return { status: 'cancelled', last: false };
+    const cancelled = (): UnitOutcome => {
+      log.info({}, 'unit stopped: cancelled');
+      return { status: 'cancelled', last: false };
+    };
+    if (stop === 'cancelled') return cancelled();
     if (stop || err instanceof FencedOutError) {
       const current = await jobs.get(run.id, key).catch(() => undefined);
-      if (current?.status === 'cancelled') return { status: 'cancelled', last: false };
+      if (current?.status === 'cancelled') return cancelled();
       log.info({ why: stop ?? 'fenced' }, 'unit interrupted; it resumes from its last checkpoint');
       return { status: 'interrupted', last: false };
     }
