@@ -1,3 +1,4 @@
+import { runUnits } from './sync-fixtures.ts';
 import type { Connector } from '../../src/connectors/types.ts';
 import type { AppContext } from '../../src/context.ts';
 import type { SyncEngine } from '../../src/sync/engine.ts';
@@ -55,8 +56,6 @@ export async function pausedPurge(app: ItemsApp, request: () => Promise<Response
 export async function runToEnd(app: ItemsApp, runId: string): Promise<string> {
   const first = await app.engine.runOnce(runId);
   if (first.status !== 'fanned_out') return first.status;
-  for (const u of await app.ctx.db.selectFrom('unit_jobs').select('unit_key').where('run_id', '=', runId).orderBy('unit_key').execute()) {
-    await app.engine.runUnit(runId, u.unit_key);
-  }
+  await runUnits(app.engine, runId);
   return (await app.ctx.db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirstOrThrow()).status;
 }

@@ -77,14 +77,18 @@ export async function syncOnce(engine: SyncEngine, collectionId: string) {
   const { runId } = await engine.start(collectionId);
   const outcome = await engine.runOnce(runId);
   if (outcome.status !== 'fanned_out') return { runId, outcome };
-  // A run split into unit jobs: execute them here, one after the other, until the last one ends the run.
-  for (;;) {
-    const units = (await engine.claimableRunIds(1000)).map(parseUnitJobId).filter((u) => u?.run_id === runId);
-    if (units.length === 0) break;
-    for (const u of units) await engine.runUnit(runId, u!.unit_key);
-  }
+  await runUnits(engine, runId);
   const run = await engine.latestRun(collectionId);
   return { runId, outcome: { status: run?.status ?? 'not_claimed', error: null } };
+}
+
+/** A run split into unit jobs: executes them here, one after the other, until the last one ends the run. */
+export async function runUnits(engine: SyncEngine, runId: string): Promise<void> {
+  for (;;) {
+    const units = (await engine.claimableRunIds(1000)).map(parseUnitJobId).filter((u) => u?.run_id === runId);
+    if (units.length === 0) return;
+    for (const u of units) await engine.runUnit(runId, u!.unit_key);
+  }
 }
 
 /**
