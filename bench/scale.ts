@@ -28,6 +28,7 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server');
   const users = Math.max(8, Math.round(200 * scale));
+  const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
   const dbName = `custody_bench_${crypto.randomBytes(4).toString('hex')}`;
   const admin = async (query: string) => {
     const c = new pg.Client({ connectionString: adminUrl });
@@ -49,6 +50,8 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
   const env: Record<string, string> = {
     DATABASE_URL: url.toString(), DATA_DIR: dataDir, CUSTODY_SECRET_KEY: crypto.randomBytes(24).toString('base64'), LOG_LEVEL: 'info',
     ZOOM_CLIENT_ID: zoom.clientId, ZOOM_CLIENT_SECRET: zoom.clientSecret, ZOOM_OAUTH_URL: zoom.oauthUrl, ZOOM_API_URL: zoom.apiUrl,
+    // The fleet-wide request budget through Redis when one is given (BENCH_REDIS_URL or TEST_REDIS_URL), else PostgreSQL.
+    ...(redisUrl && { REDIS_URL: redisUrl }),
     ZOOM_LOOKBACK_DAYS: '30', ZOOM_REQUESTS_PER_SECOND: String(BUDGET_PER_SECOND), ZOOM_CONCURRENCY: '64', WORKER_CONCURRENCY: '4',
   };
   const config = loadConfig({ ...env, LOG_LEVEL: 'silent', PORT: '0', WORKERS: 'none' });
@@ -80,10 +83,12 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
       const seconds = (performance.now() - t0) / 1000;
       const requests = zoom.requests.length - before;
       times.push(seconds);
-      const busy = workers.filter((w) => w.logs().some((l) => l.msg === 'run started')).length;
+      // A run is split into one unit job per custodian: count the processes that executed at least one.
+      const busy = workers.filter((w) => w.logs().some((l) => l.msg === 'unit started')).length;
+      const units = workers.map((w) => w.logs().filter((l) => l.msg === 'unit started').length);
       out[`scale ${n} worker${n > 1 ? 's' : ''}`] =
         `${seconds.toFixed(1)} s for ${users} custodians, speed-up ${(times[0]! / seconds).toFixed(2)}x, ${requests} requests = ${(requests / seconds).toFixed(1)}/s ` +
-        `against a budget of ${BUDGET_PER_SECOND}/s (${busy} of ${n} worker processes executed part of the run)`;
+        `against a budget of ${BUDGET_PER_SECOND}/s shared through ${redisUrl ? 'Redis' : 'PostgreSQL'} (${busy} of ${n} worker processes executed part of the run; units per worker ${units.join('/')})`;
       await Promise.all(workers.map((w) => w.stop('SIGTERM', 15_000)));
       workers = [];
     }

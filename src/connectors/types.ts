@@ -35,6 +35,8 @@ export interface Connector {
    * pieces are retried only when a listing reaches them again.
    */
   retry?(ctx: CollectContext, pieces: RetryPiece[]): AsyncIterable<CollectEvent>;
+  /** Splits a run into one job per unit (custodian), which any worker process may take. */
+  units?: UnitPlanner;
   /** Item kinds this connector produces (documentation, validation of ?kind=). */
   kinds: readonly string[];
   /**
@@ -174,6 +176,28 @@ export interface CollectContext extends ProviderContext {
    * custodian's previous cursor unchanged.
    */
   scope?: string[] | null;
+  /**
+   * A run fanned out into units (Connector.units): this collect is one unit's (`scope` is that unit's key), and
+   * these are the keys of every unit of the run, so that a piece two units reach is left to one of them.
+   */
+  units?: string[];
+  /**
+   * A run fanned out into units: a piece more than one unit could reach (a Zoom channel, by its id) is collected by
+   * the unit whose claim wins, only. Absent: this collect is the whole run.
+   */
+  claim?(key: string): Promise<boolean>;
+}
+
+/**
+ * How a run splits into units, each a job of its own (a connector without it runs as one job). `plan` resolves
+ * the custodians the filters (and a targeted run's `scope`) select, reporting selection problems as events; each
+ * unit is then collected by `collect` with `scope: [unit.key]`. `mergeCursors` builds the run's cursors from each
+ * unit's (which carry every other custodian's previous cursor unchanged); a unit that ended without cursors keeps
+ * its previous ones. `partial`: a targeted run, which keeps everyone else's cursors too.
+ */
+export interface UnitPlanner {
+  plan(ctx: CollectContext): Promise<{ units: UnitSpec[]; events: CollectEvent[] }>;
+  mergeCursors(previous: unknown, parts: Array<{ unit: string; cursors: unknown }>, partial: boolean): unknown;
 }
 
 /** A unit of a run: one custodian (a Zoom owner, a OneDrive user) or one Zoom channel. */

@@ -38,6 +38,8 @@ export interface SyncTables {
     listing_run_id: string | null;
     /** JSON list of the custodians an `event` run is limited to; null: the whole collection */
     scope: Generated<string | null>;
+    /** how many unit jobs the run was fanned out into (unit_jobs); 0: it executes as one job */
+    units: Generated<number>;
   };
   run_errors: {
     id: string;

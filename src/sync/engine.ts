@@ -12,7 +12,9 @@ import { WorkspaceRepo } from '../store/workspaces.ts';
 import { countersOf, RunRepo, type RunHead, type RunRow, type RunTrigger } from '../store/runs.ts';
 import type { CredentialManager } from './credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
-import { checkHandlers, createQueue, type JobHandlers, type Queue } from './jobs/index.ts';
+import { checkHandlers, createQueue, parseUnitJobId, unitJobId, type JobHandlers, type Queue } from './jobs/index.ts';
+import { createUnitWorker } from './units/worker.ts';
+import { UnitJobRepo } from '../store/unit-jobs.ts';
 import { sweepOrphans } from './orphans.ts';
 import { currentIdentity, isDeadOwner as deadOwnerOf, ownerString, samePidNamespacePrefix } from './owner.ts';
 import { finishDeletion, finishWorkspaceDeletion } from './deletion.ts';
@@ -59,6 +61,11 @@ export interface EngineTuning {
   retry?: Partial<RetryPolicy>;
   /** At boot, temp files and unreferenced blobs older than this are removed (crash leftovers). Default 1 h. */
   orphanAgeMs?: number;
+  /**
+   * Split runs into one job per unit (custodian) any worker takes, when the connector can. Default: on with
+   * PostgreSQL jobs (graphile-worker), off in the embedded default.
+   */
+  units?: boolean;
 }
 
 export interface SyncEngine extends EngineApi {
@@ -68,6 +75,8 @@ export interface SyncEngine extends EngineApi {
   queueTargeted(collectionId: string, custodians: string[]): Promise<'queued' | 'busy' | 'dropped'>;
   /** Executes one run to its end in this process (claims it first). */
   runOnce(runId: string, opts?: { signal?: AbortSignal }): Promise<RunOutcome>;
+  /** Executes one unit of a fanned-out run to its end in this process (claims it first). */
+  runUnit(runId: string, unitKey: string, opts?: { signal?: AbortSignal }): Promise<{ status: string }>;
   claimableRunIds(limit: number): Promise<string[]>;
   /**
    * Starts the in-process executor (config.sync.concurrency runs at a time), the scheduler, and resumes runs
@@ -129,6 +138,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     heldOverride: deps.isHeld,
     intervalMinutes: deps.config.sync.intervalMinutes,
     retry: { ...DEFAULT_RETRY, ...deps.tuning?.retry },
+    units: deps.tuning?.units ?? true,
   };
   const local = new Map<string, { runId: string; controller: AbortController; done: Promise<RunOutcome> }>();
   let working = false;
@@ -144,8 +154,16 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         claimable: (limit) => engine.claimableRunIds(limit),
         log: deps.log,
       });
-  /** Hands a run to the queue; when that fails the sweep finds the run (it is in the database) and hands it again. */
-  const runQueued = (runId: string) => queue.runQueued(runId).catch((err: unknown) => deps.log.warn({ err, run_id: runId }, 'could not hand the run to the job queue'));
+  /**
+   * Hands a run (or a unit job, registry.ts unitJobId) to the queue; when that fails the sweep finds it (it is in
+   * the database) and hands it again.
+   */
+  const runQueued = (id: string) => {
+    const unit = parseUnitJobId(id);
+    return (unit ? queue.unitQueued(unit.run_id, unit.unit_key) : queue.runQueued(id)).catch((err: unknown) =>
+      deps.log.warn({ err, job: id }, 'could not hand the job to the job queue'),
+    );
+  };
 
   /** An owner in this PID namespace whose process is gone: its runs can be resumed without waiting for the lease. */
   const isDeadOwner = (leaseOwner: string | null): boolean => deadOwnerOf(leaseOwner, identity, owner);
@@ -246,7 +264,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     local.set(run.collection_id, { runId, controller, done });
     try {
       const outcome = await done;
-      deps.metrics?.runFinished(run.collection_id, outcome.status);
+      if (outcome.status !== 'fanned_out') deps.metrics?.runFinished(run.collection_id, outcome.status);
       if (outcome.status === 'interrupted') await runs.releaseLease(runId, owner, now());
       return outcome;
     } finally {
@@ -257,9 +275,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   };
 
   const cancel = async (collectionId: string) => {
-    await withTransaction(deps.db, async (tx) => {
+    const stopped: string[] = [];
+    await withTransaction(deps.db, async (tx, trx) => {
       const cancelled = await tx.runs.cancelActive(collectionId, now());
+      for (const run of cancelled) await new UnitJobRepo(trx).cancelRun(run.id, now());
       for (const run of cancelled) await markNotReached(tx.units, run.id, collectionId, now());
+      stopped.push(...cancelled.map((r) => r.id));
       if (cancelled.length > 0) {
         const txCollections = tx.collections;
         const reason = 'the sync was cancelled; start it again';
@@ -272,6 +293,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       mine.controller.abort(new RunStopped('cancelled'));
       await mine.done.catch(() => undefined);
     }
+    await units.stopRuns(stopped, 'cancelled');
   };
 
   /** Deletions a stopped process left in the deleting state (sync/deletion.ts): their guards already passed. */
@@ -284,6 +306,22 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       await finishWorkspaceDeletion({ engine, collections, workspaces }, id);
       deps.log.info({ workspace_id: id }, 'finished a workspace deletion interrupted by a stop');
     }
+  };
+
+  const units = createUnitWorker({
+    runner,
+    owner,
+    leaseMs,
+    heartbeatMs,
+    isDeadOwner,
+    ownerPrefix: samePidNamespacePrefix(identity),
+    metrics: deps.metrics,
+    log: deps.log,
+    scheduleNext: (collectionId) => scheduleNext(collectionId),
+  });
+  /** A planner fanned the run out: each unit not ended yet becomes a job. */
+  const unitsQueued = async (runId: string) => {
+    for (const u of await new UnitJobRepo(deps.db).list(runId)) if (u.status === 'queued') await runQueued(unitJobId(runId, u.unit_key));
   };
 
   const reconcile = () => reconcileStuckCollections({ db: deps.db, clock, retry: runner.retry, requeue: (id) => enqueue(id, 'start'), log: deps.log });
@@ -301,7 +339,14 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       async ({ run_id }: { run_id: string }) => {
         const run = await runs.get(run_id);
         const outcome = await runOnce(run_id);
+        if (outcome.status === 'fanned_out') return void (await unitsQueued(run_id));
         if (run && outcome.status !== 'not_claimed' && outcome.status !== 'interrupted') await scheduleNext(run.collection_id);
+      },
+    ],
+    [
+      'custody.unit',
+      async ({ run_id, unit_key }: { run_id: string; unit_key: string }) => {
+        await units.run(run_id, unit_key);
       },
     ],
     [
@@ -373,11 +418,13 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       return run ? runSummary(run) : null;
     },
     runOnce,
+    runUnit: (runId, unitKey, opts = {}) => units.run(runId, unitKey, opts.signal),
     async claimableRunIds(limit) {
       const rows = await runs.claimable(now(), limit);
       const prefix = samePidNamespacePrefix(identity);
       const orphaned = prefix ? (await runs.runningOwnedBy(prefix)).filter((r) => isDeadOwner(r.lease_owner)) : [];
-      return [...new Set([...orphaned, ...rows].map((r) => r.id))].slice(0, Math.max(limit, orphaned.length));
+      const ids = [...new Set([...orphaned, ...rows].map((r) => r.id))].slice(0, Math.max(limit, orphaned.length));
+      return runner.units ? [...ids, ...(await units.claimable(limit))] : ids;
     },
     startBackground() {
       if (working) return;
@@ -396,6 +443,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const stopping = queue.stop();
       for (const entry of local.values()) entry.controller.abort(new RunStopped('shutdown'));
       await Promise.all([...local.values()].map((e) => e.done.catch(() => undefined)));
+      await units.stopAll();
       await stopping;
       working = false;
     },

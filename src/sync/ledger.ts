@@ -36,12 +36,16 @@ export class UnitLedger {
   private failures: Failure[] = [];
   private cleared: Array<{ kind: string; sourceId: string }> = [];
 
-  /** `retryKeys`: `${kind}\0${sourceId}` of the pieces on the collection's retry list. */
+  /**
+   * `retryKeys`: `${kind}\0${sourceId}` of the pieces on the collection's retry list. `foreign`: units another
+   * unit job of the run keeps (sync/units): this ledger never writes their rows.
+   */
   constructor(
     private readonly scope: LedgerScope,
     private readonly clock: () => Date,
     loaded: RunUnitRow[],
     private readonly retryKeys: Set<string>,
+    private readonly foreign: (key: string) => boolean = () => false,
   ) {
     for (const r of loaded) {
       const { run_id: _r, unit_key, collection_id: _c, checkpoint: _p, updated_at: _u, ...rest } = r;
@@ -60,6 +64,7 @@ export class UnitLedger {
   }
 
   announce(spec: UnitSpec, status: 'pending' | 'running' | 'done' | 'failed'): void {
+    if (this.foreign(spec.key)) return;
     const u = this.unit(spec.key, spec);
     if (spec.email) u.email = spec.email;
     u.kind = spec.kind;
@@ -118,7 +123,7 @@ export class UnitLedger {
     const at = this.clock();
     const iso = at.toISOString();
     const repo = new UnitRepo(trx);
-    const dirty = [...this.dirty].map((k) => this.units.get(k)!);
+    const dirty = [...this.dirty].filter((k) => !this.foreign(k)).map((k) => this.units.get(k)!);
     if (dirty.length > 0) await repo.save(this.scope.runId, this.scope.collectionId, dirty, iso);
     if (this.exceptions.length > 0) await repo.addExceptions(this.exceptions);
     for (const f of this.failures) {

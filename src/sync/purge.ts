@@ -7,6 +7,7 @@ import { HoldRepo } from '../store/holds.ts';
 import { CollectionRepo } from '../store/collections.ts';
 import { CursorRepo, ItemRepo, previousVersionsOf, type ItemRow, type PreviousVersion } from '../store/items.ts';
 import { RunRepo } from '../store/runs.ts';
+import { UnitJobRepo } from '../store/unit-jobs.ts';
 import { UnitRepo } from '../store/units.ts';
 import type { DB } from '../store/schema.ts';
 
@@ -37,6 +38,7 @@ export async function purgeCollectionData(db: Database, blobs: BlobStore, collec
     // Nothing deleted: either nothing is left, or a concurrent purge took this batch (look again).
     if (released.count === 0 && !(await items.hasAny(collectionId))) break;
   }
+  await new UnitJobRepo(db).deleteByCollection(collectionId);
   await new UnitRepo(db).deleteByCollection(collectionId);
   await new RunRepo(db).deleteByCollection(collectionId);
   await new CursorRepo(db).delete(collectionId);

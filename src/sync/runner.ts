@@ -7,7 +7,7 @@ import { CollectionRepo, type CollectionRow } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
 import { CursorRepo } from '../store/items.ts';
 import { countersOf, RunRepo, type RunRow } from '../store/runs.ts';
-import { withTransaction } from '../store/repos.ts';
+import { withTransaction, type Repos } from '../store/repos.ts';
 import { WalletRepo } from '../store/wallets.ts';
 import { CredentialsMissingError } from './credentials.ts';
 import { filtersFingerprint } from '../provider/fingerprint.ts';
@@ -19,6 +19,7 @@ import { childLog, type ProviderSessions } from './provider-session.ts';
 import { FencedOutError, RunSession } from './session.ts';
 import { UnitRepo, type UnitRetryRow } from '../store/units.ts';
 import { userFacingMessage } from './user-message.ts';
+import { planUnits } from './units/plan.ts';
 
 export interface RetryPolicy {
   /** Wait before the first automatic retry of a failed collection; doubles each time. */
@@ -41,12 +42,16 @@ export interface RunnerDeps {
   heldOverride?(collectionId: string): Promise<boolean>;
   intervalMinutes: number;
   retry: RetryPolicy;
+  /** Fan runs out into one job per unit when the connector can (Connector.units). */
+  units?: boolean;
 }
 
 export type RunOutcome =
   | { status: 'succeeded' | 'completed_with_errors' | 'failed' | 'error'; error: string | null }
   /** cancelled, or stopped without finishing (shutdown, lost lease): another attempt resumes it */
-  | { status: 'cancelled' | 'interrupted' | 'not_claimed'; error: string | null };
+  | { status: 'cancelled' | 'interrupted' | 'not_claimed'; error: string | null }
+  /** split into unit jobs (sync/units): the unit that ends last finishes the run */
+  | { status: 'fanned_out'; error: null };
 
 /** Reasons a runner's signal is aborted with. */
 export class RunStopped extends Error {
@@ -129,12 +134,16 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
       scope,
     };
     log.info({ resumed, attempt: run.attempt }, 'run started');
-    for await (const event of connector.collect(ctx)) {
-      if (signal.aborted) throw signal.reason;
-      await session.handle(event);
+    const planned = deps.units && connector.units ? await planUnits({ connector, ctx, session, ledger, run, owner, collectionId: collection.id, now }) : 'unsplit';
+    if (planned === 'fanned_out') return { status: 'fanned_out', error: null };
+    if (planned === 'unsplit') {
+      for await (const event of connector.collect(ctx)) {
+        if (signal.aborted) throw signal.reason;
+        await session.handle(event);
+      }
     }
     // Pieces earlier runs could not collect, which this run's listing did not reach again.
-    const pending = retries.filter((r) => ledger.pending(r.kind, r.source_id));
+    const pending = planned === 'unsplit' ? retries.filter((r) => ledger.pending(r.kind, r.source_id)) : [];
     if (connector.retry && pending.length > 0) {
       for await (const event of connector.retry({ ...ctx, checkpoint: null }, pending.map(retryPiece))) {
         if (signal.aborted) throw signal.reason;
@@ -160,7 +169,7 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
 }
 
 /** Every selected piece failed: the run ends `failed` (retried with backoff) rather than `completed_with_errors`. */
-class NothingCollectedError extends Error {
+export class NothingCollectedError extends Error {
   override name = 'NothingCollectedError';
 }
 
@@ -186,31 +195,51 @@ async function succeed(
   outcome: 'succeeded' | 'completed_with_errors',
   failed: number,
 ): Promise<RunOutcome> {
-  const runs = new RunRepo(deps.db);
-  const at = deps.clock().toISOString();
-  const rerun = collection.type_sync === 'auto' || collection.type_sync === 'arch';
-  // A targeted (event) run leaves the scheduled full run where it was: it is the safety net for lost events.
-  const targeted = run.scope !== null;
   // One transaction: whoever sees the run finished sees the collection `synced` (and its next run planned).
   await withTransaction(deps.db, async (tx) => {
     // Cursors are kept only when the run completes: a failed run must not skip what it never collected.
     const pendingCursors = await tx.runs.pendingCursors(run.id);
-    if (!(await tx.runs.finish(run.id, owner, outcome, at, null))) throw new FencedOutError('the run is no longer ours');
-    if (pendingCursors) await tx.cursors.put(collection.id, pendingCursors, fingerprint, at);
-    const collections = tx.collections;
-    await collections.transition(collection.id, 'syncing', 'synced', outcome === 'succeeded' ? null : incompleteReason(collection.id, run.id, failed));
-    if (!targeted) {
-      await collections.update(collection.id, { next_sync_at: rerun ? new Date(deps.clock().getTime() + deps.intervalMinutes * 60_000).toISOString() : null });
-    }
+    if (!(await finishSucceeded(tx, deps, run, owner, collection, { fingerprint, outcome, failed, cursors: pendingCursors }))) throw new FencedOutError('the run is no longer ours');
   });
+  await afterSuccess(deps, collection, log);
+  log.info({ outcome }, 'run finished');
+  return { status: outcome, error: null };
+}
+
+/**
+ * The run succeeded (or completed with errors): ends it, keeps its cursors and moves the collection to `synced`,
+ * inside the caller's transaction. False when the caller no longer owns the run.
+ */
+export async function finishSucceeded(
+  tx: Repos,
+  deps: Pick<RunnerDeps, 'clock' | 'intervalMinutes'>,
+  run: RunRow,
+  owner: string,
+  collection: CollectionRow,
+  r: { fingerprint: string; outcome: 'succeeded' | 'completed_with_errors'; failed: number; cursors: string | null },
+): Promise<boolean> {
+  const at = deps.clock().toISOString();
+  const rerun = collection.type_sync === 'auto' || collection.type_sync === 'arch';
+  // A targeted (event) run leaves the scheduled full run where it was: it is the safety net for lost events.
+  const targeted = run.scope !== null;
+  if (!(await tx.runs.finish(run.id, owner, r.outcome, at, null))) return false;
+  if (r.cursors) await tx.cursors.put(collection.id, r.cursors, r.fingerprint, at);
+  const collections = tx.collections;
+  await collections.transition(collection.id, 'syncing', 'synced', r.outcome === 'succeeded' ? null : incompleteReason(collection.id, run.id, r.failed));
+  if (!targeted) {
+    await collections.update(collection.id, { next_sync_at: rerun ? new Date(deps.clock().getTime() + deps.intervalMinutes * 60_000).toISOString() : null });
+  }
+  return true;
+}
+
+/** After a success committed: content no hold keeps any more is purged. */
+export async function afterSuccess(deps: RunnerDeps, collection: CollectionRow, log: Logger): Promise<void> {
   if (collection.type_sync !== 'arch') {
     // Content tombstoned or superseded while a hold applied that has since been released (a release racing with this run).
     await purgeUnheldTombstones(deps.db, deps.blobs, collection.id, { now: () => deps.clock().toISOString(), isHeld: deps.isHeld }).catch((err: unknown) =>
       log.warn({ err }, 'purging content no hold keeps any more failed'),
     );
   }
-  log.info({ outcome }, 'run finished');
-  return { status: outcome, error: null };
 }
 
 async function fail(
@@ -237,12 +266,30 @@ async function fail(
     log.info({ why: stop ?? 'fenced' }, 'run interrupted; it resumes from its last checkpoint');
     return { status: 'interrupted', error: null };
   }
+  const finished = await withTransaction(deps.db, (tx) => finishFailed(tx, deps, run, owner, collection, err));
+  if (!finished) return { status: 'interrupted', error: null };
+  log.warn({ status: finished.status, reason: finished.reason }, 'run did not succeed');
+  return { status: finished.status, error: finished.reason };
+}
+
+/**
+ * The run failed (`error` when a person must act, or after too many failures in a row): ends it with its reason
+ * and moves the collection, inside the caller's transaction. Undefined when the caller no longer owns the run.
+ */
+export async function finishFailed(
+  tx: Repos,
+  deps: Pick<RunnerDeps, 'clock' | 'retry'>,
+  run: RunRow,
+  owner: string,
+  collection: CollectionRow | undefined,
+  err: unknown,
+): Promise<{ status: 'failed' | 'error'; reason: string } | undefined> {
   const at = deps.clock().toISOString();
   let status: 'failed' | 'error' = needsUserAction(err) ? 'error' : 'failed';
   let reason = describe(err);
   let retryAt: string | null = null;
   if (status === 'failed') {
-    const failures = (await runs.consecutiveFailures(run.collection_id)) + 1;
+    const failures = (await tx.runs.consecutiveFailures(run.collection_id)) + 1;
     if (failures >= deps.retry.maxFailures) {
       status = 'error';
       reason = `gave up after ${failures} failed runs in a row: ${reason}`;
@@ -251,22 +298,17 @@ async function fail(
       retryAt = new Date(deps.clock().getTime() + wait).toISOString();
     }
   }
-  const finished = await withTransaction(deps.db, async (tx) => {
-    const ok = await tx.runs.finish(run.id, owner, status, at, reason);
-    if (!ok) return false;
-    await tx.runs.addErrors([{ run_id: run.id, collection_id: run.collection_id, source_id: null, kind: null, reason: `run ${status}: ${reason}`, at }]);
-    await tx.runs.countError(run.id);
-    if (collection) {
-      const collections = tx.collections;
-      const current = (await collections.getById(collection.id)) ?? collection;
-      await moveCollection(collections, current, status === 'error' ? 'error' : 'fail', reason);
-      await collections.update(collection.id, { next_sync_at: retryAt });
-    }
-    return true;
-  });
-  if (!finished) return { status: 'interrupted', error: null };
-  log.warn({ status, reason }, 'run did not succeed');
-  return { status, error: reason };
+  const ok = await tx.runs.finish(run.id, owner, status, at, reason);
+  if (!ok) return undefined;
+  await tx.runs.addErrors([{ run_id: run.id, collection_id: run.collection_id, source_id: null, kind: null, reason: `run ${status}: ${reason}`, at }]);
+  await tx.runs.countError(run.id);
+  if (collection) {
+    const collections = tx.collections;
+    const current = (await collections.getById(collection.id)) ?? collection;
+    await moveCollection(collections, current, status === 'error' ? 'error' : 'fail', reason);
+    await collections.update(collection.id, { next_sync_at: retryAt });
+  }
+  return { status, reason };
 }
 
 async function moveCollection(collections: CollectionRepo, c: CollectionRow, event: SyncEvent, reason: string | null = null) {
@@ -277,7 +319,7 @@ async function moveCollection(collections: CollectionRepo, c: CollectionRow, eve
   if (to) await collections.transition(c.id, from, to, reason);
 }
 
-function needsUserAction(err: unknown): boolean {
+export function needsUserAction(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     if (e instanceof NeedsUserActionError || e instanceof CredentialsMissingError) return true;
     if (e instanceof ProviderError && e.code === 'auth_rejected') return true;

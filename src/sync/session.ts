@@ -46,6 +46,20 @@ export interface SessionScope {
   signal: AbortSignal;
   /** per-unit counts, exceptions, retry list and progress events */
   ledger: UnitLedger;
+  /** What each flush is fenced on; default: the run's lease (`runId`, `owner`). A unit job's session: its unit's. */
+  fence?: SessionFence;
+}
+
+/**
+ * The first write of every flush transaction: stores the counters (and checkpoint, cursors) and proves the writer
+ * still owns what it executes. False: cancelled or taken over, and the transaction rolls back.
+ */
+export interface SessionFence {
+  save(trx: Database, at: string, p: { counters: Counters; checkpoint?: string; pendingCursors?: string }): Promise<boolean>;
+}
+
+export function runFence(runId: string, owner: string): SessionFence {
+  return { save: (trx, at, p) => new RunRepo(trx).saveProgress(runId, owner, at, p) };
 }
 
 const FLUSH_EVERY = 200;
@@ -114,7 +128,7 @@ export class RunSession {
   }
 
   /** Writes everything buffered (and the checkpoint, when given) in one fenced transaction. */
-  async flush(extra: { checkpoint?: string; final?: boolean } = {}): Promise<void> {
+  async flush(extra: { checkpoint?: string; final?: boolean; within?: (trx: Database) => Promise<void> } = {}): Promise<void> {
     const ops = this.ops;
     const errors = this.errors;
     const at = this.now();
@@ -123,11 +137,8 @@ export class RunSession {
     const override = asks && this.deps.heldOverride ? await this.deps.heldOverride(this.scope.collectionId) : false;
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const runs = new RunRepo(trx);
-      const owned = await runs.saveProgress(this.scope.runId, this.scope.owner, at, {
-        counters: this.counters,
-        checkpoint: extra.checkpoint,
-        pendingCursors: this.pendingCursors,
-      });
+      const fence = this.scope.fence ?? runFence(this.scope.runId, this.scope.owner);
+      const owned = await fence.save(trx, at, { counters: this.counters, checkpoint: extra.checkpoint, pendingCursors: this.pendingCursors });
       if (!owned) throw new FencedOutError('the run was cancelled or taken over by another process');
       let held: Promise<boolean> | undefined;
       const scope: ApplyScope = {
@@ -143,6 +154,7 @@ export class RunSession {
       const applied = await applyOps(trx, scope, ops);
       await runs.addErrors(errors);
       await this.ledger.write(trx, extra.final);
+      await extra.within?.(trx);
       return applied;
     });
     this.ops = [];

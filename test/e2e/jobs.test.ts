@@ -39,7 +39,8 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
       await c.end();
     }
   };
-  const startedBy = (p: ServeProcess, runId: string) => p.logs().some((l) => l.msg === 'run started' && l.run_id === runId);
+  // A run is planned by one worker and split into unit jobs (one per custodian) that any worker takes.
+  const startedBy = (p: ServeProcess, runId: string) => p.logs().some((l) => (l.msg === 'run started' || l.msg === 'unit started') && l.run_id === runId);
   const runsOf = async (id: string) => (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/runs`), 200)).runs as Json[];
   const until = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => {
     const end = Date.now() + timeoutMs;
@@ -143,7 +144,7 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
       return (run.counters as { collected: number }).collected > 0 ? run : undefined;
     });
     expect((await call(token, 'POST', `/v1/collections/${id}/runs/${runId as string}/cancel`)).status).toBe(202);
-    await worker.waitForLog((l) => l.run_id === runId && typeof l.msg === 'string' && l.msg === 'run stopped: cancelled', 10_000);
+    await worker.waitForLog((l) => l.run_id === runId && (l.msg === 'run stopped: cancelled' || l.msg === 'unit stopped: cancelled'), 10_000);
     const run = (await runsOf(id))[0]!;
     expect(run.status).toBe('cancelled');
     const collected = (run.counters as { collected: number }).collected;

@@ -3,7 +3,7 @@ import type { Grant } from '../../src/connectors/types.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { ALL_CHATS, filters, pair, sel, testConnector } from '../connectors/zoom-harness.ts';
 import { testDatabases } from '../support/databases.ts';
-import { startItemsApp, type ItemsApp } from '../support/items-app.ts';
+import { runToEnd, startItemsApp, type ItemsApp } from '../support/items-app.ts';
 import { seedCollection } from '../support/sync-fixtures.ts';
 
 type Json = Record<string, any>;
@@ -61,8 +61,7 @@ for (const database of testDatabases) {
       sandbox.faults.missingScopes = ['team_chat:read:list_user_messages:admin'];
       try {
         const start = (await (await app.call(token, 'POST', `/v1/collections/${id}/start`)).json()) as Json;
-        const outcome = await app.engine.runOnce(start.run_id);
-        expect(outcome.status).toBe('error');
+        expect(await runToEnd(app, start.run_id)).toBe('error');
         const c = (await (await app.call(token, 'GET', `/v1/collections/${id}`)).json()) as Json;
         expect(c.sync_status).toBe('error');
         expect(c.status_reason).toMatch(/team_chat:read:list_user_messages:admin/);

@@ -32,6 +32,8 @@ export interface FakeUnit {
   errors?: string[];
   /** announced as a unit (pending at the start, running, then done or failed) */
   custodian?: { key: string; kind?: 'custodian' | 'channel'; email?: string; failed?: string };
+  /** thrown by the collection after this unit's items (a failure of the whole custodian) */
+  throws?: unknown;
   /** failed pieces of this unit's custodian (with `retry`: kept on the retry list) */
   pieceErrors?: { kind: string; sourceId: string; name: string; reason: string; retry?: unknown }[];
   notPresent?: { kind: string; sourceId: string; name: string; reason: string }[];
@@ -64,6 +66,8 @@ export interface FakeConnectorOptions {
   refresh?: (grant: Grant) => Promise<Grant>;
   /** GET this URL through ctx.http before collecting (exercises credentials) */
   touchApi?: string;
+  /** Split runs into one unit job per custodian (Connector.units). */
+  split?: boolean;
 }
 
 export const FAKE_KINDS = ['file', 'folder', 'meeting', 'chat_message', 'recording_video'] as const;
@@ -179,11 +183,14 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
       if (opts.touchApi) await ctx.http.json(opts.touchApi);
       const source = opts.source();
       const start = (ctx.checkpoint as { unit?: number } | null)?.unit ?? 0;
+      // One unit of a run split into units (opts.split): only that custodian.
+      const inScope = (unit: FakeUnit) => !opts.split || !ctx.scope || ctx.scope.includes(unit.custodian?.key ?? 'user-1');
       if (start === 0) {
-        for (const unit of source.units) if (unit.custodian) yield unitEvent(unit.custodian, 'pending');
+        for (const unit of source.units) if (unit.custodian && inScope(unit)) yield unitEvent(unit.custodian, 'pending');
       }
       for (let u = start; u < source.units.length; u++) {
         const unit = source.units[u]!;
+        if (!inScope(unit)) continue;
         if (unit.custodian) yield unitEvent(unit.custodian, 'running');
         if (unit.custodian?.failed) {
           yield { type: 'error', reason: unit.custodian.failed, kind: 'custodian', sourceId: unit.custodian.key, custodian: unit.custodian.key };
@@ -193,6 +200,7 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
         }
         for (const item of unit.items) yield { type: 'item', item: inputOf(item, u), content: contentOf(item) };
         if (source.failAfterUnit?.unit === u) throw source.failAfterUnit.error;
+        if (unit.throws) throw unit.throws;
         for (const d of unit.deleted ?? []) yield { type: 'deleted', kind: d.kind, sourceId: d.sourceId };
         for (const reason of unit.errors ?? []) yield { type: 'error', reason };
         const custodian = unit.custodian?.key ?? 'user-1';
@@ -202,8 +210,22 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
         if (unit.custodian) yield unitEvent(unit.custodian, 'done');
         yield { type: 'checkpoint', state: { unit: u + 1 } };
       }
-      if (source.cursors !== undefined) yield { type: 'cursors', value: source.cursors };
+      if (source.cursors !== undefined) yield { type: 'cursors', value: ctx.scope && opts.split ? { [ctx.scope[0]!]: source.cursors } : source.cursors };
     },
+    ...(opts.split && {
+      /** One unit per custodian; cursors `{[custodian]: value}`, merged per custodian. */
+      units: {
+        async plan(ctx: CollectContext) {
+          const units = opts.source().units.flatMap((u) => (u.custodian ? [{ key: u.custodian.key, kind: u.custodian.kind ?? 'custodian', email: u.custodian.email ?? null }] : []));
+          return { units: units.filter((u) => !ctx.scope || ctx.scope.includes(u.key)), events: [] };
+        },
+        mergeCursors(previous: unknown, parts: Array<{ unit: string; cursors: unknown }>) {
+          const merged: Record<string, unknown> = { ...((previous as Record<string, unknown> | null) ?? {}) };
+          for (const p of parts) if (p.cursors) merged[p.unit] = (p.cursors as Record<string, unknown>)[p.unit];
+          return merged;
+        },
+      },
+    }),
     /** The retry list: each piece as the source has it now (a piece error of a unit that still has it fails again). */
     async *retry(_ctx, pieces) {
       calls.retried.push(...pieces.map((p) => p.sourceId));

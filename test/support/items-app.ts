@@ -1,3 +1,4 @@
+import { runUnits } from './sync-fixtures.ts';
 import type { Connector } from '../../src/connectors/types.ts';
 import type { AppContext } from '../../src/context.ts';
 import type { SyncEngine } from '../../src/sync/engine.ts';
@@ -46,4 +47,15 @@ export async function pausedPurge(app: ItemsApp, request: () => Promise<Response
   await inside;
   engine.purgeCollection = purge;
   return { done, release };
+}
+
+/**
+ * Executes a queued run to its end in this process: the run's job, then (a run split into units) each of its unit
+ * jobs one after the other. Returns the run's final status.
+ */
+export async function runToEnd(app: ItemsApp, runId: string): Promise<string> {
+  const first = await app.engine.runOnce(runId);
+  if (first.status !== 'fanned_out') return first.status;
+  await runUnits(app.engine, runId);
+  return (await app.ctx.db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirstOrThrow()).status;
 }

@@ -13,6 +13,7 @@ import { CollectionRepo } from '../../src/store/collections.ts';
 import type { Database } from '../../src/store/db.ts';
 import { WalletRepo } from '../../src/store/wallets.ts';
 import { WorkspaceRepo } from '../../src/store/workspaces.ts';
+import { parseUnitJobId } from '../../src/sync/jobs/registry.ts';
 import { createSyncEngine, type EngineTuning, type SyncEngine } from '../../src/sync/engine.ts';
 import { createDocumentReader } from '../../src/search/index.ts';
 import { ProviderSessions } from '../../src/sync/provider-session.ts';
@@ -75,7 +76,19 @@ export function engineFor(
 export async function syncOnce(engine: SyncEngine, collectionId: string) {
   const { runId } = await engine.start(collectionId);
   const outcome = await engine.runOnce(runId);
-  return { runId, outcome };
+  if (outcome.status !== 'fanned_out') return { runId, outcome };
+  await runUnits(engine, runId);
+  const run = await engine.latestRun(collectionId);
+  return { runId, outcome: { status: run?.status ?? 'not_claimed', error: null } };
+}
+
+/** A run split into unit jobs: executes them here, one after the other, until the last one ends the run. */
+export async function runUnits(engine: SyncEngine, runId: string): Promise<void> {
+  for (;;) {
+    const units = (await engine.claimableRunIds(1000)).map(parseUnitJobId).filter((u) => u?.run_id === runId);
+    if (units.length === 0) return;
+    for (const u of units) await engine.runUnit(runId, u!.unit_key);
+  }
 }
 
 /**

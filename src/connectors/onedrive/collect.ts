@@ -20,9 +20,9 @@ export function createCollect(graphUrl: string) {
     const state: ConnectorState = { v: 1, users: {} };
     const validLink = (link: unknown) => isGraphLink(graphUrl, link);
     const unit = (userId: string): UnitSpec => ({ key: userId, kind: 'custodian' });
-    for (const userId of Object.keys(filters)) yield { type: 'unit', unit: unit(userId), status: 'pending' };
-
     const scope = ctx.scope ? new Set(ctx.scope) : null;
+    for (const userId of Object.keys(filters)) if (!scope || scope.has(userId)) yield { type: 'unit', unit: unit(userId), status: 'pending' };
+
     for (const [userId, selection] of Object.entries(filters)) {
       if (scope && !scope.has(userId)) continue;
       let st = resumed?.users[userId];

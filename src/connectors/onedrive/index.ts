@@ -1,4 +1,5 @@
 // The `edrive` connector: OneDrive for Business through tenant-wide admin consent and app-only Graph access.
+import { onedriveUnits } from './units.ts';
 import { validateEdriveFilters } from '../../domain/filters/edrive.ts';
 import type { BudgetConfig } from '../../provider/budget.ts';
 import { localBudget } from '../../provider/shared-budget.ts';
@@ -62,6 +63,7 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
     checkFilterIds: checkUserIds(graphUrl),
     discovery: { users: usersDiscovery(graphUrl), folders: foldersDiscovery(graphUrl) },
     collect: createCollect(graphUrl),
+    units: onedriveUnits,
     subscriptions: driveSubscriptions(graphUrl),
     retry: retryDrivePieces(graphUrl),
   };

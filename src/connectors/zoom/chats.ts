@@ -79,6 +79,8 @@ async function ownerChannels(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> 
   for await (const { page } of pages<ChannelsPage>(run.api, 'listing channels', chatUserPath(owner.id, '/channels'), query, null, run.now)) {
     for (const c of page.channels ?? []) {
       if (!c?.id || !selectsId(selection, c.id) || run.state.channelsDone.includes(c.id) || targets.some((t) => t.id === c.id)) continue;
+      // A fanned-out run: the channel is collected by the one owner's unit that claims it first.
+      if (run.ctx.claim && !(await run.ctx.claim(c.id))) continue;
       targets.push({ id: c.id, name: c.name || c.id, isPrivate: isPrivateChannel(c), since: run.channelSince(c.id), until: run.state.startedAt });
     }
   }

@@ -39,7 +39,8 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     cursors: previous,
     content: enabledContent(filters),
     channels: chats.channels,
-    owners,
+    // One unit of a fanned-out run: a conversation with an owner of another unit is that unit's when it comes first.
+    owners: ctx.units ? resolved.owners.filter((o) => ctx.units!.includes(o.id)) : owners,
     isZoomHost: opts.isZoomHost,
   });
   const enabled: Record<Phase, boolean> = { recordings: true, one_to_one: chats.oneToOne, channels: chats.channels !== null };

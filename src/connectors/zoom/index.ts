@@ -10,6 +10,7 @@ import { KINDS } from './items.ts';
 import { retryZoomPieces } from './retry.ts';
 import { createZoomOAuth } from './oauth.ts';
 import { zoomQuirks } from './quirks.ts';
+import { zoomUnits } from './units.ts';
 
 export interface ZoomConnectorOptions {
   clientId: string;
@@ -58,6 +59,7 @@ export function createZoomConnector(opts: ZoomConnectorOptions): Connector {
     discovery: { users: usersHandler(apiUrl), channels: channelsHandler(apiUrl) },
     collect: (ctx) => collectZoom(ctx, { apiUrl, lookbackDays: opts.lookbackDays, isZoomHost }),
     webhooks: zoomWebhookEvents,
+    units: zoomUnits(apiUrl),
     retry: retryZoomPieces({ apiUrl, isZoomHost }),
   };
 }

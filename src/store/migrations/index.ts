@@ -12,6 +12,7 @@ import * as providerEvents from './012_provider_events.ts';
 import * as webhooks from './011_webhooks.ts';
 import * as providerBudgets from './013_provider_budgets.ts';
 import * as latestRunIndex from './015_latest_run_index.ts';
+import * as unitJobs from './016_unit_jobs.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '012_provider_events': providerEvents,
   '013_provider_budgets': providerBudgets,
   '015_latest_run_index': latestRunIndex,
+  '016_unit_jobs': unitJobs,
 };

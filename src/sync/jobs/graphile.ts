@@ -1,5 +1,5 @@
 import { Logger, makeWorkerUtils, run, type Runner, type Task, type WorkerUtils } from 'graphile-worker';
-import type { JobHandlers, JobName, JobPayloads } from './registry.ts';
+import { unitJobId, type JobHandlers, type JobName, type JobPayloads } from './registry.ts';
 import type { Queue, QueueLog } from './queue.ts';
 
 export interface GraphileQueueOptions {
@@ -45,6 +45,7 @@ export function createGraphileQueue(opts: GraphileQueueOptions): Queue {
   return {
     // A job for a run still locked by a worker that died gets its key cleared and a new job is created.
     runQueued: (runId) => add('custody.run', { run_id: runId }, { jobKey: `run:${runId}`, mode: 'replace' }),
+    unitQueued: (runId, unitKey) => add('custody.unit', { run_id: runId, unit_key: unitKey }, { jobKey: unitJobId(runId, unitKey), mode: 'replace' }),
     scheduleCollection: (collectionId, at) => add('custody.schedule', { collection_id: collectionId }, { jobKey: `schedule:${collectionId}`, runAt: at, mode: 'replace' }),
     startWorking(handlers: JobHandlers) {
       starting ??= start(handlers);

@@ -1,5 +1,5 @@
 import { createInProcessExecutor, type Executor } from '../executor.ts';
-import type { JobHandlers } from './registry.ts';
+import { parseUnitJobId, type JobHandlers } from './registry.ts';
 import type { Queue, QueueLog } from './queue.ts';
 
 export interface InProcessQueueOptions {
@@ -7,7 +7,7 @@ export interface InProcessQueueOptions {
   sweepMs: number;
   /** Executor poll interval (runs queued by another process sharing the database). */
   pollMs?: number;
-  /** Runs this process may take now (queued, lease expired, owner dead). */
+  /** Runs and unit jobs (registry.ts unitJobId) this process may take now (queued, lease expired, owner dead). */
   claimable(limit: number): Promise<string[]>;
   log: QueueLog;
 }
@@ -24,13 +24,16 @@ export function createInProcessQueue(opts: InProcessQueueOptions): Queue {
     async runQueued() {
       executor?.kick();
     },
+    async unitQueued() {
+      executor?.kick();
+    },
     async scheduleCollection() {
       // the sweep reads next_sync_at
     },
     async startWorking(handlers: JobHandlers) {
       if (executor) return;
       executor = createInProcessExecutor({
-        source: { claimableRunIds: opts.claimable, runOnce: (runId) => handlers['custody.run']({ run_id: runId }) },
+        source: { claimableRunIds: opts.claimable, runOnce: (id) => runJob(handlers, id) },
         concurrency: opts.concurrency,
         pollMs: opts.pollMs,
         log: opts.log,
@@ -52,4 +55,10 @@ export function createInProcessQueue(opts: InProcessQueueOptions): Queue {
       executor = undefined;
     },
   };
+}
+
+/** A job id of the executor: a run id, or a unit job's id. */
+function runJob(handlers: JobHandlers, id: string): Promise<void> {
+  const unit = parseUnitJobId(id);
+  return unit ? handlers['custody.unit'](unit) : handlers['custody.run']({ run_id: id });
 }

@@ -1,0 +1,34 @@
+// A run fanned out: one unit per owner. Channels are collected by the first owner's unit that claims them.
+import type { ConfFilters } from '../../domain/filters/conf.ts';
+import type { CollectContext, CollectEvent, UnitPlanner } from '../types.ts';
+import { ZoomApi } from './api.ts';
+import { resolveOwners } from './owners.ts';
+import { readCursors } from './state.ts';
+
+export function zoomUnits(apiUrl: string): UnitPlanner {
+  return {
+    async plan(ctx: CollectContext) {
+      const api = new ZoomApi(ctx.http, apiUrl, ctx.signal);
+      const resolved = await resolveOwners(api, ctx.filters as ConfFilters, null, () => ctx.now().getTime());
+      const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
+      const inScope = (id: string, email?: string | null) => !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
+      const events: CollectEvent[] = resolved.gone.filter((g) => inScope(g)).map((id) => ({ type: 'unit', unit: { key: id, kind: 'custodian' }, status: 'failed' }));
+      if (!scope) events.push(...resolved.errors);
+      const units = resolved.owners.filter((o) => inScope(o.id, o.email)).map((o) => ({ key: o.id, kind: 'custodian' as const, email: o.email || null }));
+      return { units, events };
+    },
+    mergeCursors(previous, parts, partial) {
+      const before = readCursors(previous);
+      const owners: Record<string, number> = partial ? { ...before.owners } : {};
+      const channels: Record<string, number> = { ...before.channels };
+      for (const { unit, cursors } of parts) {
+        const part = cursors === null ? null : readCursors(cursors);
+        const mark = part?.owners[unit] ?? before.owners[unit];
+        if (mark !== undefined) owners[unit] = mark;
+        // Each unit's cursors carry every channel it did not collect unchanged.
+        for (const [id, m] of Object.entries(part?.channels ?? {})) if (m !== before.channels[id]) channels[id] = m;
+      }
+      return { v: 1, owners, channels };
+    },
+  };
+}

@@ -1,0 +1,228 @@
+import type { Selectable } from 'kysely';
+import type { Counters } from './runs.ts';
+import { atomically, type Executor } from './transaction.ts';
+import type { UnitTables } from './schema-units.ts';
+
+export type UnitJobRow = Selectable<UnitTables['unit_jobs']>;
+export type UnitJobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+const COUNTERS = ['listed', 'collected', 'skipped', 'unchanged', 'failed', 'bytes', 'error_count'] as const;
+
+export function unitCountersOf(row: UnitJobRow): Counters {
+  return Object.fromEntries(COUNTERS.map((c) => [c, Number(row[c])])) as unknown as Counters;
+}
+
+/** What `fanned out` runs hold as lease owner: no process, so neither the sweep nor a claim takes them as one job. */
+export function unitsOwner(runId: string): string {
+  return `units:${runId}`;
+}
+
+/**
+ * The jobs of a run fanned out into units. Every write that belongs to a unit's step is fenced on the unit's
+ * lease; writes that touch the run row take its lock first (the same order as a cancel), so that the run's
+ * counters, a cancel and the decision which unit finished last never race.
+ */
+export class UnitJobRepo {
+  constructor(private readonly db: Executor) {}
+
+  async get(runId: string, unitKey: string): Promise<UnitJobRow | undefined> {
+    return this.db.selectFrom('unit_jobs').selectAll().where('run_id', '=', runId).where('unit_key', '=', unitKey).executeTakeFirst();
+  }
+
+  async list(runId: string): Promise<UnitJobRow[]> {
+    return this.db.selectFrom('unit_jobs').selectAll().where('run_id', '=', runId).orderBy('unit_key').execute();
+  }
+
+  /**
+   * Inserts the run's units (idempotent: a planner resumed after a crash adds none twice) and hands the run to them:
+   * its lease owner becomes `units:<run_id>` with no expiry. False when the caller no longer owns the run.
+   */
+  async fanOut(runId: string, owner: string, collectionId: string, units: Array<{ key: string; kind: string; email: string | null }>, at: string): Promise<boolean> {
+    return atomically(this.db, async (trx) => {
+      const res = await trx
+        .updateTable('runs')
+        .set({ units: units.length, lease_owner: unitsOwner(runId), lease_expires_at: null, heartbeat_at: at })
+        .where('id', '=', runId)
+        .where('lease_owner', '=', owner)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      for (const u of units) {
+        await trx
+          .insertInto('unit_jobs')
+          .values({ run_id: runId, unit_key: u.key, collection_id: collectionId, kind: u.kind, email: u.email, status: 'queued', lease_owner: null, lease_expires_at: null, heartbeat_at: null, checkpoint: null, pending_cursors: null, error: null, created_at: at, finished_at: null })
+          .onConflict((oc) => oc.columns(['run_id', 'unit_key']).doNothing())
+          .execute();
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Compare-and-swap claim of a unit of a running run: queued, running with an expired lease, or held by `deadOwner`.
+   * Undefined when another process holds it, it ended, or its run did.
+   */
+  async claim(runId: string, unitKey: string, owner: string, now: string, leaseUntil: string, deadOwner?: string): Promise<UnitJobRow | undefined> {
+    return this.db
+      .updateTable('unit_jobs')
+      .set((eb) => ({ status: 'running', lease_owner: owner, lease_expires_at: leaseUntil, heartbeat_at: now, attempt: eb('attempt', '+', 1) }))
+      .where('run_id', '=', runId)
+      .where('unit_key', '=', unitKey)
+      .where((eb) => {
+        const stale = [eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])];
+        if (deadOwner) stale.push(eb.and([eb('status', '=', 'running'), eb('lease_owner', '=', deadOwner)]));
+        return eb.or(stale);
+      })
+      .where((eb) => eb.exists(eb.selectFrom('runs').select('runs.id').where('runs.id', '=', runId).where('runs.status', '=', 'running')))
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async heartbeat(runId: string, unitKey: string, owner: string, now: string, leaseUntil: string): Promise<boolean> {
+    const res = await this.db
+      .updateTable('unit_jobs')
+      .set({ heartbeat_at: now, lease_expires_at: leaseUntil })
+      .where('run_id', '=', runId)
+      .where('unit_key', '=', unitKey)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Lets another process take the unit over at once (graceful shutdown). */
+  async releaseLease(runId: string, unitKey: string, owner: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('unit_jobs')
+      .set({ lease_expires_at: now })
+      .where('run_id', '=', runId)
+      .where('unit_key', '=', unitKey)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
+  /**
+   * A unit's durable step, inside the caller's transaction: adds what its counters grew by since the last step to
+   * the run's (the run row is locked first), then stores the unit's counters, checkpoint and cursors. False when
+   * the unit or its run is no longer the caller's (cancelled, taken over): the caller must roll back.
+   */
+  async saveProgress(runId: string, unitKey: string, owner: string, now: string, p: { counters: Counters; checkpoint?: string | null; pendingCursors?: string | null }): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('unit_jobs')
+      .selectAll()
+      .where('run_id', '=', runId)
+      .where('unit_key', '=', unitKey)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    if (!row) return false;
+    const before = unitCountersOf(row);
+    const run = await this.db
+      .updateTable('runs')
+      .set((eb) => Object.fromEntries([...COUNTERS.map((c) => [c, eb(c, '+', p.counters[c] - before[c])]), ['heartbeat_at', now]]))
+      .where('id', '=', runId)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    if (Number(run.numUpdatedRows) !== 1) return false;
+    const res = await this.db
+      .updateTable('unit_jobs')
+      .set({
+        ...p.counters,
+        heartbeat_at: now,
+        ...(p.checkpoint !== undefined && { checkpoint: p.checkpoint }),
+        ...(p.pendingCursors !== undefined && { pending_cursors: p.pendingCursors }),
+      })
+      .where('run_id', '=', runId)
+      .where('unit_key', '=', unitKey)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Ends the caller's unit (done or failed), inside the caller's transaction, and tells whether it was the run's
+   * last one: exactly one unit of a run sees `last`, because every ending first locks the run row.
+   */
+  async finish(
+    runId: string,
+    unitKey: string,
+    owner: string,
+    status: 'done' | 'failed',
+    at: string,
+    failure?: { error: string; needsAction: boolean },
+  ): Promise<{ finished: boolean; last: boolean }> {
+    return atomically(this.db, async (trx) => {
+      const run = await trx.updateTable('runs').set({ heartbeat_at: at }).where('id', '=', runId).where('status', '=', 'running').executeTakeFirst();
+      if (Number(run.numUpdatedRows) !== 1) return { finished: false, last: false };
+      const res = await trx
+        .updateTable('unit_jobs')
+        .set({ status, finished_at: at, lease_expires_at: null, error: failure?.error ?? null, needs_action: failure?.needsAction ? 1 : 0 })
+        .where('run_id', '=', runId)
+        .where('unit_key', '=', unitKey)
+        .where('lease_owner', '=', owner)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return { finished: false, last: false };
+      const open = await trx
+        .selectFrom('unit_jobs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('run_id', '=', runId)
+        .where('status', 'in', ['queued', 'running'])
+        .executeTakeFirstOrThrow();
+      return { finished: true, last: Number(open.n) === 0 };
+    });
+  }
+
+  /** A cancel: every unit not yet ended stops (their next fenced write fails). */
+  async cancelRun(runId: string, at: string): Promise<number> {
+    const res = await this.db
+      .updateTable('unit_jobs')
+      .set({ status: 'cancelled', finished_at: at, lease_expires_at: null })
+      .where('run_id', '=', runId)
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  }
+
+  /** Units of running runs a worker may take now: queued, or running with an expired lease. */
+  async claimable(now: string, limit: number): Promise<UnitJobRow[]> {
+    return this.db
+      .selectFrom('unit_jobs')
+      .selectAll()
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]))
+      .where((eb) => eb.exists(eb.selectFrom('runs').select('runs.id').whereRef('runs.id', '=', 'unit_jobs.run_id').where('runs.status', '=', 'running')))
+      .orderBy('created_at')
+      .orderBy('unit_key')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Running units with a live lease held by owners with this prefix (to spot owners that died). */
+  async runningOwnedBy(ownerPrefix: string): Promise<UnitJobRow[]> {
+    return this.db.selectFrom('unit_jobs').selectAll().where('status', '=', 'running').where('lease_owner', 'like', `${ownerPrefix}%`).execute();
+  }
+
+  /**
+   * A piece more than one unit of the run could reach (a Zoom channel): it belongs to the first unit claiming it.
+   * True when it is (now) this unit's, also when the same unit claims it again after a takeover.
+   */
+  async claimPiece(runId: string, claimKey: string, unitKey: string): Promise<boolean> {
+    await this.db.insertInto('unit_claims').values({ run_id: runId, claim_key: claimKey, unit_key: unitKey }).onConflict((oc) => oc.columns(['run_id', 'claim_key']).doNothing()).execute();
+    const row = await this.db.selectFrom('unit_claims').select('unit_key').where('run_id', '=', runId).where('claim_key', '=', claimKey).executeTakeFirst();
+    return row?.unit_key === unitKey;
+  }
+
+  /** The ledger units (Zoom channels) a unit claimed: their counts continue after a takeover. */
+  async claimedUnits(runId: string, unitKey: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('unit_claims').select('claim_key').where('run_id', '=', runId).where('unit_key', '=', unitKey).execute();
+    return rows.map((r) => r.claim_key);
+  }
+
+  async deleteByCollection(collectionId: string): Promise<void> {
+    const runIds = this.db.selectFrom('runs').select('id').where('collection_id', '=', collectionId);
+    await this.db.deleteFrom('unit_claims').where('run_id', 'in', runIds).execute();
+    await this.db.deleteFrom('unit_jobs').where('collection_id', '=', collectionId).execute();
+  }
+}

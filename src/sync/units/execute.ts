@@ -1,0 +1,150 @@
+// A unit job: one custodian's share of a fanned-out run, executed by whichever worker claimed it.
+import { NeedsUserActionError, type CollectContext } from '../../connectors/types.ts';
+import { CollectionRepo } from '../../store/collections.ts';
+import { CursorRepo } from '../../store/items.ts';
+import { withTransaction } from '../../store/repos.ts';
+import type { RunRow } from '../../store/runs.ts';
+import { UnitJobRepo, unitCountersOf, type UnitJobRow } from '../../store/unit-jobs.ts';
+import { UnitRepo, type UnitRetryRow } from '../../store/units.ts';
+import { WalletRepo } from '../../store/wallets.ts';
+import { filtersFingerprint } from '../../provider/fingerprint.ts';
+import { UnitLedger } from '../ledger.ts';
+import { childLog } from '../provider-session.ts';
+import { needsUserAction, RunStopped, type RunnerDeps } from '../runner.ts';
+import { FencedOutError, RunSession, type SessionFence } from '../session.ts';
+import { fanIn, type FanInStatus } from './fan-in.ts';
+
+export type UnitOutcome =
+  /** `ran`: how the run ended when this unit was its last one (fan-in) */
+  | { status: 'done' | 'failed'; last: boolean; ran?: FanInStatus }
+  | { status: 'cancelled' | 'interrupted'; last: false };
+
+export function unitFence(runId: string, unitKey: string, owner: string): SessionFence {
+  return { save: (trx, at, p) => new UnitJobRepo(trx).saveProgress(runId, unitKey, owner, at, p) };
+}
+
+/** Executes a claimed unit to its end; the caller holds the unit's lease and heartbeats it. */
+export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow, owner: string, signal: AbortSignal): Promise<UnitOutcome> {
+  const key = job.unit_key;
+  const log = childLog(deps.log, { run_id: run.id, collection_id: run.collection_id, unit: key });
+  const jobs = new UnitJobRepo(deps.db);
+  const now = () => deps.clock().toISOString();
+  let session: RunSession | undefined;
+  try {
+    const collection = await new CollectionRepo(deps.db).getById(run.collection_id);
+    if (!collection || collection.sync_filters === null) throw new Error('the collection was deleted or its filters removed during the run');
+    const connector = deps.connectors.get(collection.type);
+    if (!connector) throw new NeedsUserActionError(`no connector for collection type "${collection.type}" on this server`);
+    const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
+    if (!wallet?.sealed_grant) throw new NeedsUserActionError('re-pair credentials: the wallet has no paired credentials');
+    const filters = JSON.parse(collection.sync_filters) as unknown;
+    const fingerprint = filtersFingerprint(filters);
+    const stored = await new CursorRepo(deps.db).get(collection.id);
+    const cursors = stored && stored.fingerprint === fingerprint ? stored.value : null;
+    const checkpoint = job.checkpoint ? (JSON.parse(job.checkpoint) as { state: unknown }).state : null;
+
+    const planned = (await jobs.list(run.id)).map((u) => u.unit_key);
+    const units = new UnitRepo(deps.db);
+    // This unit's pieces on the retry list; pieces of a unit the run does not have (a channel) go to its first unit.
+    const retries = (await units.retries(collection.id)).filter((r) => r.unit_key === key || (!planned.includes(r.unit_key) && key === planned[0]));
+    const mine = new Set([key, ...(await jobs.claimedUnits(run.id, key))]);
+    const ledger = new UnitLedger(
+      { runId: run.id, collectionId: collection.id, accountId: collection.account_id },
+      deps.clock,
+      (await units.list(run.id)).filter((u) => mine.has(u.unit_key)),
+      new Set(retries.map((r) => `${r.kind}\u0000${r.source_id}`)),
+      (unit) => unit !== key && planned.includes(unit),
+    );
+    session = new RunSession(deps, {
+      ledger,
+      runId: run.id,
+      listingRunId: run.listing_run_id ?? run.id,
+      owner,
+      collectionId: collection.id,
+      accountId: collection.account_id,
+      typeSync: collection.type_sync,
+      type: collection.type,
+      kinds: connector.kinds,
+      counters: unitCountersOf(job),
+      signal,
+      fence: unitFence(run.id, key, owner),
+    });
+    const ctx: CollectContext = {
+      ...(await deps.sessions.open(collection, connector, { signal, log, now: deps.clock })),
+      collectionId: collection.id,
+      filters,
+      checkpoint,
+      cursors,
+      scope: [key],
+      units: planned,
+      claim: async (piece) => jobs.claimPiece(run.id, piece, key),
+    };
+    log.info({ attempt: job.attempt, resumed: checkpoint !== null }, 'unit started');
+    for await (const event of connector.collect(ctx)) {
+      if (signal.aborted) throw signal.reason;
+      await session.handle(event);
+    }
+    const pending = retries.filter((r) => ledger.pending(r.kind, r.source_id));
+    if (connector.retry && pending.length > 0) {
+      for await (const event of connector.retry({ ...ctx, checkpoint: null }, pending.map(retryPiece))) {
+        if (signal.aborted) throw signal.reason;
+        await session.handle(event);
+      }
+    }
+    if (signal.aborted) throw signal.reason;
+    await session.flush({ final: true });
+    return await end(deps, run, key, owner, 'done');
+  } catch (err) {
+    await session?.discardPending();
+    const stop = signal.aborted && signal.reason instanceof RunStopped ? signal.reason.why : undefined;
+    const cancelled = (): UnitOutcome => {
+      log.info({}, 'unit stopped: cancelled');
+      return { status: 'cancelled', last: false };
+    };
+    if (stop === 'cancelled') return cancelled();
+    if (stop || err instanceof FencedOutError) {
+      const current = await jobs.get(run.id, key).catch(() => undefined);
+      if (current?.status === 'cancelled') return cancelled();
+      log.info({ why: stop ?? 'fenced' }, 'unit interrupted; it resumes from its last checkpoint');
+      return { status: 'interrupted', last: false };
+    }
+    const reason = err instanceof Error ? err.message.slice(0, 1000) : String(err);
+    log.warn({ err: reason }, 'unit failed');
+    return end(deps, run, key, owner, 'failed', { error: reason, needsAction: needsUserAction(err) });
+  }
+}
+
+function retryPiece(r: UnitRetryRow) {
+  return { unit: r.unit_key, kind: r.kind, sourceId: r.source_id, name: r.name, piece: JSON.parse(r.piece) as unknown };
+}
+
+/**
+ * Ends the unit in one transaction; the unit that ends last also ends the run (fan-in) in it. A failed unit
+ * counts as one failed piece of its custodian, with its reason in the reconciliation and the run's errors.
+ */
+async function end(
+  deps: RunnerDeps,
+  run: RunRow,
+  key: string,
+  owner: string,
+  status: 'done' | 'failed',
+  failure?: { error: string; needsAction: boolean },
+): Promise<UnitOutcome> {
+  const at = deps.clock().toISOString();
+  const result = await withTransaction(deps.db, async (tx, trx) => {
+    const jobs = new UnitJobRepo(trx);
+    const ended = await jobs.finish(run.id, key, owner, status, at, failure);
+    if (!ended.finished) return { ...ended, ran: undefined };
+    if (failure) {
+      const job = await jobs.get(run.id, key);
+      await tx.runs.addErrors([{ run_id: run.id, collection_id: run.collection_id, source_id: key, kind: 'custodian', reason: failure.error, at }]);
+      await trx.updateTable('runs').set((eb) => ({ failed: eb('failed', '+', 1), error_count: eb('error_count', '+', 1) })).where('id', '=', run.id).execute();
+      const unit = (await tx.units.list(run.id)).find((u) => u.unit_key === key);
+      await tx.units.save(run.id, run.collection_id, [{ ...(unit ?? { listed: 0, collected: 0, unchanged: 0, excluded: 0, not_present: 0, failed: 0, skipped: 0, bytes: 0 }), key, kind: job?.kind ?? 'custodian', email: job?.email ?? null, status: 'failed', listed: (unit?.listed ?? 0) + 1, failed: (unit?.failed ?? 0) + 1 }], at);
+      await tx.units.addExceptions([{ run_id: run.id, collection_id: run.collection_id, unit_key: key, source_id: key, kind: 'custodian', name: job?.email ?? key, outcome: 'failed', reason: failure.error.slice(0, 2000), at }]);
+    }
+    return { ...ended, ran: ended.last ? await fanIn(tx, trx, deps, run.id) : undefined };
+  });
+  if (!result.finished) return { status: 'interrupted', last: false };
+  return { status, last: result.last, ran: result.ran };
+}

@@ -1,0 +1,52 @@
+// Fan-in: the unit that ends last ends the run, with the outcome rules of an unsplit run.
+import { NeedsUserActionError } from '../../connectors/types.ts';
+import type { Repos } from '../../store/repos.ts';
+import type { Executor } from '../../store/transaction.ts';
+import { UnitJobRepo, unitsOwner } from '../../store/unit-jobs.ts';
+import { filtersFingerprint } from '../../provider/fingerprint.ts';
+import { finishFailed, finishSucceeded, NothingCollectedError, type RunnerDeps } from '../runner.ts';
+
+export type FanInStatus = 'succeeded' | 'completed_with_errors' | 'failed' | 'error' | 'cancelled';
+
+/**
+ * Inside the transaction that ended the run's last unit: merges the units' cursors, decides the outcome (`error`
+ * when a unit needs a person, `failed` when nothing could be collected, `completed_with_errors` when a piece or a
+ * unit failed, else `succeeded`), ends the run and moves its collection. Exactly once per run: the caller's
+ * transaction holds the run row's lock and saw no unit left open.
+ */
+export async function fanIn(tx: Repos, trx: Executor, deps: RunnerDeps, runId: string): Promise<FanInStatus | undefined> {
+  const run = await tx.runs.get(runId);
+  if (!run || run.status !== 'running') return undefined;
+  const owner = unitsOwner(runId);
+  const at = deps.clock().toISOString();
+  const collection = await tx.collections.getById(run.collection_id);
+  const connector = collection ? deps.connectors.get(collection.type) : undefined;
+  if (!collection || collection.sync_filters === null || !connector?.units) {
+    await tx.runs.finish(runId, owner, 'cancelled', at, 'the collection was deleted');
+    return 'cancelled';
+  }
+  const jobs = await new UnitJobRepo(trx).list(runId);
+  const needsAction = jobs.find((j) => j.needs_action === 1);
+  const failedUnits = jobs.filter((j) => j.status === 'failed').length;
+  const kept = Number(run.collected) + Number(run.unchanged) + Number(run.skipped);
+  let cause: Error | undefined;
+  if (needsAction) cause = new NeedsUserActionError(needsAction.error ?? 'a person must act');
+  else if (Number(run.failed) > 0 && kept === 0) {
+    const n = Number(run.failed);
+    cause = new NothingCollectedError(`nothing could be collected: ${n} selected ${n === 1 ? 'piece' : 'pieces'} failed; see the run's reconciliation`);
+  }
+  if (cause) return (await finishFailed(tx, deps, run, owner, collection, cause))?.status;
+
+  const units = await tx.units.list(runId);
+  const unitFailures = units.reduce((n, u) => n + Number(u.failed), 0);
+  const failed = Math.max(Number(run.failed), unitFailures, failedUnits);
+  const outcome = failed > 0 ? 'completed_with_errors' : 'succeeded';
+  const filters = JSON.parse(collection.sync_filters) as unknown;
+  const fingerprint = filtersFingerprint(filters);
+  const stored = await tx.cursors.get(collection.id);
+  const previous = stored && stored.fingerprint === fingerprint ? stored.value : null;
+  const parts = jobs.map((j) => ({ unit: j.unit_key, cursors: j.status === 'done' && j.pending_cursors ? (JSON.parse(j.pending_cursors) as unknown) : null }));
+  const cursors = JSON.stringify(connector.units.mergeCursors(previous, parts, run.scope !== null));
+  if (!(await finishSucceeded(tx, deps, run, owner, collection, { fingerprint, outcome, failed, cursors }))) return undefined;
+  return outcome;
+}

@@ -1,0 +1,45 @@
+// The planner: the `custody.run` job of a connector that splits runs into units (Connector.units).
+import type { CollectContext, Connector } from '../../connectors/types.ts';
+import type { RunRow } from '../../store/runs.ts';
+import { UnitJobRepo } from '../../store/unit-jobs.ts';
+import type { UnitLedger } from '../ledger.ts';
+import { FencedOutError, type RunSession } from '../session.ts';
+
+export interface PlanInput {
+  connector: Connector;
+  ctx: CollectContext;
+  /** the run's session, fenced on the run's lease */
+  session: RunSession;
+  ledger: UnitLedger;
+  run: RunRow;
+  owner: string;
+  collectionId: string;
+  now(): string;
+}
+
+/**
+ * Resolves the run's units and, in one transaction fenced on the run's lease, records the selection problems
+ * found (gone users...), the units as `pending` in the reconciliation and one unit job each, and hands the run to
+ * its units. A planner that dies before that commit leaves nothing: the run is claimed again and planned again.
+ * `empty`: nothing to fan out (the run ends as an unsplit run with nothing to collect would).
+ */
+export async function planUnits(p: PlanInput): Promise<'fanned_out' | 'empty'> {
+  const { units, events } = await p.connector.units!.plan(p.ctx);
+  for (const ev of events) {
+    if (p.ctx.signal.aborted) throw p.ctx.signal.reason;
+    // Unit statuses go to the ledger without the flush a session does on them: all of the plan commits at once.
+    if (ev.type === 'unit') p.ledger.announce(ev.unit, ev.status);
+    else await p.session.handle(ev);
+  }
+  if (units.length === 0) return 'empty';
+  for (const u of units) p.ledger.announce(u, 'pending');
+  const specs = units.map((u) => ({ key: u.key, kind: u.kind, email: u.email ?? null }));
+  await p.session.flush({
+    final: true,
+    within: async (trx) => {
+      if (!(await new UnitJobRepo(trx).fanOut(p.run.id, p.owner, p.collectionId, specs, p.now()))) throw new FencedOutError('the run is no longer ours');
+    },
+  });
+  p.ctx.log.info({ units: units.length }, 'run fanned out into units');
+  return 'fanned_out';
+}

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/store/db.ts';
+import { RunRepo } from '../../src/store/runs.ts';
+import { UnitJobRepo, unitsOwner } from '../../src/store/unit-jobs.ts';
+import { testDatabases } from '../support/databases.ts';
+
+const T0 = '2026-01-01T00:00:00.000Z';
+const T1 = '2026-01-01T00:01:00.000Z';
+const T2 = '2026-01-01T00:02:00.000Z';
+const zero = { listed: 0, collected: 0, skipped: 0, unchanged: 0, failed: 0, bytes: 0, error_count: 0 };
+
+for (const database of testDatabases) {
+  describe(`unit jobs on ${database.name}`, () => {
+    let handle: Awaited<ReturnType<typeof database.open>>;
+    let db: Database;
+    let n = 0;
+    beforeAll(async () => {
+      handle = await database.open();
+      db = handle.db;
+    });
+    afterAll(() => handle?.close());
+
+    /** A running run claimed by `planner`, fanned out into `keys`. */
+    const fannedOut = async (keys: string[]) => {
+      const runs = new RunRepo(db);
+      const { run } = await runs.insertQueued({ collectionId: `col_${++n}`, accountId: 'acc', trigger: 'start', at: T0 });
+      expect(await runs.claim(run.id, 'planner', T0, T1)).toBeDefined();
+      const units = keys.map((key) => ({ key, kind: 'custodian', email: null }));
+      expect(await new UnitJobRepo(db).fanOut(run.id, 'planner', `col_${n}`, units, T0)).toBe(true);
+      return run.id;
+    };
+
+    it('fans a run out once: its units are queued, the run is no longer claimable as one job, a second fan-out adds nothing', async () => {
+      const jobs = new UnitJobRepo(db);
+      const runId = await fannedOut(['u1', 'u2']);
+      const run = (await new RunRepo(db).get(runId))!;
+      expect([run.status, run.lease_owner, run.lease_expires_at, run.units]).toEqual(['running', unitsOwner(runId), null, 2]);
+      expect((await new RunRepo(db).claimable(T2, 100)).map((r) => r.id)).not.toContain(runId);
+      // The planner no longer owns the run: planning again is refused and changes nothing.
+      expect(await jobs.fanOut(runId, 'planner', 'x', [{ key: 'u3', kind: 'custodian', email: null }], T1)).toBe(false);
+      expect((await jobs.list(runId)).map((u) => [u.unit_key, u.status])).toEqual([['u1', 'queued'], ['u2', 'queued']]);
+    });
+
+    it('lets exactly one worker claim a unit; another takes it over only once its lease expired', async () => {
+      const jobs = new UnitJobRepo(db);
+      const runId = await fannedOut(['u1']);
+      expect((await jobs.claim(runId, 'u1', 'w1', T0, T1))?.lease_owner).toBe('w1');
+      expect(await jobs.claim(runId, 'u1', 'w2', T0, T1)).toBeUndefined();
+      // w1's lease (until T1) has expired at T2: w2 takes the unit over, and w1's writes are fenced out.
+      const taken = await jobs.claim(runId, 'u1', 'w2', T2, '2026-01-01T00:03:00.000Z');
+      expect([taken?.lease_owner, taken?.attempt]).toEqual(['w2', 2]);
+      expect(await jobs.heartbeat(runId, 'u1', 'w1', T2, T2)).toBe(false);
+      expect(await db.transaction().execute((trx) => new UnitJobRepo(trx).saveProgress(runId, 'u1', 'w1', T2, { counters: { ...zero, collected: 5 } }))).toBe(false);
+      expect(await db.transaction().execute((trx) => new UnitJobRepo(trx).saveProgress(runId, 'u1', 'w2', T2, { counters: { ...zero, collected: 3 } }))).toBe(true);
+      expect(Number((await new RunRepo(db).get(runId))!.collected)).toBe(3);
+    });
+
+    it("adds each unit's growth to the run's counters, once", async () => {
+      const jobs = new UnitJobRepo(db);
+      const runId = await fannedOut(['a', 'b']);
+      await jobs.claim(runId, 'a', 'w1', T0, T2);
+      await jobs.claim(runId, 'b', 'w2', T0, T2);
+      const save = (key: string, owner: string, collected: number, bytes: number) =>
+        db.transaction().execute((trx) => new UnitJobRepo(trx).saveProgress(runId, key, owner, T1, { counters: { ...zero, listed: collected, collected, bytes } }));
+      expect(await save('a', 'w1', 2, 100)).toBe(true);
+      expect(await save('b', 'w2', 4, 10)).toBe(true);
+      expect(await save('a', 'w1', 3, 150)).toBe(true);
+      const run = (await new RunRepo(db).get(runId))!;
+      expect([Number(run.listed), Number(run.collected), Number(run.bytes)]).toEqual([7, 7, 160]);
+    });
+
+    it('tells exactly one of the units ending at the same time that it was the last', async () => {
+      const jobs = new UnitJobRepo(db);
+      const keys = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6'];
+      const runId = await fannedOut(keys);
+      for (const k of keys) await jobs.claim(runId, k, `w-${k}`, T0, T2);
+      const ends = await Promise.all(keys.map((k) => db.transaction().execute((trx) => new UnitJobRepo(trx).finish(runId, k, `w-${k}`, 'done', T1))));
+      expect(ends.every((e) => e.finished)).toBe(true);
+      expect(ends.filter((e) => e.last)).toHaveLength(1);
+      // Ending twice is refused.
+      expect(await jobs.finish(runId, 'k1', 'w-k1', 'done', T1)).toEqual({ finished: false, last: false });
+    });
+
+    it('stops every unit of a cancelled run: no claim, no write, no ending', async () => {
+      const jobs = new UnitJobRepo(db);
+      const runId = await fannedOut(['x', 'y']);
+      await jobs.claim(runId, 'x', 'w1', T0, T2);
+      await new RunRepo(db).cancelActive(`col_${n}`, T1);
+      expect(await jobs.cancelRun(runId, T1)).toBe(2);
+      expect(await jobs.claim(runId, 'y', 'w2', T1, T2)).toBeUndefined();
+      expect(await jobs.heartbeat(runId, 'x', 'w1', T1, T2)).toBe(false);
+      expect(await jobs.finish(runId, 'x', 'w1', 'done', T1)).toEqual({ finished: false, last: false });
+      expect((await jobs.claimable(T2, 100)).filter((u) => u.run_id === runId)).toEqual([]);
+    });
+
+    it('gives a piece two units reach to the first that claims it, also after a takeover', async () => {
+      const jobs = new UnitJobRepo(db);
+      const runId = await fannedOut(['o1', 'o2']);
+      expect(await jobs.claimPiece(runId, 'ch1', 'o2')).toBe(true);
+      expect(await jobs.claimPiece(runId, 'ch1', 'o1')).toBe(false);
+      expect(await jobs.claimPiece(runId, 'ch1', 'o2')).toBe(true);
+      expect(await jobs.claimedUnits(runId, 'o2')).toEqual(['ch1']);
+    });
+  });
+}

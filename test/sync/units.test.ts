@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NeedsUserActionError } from '../../src/connectors/types.ts';
+import { UnitJobRepo } from '../../src/store/unit-jobs.ts';
+import { testDatabases } from '../support/databases.ts';
+import { bytesOf, createFakeConnector, type FakeSource } from '../support/fake-connector.ts';
+import { startItemsApp, type ItemsApp } from '../support/items-app.ts';
+import { seedCollection } from '../support/sync-fixtures.ts';
+
+type Json = Record<string, any>;
+const file = (sourceId: string, custodian: string, size = 100) => ({ kind: 'file', sourceId, custodian, content: bytesOf(sourceId, size) });
+
+/** Runs split into one unit job per custodian, executed in this process (the embedded default's unit model). */
+for (const database of testDatabases) {
+  describe(`runs split into unit jobs (${database.name})`, () => {
+    let app: ItemsApp;
+    let token: string;
+    let source: FakeSource;
+    const connector = createFakeConnector({ source: () => source, chunkSize: 1024, chunkDelayMs: 10, split: true });
+
+    beforeAll(async () => {
+      app = await startItemsApp(database, [connector]);
+      token = await app.token('acme');
+    });
+    afterAll(async () => app?.close());
+
+    const json = async (res: Response, status: number) => {
+      expect(res.status).toBe(status);
+      return (await res.json()) as Json;
+    };
+    /** Starts a run of a new collection; the planner fans it out. */
+    const fannedOut = async () => {
+      const { collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer });
+      const start = await json(await app.call(token, 'POST', `/v1/collections/${collectionId}/start`), 200);
+      expect(await app.engine.runOnce(start.run_id)).toEqual({ status: 'fanned_out', error: null });
+      return { collectionId, runId: start.run_id as string };
+    };
+    const runUnits = (runId: string, keys: string[]) => Promise.all(keys.map((k) => app.engine.runUnit(runId, k)));
+    const latestRun = async (collectionId: string) => (await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/runs`), 200)).runs[0] as Json;
+    const finished = async (collectionId: string) => (await app.ctx.repos.events.listForCollection(collectionId, 0)).filter((e) => e.type === 'run.finished').map((e) => (e.data as { status?: string }).status);
+
+    it('fans a run out into one job per custodian; the last unit to end finishes the run, with every unit’s cursors', async () => {
+      source = {
+        units: ['u1', 'u2', 'u3'].map((key, i) => ({ custodian: { key }, items: [file(`f${i}`, key), file(`g${i}`, key)] })),
+        cursors: 'mark-1',
+      };
+      const { collectionId, runId } = await fannedOut();
+      const planned = await new UnitJobRepo(app.ctx.db).list(runId);
+      expect(planned.map((u) => [u.unit_key, u.status])).toEqual([['u1', 'queued'], ['u2', 'queued'], ['u3', 'queued']]);
+      // The run is not claimable as one job any more; its units are.
+      expect(await app.engine.claimableRunIds(10)).toEqual(['u1', 'u2', 'u3'].map((k) => `unit:${runId}:${k}`));
+
+      const outcomes = await runUnits(runId, ['u1', 'u2', 'u3']);
+      expect(outcomes.map((o) => o.status)).toEqual(['done', 'done', 'done']);
+      expect(outcomes.filter((o) => (o as { last?: boolean }).last)).toHaveLength(1);
+      const run = await latestRun(collectionId);
+      expect([run.status, run.counters.collected, run.counters.listed]).toEqual(['succeeded', 6, 6]);
+      const items = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/items`), 200);
+      expect(items.items.map((i: Json) => i.source_id).sort()).toEqual(['f0', 'f1', 'f2', 'g0', 'g1', 'g2']);
+      const c = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}`), 200);
+      expect(c.sync_status).toBe('synced');
+      expect((await app.ctx.repos.cursors.get(collectionId))?.value).toEqual({ u1: 'mark-1', u2: 'mark-1', u3: 'mark-1' });
+      expect(await finished(collectionId)).toEqual(['succeeded']);
+      const r = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/runs/${runId}/reconciliation`), 200);
+      expect(r.balanced).toBe(true);
+      expect((r.custodians as Json[]).map((x) => [x.custodian, x.listed, x.collected])).toEqual([['u1', 2, 2], ['u2', 2, 2], ['u3', 2, 2]]);
+      // A unit job delivered again after the run ended does nothing.
+      expect(await app.engine.runUnit(runId, 'u1')).toEqual({ status: 'not_claimed' });
+    });
+
+    it('a cancel stops every unit: the run ends cancelled, keeps what was collected, reconciles the rest as not_reached', async () => {
+      source = {
+        units: [
+          { custodian: { key: 'u1' }, items: [file('kept', 'u1', 1000)] },
+          // Slow enough to be cancelled midway: 256 chunks, 10 ms apart.
+          { custodian: { key: 'u2' }, items: [file('slow', 'u2', 256 * 1024)] },
+          { custodian: { key: 'u3' }, items: [file('slower', 'u3', 300 * 1024)] },
+        ],
+      };
+      const { collectionId, runId } = await fannedOut();
+      const running = runUnits(runId, ['u1', 'u2', 'u3']);
+      // Cancel once u1 has ended, while u2 and u3 download.
+      for (let i = 0; i < 500; i++) {
+        if ((await new UnitJobRepo(app.ctx.db).get(runId, 'u1'))?.status === 'done') break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await json(await app.call(token, 'POST', `/v1/collections/${collectionId}/runs/${runId}/cancel`), 202);
+      expect((await running).map((o) => o.status)).toEqual(['done', 'cancelled', 'cancelled']);
+      const items = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/items`), 200);
+      expect(items.items.map((i: Json) => i.source_id)).toEqual(['kept']);
+      const r = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/runs/${runId}/reconciliation`), 200);
+      expect(r.status).toBe('cancelled');
+      const outcome = (c: string) => (r.custodians as Json[]).find((x) => x.custodian === c)?.exceptions.map((e: Json) => e.outcome);
+      expect([outcome('u1'), outcome('u2'), outcome('u3')]).toEqual([[], ['not_reached'], ['not_reached']]);
+      expect((await new UnitJobRepo(app.ctx.db).list(runId)).map((u) => u.status)).toEqual(['done', 'cancelled', 'cancelled']);
+      expect(await finished(collectionId)).toEqual(['cancelled']);
+    });
+
+    it('a unit that fails leaves the run completed_with_errors; all failing: failed; one needing a person: error', async () => {
+      const cases: Array<[unknown[], string]> = [
+        [[new Error('the provider fell over')], 'completed_with_errors'],
+        [[new Error('down'), new Error('down'), new Error('down')], 'failed'],
+        [[new NeedsUserActionError('re-pair credentials: consent revoked')], 'error'],
+      ];
+      for (const [errors, status] of cases) {
+        source = { units: ['u1', 'u2', 'u3'].map((key, i) => ({ custodian: { key }, items: errors[i] ? [] : [file(`${status}${i}`, key)], throws: errors[i] })) };
+        const { collectionId, runId } = await fannedOut();
+        for (const k of ['u1', 'u2', 'u3']) await app.engine.runUnit(runId, k);
+        const run = await latestRun(collectionId);
+        expect(run.status, status).toBe(status);
+        expect(await finished(collectionId)).toEqual([status]);
+      }
+    });
+  });
+}
