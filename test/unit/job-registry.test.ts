@@ -4,17 +4,19 @@ import { checkHandlers, JobRegistryError } from '../../src/sync/jobs/registry.ts
 const noop = async () => undefined;
 
 describe('job registry', () => {
-  it('accepts one handler for each of custody.run, custody.schedule and custody.sweep', () => {
+  it('accepts one handler for each of custody.run, custody.unit, custody.schedule and custody.sweep', () => {
     const handlers = checkHandlers([
       ['custody.sweep', noop],
+      ['custody.unit', noop],
       ['custody.run', noop],
       ['custody.schedule', noop],
     ]);
-    expect(Object.keys(handlers).sort()).toEqual(['custody.run', 'custody.schedule', 'custody.sweep']);
+    expect(Object.keys(handlers).sort()).toEqual(['custody.run', 'custody.schedule', 'custody.sweep', 'custody.unit']);
   });
 
   it('fails at boot when a job has no handler', () => {
-    expect(() => checkHandlers([['custody.run', noop], ['custody.sweep', noop]])).toThrow(new JobRegistryError('no handler for job "custody.schedule"'));
+    expect(() => checkHandlers([['custody.run', noop], ['custody.unit', noop], ['custody.sweep', noop]])).toThrow(new JobRegistryError('no handler for job "custody.schedule"'));
+    expect(() => checkHandlers([['custody.run', noop], ['custody.schedule', noop], ['custody.sweep', noop]])).toThrow(new JobRegistryError('no handler for job "custody.unit"'));
   });
 
   it('fails at boot when a job has two handlers', () => {
