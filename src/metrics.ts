@@ -28,7 +28,7 @@ export interface MetricsOptions {
   typeOf(collectionId: string): Promise<string | undefined>;
   /** Runs queued and running now (read at scrape time). */
   runStates(): Promise<{ queued: number; running: number }>;
-  /** The request rate in force per credential in this process (`provider` is the collection type). */
+  /** The learned request rate per credential as stored for the fleet (`provider` is the collection type). */
   budgetRates?(): Promise<{ provider: string; credential: string; rate: number }[]>;
   onError?(err: unknown): void;
 }
@@ -82,7 +82,14 @@ export function createMetrics(opts: MetricsOptions): Metrics {
     labelNames: ['provider', 'credential'],
     registers: [registry],
     async collect() {
-      const rates = (await opts.budgetRates?.()) ?? [];
+      let rates;
+      try {
+        rates = (await opts.budgetRates?.()) ?? [];
+      } catch (err) {
+        // The store is unreachable: the last figures stand, the rest of the scrape is served.
+        opts.onError?.(err);
+        return;
+      }
       this.reset();
       for (const r of rates) this.set({ provider: providerOf(r.provider), credential: r.credential }, r.rate);
     },
