@@ -28,8 +28,8 @@ export interface MetricsOptions {
   typeOf(collectionId: string): Promise<string | undefined>;
   /** Runs queued and running now (read at scrape time). */
   runStates(): Promise<{ queued: number; running: number }>;
-  /** The request rate in force per credential in this process (`provider` is the collection type). */
-  budgetRates?(): { provider: string; credential: string; rate: number }[];
+  /** The learned request rate per credential as stored for the fleet (`provider` is the collection type). */
+  budgetRates?(): Promise<{ provider: string; credential: string; rate: number }[]>;
   onError?(err: unknown): void;
 }
 
@@ -78,12 +78,20 @@ export function createMetrics(opts: MetricsOptions): Metrics {
   });
   new Gauge({
     name: 'custody_provider_budget_rate',
-    help: "The learned request rate (per second) in force for each provider credential this process uses.",
+    help: 'The learned request rate (per second) of each provider credential (wallet), as shared by every process and kept across runs.',
     labelNames: ['provider', 'credential'],
     registers: [registry],
-    collect() {
+    async collect() {
+      let rates;
+      try {
+        rates = (await opts.budgetRates?.()) ?? [];
+      } catch (err) {
+        // The store is unreachable: the last figures stand, the rest of the scrape is served.
+        opts.onError?.(err);
+        return;
+      }
       this.reset();
-      for (const r of opts.budgetRates?.() ?? []) this.set({ provider: providerOf(r.provider), credential: r.credential }, r.rate);
+      for (const r of rates) this.set({ provider: providerOf(r.provider), credential: r.credential }, r.rate);
     },
   });
   const refreshes = new Counter({

@@ -304,6 +304,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/collections/{id}/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One run: its status, counters and errors, and the request budget its credential is held to
+         * @description As in the run history, plus `provider_budget`: the request rate learned for the collection's wallet from the provider's answers (shared by every worker and kept across runs).
+         */
+        get: operations["getRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/collections/{id}/runs/{run_id}/cancel": {
         parameters: {
             query?: never;
@@ -2212,6 +2232,109 @@ export interface operations {
                             /** @description What queued the run: `start` (POST start or PATCH pending), `schedule` (the auto/arch re-sync), `retry` (after a failure), `event` (a provider event). */
                             trigger: string;
                         }[];
+                    };
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Times the run was taken up (> 1 after a crash or a lost lease). */
+                        attempt: number;
+                        counters: {
+                            bytes: number;
+                            collected: number;
+                            failed: number;
+                            listed: number;
+                            skipped: number;
+                            unchanged: number;
+                        };
+                        /** @description The custodians (provider user ids, or e-mails when the event named no id) an `event` run was limited to; null for a run of the whole collection. */
+                        custodians: string[] | null;
+                        error: string | null;
+                        error_count: number;
+                        /** @description The first recorded errors: items that failed and why. */
+                        errors: {
+                            datetime: string;
+                            kind: string | null;
+                            reason: string;
+                            source_id: string | null;
+                        }[];
+                        /** @description More errors were recorded than shown; the manifest lists them all. */
+                        errors_truncated: boolean;
+                        finished_datetime: string | null;
+                        /** @description Absent until a request has been made with the wallet. */
+                        provider_budget?: {
+                            ceiling_per_second: number | null;
+                            /** @description When the rate was last learned (ISO 8601). */
+                            learned_at: string;
+                            /** @description `zoom` or `microsoft`. */
+                            provider: string;
+                            /** @description The request rate (Zoom: requests, OneDrive: SharePoint resource units, per second) learned for this collection's wallet from the provider's answers: raised while they are clean, cut on a 429, capped by a limit the provider states. Shared by every worker and every collection using the wallet, and kept across runs; its value now, not when the run ended. */
+                            rate_per_second: number;
+                        };
+                        run_id: string;
+                        started_datetime: string | null;
+                        /**
+                         * @description `succeeded`: every piece the filters selected was collected, unchanged, excluded by the filters or not present at the source. `completed_with_errors`: the run finished but some pieces failed (`counters.failed` > 0); the collection stays `synced`, its `status_reason` says how many and where to look (GET …/runs/{run_id}/reconciliation), and the failed pieces are retried by the following runs. `failed`: nothing could be collected, or the run stopped on an error it retries with backoff. `error`: a person must act (pair again, grant a scope). `cancelled`: stopped on request; what was collected stays.
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "succeeded" | "completed_with_errors" | "failed" | "error" | "cancelled";
+                        /** @description What queued the run: `start` (POST start or PATCH pending), `schedule` (the auto/arch re-sync), `retry` (after a failure), `event` (a provider event). */
+                        trigger: string;
                     };
                 };
             };

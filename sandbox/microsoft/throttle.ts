@@ -6,7 +6,8 @@ export type ChargeResult =
 
 /**
  * SharePoint-style resource-unit budget: per app per tenant, sliding one-minute window.
- * Rejected requests are not charged, so a client that waits Retry-After gets through.
+ * Throttled requests still count against the limit (Graph's throttling guidance): Retry-After says when a request
+ * of the same cost fits again, and one sent before that is refused and pushes it further.
  */
 export class ResourceUnitBudget {
   readonly #spent = new Map<string, Array<{ at: number; units: number }>>();
@@ -18,6 +19,8 @@ export class ResourceUnitBudget {
     this.#spent.set(key, entries);
     let used = entries.reduce((sum, e) => sum + e.units, 0);
     if (used + units > this.unitsPerMinute) {
+      entries.push({ at: nowMs, units });
+      used += units;
       let freed = used + units - this.unitsPerMinute;
       let until = nowMs;
       for (const entry of entries) {

@@ -137,7 +137,8 @@ export function installRequestEdges(app: FastifyInstance<any, any, any, any, any
       return void reply
         .code(400)
         .type('application/json; charset=utf-8')
-        .send(errorBody(req, 400, 'The Host header is required.', opts.docsUrl));
+        // Serialized here: the route's own 400 schema (e.g. the token endpoint's) must not apply to it.
+        .send(JSON.stringify(errorBody(req, 400, 'The Host header is required.', opts.docsUrl)));
     }
     if (!raw.complete && hasBody(raw)) startBodyTimer(req, reply, opts);
     done();

@@ -13,6 +13,12 @@ export interface LearnedRateConfig {
   increasePerSecond: number;
   /** Multiplicative decrease on a 429. */
   decrease: number;
+  /**
+   * Multiplicative decrease on a 429 at or below a limit the provider stated (and is still trusted): the limit is
+   * known and the rate already keeps headroom under it, so the refusal means another app spent some of the
+   * account's share, or requests bunched on the way; back off less than blind.
+   */
+  decreaseUnderStatedLimit: number;
   /** Share of a limit the provider states that the rate may use (the rest absorbs other apps and jitter). */
   headroom: number;
   /** A stated limit is trusted this long; after it the rate may probe above it again (plans change). */
@@ -37,6 +43,9 @@ export type RateSignal =
   /** The provider reports a quota window (IETF RateLimit-*): `remaining` units until `resetSeconds` from now. */
   | { kind: 'quota'; at: number; limit: number; windowSeconds: number; remaining: number; resetSeconds: number };
 
+/** How long a limit the provider stated is trusted (plans change). */
+export const CEILING_TTL_MS = 3600_000;
+
 export function defaultLearnedRateConfig(initial: number): LearnedRateConfig {
   return {
     initial,
@@ -45,8 +54,9 @@ export function defaultLearnedRateConfig(initial: number): LearnedRateConfig {
     // Reaches a limit 25 % above the starting rate within about five seconds of clean traffic.
     increasePerSecond: Math.max(0.5, initial * 0.05),
     decrease: 0.7,
+    decreaseUnderStatedLimit: 0.85,
     headroom: 0.95,
-    ceilingTtlMs: 3600_000,
+    ceilingTtlMs: CEILING_TTL_MS,
   };
 }
 
@@ -54,10 +64,14 @@ export function startingRate(config: LearnedRateConfig): LearnedRate {
   return { rate: config.initial, ceiling: null, ceilingAt: null, cutAt: null };
 }
 
+/** The ceiling from a limit the provider stated, while it is trusted; null otherwise. */
+export function trustedCeiling(state: Pick<LearnedRate, 'ceiling' | 'ceilingAt'>, config: Pick<LearnedRateConfig, 'ceilingTtlMs'>, now: number): number | null {
+  return state.ceiling !== null && state.ceilingAt !== null && now - state.ceilingAt < config.ceilingTtlMs ? state.ceiling : null;
+}
+
 /** The highest rate allowed at `now`: the configured max, or a stated limit still trusted. */
 export function rateCap(state: LearnedRate, config: LearnedRateConfig, now: number): number {
-  const trusted = state.ceiling !== null && state.ceilingAt !== null && now - state.ceilingAt < config.ceilingTtlMs;
-  return trusted ? Math.min(config.max, state.ceiling!) : config.max;
+  return Math.min(config.max, trustedCeiling(state, config, now) ?? Infinity);
 }
 
 const clamp = (value: number, low: number, high: number) => Math.max(low, Math.min(high, value));
@@ -77,8 +91,14 @@ export function learn(state: LearnedRate, signal: RateSignal, config: LearnedRat
       }
       // Refusals of requests already in flight when the first came back belong to the same event.
       const sameEvent = state.cutAt !== null && signal.at - state.cutAt < Math.max(1000, signal.waitMs);
-      const cut = sameEvent ? next.rate : next.rate * config.decrease;
-      return { ...next, rate: clamp(cut, config.min, rateCap(next, config, now)), cutAt: sameEvent ? state.cutAt : signal.at };
+      const cap = rateCap(next, config, now);
+      // Above a limit the provider just stated, the refusal is explained: go to that limit (less headroom), no
+      // lower. At or below it, someone else spends the account's share too (or requests bunched on the way):
+      // back off multiplicatively and probe up again.
+      const explained = signal.limitPerSecond !== undefined && state.rate > cap;
+      const factor = cap < config.max ? config.decreaseUnderStatedLimit : config.decrease;
+      const cut = sameEvent || explained ? next.rate : next.rate * factor;
+      return { ...next, rate: clamp(cut, config.min, cap), cutAt: sameEvent ? state.cutAt : signal.at };
     }
     case 'quota': {
       const ceiling = (signal.limit / signal.windowSeconds) * config.headroom;

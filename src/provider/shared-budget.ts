@@ -65,6 +65,8 @@ export class SharedBudget implements Budget {
   private renewTimer: NodeJS.Timeout | undefined;
   private readonly localWaiters = new Set<() => void>();
   private lastSend = 0;
+  /** This process's sends of the last second. */
+  private readonly sent: { at: number; cost: number }[] = [];
 
   constructor(
     readonly key: string,
@@ -227,6 +229,20 @@ export class SharedBudget implements Budget {
     await this.options.backend.renewLeases(this.key, [...this.held], LEASE_TTL_MS).catch((error) => this.options.onError?.(error));
   }
 
+  /** How long until `cost` more fits in the last second of this process's sends at `rate` (0: now). */
+  private sentWindowWait(rate: number, cost: number): number {
+    const now = this.clock.now();
+    while (this.sent.length > 0 && this.sent[0].at <= now - 1000) this.sent.shift();
+    const allowed = Math.max(cost, Math.ceil(rate - 1e-9));
+    let excess = this.sent.reduce((sum, s) => sum + s.cost, 0) + cost - allowed;
+    for (const s of this.sent) {
+      if (excess <= 0) break;
+      excess -= s.cost;
+      if (excess <= 0) return s.at + 1000 - now + 1;
+    }
+    return 0;
+  }
+
   private async slot(cost: number, signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
       const rate = this.rate;
@@ -250,6 +266,9 @@ export class SharedBudget implements Budget {
           };
           try {
             await sleep(this.clock, at - this.clock.now(), signal);
+            // Timers fire late on a busy event loop, and the requests due after a late one would follow it at
+            // once: never more than the rate leaves this process in any one second, as sent.
+            for (let wait = this.sentWindowWait(rate, cost); wait > 0; wait = this.sentWindowWait(rate, cost)) await sleep(this.clock, wait, signal);
           } catch (error) {
             unreserve();
             throw error;
@@ -261,6 +280,7 @@ export class SharedBudget implements Budget {
             continue;
           }
           this.lastSend = Math.max(this.lastSend, this.clock.now());
+          this.sent.push({ at: this.clock.now(), cost });
           return;
         }
       }

@@ -30,9 +30,15 @@ export class ProviderBudgetRepo {
     return row && toRate(row);
   }
 
+  /** The stored state with its ids and when it was last learned. */
+  async row(key: string): Promise<LearnedRateRow | undefined> {
+    const row = await this.db.selectFrom('provider_budgets').selectAll().where('key', '=', key).executeTakeFirst();
+    return row && toRow(row);
+  }
+
   async list(): Promise<LearnedRateRow[]> {
     const rows = await this.db.selectFrom('provider_budgets').selectAll().orderBy('key').execute();
-    return rows.map((r) => ({ ...toRate(r), key: r.key, provider: r.provider, credential: r.credential, updatedAt: r.updated_at }));
+    return rows.map(toRow);
   }
 
   /**
@@ -74,6 +80,10 @@ export class ProviderBudgetRepo {
   async releaseLease(key: string, leaseId: string): Promise<void> {
     await this.db.deleteFrom('provider_budget_leases').where('key', '=', key).where('lease_id', '=', leaseId).execute();
   }
+}
+
+function toRow(r: { key: string; provider: string; credential: string; updated_at: string; rate: number; ceiling: number | null; ceiling_at_ms: number | null; cut_at_ms: number | null }): LearnedRateRow {
+  return { ...toRate(r), key: r.key, provider: r.provider, credential: r.credential, updatedAt: r.updated_at };
 }
 
 function toRate(row: { rate: number; ceiling: number | null; ceiling_at_ms: number | null; cut_at_ms: number | null }): StoredRate {

@@ -1,6 +1,7 @@
 import { GrantRevokedError, type Connector, type Logger, type ProviderContext } from '../connectors/types.ts';
 import type { Clock } from '../provider/budget.ts';
 import { createBudgetBackend } from '../provider/budget-backend.ts';
+import { CEILING_TTL_MS, trustedCeiling } from '../provider/learned-rate.ts';
 import { ProviderBudgets, type LearnedRateView } from '../provider/shared-budget.ts';
 import { ProviderBudgetRepo } from '../store/provider-budgets.ts';
 import type { Metrics } from '../metrics.ts';
@@ -11,6 +12,15 @@ import { CredentialManager, type CredentialManagerOptions } from './credentials.
 /** Budgets are per credential: two collections sharing a wallet share its budget. */
 export function budgetKey(connector: Pick<Connector, 'type'>, walletId: string): string {
   return `${connector.type}:${walletId}`;
+}
+
+export interface LearnedRateDetail {
+  /** The connector type the budget belongs to (`conf`, `edrive`). */
+  provider: string;
+  rate: number;
+  /** From a limit the provider stated, while trusted. */
+  ceiling: number | null;
+  learnedAt: string;
 }
 
 export interface ProviderSessionsOptions extends CredentialManagerOptions {
@@ -91,14 +101,19 @@ export class ProviderSessions {
     return { oauth: Object.assign(Object.create(connector.oauth) as Connector['oauth'], { refresh }) };
   }
 
-  /** The request rate in force per credential this process uses (the custody_provider_budget_rate gauge). */
-  learnedRates(): LearnedRateView[] {
-    return this.budgets.learnedRates();
+  /**
+   * The learned rate of every credential, as every process shares it and as kept across runs (the
+   * custody_provider_budget_rate gauge): each process reports the same figure as the run detail.
+   */
+  async learnedRates(): Promise<LearnedRateView[]> {
+    return (await this.rates.list()).map((r) => ({ provider: r.provider, credential: r.credential, rate: r.rate }));
   }
 
   /** The learned rate of one wallet's credential, as every process shares it (the run detail), if known yet. */
-  async learnedRate(connector: Pick<Connector, 'type'>, walletId: string): Promise<number | undefined> {
-    return (await this.rates.get(budgetKey(connector, walletId)))?.rate;
+  async learnedRate(connector: Pick<Connector, 'type'>, walletId: string, now = Date.now()): Promise<LearnedRateDetail | undefined> {
+    const row = await this.rates.row(budgetKey(connector, walletId));
+    if (!row) return undefined;
+    return { provider: row.provider, rate: row.rate, ceiling: trustedCeiling(row, { ceilingTtlMs: CEILING_TTL_MS }, now), learnedAt: row.updatedAt };
   }
 
   async close(): Promise<void> {

@@ -93,3 +93,26 @@ export const Run = Type.Object({
   ),
   errors_truncated: Type.Boolean({ description: 'More errors were recorded than shown; the manifest lists them all.' }),
 });
+
+/** What a run detail shows of the request budget its credential was held to (never a secret). */
+export const ProviderBudget = Type.Object(
+  {
+    provider: Type.String({ description: '`zoom` or `microsoft`.' }),
+    rate_per_second: Type.Number({
+      description:
+        'The request rate (Zoom: requests, OneDrive: SharePoint resource units, per second) learned for this collection\'s wallet from the provider\'s answers: ' +
+        'raised while they are clean, cut on a 429, capped by a limit the provider states. Shared by every worker and every collection using the wallet, and kept across runs; ' +
+        'its value now, not when the run ended.',
+    }),
+    ceiling_per_second: Nullable(
+      Type.Number({ description: 'The most the rate may rise to: the limit the provider stated (Zoom `X-RateLimit-Limit` on a per-second 429, Graph `RateLimit-Limit` per minute) less 5 % headroom, trusted for an hour; null when none is known.' }),
+    ),
+    learned_at: Type.String({ description: 'When the rate was last learned (ISO 8601).' }),
+  },
+  { description: 'Absent until a request has been made with the wallet.' },
+);
+
+export const RunDetail = Type.Object({
+  ...Run.properties,
+  provider_budget: Type.Optional(ProviderBudget),
+});

@@ -2,7 +2,9 @@ import type { Static } from 'typebox';
 import type { ItemRow, PreviousVersion } from '../store/items.ts';
 import type { RunErrorRow, RunRow } from '../store/runs.ts';
 import { runSummary } from './engine.ts';
-import type { Item, ItemVersion, Run } from './view-schemas.ts';
+import type { Item, ItemVersion, ProviderBudget, Run } from './view-schemas.ts';
+import { providerOf } from '../metrics.ts';
+import type { LearnedRateDetail } from './provider-session.ts';
 
 /** The public Item (a fixed contract: other tooling depends on these names). */
 export type ItemView = Static<typeof Item>;
@@ -73,5 +75,17 @@ export function runView(run: RunRow, errors: RunErrorRow[], limit: number): RunV
     attempt: run.attempt,
     errors: errors.slice(0, limit).map(runErrorView),
     errors_truncated: errors.length > limit || run.error_count > limit,
+  };
+}
+
+export type ProviderBudgetView = Static<typeof ProviderBudget>;
+
+/** The same figures as the custody_provider_budget_rate gauge. */
+export function providerBudgetView(learned: LearnedRateDetail): ProviderBudgetView {
+  return {
+    provider: providerOf(learned.provider),
+    rate_per_second: learned.rate,
+    ceiling_per_second: learned.ceiling,
+    learned_at: learned.learnedAt,
   };
 }

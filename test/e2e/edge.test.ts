@@ -75,6 +75,9 @@ describe('answers below the routes', () => {
   it('gives Node-level refusals the error shape and a correlation id: missing Host, bad Expect, CONNECT, garbage', async () => {
     const noHost = await rawExchange(t.url, ['GET /healthz HTTP/1.1\r\n\r\n']);
     shaped(noHost.responses[0], 400);
+    // On a route whose 400 has a schema of its own (the token endpoint's RFC 6749 body), too.
+    const noHostToken = await rawExchange(t.url, ['POST /v1/oauth/token HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}']);
+    shaped(noHostToken.responses[0], 400);
     const expect417 = await rawExchange(t.url, ['GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n']);
     shaped(expect417.responses[0], 417);
     const connect = await rawExchange(t.url, ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n']);

@@ -210,4 +210,20 @@ describe('Microsoft Graph sandbox: throttling and injected failures', () => {
     clock += Math.ceil(retryAfter * 1000);
     expect((await get(`/users/${owner.id}/drive/root/children`)).status).toBe(200);
   });
+
+  it('counts throttled requests against the window too: refused pages take room a later page would have had', async () => {
+    // 60 RU per minute, 2 RU per children page: 30 pages fill the window at t0.
+    for (let i = 0; i < 30; i++) expect((await get(`/users/${owner.id}/drive/root/children`)).status).toBe(200);
+    clock += 1000;
+    const first = await get(`/users/${owner.id}/drive/root/children`);
+    expect(first.status).toBe(429);
+    clock += 1000;
+    // Ignoring Retry-After: refused again.
+    expect((await get(`/users/${owner.id}/drive/root/children`)).status).toBe(429);
+    // When t0's pages leave the window the two refused pages (4 RU) are still in it: 28 pages fit, not 30.
+    clock += 58_001;
+    let fitted = 0;
+    while ((await get(`/users/${owner.id}/drive/root/children`)).status === 200) fitted++;
+    expect(fitted).toBe(28);
+  });
 });

@@ -20,6 +20,19 @@ class FakeClock implements Clock {
     };
   }
 
+  /** A stalled event loop: time passes with no timer firing, then every overdue one fires late, at the new time. */
+  async stall(ms: number): Promise<void> {
+    this.t += ms;
+    for (;;) {
+      await flush();
+      this.timers.sort((a, b) => a.at - b.at || a.id - b.id);
+      const next = this.timers[0];
+      if (!next || next.at > this.t) break;
+      this.timers.shift();
+      next.fn();
+    }
+  }
+
   pending(): number {
     return this.timers.length;
   }
@@ -78,6 +91,21 @@ describe('provider budget in one process', () => {
     await clock.advance(200);
     expect(log).toEqual(['a', 'b', 'c', 'd']);
     expect(held.map((h) => h.at! - start)).toEqual([0, 100, 200, 300]);
+  });
+
+  it('never lets more than the rate leave in any one second after the event loop stalled', async () => {
+    const clock = new FakeClock();
+    const budget = localBudget({ ratePerSecond: 40, burst: 1, concurrency: 1000 }, clock);
+    const log: string[] = [];
+    const held = Array.from({ length: 160 }, (_, i) => track(clock, budget, String(i), log));
+    await clock.advance(410);
+    // 60 ms without a timer firing: the two requests due in it leave late, together, and those due just after
+    // must not follow them at once (a provider counting a sliding second would see more than the rate).
+    await clock.stall(60);
+    await clock.advance(6000);
+    const times = held.map((h) => h.at!).sort((a, b) => a - b);
+    expect(times).toHaveLength(160);
+    for (let i = 0; i + 40 < times.length; i++) expect(times[i + 40] - times[i]).toBeGreaterThanOrEqual(1000);
   });
 
   it('gives every 100 ms slot its share so that ten slots add up to the rate', () => {

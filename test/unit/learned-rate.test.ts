@@ -52,6 +52,34 @@ describe('learned rate (AIMD)', () => {
     expect(s.rate).toBe(0.5);
   });
 
+  it('goes to a per-second limit Zoom states when above it, instead of cutting below it', () => {
+    // Probing up from the default: 61/s when the account's 60/s limit answers (Zoom docs' header set, QPS case).
+    const probing: LearnedRate = { rate: 61, ceiling: null, ceilingAt: null, cutAt: null };
+    const headers = { 'X-RateLimit-Category': 'Medium', 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1700000001', 'Retry-After': '1' };
+    const s = learn(probing, rateSignalOf({ status: 429, headers, waitMs: 1000 }, T)!, config, T);
+    expect(s.ceiling).toBe(57);
+    expect(s.rate).toBe(57); // not 61 x 0.7 = 42.7
+  });
+
+  it('backs off gently on a 429 at or below a stated limit, and blind without one', () => {
+    const headers = { 'x-ratelimit-category': 'Medium', 'x-ratelimit-type': 'QPS', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'retry-after': '1' };
+    const atCeiling: LearnedRate = { rate: 57, ceiling: 57, ceilingAt: T - 60_000, cutAt: T - 60_000 };
+    // Another app spent some of the account's 60/s: x0.85 (it keeps 5 % headroom already).
+    expect(learn(atCeiling, rateSignalOf({ status: 429, headers, waitMs: 1000 }, T)!, config, T).rate).toBeCloseTo(48.45, 6);
+    // The stated limit is no longer trusted after an hour: a 429 without one is cut x0.7.
+    const stale: LearnedRate = { ...atCeiling, ceilingAt: T - 3600_000 };
+    expect(learn(stale, rateSignalOf({ status: 429, headers: { 'retry-after': '1' }, waitMs: 1000 }, T)!, config, T).rate).toBeCloseTo(39.9, 6);
+  });
+
+  it('does not take the daily count of a 429 without X-RateLimit-Type for a per-second limit', () => {
+    // The shape seen in the field (devforum 18928): category, limit and remaining only.
+    const signal = rateSignalOf({ status: 429, headers: { 'x-ratelimit-category': 'Light', 'x-ratelimit-limit': '6000', 'x-ratelimit-remaining': '5893' } }, T)!;
+    expect(signal).toEqual({ kind: 'throttled', at: T, waitMs: 0 });
+    const s = learn(startingRate(config), signal, config, T);
+    expect(s.ceiling).toBeNull();
+    expect(s.rate).toBeCloseTo(33.6, 6);
+  });
+
   it('does not read a daily limit as a per-second rate', () => {
     const signal = rateSignalOf(
       { status: 429, headers: { 'x-ratelimit-type': 'Daily-limit', 'x-ratelimit-limit': '60000', 'retry-after': '2026-11-25T00:00:00Z' } },

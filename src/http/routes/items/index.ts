@@ -4,6 +4,7 @@ import getItemContent from './getItemContent.ts';
 import getItemVersionContent from './getItemVersionContent.ts';
 import getManifest from './getManifest.ts';
 import getReconciliation from './getReconciliation.ts';
+import getRun from './getRun.ts';
 import cancelRun from './cancelRun.ts';
 import listItemVersions from './listItemVersions.ts';
 import listItems from './listItems.ts';
@@ -16,6 +17,7 @@ export default function register(app: App) {
   listItemVersions(app);
   getItemVersionContent(app);
   listRuns(app);
+  getRun(app);
   getManifest(app);
   getReconciliation(app);
   cancelRun(app);

@@ -1,0 +1,35 @@
+import type { App } from '../../../app.ts';
+import { notFound } from '../../../domain/errors.ts';
+import { RUN_ERRORS_SHOWN } from '../../../sync/queries.ts';
+import { RunDetail } from '../../../sync/view-schemas.ts';
+import { providerBudgetView, runView } from '../../../sync/views.ts';
+import { RunRepo } from '../../../store/runs.ts';
+import { errors } from '../../schemas.ts';
+import { ownCollection } from './own.ts';
+import { RunParams } from './schemas.ts';
+
+export default function getRun(app: App) {
+  const runs = new RunRepo(app.ctx.db);
+  app.get(
+    '/v1/collections/:id/runs/:run_id',
+    {
+      schema: {
+        operationId: 'getRun',
+        tags: ['items'],
+        summary: 'One run: its status, counters and errors, and the request budget its credential is held to',
+        description:
+          'As in the run history, plus `provider_budget`: the request rate learned for the collection\'s wallet from the provider\'s answers (shared by every worker and kept across runs).',
+        params: RunParams,
+        response: { 200: RunDetail, ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (req) => {
+      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
+      const run = await runs.get(req.params.run_id);
+      if (!run || run.collection_id !== collection.id) throw notFound('Run');
+      const view = runView(run, await runs.errors(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN);
+      const learned = await app.ctx.providers.learnedRate({ type: collection.type }, collection.wallet_id);
+      return learned ? { ...view, provider_budget: providerBudgetView(learned) } : view;
+    },
+  );
+}
