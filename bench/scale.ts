@@ -14,7 +14,7 @@ import { startCustody, type ServeProcess } from '../test/support/process.ts';
 import { ApiClient } from './flow.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
-const LATENCY_MS = 40;
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 40);
 /** The credential's budget: generous, so that it does not bind (the fleet's rate is printed against it). */
 const BUDGET_PER_SECOND = 400;
 
