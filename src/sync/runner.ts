@@ -13,11 +13,12 @@ import { CredentialsMissingError } from './credentials.ts';
 import { filtersFingerprint } from '../provider/fingerprint.ts';
 import { purgeUnheldTombstones } from './purge.ts';
 import { ProviderError } from '../provider/provider-http.ts';
+import { collectInto } from './collect-into.ts';
 import { UnitLedger } from './ledger.ts';
 import { countsOf, isBalanced } from './reconciliation.ts';
 import { childLog, type ProviderSessions } from './provider-session.ts';
 import { FencedOutError, RunSession } from './session.ts';
-import { UnitRepo, type UnitRetryRow } from '../store/units.ts';
+import { UnitRepo } from '../store/units.ts';
 import { userFacingMessage } from './user-message.ts';
 import { planUnits } from './units/plan.ts';
 
@@ -136,22 +137,11 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     log.info({ resumed, attempt: run.attempt }, 'run started');
     const planned = deps.units && connector.units ? await planUnits({ connector, ctx, session, ledger, run, owner, collectionId: collection.id, now }) : 'unsplit';
     if (planned === 'fanned_out') return { status: 'fanned_out', error: null };
-    if (planned === 'unsplit') {
-      for await (const event of connector.collect(ctx)) {
-        if (signal.aborted) throw signal.reason;
-        await session.handle(event);
-      }
+    if (planned === 'unsplit') await collectInto({ session, ledger, connector, ctx, signal }, retries);
+    else {
+      if (signal.aborted) throw signal.reason;
+      await session.flush({ final: true });
     }
-    // Pieces earlier runs could not collect, which this run's listing did not reach again.
-    const pending = planned === 'unsplit' ? retries.filter((r) => ledger.pending(r.kind, r.source_id)) : [];
-    if (connector.retry && pending.length > 0) {
-      for await (const event of connector.retry({ ...ctx, checkpoint: null }, pending.map(retryPiece))) {
-        if (signal.aborted) throw signal.reason;
-        await session.handle(event);
-      }
-    }
-    if (signal.aborted) throw signal.reason;
-    await session.flush({ final: true });
     const totals = ledger.totals();
     // The invariant every reconciliation must satisfy; a run that breaks it is a defect worth shouting about.
     const unbalanced = [...ledger.units.values()].filter((u) => !isBalanced(countsOf(u))).map((u) => u.key);
@@ -171,10 +161,6 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
 /** Every selected piece failed: the run ends `failed` (retried with backoff) rather than `completed_with_errors`. */
 export class NothingCollectedError extends Error {
   override name = 'NothingCollectedError';
-}
-
-function retryPiece(r: UnitRetryRow) {
-  return { unit: r.unit_key, kind: r.kind, sourceId: r.source_id, name: r.name, piece: JSON.parse(r.piece) as unknown };
 }
 
 /** The status_reason of a collection whose last run completed with errors. */

@@ -5,7 +5,8 @@ import { CursorRepo } from '../../store/items.ts';
 import { withTransaction } from '../../store/repos.ts';
 import type { RunRow } from '../../store/runs.ts';
 import { UnitJobRepo, unitCountersOf, type UnitJobRow } from '../../store/unit-jobs.ts';
-import { UnitRepo, type UnitRetryRow } from '../../store/units.ts';
+import { UnitRepo } from '../../store/units.ts';
+import { collectInto } from '../collect-into.ts';
 import { WalletRepo } from '../../store/wallets.ts';
 import { filtersFingerprint } from '../../provider/fingerprint.ts';
 import { UnitLedger } from '../ledger.ts';
@@ -80,19 +81,7 @@ export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow
       claim: async (piece) => jobs.claimPiece(run.id, piece, key),
     };
     log.info({ attempt: job.attempt, resumed: checkpoint !== null }, 'unit started');
-    for await (const event of connector.collect(ctx)) {
-      if (signal.aborted) throw signal.reason;
-      await session.handle(event);
-    }
-    const pending = retries.filter((r) => ledger.pending(r.kind, r.source_id));
-    if (connector.retry && pending.length > 0) {
-      for await (const event of connector.retry({ ...ctx, checkpoint: null }, pending.map(retryPiece))) {
-        if (signal.aborted) throw signal.reason;
-        await session.handle(event);
-      }
-    }
-    if (signal.aborted) throw signal.reason;
-    await session.flush({ final: true });
+    await collectInto({ session, ledger, connector, ctx, signal }, retries);
     return await end(deps, run, key, owner, 'done');
   } catch (err) {
     await session?.discardPending();
@@ -112,10 +101,6 @@ export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow
     log.warn({ err: reason }, 'unit failed');
     return end(deps, run, key, owner, 'failed', { error: reason, needsAction: needsUserAction(err) });
   }
-}
-
-function retryPiece(r: UnitRetryRow) {
-  return { unit: r.unit_key, kind: r.kind, sourceId: r.source_id, name: r.name, piece: JSON.parse(r.piece) as unknown };
 }
 
 /**
