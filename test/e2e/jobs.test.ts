@@ -2,13 +2,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
 import { httpCaller, jsonOf, listItems, newCollection, pairFlow, tokenFor, waitForStatus, type Call, type Json } from '../support/app.ts';
 import { pgUrl } from '../support/databases.ts';
+import { scratchDatabase, simulatorEnv, type ScratchDatabase } from '../support/scratch-database.ts';
 import { createClient, startCustody, type ServeProcess } from '../support/process.ts';
 
 const CB = 'https://client.example/jobs-done';
@@ -22,7 +22,7 @@ const everything: ConfFilters = { account_owners: all, content_selections: all }
  */
 describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-jobs-'));
-  const dbName = `custody_jobs_${crypto.randomBytes(5).toString('hex')}`;
+  let db: ScratchDatabase | undefined;
   let zoom: ZoomSandbox;
   let api: ServeProcess;
   const workers: ServeProcess[] = [];
@@ -30,15 +30,6 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
   let token: string;
   let env: Record<string, string>;
 
-  const admin = async (query: string, params: unknown[] = []) => {
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    try {
-      return await c.query(query, params);
-    } finally {
-      await c.end();
-    }
-  };
   // A run is planned by one worker and split into unit jobs (one per custodian) that any worker takes.
   const startedBy = (p: ServeProcess, runId: string) => p.logs().some((l) => (l.msg === 'run started' || l.msg === 'unit started') && l.run_id === runId);
   const runsOf = async (id: string) => (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/runs`), 200)).runs as Json[];
@@ -59,29 +50,16 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
   };
 
   beforeAll(async () => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await admin(`create database ${dbName}`);
-        break;
-      } catch (err) {
-        if ((err as { code?: string }).code !== '55006' || attempt === 5) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    }
-    const databaseUrl = new URL(pgUrl!);
-    databaseUrl.pathname = `/${dbName}`;
+    db = await scratchDatabase('custody_jobs');
     zoom = await startZoomSandbox({ seed: 91, users: 12, meetingsPerUser: 3, channels: 2, messagesPerChannel: 3, messagesPerChat: 2, latencyMs: 25 });
     env = {
-      DATABASE_URL: databaseUrl.toString(),
+      DATABASE_URL: db.url,
       DATA_DIR: dataDir,
       CUSTODY_SECRET_KEY: crypto.randomBytes(24).toString('base64'),
       LOG_LEVEL: 'info',
       WORKER_CONCURRENCY: '1',
       JOB_SWEEP_SECONDS: '1',
-      ZOOM_CLIENT_ID: zoom.clientId,
-      ZOOM_CLIENT_SECRET: zoom.clientSecret,
-      ZOOM_OAUTH_URL: zoom.oauthUrl,
-      ZOOM_API_URL: zoom.apiUrl,
+      ...simulatorEnv(zoom),
     };
     api = await startCustody('api', { ...env, WORKERS: 'none' });
     call = httpCaller(api.url);
@@ -91,7 +69,7 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
   afterAll(async () => {
     await Promise.all([api, ...workers].filter(Boolean).map((p) => p.stop('SIGTERM', 10_000)));
     await zoom?.close();
-    await admin(`drop database if exists ${dbName} with (force)`);
+    await db?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
@@ -10,6 +9,7 @@ import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
 import { httpCaller, jsonOf, listItems, newCollection, pairFlow, tokenFor, waitForStatus, type Call, type Json } from '../support/app.ts';
 import { pgUrl } from '../support/databases.ts';
+import { scratchDatabase, simulatorEnv, type ScratchDatabase } from '../support/scratch-database.ts';
 import { createClient, freePort, startCustody, type ServeProcess } from '../support/process.ts';
 
 const CB = 'https://client.example/mp-done';
@@ -23,9 +23,7 @@ const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex'
  */
 describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL database', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-mp-'));
-  // A database of its own: Kysely's migrator finds its bookkeeping tables in any schema it can see, so a schema
-  // chosen only through `options=-c search_path` in DATABASE_URL is not isolated from the other tests' schemas.
-  const dbName = `custody_mp_${crypto.randomBytes(5).toString('hex')}`;
+  let db: ScratchDatabase | undefined;
   let zoom: ZoomSandbox;
   let ms: MicrosoftSandbox;
   let api: [ServeProcess, ServeProcess];
@@ -34,50 +32,23 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
   let token: string;
   let client: { client_id: string; client_secret: string };
 
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
 
   beforeAll(async () => {
-    // CREATE DATABASE copies template1 and fails (55006) while any other session is connected to it: try again.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await admin(`create database ${dbName}`);
-        break;
-      } catch (err) {
-        if ((err as { code?: string }).code !== '55006' || attempt === 5) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    }
-    const databaseUrl = new URL(pgUrl!);
-    databaseUrl.pathname = `/${dbName}`;
+    db = await scratchDatabase('custody_mp');
     [zoom, ms] = await Promise.all([
       startZoomSandbox({ seed: 77, users: 5, meetingsPerUser: 2, channels: 3, messagesPerChannel: 4, messagesPerChat: 3 }),
       startMicrosoftSandbox({ seed: 78, users: 3, usersWithoutDrive: 0, deltaPageSize: 10 }),
     ]);
     const [portA, portB] = [await freePort(), await freePort()];
     const env = {
-      DATABASE_URL: databaseUrl.toString(),
+      DATABASE_URL: db.url,
       DATA_DIR: dataDir,
       CUSTODY_SECRET_KEY: crypto.randomBytes(24).toString('base64'),
       // The balancer's address: every API process builds the same OAuth callback URLs.
       PUBLIC_URL: `http://127.0.0.1:${portA}`,
       LOG_LEVEL: 'info',
       WORKER_CONCURRENCY: '1',
-      ZOOM_CLIENT_ID: zoom.clientId,
-      ZOOM_CLIENT_SECRET: zoom.clientSecret,
-      ZOOM_OAUTH_URL: zoom.oauthUrl,
-      ZOOM_API_URL: zoom.apiUrl,
-      MS_CLIENT_ID: ms.clientId,
-      MS_CLIENT_SECRET: ms.clientSecret,
-      MS_LOGIN_URL: ms.loginUrl,
-      MS_GRAPH_URL: ms.graphUrl,
+      ...simulatorEnv(zoom, ms),
     };
     const started = await Promise.allSettled([
       startCustody('api-a', { ...env, WORKERS: 'none' }, { port: portA }),
@@ -101,7 +72,7 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
   afterAll(async () => {
     await Promise.all([...(api ?? []), ...workers].map((p) => p.stop('SIGTERM', 10_000)));
     await Promise.all([zoom?.close(), ms?.close()]);
-    await admin(`drop database if exists ${dbName} with (force)`);
+    await db?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 

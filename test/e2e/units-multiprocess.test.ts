@@ -10,6 +10,7 @@ import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
 import { httpCaller, jsonOf, listItems, newCollection, pairFlow, tokenFor, waitForStatus, type Call } from '../support/app.ts';
 import { pgUrl } from '../support/databases.ts';
+import { scratchDatabase, simulatorEnv, type ScratchDatabase } from '../support/scratch-database.ts';
 import { createClient, freePort, startCustody, type ServeProcess } from '../support/process.ts';
 
 const CB = 'https://client.example/units-done';
@@ -22,9 +23,7 @@ const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex'
  */
 describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-units-'));
-  const dbName = `custody_units_${crypto.randomBytes(5).toString('hex')}`;
-  const databaseUrl = new URL(pgUrl ?? 'postgres://x/y');
-  databaseUrl.pathname = `/${dbName}`;
+  let db: ScratchDatabase | undefined;
   let zoom: ZoomSandbox;
   let ms: MicrosoftSandbox;
   let api: ServeProcess;
@@ -33,17 +32,8 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
   let token: string;
   let env: Record<string, string>;
 
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
   const query = async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> => {
-    const c = new pg.Client({ connectionString: databaseUrl.toString() });
+    const c = new pg.Client({ connectionString: db!.url });
     await c.connect();
     try {
       return (await c.query(sql, params)).rows as T[];
@@ -55,15 +45,7 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
   const pidOf = (owner: string) => Number(owner.split(':').at(-2));
 
   beforeAll(async () => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await admin(`create database ${dbName}`);
-        break;
-      } catch (err) {
-        if ((err as { code?: string }).code !== '55006' || attempt === 5) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    }
+    db = await scratchDatabase('custody_units');
     [zoom, ms] = await Promise.all([
       // Every API call answered 40 ms late: a unit takes long enough for both workers to take some.
       startZoomSandbox({ seed: 91, users: 8, meetingsPerUser: 3, channels: 3, messagesPerChannel: 4, messagesPerChat: 3, latencyMs: 40 }),
@@ -71,7 +53,7 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
     ]);
     const port = await freePort();
     env = {
-      DATABASE_URL: databaseUrl.toString(),
+      DATABASE_URL: db.url,
       DATA_DIR: dataDir,
       CUSTODY_SECRET_KEY: crypto.randomBytes(24).toString('base64'),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -80,14 +62,7 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
       // A unit whose worker died is taken over within seconds.
       RUN_LEASE_SECONDS: '2',
       JOB_SWEEP_SECONDS: '1',
-      ZOOM_CLIENT_ID: zoom.clientId,
-      ZOOM_CLIENT_SECRET: zoom.clientSecret,
-      ZOOM_OAUTH_URL: zoom.oauthUrl,
-      ZOOM_API_URL: zoom.apiUrl,
-      MS_CLIENT_ID: ms.clientId,
-      MS_CLIENT_SECRET: ms.clientSecret,
-      MS_LOGIN_URL: ms.loginUrl,
-      MS_GRAPH_URL: ms.graphUrl,
+      ...simulatorEnv(zoom, ms),
     };
     api = await startCustody('api', { ...env, WORKERS: 'none' }, { port });
     workers = await Promise.all([startCustody('worker-1', env, { worker: true }), startCustody('worker-2', env, { worker: true })]);
@@ -99,7 +74,7 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
   afterAll(async () => {
     await Promise.all([api, ...workers].filter(Boolean).map((p) => p.stop('SIGTERM', 10_000)));
     await Promise.all([zoom?.close(), ms?.close()]);
-    await admin(`drop database if exists ${dbName} with (force)`);
+    await db?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 

@@ -2,12 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { httpCaller, jsonOf, listItems, newCollection, pairFlow, tokenFor, waitForStatus, type Call, type Json } from '../support/app.ts';
 import { pgUrl } from '../support/databases.ts';
+import { scratchDatabase, simulatorEnv, type ScratchDatabase } from '../support/scratch-database.ts';
 import { createClient, freePort, startCustody, type ServeProcess } from '../support/process.ts';
 
 const CB = 'https://client.example/events-done';
@@ -27,7 +27,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
 /** An API process (WORKERS=none) receives the webhooks; a separate `custody worker` does the work. */
 describe.skipIf(!pgUrl)('provider events with separate API and worker processes on PostgreSQL', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-ev-mp-'));
-  const dbName = `custody_ev_${crypto.randomBytes(5).toString('hex')}`;
+  let db: ScratchDatabase | undefined;
   let zoom: ZoomSandbox;
   let ms: MicrosoftSandbox;
   let apiProc: ServeProcess;
@@ -35,45 +35,25 @@ describe.skipIf(!pgUrl)('provider events with separate API and worker processes 
   let call: Call;
   let token: string;
 
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
   const api = (method: string, p: string, json?: unknown) => call(token, method, p, json === undefined ? {} : { json });
   const eventRuns = async (id: string) => ((await jsonOf(await api('GET', `/v1/collections/${id}/runs`), 200)).runs as Json[]).filter((r) => r.trigger === 'event');
 
   beforeAll(async () => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await admin(`create database ${dbName}`);
-        break;
-      } catch (err) {
-        if ((err as { code?: string }).code !== '55006' || attempt === 5) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    }
-    const databaseUrl = new URL(pgUrl!);
-    databaseUrl.pathname = `/${dbName}`;
+    db = await scratchDatabase('custody_ev');
     [zoom, ms] = await Promise.all([
       startZoomSandbox({ seed: 91, users: 4, meetingsPerUser: 1, channels: 1, messagesPerChannel: 2, messagesPerChat: 2 }),
       startMicrosoftSandbox({ seed: 92, users: 2, usersWithoutDrive: 0, folderDepth: 1, filesPerFolder: 1 }),
     ]);
     const port = await freePort();
     const env = {
-      DATABASE_URL: databaseUrl.toString(),
+      DATABASE_URL: db.url,
       DATA_DIR: dataDir,
       CUSTODY_SECRET_KEY: crypto.randomBytes(24).toString('base64'),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'info',
       ZOOM_WEBHOOK_SECRET_TOKEN: SECRET,
       SUBSCRIPTION_CHECK_SECONDS: '1',
-      ZOOM_CLIENT_ID: zoom.clientId, ZOOM_CLIENT_SECRET: zoom.clientSecret, ZOOM_OAUTH_URL: zoom.oauthUrl, ZOOM_API_URL: zoom.apiUrl,
-      MS_CLIENT_ID: ms.clientId, MS_CLIENT_SECRET: ms.clientSecret, MS_LOGIN_URL: ms.loginUrl, MS_GRAPH_URL: ms.graphUrl,
+      ...simulatorEnv(zoom, ms),
     };
     apiProc = await startCustody('api', { ...env, WORKERS: 'none' }, { port });
     worker = await startCustody('worker', env, { worker: true });
@@ -84,7 +64,7 @@ describe.skipIf(!pgUrl)('provider events with separate API and worker processes 
   afterAll(async () => {
     await Promise.all([apiProc, worker].filter(Boolean).map((p) => p.stop('SIGTERM', 10_000)));
     await Promise.all([zoom?.close(), ms?.close()]);
-    await admin(`drop database if exists ${dbName} with (force)`);
+    await db?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
