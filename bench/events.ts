@@ -1,15 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { startMicrosoftSandbox } from '../sandbox/microsoft/index.ts';
 import { startZoomSandbox } from '../sandbox/zoom/index.ts';
-import { hashClientSecret } from '../src/auth/service-tokens.ts';
 import { loadConfig } from '../src/config.ts';
-import { createConnectors } from '../src/connectors/index.ts';
-import { randomToken } from '../src/domain/seal.ts';
-import { createRuntime } from '../src/runtime.ts';
-import { ApiClient } from './flow.ts';
+import { startBenchApi } from './flow.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 const SECRET = 'bench-zoom-webhook-secret';
@@ -29,17 +24,8 @@ export async function benchEvents(scale: number): Promise<Record<string, string>
     ZOOM_CLIENT_ID: zoom.clientId, ZOOM_CLIENT_SECRET: zoom.clientSecret, ZOOM_OAUTH_URL: zoom.oauthUrl, ZOOM_API_URL: zoom.apiUrl,
     MS_CLIENT_ID: ms.clientId, MS_CLIENT_SECRET: ms.clientSecret, MS_LOGIN_URL: ms.loginUrl, MS_GRAPH_URL: ms.graphUrl,
   });
-  const runtime = await createRuntime(config, { log: pino({ level: 'silent' }), connectors: createConnectors(config), workers: true });
+  const { runtime, base, api } = await startBenchApi(config, { workers: true, redirect: REDIRECT });
   try {
-    await runtime.app.listen({ host: '127.0.0.1', port: 0 });
-    const address = runtime.app.server.address();
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    Object.assign(config, { publicUrl: base });
-    const { accounts } = runtime.ctx.repos;
-    const accountId = await accounts.ensureAccount('bench');
-    await accounts.allowRedirect(accountId, REDIRECT);
-    const secret = randomToken();
-    const api = await ApiClient.connect(base, await accounts.createClient(accountId, hashClientSecret(secret)), secret);
 
     const all = { all_selected: true, selected: [], excluded: [] };
     const conf = await api.collection('conf');

@@ -1,4 +1,10 @@
+import pino from 'pino';
 import { request } from 'undici';
+import { hashClientSecret } from '../src/auth/service-tokens.ts';
+import type { Config } from '../src/config.ts';
+import { createConnectors } from '../src/connectors/index.ts';
+import { randomToken } from '../src/domain/seal.ts';
+import { createRuntime, type Runtime } from '../src/runtime.ts';
 
 /** Walks the public API as a client would: token, workspace, wallet, collection, OAuth pairing. */
 export class ApiClient {
@@ -55,5 +61,28 @@ export class ApiClient {
       if (Date.now() > deadline) throw new Error(`timed out in ${col.body.sync_status}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+}
+
+/**
+ * The service in this process on a free port, with an API client of account `bench` allowed to send browsers back
+ * to `redirect`. PUBLIC_URL is pointed at the port once it is known, so OAuth callbacks come back here.
+ */
+export async function startBenchApi(config: Config, opts: { workers: boolean; redirect: string }): Promise<{ runtime: Runtime; base: string; api: ApiClient }> {
+  const runtime = await createRuntime(config, { log: pino({ level: 'silent' }), connectors: createConnectors(config), workers: opts.workers });
+  try {
+    await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = runtime.app.server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    Object.assign(config, { publicUrl: base });
+    const { accounts } = runtime.ctx.repos;
+    const accountId = await accounts.ensureAccount('bench');
+    await accounts.allowRedirect(accountId, opts.redirect);
+    const secret = randomToken();
+    const api = await ApiClient.connect(base, await accounts.createClient(accountId, hashClientSecret(secret)), secret);
+    return { runtime, base, api };
+  } catch (err) {
+    await runtime.close();
+    throw err;
   }
 }

@@ -3,15 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import pino from 'pino';
 import { startZoomSandbox } from '../sandbox/zoom/index.ts';
-import { hashClientSecret } from '../src/auth/service-tokens.ts';
 import { loadConfig } from '../src/config.ts';
-import { createConnectors } from '../src/connectors/index.ts';
-import { randomToken } from '../src/domain/seal.ts';
-import { createRuntime } from '../src/runtime.ts';
 import { startCustody, type ServeProcess } from '../test/support/process.ts';
-import { ApiClient } from './flow.ts';
+import { startBenchApi } from './flow.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 40);
@@ -55,20 +50,10 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
     ZOOM_LOOKBACK_DAYS: '30', ZOOM_REQUESTS_PER_SECOND: String(BUDGET_PER_SECOND), ZOOM_CONCURRENCY: '64', WORKER_CONCURRENCY: '4',
   };
   const config = loadConfig({ ...env, LOG_LEVEL: 'silent', PORT: '0', WORKERS: 'none' });
-  const runtime = await createRuntime(config, { log: pino({ level: 'silent' }), connectors: createConnectors(config), workers: false });
+  const { runtime, api } = await startBenchApi(config, { workers: false, redirect: REDIRECT });
   const out: Record<string, string> = {};
   let workers: ServeProcess[] = [];
   try {
-    await runtime.app.listen({ host: '127.0.0.1', port: 0 });
-    const address = runtime.app.server.address();
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    // the OAuth callback comes back to this API process
-    Object.assign(config, { publicUrl: base });
-    const { accounts } = runtime.ctx.repos;
-    const accountId = await accounts.ensureAccount('bench');
-    await accounts.allowRedirect(accountId, REDIRECT);
-    const secret = randomToken();
-    const api = await ApiClient.connect(base, await accounts.createClient(accountId, hashClientSecret(secret)), secret);
     const all = { all_selected: true, selected: [], excluded: [] };
     const times: number[] = [];
     for (const n of [1, 2, 4]) {

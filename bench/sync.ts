@@ -3,32 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import pino from 'pino';
-import { hashClientSecret } from '../src/auth/service-tokens.ts';
 import { loadConfig } from '../src/config.ts';
-import { createConnectors } from '../src/connectors/index.ts';
-import { randomToken } from '../src/domain/seal.ts';
-import { createRuntime } from '../src/runtime.ts';
 import { startZoomSandbox } from '../sandbox/zoom/index.ts';
-import { ApiClient } from './flow.ts';
+import { startBenchApi } from './flow.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 
 async function service(env: Record<string, string>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-bench-sync-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CUSTODY_SECRET_KEY: 's'.repeat(40), PORT: '0', ...env });
-  const runtime = await createRuntime(config, { log: pino({ level: 'silent' }), connectors: createConnectors(config), workers: true });
-  await runtime.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = runtime.app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  // the callback URL is built from PUBLIC_URL: now that the port is known, point it there
-  Object.assign(config, { publicUrl: base });
-  const { accounts } = runtime.ctx.repos;
-  const accountId = await accounts.ensureAccount('bench');
-  await accounts.allowRedirect(accountId, REDIRECT);
-  const secret = randomToken();
-  const clientId = await accounts.createClient(accountId, hashClientSecret(secret));
-  const api = await ApiClient.connect(base, clientId, secret);
+  const { runtime, api } = await startBenchApi(config, { workers: true, redirect: REDIRECT });
   return {
     api,
     async close() {
