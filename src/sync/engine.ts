@@ -12,7 +12,8 @@ import { WorkspaceRepo } from '../store/workspaces.ts';
 import { countersOf, RunRepo, type RunHead, type RunRow, type RunTrigger } from '../store/runs.ts';
 import type { CredentialManager } from './credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
-import { checkHandlers, createQueue, parseUnitJobId, unitJobId, type JobHandlers, type Queue } from './jobs/index.ts';
+import { createQueue, parseUnitJobId, unitJobId, type Queue } from './jobs/index.ts';
+import { jobHandlers } from './jobs/handlers.ts';
 import { createUnitWorker } from './units/worker.ts';
 import { UnitJobRepo } from '../store/unit-jobs.ts';
 import { sweepOrphans } from './orphans.ts';
@@ -24,7 +25,7 @@ import type { ProviderSessions } from './provider-session.ts';
 import type { Metrics } from '../metrics.ts';
 import { executeRun, RunStopped, type RetryPolicy, type RunOutcome } from './runner.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
-import { UnitRepo } from '../store/units.ts';
+import { markNotReached } from './reconciliation.ts';
 
 export interface SyncEngineDeps {
   db: Database;
@@ -319,7 +320,6 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     log: deps.log,
     scheduleNext: (collectionId) => scheduleNext(collectionId),
   });
-  /** A planner fanned the run out: each unit not ended yet becomes a job. */
   const unitsQueued = async (runId: string) => {
     for (const u of await new UnitJobRepo(deps.db).list(runId)) if (u.status === 'queued') await runQueued(unitJobId(runId, u.unit_key));
   };
@@ -327,52 +327,26 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const reconcile = () => reconcileStuckCollections({ db: deps.db, clock, retry: runner.retry, requeue: (id) => enqueue(id, 'start'), log: deps.log });
   const scheduler = createScheduler({ db: deps.db, enqueue, reconcile, clock, tickMs: deps.tuning?.schedulerTickMs, log: deps.log });
 
-  /** After a run ends: its collection's next run (auto/arch re-run, or retry of a failed one) becomes a job. */
   const scheduleNext = async (collectionId: string) => {
     const c = await collections.getById(collectionId);
     if (c?.next_sync_at && c.deleting_at === null) await queue.scheduleCollection(collectionId, new Date(c.next_sync_at));
   };
 
-  const handlers: JobHandlers = checkHandlers([
-    [
-      'custody.run',
-      async ({ run_id }: { run_id: string }) => {
-        const run = await runs.get(run_id);
-        const outcome = await runOnce(run_id);
-        if (outcome.status === 'fanned_out') return void (await unitsQueued(run_id));
-        if (run && outcome.status !== 'not_claimed' && outcome.status !== 'interrupted') await scheduleNext(run.collection_id);
-      },
-    ],
-    [
-      'custody.unit',
-      async ({ run_id, unit_key }: { run_id: string; unit_key: string }) => {
-        await units.run(run_id, unit_key);
-      },
-    ],
-    [
-      'custody.schedule',
-      async ({ collection_id }: { collection_id: string }) => {
-        const c = await collections.getById(collection_id);
-        if (!c || c.deleting_at !== null || c.next_sync_at === null) return;
-        if (new Date(c.next_sync_at) > clock()) return void (await queue.scheduleCollection(collection_id, new Date(c.next_sync_at)));
-        const rerun = c.sync_status === 'synced' && (c.type_sync === 'auto' || c.type_sync === 'arch');
-        if (!rerun && c.sync_status !== 'failed') return;
-        try {
-          const { run, created } = await enqueue(collection_id, c.sync_status === 'failed' ? 'retry' : 'schedule');
-          if (created) deps.log.info({ collection_id, run_id: run.id, trigger: run.trigger }, 'scheduled run queued');
-        } catch (err) {
-          deps.log.warn({ collection_id, err: (err as Error).message }, 'a scheduled run could not be queued');
-        }
-      },
-    ],
-    [
-      'custody.sweep',
-      async () => {
-        await scheduler.tick();
-        for (const id of await engine.claimableRunIds(100)) await runQueued(id);
-      },
-    ],
-  ]);
+  const handlers = jobHandlers({
+    runs,
+    collections,
+    queue,
+    clock,
+    log: deps.log,
+    runOnce,
+    runUnit: (runId, unitKey) => units.run(runId, unitKey),
+    unitsQueued,
+    scheduleNext,
+    enqueue,
+    tick: () => scheduler.tick(),
+    claimableRunIds: (limit) => engine.claimableRunIds(limit),
+    runQueued,
+  });
 
   const engine: SyncEngine = {
     owner,
@@ -449,24 +423,4 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     },
   };
   return engine;
-}
-
-/** A cancelled run's unfinished units: each gets a `not_reached` exception in its reconciliation. */
-async function markNotReached(units: UnitRepo, runId: string, collectionId: string, at: string): Promise<void> {
-  const keys = new Set(await units.markNotReached(runId, at));
-  if (keys.size === 0) return;
-  const rows = (await units.list(runId)).filter((u) => keys.has(u.unit_key));
-  await units.addExceptions(
-    rows.map((u) => ({
-      run_id: runId,
-      collection_id: collectionId,
-      unit_key: u.unit_key,
-      source_id: u.unit_key,
-      kind: u.kind,
-      name: u.email ?? u.unit_key,
-      outcome: 'not_reached',
-      reason: 'the run was cancelled before this unit was finished',
-      at,
-    })),
-  );
 }

@@ -84,3 +84,23 @@ export function reconciliationCsv(r: Reconciliation, rows: 'custodians' | 'excep
   for (const c of r.custodians) out += csvLine([r.run_id, c.custodian, c.unit_kind, c.email, ...COUNT_FIELDS.map((f) => c[f]), c.exceptions.length]);
   return out;
 }
+
+/** A cancelled run's unfinished units: each gets a `not_reached` exception in its reconciliation. */
+export async function markNotReached(units: UnitRepo, runId: string, collectionId: string, at: string): Promise<void> {
+  const keys = new Set(await units.markNotReached(runId, at));
+  if (keys.size === 0) return;
+  const rows = (await units.list(runId)).filter((u) => keys.has(u.unit_key));
+  await units.addExceptions(
+    rows.map((u) => ({
+      run_id: runId,
+      collection_id: collectionId,
+      unit_key: u.unit_key,
+      source_id: u.unit_key,
+      kind: u.kind,
+      name: u.email ?? u.unit_key,
+      outcome: 'not_reached',
+      reason: 'the run was cancelled before this unit was finished',
+      at,
+    })),
+  );
+}
