@@ -22,6 +22,11 @@ export interface Caller {
   clientId: string;
   /** sha256 of the access token: the rate-limit key (never the token itself) */
   tokenKey: string;
+  /**
+   * The database's change stamp the token was checked at (SQLite; store/direct.ts): the kept reads of a request
+   * that writes nothing pass it, so that such a request looks at the database's change counters once.
+   */
+  dbStamp?: number;
 }
 
 export interface ServiceTokens {
@@ -84,9 +89,10 @@ export function createServiceTokens(deps: {
 
     async verify(accessToken) {
       const hash = sha256Hex(accessToken);
-      const row = await deps.tokens.findWithClient(hash);
+      const dbStamp = deps.tokens.changeStamp();
+      const row = await deps.tokens.findWithClient(hash, dbStamp);
       if (!row || row.kind !== 'access' || row.revoked_at || row.client_revoked_at || row.expires_at <= at()) return null;
-      return { accountId: row.account_id, clientId: row.client_id, tokenKey: hash };
+      return { accountId: row.account_id, clientId: row.client_id, tokenKey: hash, dbStamp };
     },
   };
 }

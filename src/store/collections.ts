@@ -47,10 +47,10 @@ export class CollectionRepo {
    * The caller's collection, whether its wallet holds a grant, and its latest run, in one statement (the hot GET
    * of a collection): one snapshot, so a run that reads as finished is seen with the status it left. On SQLite
    * the answer is kept while the database is unchanged (store/direct.ts: exact, any write by any process is seen
-   * by the next call). Callers must not mutate it.
+   * by the next call; `stamp`: the request's own look at the database). Callers must not mutate it.
    */
-  async getWithPairing(accountId: string, id: string): Promise<CollectionWithRun | undefined> {
-    return getWithPairingCached(this.db, `${accountId}\u0000${id}`);
+  async getWithPairing(accountId: string, id: string, stamp?: number): Promise<CollectionWithRun | undefined> {
+    return getWithPairingCached(this.db, `${accountId}\u0000${id}`, stamp);
   }
 
   async getById(id: string): Promise<CollectionRow | undefined> {

@@ -16,11 +16,11 @@ export interface DirectSqlite {
   read<R>(stmt: SQLite.Statement, parameters: readonly unknown[]): R[] | undefined;
   prepare(sql: string): SQLite.Statement;
   /**
-   * Changes whenever the database may have changed since the last call: a commit by another connection (another
+   * Grows whenever the database may have changed since the last call: a commit by another connection (another
    * process: `PRAGMA data_version`) or any row written by this one (`total_changes()`, counted as each statement
-   * runs, committed or not). Undefined when the connection is not free.
+   * runs, committed or not). A later look never gets a smaller stamp. Undefined when the connection is not free.
    */
-  changeStamp(): string | undefined;
+  changeStamp(): number | undefined;
 }
 
 const handles = new WeakMap<Executor, DirectSqlite>();
@@ -29,6 +29,8 @@ export function registerDirectSqlite(db: Executor, sqlite: SQLite.Database): voi
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
   const free = () => sqlite.open && !sqlite.inTransaction;
+  // both counters only grow, so a new pair is always a later state: number it one more than the last
+  let seen = { dataVersion: -1, totalChanges: -1, stamp: 0 };
   handles.set(db, {
     read<R>(stmt: SQLite.Statement, parameters: readonly unknown[]) {
       if (!free() || stmt.busy) return undefined;
@@ -38,7 +40,9 @@ export function registerDirectSqlite(db: Executor, sqlite: SQLite.Database): voi
     changeStamp() {
       if (!free() || dataVersion.busy || totalChanges.busy) return undefined;
       // data_version first: a commit landing between the two reads makes the next stamp differ, never this one stale
-      return `${String(dataVersion.get())}:${String(totalChanges.get())}`;
+      const [dv, tc] = [dataVersion.get() as number, totalChanges.get() as number];
+      if (dv !== seen.dataVersion || tc !== seen.totalChanges) seen = { dataVersion: dv, totalChanges: tc, stamp: seen.stamp + 1 };
+      return seen.stamp;
     },
   });
 }
@@ -48,26 +52,32 @@ export function directSqlite(db: Executor): DirectSqlite | undefined {
   return handles.get(db);
 }
 
+/** The database's change stamp now (see DirectSqlite.changeStamp); undefined on PostgreSQL or while the connection is busy. */
+export function changeStamp(db: Executor): number | undefined {
+  return directSqlite(db)?.changeStamp();
+}
+
 /**
  * A read whose results are kept while the database is unchanged (SQLite only; on PostgreSQL, or in a transaction,
  * or while the connection is busy, every call reads). Exact, not a time window: the change stamp is read before
  * the value, so a write landing in between only costs the next call a miss, and a result read under an older
  * stamp is never filed under a newer one. Callers must not mutate what they get.
+ *
+ * A caller may pass a stamp it read earlier in the same request (one look at the counters per request instead of
+ * one per read): the answer is then as of a moment within that request, which is all a request can ask for, so
+ * a request that has written must not pass one (it could be served what it read before its write). A stamp
+ * older than the newest seen reads through, without filing.
  */
 export function whileUnchanged<K, V>(read: (db: Executor, key: K) => Promise<V>, maxEntries = 10_000) {
-  const states = new WeakMap<Executor, { stamp: string; values: Map<K, V> }>();
-  return async (db: Executor, key: K): Promise<V> => {
-    const stamp = directSqlite(db)?.changeStamp();
+  const states = new WeakMap<Executor, { stamp: number; values: Map<K, V> }>();
+  return async (db: Executor, key: K, stamp = changeStamp(db)): Promise<V> => {
     if (stamp === undefined) return read(db, key);
     let state = states.get(db);
-    if (!state) states.set(db, (state = { stamp, values: new Map() }));
-    if (state.stamp !== stamp) {
-      state.stamp = stamp;
-      state.values.clear();
-    }
+    if (!state || state.stamp < stamp) states.set(db, (state = { stamp, values: new Map() }));
+    else if (state.stamp > stamp) return read(db, key);
     if (state.values.has(key)) return state.values.get(key)!;
     const value = await read(db, key);
-    if (state.stamp === stamp) {
+    if (states.get(db) === state) {
       if (state.values.size >= maxEntries) state.values.clear();
       state.values.set(key, value);
     }

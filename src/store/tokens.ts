@@ -1,5 +1,5 @@
 import { compiledOnce } from './compiled.ts';
-import { whileUnchanged } from './direct.ts';
+import { changeStamp, whileUnchanged } from './direct.ts';
 import type { Database } from './db.ts';
 import type { CoreTables } from './schema.ts';
 import type { Executor } from './transaction.ts';
@@ -9,6 +9,11 @@ export type TokenRow = CoreTables['service_tokens'];
 /** Service access and refresh tokens, stored only as SHA-256 hashes. */
 export class TokenRepo {
   constructor(private readonly db: Executor) {}
+
+  /** The database's change stamp (store/direct.ts), read once per request and passed to the reads it makes. */
+  changeStamp(): number | undefined {
+    return changeStamp(this.db);
+  }
 
   async insert(rows: TokenRow[]): Promise<void> {
     await this.db.insertInto('service_tokens').values(rows).execute();
@@ -21,10 +26,11 @@ export class TokenRepo {
   /**
    * The token with its client's revocation time: a revoked client's tokens stop working at once. Read on every
    * authenticated request, so on SQLite the row is kept while the database is unchanged (store/direct.ts): any
-   * write, by this process or another, is seen by the next call.
+   * write, by this process or another, is seen by the next call. `stamp`: the request's own look at the database
+   * (whileUnchanged).
    */
-  async findWithClient(tokenHash: string): Promise<Readonly<TokenRow & { client_revoked_at: string | null }> | undefined> {
-    return findWithClientCached(this.db, tokenHash);
+  async findWithClient(tokenHash: string, stamp?: number): Promise<Readonly<TokenRow & { client_revoked_at: string | null }> | undefined> {
+    return findWithClientCached(this.db, tokenHash, stamp);
   }
 
   /** Marks a refresh token used; false when it was already used (a replay) or revoked. Atomic. */

@@ -87,7 +87,7 @@ export function chatsOn(chats: SpecSelection<ChatEntry> | undefined): { oneToOne
   return { oneToOne: oneToOne(chats.selected), channel: (id) => (nested ? selectsId(nested.channels, id) : false) };
 }
 
-const FILE_KINDS: Record<ZoomRecordingFile['file_type'], { kind: string; content: ContentKey }> = {
+export const FILE_KINDS: Record<ZoomRecordingFile['file_type'], { kind: string; content: ContentKey }> = {
   MP4: { kind: 'recording_video', content: 'video' },
   M4A: { kind: 'recording_audio', content: 'audio' },
   TRANSCRIPT: { kind: 'transcript', content: 'transcript' },

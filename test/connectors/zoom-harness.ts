@@ -5,14 +5,14 @@ import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
 import type { CollectEvent, Connector, ContentSource, Grant, ItemInput, ProviderContext } from '../../src/connectors/types.ts';
-import { chatScope, enabledContent, type ConfFilters } from '../../src/domain/filters/conf.ts';
-import { selectsId } from '../../src/domain/filters/selection.ts';
+import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import type { Clock } from '../../src/provider/budget.ts';
 import { localBudget } from '../../src/provider/shared-budget.ts';
 import { ProviderHttp } from '../../src/provider/provider-http.ts';
 import type { RetryConfig } from '../../src/provider/retry.ts';
-import type { ZoomRecordingFile, ZoomSandbox, ZoomMeeting } from '../../sandbox/zoom/index.ts';
+import type { ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { pkcePair } from '../../sandbox/zoom/testing.ts';
+import { confOracle, FILE_KINDS, selectsId, zoomFileSourceId, type SpecConfFilters } from '../completeness/oracle.ts';
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/v1/oauth/callback/conf';
 export const LOOKBACK_DAYS = 180;
@@ -222,56 +222,35 @@ export async function readAll(content: ContentSource): Promise<Buffer> {
 
 // ---- what the sandbox holds that the filters allow -------------------------------------------------------
 
-const FILE_KIND: Record<string, { kind: string; content: string }> = {
-  MP4: { kind: 'recording_video', content: 'video' },
-  M4A: { kind: 'recording_audio', content: 'audio' },
-  TRANSCRIPT: { kind: 'transcript', content: 'transcript' },
-  CC: { kind: 'transcript', content: 'transcript' },
-  TIMELINE: { kind: 'transcript', content: 'transcript' },
-  CHAT: { kind: 'meeting_chat', content: 'chat' },
-};
-
 export interface Expected {
   /** key -> the SHA-256 of the bytes the sandbox serves (content items), or null (metadata only) */
   items: Map<string, string | null>;
   owners: string[];
 }
 
-export function sandboxFileSourceId(m: ZoomMeeting, f: ZoomRecordingFile): string {
-  return f.idOnWire ? f.id : `${m.uuid}|${f.file_type}|${f.recording_start}`;
-}
+export const sandboxFileSourceId = zoomFileSourceId;
 
-/** Computed from sandbox.tenant, independently of the connector. */
+/**
+ * What a collection with these filters must hold: which items from the spec's own oracle (test/completeness/
+ * oracle.ts, written from the filter tables, nothing of src/ in it), the bytes of each content item from the
+ * sandbox. A pending user (invited, never joined) is not an owner `all_selected` takes: Zoom lists users
+ * `status=active` by default and such a user has no meetings or chats of its own.
+ */
 export function expectedItems(sandbox: ZoomSandbox, filters: ConfFilters): Expected {
   const tenant = sandbox.tenant;
-  const owners = tenant.users.filter((u) =>
-    filters.account_owners.all_selected ? u.status !== 'pending' && selectsId(filters.account_owners, u.id) : selectsId(filters.account_owners, u.id),
-  );
-  const content = enabledContent(filters);
-  const chats = chatScope(filters);
+  const owners = tenant.users.filter((u) => selectsId(filters.account_owners, u.id) && !(filters.account_owners.all_selected && u.status === 'pending'));
+  const ownerFilters = { ...filters, account_owners: { all_selected: false, selected: owners.map((o) => ({ id: o.id })), excluded: [] } };
   const items = new Map<string, string | null>();
+  for (const k of confOracle(tenant, ownerFilters as SpecConfFilters).keys()) items.set(k, null);
   for (const owner of owners) {
     for (const m of tenant.meetingsOf(owner.id)) {
-      items.set(keyOf('meeting', m.uuid), null);
       for (const f of m.recording_files) {
-        const mapped = FILE_KIND[f.file_type];
-        if (mapped && content.has(mapped.content as never)) items.set(keyOf(mapped.kind, sandboxFileSourceId(m, f)), sha256(sandbox.contentOf(f.id)));
+        const k = keyOf(FILE_KINDS[f.file_type].kind, zoomFileSourceId(m, f));
+        if (items.has(k)) items.set(k, sha256(sandbox.contentOf(f.id)));
       }
       // The summary is kept as the JSON document the API answered, pretty-printed.
-      if (m.summary && content.has('AI-meeting-notes')) {
-        items.set(keyOf('ai_meeting_notes', m.uuid), sha256(Buffer.from(JSON.stringify(m.summary, null, 2))));
-      }
-    }
-    if (chats.oneToOne) {
-      for (const { conversation } of tenant.conversationsOf(owner.id)) {
-        for (const msg of conversation.messages) items.set(keyOf('chat_message', msg.id), null);
-      }
-    }
-    if (chats.channels) {
-      for (const c of tenant.channelsOf(owner.id)) {
-        if (!selectsId(chats.channels, c.id)) continue;
-        for (const msg of tenant.channelMessages[c.id] ?? []) items.set(keyOf('channel_message', msg.id), null);
-      }
+      const notes = keyOf('ai_meeting_notes', m.uuid);
+      if (m.summary && items.has(notes)) items.set(notes, sha256(Buffer.from(JSON.stringify(m.summary, null, 2))));
     }
   }
   return { items, owners: owners.map((o) => o.id) };

@@ -13,7 +13,7 @@ export default function getCollection(app: App) {
     async (req) => {
       // One statement for the collection and its latest run: a run that reads as finished has committed, and the
       // same snapshot shows the status that run left (a run's end and the collection's move are one transaction).
-      const found = await app.ctx.repos.collections.getWithPairing(req.caller.accountId, req.params.id);
+      const found = await app.ctx.repos.collections.getWithPairing(req.caller.accountId, req.params.id, req.caller.dbStamp);
       const { collection, paired, latestRun } = requireLoaded(app.ctx, found);
       return collectionDetail(collection, paired, latestRun && runSummary(latestRun));
     },
