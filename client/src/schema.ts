@@ -68,7 +68,7 @@ export interface paths {
         head?: never;
         /**
          * Save sync filters, the sync type, and/or queue a sync
-         * @description `sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before). 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), user ids the paired tenant does not have and folder ids not in that user’s drive (when the tenant can be asked; otherwise the run reports such a user as a failed custodian).
+         * @description `sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before); in any state. While a run is going, that run keeps the filters it started with and the sync asked for starts when it ends (unless it ends in `error`, which needs a person first, or is cancelled); `latest_run` shows it as soon as it is queued. 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), user ids the paired tenant does not have and folder ids not in that user’s drive (when the tenant can be asked; otherwise the run reports such a user as a failed custodian).
          */
         patch: operations["patchCollection"];
         trace?: never;

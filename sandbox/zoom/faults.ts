@@ -27,6 +27,8 @@ export interface ZoomFaults {
   missingScopes: string[];
   /** Scope errors answer 401 code 124 instead of 400 code 4711 (both occur). */
   scopeErrorAs401: boolean;
+  /** While set, every API request waits for this promise before it is answered: a provider that stalls. */
+  stall: Promise<unknown> | null;
 }
 
 export function createFaults(): ZoomFaults {
@@ -42,6 +44,7 @@ export function createFaults(): ZoomFaults {
     expirePageTokens: false,
     missingScopes: [],
     scopeErrorAs401: false,
+    stall: null,
   };
 }
 

@@ -194,12 +194,14 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
 function buildMain(
   ctx: SandboxContext, opts: ZoomSandboxOptions, log: (r: { method: string; url: string; auth?: string }) => void, webhooks: ZoomWebhooks,
 ): FastifyInstance {
-  const app = Fastify({ logger: false });
+  // closing drops connections a client abandoned mid-request (a stalled request its caller gave up on)
+  const app = Fastify({ logger: false, forceCloseConnections: true });
   app.register(formbody);
   app.addHook('onRequest', async (req, reply) => {
     log({ method: req.method, url: req.raw.url ?? '', auth: req.headers.authorization });
     if (req.raw.url?.startsWith('/v2/')) reply.header('x-zm-trackingid', `v=2.0;clid=sandbox;rid=${randomBytes(8).toString('hex')}`);
     if (opts.latencyMs && req.raw.url?.startsWith('/v2/')) await new Promise((resolve) => setTimeout(resolve, opts.latencyMs));
+    if (ctx.faults.stall && req.raw.url?.startsWith('/v2/')) await ctx.faults.stall;
   });
   app.setNotFoundHandler((_req, reply) => zoomError(reply, 404, 404, 'Not found.'));
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {

@@ -60,7 +60,7 @@ Decisions taken where the specification says "not shown".
   Malformed requests answer 400; filters that break the rules of their collection type answer 422 with a JSON
   pointer; unknown or foreign ids 404; conflicts 409, with a code per cause:
   \`00409_conflict\` the collection's credentials must be paired (again); \`00409_legal_hold\` a legal hold covers
-  what would be deleted; \`00409_run_active\` a run is active; \`00409_invalid_status\` the collection's status
+  what would be deleted; \`00409_invalid_status\` the collection's status
   does not allow it; \`00409_not_ready\` sync_filters or credentials are not saved yet;
   \`00409_concurrent_change\` another request changed the collection meanwhile (try again).
   \`00409_run_ended\` the run has already ended (cancelling a finished run).

@@ -142,6 +142,33 @@ export class CollectionRepo {
   }
 
   /**
+   * `sync_status: pending` while a run is active: noted, for the run's end to queue a follow-up. False when the
+   * collection is not `syncing` any more (the run ended meanwhile: the caller queues a run the usual way).
+   */
+  async requestRerun(id: string, at: string): Promise<boolean> {
+    const res = await this.db
+      .updateTable('collections')
+      .set({ rerun_requested_at: at })
+      .where('id', '=', id)
+      .where('sync_status', '=', 'syncing')
+      .where('deleting_at', 'is', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Clears a follow-up request; true when there was one (the ending run's transaction then honours it). */
+  async takeRerunRequest(id: string): Promise<boolean> {
+    const row = await this.db
+      .updateTable('collections')
+      .set({ rerun_requested_at: null })
+      .where('id', '=', id)
+      .where('rerun_requested_at', 'is not', null)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
    * Inside a transaction that queues or starts a run: whether the collection still exists and is not being
    * deleted. A no-op write, so that it takes the row lock on PostgreSQL (which waits for a deletion marking the
    * row, sync/deletion.ts) and the write lock on SQLite: a deletion either sees the run and cancels it, or the

@@ -68,6 +68,8 @@ export interface Progress {
   checkpoint?: string | null;
   pendingCursors?: string | null;
   filtersFingerprint?: string;
+  /** the filters the run is planned with (runs.sync_filters) */
+  syncFilters?: string;
   listingRunId?: string;
 }
 
@@ -286,6 +288,7 @@ export class RunRepo {
         ...(p.checkpoint !== undefined && { checkpoint: p.checkpoint }),
         ...(p.pendingCursors !== undefined && { pending_cursors: p.pendingCursors }),
         ...(p.filtersFingerprint !== undefined && { filters_fingerprint: p.filtersFingerprint }),
+        ...(p.syncFilters !== undefined && { sync_filters: p.syncFilters }),
         ...(p.listingRunId !== undefined && { listing_run_id: p.listingRunId }),
       })
       .where('id', '=', id)

@@ -40,6 +40,8 @@ export interface SyncTables {
     scope: Generated<string | null>;
     /** how many unit jobs the run was fanned out into (unit_jobs); 0: it executes as one job */
     units: Generated<number>;
+    /** the collection's sync_filters when the run started: its units and its fan-in read these, not later edits */
+    sync_filters: Generated<string | null>;
   };
   run_errors: {
     id: string;

@@ -64,6 +64,8 @@ export interface CoreTables {
     sync_filters: string | null;
     filters_updated_at: string | null;
     next_sync_at: string | null;
+    /** a `sync_status: pending` sent while a run was active: a follow-up run is queued when that run ends */
+    rerun_requested_at: Generated<string | null>;
     /** set when a deletion starts (sync/deletion.ts): the collection is gone for every reader from then on */
     deleting_at: Generated<string | null>;
     created_at: string;

@@ -285,6 +285,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (cancelled.length > 0) {
         const txCollections = tx.collections;
         const reason = 'the sync was cancelled; start it again';
+        // a follow-up asked for during the cancelled run is cancelled with it
+        await txCollections.takeRerunRequest(collectionId);
         // A queued run leaves `pending` behind, which the scheduler's repair would queue again.
         if (!(await txCollections.transition(collectionId, 'syncing', 'error', reason))) await txCollections.transition(collectionId, 'pending', 'error', reason);
       }
@@ -327,9 +329,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const reconcile = () => reconcileStuckCollections({ db: deps.db, clock, retry: runner.retry, requeue: (id) => enqueue(id, 'start'), log: deps.log });
   const scheduler = createScheduler({ db: deps.db, enqueue, reconcile, clock, tickMs: deps.tuning?.schedulerTickMs, log: deps.log });
 
+  /** After a run ended: the follow-up it left `pending` (runner.ts followUp) is queued; else the next scheduled run. */
   const scheduleNext = async (collectionId: string) => {
     const c = await collections.getById(collectionId);
-    if (c?.next_sync_at && c.deleting_at === null) await queue.scheduleCollection(collectionId, new Date(c.next_sync_at));
+    if (!c || c.deleting_at !== null) return;
+    if (c.sync_status === 'pending' && !(await runs.active(collectionId))) await enqueue(collectionId, 'start');
+    else if (c.next_sync_at) await queue.scheduleCollection(collectionId, new Date(c.next_sync_at));
   };
 
   const handlers = jobHandlers({

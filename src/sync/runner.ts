@@ -121,6 +121,7 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     const owned = await runs.saveProgress(run.id, owner, now(), {
       counters: session.counters,
       filtersFingerprint: fingerprint,
+      syncFilters: collection.sync_filters,
       listingRunId,
       ...(!sameFilters && { checkpoint: null, pendingCursors: null }),
     });
@@ -215,7 +216,17 @@ export async function finishSucceeded(
   if (!targeted) {
     await collections.update(collection.id, { next_sync_at: rerun ? new Date(deps.clock().getTime() + deps.intervalMinutes * 60_000).toISOString() : null });
   }
+  await followUp(collections, collection.id, 'synced');
   return true;
+}
+
+/**
+ * In the transaction that ends a run: a `sync_status: pending` sent during the run moves the collection on to
+ * `pending`, which promises a run (the engine queues it after the commit; the scheduler's repair does if this
+ * process stops first). After `error` the request is dropped: a person must act before a run can succeed.
+ */
+async function followUp(collections: CollectionRepo, id: string, ended: 'synced' | 'failed' | 'error'): Promise<void> {
+  if ((await collections.takeRerunRequest(id)) && ended !== 'error') await collections.transition(id, ended, 'pending');
 }
 
 /** After a success committed: content no hold keeps any more is purged. */
@@ -293,6 +304,7 @@ export async function finishFailed(
     const current = (await collections.getById(collection.id)) ?? collection;
     await moveCollection(collections, current, status === 'error' ? 'error' : 'fail', reason);
     await collections.update(collection.id, { next_sync_at: retryAt });
+    await followUp(collections, collection.id, status);
   }
   return { status, reason };
 }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
+import { confOracle, type SpecConfFilters } from '../completeness/oracle.ts';
 import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
 import { fetchManifest, jsonOf, newCollection, pairFlow, startTestApp, type ApiItem, type Json, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
@@ -187,6 +188,70 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
       expect(got.find((i) => i.source_id === fresh)!.run_id).toBe(c.latest_run.run_id);
       expect(got.find((i) => i.source_id === edited.id)!.metadata.status).toBe('Edited');
       expect(got.filter((i) => i.run_id === c.latest_run.run_id).map((i) => i.source_id).sort()).toEqual([edited.id, fresh].sort());
+    });
+  });
+
+  describe('sync_status pending sent while a run is going', () => {
+    const owner = (i: number): ConfFilters => ({ account_owners: { all_selected: false, selected: [{ id: sandbox.tenant.users[i]!.id }], excluded: [] }, content_selections: { all_selected: true, selected: [], excluded: [] } });
+    const keysOf = (items: ApiItem[], runId: string) => items.filter((i) => i.run_id === runId).map((i) => keyOf(i.kind, i.source_id)).sort();
+    const poll = async <T>(what: () => Promise<T | undefined>): Promise<T> => {
+      for (let i = 0; i < 300; i++) {
+        const got = await what();
+        if (got !== undefined) return got;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('timed out');
+    };
+
+    /** A run stalled at Zoom after it started (its first API request is in), and a release for it. */
+    async function stalledRun(id: string) {
+      let release!: () => void;
+      sandbox.faults.stall = new Promise<void>((r) => (release = r));
+      const mark = sandbox.requests.length;
+      const runId = (await jsonOf(await call('POST', `/v1/collections/${id}/start`), 200)).run_id as string;
+      await poll(async () => (sandbox.requests.slice(mark).some((r) => r.path.startsWith('/v2/')) ? true : undefined));
+      return {
+        runId,
+        release: () => {
+          sandbox.faults.stall = null;
+          release();
+        },
+      };
+    }
+
+    it('the run keeps the filters it started with; the sync asked for follows it with the new ones', async () => {
+      const id = await pairedCollection('follow-up');
+      expect((await call('PATCH', `/v1/collections/${id}`, { sync_filters: owner(0) })).status).toBe(204);
+      const first = await stalledRun(id);
+      expect((await call('PATCH', `/v1/collections/${id}`, { sync_filters: owner(1), sync_status: 'pending' })).status).toBe(204);
+      const during = await jsonOf(await call('GET', `/v1/collections/${id}`), 200);
+      expect([during.sync_status, during.latest_run.run_id]).toEqual(['syncing', first.runId]);
+      first.release();
+
+      // the first run's end moves the collection straight on to the follow-up: `synced` means both ran
+      const done = await t.waitForStatus(token, id, ['synced'], 30_000);
+      const second = done.latest_run.run_id as string;
+      expect(second).not.toBe(first.runId);
+      const runs = (await jsonOf(await call('GET', `/v1/collections/${id}/runs`), 200)).runs as Json[];
+      expect(runs.map((r) => [r.run_id, r.status])).toEqual(expect.arrayContaining([[first.runId, 'succeeded'], [second, 'succeeded']]));
+      const items = await t.items(token, id);
+      expect(keysOf(items, first.runId)).toEqual([...confOracle(sandbox.tenant, owner(0) as SpecConfFilters).keys()].sort());
+      expect(keysOf(items, second)).toEqual([...confOracle(sandbox.tenant, owner(1) as SpecConfFilters).keys()].sort());
+    });
+
+    it('a cancel of the run cancels the sync asked for during it', async () => {
+      const id = await pairedCollection('follow-up-cancelled');
+      expect((await call('PATCH', `/v1/collections/${id}`, { sync_filters: owner(2) })).status).toBe(204);
+      const first = await stalledRun(id);
+      expect((await call('PATCH', `/v1/collections/${id}`, { sync_status: 'pending' })).status).toBe(204);
+      expect((await call('POST', `/v1/collections/${id}/runs/${first.runId}/cancel`)).status).toBeLessThan(300);
+      first.release();
+      const c = await t.waitForStatus(token, id, ['error'], 30_000);
+      expect(c.latest_run).toMatchObject({ run_id: first.runId, status: 'cancelled' });
+      expect((await jsonOf(await call('GET', `/v1/collections/${id}/runs`), 200)).runs).toHaveLength(1);
+      // nor is it left for a later run to honour: the next start runs once
+      const next = await syncToEnd(id);
+      expect((await jsonOf(await call('GET', `/v1/collections/${id}/runs`), 200)).runs.map((r: Json) => r.run_id)).toEqual([next.latest_run.run_id, first.runId]);
     });
   });
 

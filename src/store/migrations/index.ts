@@ -13,6 +13,7 @@ import * as webhooks from './011_webhooks.ts';
 import * as providerBudgets from './013_provider_budgets.ts';
 import * as latestRunIndex from './015_latest_run_index.ts';
 import * as unitJobs from './016_unit_jobs.ts';
+import * as followUpRuns from './017_follow_up_runs.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '013_provider_budgets': providerBudgets,
   '015_latest_run_index': latestRunIndex,
   '016_unit_jobs': unitJobs,
+  '017_follow_up_runs': followUpRuns,
 };

@@ -38,7 +38,8 @@ export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow
     if (!connector) throw new NeedsUserActionError(`no connector for collection type "${collection.type}" on this server`);
     const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
     if (!wallet?.sealed_grant) throw new NeedsUserActionError('re-pair credentials: the wallet has no paired credentials');
-    const filters = JSON.parse(collection.sync_filters) as unknown;
+    // the filters the run was planned with: a PATCH during the run is for the next one
+    const filters = JSON.parse(run.sync_filters ?? collection.sync_filters) as unknown;
     const fingerprint = filtersFingerprint(filters);
     const stored = await new CursorRepo(deps.db).get(collection.id);
     const cursors = stored && stored.fingerprint === fingerprint ? stored.value : null;

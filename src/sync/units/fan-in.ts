@@ -41,7 +41,7 @@ export async function fanIn(tx: Repos, trx: Executor, deps: RunnerDeps, runId: s
   const unitFailures = units.reduce((n, u) => n + Number(u.failed), 0);
   const failed = Math.max(Number(run.failed), unitFailures, failedUnits);
   const outcome = failed > 0 ? 'completed_with_errors' : 'succeeded';
-  const filters = JSON.parse(collection.sync_filters) as unknown;
+  const filters = JSON.parse(run.sync_filters ?? collection.sync_filters) as unknown;
   const fingerprint = filtersFingerprint(filters);
   const stored = await tx.cursors.get(collection.id);
   const previous = stored && stored.fingerprint === fingerprint ? stored.value : null;

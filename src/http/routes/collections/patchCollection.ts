@@ -1,7 +1,6 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
 import { AppError, conflict } from '../../../domain/errors.ts';
-import { nextStatus, type SyncStatus } from '../../../domain/sync-state.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 import { loadCollection } from './load.ts';
 import type { Connector, FilterIssue } from '../../../connectors/types.ts';
@@ -34,7 +33,7 @@ export default function patchCollection(app: App) {
         tags: ['collections'],
         summary: 'Save sync filters, the sync type, and/or queue a sync',
         description:
-          '`sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before). 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), user ids the paired tenant does not have and folder ids not in that user’s drive (when the tenant can be asked; otherwise the run reports such a user as a failed custodian).',
+          '`sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before); in any state. While a run is going, that run keeps the filters it started with and the sync asked for starts when it ends (unless it ends in `error`, which needs a person first, or is cancelled); `latest_run` shows it as soon as it is queued. 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), user ids the paired tenant does not have and folder ids not in that user’s drive (when the tenant can be asked; otherwise the run reports such a user as a failed custodian).',
         params: IdParams,
         body: Type.Object(
           {
@@ -91,15 +90,17 @@ export default function patchCollection(app: App) {
         if (sync_filters === undefined && collection.sync_filters === null) {
           throw conflict('not_ready', 'sync_status "pending" needs sync_filters: send them in this request or save them first.', '/body/sync_filters');
         }
-        if (!nextStatus(collection.sync_status as SyncStatus, 'queue')) {
-          throw conflict('run_active', `a run is active (sync_status "${collection.sync_status}"); wait for it to finish before queueing another.`, '/body/sync_status');
-        }
       }
       await app.ctx.repos.collections.update(collection.id, {
         ...(sync_filters !== undefined && { sync_filters: JSON.stringify(sync_filters), filters_updated_at: new Date().toISOString() }),
         ...(type_sync !== undefined && { type_sync }),
       });
-      if (sync_status === 'pending') await app.ctx.engine.queue(collection.id);
+      if (sync_status === 'pending') {
+        // A run already going keeps the filters it started with: the sync asked for follows it. A queued run, not
+        // yet started, takes the filters just saved.
+        const active = await app.ctx.repos.runs.active(collection.id);
+        if (active?.status !== 'running' || !(await app.ctx.repos.collections.requestRerun(collection.id, new Date().toISOString()))) await app.ctx.engine.queue(collection.id);
+      }
       return reply.code(204).send(null);
     },
   );

@@ -1,0 +1,16 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * A run keeps the filters it was planned with (`runs.sync_filters`): its units and its fan-in read those, so a
+ * PATCH during the run changes the next run, not the rest of this one. `collections.rerun_requested_at`: a
+ * `sync_status: pending` sent while a run is active, honoured when that run ends (a follow-up run is queued).
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('runs').addColumn('sync_filters', 'text').execute();
+  await db.schema.alterTable('collections').addColumn('rerun_requested_at', 'text').execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('runs').dropColumn('sync_filters').execute();
+  await db.schema.alterTable('collections').dropColumn('rerun_requested_at').execute();
+}
