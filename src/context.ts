@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -48,7 +49,27 @@ export interface ContextOptions {
   services: (ctx: Omit<AppContext, 'engine' | 'providers'>) => Pick<AppContext, 'engine' | 'providers'>;
 }
 
+/**
+ * DATA_DIR holds the database, the blobs and the key file: one that already exists open to other local users (made
+ * by hand, say) is narrowed to its owner, as the folders the service creates are (0700).
+ */
+function narrowDataDir(dir: string, log: Logger): void {
+  let mode: number;
+  try {
+    mode = fs.statSync(dir).mode;
+  } catch {
+    return; // not there yet: created 0700 when first needed
+  }
+  if ((mode & 0o077) === 0) return;
+  try {
+    fs.chmodSync(dir, 0o700);
+  } catch (err) {
+    log.warn({ data_dir: dir, mode: (mode & 0o777).toString(8), err: (err as Error).message }, 'DATA_DIR is readable by other local users and could not be narrowed to 0700');
+  }
+}
+
 export async function createContext(config: Config, opts: ContextOptions): Promise<AppContext> {
+  narrowDataDir(config.dataDir, opts.log);
   const ownDb = !opts.db;
   const db =
     opts.db ?? openDatabase({ url: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'custody.db'), schema: opts.pgSchema });

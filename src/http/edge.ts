@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { codeOf, titleOf } from '../domain/errors.ts';
-import { errorBody } from './errors.ts';
+import { errorBody, noRoute, sendError } from './errors.ts';
 
 /**
  * What happens below the routes: answers for requests Node refuses before Fastify sees them, the body timeout,
@@ -81,25 +81,33 @@ export function clientErrorHandler(docsUrl: string) {
     answered.add(socket);
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const [status, detail] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'The request is malformed.'];
-    const answer = () => {
-      if (!socket.writable) return void socket.destroy();
-      socket.write(rawErrorResponse(status, detail, docsUrl));
-      closeGently(socket);
-    };
-    const settle = () => {
-      const res = inFlight(socket);
-      if (!res) return answer();
-      const req = (res as { req?: IncomingMessage }).req;
-      // The broken request is the one in flight and nothing of its answer is written: ours is its answer.
-      if (!res.headersSent && !req?.complete) return answer();
-      // An earlier request is being answered: let it finish (Node then moves on to the next queued answer).
-      res.once('finish', () => setImmediate(settle));
-      res.once('close', () => {
-        if (!res.writableFinished) socket.destroy();
-      });
-    };
-    settle();
+    lastAnswer(socket, rawErrorResponse(status, detail, docsUrl));
   };
+}
+
+/**
+ * Writes `answer` as the connection's last one, once the answers of the valid requests before it are written
+ * (pipelining: Node answers them in order, each when its route is done), then closes gently.
+ */
+function lastAnswer(socket: Socket, answer: string): void {
+  const write = () => {
+    if (!socket.writable) return void socket.destroy();
+    socket.write(answer);
+    closeGently(socket);
+  };
+  const settle = () => {
+    const res = inFlight(socket);
+    if (!res) return write();
+    const req = (res as { req?: IncomingMessage }).req;
+    // The broken request is the one in flight and nothing of its answer is written: ours is its answer.
+    if (!res.headersSent && !req?.complete) return write();
+    // An earlier request is being answered: let it finish (Node then moves on to the next queued answer).
+    res.once('finish', () => setImmediate(settle));
+    res.once('close', () => {
+      if (!res.writableFinished) socket.destroy();
+    });
+  };
+  settle();
 }
 
 /** An error-shaped answer written straight on a Node response (Fastify is not involved or has let go), then close. */
@@ -118,9 +126,11 @@ export function installServerAnswers(server: Server, docsUrl: string): void {
   });
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     socket.on('error', () => socket.destroy());
-    socket.write(rawErrorResponse(405, 'CONNECT is not supported: this is not a proxy.', docsUrl));
-    closeGently(socket);
+    lastAnswer(socket, rawErrorResponse(405, 'CONNECT is not supported: this is not a proxy.', docsUrl));
   });
+  // `Expect: 100-continue`: the 100 is sent only once the request has passed the checks that could refuse it
+  // (token, body size), when its body is about to be read (preParsing below), never before a 401 or a 413.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
 }
 
 /**
@@ -132,16 +142,26 @@ export function installRequestEdges(app: FastifyInstance<any, any, any, any, any
   app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     reply.header('X-Correlation-ID', req.id);
     const raw = req.raw;
-    if (raw.httpVersion === '1.1' && !req.headers.host) {
+    const refusal = framingProblem(raw);
+    if (refusal) {
       reply.header('Connection', 'close');
       return void reply
-        .code(400)
+        .code(refusal[0])
         .type('application/json; charset=utf-8')
         // Serialized here: the route's own 400 schema (e.g. the token endpoint's) must not apply to it.
-        .send(JSON.stringify(errorBody(req, 400, 'The Host header is required.', opts.docsUrl)));
+        .send(JSON.stringify(errorBody(req, refusal[0], refusal[1], opts.docsUrl)));
     }
-    if (!raw.complete && hasBody(raw)) startBodyTimer(req, reply, opts);
+    // Node hands the bytes after a request with `Upgrade` to an upgrade that never comes: close after the answer.
+    if (raw.headers.upgrade !== undefined) reply.header('Connection', 'close');
+    const unread = !raw.complete && hasBody(raw);
+    // No route: answered at once, its body never read (the connection closes after the answer).
+    if (unread && req.is404) return void sendError(req, reply, noRoute(req), opts.docsUrl);
+    if (unread) startBodyTimer(req, reply, opts);
     done();
+  });
+  app.addHook('preParsing', (req: FastifyRequest, reply: FastifyReply, payload: RequestPayload, done: (err: null, payload: RequestPayload) => void) => {
+    if (req.headers.expect !== undefined && !reply.raw.headersSent && fitsBodyLimit(req)) reply.raw.writeContinue();
+    done(null, payload);
   });
   app.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
     const status = reply.statusCode;
@@ -166,6 +186,30 @@ function startBodyTimer(req: FastifyRequest, reply: FastifyReply, opts: { docsUr
   timer.unref();
   raw.once('end', () => clearTimeout(timer));
   reply.raw.once('close', () => clearTimeout(timer));
+}
+
+/** [status, detail] for a request whose framing or Host this server will not act on, else null. */
+function framingProblem(raw: IncomingMessage): [number, string] | null {
+  if (raw.httpVersion === '1.1' && !raw.headers.host) return [400, 'The Host header is required.'];
+  // Node keeps the first of several Host headers; RFC 9112 §3.2 asks for a 400, as for a Host that is not one.
+  if (raw.headers.host !== undefined && (!HOST.test(raw.headers.host) || hostHeaders(raw.rawHeaders) > 1)) return [400, 'The Host header must appear once, as host[:port].'];
+  const coding = raw.headers['transfer-encoding'];
+  // RFC 9112 §6.1: a transfer coding the server does not understand gets 501 (Node's parser lets `gzip, chunked` through).
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') return [501, 'Only the chunked transfer coding is supported.'];
+  return null;
+}
+
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~%!$&'()*+;=-]*)(?::\d{0,5})?$/;
+
+function hostHeaders(rawHeaders: string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') n++;
+  return n;
+}
+
+function fitsBodyLimit(req: FastifyRequest): boolean {
+  const length = Number(req.headers['content-length'] ?? 0);
+  return Number.isFinite(length) && length <= (req.routeOptions.bodyLimit ?? Infinity);
 }
 
 function hasBody(req: IncomingMessage): boolean {

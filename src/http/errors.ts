@@ -26,6 +26,10 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppErro
   return reply.code(err.status).type('application/json; charset=utf-8').send(errorBody(req, err.status, err.detail, docsUrl, err.pointer, err.code));
 }
 
+export function noRoute(req: FastifyRequest): AppError {
+  return new AppError(404, `No route ${req.method} ${req.url.split('?')[0]}.`);
+}
+
 /** `/body/name` from Fastify/TypeBox validation details. */
 function pointerOf(err: FastifyError): string | undefined {
   const v = err.validation?.[0];
@@ -66,7 +70,5 @@ export function installErrorHandler(app: FastifyInstance<any, any, any, any, any
     // Fastify's own 4xx (bad JSON, wrong content type, body too large): keep the status, plain message.
     return sendError(req, reply, new AppError(status, err.message.replace(/^FST_\w+: /, '')), docsUrl);
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendError(req, reply, new AppError(404, `No route ${req.method} ${req.url.split('?')[0]}.`), docsUrl),
-  );
+  app.setNotFoundHandler((req, reply) => sendError(req, reply, noRoute(req), docsUrl));
 }

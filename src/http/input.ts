@@ -1,17 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest } from '../domain/errors.ts';
+import { AppError, badRequest } from '../domain/errors.ts';
+import { storable } from '../domain/text.ts';
 
 /**
  * Input the stores cannot keep faithfully is refused at the edge, naming the field, before any route or store
  * sees it: the same 400 on SQLite and PostgreSQL (which refuses NUL in text and in JSON), instead of a 500 on one.
  */
-
-/** NUL, or a lone UTF-16 surrogate (it has no UTF-8 form: it would be stored as U+FFFD, i.e. altered). In `u` mode a paired surrogate is one code point and does not match. */
-const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
-
-export function storable(text: string): boolean {
-  return !UNSTORABLE.test(text);
-}
 
 function pointerPart(key: string): string {
   return storable(key) ? key.replace(/~/g, '~0').replace(/\//g, '~1') : '(unstorable key)';
@@ -63,9 +57,30 @@ export function installInputChecks(app: FastifyInstance<any, any, any, any, any>
   // body, as the spec's "request: none" reads; a route that needs one still answers its 400 naming the body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) =>
-    body.length === 0 ? done(null, undefined) : parseJson(req, body.toString(), done),
-  );
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    if (body.length === 0) return done(null, undefined);
+    // JSON is UTF-8 (RFC 8259 §8.1): another charset, or bytes that are not UTF-8, would be stored altered (U+FFFD)
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1];
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) return done(new AppError(415, `JSON bodies must be UTF-8, not ${charset.slice(0, 40)}.`));
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      return done(badRequest('The body is not valid UTF-8.', '/body'));
+    }
+    parseJson(req, text, (err, value) => done(err && isJson(text) ? badRequest('The body must not hold a "__proto__" key or a "constructor" with a "prototype".', '/body') : err, value));
+  });
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function inputError(req: FastifyRequest): Error | null {

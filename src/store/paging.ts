@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { badRequest } from '../domain/errors.ts';
+import { storable } from '../domain/text.ts';
 
 /** Opaque keyset cursors over (created_at, id). */
 export function encodeCursor(createdAt: string, id: string): string {
@@ -10,7 +11,7 @@ export function decodeCursor(cursor: string | undefined): [string, string] | und
   if (!cursor) return undefined;
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) return value as [string, string];
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string' && storable(v))) return value as [string, string];
   } catch {
     // fall through
   }

@@ -27,6 +27,10 @@ describe.each(testDatabases)('the HTTP edge ($name)', (database) => {
     await refused(await t.call(token, 'POST', '/v1/workspaces', { json: { name: 'a\ud800b', description: 'd' } }), 400, '/body/name');
     await refused(await t.call(token, 'GET', '/v1/workspaces?cursor=%00'), 400, '/querystring/cursor');
     await refused(await t.call(token, 'GET', `/v1/workspaces/${wsId}/collections?cursor=x%00y`), 400, '/querystring/cursor');
+    // a cursor whose decoded text holds a NUL: the query string itself is clean
+    const decodesToNul = Buffer.from(JSON.stringify(['\u0000', 'x'])).toString('base64url');
+    await refused(await t.call(token, 'GET', `/v1/workspaces?cursor=${decodesToNul}`), 400, '/querystring/cursor');
+    await refused(await t.call(token, 'GET', `/v1/workspaces/${wsId}/collections?cursor=${decodesToNul}`), 400, '/querystring/cursor');
     await refused(await t.call(token, 'GET', `/v1/collections/authorization_url/conf?redirect_to=${encodeURIComponent('https://x.test/\u0000')}`), 400, '/querystring/redirect_to');
     // a paired surrogate (an emoji) is ordinary text
     expect((await t.call(token, 'POST', '/v1/workspaces', { json: { name: 'evidence 📁', description: 'd' } })).status).toBe(201);
@@ -92,6 +96,78 @@ describe('answers below the routes', () => {
       shaped(ex.responses[0], 400);
       expect(ex.ended).toBe('closed');
     }
+  });
+
+  it('answers a transfer coding other than chunked with 501 and closes, however the codings are listed', async () => {
+    const auth = `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\n`;
+    const body = '{"name":"gz","description":"d"}';
+    const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+    for (const codings of ['Transfer-Encoding: gzip, chunked', 'Transfer-Encoding: x-foo, chunked', 'Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked']) {
+      const ex = await rawExchange(t.url, [`POST /v1/workspaces HTTP/1.1\r\nHost: x\r\n${auth}${codings}\r\n\r\n${chunked}`]);
+      shaped(ex.responses[0], 501);
+      expect(ex.ended, codings).toBe('closed');
+    }
+    const plain = await rawExchange(t.url, [`POST /v1/workspaces HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${auth}Transfer-Encoding: chunked\r\n\r\n${chunked}`]);
+    expect(plain.responses[0]?.status).toBe(201);
+  });
+
+  it('refuses a request with two Host headers or one that is not a host', async () => {
+    for (const host of ['Host: a\r\nHost: b', 'Host: a b', 'Host: a/b']) {
+      const ex = await rawExchange(t.url, [`GET /v1/workspaces HTTP/1.1\r\n${host}\r\nAuthorization: Bearer ${token}\r\n\r\n`]);
+      shaped(ex.responses[0], 400);
+    }
+    for (const host of ['Host: 127.0.0.1:8080', 'Host: [::1]:8080', 'Host: custody.example']) {
+      const ex = await rawExchange(t.url, [`GET /healthz HTTP/1.1\r\n${host}\r\nConnection: close\r\n\r\n`]);
+      expect(ex.responses[0]?.status, host).toBe(200);
+    }
+  });
+
+  it('keeps the answer of a request pipelined before a CONNECT, and closes after a request asking for an upgrade', async () => {
+    const authed = `GET /v1/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`;
+    const connect = await rawExchange(t.url, [`${authed}CONNECT a:1 HTTP/1.1\r\nHost: a\r\n\r\n`]);
+    expect(connect.responses.map((r) => r.status)).toEqual([200, 405]);
+    expect(errorShapeProblems(connect.responses[1]!)).toEqual([]);
+    // Node gives the bytes after an Upgrade request to an upgrade that never happens: the client must learn at once
+    const upgrade = `GET /v1/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`;
+    const ex = await rawExchange(t.url, [`${upgrade}${authed}`], { waitMs: 5000 });
+    expect(ex.responses[0]?.status).toBe(200);
+    expect(ex.responses[0]?.headers.connection).toBe('close');
+    expect(ex.ended).toBe('closed');
+  });
+
+  it('answers a request for no route at once, without reading its body', async () => {
+    const ex = await rawExchange(t.url, ['POST /v1/nope HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{'], { waitMs: 5000 });
+    shaped(ex.responses[0], 404);
+    expect(ex.responses[0]!.headers.connection).toBe('close');
+    expect(ex.ended).toBe('closed');
+  });
+
+  it('sends 100 Continue only to a request that passed its checks', async () => {
+    const expect100 = 'Expect: 100-continue\r\nContent-Type: application/json\r\n';
+    const anonymous = await rawExchange(t.url, [`POST /v1/workspaces HTTP/1.1\r\nHost: x\r\n${expect100}Content-Length: 50000000\r\n\r\n`]);
+    expect(anonymous.responses.map((r) => r.status)).toEqual([401]);
+    expect(anonymous.raw).not.toMatch(/^HTTP\/1\.1 100/m);
+    const auth = `Authorization: Bearer ${token}\r\n`;
+    const tooBig = await rawExchange(t.url, [`POST /v1/workspaces HTTP/1.1\r\nHost: x\r\n${auth}${expect100}Content-Length: 50000000\r\n\r\n`]);
+    expect(tooBig.responses.map((r) => r.status)).toEqual([413]);
+    expect(tooBig.raw).not.toMatch(/^HTTP\/1\.1 100/m);
+    const body = '{"name":"continued","description":"d"}';
+    const fits = await rawExchange(t.url, [`POST /v1/workspaces HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${auth}${expect100}Content-Length: ${body.length}\r\n\r\n`, body], { gapMs: 300 });
+    expect(fits.raw).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+    expect(fits.responses.map((r) => r.status)).toEqual([201]);
+  });
+
+  it('takes JSON bodies in UTF-8 only, and names a forbidden prototype key as such', async () => {
+    const post = (contentType: string, body: Buffer) =>
+      rawExchange(t.url, [Buffer.concat([Buffer.from(`POST /v1/workspaces HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`), body])]);
+    const cafe = Buffer.from('{"name":"caf\xe9","description":"d"}', 'latin1');
+    shaped((await post('application/json; charset=latin1', cafe)).responses[0], 415);
+    shaped((await post('application/json', cafe)).responses[0], 400);
+    shaped((await post('application/json', Buffer.from('{"name":"\xed\xa0\x80","description":"d"}', 'latin1'))).responses[0], 400);
+    const proto = (await post('application/json', Buffer.from('{"name":"a","description":"d","__proto__":{}}'))).responses[0];
+    shaped(proto, 400);
+    expect(JSON.parse(proto!.body).detail).toMatch(/__proto__/);
+    expect((await post('application/json; charset=UTF-8', Buffer.from('{"name":"café","description":"d"}'))).responses[0]?.status).toBe(201);
   });
 
   it('keeps the answer of a valid pipelined request and answers the garbage after it', async () => {

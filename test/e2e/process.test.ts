@@ -42,6 +42,8 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
 
   beforeAll(async () => {
     redirectTo = `http://127.0.0.1:${await freePort()}/cb`;
+    // a DATA_DIR made by hand, open to every local user: the service narrows it
+    fs.chmodSync(dataDir, 0o755);
     await boot();
   }, 60_000);
 
@@ -56,6 +58,7 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
     expect(server!.logs().find((l) => l.msg === 'custody is listening')).toMatchObject({ database: 'sqlite', data_dir: dataDir });
     expect(fs.existsSync(path.join(dataDir, 'custody.db'))).toBe(true);
     expect(fs.statSync(path.join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
   });
 
   it('admin create-client works against the running server, whose token endpoint accepts the client', async () => {
