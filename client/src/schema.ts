@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * Download an item's content
-         * @description Streams the stored bytes. `ETag` is the SHA-256 (quoted); `If-None-Match` with it answers 304. A single `Range: bytes=…` answers 206 with `Content-Range`; an unsatisfiable one 416. 404 when the item has no content.
+         * @description Streams the stored bytes. `ETag` is the SHA-256 (quoted), `Last-Modified` when Custody stored these bytes. `If-Match`, `If-Unmodified-Since`, `If-None-Match` and `If-Modified-Since` are evaluated in the order of RFC 9110 §13.2.2: 412 when `If-Match`/`If-Unmodified-Since` fails, 304 when `If-None-Match` (`*` included) or `If-Modified-Since` finds the content unchanged. A single `Range: bytes=…` answers 206 with `Content-Range` (an unsatisfiable one 416), unless `If-Range` names another version: then the whole content, 200. 404 when the item has no content.
          */
         get: operations["getItemContent"];
         put?: never;
@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * Download a superseded version's content
-         * @description Like the item content download (`ETag` = SHA-256, `If-None-Match`, `Range`), for one of the versions GET …/versions lists. 404 when there is no such version or its content is not kept (`content_available: false`).
+         * @description Like the item content download, for one of the versions GET …/versions lists. `ETag` is the SHA-256 (quoted), `Last-Modified` when Custody stored these bytes. `If-Match`, `If-Unmodified-Since`, `If-None-Match` and `If-Modified-Since` are evaluated in the order of RFC 9110 §13.2.2: 412 when `If-Match`/`If-Unmodified-Since` fails, 304 when `If-None-Match` (`*` included) or `If-Modified-Since` finds the content unchanged. A single `Range: bytes=…` answers 206 with `Content-Range` (an unsatisfiable one 416), unless `If-Range` names another version: then the whole content, 200. 404 when there is no such version or its content is not kept (`content_available: false`).
          */
         get: operations["getItemVersionContent"];
         put?: never;
@@ -1807,7 +1807,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                "if-match"?: string;
+                "if-modified-since"?: string;
                 "if-none-match"?: string;
+                "if-range"?: string;
+                "if-unmodified-since"?: string;
                 range?: string;
             };
             path: {
@@ -1854,6 +1858,15 @@ export interface operations {
             };
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1969,7 +1982,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                "if-match"?: string;
+                "if-modified-since"?: string;
                 "if-none-match"?: string;
+                "if-range"?: string;
+                "if-unmodified-since"?: string;
                 range?: string;
             };
             path: {
@@ -2027,6 +2044,15 @@ export interface operations {
             };
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -37,7 +37,7 @@ export function firstUnstorable(value: unknown, at: string, depth = 0): string |
 const DECIMAL_INTEGER = /^-?\d{1,15}$/;
 const integerFields = new WeakMap<object, string[]>();
 
-/** Query parameters the schema types as integers: only plain decimal digits may be coerced (never `Infinity`, `1e400`, `0x10`). */
+/** Path and query parameters the schema types as integers: only plain decimal digits may be coerced (never `Infinity`, `1e400`, `0x10`, `+1`). */
 function integerFieldsOf(schema: unknown): string[] {
   if (!schema || typeof schema !== 'object') return [];
   let fields = integerFields.get(schema);
@@ -85,12 +85,18 @@ function isJson(text: string): boolean {
 
 function inputError(req: FastifyRequest): Error | null {
   const query = req.query as Record<string, unknown> | undefined;
-  for (const field of integerFieldsOf(req.routeOptions.schema?.querystring)) {
-    const raw = query?.[field];
-    if (raw === undefined) continue;
-    for (const v of Array.isArray(raw) ? raw : [raw]) {
-      if (typeof v !== 'string' || !DECIMAL_INTEGER.test(v)) {
-        return badRequest(`querystring ${field} must be a whole number written in decimal digits.`, `/querystring/${field}`);
+  const schema = req.routeOptions.schema;
+  for (const [where, values, fields] of [
+    ['params', req.params as Record<string, unknown> | undefined, integerFieldsOf(schema?.params)],
+    ['querystring', query, integerFieldsOf(schema?.querystring)],
+  ] as const) {
+    for (const field of fields) {
+      const raw = values?.[field];
+      if (raw === undefined) continue;
+      for (const v of Array.isArray(raw) ? raw : [raw]) {
+        if (typeof v !== 'string' || !DECIMAL_INTEGER.test(v)) {
+          return badRequest(`${where} ${field} must be a whole number written in decimal digits.`, `/${where}/${field}`);
+        }
       }
     }
   }

@@ -17,7 +17,8 @@ export const SSE_HEARTBEAT = ': heartbeat\n\n';
 
 /**
  * Takes the response over from Fastify and opens a text/event-stream, keeping the headers hooks already set
- * (correlation id, rate-limit headers). Returns a writer that reports false once the client has gone.
+ * (correlation id, rate-limit headers). Returns a writer that reports false once the client has gone. A HEAD
+ * gets the headers alone and an ended response: its writer is closed from the start.
  */
 export function openEventStream(req: FastifyRequest, reply: FastifyReply): { write(chunk: string): boolean; closed(): boolean } {
   reply.hijack();
@@ -26,11 +27,12 @@ export function openEventStream(req: FastifyRequest, reply: FastifyReply): { wri
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
-    connection: 'keep-alive',
+    // No `connection: keep-alive` here: Node sends it itself unless the client asked to close, which it would override.
     // nginx and similar proxies buffer responses unless told not to.
     'x-accel-buffering': 'no',
   });
-  res.flushHeaders();
+  if (req.method === 'HEAD') res.end();
+  else res.flushHeaders();
   let gone = false;
   req.raw.on('close', () => (gone = true));
   res.on('close', () => (gone = true));

@@ -9,19 +9,15 @@ import { itemVersionView, itemView, runView, type ItemVersionView, type ItemView
 /** Byte range of a content request, both ends inclusive; undefined = the whole blob. */
 export type ByteRange = { start: number; end: number };
 
-export interface ContentResponse {
-  item: ItemView;
-  size: number;
-  range: ByteRange | undefined;
-  body: Readable;
-}
-
-export interface VersionContentResponse {
-  version: ItemVersionView;
+/** Stored bytes behind a content URL, looked up but not yet read. */
+export interface StoredContent {
   sha256: string;
   size: number;
-  range: ByteRange | undefined;
-  body: Readable;
+  name: string | null;
+  mime_type: string | null;
+  /** When Custody stored these bytes: the item's (or version's) collected_datetime, which changes only with its content. */
+  collected_datetime: string;
+  read(range?: ByteRange): Promise<Readable>;
 }
 
 export const RUN_ERRORS_SHOWN = 100;
@@ -40,6 +36,17 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
     return row;
   };
 
+  const storedContent = async (
+    sha256: string,
+    of: Pick<StoredContent, 'name' | 'mime_type' | 'collected_datetime'>,
+    what: string,
+  ): Promise<StoredContent> => {
+    const stat = await deps.blobs.stat(sha256);
+    if (!stat) throw notFound(what);
+    const { name, mime_type, collected_datetime } = of;
+    return { sha256, size: stat.size, name, mime_type, collected_datetime, read: (range) => deps.blobs.read(sha256, range) };
+  };
+
   return {
     async listItems(collectionId: string, q: { cursor?: string; limit: number; kind?: string; custodian?: string }) {
       const page = await items.list(collectionId, { kind: q.kind, custodian: q.custodian }, { cursor: q.cursor, limit: q.limit });
@@ -50,15 +57,11 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
       return itemView(await visibleItem(collectionId, itemId));
     },
 
-    /** Throws 404 when the item has no stored content, 416 when the range cannot be satisfied. */
-    async openContent(collectionId: string, itemId: string, rangeHeader: string | undefined): Promise<ContentResponse> {
+    /** Throws 404 when the item has no stored content. */
+    async itemContent(collectionId: string, itemId: string): Promise<StoredContent> {
       const row = await visibleItem(collectionId, itemId);
       if (row.content_state !== 'stored' || !row.sha256) throw notFound('Content of this item');
-      const stat = await deps.blobs.stat(row.sha256);
-      if (!stat) throw notFound('Content of this item');
-      const range = parseRange(rangeHeader, stat.size);
-      const body = await deps.blobs.read(row.sha256, range);
-      return { item: itemView(row), size: stat.size, range, body };
+      return storedContent(row.sha256, row, 'Content of this item');
     },
 
     /** The item's superseded versions, oldest first. */
@@ -68,16 +71,12 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
     },
 
     /** A superseded version's bytes; 404 when there is no such version or its content is not kept. */
-    async openVersionContent(collectionId: string, itemId: string, versionNumber: number, rangeHeader: string | undefined): Promise<VersionContentResponse> {
+    async versionContent(collectionId: string, itemId: string, versionNumber: number): Promise<StoredContent> {
       const versions = previousVersionsOf(await visibleItem(collectionId, itemId));
       const v = versions[versionNumber - 1];
       if (!v) throw notFound('Version');
       if (!v.sha256 || !v.holds_ref) throw notFound('Content of this version');
-      const stat = await deps.blobs.stat(v.sha256);
-      if (!stat) throw notFound('Content of this version');
-      const range = parseRange(rangeHeader, stat.size);
-      const body = await deps.blobs.read(v.sha256, range);
-      return { version: itemVersionView(v, versionNumber), sha256: v.sha256, size: stat.size, range, body };
+      return storedContent(v.sha256, v, 'Content of this version');
     },
 
     async listRuns(collectionId: string, q: { cursor?: string; limit: number }): Promise<{ runs: RunView[]; cursor: string | null }> {

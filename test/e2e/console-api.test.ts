@@ -4,6 +4,7 @@ import { EventRepo } from '../../src/store/events.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { jsonOf, newCollection, startTestApp, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
+import { rawExchange } from '../support/raw-http.ts';
 import { fakeConfConnector, fakeDriveConnector, startFakeProvider, type FakeProvider } from '../support/fake-oauth-connector.ts';
 
 const CB = 'https://console.example/cb';
@@ -75,6 +76,16 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('the routes the co
         const res = await fetch(`${t.url}${p}`);
         expect([404, 503]).toContain(res.status);
         expect(await res.text()).not.toContain('"name": "custody"');
+      }
+    });
+
+    it('answers any path that is not a console file in the error shape, never a 500 (ENOTDIR, ENAMETOOLONG)', async () => {
+      for (const p of ['/console/index.html/foo', `/console/${'a'.repeat(256)}`, `/console/assets/${'b'.repeat(300)}.js`, '/console/assets/']) {
+        const res = await fetch(`${t.url}${p}`);
+        // 503 only when the console is not built (npm ci builds it)
+        expect([404, 503], p).toContain(res.status);
+        const body = await jsonOf(res);
+        expect({ code: body.code, id: body.id }).toEqual({ code: `00${res.status}_${res.status === 404 ? 'not_found' : 'service_unavailable'}`, id: res.headers.get('x-correlation-id') });
       }
     });
   });
@@ -223,6 +234,19 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('the routes the co
       while (!text.includes(': heartbeat\n\n')) text += (await reader.read()).value ?? '';
       abort.abort();
       expect(text.startsWith(': heartbeat\n\n')).toBe(true);
+    });
+
+    it('answers HEAD with the stream headers and ends the response, honouring Connection: close', async () => {
+      const col = await newCollection(t.call, acme, 'conf', 'stream-head');
+      const head = `HEAD /v1/collections/${col}/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${acme}\r\n`;
+      const closing = await rawExchange(t.url, [`${head}Connection: close\r\n\r\n`]);
+      expect(closing.ended).toBe('closed');
+      expect(closing.responses).toHaveLength(1);
+      expect(closing.responses[0]).toMatchObject({ status: 200, body: '', headers: { 'content-type': expect.stringMatching(/^text\/event-stream/), connection: 'close' } });
+      // Kept alive, the connection answers the next request after it.
+      const kept = await rawExchange(t.url, [`${head}\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`]);
+      expect(kept.responses.map((r) => r.status)).toEqual([200, 200]);
+      expect(kept.ended).toBe('closed');
     });
 
     it('is authenticated and scoped to the account like every route', async () => {

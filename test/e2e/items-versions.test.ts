@@ -112,6 +112,42 @@ for (const database of testDatabases) {
       expect((await app.call(other, 'GET', `/v1/collections/${collectionId}${path}`)).status).toBe(404);
     });
 
+    it('sends the whole new content to a resumed download whose If-Range names the superseded version', async () => {
+      const doc = await itemId('doc');
+      const resumed = await get(`/items/${doc}/content`, { range: 'bytes=10-', 'if-range': `"${sha256(v1)}"` });
+      expect(resumed.status).toBe(200);
+      expect(resumed.headers.get('content-range')).toBeNull();
+      expect(Buffer.from(await resumed.arrayBuffer()).equals(v2)).toBe(true);
+      const current = await get(`/items/${doc}/content`, { range: 'bytes=10-', 'if-range': `"${sha256(v2)}"` });
+      expect(current.status).toBe(206);
+      expect(Buffer.from(await current.arrayBuffer()).equals(v2.subarray(10))).toBe(true);
+    });
+
+    it("evaluates the RFC 9110 preconditions on a version's content", async () => {
+      const doc = await itemId('doc');
+      const path = `/items/${doc}/versions/1/content`;
+      expect((await get(path, { range: 'bytes=0-9', 'if-range': `"${sha256(v1)}"` })).status).toBe(206);
+      expect((await get(path, { range: 'bytes=0-9', 'if-range': `"${sha256(v2)}"` })).status).toBe(200);
+      const failed = await get(path, { 'if-match': '"nope"' });
+      expect(failed.status).toBe(412);
+      expect(await failed.json()).toMatchObject({ code: '00412_precondition_failed', id: failed.headers.get('x-correlation-id') });
+      expect((await get(path, { 'if-match': `"${sha256(v1)}"` })).status).toBe(200);
+      expect((await get(path, { 'if-unmodified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' })).status).toBe(412);
+      expect((await get(path, { 'if-none-match': '*' })).status).toBe(304);
+      expect((await get(path, { 'if-none-match': `"${sha256(v2)}"` })).status).toBe(200);
+      expect((await get(`/items/${doc}/versions/2/content`, { 'if-none-match': '*' })).status).toBe(404);
+    });
+
+    it('takes a version number only as plain decimal digits in range: 400 naming it otherwise', async () => {
+      const doc = await itemId('doc');
+      for (const n of ['Infinity', '-Infinity', '1e0', '0x1', '1.5', 'abc', '+1', '1%20', '0', '-1', '1000001']) {
+        const res = await get(`/items/${doc}/versions/${n}/content`);
+        const body = (await res.json()) as Json;
+        expect({ n, status: res.status, pointer: body.source?.pointer, id: body.id }).toEqual({ n, status: 400, pointer: '/params/version_number', id: res.headers.get('x-correlation-id') });
+      }
+      expect((await get(`/items/${doc}/versions/1/content`)).status).toBe(200);
+    });
+
     it('lists every version in the manifest: nested in JSON, one row each in CSV', async () => {
       const m = (await (await get('/manifest')).json()) as Json;
       expect(m.counts).toMatchObject({ items: 2, superseded_versions: 2, superseded_versions_retained: 1 });

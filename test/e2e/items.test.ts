@@ -110,6 +110,53 @@ for (const database of testDatabases) {
       expect((await get(`/v1/collections/${collectionId}/items/${folder.onna_id}/content`)).status).toBe(404);
     });
 
+    it('evaluates the RFC 9110 preconditions in order: If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since, If-Range', async () => {
+      const item = (await list('?kind=file')).items.find((i) => i.source_id === 'doc')!;
+      const path = `/v1/collections/${collectionId}/items/${item.onna_id}/content`;
+      const etag = `"${sha256(doc)}"`;
+      const OLD = 'Sat, 01 Jan 2000 00:00:00 GMT';
+      const lastModified = (await get(path)).headers.get('last-modified')!;
+      expect(lastModified).toBe(new Date(item.collected_datetime as string).toUTCString());
+      const status = async (headers: Record<string, string>) => (await get(path, token, headers)).status;
+
+      const failed = await get(path, token, { 'if-match': '"nope"' });
+      expect(failed.status).toBe(412);
+      expect(await failed.json()).toMatchObject({ code: '00412_precondition_failed', id: failed.headers.get('x-correlation-id') });
+      expect(await status({ 'if-match': `"nope", ${etag}` })).toBe(200);
+      expect(await status({ 'if-match': '*' })).toBe(200);
+      expect(await status({ 'if-match': `W/${etag}` })).toBe(412); // If-Match compares strongly
+      expect(await status({ 'if-unmodified-since': OLD })).toBe(412);
+      expect(await status({ 'if-unmodified-since': lastModified })).toBe(200);
+      expect(await status({ 'if-match': etag, 'if-unmodified-since': OLD })).toBe(200); // If-Match present: the date is not evaluated
+      expect(await status({ 'if-match': '"nope"', 'if-none-match': etag })).toBe(412);
+
+      for (const inm of ['*', etag, `W/${etag}`, `"other", ${etag}`]) {
+        const res = await get(path, token, { 'if-none-match': inm });
+        expect({ inm, status: res.status, etag: res.headers.get('etag') }).toEqual({ inm, status: 304, etag });
+      }
+      expect((await app.call(token, 'HEAD', path, { headers: { 'if-none-match': '*' } })).status).toBe(304);
+      expect(await status({ 'if-none-match': '"other"' })).toBe(200);
+      expect(await status({ 'if-modified-since': lastModified })).toBe(304);
+      expect(await status({ 'if-modified-since': OLD })).toBe(200);
+      expect(await status({ 'if-none-match': '"other"', 'if-modified-since': lastModified })).toBe(200); // If-None-Match present: the date is not evaluated
+
+      // If-Range: the range only while the validator is the current one, else the whole representation.
+      const ranged = async (headers: Record<string, string>) => {
+        const res = await get(path, token, headers);
+        return { status: res.status, length: (await res.arrayBuffer()).byteLength };
+      };
+      expect(await ranged({ range: 'bytes=0-9', 'if-range': etag })).toEqual({ status: 206, length: 10 });
+      expect(await ranged({ range: 'bytes=0-9', 'if-range': lastModified })).toEqual({ status: 206, length: 10 });
+      for (const stale of ['"other"', `W/${etag}`, OLD, 'not a validator']) {
+        expect(await ranged({ range: 'bytes=0-9', 'if-range': stale }), stale).toEqual({ status: 200, length: doc.length });
+      }
+      expect(await ranged({ range: `bytes=${doc.length}-`, 'if-range': '"other"' })).toEqual({ status: 200, length: doc.length });
+
+      // An item without content answers its 404 before any precondition.
+      const folder = (await list('?kind=folder')).items[0]!;
+      expect((await get(`/v1/collections/${collectionId}/items/${folder.onna_id}/content`, token, { 'if-none-match': '*' })).status).toBe(404);
+    });
+
     it('answers 404 for another account and 401 without a token', async () => {
       const item = (await list()).items[0]!;
       for (const p of ['/items', `/items/${item.onna_id}`, `/items/${item.onna_id}/content`, '/runs', '/manifest']) {

@@ -20,6 +20,16 @@ const TYPES: Record<string, string> = {
 // The console talks only to this origin; highlights are server-escaped HTML, and no inline script ever runs.
 const CSP = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
+/** Whether `file` is a regular file; a path that cannot name one (ENOTDIR, ENAMETOOLONG, ELOOP) is not. */
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch (err) {
+    if (['ENOTDIR', 'ENAMETOOLONG', 'ELOOP'].includes((err as NodeJS.ErrnoException).code ?? '')) return false;
+    throw err;
+  }
+}
+
 /** The web console's built files under /console/ (no token: it signs in itself), and / sending browsers there. */
 export default function serveConsole(app: App) {
   const hidden = { schema: { hide: true } };
@@ -28,7 +38,7 @@ export default function serveConsole(app: App) {
   app.get('/console/*', hidden, async (req, reply) => {
     const rel = (req.params as { '*': string })['*'] || 'index.html';
     const file = path.resolve(CONSOLE_DIST, rel);
-    if (!file.startsWith(CONSOLE_DIST) || !fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
+    if (!file.startsWith(CONSOLE_DIST) || !isFile(file)) {
       if (!fs.existsSync(path.join(CONSOLE_DIST, 'index.html'))) {
         throw new AppError(503, 'The console is not built: run `npm run build:console` (npm ci and npm start do it).');
       }

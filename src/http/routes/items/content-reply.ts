@@ -1,39 +1,50 @@
-import type { FastifyReply } from 'fastify';
-import type { Readable } from 'node:stream';
-import type { ByteRange } from '../../../sync/queries.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { AppError } from '../../../domain/errors.ts';
+import { parseRange, type StoredContent } from '../../../sync/queries.ts';
+import { evaluatePreconditions, rangeApplies } from '../../preconditions.ts';
 
 export const binary = (description: string) => ({ description, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } });
+
+/** The request headers both content downloads read: a range and its conditions (RFC 9110 §13.1, §14.2). */
+export const ContentHeaders = Type.Object({
+  range: Type.Optional(Type.String()),
+  'if-match': Type.Optional(Type.String()),
+  'if-none-match': Type.Optional(Type.String()),
+  'if-modified-since': Type.Optional(Type.String()),
+  'if-unmodified-since': Type.Optional(Type.String()),
+  'if-range': Type.Optional(Type.String()),
+});
+
+export const CONDITIONAL_DESCRIPTION =
+  '`ETag` is the SHA-256 (quoted), `Last-Modified` when Custody stored these bytes. `If-Match`, `If-Unmodified-Since`, `If-None-Match` and ' +
+  '`If-Modified-Since` are evaluated in the order of RFC 9110 §13.2.2: 412 when `If-Match`/`If-Unmodified-Since` fails, 304 when ' +
+  '`If-None-Match` (`*` included) or `If-Modified-Since` finds the content unchanged. A single `Range: bytes=…` answers 206 with ' +
+  '`Content-Range` (an unsatisfiable one 416), unless `If-Range` names another version: then the whole content, 200.';
 
 /** RFC 5987 ext-value: encodeURIComponent leaves ' ( ) * unescaped, which attr-char does not allow. */
 const rfc5987 = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-/** Whether an If-None-Match header names this content (its ETag is the quoted SHA-256). */
-export function matchesEtag(ifNoneMatch: string | undefined, sha256: string | null): boolean {
-  if (!ifNoneMatch || !sha256) return false;
-  return ifNoneMatch
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .includes(`"${sha256}"`);
-}
+/** Stored bytes as a download: preconditions first, then 304, the whole content, or 206 with Content-Range for a range. */
+export async function sendContent(req: FastifyRequest, reply: FastifyReply, content: StoredContent) {
+  const modified = new Date(content.collected_datetime);
+  const validators = { etag: `"${content.sha256}"`, modified: Math.floor(modified.getTime() / 1000) };
+  const precondition = evaluatePreconditions(req.headers, validators);
+  if (precondition === 'failed') throw new AppError(412, 'The content does not meet If-Match or If-Unmodified-Since: it has changed.');
+  reply.header('ETag', validators.etag);
+  if (!Number.isNaN(validators.modified)) reply.header('Last-Modified', modified.toUTCString());
+  if (precondition === 'not-modified') return reply.code(304).send(null);
 
-/** Stored bytes as a download: ETag = SHA-256, the recorded Content-Type, 206 with Content-Range for a range. */
-export function sendContent(
-  reply: FastifyReply,
-  what: { sha256: string; name: string | null; mime_type: string | null },
-  size: number,
-  range: ByteRange | undefined,
-  body: Readable,
-) {
+  const range = rangeApplies(req.headers, validators) ? parseRange(req.headers.range, content.size) : undefined;
   reply
-    .header('ETag', `"${what.sha256}"`)
     .header('Accept-Ranges', 'bytes')
-    .header('Content-Type', what.mime_type ?? 'application/octet-stream')
-    .header('Content-Disposition', `attachment; filename*=UTF-8''${rfc5987(what.name || 'content')}`)
+    .header('Content-Type', content.mime_type ?? 'application/octet-stream')
+    .header('Content-Disposition', `attachment; filename*=UTF-8''${rfc5987(content.name || 'content')}`)
     .header('X-Content-Type-Options', 'nosniff');
   if (range) {
-    reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${size}`).header('Content-Length', range.end - range.start + 1);
+    reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${content.size}`).header('Content-Length', range.end - range.start + 1);
   } else {
-    reply.header('Content-Length', size);
+    reply.header('Content-Length', content.size);
   }
-  return reply.send(body);
+  return reply.send(await content.read(range));
 }
