@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { sha256Hex } from '../domain/seal.ts';
-import { storable } from './input.ts';
+import { storable } from '../domain/storable-text.ts';
 import type { AuditDetail, AuditEntry } from '../store/audit.ts';
 
 declare module 'fastify' {

@@ -1,17 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../domain/errors.ts';
+import { storable } from '../domain/storable-text.ts';
 
 /**
  * Input the stores cannot keep faithfully is refused at the edge, naming the field, before any route or store
  * sees it: the same 400 on SQLite and PostgreSQL (which refuses NUL in text and in JSON), instead of a 500 on one.
  */
-
-/** NUL, or a lone UTF-16 surrogate (it has no UTF-8 form: it would be stored as U+FFFD, i.e. altered). In `u` mode a paired surrogate is one code point and does not match. */
-const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
-
-export function storable(text: string): boolean {
-  return !UNSTORABLE.test(text);
-}
 
 function pointerPart(key: string): string {
   return storable(key) ? key.replace(/~/g, '~0').replace(/\//g, '~1') : '(unstorable key)';
