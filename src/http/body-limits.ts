@@ -10,8 +10,11 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const BODY_LIMITS: Record<string, number> = {
   // four short form fields
   'POST /v1/oauth/token': 8 * 1024,
-  // provider event intake: one Zoom event; a batch of Graph change notifications (about 400 bytes each)
-  'POST /v1/webhooks/zoom': 64 * 1024,
+  // One Zoom event, read whole before its signature can be checked. recording.completed lists every recording file
+  // (reference §1.2/§1.6; about 550 bytes each with real-length play and download URLs), a set per recording
+  // segment plus one per participant with separate audio files: 512 KiB holds over 900 of them.
+  'POST /v1/webhooks/zoom': 512 * 1024,
+  // A batch of Graph change notifications (about 400 bytes each; bursts of hundreds for one change, reference §2.5)
   'POST /v1/webhooks/microsoft': 256 * 1024,
 };
 

@@ -17,6 +17,14 @@ export class GraphSubscriptionRepo {
     return this.db.selectFrom('graph_subscriptions').selectAll().where('subscription_id', '=', subscriptionId).executeTakeFirst();
   }
 
+  /** The rows of these Graph subscription ids, in one query (a notification batch is looked up at once). */
+  async bySubscriptionIds(subscriptionIds: string[]): Promise<Map<string, GraphSubscriptionRow>> {
+    const ids = [...new Set(subscriptionIds)];
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('graph_subscriptions').selectAll().where('subscription_id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.subscription_id!, r]));
+  }
+
   /** The row for a drive, created (without a Graph subscription yet) when absent. */
   async ensure(walletId: string, userId: string, sealedClientState: string, at: string): Promise<GraphSubscriptionRow> {
     await this.db

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonOf, newCollection, startTestApp, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
@@ -219,8 +220,12 @@ describe('answers below the routes', () => {
     shaped(ex.responses[0], 413);
     const { BODY_LIMITS, DEFAULT_BODY_LIMIT } = await import('../../src/http/body-limits.ts');
     for (const route of ['POST /v1/oauth/token', 'POST /v1/webhooks/zoom', 'POST /v1/webhooks/microsoft']) {
-      expect(BODY_LIMITS[route]).toBeLessThanOrEqual(256 * 1024);
+      expect(BODY_LIMITS[route]).toBeLessThanOrEqual(512 * 1024);
     }
     expect(DEFAULT_BODY_LIMIT).toBe(1024 * 1024);
+    // the README's "Request limits" table is this table
+    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const documented = Object.fromEntries([...readme.matchAll(/^\| `([A-Z]+ \/[^`]+)` \| (\d+) KiB \|$/gm)].map((m) => [m[1], Number(m[2]) * 1024]));
+    expect(documented).toEqual(BODY_LIMITS);
   });
 });

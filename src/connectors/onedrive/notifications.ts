@@ -1,6 +1,7 @@
 // Graph change notifications for drives (reference provider-events.md §2.5/§2.6): a bare "something changed
 // under this root" tap; delta says what. Parsed leniently: every field may be missing.
 import crypto from 'node:crypto';
+import { storable } from '../../domain/text.ts';
 
 export interface DriveNotification {
   subscriptionId: string;
@@ -13,14 +14,17 @@ export interface DriveNotification {
 
 const rec = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
 
-/** The notifications of one POST; entries without a subscriptionId are dropped. */
+/** Ids are stored and looked up: one the database cannot store (NUL, a lone surrogate) names no subscription of Custody's. */
+const usableId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200 && storable(v);
+
+/** The notifications of one POST; entries without a usable subscriptionId are dropped. */
 export function driveNotifications(body: unknown): DriveNotification[] {
   const value = rec(body)?.value;
   if (!Array.isArray(value)) return [];
   const out: DriveNotification[] = [];
   for (const entry of value.slice(0, 1000)) {
     const n = rec(entry);
-    if (!n || typeof n.subscriptionId !== 'string' || n.subscriptionId.length === 0 || n.subscriptionId.length > 200) continue;
+    if (!n || !usableId(n.subscriptionId)) continue;
     out.push({
       subscriptionId: n.subscriptionId,
       clientState: typeof n.clientState === 'string' ? n.clientState : null,
@@ -37,7 +41,7 @@ export function driveNotifications(body: unknown): DriveNotification[] {
  * makes an extra tap harmless, a lost one is not).
  */
 export function notificationDedupKey(n: DriveNotification, receivedMs: number): string {
-  if (typeof n.raw.id === 'string' && n.raw.id.length > 0 && n.raw.id.length <= 200) return `${n.subscriptionId}:${n.raw.id}`;
+  if (usableId(n.raw.id)) return `${n.subscriptionId}:${n.raw.id}`;
   const digest = crypto.createHash('sha256').update(JSON.stringify(n.raw)).digest('hex');
   return `${n.subscriptionId}:${digest}:${Math.floor(receivedMs / 10_000)}`;
 }

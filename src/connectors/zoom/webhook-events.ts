@@ -3,6 +3,7 @@
 // Every field is optional on the wire; anything unexpected makes the event "not needed", never an error.
 import crypto from 'node:crypto';
 import { chatScope, enabledContent, ownerSelected, type ConfFilters, type ContentType } from '../../domain/filters/conf.ts';
+import { storable } from '../../domain/text.ts';
 import type { WebhookEventFacts, WebhookEvents } from '../types.ts';
 
 export interface ZoomEventFacts {
@@ -21,7 +22,9 @@ const CHAT = new Set(['chat_message.sent', 'chat_message.updated', 'chat_message
 const TEAM_CHAT = /^team_chat\.(channel|dm)_message_(posted|updated|deleted)$/;
 
 const rec = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : typeof v === 'number' ? String(v) : null);
+// An id the database cannot store (NUL, a lone surrogate) is no id: the event then concerns no known account or
+// user, as one from an unknown account, and is acknowledged (a 4xx would only be retried, then suspend the event type).
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 && storable(v) ? v : typeof v === 'number' ? String(v) : null);
 
 export function isNeededZoomEvent(event: string): boolean {
   return RECORDING.has(event) || SUMMARY.has(event) || CHAT.has(event) || TEAM_CHAT.test(event);

@@ -6,7 +6,7 @@ import { safeEqual } from '../../../domain/seal.ts';
 import { GraphSubscriptionRepo } from '../../../store/graph-subscriptions.ts';
 import { ProviderEventRepo } from '../../../store/provider-events.ts';
 import { errors } from '../../schemas.ts';
-import { parseJson, rawBodies, WEBHOOK_BODY_LIMIT } from './raw-body.ts';
+import { parseJson, rawBodies } from './raw-body.ts';
 
 export default function receiveMicrosoftNotification(app: App) {
   app.register(async (scope) => {
@@ -14,7 +14,6 @@ export default function receiveMicrosoftNotification(app: App) {
     scope.post(
       '/v1/webhooks/microsoft',
       {
-        bodyLimit: WEBHOOK_BODY_LIMIT,
         config: { auth: false, audit: false },
         schema: {
           operationId: 'receiveMicrosoftNotification',
@@ -48,8 +47,11 @@ export default function receiveMicrosoftNotification(app: App) {
         const now = new Date();
         let accepted = 0;
         let ignored = 0;
-        for (const n of driveNotifications(body)) {
-          const row = await subscriptions.bySubscriptionId(n.subscriptionId);
+        // Anyone may post here: one lookup per request, however many notifications it carries.
+        const notifications = driveNotifications(body);
+        const known = await subscriptions.bySubscriptionIds(notifications.map((n) => n.subscriptionId));
+        for (const n of notifications) {
+          const row = known.get(n.subscriptionId);
           const expected = row ? ctx.sealer.open<string>(row.sealed_client_state) : undefined;
           if (!row || expected === undefined || n.clientState === null || !safeEqual(expected, n.clientState)) {
             ignored += 1;

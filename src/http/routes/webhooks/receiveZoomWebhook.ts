@@ -5,7 +5,7 @@ import { AppError, badRequest } from '../../../domain/errors.ts';
 import { checkZoomSignature, zoomHmacHex } from '../../../domain/webhook-signature.ts';
 import { ProviderEventRepo } from '../../../store/provider-events.ts';
 import { errors } from '../../schemas.ts';
-import { parseJson, rawBodies, WEBHOOK_BODY_LIMIT } from './raw-body.ts';
+import { parseJson, rawBodies } from './raw-body.ts';
 
 export default function receiveZoomWebhook(app: App) {
   app.register(async (scope) => {
@@ -13,7 +13,6 @@ export default function receiveZoomWebhook(app: App) {
     scope.post(
       '/v1/webhooks/zoom',
       {
-        bodyLimit: WEBHOOK_BODY_LIMIT,
         config: { auth: false, audit: false },
         schema: {
           operationId: 'receiveZoomWebhook',
