@@ -106,7 +106,8 @@ export class CollectionRepo {
     return atomically(this.db, async (trx) => {
       const row = await trx
         .updateTable('collections')
-        .set(patch)
+        // a follow-up asked for during the lost run is moot: the retry planned here is that run
+        .set({ ...patch, rerun_requested_at: null })
         .where('id', '=', id)
         .where('sync_status', '=', 'syncing')
         .where('deleting_at', 'is', null)
@@ -143,14 +144,15 @@ export class CollectionRepo {
 
   /**
    * `sync_status: pending` while a run is active: noted, for the run's end to queue a follow-up. False when the
-   * collection is not `syncing` any more (the run ended meanwhile: the caller queues a run the usual way).
+   * collection is neither `syncing` nor `pending` (a run just starting is claimed while the collection is still
+   * `pending`) any more: the run ended meanwhile, and the caller queues a run the usual way.
    */
   async requestRerun(id: string, at: string): Promise<boolean> {
     const res = await this.db
       .updateTable('collections')
       .set({ rerun_requested_at: at })
       .where('id', '=', id)
-      .where('sync_status', '=', 'syncing')
+      .where('sync_status', 'in', ['syncing', 'pending'])
       .where('deleting_at', 'is', null)
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;

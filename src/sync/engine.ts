@@ -285,10 +285,11 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (cancelled.length > 0) {
         const txCollections = tx.collections;
         const reason = 'the sync was cancelled; start it again';
-        // a follow-up asked for during the cancelled run is cancelled with it
-        await txCollections.takeRerunRequest(collectionId);
         // A queued run leaves `pending` behind, which the scheduler's repair would queue again.
         if (!(await txCollections.transition(collectionId, 'syncing', 'error', reason))) await txCollections.transition(collectionId, 'pending', 'error', reason);
+        // A follow-up asked for during the cancelled run is cancelled with it. After the move, which holds the row:
+        // a PATCH racing this cancel either set its request before (taken here) or finds the collection in `error`.
+        await txCollections.takeRerunRequest(collectionId);
       }
     });
     const mine = local.get(collectionId);

@@ -83,7 +83,9 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     if (!wallet?.sealed_grant) throw new NeedsUserActionError('re-pair credentials: the wallet has no paired credentials');
     if (collection.sync_filters === null) throw new NeedsUserActionError('no sync_filters saved: PATCH the collection');
 
-    const filters = JSON.parse(collection.sync_filters) as unknown;
+    // a run resumed after a crash or a lost lease keeps the filters it started with (a PATCH since is for the next)
+    const filtersText = run.sync_filters ?? collection.sync_filters;
+    const filters = JSON.parse(filtersText) as unknown;
     const fingerprint = filtersFingerprint(filters);
     const sameFilters = run.filters_fingerprint === fingerprint;
     const resumed = sameFilters && run.checkpoint !== null;
@@ -121,7 +123,7 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     const owned = await runs.saveProgress(run.id, owner, now(), {
       counters: session.counters,
       filtersFingerprint: fingerprint,
-      syncFilters: collection.sync_filters,
+      syncFilters: filtersText,
       listingRunId,
       ...(!sameFilters && { checkpoint: null, pendingCursors: null }),
     });

@@ -110,5 +110,37 @@ for (const database of testDatabases) {
         expect(await finished(collectionId)).toEqual([status]);
       }
     });
+
+    it('a sync asked for while an event run is queued follows that run as a full run, with the filters then saved', async () => {
+      source = { units: ['u1', 'u2'].map((key) => ({ custodian: { key }, items: [file(`e-${key}`, key)] })) };
+      const { collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer });
+      const { run: event } = await app.engine.enqueue(collectionId, 'event', ['u1']);
+      const patch = await app.call(token, 'PATCH', `/v1/collections/${collectionId}`, { json: { sync_filters: { everything: true, v: 2 }, sync_status: 'pending' } });
+      expect(patch.status).toBe(204);
+      expect(await app.engine.runOnce(event.id)).toEqual({ status: 'fanned_out', error: null });
+      await runUnits(event.id, ['u1']);
+      const c = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}`), 200);
+      expect(c.sync_status).toBe('pending');
+      const next = c.latest_run as Json;
+      expect([next.status, next.custodians]).toEqual(['queued', null]);
+      expect(next.run_id).not.toBe(event.id);
+      expect(await app.engine.runOnce(next.run_id)).toEqual({ status: 'fanned_out', error: null });
+      await runUnits(next.run_id, ['u1', 'u2']);
+      expect((await latestRun(collectionId)).status).toBe('succeeded');
+      const run = await app.ctx.repos.runs.get(next.run_id);
+      expect(JSON.parse(run!.sync_filters!)).toEqual({ everything: true, v: 2 });
+      expect((await json(await app.call(token, 'GET', `/v1/collections/${collectionId}`), 200)).sync_status).toBe('synced');
+    });
+
+    it('a run claimed again after a crash keeps the filters it started with', async () => {
+      source = { units: [{ custodian: { key: 'u1' }, items: [file('crash', 'u1')] }] };
+      const { collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer, filters: { everything: true, v: 1 } });
+      const start = await json(await app.call(token, 'POST', `/v1/collections/${collectionId}/start`), 200);
+      // the first attempt recorded its filters, then its process died (the lease lapses); filters are saved since
+      await app.ctx.db.updateTable('runs').set({ sync_filters: JSON.stringify({ everything: true, v: 1 }) }).where('id', '=', start.run_id).execute();
+      await app.ctx.repos.collections.update(collectionId, { sync_filters: JSON.stringify({ everything: true, v: 2 }) });
+      expect(await app.engine.runOnce(start.run_id)).toEqual({ status: 'fanned_out', error: null });
+      expect(JSON.parse((await app.ctx.repos.runs.get(start.run_id))!.sync_filters!)).toEqual({ everything: true, v: 1 });
+    });
   });
 }

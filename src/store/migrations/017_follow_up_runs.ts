@@ -8,6 +8,13 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('runs').addColumn('sync_filters', 'text').execute();
   await db.schema.alterTable('collections').addColumn('rerun_requested_at', 'text').execute();
+  // Runs going through this upgrade were planned with what their collection holds now (a queued run takes its
+  // filters when it starts).
+  await db
+    .updateTable('runs')
+    .set((eb) => ({ sync_filters: eb.selectFrom('collections').select('collections.sync_filters').whereRef('collections.id', '=', 'runs.collection_id') }))
+    .where('status', '=', 'running')
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,4 +1,5 @@
 import { Logger, makeWorkerUtils, run, type Runner, type Task, type WorkerUtils } from 'graphile-worker';
+import pg from 'pg';
 import { MIGRATION_LOCK } from '../../store/db.ts';
 import { unitJobId, type JobHandlers, type JobName, type JobPayloads } from './registry.ts';
 import type { Queue, QueueLog } from './queue.ts';
@@ -30,18 +31,17 @@ export function createGraphileQueue(opts: GraphileQueueOptions): Queue {
 
   const producer = () => {
     utils ??= (async () => {
-      const u = await makeWorkerUtils({ connectionString: opts.connectionString, schema: opts.schema, maxPoolSize: 2, logger });
-      // Under our migration lock (store/db.ts): graphile-worker's DDL must not run while another process's
-      // migration reads the catalogue (it resolves every table by name, and one dropped meanwhile fails it).
-      await u.withPgClient(async (client) => {
-        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-        try {
-          await u.migrate();
-        } finally {
-          await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
-        }
-      });
-      return u;
+      // makeWorkerUtils migrates graphile-worker's schema: under our migration lock (store/db.ts), so that its DDL
+      // never runs while another process's migration reads the catalogue (Kysely's resolves every table by name,
+      // and one dropped meanwhile fails it). run() migrates again later, finding nothing left to do.
+      const lock = new pg.Client({ connectionString: opts.connectionString });
+      await lock.connect();
+      try {
+        await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        return await makeWorkerUtils({ connectionString: opts.connectionString, schema: opts.schema, maxPoolSize: 2, logger });
+      } finally {
+        await lock.end(); // a session lock ends with its session
+      }
     })();
     return utils;
   };
