@@ -178,9 +178,10 @@ export interface CollectContext extends ProviderContext {
   scope?: string[] | null;
   /**
    * A run fanned out into units (Connector.units): this collect is one unit's (`scope` is that unit's key), and
-   * these are the keys of every unit of the run, so that a piece two units reach is left to one of them.
+   * these are every unit of the run as planned, so that a piece two units reach is left to one of them (and the
+   * unit need not resolve again what the plan did).
    */
-  units?: string[];
+  units?: UnitSpec[];
   /**
    * A run fanned out into units: a piece more than one unit could reach (a Zoom channel, by its id) is collected by
    * the unit whose claim wins, only. Absent: this collect is the whole run.

@@ -8,7 +8,7 @@ import { isUserGone, ZoomApi } from './api.ts';
 import { collectChannels, collectOneToOne } from './chats.ts';
 import type { Owner } from './items.ts';
 import { collectRecordings } from './meetings.ts';
-import { resolveOwners } from './owners.ts';
+import { resolveOwners, type ResolvedOwners } from './owners.ts';
 import { createRun, type ZoomRun } from './run.ts';
 import { freshState, PHASES, readCursors, readState, type Cursors, type Phase, type Position, type RunState } from './state.ts';
 
@@ -18,12 +18,18 @@ export interface CollectOptions {
   isZoomHost(url: string): boolean;
 }
 
+function plannedOwners(units: UnitSpec[]): ResolvedOwners {
+  const owners = units.filter((u) => u.kind === 'custodian').map((u) => ({ id: u.key, email: u.email ?? '' }));
+  return { owners: owners.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), errors: [], gone: [] };
+}
+
 export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): AsyncGenerator<CollectEvent> {
   const filters = ctx.filters as ConfFilters;
   const state: RunState = readState(ctx.checkpoint) ?? freshState(ctx.now().getTime());
   const previous = readCursors(ctx.cursors);
   const api = new ZoomApi(ctx.http, opts.apiUrl, ctx.signal);
-  const resolved = await resolveOwners(api, filters, state.ownersDone, () => ctx.now().getTime());
+  // One unit of a fanned-out run: the plan resolved the owners already (ids and e-mails), no need to list them again.
+  const resolved = ctx.units ? plannedOwners(ctx.units) : await resolveOwners(api, filters, state.ownersDone, () => ctx.now().getTime());
   // A targeted run (a webhook) covers the owners it names, by id or by e-mail.
   const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
   const inScope = (id: string, email?: string | null) => !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
@@ -40,7 +46,7 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     content: enabledContent(filters),
     channels: chats.channels,
     // One unit of a fanned-out run: a conversation with an owner of another unit is that unit's when it comes first.
-    owners: ctx.units ? resolved.owners.filter((o) => ctx.units!.includes(o.id)) : owners,
+    owners: ctx.units ? resolved.owners : owners,
     isZoomHost: opts.isZoomHost,
   });
   const enabled: Record<Phase, boolean> = { recordings: true, one_to_one: chats.oneToOne, channels: chats.channels !== null };

@@ -1,5 +1,5 @@
 // A unit job: one custodian's share of a fanned-out run, executed by whichever worker claimed it.
-import { NeedsUserActionError, type CollectContext } from '../../connectors/types.ts';
+import { NeedsUserActionError, type CollectContext, type UnitSpec } from '../../connectors/types.ts';
 import { CollectionRepo } from '../../store/collections.ts';
 import { CursorRepo } from '../../store/items.ts';
 import { withTransaction } from '../../store/repos.ts';
@@ -45,7 +45,8 @@ export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow
     const cursors = stored && stored.fingerprint === fingerprint ? stored.value : null;
     const checkpoint = job.checkpoint ? (JSON.parse(job.checkpoint) as { state: unknown }).state : null;
 
-    const planned = (await jobs.list(run.id)).map((u) => u.unit_key);
+    const plan = (await jobs.list(run.id)).map((u) => ({ key: u.unit_key, kind: u.kind as UnitSpec['kind'], email: u.email }));
+    const planned = plan.map((u) => u.key);
     const units = new UnitRepo(deps.db);
     // This unit's pieces on the retry list; pieces of a unit the run does not have (a channel) go to its first unit.
     const retries = (await units.retries(collection.id)).filter((r) => r.unit_key === key || (!planned.includes(r.unit_key) && key === planned[0]));
@@ -78,7 +79,7 @@ export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow
       checkpoint,
       cursors,
       scope: [key],
-      units: planned,
+      units: plan,
       claim: async (piece) => jobs.claimPiece(run.id, piece, key),
     };
     log.info({ attempt: job.attempt, resumed: checkpoint !== null }, 'unit started');
