@@ -199,6 +199,11 @@ export interface CollectContext extends ProviderContext {
 export interface UnitPlanner {
   plan(ctx: CollectContext): Promise<{ units: UnitSpec[]; events: CollectEvent[] }>;
   mergeCursors(previous: unknown, parts: Array<{ unit: string; cursors: unknown }>, partial: boolean): unknown;
+  /**
+   * Pieces the filters name one by one that no unit reached (`claimed`: the pieces units claimed): a Zoom channel
+   * none of the selected owners is a member of. The fan-in of a full run reports each as a failed unit.
+   */
+  unreached?(filters: unknown, claimed: string[]): Array<{ key: string; kind: UnitSpec['kind']; reason: string }>;
 }
 
 /** A unit of a run: one custodian (a Zoom owner, a OneDrive user) or one Zoom channel. */

@@ -214,6 +214,12 @@ export class UnitJobRepo {
     return row?.unit_key === unitKey;
   }
 
+  /** Every piece the run's units claimed. */
+  async claims(runId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('unit_claims').select('claim_key').where('run_id', '=', runId).execute();
+    return rows.map((r) => r.claim_key);
+  }
+
   /** The ledger units (Zoom channels) a unit claimed: their counts continue after a takeover. */
   async claimedUnits(runId: string, unitKey: string): Promise<string[]> {
     const rows = await this.db.selectFrom('unit_claims').select('claim_key').where('run_id', '=', runId).where('unit_key', '=', unitKey).execute();

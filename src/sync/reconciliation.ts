@@ -2,7 +2,8 @@
 import type { Database } from '../store/db.ts';
 import type { RunRow } from '../store/runs.ts';
 import { csvCell } from './manifest.ts';
-import { UnitRepo, type RunExceptionRow, type RunUnitRow, type Tally } from '../store/units.ts';
+import { emptyTally, UnitRepo, type RunExceptionRow, type RunUnitRow, type Tally } from '../store/units.ts';
+import type { Repos } from '../store/repos.ts';
 
 export const COUNT_FIELDS = ['listed', 'collected', 'unchanged', 'excluded', 'not_present', 'failed'] as const;
 export type Counts = Record<(typeof COUNT_FIELDS)[number], number>;
@@ -103,4 +104,14 @@ export async function markNotReached(units: UnitRepo, runId: string, collectionI
       at,
     })),
   );
+}
+
+/** Each piece named in the filters that no unit reached: a failed unit of the reconciliation, with its reason. */
+export async function reportUnreached(tx: Repos, run: RunRow, missed: Array<{ key: string; kind: string; reason: string }>, at: string): Promise<void> {
+  if (missed.length === 0) return;
+  const ids = { run_id: run.id, collection_id: run.collection_id };
+  await tx.units.save(run.id, run.collection_id, missed.map((m) => ({ ...emptyTally(), key: m.key, kind: m.kind, email: null, status: 'failed', listed: 1, failed: 1 })), at);
+  await tx.units.addExceptions(missed.map((m) => ({ ...ids, unit_key: m.key, source_id: m.key, kind: m.kind, name: m.key, outcome: 'failed', reason: m.reason, at })));
+  await tx.runs.addErrors(missed.map((m) => ({ ...ids, source_id: m.key, kind: m.kind, reason: m.reason, at })));
+  for (const _ of missed) await tx.runs.countError(run.id);
 }

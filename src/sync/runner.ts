@@ -15,7 +15,7 @@ import { purgeUnheldTombstones } from './purge.ts';
 import { ProviderError } from '../provider/provider-http.ts';
 import { collectInto } from './collect-into.ts';
 import { UnitLedger } from './ledger.ts';
-import { countsOf, isBalanced } from './reconciliation.ts';
+import { countsOf, isBalanced, reportUnreached } from './reconciliation.ts';
 import { childLog, type ProviderSessions } from './provider-session.ts';
 import { FencedOutError, RunSession } from './session.ts';
 import { UnitRepo } from '../store/units.ts';
@@ -140,10 +140,15 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     log.info({ resumed, attempt: run.attempt }, 'run started');
     const planned = deps.units && connector.units ? await planUnits({ connector, ctx, session, ledger, run, owner, collectionId: collection.id, now }) : 'unsplit';
     if (planned === 'fanned_out') return { status: 'fanned_out', error: null };
+    let unreached = 0;
     if (planned === 'unsplit') await collectInto({ session, ledger, connector, ctx, signal }, retries);
     else {
       if (signal.aborted) throw signal.reason;
       await session.flush({ final: true });
+      // no unit at all (no owner selected, say): what the filters name one by one was reached by none
+      const missed = scope === null ? (connector.units?.unreached?.(filters, []) ?? []) : [];
+      if (missed.length) await withTransaction(deps.db, (tx) => reportUnreached(tx, run, missed, now()));
+      unreached = missed.length;
     }
     const totals = ledger.totals();
     // The invariant every reconciliation must satisfy; a run that breaks it is a defect worth shouting about.
@@ -153,8 +158,8 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     if (failed > 0 && session.counters.collected + session.counters.unchanged + session.counters.skipped === 0) {
       throw new NothingCollectedError(`nothing could be collected: ${failed} selected ${failed === 1 ? 'piece' : 'pieces'} failed; see the run's reconciliation`);
     }
-    const outcome = failed > 0 || totals.failed > 0 ? 'completed_with_errors' : 'succeeded';
-    return await succeed(deps, run, owner, collection, fingerprint, log, outcome, Math.max(failed, totals.failed));
+    const outcome = failed > 0 || totals.failed + unreached > 0 ? 'completed_with_errors' : 'succeeded';
+    return await succeed(deps, run, owner, collection, fingerprint, log, outcome, Math.max(failed, totals.failed + unreached));
   } catch (err) {
     await session?.discardPending();
     return fail(deps, run, owner, collection, err, signal, log);

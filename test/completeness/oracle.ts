@@ -141,6 +141,25 @@ export function confOracle(tenant: ZoomTenant, filters: SpecConfFilters, sinceMs
   return out;
 }
 
+/**
+ * Channels the filters name one by one (not "every channel but…") that no selected owner is a member of: nothing of
+ * theirs can be collected, and the run must say so (a failed unit each) rather than pass over them.
+ */
+export function unreachableChannels(tenant: ZoomTenant, filters: SpecConfFilters): string[] {
+  const chats = chatsOn(filters.chats);
+  // an id nobody named: selected only when the selection takes every channel (minus some)
+  if (!filters.chats || chats.channel('\u0000named-by-nobody')) return [];
+  const named = new Set<string>();
+  const collect = (entries: ChatEntry[]) => {
+    for (const e of entries) if ('channels' in e) for (const c of [...e.channels.selected, ...e.channels.excluded]) named.add(c.id);
+  };
+  collect(filters.chats.selected);
+  collect(filters.chats.excluded);
+  const owners = tenant.users.filter((u) => selectsId(filters.account_owners, u.id));
+  const reached = new Set(owners.flatMap((o) => tenant.channelsOf(o.id).map((c) => c.id)));
+  return [...named].filter((id) => chats.channel(id) && !reached.has(id)).sort();
+}
+
 /** What the Microsoft simulator exposes of a drive: its live items, parents first, the root at index 0. */
 export type DriveOf = (userId: string) => MsItem[] | null;
 

@@ -255,6 +255,33 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
     });
   });
 
+  it('reports a selected channel that no selected owner is a member of: a failed unit, the run completed with errors', async () => {
+    const owners = sandbox.tenant.users.filter((u) => u.status !== 'pending');
+    const channel = sandbox.tenant.channels.find((c) => owners.some((u) => !c.memberIds.includes(u.id)))!;
+    const outsider = owners.find((u) => !channel.memberIds.includes(u.id))!;
+    const member = owners.find((u) => channel.memberIds.includes(u.id))!;
+    const chats = { all_selected: false, selected: [{ channels: { all_selected: false, selected: [{ id: channel.id }, { id: 'no-such-channel' }], excluded: [] } }], excluded: [] };
+    const content = { all_selected: false, selected: [{ transcript: true }], excluded: [] };
+    const cases = [
+      { owners: [outsider.id], unreachable: [channel.id, 'no-such-channel'].sort() },
+      { owners: [], unreachable: [channel.id, 'no-such-channel'].sort() },
+      { owners: [member.id], unreachable: ['no-such-channel'] },
+    ];
+    for (const c of cases) {
+      const id = await pairedCollection(`unreachable-${c.owners.length}-${c.unreachable.length}`);
+      const filters: ConfFilters = { account_owners: { all_selected: false, selected: c.owners.map((o) => ({ id: o })), excluded: [] }, content_selections: content, chats } as ConfFilters;
+      expect((await call('PATCH', `/v1/collections/${id}`, { sync_filters: filters })).status).toBe(204);
+      const done = await syncToEnd(id);
+      expect(done.latest_run.status, JSON.stringify(c)).toBe('completed_with_errors');
+      const r = await jsonOf(await call('GET', `/v1/collections/${id}/runs/${done.latest_run.run_id}/reconciliation`), 200);
+      expect(r.balanced).toBe(true);
+      const failed = (r.custodians as Json[]).filter((u) => u.unit_kind === 'channel' && u.failed > 0);
+      expect(failed.map((u) => u.custodian).sort()).toEqual(c.unreachable);
+      expect(failed[0]!.exceptions[0].reason).toMatch(/none of the selected account owners is a member/);
+      await expectExactly(id, filters);
+    }
+  });
+
   it('collects selected owners with one content type and one selected channel only', async () => {
     const id = await pairedCollection('narrow');
     const channel = sandbox.tenant.channels[2]!;

@@ -1,5 +1,5 @@
 // A run fanned out: one unit per owner. Channels are collected by the first owner's unit that claims them.
-import type { ConfFilters } from '../../domain/filters/conf.ts';
+import { chatScope, type ConfFilters } from '../../domain/filters/conf.ts';
 import type { CollectContext, CollectEvent, UnitPlanner } from '../types.ts';
 import { ZoomApi } from './api.ts';
 import { resolveOwners } from './owners.ts';
@@ -16,6 +16,19 @@ export function zoomUnits(apiUrl: string): UnitPlanner {
       if (!scope) events.push(...resolved.errors);
       const units = resolved.owners.filter((o) => inScope(o.id, o.email)).map((o) => ({ key: o.id, kind: 'custodian' as const, email: o.email || null }));
       return { units, events };
+    },
+    unreached(filters, claimed) {
+      const channels = chatScope(filters as ConfFilters).channels;
+      // all channels (but some): which exist is not known here, and each is reached through any member owner
+      if (!channels || channels.all_selected) return [];
+      const reached = new Set(claimed);
+      return [...new Set(channels.selected.map((c) => c.id))]
+        .filter((id) => !reached.has(id))
+        .map((id) => ({
+          key: id,
+          kind: 'channel' as const,
+          reason: `Zoom channel ${id} was selected, but none of the selected account owners is a member of it (or it does not exist): select a member in account_owners`,
+        }));
     },
     mergeCursors(previous, parts, partial) {
       const before = readCursors(previous);

@@ -4,6 +4,7 @@ import type { Repos } from '../../store/repos.ts';
 import type { Executor } from '../../store/transaction.ts';
 import { UnitJobRepo, unitsOwner } from '../../store/unit-jobs.ts';
 import { filtersFingerprint } from '../../provider/fingerprint.ts';
+import { reportUnreached } from '../reconciliation.ts';
 import { finishFailed, finishSucceeded, NothingCollectedError, type RunnerDeps } from '../runner.ts';
 
 export type FanInStatus = 'succeeded' | 'completed_with_errors' | 'failed' | 'error' | 'cancelled';
@@ -37,11 +38,15 @@ export async function fanIn(tx: Repos, trx: Executor, deps: RunnerDeps, runId: s
   }
   if (cause) return (await finishFailed(tx, deps, run, owner, collection, cause))?.status;
 
+  const filters = JSON.parse(run.sync_filters ?? collection.sync_filters) as unknown;
+  // A targeted run reaches only some custodians: what it did not reach is no failure of its own.
+  if (run.scope === null && connector.units.unreached) {
+    await reportUnreached(tx, run, connector.units.unreached(filters, await new UnitJobRepo(trx).claims(runId)), at);
+  }
   const units = await tx.units.list(runId);
   const unitFailures = units.reduce((n, u) => n + Number(u.failed), 0);
   const failed = Math.max(Number(run.failed), unitFailures, failedUnits);
   const outcome = failed > 0 ? 'completed_with_errors' : 'succeeded';
-  const filters = JSON.parse(run.sync_filters ?? collection.sync_filters) as unknown;
   const fingerprint = filtersFingerprint(filters);
   const stored = await tx.cursors.get(collection.id);
   const previous = stored && stored.fingerprint === fingerprint ? stored.value : null;
