@@ -342,6 +342,11 @@ export class RunRepo {
     await this.db.updateTable('runs').set((eb) => ({ error_count: eb('error_count', '+', 1) })).where('id', '=', id).execute();
   }
 
+  /** `n` pieces failed outside any unit's own counting (each also an error of the run). */
+  async countFailures(id: string, n: number): Promise<void> {
+    await this.db.updateTable('runs').set((eb) => ({ failed: eb('failed', '+', n), error_count: eb('error_count', '+', n) })).where('id', '=', id).execute();
+  }
+
   /** The cursors a run collected, kept for the next run only once it succeeds. */
   async pendingCursors(id: string): Promise<string | null> {
     const row = await this.db.selectFrom('runs').select('pending_cursors').where('id', '=', id).executeTakeFirst();

@@ -106,12 +106,17 @@ export async function markNotReached(units: UnitRepo, runId: string, collectionI
   );
 }
 
-/** Each piece named in the filters that no unit reached: a failed unit of the reconciliation, with its reason. */
-export async function reportUnreached(tx: Repos, run: RunRow, missed: Array<{ key: string; kind: string; reason: string }>, at: string): Promise<void> {
+/**
+ * Each piece named in the filters that no unit reached: a failed unit of the reconciliation, with its reason, counted
+ * as failed in the run. Once per run: a run executed again after a crash finds them reported already.
+ */
+export async function reportUnreached(tx: Repos, run: RunRow, unreached: Array<{ key: string; kind: string; reason: string }>, at: string): Promise<void> {
+  const reported = new Set((await tx.units.list(run.id)).map((u) => u.unit_key));
+  const missed = unreached.filter((m) => !reported.has(m.key));
   if (missed.length === 0) return;
   const ids = { run_id: run.id, collection_id: run.collection_id };
   await tx.units.save(run.id, run.collection_id, missed.map((m) => ({ ...emptyTally(), key: m.key, kind: m.kind, email: null, status: 'failed', listed: 1, failed: 1 })), at);
   await tx.units.addExceptions(missed.map((m) => ({ ...ids, unit_key: m.key, source_id: m.key, kind: m.kind, name: m.key, outcome: 'failed', reason: m.reason, at })));
   await tx.runs.addErrors(missed.map((m) => ({ ...ids, source_id: m.key, kind: m.kind, reason: m.reason, at })));
-  for (const _ of missed) await tx.runs.countError(run.id);
+  await tx.runs.countFailures(run.id, missed.length);
 }

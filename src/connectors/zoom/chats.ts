@@ -60,11 +60,21 @@ async function oneToOnePeers(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> 
       const email = s.peer_contact_email || undefined;
       const userId = s.peer_contact_user_id || s.peer_contact_id || undefined;
       const contact = email ?? userId;
-      if (!contact || targets.has(contact) || run.peerCovered(owner.id, { id: userId, email })) continue;
+      if (!contact || targets.has(contact)) continue;
+      let from = since;
+      const peer = run.peerOwner({ id: userId, email });
+      if (peer !== undefined && peer !== owner.id) {
+        if (run.ctx.claim) {
+          // A fanned-out run: the first unit to list the conversation collects it, over both owners' histories
+          // (a peer owner whose unit fails, or whose user is deleted, does not take the conversation with it).
+          if (!(await run.ctx.claim(`1:1:${[owner.id, peer].sort().join('|')}`))) continue;
+          from = Math.min(since, run.ownerSince(peer));
+        } else if (run.peerCovered(owner.id, peer)) continue;
+      }
       const last = parseTime(s.last_message_sent_time ?? s.last_mesage_sent_time);
       // A day of slack past the last message the sessions list reports.
       const end = last === undefined ? until : Math.min(until, last + DAY_MS);
-      targets.set(contact, { id: userId ?? contact, name: email ?? s.name ?? contact, contact, since, until: Math.max(since, end) });
+      targets.set(contact, { id: userId ?? contact, name: email ?? s.name ?? contact, contact, since: from, until: Math.max(from, end) });
     }
   }
   return [...targets.values()];

@@ -20,11 +20,14 @@ export interface ZoomRun {
   /** Start of an owner's history in this run: the lookback, or the previous run's mark minus the overlap. */
   ownerSince(ownerId: string): number;
   channelSince(channelId: string): number;
+  /** The selected owner a one-to-one peer is (by user id, else by e-mail), if any. */
+  peerOwner(peer: { id?: string; email?: string }): string | undefined;
   /**
    * Whether an owner finished earlier in this run already listed the whole one-to-one history with this peer
-   * (the peer is an owner too, came first in id order, did not fail, and looked at least as far back).
+   * owner (it came first in id order, did not fail, and looked at least as far back). A run in one job only: a
+   * fanned-out run's units claim each conversation instead.
    */
-  peerCovered(ownerId: string, peer: { id?: string; email?: string }): boolean;
+  peerCovered(ownerId: string, peerId: string): boolean;
   checkpoint(): CollectEvent;
   /** Whether a URL may receive the bearer token (content.ts zoomHostCheck). */
   isZoomHost(url: string): boolean;
@@ -59,9 +62,9 @@ export function createRun(
     now: () => ctx.now().getTime(),
     ownerSince,
     channelSince: (id) => sinceMark(opts.cursors.channels[id]),
-    peerCovered(ownerId, peer) {
-      const peerId = peer.id && ownerIds.has(peer.id) ? peer.id : peer.email ? byEmail.get(peer.email.toLowerCase()) : undefined;
-      if (!peerId || peerId >= ownerId || state.failed.includes(peerId)) return false;
+    peerOwner: (peer) => (peer.id && ownerIds.has(peer.id) ? peer.id : peer.email ? byEmail.get(peer.email.toLowerCase()) : undefined),
+    peerCovered(ownerId, peerId) {
+      if (peerId >= ownerId || state.failed.includes(peerId)) return false;
       return ownerSince(peerId) <= ownerSince(ownerId);
     },
     checkpoint: () => ({ type: 'checkpoint', state: structuredClone(state) }),

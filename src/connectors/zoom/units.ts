@@ -27,7 +27,7 @@ export function zoomUnits(apiUrl: string): UnitPlanner {
         .map((id) => ({
           key: id,
           kind: 'channel' as const,
-          reason: `Zoom channel ${id} was selected, but none of the selected account owners is a member of it (or it does not exist): select a member in account_owners`,
+          reason: `Zoom channel ${id} was selected but not reached: no selected account owner whose collection got as far as their channels is a member of it, or it does not exist (select a member in account_owners; a member whose collection failed is reported on their own unit)`,
         }));
     },
     mergeCursors(previous, parts, partial) {
