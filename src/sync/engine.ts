@@ -7,7 +7,6 @@ import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-stat
 import { CollectionRepo } from '../store/collections.ts';
 import { HoldRepo } from '../store/holds.ts';
 import type { Database } from '../store/db.ts';
-import { withTransaction } from '../store/repos.ts';
 import { WorkspaceRepo } from '../store/workspaces.ts';
 import { countersOf, RunRepo, type RunHead, type RunRow, type RunTrigger } from '../store/runs.ts';
 import type { CredentialManager } from './credentials.ts';
@@ -25,7 +24,7 @@ import type { ProviderSessions } from './provider-session.ts';
 import type { Metrics } from '../metrics.ts';
 import { executeRun, RunStopped, type RetryPolicy, type RunOutcome } from './runner.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
-import { markNotReached } from './reconciliation.ts';
+import { cancelRuns, queueRun, startRun } from './queueing.ts';
 
 export interface SyncEngineDeps {
   db: Database;
@@ -107,13 +106,6 @@ export function runSummary(run: RunHead): RunSummary {
   };
 }
 
-/** Rolls back a status change when another process queued the collection's run first. */
-class AlreadyQueued extends Error {
-  constructor(readonly run: RunRow) {
-    super('a run is already queued');
-  }
-}
-
 export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const clock = deps.clock ?? (() => new Date());
   const now = () => clock().toISOString();
@@ -184,29 +176,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     // A targeted run's checkpoint covers only its custodians: a full retry never resumes from it.
     const previous = latest?.status === 'failed' && latest.scope === null ? latest : undefined;
     // One transaction: a crash can never leave the status promising a run that was not inserted.
-    const result = await withTransaction(deps.db, async (tx) => {
-      const txCollections = tx.collections;
-      if (!(await txCollections.lockLive(collectionId))) throw notFound('Collection');
-      if (from !== to && !(await txCollections.transition(collectionId, from, to))) {
-        throw conflict('concurrent_change', 'the collection changed while the run was being queued; try again.');
-      }
-      const queued = await tx.runs.insertQueued({
-        collectionId,
-        accountId: c.account_id,
-        trigger,
-        at: now(),
-        checkpoint: previous?.checkpoint,
-        filtersFingerprint: previous?.filters_fingerprint,
-        listingRunId: previous?.checkpoint ? (previous.listing_run_id ?? previous.id) : null,
-        scope,
-      });
-      // Someone else queued first: leave the status as it was.
-      if (!queued.created) throw new AlreadyQueued(queued.run);
-      return queued;
-    }).catch((err: unknown) => {
-      if (err instanceof AlreadyQueued) return { run: err.run, created: false };
-      throw err;
-    });
+    const result = await queueRun(deps.db, c, { from, to }, { trigger, scope, previous, at: now() });
     await runQueued(result.run.id);
     return result;
   };
@@ -276,22 +246,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   };
 
   const cancel = async (collectionId: string) => {
-    const stopped: string[] = [];
-    await withTransaction(deps.db, async (tx, trx) => {
-      const cancelled = await tx.runs.cancelActive(collectionId, now());
-      for (const run of cancelled) await new UnitJobRepo(trx).cancelRun(run.id, now());
-      for (const run of cancelled) await markNotReached(tx.units, run.id, collectionId, now());
-      stopped.push(...cancelled.map((r) => r.id));
-      if (cancelled.length > 0) {
-        const txCollections = tx.collections;
-        const reason = 'the sync was cancelled; start it again';
-        // A queued run leaves `pending` behind, which the scheduler's repair would queue again.
-        if (!(await txCollections.transition(collectionId, 'syncing', 'error', reason))) await txCollections.transition(collectionId, 'pending', 'error', reason);
-        // A follow-up asked for during the cancelled run is cancelled with it. After the move, which holds the row:
-        // a PATCH racing this cancel either set its request before (taken here) or finds the collection in `error`.
-        await txCollections.takeRerunRequest(collectionId);
-      }
-    });
+    const stopped = await cancelRuns(deps.db, collectionId, now());
     const mine = local.get(collectionId);
     if (mine) {
       mine.controller.abort(new RunStopped('cancelled'));
@@ -373,18 +328,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         return { runId: active.id, created: false };
       }
       // One transaction, so that a crash never leaves `syncing` (or `pending`) without the run it promises.
-      const { run, created } = await withTransaction(deps.db, async (tx) => {
-        const txCollections = tx.collections;
-        if (!(await txCollections.lockLive(collectionId))) throw notFound('Collection');
-        let from = c.sync_status as SyncStatus;
-        // Filters saved without sync_status=pending leave the collection `created`: start queues, then starts.
-        if (from === 'created' && c.sync_filters !== null && (await txCollections.transition(collectionId, 'created', 'pending'))) from = 'pending';
-        // `syncing` without an active run is left over from a cancelled run: starting again repairs it.
-        if (from !== 'syncing' && !nextStatus(from, 'start')) throw conflict('status', `cannot start a collection that is "${from}".`);
-        const queued = await tx.runs.insertQueued({ collectionId, accountId: c.account_id, trigger: 'start', at: now() });
-        if (queued.created && from !== 'syncing') await txCollections.transition(collectionId, from, 'syncing');
-        return queued;
-      });
+      const { run, created } = await startRun(deps.db, c, now());
       await runQueued(run.id);
       return { runId: run.id, created };
     },

@@ -8,7 +8,7 @@ import { isUserGone, ZoomApi } from './api.ts';
 import { collectChannels, collectOneToOne } from './chats.ts';
 import type { Owner } from './items.ts';
 import { collectRecordings } from './meetings.ts';
-import { resolveOwners, type ResolvedOwners } from './owners.ts';
+import { inIdOrder, resolveOwners, type ResolvedOwners } from './owners.ts';
 import { createRun, type ZoomRun } from './run.ts';
 import { freshState, PHASES, readCursors, readState, type Cursors, type Phase, type Position, type RunState } from './state.ts';
 
@@ -20,7 +20,7 @@ export interface CollectOptions {
 
 function plannedOwners(units: UnitSpec[]): ResolvedOwners {
   const owners = units.filter((u) => u.kind === 'custodian').map((u) => ({ id: u.key, email: u.email ?? '' }));
-  return { owners: owners.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), errors: [], gone: [] };
+  return { owners: inIdOrder(owners), errors: [], gone: [] };
 }
 
 export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): AsyncGenerator<CollectEvent> {

@@ -48,6 +48,10 @@ export async function resolveOwners(api: ZoomApi, filters: ConfFilters, doneThro
       }
     }
   }
-  const owners = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { owners, errors, gone };
+  return { owners: inIdOrder([...byId.values()]), errors, gone };
+}
+
+/** Owners by id (code unit order): the order a run collects them in, and a resumed run skips by. */
+export function inIdOrder(owners: Owner[]): Owner[] {
+  return owners.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

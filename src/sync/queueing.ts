@@ -1,0 +1,91 @@
+// The state moves that promise or withdraw a run: each is one transaction with the run rows it concerns, so a crash
+// never leaves a status promising a run that does not exist (or a run nobody's status mentions). The engine
+// (engine.ts) decides when to make them and hands the runs to the job queue afterwards.
+import { conflict, notFound } from '../domain/errors.ts';
+import { nextStatus, type SyncStatus } from '../domain/sync-state.ts';
+import type { CollectionRow } from '../store/collections.ts';
+import type { Database } from '../store/db.ts';
+import { withTransaction } from '../store/repos.ts';
+import type { RunRow, RunTrigger } from '../store/runs.ts';
+import { UnitJobRepo } from '../store/unit-jobs.ts';
+import { markNotReached } from './reconciliation.ts';
+
+/** Rolls back a status change when another process queued the collection's run first. */
+class AlreadyQueued extends Error {
+  constructor(readonly run: RunRow) {
+    super('a run is already queued');
+  }
+}
+
+/**
+ * Moves the collection from `from` to `to` and inserts a queued run; `previous`: the failed run a retry resumes
+ * from. When another process queued first, its run is returned (`created: false`) and the status is left alone.
+ */
+export async function queueRun(
+  db: Database,
+  c: Pick<CollectionRow, 'id' | 'account_id'>,
+  move: { from: SyncStatus; to: SyncStatus },
+  run: { trigger: RunTrigger; scope: string[] | null; previous?: RunRow; at: string },
+): Promise<{ run: RunRow; created: boolean }> {
+  const { previous } = run;
+  return withTransaction(db, async (tx) => {
+    if (!(await tx.collections.lockLive(c.id))) throw notFound('Collection');
+    if (move.from !== move.to && !(await tx.collections.transition(c.id, move.from, move.to))) {
+      throw conflict('concurrent_change', 'the collection changed while the run was being queued; try again.');
+    }
+    const queued = await tx.runs.insertQueued({
+      collectionId: c.id,
+      accountId: c.account_id,
+      trigger: run.trigger,
+      at: run.at,
+      checkpoint: previous?.checkpoint,
+      filtersFingerprint: previous?.filters_fingerprint,
+      listingRunId: previous?.checkpoint ? (previous.listing_run_id ?? previous.id) : null,
+      scope: run.scope,
+    });
+    // Someone else queued first: leave the status as it was.
+    if (!queued.created) throw new AlreadyQueued(queued.run);
+    return queued;
+  }).catch((err: unknown) => {
+    if (err instanceof AlreadyQueued) return { run: err.run, created: false };
+    throw err;
+  });
+}
+
+/** A start with no run active: a queued run and the collection `syncing` (through `pending` when only filters were saved). */
+export async function startRun(db: Database, c: Pick<CollectionRow, 'id' | 'account_id' | 'sync_status' | 'sync_filters'>, at: string): Promise<{ run: RunRow; created: boolean }> {
+  return withTransaction(db, async (tx) => {
+    const txCollections = tx.collections;
+    if (!(await txCollections.lockLive(c.id))) throw notFound('Collection');
+    let from = c.sync_status as SyncStatus;
+    // Filters saved without sync_status=pending leave the collection `created`: start queues, then starts.
+    if (from === 'created' && c.sync_filters !== null && (await txCollections.transition(c.id, 'created', 'pending'))) from = 'pending';
+    // `syncing` without an active run is left over from a cancelled run: starting again repairs it.
+    if (from !== 'syncing' && !nextStatus(from, 'start')) throw conflict('status', `cannot start a collection that is "${from}".`);
+    const queued = await tx.runs.insertQueued({ collectionId: c.id, accountId: c.account_id, trigger: 'start', at });
+    if (queued.created && from !== 'syncing') await txCollections.transition(c.id, from, 'syncing');
+    return queued;
+  });
+}
+
+/**
+ * Cancels the collection's active runs and their units (what they did not reach is reconciled `not_reached`) and
+ * moves the collection to `error`. Returns the ids of the runs cancelled, for the workers executing them to stop.
+ */
+export async function cancelRuns(db: Database, collectionId: string, at: string): Promise<string[]> {
+  return withTransaction(db, async (tx, trx) => {
+    const cancelled = await tx.runs.cancelActive(collectionId, at);
+    for (const run of cancelled) await new UnitJobRepo(trx).cancelRun(run.id, at);
+    for (const run of cancelled) await markNotReached(tx.units, run.id, collectionId, at);
+    if (cancelled.length > 0) {
+      const txCollections = tx.collections;
+      const reason = 'the sync was cancelled; start it again';
+      // A queued run leaves `pending` behind, which the scheduler's repair would queue again.
+      if (!(await txCollections.transition(collectionId, 'syncing', 'error', reason))) await txCollections.transition(collectionId, 'pending', 'error', reason);
+      // A follow-up asked for during the cancelled run is cancelled with it. After the move, which holds the row:
+      // a PATCH racing this cancel either set its request before (taken here) or finds the collection in `error`.
+      await txCollections.takeRerunRequest(collectionId);
+    }
+    return cancelled.map((r) => r.id);
+  });
+}
