@@ -1,4 +1,5 @@
-import { Migrator, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { describe, expect, it } from 'vitest';
 import type { FsBlobStore } from '../../src/blobs/fs.ts';
 import { indexItem, searchIndexFor } from '../../src/search/index.ts';

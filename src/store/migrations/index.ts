@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as core from './001_core.ts';
 import * as sync from './002_sync.ts';
 import * as searchHoldsAudit from './003_search_holds_audit.ts';
