@@ -15,6 +15,7 @@ import { correlationId, installErrorHandler, sendError } from './http/errors.ts'
 import { installInputChecks } from './http/input.ts';
 import { lazyChildLogger, RequestLog } from './http/request-log.ts';
 import { openapiInfo } from './http/openapi-info.ts';
+import { describeWire } from './http/openapi-wire.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { ErrorBody } from './http/schemas.ts';
 
@@ -72,6 +73,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     openapi: openapiInfo(ctx.config.publicUrl),
     // Shared schemas keep their $id as their component name (`Error`, not `def-0`) for generated clients.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transformObject: (document) => describeWire((document as { openapiObject: Record<string, any> }).openapiObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   installAuth(app, { tokens: ctx.serviceTokens, limits: ctx.rateLimits, docsUrl: ctx.config.docsUrl });

@@ -1,6 +1,26 @@
 // Generated from docs/openapi.json by openapi-typescript (`npm run openapi`). Do not edit.
 
 export interface paths {
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2.0 authorization server metadata (RFC 8414)
+         * @description Where standard OAuth clients discover the token endpoint and how to authenticate to it.
+         */
+        get: operations["getAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit": {
         parameters: {
             query?: never;
@@ -517,7 +537,7 @@ export interface paths {
         put?: never;
         /**
          * Obtain or refresh a service access token
-         * @description Form-encoded. `grant_type=client_credentials` with `client_id` and `client_secret` gives the first token pair; `grant_type=refresh_token` with `client_id`, `client_secret` and `refresh_token` rotates it. Presenting an already-rotated refresh token revokes the whole token family. 30 requests/min per client_id, failed attempts included.
+         * @description RFC 6749 token endpoint; its metadata (RFC 8414) is at `/.well-known/oauth-authorization-server`. The body is form-encoded (`application/x-www-form-urlencoded`, RFC 6749 §3.2): any other media type is refused with `invalid_request`. The client authenticates with HTTP Basic (`client_secret_basic`: `Authorization: Basic base64(client_id:client_secret)`, each form-urlencoded first) or with `client_id` and `client_secret` in the form (`client_secret_post`), not both. `grant_type=client_credentials` gives the first token pair; `grant_type=refresh_token` with `refresh_token` rotates it. Presenting an already-rotated refresh token revokes the whole token family. 30 requests/min per client id however it is sent, failed attempts included. Errors (RFC 6749 §5.2): `invalid_request` for a malformed request (no `grant_type`, no `refresh_token`, a repeated parameter, two authentication methods), `invalid_client` (401, with `WWW-Authenticate: Basic`), `invalid_grant`, `unsupported_grant_type`.
          */
         post: operations["issueToken"];
         delete?: never;
@@ -801,14 +821,145 @@ export interface components {
             title: string;
         };
     };
-    responses: never;
+    responses: {
+        /** @description The request is malformed: its URL, Host, framing, parameters or body. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An `Expect` other than `100-continue`. */
+        ExpectationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request headers are too large; the connection is closed. */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An internal error; quote the id when contacting support. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A transfer coding other than chunked. */
+        NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body exceeds the route's limit; the connection is closed. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request (or its body) took too long to arrive; the connection is closed. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body has a media type or charset the route does not read. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A path segment is too long. */
+        UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The budget of the window (requests per minute) this request was counted in. */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the window resets. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before retrying. */
+        "Retry-After": number;
+        /** @description The challenge (RFC 6750 §3): `Bearer`, with `error="invalid_token"` when a token was sent but is invalid, expired or revoked. */
+        "WWW-Authenticate": string;
+        /** @description On every answer: the id of the request (a well-formed incoming one is echoed); equals `id` in an error body. */
+        "X-Correlation-ID": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 8414 §2 authorization server metadata. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grant_types_supported: string[];
+                        /** @description PUBLIC_URL without a trailing slash. */
+                        issuer: string;
+                        /** @description Empty: there is no authorization endpoint. */
+                        response_types_supported: string[];
+                        service_documentation: string;
+                        token_endpoint: string;
+                        token_endpoint_auth_methods_supported: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
     listAudit: {
         parameters: {
             query?: {
@@ -828,6 +979,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -864,6 +1019,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -873,21 +1032,30 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listCollections: {
@@ -912,6 +1080,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -936,6 +1108,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -945,21 +1121,30 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createCollection: {
@@ -989,6 +1174,10 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1001,6 +1190,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1010,6 +1203,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1019,21 +1214,34 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getCollection: {
@@ -1050,6 +1258,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1101,9 +1313,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1113,21 +1328,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     deleteCollection: {
@@ -1144,13 +1371,20 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1160,30 +1394,48 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     patchCollection: {
@@ -1282,6 +1534,10 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1289,6 +1545,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1298,6 +1558,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1307,24 +1569,41 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1334,12 +1613,17 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listChannels: {
@@ -1363,6 +1647,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1384,6 +1672,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1393,6 +1685,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1402,33 +1696,53 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1438,6 +1752,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1463,6 +1781,10 @@ export interface operations {
             /** @description The event stream. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1472,39 +1794,57 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listFolders: {
@@ -1528,6 +1868,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1566,6 +1910,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1575,6 +1923,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1584,33 +1934,53 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1620,6 +1990,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1650,6 +2024,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1690,6 +2068,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1699,6 +2081,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1708,21 +2092,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getItem: {
@@ -1740,6 +2136,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1774,9 +2174,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1786,21 +2189,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getItemContent: {
@@ -1825,6 +2240,20 @@ export interface operations {
             /** @description The content, with the Content-Type recorded for the item. */
             200: {
                 headers: {
+                    /** @description `bytes` */
+                    "Accept-Ranges": string;
+                    /** @description `attachment; filename*=UTF-8''<name>` */
+                    "Content-Disposition": string;
+                    /** @description The SHA-256 of the content, quoted (a strong entity-tag). */
+                    ETag: string;
+                    /** @description When Custody stored these bytes. */
+                    "Last-Modified"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options": string;
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1834,22 +2263,49 @@ export interface operations {
             /** @description The requested range of the content. */
             206: {
                 headers: {
+                    /** @description `bytes` */
+                    "Accept-Ranges": string;
+                    /** @description `attachment; filename*=UTF-8''<name>` */
+                    "Content-Disposition": string;
+                    /** @description `bytes <first>-<last>/<size>` */
+                    "Content-Range": string;
+                    /** @description The SHA-256 of the content, quoted (a strong entity-tag). */
+                    ETag: string;
+                    /** @description When Custody stored these bytes. */
+                    "Last-Modified"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options": string;
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "*/*": string;
                 };
             };
-            /** @description Not modified */
+            /** @description Not modified: the content is unchanged. */
             304: {
                 headers: {
+                    /** @description The SHA-256 of the content, quoted (a strong entity-tag). */
+                    ETag: string;
+                    /** @description When Custody stored these bytes. */
+                    "Last-Modified"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1859,39 +2315,61 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             412: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             416: {
                 headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listItemVersions: {
@@ -1909,6 +2387,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1949,9 +2431,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1961,21 +2446,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getItemVersionContent: {
@@ -2002,6 +2499,20 @@ export interface operations {
             /** @description The version's content, with the Content-Type recorded for it. */
             200: {
                 headers: {
+                    /** @description `bytes` */
+                    "Accept-Ranges": string;
+                    /** @description `attachment; filename*=UTF-8''<name>` */
+                    "Content-Disposition": string;
+                    /** @description The SHA-256 of the content, quoted (a strong entity-tag). */
+                    ETag: string;
+                    /** @description When Custody stored these bytes. */
+                    "Last-Modified"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options": string;
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2011,15 +2522,39 @@ export interface operations {
             /** @description The requested range of the content. */
             206: {
                 headers: {
+                    /** @description `bytes` */
+                    "Accept-Ranges": string;
+                    /** @description `attachment; filename*=UTF-8''<name>` */
+                    "Content-Disposition": string;
+                    /** @description `bytes <first>-<last>/<size>` */
+                    "Content-Range": string;
+                    /** @description The SHA-256 of the content, quoted (a strong entity-tag). */
+                    ETag: string;
+                    /** @description When Custody stored these bytes. */
+                    "Last-Modified"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options": string;
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "*/*": string;
                 };
             };
-            /** @description Not modified */
+            /** @description Not modified: the content is unchanged. */
             304: {
                 headers: {
+                    /** @description The SHA-256 of the content, quoted (a strong entity-tag). */
+                    ETag: string;
+                    /** @description When Custody stored these bytes. */
+                    "Last-Modified"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2027,6 +2562,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2036,6 +2575,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2045,39 +2586,61 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             412: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             416: {
                 headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getManifest: {
@@ -2096,6 +2659,12 @@ export interface operations {
             /** @description The manifest (streamed). */
             200: {
                 headers: {
+                    /** @description `attachment; filename="manifest-<collection>-<time>.<format>"` */
+                    "Content-Disposition": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2106,6 +2675,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2115,6 +2688,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2124,21 +2699,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     pairCredentials: {
@@ -2158,6 +2745,10 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2165,6 +2756,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2174,6 +2769,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2183,21 +2780,35 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listRuns: {
@@ -2218,6 +2829,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2264,6 +2879,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2273,6 +2892,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2282,21 +2903,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getRun: {
@@ -2314,6 +2947,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2367,6 +3004,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2376,6 +3017,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2385,21 +3028,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     cancelRun: {
@@ -2417,6 +3072,10 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2426,9 +3085,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2438,30 +3100,48 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getReconciliation: {
@@ -2483,6 +3163,12 @@ export interface operations {
             /** @description The reconciliation. */
             200: {
                 headers: {
+                    /** @description `attachment; filename="reconciliation-<run>-<rows>.csv"` (CSV only) */
+                    "Content-Disposition"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2542,6 +3228,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2551,6 +3241,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2560,21 +3252,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     startCollection: {
@@ -2591,6 +3295,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2601,9 +3309,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2613,30 +3324,48 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listUsers: {
@@ -2660,6 +3389,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2710,6 +3443,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2719,6 +3456,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2728,33 +3467,53 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2764,6 +3523,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2793,6 +3556,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2805,6 +3572,12 @@ export interface operations {
             /** @description Redirect to the provider; `Location` is the authorization URL. */
             302: {
                 headers: {
+                    /** @description The provider's authorization URL. */
+                    Location: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2812,6 +3585,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2821,21 +3598,31 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listHolds: {
@@ -2854,6 +3641,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2877,6 +3665,7 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2886,12 +3675,19 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createHold: {
@@ -2915,6 +3711,7 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2926,6 +3723,7 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2935,6 +3733,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2944,12 +3744,20 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getHold: {
@@ -2966,6 +3774,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2983,9 +3792,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2995,12 +3807,19 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     releaseHold: {
@@ -3017,13 +3836,17 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3033,12 +3856,21 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     completeOAuthCallback: {
@@ -3060,6 +3892,9 @@ export interface operations {
             /** @description Back to `redirect_to` with `code` and `state`, or `error`, `error_description` and `state`; or on to the provider's next step. */
             302: {
                 headers: {
+                    /** @description `redirect_to` with the outcome, or the provider's next step. */
+                    Location: string;
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3067,15 +3902,23 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             default: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3105,6 +3948,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description `no-store` (RFC 6749 §5.1) */
+                    "Cache-Control": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3119,39 +3968,57 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 6749 §5.2 */
+            /** @description Default Response */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        error: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type";
                         error_description: string;
-                    };
+                    } | components["schemas"]["Error"];
                 };
             };
             /** @description RFC 6749 §5.2 */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `Basic realm="custody"`: authenticate the client (RFC 6749 §5.2). */
+                    "WWW-Authenticate": string;
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        error: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type";
                         error_description: string;
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     searchItems: {
@@ -3186,6 +4053,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3232,6 +4103,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3241,21 +4116,32 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listWallets: {
@@ -3274,6 +4160,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3296,6 +4186,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3305,21 +4199,30 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createWallet: {
@@ -3347,6 +4250,10 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3358,6 +4265,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3367,21 +4278,32 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getWallet: {
@@ -3398,6 +4320,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3414,9 +4340,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3426,21 +4355,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listWebhookEndpoints: {
@@ -3459,6 +4400,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3477,6 +4422,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3486,21 +4435,30 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createWebhookEndpoint: {
@@ -3523,6 +4481,10 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3540,6 +4502,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3549,21 +4515,32 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getWebhookEndpoint: {
@@ -3580,6 +4557,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3592,9 +4573,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3604,21 +4588,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     deleteWebhookEndpoint: {
@@ -3635,13 +4631,20 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3651,21 +4654,35 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listWebhookDeliveries: {
@@ -3686,6 +4703,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3716,6 +4737,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3725,6 +4750,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3734,21 +4761,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     receiveMicrosoftNotification: {
@@ -3760,20 +4799,40 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    value: {
+                        changeType?: string;
+                        clientState?: string;
+                        id?: string;
+                        lifecycleEvent?: string;
+                        resource?: string;
+                        subscriptionExpirationDateTime?: string;
+                        subscriptionId?: string;
+                        tenantId?: string;
+                    }[];
+                };
+                "text/plain": string;
+            };
+        };
         responses: {
-            /** @description The validation token, unaltered (text/plain). */
+            /** @description The validation token, unaltered. */
             200: {
                 headers: {
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options": string;
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/plain": string;
                 };
             };
             /** @description Accepted. */
             202: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3781,21 +4840,28 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             413: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     receiveZoomWebhook: {
@@ -3805,11 +4871,21 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    download_token?: string;
+                    event: string;
+                    event_ts?: number;
+                    payload: Record<string, never>;
+                };
+            };
+        };
         responses: {
             /** @description The endpoint validation answer. */
             200: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3822,6 +4898,7 @@ export interface operations {
             /** @description Accepted. */
             204: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3829,6 +4906,7 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3838,21 +4916,28 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             413: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listWorkspaces: {
@@ -3871,6 +4956,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3891,6 +4980,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3900,21 +4993,30 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createWorkspace: {
@@ -3936,6 +5038,10 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3947,6 +5053,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3956,21 +5066,32 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getWorkspace: {
@@ -3987,6 +5108,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4001,9 +5126,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4013,21 +5141,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     deleteWorkspace: {
@@ -4044,13 +5184,20 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4060,30 +5207,48 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listWorkspaceCollections: {
@@ -4104,6 +5269,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4128,6 +5297,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4137,6 +5310,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4146,21 +5321,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
 }

@@ -49,13 +49,14 @@ function bodyFields(req: FastifyRequest): AuditDetail | null {
 type TokenBody = { grant_type?: string; client_id?: string; refresh_token?: string };
 
 /**
- * The token endpoint has no bearer caller: the client id in the form names the account. Unknown client ids are
+ * The token endpoint has no bearer caller: the client id (from HTTP Basic or the form, as the route read it) names the account. Unknown client ids are
  * not recorded (anyone can send any string). Tokens and secrets are never read into the entry; a presented
  * refresh token is only hashed to learn whether this request revoked its family (reuse detection).
  */
 async function tokenEntry(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<AuditEntry | null> {
   const body = (req.body ?? {}) as TokenBody;
-  const client = typeof body.client_id === 'string' && body.client_id.length <= 128 && storable(body.client_id) ? await ctx.repos.accounts.findClient(body.client_id) : undefined;
+  const clientId = req.auditInfo?.clientId ?? body.client_id;
+  const client = typeof clientId === 'string' && clientId.length <= 128 && storable(clientId) ? await ctx.repos.accounts.findClient(clientId) : undefined;
   if (!client) return null;
   let action = body.grant_type === 'refresh_token' ? 'token.refresh' : 'token.issue';
   if (action === 'token.refresh' && reply.statusCode === 400 && typeof body.refresh_token === 'string' && storable(body.refresh_token)) {

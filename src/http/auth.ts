@@ -37,7 +37,8 @@ export function installAuth(app: FastifyInstance<any, any, any, any, any>, deps:
     const token = bearerToken(req);
     const caller = token ? await deps.tokens.verify(token) : null;
     if (!caller) {
-      reply.header('WWW-Authenticate', 'Bearer');
+      // RFC 6750 §3: no credentials get the bare challenge; a token that was sent but is not (or no longer) valid, invalid_token.
+      reply.header('WWW-Authenticate', token ? 'Bearer error="invalid_token", error_description="The access token is invalid, expired or revoked"' : 'Bearer');
       return sendError(req, reply, unauthorized(token ? 'The access token is invalid, expired or revoked.' : undefined), deps.docsUrl);
     }
     req.caller = caller;

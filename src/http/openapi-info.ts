@@ -51,7 +51,11 @@ Decisions taken where the specification says "not shown".
 - **First token.** \`POST /v1/oauth/token\` with \`grant_type=client_credentials\`, \`client_id\`, \`client_secret\`
   (created with \`bin/custody admin create-client\`) returns \`{access_token, token_type, expires_in, refresh_token}\`.
   \`grant_type=refresh_token\` rotates: the old refresh token stops working, and presenting a rotated one again
-  revokes the whole token family (OAuth 2.0 Security BCP reuse detection). Token errors follow RFC 6749 §5.2.
+  revokes the whole token family (OAuth 2.0 Security BCP reuse detection). Token errors follow RFC 6749 §5.2. The
+  client may authenticate with HTTP Basic instead (\`client_secret_basic\`); the body is a form, never JSON. Standard
+  clients discover all this from the RFC 8414 metadata at \`/.well-known/oauth-authorization-server\`.
+- **Headers.** Every answer carries \`X-Correlation-ID\`; the statuses the server's edge can give (malformed or slow
+  requests, bodies too large or of another media type, internal errors) are declared on every operation they apply to.
 - **Roles.** An account is a tenant; every API client of an account has full access to the account's objects.
   An id belonging to another account answers 404 exactly like an unknown id.
 - **Errors.** Every non-2xx response (except the token endpoint) has the spec's 429 body shape:

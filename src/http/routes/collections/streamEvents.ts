@@ -48,7 +48,6 @@ export default function streamEvents(app: App) {
         headers: Type.Object({
           'last-event-id': Type.Optional(Type.String({ pattern: '^\\d{1,15}$', description: 'The `id` of the last event received: replay from after it.' })),
         }),
-        produces: ['text/event-stream'],
         response: {
           200: {
             description: 'The event stream.',

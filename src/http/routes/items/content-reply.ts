@@ -6,6 +6,36 @@ import { evaluatePreconditions, rangeApplies } from '../../preconditions.ts';
 
 export const binary = (description: string) => ({ description, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } });
 
+const header = (description: string, required = false) => ({ description, ...(required && { required }), schema: { type: 'string' } });
+const VALIDATORS = {
+  ETag: header('The SHA-256 of the content, quoted (a strong entity-tag).', true),
+  'Last-Modified': header('When Custody stored these bytes.'),
+};
+const DOWNLOAD = {
+  ...VALIDATORS,
+  'Accept-Ranges': header('`bytes`', true),
+  'Content-Disposition': header("`attachment; filename*=UTF-8''<name>`", true),
+  'X-Content-Type-Options': header('`nosniff`', true),
+};
+
+/** The responses of a content download and, for the schema's `x-response-headers`, the headers each carries. */
+export function contentResponses(description: string) {
+  return {
+    response: {
+      200: binary(description),
+      206: binary('The requested range of the content.'),
+      // RFC 9110 §15.4.5: no content, and no Content-Type or Content-Length of its own
+      304: Type.Null({ description: 'Not modified: the content is unchanged.' }),
+    },
+    headers: {
+      200: DOWNLOAD,
+      206: { ...DOWNLOAD, 'Content-Range': header('`bytes <first>-<last>/<size>`', true) },
+      304: VALIDATORS,
+      416: { 'Content-Range': header('`bytes */<size>`', true) },
+    },
+  };
+}
+
 /** The request headers both content downloads read: a range and its conditions (RFC 9110 §13.1, §14.2). */
 export const ContentHeaders = Type.Object({
   range: Type.Optional(Type.String()),
@@ -33,7 +63,8 @@ export async function sendContent(req: FastifyRequest, reply: FastifyReply, cont
   if (precondition === 'failed') throw new AppError(412, 'The content does not meet If-Match or If-Unmodified-Since: it has changed.');
   reply.header('ETag', validators.etag);
   if (!Number.isNaN(validators.modified)) reply.header('Last-Modified', modified.toUTCString());
-  if (precondition === 'not-modified') return reply.code(304).send(null);
+  // Sent without a payload: Fastify then writes neither a Content-Type nor a Content-Length (a serialized `null` had both).
+  if (precondition === 'not-modified') return reply.code(304).send();
 
   const range = rangeApplies(req.headers, validators) ? parseRange(req.headers.range, content.size) : undefined;
   reply

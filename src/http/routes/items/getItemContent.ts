@@ -1,13 +1,13 @@
-import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { createSyncQueries } from '../../../sync/queries.ts';
 import { errors } from '../../schemas.ts';
-import { binary, CONDITIONAL_DESCRIPTION, ContentHeaders, sendContent } from './content-reply.ts';
+import { CONDITIONAL_DESCRIPTION, ContentHeaders, contentResponses, sendContent } from './content-reply.ts';
 import { ownCollection } from './own.ts';
 import { ItemParams } from './schemas.ts';
 
 export default function getItemContent(app: App) {
   const queries = createSyncQueries(app.ctx);
+  const download = contentResponses('The content, with the Content-Type recorded for the item.');
   app.get(
     '/v1/collections/:id/items/:item_id/content',
     {
@@ -18,12 +18,8 @@ export default function getItemContent(app: App) {
         description: `Streams the stored bytes. ${CONDITIONAL_DESCRIPTION} 404 when the item has no content.`,
         params: ItemParams,
         headers: ContentHeaders,
-        response: {
-          200: binary('The content, with the Content-Type recorded for the item.'),
-          206: binary('The requested range of the content.'),
-          304: Type.Null({ description: 'Not modified' }),
-          ...errors(401, 404, 412, 416, 429),
-        },
+        response: { ...download.response, ...errors(401, 404, 412, 416, 429) },
+        'x-response-headers': download.headers,
       },
     },
     async (req, reply) => {

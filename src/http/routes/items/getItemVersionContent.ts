@@ -1,13 +1,13 @@
-import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { createSyncQueries } from '../../../sync/queries.ts';
 import { errors } from '../../schemas.ts';
-import { binary, CONDITIONAL_DESCRIPTION, ContentHeaders, sendContent } from './content-reply.ts';
+import { CONDITIONAL_DESCRIPTION, ContentHeaders, contentResponses, sendContent } from './content-reply.ts';
 import { ownCollection } from './own.ts';
 import { VersionParams } from './schemas.ts';
 
 export default function getItemVersionContent(app: App) {
   const queries = createSyncQueries(app.ctx);
+  const download = contentResponses("The version's content, with the Content-Type recorded for it.");
   app.get(
     '/v1/collections/:id/items/:item_id/versions/:version_number/content',
     {
@@ -20,12 +20,8 @@ export default function getItemVersionContent(app: App) {
           '404 when there is no such version or its content is not kept (`content_available: false`).',
         params: VersionParams,
         headers: ContentHeaders,
-        response: {
-          200: binary("The version's content, with the Content-Type recorded for it."),
-          206: binary('The requested range of the content.'),
-          304: Type.Null({ description: 'Not modified' }),
-          ...errors(400, 401, 404, 412, 416, 429),
-        },
+        response: { ...download.response, ...errors(400, 401, 404, 412, 416, 429) },
+        'x-response-headers': download.headers,
       },
     },
     async (req, reply) => {

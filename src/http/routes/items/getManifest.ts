@@ -19,6 +19,7 @@ export default function getManifest(app: App) {
           '`format=csv`: one RFC 4180 table with a `record_type` column: a `summary` row (the summary as JSON in `detail`), `item` rows, `exception` rows (`detail` = reason, `collected_datetime` = when recorded). Text cells that would start a spreadsheet formula are prefixed with an apostrophe; the JSON form is exact.',
         params: IdParams,
         querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { default: 'json' })) }),
+        'x-response-headers': { 200: { 'Content-Disposition': { description: '`attachment; filename="manifest-<collection>-<time>.<format>"`', required: true, schema: { type: 'string' } } } },
         response: {
           200: {
             description: 'The manifest (streamed).',

@@ -61,6 +61,7 @@ export default function getReconciliation(app: App) {
           format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { default: 'json' })),
           rows: Type.Optional(Type.Union([Type.Literal('custodians'), Type.Literal('exceptions')], { default: 'custodians', description: 'CSV only.' })),
         }),
+        'x-response-headers': { 200: { 'Content-Disposition': { description: '`attachment; filename="reconciliation-<run>-<rows>.csv"` (CSV only)', schema: { type: 'string' } } } },
         response: {
           200: {
             description: 'The reconciliation.',

@@ -35,6 +35,7 @@ export default function completeOAuthCallback(app: App) {
           },
           { additionalProperties: Type.String({ maxLength: 8192 }), description: 'As sent by the provider (`tenant`, `admin_consent`, `scope`… pass through).' },
         ),
+        'x-response-headers': { 302: { Location: { description: "`redirect_to` with the outcome, or the provider's next step.", required: true, schema: { type: 'string', format: 'uri' } } } },
         response: {
           302: Type.Null({
             description: "Back to `redirect_to` with `code` and `state`, or `error`, `error_description` and `state`; or on to the provider's next step.",

@@ -37,6 +37,7 @@ export default function getAuthorizationUrl(app: App) {
           },
           { additionalProperties: false },
         ),
+        'x-response-headers': { 302: { Location: { description: "The provider's authorization URL.", required: true, schema: { type: 'string', format: 'uri' } } } },
         response: {
           200: Type.Object({ authorization_url: Type.String({ description: 'Open it in the browser of the user (or admin) who consents.' }) }),
           302: Type.Null({ description: 'Redirect to the provider; `Location` is the authorization URL.' }),

@@ -8,6 +8,30 @@ import { ProviderEventRepo } from '../../../store/provider-events.ts';
 import { errors } from '../../schemas.ts';
 import { parseJson, rawBodies } from './raw-body.ts';
 
+/** A batch of Graph change notifications (reference provider-events §2.5); every field is read leniently. */
+const GRAPH_NOTIFICATIONS = {
+  type: 'object',
+  required: ['value'],
+  properties: {
+    value: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          subscriptionId: { type: 'string' },
+          clientState: { type: 'string' },
+          changeType: { type: 'string' },
+          resource: { type: 'string' },
+          lifecycleEvent: { type: 'string' },
+          tenantId: { type: 'string' },
+          subscriptionExpirationDateTime: { type: 'string' },
+        },
+      },
+    },
+  },
+};
+
 export default function receiveMicrosoftNotification(app: App) {
   app.register(async (scope) => {
     rawBodies(scope);
@@ -25,8 +49,22 @@ export default function receiveMicrosoftNotification(app: App) {
             'matches is stored (a repeated delivery once); the others are ignored. Answered 202 before any work.',
           security: [],
           querystring: Type.Object({ validationToken: Type.Optional(Type.String({ maxLength: 4096 })) }),
+          // Read raw (the validation request is an empty text/plain body): declared here, not validated by Fastify.
+          'x-request-body': {
+            required: false,
+            content: {
+              'application/json': { schema: GRAPH_NOTIFICATIONS },
+              // reference provider-events §2.3: the handshake is text/plain with an empty body
+              'text/plain': { schema: { type: 'string', maxLength: 0, description: 'The validation request (with `validationToken`) has an empty body.' } },
+            },
+          },
+          'x-never-415': true,
+          'x-response-headers': { 200: { 'X-Content-Type-Options': { description: '`nosniff`', required: true, schema: { type: 'string' } } } },
           response: {
-            200: Type.String({ description: 'The validation token, unaltered (text/plain).' }),
+            200: {
+              description: 'The validation token, unaltered.',
+              content: { 'text/plain': { schema: Type.String() } },
+            },
             202: Type.Null({ description: 'Accepted.' }),
             ...errors(400, 413),
           },
@@ -78,7 +116,8 @@ export default function receiveMicrosoftNotification(app: App) {
           accepted += 1;
         }
         if (ignored > 0) req.log.warn({ accepted, ignored }, 'Graph notifications with an unknown subscription or a wrong clientState ignored');
-        return reply.code(202).send(null);
+        // no payload: a serialized null would go out as a JSON body of 4 bytes on a response declared without content
+        return reply.code(202).send();
       },
     );
   });

@@ -24,6 +24,26 @@ export default function receiveZoomWebhook(app: App) {
             'answered with `{plainToken, encryptedToken}`. Recording, summary and chat events are stored (a repeated delivery once) and answered ' +
             '204 before any work; collections are updated afterwards by the workers. Other authentic events are answered 204 and ignored.',
           security: [],
+          // Read raw (the signature covers the exact bytes): declared here, not validated by Fastify.
+          'x-request-body': {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  description: 'A Zoom event (reference provider-events §1.2): `event`, `event_ts` (epoch ms) and `payload`.',
+                  required: ['event', 'payload'],
+                  properties: {
+                    event: { type: 'string' },
+                    event_ts: { type: 'integer' },
+                    download_token: { type: 'string' },
+                    payload: { type: 'object' },
+                  },
+                },
+              },
+            },
+          },
+          'x-never-415': true,
           response: {
             200: Type.Object({ plainToken: Type.String(), encryptedToken: Type.String() }, { description: 'The endpoint validation answer.' }),
             204: Type.Null({ description: 'Accepted.' }),
