@@ -273,9 +273,12 @@ export class SharedBudget implements Budget {
             unreserve();
             throw error;
           }
-          // Admitted for a slot long over (a stalled event loop, a slow store): going now would bunch with the
-          // next slots' requests, so take a new one.
-          if (this.clock.now() >= (k + 2) * SLOT_MS) {
+          // Woke long after its time (a stalled event loop, a slow store): going now would bunch with the next
+          // slots' requests, so take a new one. Late is measured from the time this request was given, not from its
+          // slot: below 10 per second the spacing alone puts that time beyond the next slot, and measuring from the
+          // slot refused every such admission while its reservation pushed the next one further out, so requests
+          // stopped leaving altogether (issue 19).
+          if (this.clock.now() >= Math.max(at, (k + 1) * SLOT_MS) + SLOT_MS) {
             unreserve();
             continue;
           }
