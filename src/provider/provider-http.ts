@@ -35,6 +35,14 @@ export interface ProviderHttpOptions {
   errorBodyLimit?: number;
   /** Largest JSON response accepted. Default 32 MiB. */
   jsonBodyLimit?: number;
+  /**
+   * How long a request may wait for its response headers (connecting included), and for each next piece of its
+   * body. A provider that goes silent fails the attempt (a network error, retried), so a request never holds its
+   * budget slot and its unit for ever. Defaults: 60 s each.
+   */
+  deadlines?: { headersMs?: number; bodyGapMs?: number };
+  /** Told of every answer, wait the provider stated and piece of body received: the unit's progress (liveness). */
+  onProgress?: () => void;
   /** Counts each answer by status and times each wait for the budget. */
   metrics?: { request(status: string): void; budgetWait(seconds: number): void };
 }
@@ -115,6 +123,7 @@ interface Hop {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const DEFAULT_DEADLINE_MS = 60_000;
 // Never carried to another origin, whoever set them.
 const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
@@ -274,7 +283,16 @@ export class ProviderHttp {
       const sent = { ...headers };
       if (sameOrigin && token !== undefined) sent.authorization = `Bearer ${token}`;
       if (!sameOrigin) for (const name of ORIGIN_BOUND_HEADERS) delete sent[name];
-      const res = await request(current, { method: method as Dispatcher.HttpMethod, headers: sent, body, signal, dispatcher: this.options.dispatcher }).catch((err: unknown) => {
+      const deadlines = this.options.deadlines;
+      const res = await request(current, {
+        method: method as Dispatcher.HttpMethod,
+        headers: sent,
+        body,
+        signal,
+        dispatcher: this.options.dispatcher,
+        headersTimeout: deadlines?.headersMs ?? DEFAULT_DEADLINE_MS,
+        bodyTimeout: deadlines?.bodyGapMs ?? DEFAULT_DEADLINE_MS,
+      }).catch((err: unknown) => {
         this.options.metrics?.request('error');
         throw err;
       });
