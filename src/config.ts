@@ -48,12 +48,14 @@ const Env = Type.Object({
   ZOOM_LOOKBACK_DAYS: Type.Integer({ default: 180, minimum: 1 }),
   ZOOM_REQUESTS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   ZOOM_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1 })),
+  ZOOM_MAX_REQUESTS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   MS_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
   MS_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   MS_LOGIN_URL: Type.String({ default: 'https://login.microsoftonline.com', pattern: '^https?://' }),
   MS_GRAPH_URL: Type.String({ default: 'https://graph.microsoft.com/v1.0', pattern: '^https?://' }),
   MS_RESOURCE_UNITS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   MS_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1 })),
+  MS_MAX_RESOURCE_UNITS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   ZOOM_WEBHOOK_SECRET_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
   EVENT_COALESCE_SECONDS: Type.Number({ default: 3, minimum: 0 }),
   GRAPH_SUBSCRIPTION_MINUTES: Type.Integer({ default: 42_300, minimum: 45, maximum: 42_300 }),
@@ -115,6 +117,8 @@ export interface HttpLimits {
 export interface BudgetOverrides {
   ratePerSecond?: number;
   concurrency?: number;
+  /** The operator's ceiling on the learned rate, fleet-wide; unset: none. */
+  maxRatePerSecond?: number;
 }
 
 export class ConfigError extends Error {}
@@ -186,14 +190,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       oauthUrl: e.ZOOM_OAUTH_URL.replace(/\/+$/, ''),
       apiUrl: e.ZOOM_API_URL.replace(/\/+$/, ''),
       lookbackDays: e.ZOOM_LOOKBACK_DAYS,
-      budget: defined({ ratePerSecond: e.ZOOM_REQUESTS_PER_SECOND, concurrency: e.ZOOM_CONCURRENCY }),
+      budget: defined({ ratePerSecond: e.ZOOM_REQUESTS_PER_SECOND, concurrency: e.ZOOM_CONCURRENCY, maxRatePerSecond: e.ZOOM_MAX_REQUESTS_PER_SECOND }),
     },
     microsoft: {
       clientId: e.MS_CLIENT_ID,
       clientSecret: e.MS_CLIENT_SECRET,
       loginUrl: e.MS_LOGIN_URL.replace(/\/+$/, ''),
       graphUrl: e.MS_GRAPH_URL.replace(/\/+$/, ''),
-      budget: defined({ ratePerSecond: e.MS_RESOURCE_UNITS_PER_SECOND, concurrency: e.MS_CONCURRENCY }),
+      budget: defined({ ratePerSecond: e.MS_RESOURCE_UNITS_PER_SECOND, concurrency: e.MS_CONCURRENCY, maxRatePerSecond: e.MS_MAX_RESOURCE_UNITS_PER_SECOND }),
     },
     events: {
       zoomSecretToken: e.ZOOM_WEBHOOK_SECRET_TOKEN,

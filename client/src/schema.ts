@@ -2347,6 +2347,7 @@ export interface operations {
                             ceiling_per_second: number | null;
                             /** @description When the rate was last learned (ISO 8601). */
                             learned_at: string;
+                            operator_ceiling_per_second: number | null;
                             /** @description `zoom` or `microsoft`. */
                             provider: string;
                             /** @description The request rate (Zoom: requests, OneDrive: SharePoint resource units, per second) learned for this collection's wallet from the provider's answers: raised while they are clean, cut on a 429, capped by a limit the provider states. Shared by every worker and every collection using the wallet, and kept across runs; its value now, not when the run ended. */

@@ -77,13 +77,14 @@ export class SharedBudget implements Budget {
     if (!(config.ratePerSecond > 0)) throw new RangeError('ratePerSecond must be > 0');
     if (!(config.concurrency >= 1)) throw new RangeError('concurrency must be >= 1');
     this.clock = options.clock ?? systemClock;
-    this.learning = defaultLearnedRateConfig(config.ratePerSecond);
+    this.learning = defaultLearnedRateConfig(config.ratePerSecond, config.maxRatePerSecond);
     this.state = startingRate(this.learning);
   }
 
   /** The rate in force (requests or cost units per second). */
   get rate(): number {
-    return this.options.learn === false ? this.config.ratePerSecond : this.state.rate;
+    // A rate stored by a process without the operator's ceiling (or before it was set) is held to it here.
+    return Math.min(this.options.learn === false ? this.config.ratePerSecond : this.state.rate, this.config.maxRatePerSecond ?? Infinity);
   }
 
   async acquire(cost = 1, signal?: AbortSignal): Promise<Release> {

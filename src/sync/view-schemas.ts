@@ -105,7 +105,14 @@ export const ProviderBudget = Type.Object(
         'its value now, not when the run ended.',
     }),
     ceiling_per_second: Nullable(
-      Type.Number({ description: 'The most the rate may rise to: the limit the provider stated (Zoom `X-RateLimit-Limit` on a per-second 429, Graph `RateLimit-Limit` per minute) less 5 % headroom, trusted for an hour; null when none is known.' }),
+      Type.Number({
+        description:
+          'The most the rate may rise to: the lower of the limit the provider stated (Zoom `X-RateLimit-Limit` on a per-second 429, Graph `RateLimit-Limit` per minute, less 5 % headroom, trusted for an hour) ' +
+          'and `operator_ceiling_per_second`; null when neither is known.',
+      }),
+    ),
+    operator_ceiling_per_second: Nullable(
+      Type.Number({ description: "The operator's ceiling on the rate, fleet-wide (`ZOOM_MAX_REQUESTS_PER_SECOND`, `MS_MAX_RESOURCE_UNITS_PER_SECOND`); null when unset." }),
     ),
     learned_at: Type.String({ description: 'When the rate was last learned (ISO 8601).' }),
   },

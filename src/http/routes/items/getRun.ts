@@ -28,7 +28,8 @@ export default function getRun(app: App) {
       const run = await runs.get(req.params.run_id);
       if (!run || run.collection_id !== collection.id) throw notFound('Run');
       const view = runView(run, await runs.errors(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN);
-      const learned = await app.ctx.providers.learnedRate({ type: collection.type }, collection.wallet_id);
+      const connector = app.ctx.connectors.get(collection.type);
+      const learned = await app.ctx.providers.learnedRate(connector ?? { type: collection.type }, collection.wallet_id);
       return learned ? { ...view, provider_budget: providerBudgetView(learned) } : view;
     },
   );
