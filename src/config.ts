@@ -41,6 +41,7 @@ const Env = Type.Object({
   EVENT_STREAM_HEARTBEAT_MS: Type.Integer({ default: 15_000, minimum: 10 }),
   JOB_SWEEP_SECONDS: Type.Number({ default: 15, exclusiveMinimum: 0 }),
   RUN_LEASE_SECONDS: Type.Number({ default: 60, minimum: 1 }),
+  UNIT_STALL_SECONDS: Type.Number({ default: 300, exclusiveMinimum: 0 }),
   ZOOM_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
   ZOOM_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   ZOOM_OAUTH_URL: Type.String({ default: 'https://zoom.us', pattern: '^https?://' }),
@@ -81,7 +82,8 @@ export interface Config {
   docsUrl: string;
   http: HttpLimits;
   /** sweepSeconds: the safety-net sweep (repairs, due schedules, runs of dead workers); leaseSeconds: a run's lease (heartbeat every quarter). */
-  sync: { intervalMinutes: number; workers: 'inline' | 'none'; concurrency: number; sweepSeconds: number; leaseSeconds: number };
+  /** unitStallSeconds: a unit that makes no progress this long is stopped and retried like a crash (UNIT_STALL_SECONDS). */
+  sync: { intervalMinutes: number; workers: 'inline' | 'none'; concurrency: number; sweepSeconds: number; leaseSeconds: number; unitStallSeconds: number };
   /** The event stream reads the `events` table every pollMs (so runs in other processes show too). */
   eventStream: { pollMs: number; heartbeatMs: number };
   zoom: { clientId?: string; clientSecret?: string; oauthUrl: string; apiUrl: string; lookbackDays: number; budget: BudgetOverrides };
@@ -182,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.WORKER_CONCURRENCY,
       sweepSeconds: e.JOB_SWEEP_SECONDS,
       leaseSeconds: e.RUN_LEASE_SECONDS,
+      unitStallSeconds: e.UNIT_STALL_SECONDS,
     },
     eventStream: { pollMs: e.EVENT_STREAM_POLL_MS, heartbeatMs: e.EVENT_STREAM_HEARTBEAT_MS },
     zoom: {

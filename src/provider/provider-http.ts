@@ -124,6 +124,7 @@ interface Hop {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const DEFAULT_DEADLINE_MS = 60_000;
+const PROGRESS_TICK_MS = 1000;
 // Never carried to another origin, whoever set them.
 const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
@@ -207,6 +208,10 @@ export class ProviderHttp {
         seenTokens.push(token);
       }
       let release: Release;
+      // A pause of the credential (a provider's Retry-After, seen by any request) is a wait the provider stated.
+      const pauseTick = this.options.onProgress && budget.pausedUntil ? setInterval(() => {
+        if (budget.pausedUntil!() > this.clock.now()) this.options.onProgress!();
+      }, PROGRESS_TICK_MS) : undefined;
       try {
         const waitStart = this.clock.now();
         release = await budget.acquire(prep.cost, signal);
@@ -214,6 +219,8 @@ export class ProviderHttp {
       } catch (error) {
         if (signal?.aborted) throw aborted();
         throw error;
+      } finally {
+        clearInterval(pauseTick);
       }
 
       let hop: Hop;
@@ -267,7 +274,20 @@ export class ProviderHttp {
       if (!decision.retry) throw fail('http_error', decision.reason, details.retryable);
       if (decision.pauseCredential) budget.pause(now + decision.waitMs);
       log?.warn({ url: safeUrl(hop.finalUrl), attempt, status: hop.status, providerCode: details.code, requestId: reqId, waitMs: decision.waitMs }, decision.reason);
-      await wait(decision.waitMs);
+      await this.statedWait(decision.waitMs, wait);
+    }
+  }
+
+  /** Waits what the provider stated (Retry-After), telling the unit it is alive meanwhile. */
+  private async statedWait(ms: number, wait: (ms: number) => Promise<void>): Promise<void> {
+    const onProgress = this.options.onProgress;
+    onProgress?.();
+    const tick = onProgress ? setInterval(onProgress, PROGRESS_TICK_MS) : undefined;
+    try {
+      await wait(ms);
+    } finally {
+      clearInterval(tick);
+      onProgress?.();
     }
   }
 
@@ -297,6 +317,7 @@ export class ProviderHttp {
         throw err;
       });
       this.options.metrics?.request(String(res.statusCode));
+      this.options.onProgress?.();
       const location = headerString(res.headers, 'location');
       if (!REDIRECTS.has(res.statusCode) || location === undefined) {
         return { status: res.statusCode, headers: res.headers, body: res.body, finalUrl: current.href, sameOrigin };

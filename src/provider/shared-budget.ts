@@ -29,6 +29,8 @@ export interface Budget {
   /** Blocks every acquire with this credential, in every process, until the given epoch ms. */
   pause(untilEpochMs: number): void;
   observe?(response: ObservedResponse): void;
+  /** The end of the credential's pause as this process knows it (epoch ms; 0 or past: none). */
+  pausedUntil?(): number;
 }
 
 /** Requests slot `k` admits at `rate` per second: the integer shares add up to the rate over any ten slots. */
@@ -121,6 +123,10 @@ export class SharedBudget implements Budget {
     if (signal.kind === 'clean') this.pendingClean += signal.count;
     else this.pendingSignals.push(signal);
     if (signal.kind !== 'clean' || now - this.lastSync >= SYNC_MS) void this.sync();
+  }
+
+  pausedUntil(): number {
+    return this.localPause;
   }
 
   /** What this process knows of the learned state (the gauge and the run detail read it). */

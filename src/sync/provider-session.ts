@@ -38,6 +38,8 @@ export interface OpenSession {
   /** Bound to the collection (and run) already; a child with `collection_id` and `type` is made otherwise. */
   log?: Logger;
   now?: () => Date;
+  /** Told of every provider answer and every wait the provider stated (the unit's liveness). */
+  onProgress?: () => void;
 }
 
 /**
@@ -80,6 +82,7 @@ export class ProviderSessions {
       signal,
       log,
       metrics: this.opts.metrics?.provider(providerOf(connector.type)),
+      onProgress: options.onProgress,
     });
     const grantInfo = await this.credentials.grantInfo(walletId);
     return { http, grantInfo, signal, now: options.now ?? (() => new Date()), log };
