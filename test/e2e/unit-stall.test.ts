@@ -36,6 +36,11 @@ describe('units that make no progress are stopped and the run ends', () => {
     expect(['failed', 'completed_with_errors']).toContain(c.latest_run.status);
     const run = await jsonOf(await t.call(s.token, 'GET', `/v1/collections/${s.conf}/runs/${c.latest_run.run_id}`, {}), 200);
     expect(JSON.stringify(run.errors)).toMatch(/no progress/);
+    expect(run.units.length).toBe(2);
+    for (const unit of run.units) {
+      expect(unit).toMatchObject({ status: 'failed', attempt: 3, error: expect.stringMatching(/no progress/) });
+      expect(Number.isNaN(Date.parse(unit.last_progress_at))).toBe(false);
+    }
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     const line = metrics.split('\n').find((l) => l.startsWith('custody_units_stalled_total{type="conf"}'));
     expect(Number(line?.split(' ')[1] ?? 0)).toBeGreaterThanOrEqual(3);
