@@ -41,6 +41,7 @@ const Env = Type.Object({
   EVENT_STREAM_HEARTBEAT_MS: Type.Integer({ default: 15_000, minimum: 10 }),
   JOB_SWEEP_SECONDS: Type.Number({ default: 15, exclusiveMinimum: 0 }),
   RUN_LEASE_SECONDS: Type.Number({ default: 60, minimum: 1 }),
+  UNIT_STALL_SECONDS: Type.Number({ default: 300, exclusiveMinimum: 0 }),
   ZOOM_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
   ZOOM_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   ZOOM_OAUTH_URL: Type.String({ default: 'https://zoom.us', pattern: '^https?://' }),
@@ -48,12 +49,14 @@ const Env = Type.Object({
   ZOOM_LOOKBACK_DAYS: Type.Integer({ default: 180, minimum: 1 }),
   ZOOM_REQUESTS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   ZOOM_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1 })),
+  ZOOM_MAX_REQUESTS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   MS_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
   MS_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   MS_LOGIN_URL: Type.String({ default: 'https://login.microsoftonline.com', pattern: '^https?://' }),
   MS_GRAPH_URL: Type.String({ default: 'https://graph.microsoft.com/v1.0', pattern: '^https?://' }),
   MS_RESOURCE_UNITS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   MS_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1 })),
+  MS_MAX_RESOURCE_UNITS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   ZOOM_WEBHOOK_SECRET_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
   EVENT_COALESCE_SECONDS: Type.Number({ default: 3, minimum: 0 }),
   GRAPH_SUBSCRIPTION_MINUTES: Type.Integer({ default: 42_300, minimum: 45, maximum: 42_300 }),
@@ -79,7 +82,8 @@ export interface Config {
   docsUrl: string;
   http: HttpLimits;
   /** sweepSeconds: the safety-net sweep (repairs, due schedules, runs of dead workers); leaseSeconds: a run's lease (heartbeat every quarter). */
-  sync: { intervalMinutes: number; workers: 'inline' | 'none'; concurrency: number; sweepSeconds: number; leaseSeconds: number };
+  /** unitStallSeconds: a unit that makes no progress this long is stopped and retried like a crash (UNIT_STALL_SECONDS). */
+  sync: { intervalMinutes: number; workers: 'inline' | 'none'; concurrency: number; sweepSeconds: number; leaseSeconds: number; unitStallSeconds: number };
   /** The event stream reads the `events` table every pollMs (so runs in other processes show too). */
   eventStream: { pollMs: number; heartbeatMs: number };
   zoom: { clientId?: string; clientSecret?: string; oauthUrl: string; apiUrl: string; lookbackDays: number; budget: BudgetOverrides };
@@ -115,6 +119,8 @@ export interface HttpLimits {
 export interface BudgetOverrides {
   ratePerSecond?: number;
   concurrency?: number;
+  /** The operator's ceiling on the learned rate, fleet-wide; unset: none. */
+  maxRatePerSecond?: number;
 }
 
 export class ConfigError extends Error {}
@@ -178,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.WORKER_CONCURRENCY,
       sweepSeconds: e.JOB_SWEEP_SECONDS,
       leaseSeconds: e.RUN_LEASE_SECONDS,
+      unitStallSeconds: e.UNIT_STALL_SECONDS,
     },
     eventStream: { pollMs: e.EVENT_STREAM_POLL_MS, heartbeatMs: e.EVENT_STREAM_HEARTBEAT_MS },
     zoom: {
@@ -186,14 +193,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       oauthUrl: e.ZOOM_OAUTH_URL.replace(/\/+$/, ''),
       apiUrl: e.ZOOM_API_URL.replace(/\/+$/, ''),
       lookbackDays: e.ZOOM_LOOKBACK_DAYS,
-      budget: defined({ ratePerSecond: e.ZOOM_REQUESTS_PER_SECOND, concurrency: e.ZOOM_CONCURRENCY }),
+      budget: defined({ ratePerSecond: e.ZOOM_REQUESTS_PER_SECOND, concurrency: e.ZOOM_CONCURRENCY, maxRatePerSecond: e.ZOOM_MAX_REQUESTS_PER_SECOND }),
     },
     microsoft: {
       clientId: e.MS_CLIENT_ID,
       clientSecret: e.MS_CLIENT_SECRET,
       loginUrl: e.MS_LOGIN_URL.replace(/\/+$/, ''),
       graphUrl: e.MS_GRAPH_URL.replace(/\/+$/, ''),
-      budget: defined({ ratePerSecond: e.MS_RESOURCE_UNITS_PER_SECOND, concurrency: e.MS_CONCURRENCY }),
+      budget: defined({ ratePerSecond: e.MS_RESOURCE_UNITS_PER_SECOND, concurrency: e.MS_CONCURRENCY, maxRatePerSecond: e.MS_MAX_RESOURCE_UNITS_PER_SECOND }),
     },
     events: {
       zoomSecretToken: e.ZOOM_WEBHOOK_SECRET_TOKEN,

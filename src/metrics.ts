@@ -19,6 +19,8 @@ export interface Metrics {
   bytesCollected(type: string, bytes: number): void;
   provider(name: string): ProviderMetrics;
   tokenRefresh(provider: string, result: 'success' | 'failure' | 'revoked'): void;
+  /** A unit was stopped for lack of progress (UNIT_STALL_SECONDS). */
+  unitStalled(collectionId: string): void;
   readonly contentType: string;
   render(): Promise<string>;
 }
@@ -100,6 +102,7 @@ export function createMetrics(opts: MetricsOptions): Metrics {
     labelNames: ['provider', 'result'],
     registers: [registry],
   });
+  const stalled = new Counter({ name: 'custody_units_stalled_total', help: 'Units stopped because they made no progress for UNIT_STALL_SECONDS, by collection type.', labelNames: ['type'], registers: [registry] });
   const providers = new Map<string, ProviderMetrics>();
   return {
     httpRequest: ({ route, method, status }, seconds) => httpDuration.observe({ route, method, status: String(status) }, seconds),
@@ -121,6 +124,12 @@ export function createMetrics(opts: MetricsOptions): Metrics {
       return bound;
     },
     tokenRefresh: (provider, result) => refreshes.inc({ provider, result }),
+    unitStalled(collectionId) {
+      opts
+        .typeOf(collectionId)
+        .then((type) => stalled.inc({ type: type ?? 'unknown' }))
+        .catch((err: unknown) => opts.onError?.(err));
+    },
     contentType: registry.contentType,
     render: () => registry.metrics(),
   };

@@ -333,7 +333,7 @@ export interface paths {
         };
         /**
          * One run: its status, counters and errors, and the request budget its credential is held to
-         * @description As in the run history, plus `provider_budget`: the request rate learned for the collection's wallet from the provider's answers (shared by every worker and kept across runs).
+         * @description As in the run history, plus `provider_budget`: the request rate learned for the collection's wallet from the provider's answers (shared by every worker and kept across runs), and `units`: each unit of a split run with its `last_progress_at`.
          */
         get: operations["getRun"];
         put?: never;
@@ -2984,6 +2984,7 @@ export interface operations {
                             ceiling_per_second: number | null;
                             /** @description When the rate was last learned (ISO 8601). */
                             learned_at: string;
+                            operator_ceiling_per_second: number | null;
                             /** @description `zoom` or `microsoft`. */
                             provider: string;
                             /** @description The request rate (Zoom: requests, OneDrive: SharePoint resource units, per second) learned for this collection's wallet from the provider's answers: raised while they are clean, cut on a 429, capped by a limit the provider states. Shared by every worker and every collection using the wallet, and kept across runs; its value now, not when the run ended. */
@@ -2998,6 +2999,17 @@ export interface operations {
                         status: "queued" | "running" | "succeeded" | "completed_with_errors" | "failed" | "error" | "cancelled";
                         /** @description What queued the run: `start` (POST start or PATCH pending), `schedule` (the auto/arch re-sync), `retry` (after a failure), `event` (a provider event). */
                         trigger: string;
+                        /** @description The run's units when it was split into one job per custodian (empty otherwise). */
+                        units: {
+                            /** @description Times the unit was taken up (> 1 after a crash, a lost lease or a stop for lack of progress). */
+                            attempt: number;
+                            error: string | null;
+                            last_progress_at: string | null;
+                            /** @description `queued`, `running`, `done`, `failed` or `cancelled`. */
+                            status: string;
+                            /** @description The custodian (provider user id) or Zoom channel the unit collects. */
+                            unit: string;
+                        }[];
                     };
                 };
             };

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeFaultedBody } from '../fault-rates.ts';
+import { downloadFault } from './fault-hooks.ts';
 import { recordRequest } from './state.ts';
 import type { SandboxState } from './state.ts';
 import { formatRetryAfter } from './throttle.ts';
@@ -53,6 +55,8 @@ function handle(state: SandboxState, req: IncomingMessage, res: ServerResponse):
   res.setHeader('request-id', randomUUID());
   res.setHeader('SPRequestGuid', res.getHeader('request-id') as string);
 
+  const fault = downloadFault(state, req, res);
+  if (fault === true) return;
   if (!/\/_layouts\/15\/download\.aspx$/.test(url.pathname) || (req.method !== 'GET' && req.method !== 'HEAD')) {
     return sendJson(res, 404, { error: { code: 'itemNotFound', message: 'The resource could not be found.' } });
   }
@@ -111,9 +115,9 @@ function handle(state: SandboxState, req: IncomingMessage, res: ServerResponse):
   }
   if (state.faults.resetConnections > 0) {
     state.faults.resetConnections -= 1;
-    res.write(body.subarray(0, body.length >> 1), () => res.destroy());
-    return;
+    return writeFaultedBody(res, body, 'cut_body', 0);
   }
+  if (fault) return writeFaultedBody(res, body, fault, state.faults.dice?.rates.stallMs ?? 0);
   res.end(body);
 }
 

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { SandboxKeys } from './crypto.ts';
 import { startDownloadServer } from './download.ts';
 import { registerDeltaRoutes } from './graph/delta.ts';
+import { graphFault } from './fault-hooks.ts';
 import { sendGraphError, stampGraphHeaders } from './graph/http.ts';
 import { registerItemRoutes } from './graph/items.ts';
 import { createGraphSubscriptions, notifyingMutations, registerSubscriptionRoutes, type GraphSubscriptions } from './graph/subscriptions.ts';
@@ -84,6 +85,7 @@ function defaultFaults(): MsFaults {
     duplicateDeltaItems: false,
     emptyDeltaPages: false,
     ignoreRange: false,
+    dice: null,
   };
 }
 
@@ -100,7 +102,10 @@ function buildApp(state: SandboxState, subscriptions: GraphSubscriptions): Fasti
     const record: MsRequestRecord = { method: request.method, path, host, ...(scheme ? { auth: scheme } : {}) };
     records.set(request, record);
     recordRequest(state, record);
-    if (host === 'graph') stampGraphHeaders(request, reply);
+    if (host === 'graph') {
+      stampGraphHeaders(request, reply);
+      return graphFault(state, request, reply);
+    }
   });
   app.addHook('onResponse', async (request, reply) => {
     const record = records.get(request);

@@ -1,3 +1,5 @@
+import type { FaultDice } from '../fault-rates.ts';
+
 export interface MicrosoftSandboxOptions {
   /** The multi-tenant app the sandbox knows. Defaults: 'sandbox-ms-client' / 'sandbox-ms-secret'. */
   clientId?: string;
@@ -125,6 +127,8 @@ export interface MsFaults {
   emptyDeltaPages: boolean;
   /** While true the download host ignores Range and answers 200 with the whole body. */
   ignoreRange: boolean;
+  /** Faults at rates (sandbox/fault-rates.ts) on Graph and download-host requests; null: none. */
+  dice: FaultDice | null;
 }
 
 export interface MsRequestRecord {

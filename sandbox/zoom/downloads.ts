@@ -2,6 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { mediaBytes } from './content.ts';
+import { writeFaultedBody } from '../fault-rates.ts';
+import { bodyFaults, fileHostFault } from './fault-hooks.ts';
 import { take } from './faults.ts';
 import { zoomError, type Query, type SandboxContext } from './http.ts';
 import type { ZoomRecordingFile, ZoomTenant } from './tenant.ts';
@@ -61,9 +63,11 @@ function htmlFailure(reply: FastifyReply): FastifyReply {
  * allowed"), so a client that forwards its Zoom bearer across origins fails loudly here.
  */
 export function buildFileHost(ctx: SandboxContext, log: (req: { method: string; url: string; auth?: string }) => void): FastifyInstance {
-  const host = Fastify({ logger: false });
-  host.addHook('onRequest', async (req) => {
+  const host = Fastify({ logger: false, forceCloseConnections: true });
+  // closing drops a stalled body's connection at once
+  host.addHook('onRequest', async (req, reply) => {
     log({ method: req.method, url: req.raw.url ?? '', auth: req.headers.authorization });
+    return fileHostFault(ctx, req, reply);
   });
   host.get<{ Params: { key: string; name: string } }>('/rec/:key/:name', async (req, reply) => {
     if (req.headers.authorization) return xmlError(reply, 400, 'InvalidArgument', 'Only one auth mechanism allowed');
@@ -84,12 +88,12 @@ export function buildFileHost(ctx: SandboxContext, log: (req: { method: string; 
     reply.header('Accept-Ranges', 'bytes');
     reply.header('Content-Length', String(end - start));
     if (range) reply.code(206).header('Content-Range', `bytes ${start}-${end - 1}/${size}`);
-    if (take(ctx.faults, 'truncateDownloads')) {
+    const bodyFault = take(ctx.faults, 'truncateDownloads') ? 'cut_body' : bodyFaults.get(req);
+    if (bodyFault) {
       reply.hijack();
       const res = reply.raw;
       res.writeHead(range ? 206 : 200, reply.getHeaders() as Record<string, string>);
-      const half = bytesOf(ctx.tenant, file, start, start + Math.floor((end - start) / 2));
-      res.write(half, () => res.destroy());
+      writeFaultedBody(res, bytesOf(ctx.tenant, file, start, end), bodyFault, ctx.faults.dice?.rates.stallMs ?? 0);
       return reply;
     }
     if (end - start <= CHUNK) return reply.send(bytesOf(ctx.tenant, file, start, end));

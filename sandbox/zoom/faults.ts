@@ -4,6 +4,8 @@
  * API requests are those under /v2. Download requests are `download_url` (/rec/download/…) on the main
  * listener and the signed file URLs on the download origin.
  */
+import type { FaultDice } from '../fault-rates.ts';
+
 export interface ZoomFaults {
   /** Next N API requests answer 429 per-second (QPS) with Zoom's headers. */
   rate429Storm: number;
@@ -29,6 +31,8 @@ export interface ZoomFaults {
   scopeErrorAs401: boolean;
   /** While set, every API request waits for this promise before it is answered: a provider that stalls. */
   stall: Promise<unknown> | null;
+  /** Faults at rates (sandbox/fault-rates.ts) on API, `download_url` and file-host requests; null: none. */
+  dice: FaultDice | null;
 }
 
 export function createFaults(): ZoomFaults {
@@ -45,6 +49,7 @@ export function createFaults(): ZoomFaults {
     missingScopes: [],
     scopeErrorAs401: false,
     stall: null,
+    dice: null,
   };
 }
 

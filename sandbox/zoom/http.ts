@@ -105,7 +105,7 @@ export function guard(ctx: SandboxContext, req: FastifyRequest, reply: FastifyRe
 
 type Limited = { limited: true; type: 'QPS'; limit: number } | { limited: true; type: 'Daily-limit'; limit: number; retryAt: string };
 
-function tooMany(ctx: SandboxContext, reply: FastifyReply, category: RateCategory, v: Limited): void {
+export function tooMany(ctx: SandboxContext, reply: FastifyReply, category: RateCategory, v: Limited): void {
   reply.header('X-RateLimit-Category', category);
   reply.header('X-RateLimit-Limit', String(v.limit));
   reply.header('X-RateLimit-Remaining', '0');

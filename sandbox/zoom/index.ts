@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildFileHost, contentOf, registerDownloadRoutes } from './downloads.ts';
+import { mainFault } from './fault-hooks.ts';
 import { createFaults, type ZoomFaults } from './faults.ts';
 import { GrantStore } from './grants.ts';
 import { zoomError, type SandboxContext } from './http.ts';
@@ -202,6 +203,7 @@ function buildMain(
     if (req.raw.url?.startsWith('/v2/')) reply.header('x-zm-trackingid', `v=2.0;clid=sandbox;rid=${randomBytes(8).toString('hex')}`);
     if (opts.latencyMs && req.raw.url?.startsWith('/v2/')) await new Promise((resolve) => setTimeout(resolve, opts.latencyMs));
     if (ctx.faults.stall && req.raw.url?.startsWith('/v2/')) await ctx.faults.stall;
+    return mainFault(ctx, req, reply);
   });
   app.setNotFoundHandler((_req, reply) => zoomError(reply, 404, 404, 'Not found.'));
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {

@@ -42,6 +42,11 @@ export interface BudgetConfig {
   burst: number;
   /** Requests in flight at the same time. */
   concurrency: number;
+  /**
+   * The operator's ceiling (ZOOM_MAX_REQUESTS_PER_SECOND, MS_MAX_RESOURCE_UNITS_PER_SECOND): the learned rate never
+   * goes above it, whatever the provider allows. Unset: no ceiling of the operator's.
+   */
+  maxRatePerSecond?: number;
 }
 
 export type Release = () => void;

@@ -46,11 +46,14 @@ export type RateSignal =
 /** How long a limit the provider stated is trusted (plans change). */
 export const CEILING_TTL_MS = 3600_000;
 
-export function defaultLearnedRateConfig(initial: number): LearnedRateConfig {
+/** `operatorMax`: the operator's ceiling; learning starts, stays and probes at or below it. */
+export function defaultLearnedRateConfig(configured: number, operatorMax?: number): LearnedRateConfig {
+  const cap = operatorMax !== undefined && operatorMax > 0 ? operatorMax : Infinity;
+  const initial = Math.min(configured, cap);
   return {
     initial,
     min: Math.min(initial, 0.5),
-    max: initial * 4,
+    max: Math.min(initial * 4, cap),
     // Reaches a limit 25 % above the starting rate within about five seconds of clean traffic.
     increasePerSecond: Math.max(0.5, initial * 0.05),
     decrease: 0.7,

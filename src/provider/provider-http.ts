@@ -35,6 +35,14 @@ export interface ProviderHttpOptions {
   errorBodyLimit?: number;
   /** Largest JSON response accepted. Default 32 MiB. */
   jsonBodyLimit?: number;
+  /**
+   * How long a request may wait for its response headers (connecting included), and for each next piece of its
+   * body. A provider that goes silent fails the attempt (a network error, retried), so a request never holds its
+   * budget slot and its unit for ever. Defaults: 60 s each.
+   */
+  deadlines?: { headersMs?: number; bodyGapMs?: number };
+  /** Told of every answer, wait the provider stated and piece of body received: the unit's progress (liveness). */
+  onProgress?: () => void;
   /** Counts each answer by status and times each wait for the budget. */
   metrics?: { request(status: string): void; budgetWait(seconds: number): void };
 }
@@ -115,6 +123,8 @@ interface Hop {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const DEFAULT_DEADLINE_MS = 60_000;
+const PROGRESS_TICK_MS = 1000;
 // Never carried to another origin, whoever set them.
 const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
@@ -198,6 +208,10 @@ export class ProviderHttp {
         seenTokens.push(token);
       }
       let release: Release;
+      // A pause of the credential (a provider's Retry-After, seen by any request) is a wait the provider stated.
+      const pauseTick = this.options.onProgress && budget.pausedUntil ? setInterval(() => {
+        if (budget.pausedUntil!() > this.clock.now()) this.options.onProgress!();
+      }, PROGRESS_TICK_MS) : undefined;
       try {
         const waitStart = this.clock.now();
         release = await budget.acquire(prep.cost, signal);
@@ -205,6 +219,8 @@ export class ProviderHttp {
       } catch (error) {
         if (signal?.aborted) throw aborted();
         throw error;
+      } finally {
+        clearInterval(pauseTick);
       }
 
       let hop: Hop;
@@ -258,7 +274,20 @@ export class ProviderHttp {
       if (!decision.retry) throw fail('http_error', decision.reason, details.retryable);
       if (decision.pauseCredential) budget.pause(now + decision.waitMs);
       log?.warn({ url: safeUrl(hop.finalUrl), attempt, status: hop.status, providerCode: details.code, requestId: reqId, waitMs: decision.waitMs }, decision.reason);
-      await wait(decision.waitMs);
+      await this.statedWait(decision.waitMs, wait);
+    }
+  }
+
+  /** Waits what the provider stated (Retry-After), telling the unit it is alive meanwhile. */
+  private async statedWait(ms: number, wait: (ms: number) => Promise<void>): Promise<void> {
+    const onProgress = this.options.onProgress;
+    onProgress?.();
+    const tick = onProgress ? setInterval(onProgress, PROGRESS_TICK_MS) : undefined;
+    try {
+      await wait(ms);
+    } finally {
+      clearInterval(tick);
+      onProgress?.();
     }
   }
 
@@ -274,11 +303,21 @@ export class ProviderHttp {
       const sent = { ...headers };
       if (sameOrigin && token !== undefined) sent.authorization = `Bearer ${token}`;
       if (!sameOrigin) for (const name of ORIGIN_BOUND_HEADERS) delete sent[name];
-      const res = await request(current, { method: method as Dispatcher.HttpMethod, headers: sent, body, signal, dispatcher: this.options.dispatcher }).catch((err: unknown) => {
+      const deadlines = this.options.deadlines;
+      const res = await request(current, {
+        method: method as Dispatcher.HttpMethod,
+        headers: sent,
+        body,
+        signal,
+        dispatcher: this.options.dispatcher,
+        headersTimeout: deadlines?.headersMs ?? DEFAULT_DEADLINE_MS,
+        bodyTimeout: deadlines?.bodyGapMs ?? DEFAULT_DEADLINE_MS,
+      }).catch((err: unknown) => {
         this.options.metrics?.request('error');
         throw err;
       });
       this.options.metrics?.request(String(res.statusCode));
+      this.options.onProgress?.();
       const location = headerString(res.headers, 'location');
       if (!REDIRECTS.has(res.statusCode) || location === undefined) {
         return { status: res.statusCode, headers: res.headers, body: res.body, finalUrl: current.href, sameOrigin };

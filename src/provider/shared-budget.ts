@@ -29,6 +29,8 @@ export interface Budget {
   /** Blocks every acquire with this credential, in every process, until the given epoch ms. */
   pause(untilEpochMs: number): void;
   observe?(response: ObservedResponse): void;
+  /** The end of the credential's pause as this process knows it (epoch ms; 0 or past: none). */
+  pausedUntil?(): number;
 }
 
 /** Requests slot `k` admits at `rate` per second: the integer shares add up to the rate over any ten slots. */
@@ -77,13 +79,14 @@ export class SharedBudget implements Budget {
     if (!(config.ratePerSecond > 0)) throw new RangeError('ratePerSecond must be > 0');
     if (!(config.concurrency >= 1)) throw new RangeError('concurrency must be >= 1');
     this.clock = options.clock ?? systemClock;
-    this.learning = defaultLearnedRateConfig(config.ratePerSecond);
+    this.learning = defaultLearnedRateConfig(config.ratePerSecond, config.maxRatePerSecond);
     this.state = startingRate(this.learning);
   }
 
   /** The rate in force (requests or cost units per second). */
   get rate(): number {
-    return this.options.learn === false ? this.config.ratePerSecond : this.state.rate;
+    // A rate stored by a process without the operator's ceiling (or before it was set) is held to it here.
+    return Math.min(this.options.learn === false ? this.config.ratePerSecond : this.state.rate, this.config.maxRatePerSecond ?? Infinity);
   }
 
   async acquire(cost = 1, signal?: AbortSignal): Promise<Release> {
@@ -120,6 +123,10 @@ export class SharedBudget implements Budget {
     if (signal.kind === 'clean') this.pendingClean += signal.count;
     else this.pendingSignals.push(signal);
     if (signal.kind !== 'clean' || now - this.lastSync >= SYNC_MS) void this.sync();
+  }
+
+  pausedUntil(): number {
+    return this.localPause;
   }
 
   /** What this process knows of the learned state (the gauge and the run detail read it). */
@@ -273,9 +280,12 @@ export class SharedBudget implements Budget {
             unreserve();
             throw error;
           }
-          // Admitted for a slot long over (a stalled event loop, a slow store): going now would bunch with the
-          // next slots' requests, so take a new one.
-          if (this.clock.now() >= (k + 2) * SLOT_MS) {
+          // Woke long after its time (a stalled event loop, a slow store): going now would bunch with the next
+          // slots' requests, so take a new one. Late is measured from the time this request was given, not from its
+          // slot: below 10 per second the spacing alone puts that time beyond the next slot, and measuring from the
+          // slot refused every such admission while its reservation pushed the next one further out, so requests
+          // stopped leaving altogether (issue 19).
+          if (this.clock.now() >= Math.max(at, (k + 1) * SLOT_MS) + SLOT_MS) {
             unreserve();
             continue;
           }

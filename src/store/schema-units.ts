@@ -15,6 +15,8 @@ export interface UnitTables {
     lease_owner: string | null;
     lease_expires_at: string | null;
     heartbeat_at: string | null;
+    /** when the unit last made progress (written with the heartbeat); migration 018 */
+    last_progress_at: string | null;
     attempt: Generated<number>;
     /** JSON `{state}` of the connector's last checkpoint in this unit */
     checkpoint: string | null;

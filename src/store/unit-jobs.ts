@@ -65,7 +65,7 @@ export class UnitJobRepo {
   async claim(runId: string, unitKey: string, owner: string, now: string, leaseUntil: string, deadOwner?: string): Promise<UnitJobRow | undefined> {
     return this.db
       .updateTable('unit_jobs')
-      .set((eb) => ({ status: 'running', lease_owner: owner, lease_expires_at: leaseUntil, heartbeat_at: now, attempt: eb('attempt', '+', 1) }))
+      .set((eb) => ({ status: 'running', lease_owner: owner, lease_expires_at: leaseUntil, heartbeat_at: now, last_progress_at: now, attempt: eb('attempt', '+', 1) }))
       .where('run_id', '=', runId)
       .where('unit_key', '=', unitKey)
       .where((eb) => {
@@ -78,10 +78,10 @@ export class UnitJobRepo {
       .executeTakeFirst();
   }
 
-  async heartbeat(runId: string, unitKey: string, owner: string, now: string, leaseUntil: string): Promise<boolean> {
+  async heartbeat(runId: string, unitKey: string, owner: string, now: string, leaseUntil: string, lastProgressAt?: string): Promise<boolean> {
     const res = await this.db
       .updateTable('unit_jobs')
-      .set({ heartbeat_at: now, lease_expires_at: leaseUntil })
+      .set({ heartbeat_at: now, lease_expires_at: leaseUntil, ...(lastProgressAt !== undefined && { last_progress_at: lastProgressAt }) })
       .where('run_id', '=', runId)
       .where('unit_key', '=', unitKey)
       .where('lease_owner', '=', owner)

@@ -21,6 +21,8 @@ export interface FetchOptions {
   signal: AbortSignal;
   /** Times a broken stream is reopened (with Range when possible) before giving up. Default 3. */
   maxResumes?: number;
+  /** Told of each piece of content received. */
+  onProgress?: () => void;
 }
 
 const PROVIDER = 'provider';
@@ -75,7 +77,7 @@ async function downloadOnce(
           await writer.abort();
           writer = await blobs.writer({ hashers });
         }
-        bytes += await copy(body, writer, source, opts.signal);
+        bytes += await copy(body, writer, source, opts.signal, opts.onProgress);
         return { blob: await writer.commit(), bytes };
       } catch (err) {
         if (opts.signal.aborted || err instanceof ContentRejectedError || resumes >= maxResumes) throw err;
@@ -87,7 +89,7 @@ async function downloadOnce(
   }
 }
 
-async function copy(body: Readable, writer: BlobWriter, source: ContentSource, signal: AbortSignal): Promise<number> {
+async function copy(body: Readable, writer: BlobWriter, source: ContentSource, signal: AbortSignal, onProgress?: () => void): Promise<number> {
   const onAbort = () => body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
   signal.addEventListener('abort', onAbort, { once: true });
   let n = 0;
@@ -100,6 +102,7 @@ async function copy(body: Readable, writer: BlobWriter, source: ContentSource, s
       }
       await writer.write(bytes);
       n += bytes.length;
+      onProgress?.();
     }
     if (signal.aborted) throw signal.reason;
     return n;

@@ -272,6 +272,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     owner,
     leaseMs,
     heartbeatMs,
+    stallMs: (deps.config.sync.unitStallSeconds ?? 300) * 1000,
     isDeadOwner,
     ownerPrefix: samePidNamespacePrefix(identity),
     metrics: deps.metrics,

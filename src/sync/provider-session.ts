@@ -18,8 +18,10 @@ export interface LearnedRateDetail {
   /** The connector type the budget belongs to (`conf`, `edrive`). */
   provider: string;
   rate: number;
-  /** From a limit the provider stated, while trusted. */
+  /** The lower of a limit the provider stated (while trusted) and the operator's ceiling. */
   ceiling: number | null;
+  /** The operator's ceiling (ZOOM_MAX_REQUESTS_PER_SECOND, MS_MAX_RESOURCE_UNITS_PER_SECOND); null when unset. */
+  operatorCeiling: number | null;
   learnedAt: string;
 }
 
@@ -36,6 +38,8 @@ export interface OpenSession {
   /** Bound to the collection (and run) already; a child with `collection_id` and `type` is made otherwise. */
   log?: Logger;
   now?: () => Date;
+  /** Told of every provider answer and every wait the provider stated (the unit's liveness). */
+  onProgress?: () => void;
 }
 
 /**
@@ -78,6 +82,7 @@ export class ProviderSessions {
       signal,
       log,
       metrics: this.opts.metrics?.provider(providerOf(connector.type)),
+      onProgress: options.onProgress,
     });
     const grantInfo = await this.credentials.grantInfo(walletId);
     return { http, grantInfo, signal, now: options.now ?? (() => new Date()), log };
@@ -110,10 +115,13 @@ export class ProviderSessions {
   }
 
   /** The learned rate of one wallet's credential, as every process shares it (the run detail), if known yet. */
-  async learnedRate(connector: Pick<Connector, 'type'>, walletId: string, now = Date.now()): Promise<LearnedRateDetail | undefined> {
+  async learnedRate(connector: Pick<Connector, 'type'> & { limits?: Connector['limits'] }, walletId: string, now = Date.now()): Promise<LearnedRateDetail | undefined> {
     const row = await this.rates.row(budgetKey(connector, walletId));
     if (!row) return undefined;
-    return { provider: row.provider, rate: row.rate, ceiling: trustedCeiling(row, { ceilingTtlMs: CEILING_TTL_MS }, now), learnedAt: row.updatedAt };
+    const operator = connector.limits?.budget.maxRatePerSecond ?? null;
+    const stated = trustedCeiling(row, { ceilingTtlMs: CEILING_TTL_MS }, now);
+    const ceiling = stated === null ? operator : operator === null ? stated : Math.min(stated, operator);
+    return { provider: row.provider, rate: Math.min(row.rate, operator ?? Infinity), ceiling, operatorCeiling: operator, learnedAt: row.updatedAt };
   }
 
   async close(): Promise<void> {

@@ -56,7 +56,7 @@ export type RunOutcome =
 
 /** Reasons a runner's signal is aborted with. */
 export class RunStopped extends Error {
-  constructor(readonly why: 'cancelled' | 'shutdown' | 'lease_lost') {
+  constructor(readonly why: 'cancelled' | 'shutdown' | 'lease_lost' | 'stalled') {
     super(`run stopped: ${why}`);
     this.name = 'RunStopped';
   }

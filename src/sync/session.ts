@@ -48,6 +48,8 @@ export interface SessionScope {
   ledger: UnitLedger;
   /** What each flush is fenced on; default: the run's lease (`runId`, `owner`). A unit job's session: its unit's. */
   fence?: SessionFence;
+  /** Told of each item, checkpoint and piece of content received (the unit's liveness). */
+  onProgress?: () => void;
 }
 
 /**
@@ -129,6 +131,7 @@ export class RunSession {
 
   /** Writes everything buffered (and the checkpoint, when given) in one fenced transaction. */
   async flush(extra: { checkpoint?: string; final?: boolean; within?: (trx: Database) => Promise<void> } = {}): Promise<void> {
+    if (extra.checkpoint !== undefined) this.scope.onProgress?.();
     const ops = this.ops;
     const errors = this.errors;
     const at = this.now();
@@ -227,6 +230,7 @@ export class RunSession {
   }
 
   private async onItem(input: ItemInput, content: ContentSource | undefined): Promise<void> {
+    this.scope.onProgress?.();
     const key = keyOf(input.kind, input.sourceId);
     const unit = input.custodian ?? '';
     this.counters.listed += 1;
@@ -319,7 +323,7 @@ export class RunSession {
     content: ContentSource,
   ): Promise<{ ok: true; content: StoredContent; transferred: number } | { ok: false; reason: string } | 'gone'> {
     try {
-      const fetched = await fetchContent(this.deps.blobs, content, { signal: this.scope.signal });
+      const fetched = await fetchContent(this.deps.blobs, content, { signal: this.scope.signal, onProgress: this.scope.onProgress });
       // Until the item is written, only this note tells the orphan sweep that a live run owns the blob.
       await this.refs.noteCommitted(fetched.blob.sha256, fetched.blob.size, this.now());
       this.counters.bytes += fetched.transferred;

@@ -105,14 +105,33 @@ export const ProviderBudget = Type.Object(
         'its value now, not when the run ended.',
     }),
     ceiling_per_second: Nullable(
-      Type.Number({ description: 'The most the rate may rise to: the limit the provider stated (Zoom `X-RateLimit-Limit` on a per-second 429, Graph `RateLimit-Limit` per minute) less 5 % headroom, trusted for an hour; null when none is known.' }),
+      Type.Number({
+        description:
+          'The most the rate may rise to: the lower of the limit the provider stated (Zoom `X-RateLimit-Limit` on a per-second 429, Graph `RateLimit-Limit` per minute, less 5 % headroom, trusted for an hour) ' +
+          'and `operator_ceiling_per_second`; null when neither is known.',
+      }),
+    ),
+    operator_ceiling_per_second: Nullable(
+      Type.Number({ description: "The operator's ceiling on the rate, fleet-wide (`ZOOM_MAX_REQUESTS_PER_SECOND`, `MS_MAX_RESOURCE_UNITS_PER_SECOND`); null when unset." }),
     ),
     learned_at: Type.String({ description: 'When the rate was last learned (ISO 8601).' }),
   },
   { description: 'Absent until a request has been made with the wallet.' },
 );
 
+/** A unit of a fanned-out run as the run detail shows it. */
+export const RunUnitJob = Type.Object({
+  unit: Type.String({ description: 'The custodian (provider user id) or Zoom channel the unit collects.' }),
+  status: Type.String({ description: '`queued`, `running`, `done`, `failed` or `cancelled`.' }),
+  attempt: Type.Integer({ description: 'Times the unit was taken up (> 1 after a crash, a lost lease or a stop for lack of progress).' }),
+  last_progress_at: Nullable(
+    Type.String({ description: 'When the unit last made progress (a provider answer, a wait the provider stated, an item, a checkpoint); a unit without progress for UNIT_STALL_SECONDS is stopped and retried.' }),
+  ),
+  error: Nullable(Type.String({ description: 'Why the unit failed as a whole.' })),
+});
+
 export const RunDetail = Type.Object({
   ...Run.properties,
   provider_budget: Type.Optional(ProviderBudget),
+  units: Type.Array(RunUnitJob, { description: "The run's units when it was split into one job per custodian (empty otherwise)." }),
 });

@@ -86,6 +86,7 @@ export function providerBudgetView(learned: LearnedRateDetail): ProviderBudgetVi
     provider: providerOf(learned.provider),
     rate_per_second: learned.rate,
     ceiling_per_second: learned.ceiling,
+    operator_ceiling_per_second: learned.operatorCeiling,
     learned_at: learned.learnedAt,
   };
 }

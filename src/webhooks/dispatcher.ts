@@ -42,8 +42,14 @@ export function createDispatcher(deps: DispatcherDeps) {
     deps.sleep ??
     ((ms, signal) =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        // The stop signal lives as long as the dispatcher: each pass's listener goes when its wait ends.
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal.addEventListener('abort', done, { once: true });
       }));
   const iso = (ms: number) => new Date(ms).toISOString();
 

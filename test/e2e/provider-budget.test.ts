@@ -55,6 +55,7 @@ describe('learned provider budget in the run detail and the gauge', () => {
     expect(budget.provider).toBe('zoom');
     // Zoom stated its 10/s in X-RateLimit-Limit on a QPS 429: the ceiling is that limit less 5 % headroom.
     expect(budget.ceiling_per_second).toBeCloseTo(LIMIT * 0.95, 6);
+    expect(budget.operator_ceiling_per_second).toBeNull();
     expect(budget.rate_per_second).toBeGreaterThan(0);
     expect(budget.rate_per_second).toBeLessThanOrEqual(LIMIT * 0.95 + 1e-9);
     expect(budget.rate_per_second).toBeLessThan(DEFAULT_RATE);

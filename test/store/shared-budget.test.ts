@@ -109,6 +109,8 @@ function drive(budget: SharedBudget, clock: SteppingClock, loops: number, holdMs
         return;
       }
       grants.push(clock.now());
+      // a provider that never throttles: every answer is clean, so a learning budget raises its rate
+      budget.observe({ status: 200, headers: {} });
       inFlight.now += 1;
       inFlight.max = Math.max(inFlight.max, inFlight.now);
       await new Promise<void>((resolve) => clock.timer(holdMs, resolve));
@@ -163,6 +165,30 @@ for (const kind of fleets) {
       for (const n of seconds) expect(n).toBeLessThanOrEqual(20);
       // Each instance alone would take 20/s: the pair together still gets about the budget, not twice it.
       expect(seconds.reduce((x, y) => x + y, 0) / seconds.length).toBeGreaterThanOrEqual(18);
+    });
+
+    it("holds both to the operator's ceiling, fleet-wide, however clean the provider's answers (learning on)", async () => {
+      fleet = await kind.open();
+      const clock = new SteppingClock();
+      const key = `edrive:${randomUUID()}`;
+      const ids = { provider: 'edrive', credential: key.slice(7) };
+      // MS_RESOURCE_UNITS_PER_SECOND=10 and MS_MAX_RESOURCE_UNITS_PER_SECOND=10: learning may not raise it
+      const make = () => new SharedBudget(key, ids, { ratePerSecond: 10, maxRatePerSecond: 10, burst: 1, concurrency: 100 }, { backend: fleet!.backend(), clock });
+      const [a, b] = [make(), make()];
+      const grants: number[] = [];
+      const inFlight = { now: 0, max: 0 };
+      const start = clock.now();
+      const stops = [drive(a, clock, 4, 1, grants, inFlight), drive(b, clock, 4, 1, grants, inFlight)];
+      await clock.run(4000);
+      const end = clock.now();
+      const stopping = Promise.all(stops.map((s) => s()));
+      await clock.run(100);
+      await stopping;
+      const seconds = perSecond(grants, start, end);
+      expect(seconds.length).toBeGreaterThanOrEqual(3);
+      for (const n of seconds) expect(n).toBeLessThanOrEqual(10);
+      expect(a.rate).toBeLessThanOrEqual(10);
+      expect(b.rate).toBeLessThanOrEqual(10);
     });
 
     it('caps the requests in flight across both instances', async () => {

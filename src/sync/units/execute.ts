@@ -25,7 +25,10 @@ export function unitFence(runId: string, unitKey: string, owner: string): Sessio
 }
 
 /** Executes a claimed unit to its end; the caller holds the unit's lease and heartbeats it. */
-export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow, owner: string, signal: AbortSignal): Promise<UnitOutcome> {
+/** After this many attempts stopped for lack of progress, the unit fails (its custodian reported failed). */
+export const MAX_STALLED_ATTEMPTS = 3;
+
+export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow, owner: string, signal: AbortSignal, onProgress?: () => void): Promise<UnitOutcome> {
   const key = job.unit_key;
   const log = childLog(deps.log, { run_id: run.id, collection_id: run.collection_id, unit: key });
   const jobs = new UnitJobRepo(deps.db);
@@ -71,9 +74,10 @@ export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow
       counters: unitCountersOf(job),
       signal,
       fence: unitFence(run.id, key, owner),
+      onProgress,
     });
     const ctx: CollectContext = {
-      ...(await deps.sessions.open(collection, connector, { signal, log, now: deps.clock })),
+      ...(await deps.sessions.open(collection, connector, { signal, log, now: deps.clock, onProgress })),
       collectionId: collection.id,
       filters,
       checkpoint,
@@ -93,6 +97,11 @@ export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow
       return { status: 'cancelled', last: false };
     };
     if (stop === 'cancelled') return cancelled();
+    if (stop === 'stalled' && job.attempt >= MAX_STALLED_ATTEMPTS) {
+      const reason = `the unit made no progress for UNIT_STALL_SECONDS on each of its ${job.attempt} attempts (no provider answer, item or checkpoint)`;
+      log.warn({ attempt: job.attempt }, 'unit failed: no progress');
+      return end(deps, run, key, owner, 'failed', { error: reason, needsAction: false });
+    }
     if (stop || err instanceof FencedOutError) {
       const current = await jobs.get(run.id, key).catch(() => undefined);
       if (current?.status === 'cancelled') return cancelled();

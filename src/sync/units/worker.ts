@@ -13,6 +13,8 @@ export interface UnitWorkerDeps {
   owner: string;
   leaseMs: number;
   heartbeatMs: number;
+  /** UNIT_STALL_SECONDS in ms: a unit without progress this long is stopped and retried like a crash. */
+  stallMs: number;
   isDeadOwner(leaseOwner: string | null): boolean;
   /** this process's owner prefix (PID namespace), to spot units of dead processes */
   ownerPrefix: string | undefined;
@@ -49,10 +51,21 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
     const controller = new AbortController();
     const onOuterAbort = () => controller.abort(new RunStopped('shutdown'));
     signal?.addEventListener('abort', onOuterAbort, { once: true });
+    // Progress, not the heartbeat, is what keeps a unit alive: a unit whose requests all hang still heartbeats.
+    let lastProgress = at.getTime();
+    const onProgress = () => {
+      lastProgress = clock().getTime();
+    };
+    const watchdog = setInterval(() => {
+      if (controller.signal.aborted || clock().getTime() - lastProgress < deps.stallMs) return;
+      deps.metrics?.unitStalled(current.collection_id);
+      deps.log.warn({ run_id: runId, unit: unitKey, stall_seconds: deps.stallMs / 1000, attempt: job.attempt }, 'unit made no progress; stopped to be retried');
+      controller.abort(new RunStopped('stalled'));
+    }, Math.max(20, Math.min(deps.heartbeatMs, deps.stallMs / 4)));
     const heartbeat = setInterval(() => {
       const now = clock();
       jobs
-        .heartbeat(runId, unitKey, deps.owner, now.toISOString(), new Date(now.getTime() + deps.leaseMs).toISOString())
+        .heartbeat(runId, unitKey, deps.owner, now.toISOString(), new Date(now.getTime() + deps.leaseMs).toISOString(), new Date(lastProgress).toISOString())
         .then(async (ok) => {
           if (ok || controller.signal.aborted) return;
           const latest = await jobs.get(runId, unitKey);
@@ -61,7 +74,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
         .catch((err: unknown) => deps.log.warn({ err, run_id: runId, unit: unitKey }, 'unit heartbeat failed'));
     }, deps.heartbeatMs);
     const id = unitJobId(runId, unitKey);
-    const done = executeUnit(deps.runner, current, job, deps.owner, controller.signal);
+    const done = executeUnit(deps.runner, current, job, deps.owner, controller.signal, onProgress);
     local.set(id, { runId, controller, done });
     try {
       const outcome = await done;
@@ -79,6 +92,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       return outcome;
     } finally {
       clearInterval(heartbeat);
+      clearInterval(watchdog);
       signal?.removeEventListener('abort', onOuterAbort);
       local.delete(id);
     }
