@@ -3,22 +3,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { sharedHashPool, type BlobStore } from '../src/blobs/index.ts';
+import { sharedHashPool } from '../src/blobs/index.ts';
 import { loadConfig } from '../src/config.ts';
-import { QUICK_XOR_MODULE, QuickXorHash } from '../src/connectors/onedrive/quickxorhash.ts';
 import { S3_TEST_BUCKET, S3_TEST_CREDENTIALS } from '../test/support/s3.ts';
 import { startBenchApi } from './flow.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 
 /** Starts a bench child (`<name>-child.ts`) and returns it with the JSON line it prints once ready. */
-async function child<T>(name: string, args: string[] = []): Promise<{ proc: ChildProcess; info: T }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, `${name}-child.ts`), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: proc.stdout! }).once('line', resolve);
-    proc.once('exit', (code) => reject(new Error(`${name} exited ${code}`)));
-  });
-  return { proc, info: JSON.parse(line) as T };
+async function child<T>(name: string, args: string[] = []): Promise<{ proc: ChildProcess; info: T; nextLine(): Promise<string> }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, `${name}-child.ts`), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();
+  const nextLine = async () => {
+    const next = await lines.next();
+    if (next.done) throw new Error(`${name} exited ${proc.exitCode}`);
+    return next.value;
+  };
+  return { proc, info: JSON.parse(await nextLine()) as T, nextLine };
 }
 
 function rssSampler() {
@@ -36,6 +37,8 @@ export interface BigFileSync {
   status: string;
   /** RSS the hashing threads added when they started (at boot, as in `custody serve`). */
   poolMb: number;
+  /** RSS growth during a first sync of the same collection without the big file (the service's first run). */
+  firstRunMb: number;
   seconds: number;
   rssStartMb: number;
   rssGrowthMb: number;
@@ -46,10 +49,11 @@ export interface BigFileSync {
 /**
  * One OneDrive file of `mb` MiB synced through the whole service (Graph download, quickXorHash, SHA-256, MD5, the
  * blob store), the simulator and the S3 server each in their own process so the service's RSS is measured alone.
- * The service is warmed with a small sync first, so the figure is what the big file adds.
+ * A first run collects the drive before the big file is added (the service's first-run costs: code, connections,
+ * caches); the measured run is the next one, which collects the big file.
  */
-export async function syncBigFile(mb: number, store: 'fs' | 's3', opts: { warm?: boolean } = {}): Promise<BigFileSync> {
-  const ms = await child<{ loginUrl: string; graphUrl: string; clientId: string; clientSecret: string; userId: string }>('ms-sandbox', [String(mb)]);
+export async function syncBigFile(mb: number, store: 'fs' | 's3'): Promise<BigFileSync> {
+  const ms = await child<{ loginUrl: string; graphUrl: string; clientId: string; clientSecret: string; userId: string }>('ms-sandbox', [String(mb), 'later']);
   const s3 = store === 's3' ? await child<{ endpoint: string }>('s3rver') : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-bench-bigfile-'));
   const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
@@ -79,7 +83,12 @@ export async function syncBigFile(mb: number, store: 'fs' | 's3', opts: { warm?:
       const booted = process.memoryUsage().rss;
       await sharedHashPool().warm();
       const poolMb = (process.memoryUsage().rss - booted) / 1048576;
-      if (opts.warm) await warmUp(runtime.ctx.blobs);
+      const first = rssSampler();
+      await api.call('POST', `/v1/collections/${col}/start`);
+      await api.waitFor(col, ['synced', 'failed', 'error'], 600_000);
+      const firstRunMb = first().growthMb;
+      ms.proc.stdin!.write('add\n');
+      if ((await ms.nextLine()) !== 'added') throw new Error('the simulator did not add the big file');
       const stop = rssSampler();
       const t0 = performance.now();
       await api.call('POST', `/v1/collections/${col}/start`);
@@ -88,7 +97,7 @@ export async function syncBigFile(mb: number, store: 'fs' | 's3', opts: { warm?:
       const rss = stop();
       const items = await api.call('GET', `/v1/collections/${col}/items?kind=file&limit=200`);
       const big = items.body.items.find((i: { name: string }) => i.name === 'big-evidence.bin');
-      return { status: done.sync_status, poolMb, seconds, rssStartMb: rss.startMb, rssGrowthMb: rss.growthMb, verified: big?.hash_verified, size: big?.size };
+      return { status: done.sync_status, poolMb, firstRunMb, seconds, rssStartMb: rss.startMb, rssGrowthMb: rss.growthMb, verified: big?.hash_verified, size: big?.size };
     } finally {
       await runtime.close();
     }
@@ -100,16 +109,20 @@ export async function syncBigFile(mb: number, store: 'fs' | 's3', opts: { warm?:
   }
 }
 
-/** Pays the one-off costs of a large blob (hashing threads and their code, part buffers) before measuring. */
-async function warmUp(blobs: BlobStore): Promise<void> {
-  const writer = await blobs.writer({ hashers: { quickXorHash: Object.assign(() => new QuickXorHash(), { threaded: QUICK_XOR_MODULE }) } });
-  const chunk = Buffer.alloc(64 * 1024, 7);
-  for (let i = 0; i < 320; i++) await writer.write(chunk);
-  await blobs.delete((await writer.commit()).sha256);
+/** The same in a process of its own (a fresh service), so nothing an earlier bench started is counted or hidden. */
+export async function syncBigFileInChild(mb: number, store: 'fs' | 's3'): Promise<BigFileSync> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, String(mb), store], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+  const last = out.trim().split('\n').pop() ?? '';
+  if (code !== 0 || !last.startsWith('{')) throw new Error(`big file sync into ${store} exited ${code}: ${last}`);
+  return JSON.parse(last) as BigFileSync;
 }
 
+// `npx tsx bench/bigfile.ts <MiB> <fs|s3>`: one sync, its figures as a JSON line.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [mb, store, warm] = [Number(process.argv[2] ?? 1024), (process.argv[3] ?? 'fs') as 'fs' | 's3', process.argv[4] === 'warm'];
-  console.log(store, mb, warm ? 'warm' : 'cold', JSON.stringify(await syncBigFile(mb, store, { warm })));
+  const [mb, store] = [Number(process.argv[2] ?? 1024), (process.argv[3] ?? 'fs') as 'fs' | 's3'];
+  console.log(JSON.stringify(await syncBigFile(mb, store)));
   process.exit(0);
 }
