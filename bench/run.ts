@@ -1,5 +1,5 @@
 import { benchApi } from './api.ts';
-import { benchBlobStore, benchQuickXor, benchS3BlobStore } from './blobstore.ts';
+import { benchBigFileSyncs, benchBlobStore, benchQuickXor, benchS3BlobStore } from './blobstore.ts';
 
 /**
  * `npm run bench`: prints figures; passes or fails on nothing. Sizes can be scaled with BENCH_SCALE (default 1).
@@ -9,7 +9,11 @@ const scale = Number(process.env.BENCH_SCALE ?? 1);
 const only = process.argv[2];
 const benches: Record<string, () => Promise<Record<string, string>> | Record<string, string>> = {
   qxh: () => benchQuickXor(Math.round(256 * scale)),
-  blob: async () => ({ ...(await benchBlobStore(Math.round(1024 * scale))), ...(await benchS3BlobStore(Math.round(2048 * scale))) }),
+  blob: async () => ({
+    ...(await benchBlobStore(Math.round(1024 * scale))),
+    ...(await benchS3BlobStore(Math.round(1024 * scale))),
+    ...(await benchBigFileSyncs(Math.round(1024 * scale))),
+  }),
   api: () => benchApi(Math.max(2, Math.round(4 * scale))),
   sync: async () => (await import('./sync.ts')).benchSync(scale),
   events: async () => (await import('./events.ts')).benchEvents(scale),

@@ -5,8 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink, chmod, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { createDigests, type Digests, type HashingOptions } from './hashing.ts';
-import { assertSha256, BlobNotFoundError, type BlobRange, type BlobStore, type BlobWriter, type CommittedBlob, type HasherFactory } from './types.ts';
+import type { HashingOptions } from './hashing.ts';
+import { assertSha256, BlobNotFoundError, type BlobRange, type BlobStore, type CommittedBlob } from './types.ts';
+import { PipelineWriter, type BlobSink } from './writer.ts';
 
 export interface FsBlobStoreOptions {
   root: string;
@@ -47,93 +48,47 @@ async function syncDir(path: string): Promise<void> {
   }
 }
 
-type WriterState = 'open' | 'failed' | 'committed' | 'aborted';
-
-class FsBlobWriter implements BlobWriter {
-  private state: WriterState = 'open';
-  private busy = false;
-  private written = 0;
-  private readonly digests: Digests;
+/** A blob's bytes on their way to disk: positional writes into a temp file, fsync, then rename into place. */
+class FsSink implements BlobSink {
+  private offset = 0;
 
   constructor(
     private readonly handle: FileHandle,
     private readonly tempPath: string,
-    private readonly store: { pathFor(sha256: string): string; settled(tempPath: string): void },
-    hashers: Record<string, HasherFactory> | undefined,
-    hashing: HashingOptions | undefined,
-  ) {
-    this.digests = createDigests(hashers, hashing);
-  }
-
-  get bytesWritten(): number {
-    return this.written;
-  }
+    private readonly pathFor: (sha256: string) => string,
+  ) {}
 
   async write(chunk: Uint8Array): Promise<void> {
-    this.assertOpen();
-    if (this.busy) throw new Error('BlobWriter.write called before the previous write finished');
-    this.busy = true;
-    try {
-      // The disk write and the hashing threads work on the chunk at the same time.
-      await Promise.all([this.writeAll(chunk), this.digests.update(chunk)]);
-      this.written += chunk.length;
-    } catch (error) {
-      // Bytes on disk and the running hashes may now disagree; only abort() is allowed from here.
-      this.state = 'failed';
-      throw error;
-    } finally {
-      this.busy = false;
+    let done = 0;
+    while (done < chunk.length) {
+      const { bytesWritten } = await this.handle.write(chunk, done, chunk.length - done, this.offset + done);
+      done += bytesWritten;
     }
+    this.offset += chunk.length;
   }
 
-  private async writeAll(chunk: Uint8Array): Promise<void> {
-    let offset = 0;
-    while (offset < chunk.length) {
-      const { bytesWritten } = await this.handle.write(chunk, offset, chunk.length - offset, this.written + offset);
-      offset += bytesWritten;
-    }
+  async end(): Promise<void> {
+    await this.handle.sync();
   }
 
-  async commit(): Promise<CommittedBlob> {
-    this.assertOpen();
-    if (this.busy) throw new Error('BlobWriter.commit called while a write is in progress');
-    this.state = 'committed';
-    try {
-      const [blob] = await Promise.all([this.digests.finish(), this.handle.sync()]);
-      await this.handle.close();
-      const finalPath = this.store.pathFor(blob.sha256);
-      await mkdir(dirname(finalPath), { recursive: true, mode: 0o700 });
-      if (await exists(finalPath)) {
-        await unlink(this.tempPath);
-      } else {
-        // readable by the service's user only, and never rewritten in place
-        await chmod(this.tempPath, 0o400);
-        // Two writers committing the same content may both get here; rename replaces atomically with identical bytes.
-        await rename(this.tempPath, finalPath);
-        await syncDir(dirname(finalPath));
-      }
-      return blob;
-    } catch (error) {
-      this.digests.close();
-      await this.handle.close().catch(() => undefined);
-      await ignoreMissing(unlink(this.tempPath));
-      throw error;
-    } finally {
-      this.store.settled(this.tempPath);
+  async commit(blob: CommittedBlob): Promise<void> {
+    await this.handle.close();
+    const finalPath = this.pathFor(blob.sha256);
+    await mkdir(dirname(finalPath), { recursive: true, mode: 0o700 });
+    if (await exists(finalPath)) {
+      await unlink(this.tempPath);
+      return;
     }
+    // readable by the service's user only, and never rewritten in place
+    await chmod(this.tempPath, 0o400);
+    // Two writers committing the same content may both get here; rename replaces atomically with identical bytes.
+    await rename(this.tempPath, finalPath);
+    await syncDir(dirname(finalPath));
   }
 
   async abort(): Promise<void> {
-    if (this.state === 'committed' || this.state === 'aborted') return;
-    this.state = 'aborted';
-    this.digests.close();
     await this.handle.close().catch(() => undefined);
     await ignoreMissing(unlink(this.tempPath));
-    this.store.settled(this.tempPath);
-  }
-
-  private assertOpen(): void {
-    if (this.state !== 'open') throw new Error(`BlobWriter is ${this.state}`);
   }
 }
 
@@ -166,7 +121,7 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
       const tempPath = join(tmpDir, `${Date.now()}-${randomUUID()}.part`);
       const handle = await open(tempPath, 'wx', 0o600);
       active.add(tempPath);
-      return new FsBlobWriter(handle, tempPath, { pathFor, settled: (p) => active.delete(p) }, opts?.hashers, options.hashing);
+      return new PipelineWriter(new FsSink(handle, tempPath, pathFor), opts?.hashers, options.hashing, () => active.delete(tempPath));
     },
 
     async has(sha256) {

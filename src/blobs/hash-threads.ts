@@ -21,12 +21,14 @@ const MODULE_COST = 0.6;
 
 // The worker runs TypeScript sources: it registers tsx itself, since loader hooks are not inherited by workers.
 const BOOT = `
-const { workerData } = require('node:worker_threads');
-import(workerData.tsx).then((m) => m.register()).then(() => import(workerData.entry));
+const { workerData, parentPort } = require('node:worker_threads');
+import(workerData.tsx).then((m) => m.register()).then(() => import(workerData.entry)).then(() => parentPort.postMessage({ op: 'ready' }));
 `;
 
 class HashThread {
   readonly worker: Worker;
+  /** Settles once the thread has loaded its code (or has died). */
+  readonly ready: Promise<void>;
   load = 0;
   private readonly handlers = new Map<number, LaneHandler>();
   private broken: Error | undefined;
@@ -37,7 +39,10 @@ class HashThread {
     const entry = new URL('./hash-worker.ts', import.meta.url).href;
     this.worker = new Worker(BOOT, { eval: true, workerData: { tsx, entry } });
     this.worker.unref();
-    this.worker.on('message', (m: FromThread) => {
+    let booted!: () => void;
+    this.ready = new Promise((resolve) => (booted = resolve));
+    this.worker.on('message', (m: FromThread | { op: 'ready' }) => {
+      if (m.op === 'ready') return booted();
       const handler = this.handlers.get(m.id);
       if (!handler) return;
       if (m.op === 'done') handler.done(m.seq);
@@ -45,6 +50,7 @@ class HashThread {
       else handler.fail(new Error(`hash thread: ${m.message}`));
     });
     const die = (error: Error) => {
+      booted();
       this.broken ??= error;
       for (const handler of this.handlers.values()) handler.fail(error);
       this.handlers.clear();
@@ -78,18 +84,33 @@ export class HashPool {
   private readonly threads: HashThread[] = [];
   private nextId = 1;
 
-  constructor(readonly size = Math.max(2, Math.min(4, availableParallelism()))) {}
+  /** One thread per core but the event loop's, 1 to 4: the event loop downloads, writes and feeds them. */
+  constructor(readonly size = Math.max(1, Math.min(4, availableParallelism() - 1))) {}
+
+  /**
+   * Starts every thread now instead of at the first large blob: a thread costs its memory (and a burst while it
+   * loads its code) once per process, so a process that will sync content pays it at boot.
+   */
+  async warm(): Promise<void> {
+    while (this.threads.length < this.size) this.start();
+    await Promise.all(this.threads.map((t) => t.ready));
+  }
 
   /** The least loaded thread, starting one while the pool is not full. */
   pick(cost: number): HashThread {
     let thread: HashThread | undefined;
     if (this.threads.length < this.size) {
-      thread = new HashThread((dead) => this.threads.splice(this.threads.indexOf(dead) >>> 0, 1));
-      this.threads.push(thread);
+      thread = this.start();
     } else {
       thread = this.threads.reduce((a, b) => (b.load < a.load ? b : a));
     }
     thread.load += cost;
+    return thread;
+  }
+
+  private start(): HashThread {
+    const thread = new HashThread((dead) => this.threads.splice(this.threads.indexOf(dead) >>> 0, 1));
+    this.threads.push(thread);
     return thread;
   }
 

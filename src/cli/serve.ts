@@ -1,3 +1,4 @@
+import { sharedHashPool } from '../blobs/index.ts';
 import type { Config } from '../config.ts';
 import { createConnectors } from '../connectors/index.ts';
 import { createLogger } from '../log.ts';
@@ -9,6 +10,8 @@ export async function serve(config: Config, opts: { workers: boolean; api?: bool
   const log = createLogger(config.logLevel);
   const stopSandboxes = await startSandboxesIfUnconfigured(config, log);
   const runtime = await createRuntime(config, { log, connectors: createConnectors(config), workers: opts.workers });
+  // A process that syncs content starts its hashing threads now rather than in the middle of its first large file.
+  if (opts.workers) await sharedHashPool().warm();
   if (opts.api !== false) {
     await runtime.app.listen({ host: config.host, port: config.port });
     log.info(

@@ -10,9 +10,17 @@ import { errorBody, noRoute, sendError } from './errors.ts';
  * and closing connections that have shown they are hostile without resetting them under their answer.
  */
 
-/** After the answer to a hostile connection, its unread input is drained at most this long / this far before the socket is destroyed. */
-const LINGER_MS = 2000;
-const LINGER_BYTES = 256 * 1024;
+/**
+ * After an answer given before its request's body was read, the rest of the body is read and thrown away up to
+ * LINGER_BYTES, for at most LINGER_MS. Bodies up to that size therefore end cleanly even for a client that sends its
+ * whole request before it reads the answer. Past LINGER_BYTES nothing more is read: TCP flow control holds the client
+ * back, which keeps the answer and our FIN readable for a client that reads while it sends, and the socket is
+ * destroyed at LINGER_MS (or as soon as the client closes).
+ */
+const LINGER_MS = 5000;
+const LINGER_BYTES = 32 * 1024 * 1024;
+/** The HTTP parser reads off the socket in C++; its byte count is looked at this often. */
+const LINGER_POLL_MS = 5;
 
 const answered = new WeakSet<Socket>();
 const lingering = new WeakSet<Socket>();
@@ -28,9 +36,9 @@ export function rawErrorResponse(status: number, detail: string, docsUrl: string
 }
 
 /**
- * Ends our side of the connection (FIN after the answer) and reads, then discards, what the client still sends
- * for a bounded time and amount before destroying the socket: destroying it with unread input would send a
- * reset, and a reset can make the client lose the answer it has not read yet (the classic 413-then-EPIPE).
+ * Ends our side of the connection (FIN after the answer) and drains what the client still sends (see LINGER_BYTES)
+ * before destroying the socket: destroying it with unread input would send a reset, and a reset can make the
+ * client lose the answer it has not read yet (the classic 413-then-EPIPE).
  */
 export function closeGently(socket: Socket): void {
   if (socket.destroyed || lingering.has(socket)) return;
@@ -43,8 +51,10 @@ export function closeGently(socket: Socket): void {
     socket.destroy();
   };
   const poll = setInterval(() => {
-    if (socket.bytesRead - start > LINGER_BYTES) stop();
-  }, 20);
+    if (socket.bytesRead - start <= LINGER_BYTES) return;
+    clearInterval(poll);
+    socket.pause();
+  }, LINGER_POLL_MS);
   const deadline = setTimeout(stop, LINGER_MS);
   poll.unref();
   deadline.unref();
@@ -77,7 +87,8 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
  */
 export function clientErrorHandler(docsUrl: string) {
   return (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (answered.has(socket)) return;
+    // A socket being drained after its answer (Node's request timeout may still fire) is closed by closeGently.
+    if (answered.has(socket) || lingering.has(socket)) return;
     answered.add(socket);
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const [status, detail] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'The request is malformed.'];

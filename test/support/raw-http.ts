@@ -18,9 +18,14 @@ export interface RawExchange {
 
 /**
  * Writes `parts` (strings or buffers, each written when the previous one was accepted, `gapMs` apart) on a
- * fresh connection and reads until the server closes it or `waitMs` passes. Never throws.
+ * fresh connection and reads until the server closes it or `waitMs` passes. Never throws. With `readAfterWrite`
+ * nothing is read until every part is written, as a client that sends its whole request before reading does.
  */
-export function rawExchange(url: string, parts: Array<string | Buffer>, opts: { waitMs?: number; gapMs?: number } = {}): Promise<RawExchange> {
+export function rawExchange(
+  url: string,
+  parts: Array<string | Buffer>,
+  opts: { waitMs?: number; gapMs?: number; readAfterWrite?: boolean } = {},
+): Promise<RawExchange> {
   const { hostname, port } = new URL(url);
   const waitMs = opts.waitMs ?? 3000;
   return new Promise((resolve) => {
@@ -48,6 +53,7 @@ export function rawExchange(url: string, parts: Array<string | Buffer>, opts: { 
       // keep reading what already arrived: an EPIPE on write does not lose bytes already received
       setTimeout(finish, 20);
     });
+    if (opts.readAfterWrite) socket.pause();
     socket.on('connect', async () => {
       for (const part of parts) {
         if (finished || socket.destroyed) return;
@@ -56,6 +62,7 @@ export function rawExchange(url: string, parts: Array<string | Buffer>, opts: { 
         if (!ok) await new Promise((r) => socket.once('drain', r).once('close', r));
         if (opts.gapMs) await new Promise((r) => setTimeout(r, opts.gapMs));
       }
+      socket.resume();
     });
   });
 }
