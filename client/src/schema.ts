@@ -11,12 +11,13 @@ export interface paths {
         /**
          * The account's audit log
          * @description Newest first. Every state-changing API call (create, patch, start, pair, delete, hold, release, token issue,
-         *     refresh and revocation) and every sync run's start and finish is recorded once, with its outcome; secrets never
+         *     refresh and revocation), every content download (each answered request, range requests included), every manifest
+         *     and reconciliation export, and every sync run's start and finish is recorded once, with its outcome; secrets never
          *     are. Calls refused with 401 (no known caller) or 429 (never processed) are not recorded. The log is append-only:
          *     no API edits or deletes an entry, and deleting a workspace or collection keeps its trail.
-         *     Actions: workspace.create, workspace.delete, wallet.create, collection.create, collection.update, collection.start,
+         *     Actions: workspace.create, workspace.delete, wallet.create, wallet.delete, collection.create, collection.update, collection.start,
          *     collection.pair, collection.delete, legalhold.create, legalhold.release, token.issue, token.refresh, token.revoke,
-         *     run.start, run.finish.
+         *     content.download, manifest.export, reconciliation.export, run.start, run.finish.
          */
         get: operations["listAudit"];
         put?: never;
@@ -437,8 +438,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the account's active legal holds
-         * @description Oldest first. Released holds are not listed; the audit log keeps their history.
+         * List the account's legal holds, active and released
+         * @description Oldest first. `status=active` or `status=released` lists only those; without it, both.
          */
         get: operations["listHolds"];
         put?: never;
@@ -472,13 +473,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an active legal hold */
+        /** Read a legal hold, active or released */
         get: operations["getHold"];
         put?: never;
         post?: never;
         /**
          * Release a legal hold
-         * @description Deletion of what it covered is allowed again (unless another hold covers it). Content an `auto` collection kept only because of this hold (items the source deleted) is purged now, unless another hold still covers the collection. Releasing again answers 404.
+         * @description Deletion of what it covered is allowed again (unless another hold covers it). Content an `auto` collection kept only because of this hold (items the source deleted) is purged now, unless another hold still covers the collection. The hold stays readable as `status: released` with `released_at` and `released_by`; releasing it again answers 409 (`00409_hold_released`).
          */
         delete: operations["releaseHold"];
         options?: never;
@@ -612,7 +613,11 @@ export interface paths {
         get: operations["getWallet"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a wallet and its stored grant
+         * @description Removes the provider connection: the stored grant is erased with the wallet. 409 (`00409_in_use`) while a collection uses the wallet (delete the collection first, or wait until its deletion has finished). Where the provider offers revocation the grant is then revoked there (best effort: a failed revocation does not keep the wallet; the audit entry records `provider_revocation`). Zoom and Microsoft grants are not revoked by Custody: remove the app at the provider (Zoom Marketplace, Microsoft Entra enterprise applications) to withdraw consent there.
+         */
+        delete: operations["deleteWallet"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2844,6 +2849,7 @@ export interface operations {
                 /** @description The `cursor` of the previous page. */
                 cursor?: string;
                 limit?: number;
+                status?: "active" | "released";
             };
             header?: never;
             path?: never;
@@ -2861,13 +2867,18 @@ export interface operations {
                         cursor: string | null;
                         items: {
                             collection_ids: string[];
+                            /** @description The API client that placed it. */
+                            created_by: string | null;
                             /** Format: date-time */
                             creation_datetime: string;
                             description: string;
                             name: string;
                             onna_id: string;
-                            /** @enum {string} */
-                            status: "active";
+                            released_at: string | null;
+                            /** @description The API client that released it. */
+                            released_by: string | null;
+                            /** @description A released hold stays readable, with its history. */
+                            status: "active" | "released";
                             /** @description Covers every collection of this workspace, present and future. */
                             workspace_id: string | null;
                         }[];
@@ -2971,13 +2982,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         collection_ids: string[];
+                        /** @description The API client that placed it. */
+                        created_by: string | null;
                         /** Format: date-time */
                         creation_datetime: string;
                         description: string;
                         name: string;
                         onna_id: string;
-                        /** @enum {string} */
-                        status: "active";
+                        released_at: string | null;
+                        /** @description The API client that released it. */
+                        released_by: string | null;
+                        /** @description A released hold stays readable, with its history. */
+                        status: "active" | "released";
                         /** @description Covers every collection of this workspace, present and future. */
                         workspace_id: string | null;
                     };
@@ -3032,6 +3048,15 @@ export interface operations {
             };
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3425,6 +3450,62 @@ export interface operations {
             };
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
