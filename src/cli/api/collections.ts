@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, EXIT } from '../errors.ts';
 import { printJson, printTable } from '../output.ts';
 import { apiFor, globals, positiveInt, result, say } from './context.ts';
+import { registerDiscoveryCommands } from './discovery.ts';
 import { DEFAULT_CALLBACK, pairCollection } from './pair.ts';
 import { describeRun, exitCodeFor, watchRun } from './watch.ts';
 
@@ -98,6 +99,7 @@ export function registerCollectionCommands(program: Command, setExit: (code: num
       if (json) printJson({ collection: id, wallet: collection.credential_id, paired: true });
       else result(`paired collection ${id} (wallet ${collection.credential_id})`);
     });
+  registerDiscoveryCommands(collections);
   collections
     .command('filters')
     .description("save a collection's sync filters from a JSON file (--file), or print them (--show)")

@@ -6,7 +6,7 @@ import { registerCollectionCommands } from './collections.ts';
 import { apiFor, DEFAULT_URL, globals, normalizeUrl, result } from './context.ts';
 import { registerHoldCommands } from './holds.ts';
 import { registerItemCommands } from './items.ts';
-import { forgetToken, writeProfile } from './profile.ts';
+import { forgetToken, writeProfile, writeToken } from './profile.ts';
 import { registerRunCommands } from './runs.ts';
 
 export { DEFAULT_URL };
@@ -21,9 +21,15 @@ export function registerApiCommands(program: Command, setExit: (code: number) =>
     .action(async (opts: { clientId: string; clientSecret: string }, cmd: Command) => {
       const cli = loadCliConfig();
       const url = normalizeUrl(globals(cmd).url ?? cli.url ?? DEFAULT_URL);
-      await connect(url, { clientId: opts.clientId, clientSecret: opts.clientSecret }).run('sign-in', (c) => c.signIn());
-      const file = writeProfile(cli.configDir, { url, client_id: opts.clientId, client_secret: opts.clientSecret });
       forgetToken(cli.configDir);
+      // the token that proves the credentials is the one the next commands use
+      let token: { access_token: string; expires_at: number } | undefined;
+      await connect(url, { clientId: opts.clientId, clientSecret: opts.clientSecret }, { onTokens: (pair, expiresAt) => (token = { access_token: pair.access_token, expires_at: expiresAt }) }).run(
+        'sign-in',
+        (c) => c.signIn(),
+      );
+      const file = writeProfile(cli.configDir, { url, client_id: opts.clientId, client_secret: opts.clientSecret });
+      if (token) writeToken(cli.configDir, { url, client_id: opts.clientId, ...token });
       if (globals(cmd).json) printJson({ url, client_id: opts.clientId, profile: file });
       else result(`Logged in to ${url} as ${opts.clientId} (profile ${file}).`);
     });

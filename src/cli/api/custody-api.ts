@@ -212,6 +212,12 @@ export class CustodyApi {
     return this.call('GET', `/v1/collections/${enc(id)}/items/${enc(itemId)}`);
   }
 
+  /** One page of a discovery list (users, folders, channels) as the server answers it. */
+  discovery<T>(id: string, list: 'users' | 'folders' | 'channels', query: Record<string, string | undefined>): Promise<T> {
+    const q = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+    return this.call('GET', `/v1/collections/${enc(id)}/${list}${q ? `?${q}` : ''}`);
+  }
+
   /** One JSON call; the answer's body (undefined for 204). */
   private call<T>(method: string, path: string, body?: unknown): Promise<T> {
     return this.api.run(`${method} ${path.split('?')[0]}`, async (c) => {
