@@ -67,7 +67,7 @@ describe('the README walk-through with the CLI alone', () => {
     fs.mkdirSync(work);
     const port = await freePort();
     callback = `http://127.0.0.1:${await freePort()}/callback`;
-    server = await startCustody('serve', { DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' }, { port, bootMs: 120_000 });
+    server = await startCustody('serve', { DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info' }, { port, bootMs: 120_000 });
     call = httpCaller(server.url);
   }, 180_000);
 
@@ -185,7 +185,7 @@ describe('the README walk-through with the CLI alone', () => {
 
     const inUse = await cli(['wallets', 'delete', wallet]);
     expect(inUse.code).toBe(1);
-    expect(inUse.stderr).toMatch(/409 00409_in_use/);
+    expect(inUse.stderr).toMatch(new RegExp(`409 wallet ${wallet} is used by collection ${col}`));
     await ok(['collections', 'delete', col]);
     expect(await line(['wallets', 'delete', wallet])).toBe(`deleted wallet ${wallet}`);
     expect((await json(['wallets', 'list'])).map((w: Json) => w.onna_id)).not.toContain(wallet);

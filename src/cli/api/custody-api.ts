@@ -176,7 +176,7 @@ export class CustodyApi {
   }
 
   listRuns(id: string, max: number): Promise<RunSummary[]> {
-    return this.api.run(`GET /v1/collections/${id}/runs`, (c) => rawPages<RunSummary>(c, `/v1/collections/${enc(id)}/runs`, max).then((rows) => rows ?? []));
+    return this.api.run(`GET /v1/collections/${id}/runs`, (c) => rawPages<RunSummary>(c, `/v1/collections/${enc(id)}/runs`, max, 'runs').then((rows) => rows ?? []));
   }
 
   getRun(id: string, runId: string): Promise<RunDetail> {
@@ -254,15 +254,15 @@ function workspaceCollections(c: CustodyClient, id: string): Promise<Collection[
 }
 
 /** Every page of a list the typed schema may not have yet; null when the server answers 404/405 (no such route). */
-async function rawPages<T>(c: CustodyClient, path: string, max = Infinity): Promise<T[] | null> {
+async function rawPages<T>(c: CustodyClient, path: string, max = Infinity, key: 'items' | 'runs' = 'items'): Promise<T[] | null> {
   const out: T[] = [];
   let cursor: string | null = null;
   const sep = path.includes('?') ? '&' : '?';
   do {
     const res = await c.fetch(`${path}${sep}limit=${LIMIT}${cursor ? `&cursor=${enc(cursor)}` : ''}`);
     if (res.status === 404 || res.status === 405) return (await res.body?.cancel(), null);
-    const body = (await (await ok(Promise.resolve(res))).json()) as { items: T[]; cursor: string | null };
-    out.push(...body.items);
+    const body = (await (await ok(Promise.resolve(res))).json()) as Record<typeof key, T[]> & { cursor: string | null };
+    out.push(...body[key]);
     cursor = body.cursor;
   } while (cursor && out.length < max);
   return out.slice(0, max);
