@@ -213,6 +213,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/**
+ * The environment variables `custody serve` and `custody worker` read, one line each, written from the schema
+ * above (names, types, allowed values, bounds, defaults): the `--help` of those commands prints it.
+ */
+export function environmentHelp(): string {
+  const required = new Set<string>((Env as { required?: string[] }).required ?? []);
+  const props = Env.properties as unknown as Record<string, Record<string, unknown>>;
+  const width = Math.max(...Object.keys(props).map((k) => k.length)) + 2;
+  const lines = Object.entries(props).map(([name, schema]) => {
+    const facts: string[] = [];
+    const choices = (schema.anyOf as Array<{ const?: unknown }> | undefined)?.map((c) => c.const).filter((c) => c !== undefined);
+    if (choices?.length) facts.push(choices.join(' | '));
+    else if (schema.type === 'integer' || schema.type === 'number') {
+      const { minimum: lo, maximum: hi, exclusiveMinimum: above } = schema as { minimum?: number; maximum?: number; exclusiveMinimum?: number };
+      const bounds = lo !== undefined && hi !== undefined ? ` ${lo}..${hi}` : lo !== undefined ? ` >= ${lo}` : above !== undefined ? ` > ${above}` : '';
+      facts.push(`${schema.type === 'integer' ? 'integer' : 'number'}${bounds}`);
+    } else if (typeof schema.pattern === 'string') facts.push(`matching ${schema.pattern}`);
+    else if (typeof schema.minLength === 'number' && schema.minLength > 1) facts.push(`at least ${schema.minLength} characters`);
+    if (schema.default !== undefined) facts.push(`default ${schema.default === '' ? '""' : String(schema.default)}`);
+    else if (!required.has(name)) facts.push('optional');
+    return `  ${name.padEnd(width)}${facts.join(', ')}`;
+  });
+  return `Environment variables (validated at start; see the README, Configuration):\n${lines.join('\n')}`;
+}
+
 function defined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

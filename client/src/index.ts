@@ -4,13 +4,13 @@ import { parseEventStream, type StreamEvent } from './events.ts';
 import { paginate, type Page } from './paging.ts';
 import { realSleep, retryAfterMs } from './retry.ts';
 import type { components, paths } from './schema.ts';
-import { Session, type TokenPair } from './session.ts';
+import { Session, type StoredAccessToken, type TokenPair } from './session.ts';
 
 export { CustodyApiError, isErrorBody, type ErrorBody, type OAuthErrorBody } from './errors.ts';
 export { parseEventStream, type StreamEvent } from './events.ts';
 export { collect, paginate, type Page } from './paging.ts';
 export { retryAfterMs } from './retry.ts';
-export { Session } from './session.ts';
+export { Session, type StoredAccessToken, type TokenPair } from './session.ts';
 export type { components, operations, paths } from './schema.ts';
 
 export type Schemas = components['schemas'];
@@ -28,6 +28,10 @@ export interface CustodyClientOptions {
   maxRetries?: number;
   /** Wait when a 429 carries no usable Retry-After. Default 1 s. */
   defaultRetryMs?: number;
+  /** An access token kept from an earlier session, used while valid (see Session.restore). */
+  token?: StoredAccessToken;
+  /** Told of every new token pair. */
+  onTokens?: (pair: TokenPair, expiresAt: number) => void;
 }
 
 export interface CustodyClient {
@@ -90,6 +94,7 @@ export function createCustodyClient(opts: CustodyClientOptions): CustodyClient {
     clientId: opts.clientId,
     clientSecret: opts.clientSecret,
     now,
+    onTokens: opts.onTokens,
     async requestToken(form) {
       const { data, error, response } = await tokenClient.POST(TOKEN_PATH, {
         body: form,
@@ -100,6 +105,8 @@ export function createCustodyClient(opts: CustodyClientOptions): CustodyClient {
       return data as TokenPair;
     },
   });
+
+  if (opts.token) session.restore(opts.token);
 
   const authorize = async (headers: Headers, renew: boolean) => {
     headers.set('authorization', `Bearer ${renew ? await session.renew() : await session.accessToken()}`);

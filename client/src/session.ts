@@ -14,6 +14,15 @@ export interface SessionOptions {
   now(): number;
   /** Refresh this long before the access token expires. */
   marginMs?: number;
+  /** Told of every new token pair (a CLI keeps the access token between invocations). */
+  onTokens?: (pair: TokenPair, expiresAt: number) => void;
+}
+
+/** An access token kept from an earlier session (no refresh token: a rotated one must have one holder only). */
+export interface StoredAccessToken {
+  access_token: string;
+  /** Epoch milliseconds. */
+  expires_at: number;
 }
 
 /**
@@ -37,6 +46,12 @@ export class Session {
   /** The current refresh token (for tests and diagnostics; never persisted by the client). */
   get refreshToken(): string | undefined {
     return this.pair?.refresh_token;
+  }
+
+  /** Starts from an access token kept earlier; used until it nears expiry or is refused, then a fresh sign-in. */
+  restore(token: StoredAccessToken): void {
+    this.pair = { access_token: token.access_token, refresh_token: '', expires_in: 0 };
+    this.expiresAt = token.expires_at;
   }
 
   signIn(): Promise<string> {
@@ -72,6 +87,7 @@ export class Session {
     const pair = await this.opts.requestToken({ ...form, client_id: this.opts.clientId, client_secret: this.opts.clientSecret });
     this.pair = pair;
     this.expiresAt = this.opts.now() + pair.expires_in * 1000;
+    this.opts.onTokens?.(pair, this.expiresAt);
     return pair.access_token;
   }
 

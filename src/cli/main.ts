@@ -1,5 +1,5 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { Command, CommanderError, InvalidArgumentError, type Option } from 'commander';
+import { ConfigError, environmentHelp, loadConfig, type Config } from '../config.ts';
 import { registerApiCommands } from './api/commands.ts';
 import { CliError, EXIT } from './errors.ts';
 
@@ -31,11 +31,14 @@ function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(`${text.replace(/^error: /, 'custody: ').trim().replace(/\s*\n\s*/g, ' ')}\n`) });
+    .configureOutput({
+      outputError: (text, write) => write(`${text.replace(/^error: /, 'custody: ').trim().replace(/\s*\n\s*/g, ' ').replace('(Did you mean', '(did you mean')}\n`),
+    });
 
   program
     .command('serve')
     .description('run the API (and, on the embedded default, the workers)')
+    .addHelpText('after', () => `\n${environmentHelp()}`)
     .action(async () => {
       const c = config();
       await (await import('./serve.ts')).serve(c, { workers: c.sync.workers === 'inline' });
@@ -44,6 +47,7 @@ function buildProgram(): Command {
   program
     .command('worker')
     .description('run sync workers only (PostgreSQL deployments)')
+    .addHelpText('after', () => `\n${environmentHelp()}`)
     .action(async () => {
       await (await import('./serve.ts')).serve(config(), { workers: true, api: false });
       keepRunning = true;
@@ -79,7 +83,28 @@ function buildProgram(): Command {
     });
 
   registerApiCommands(program, (code) => (exitCode = code));
+  checkMandatoryAfterUnknown(program);
   return program;
+}
+
+/**
+ * Commander reports a missing required option before an unknown one, so `--acount x` would be answered with
+ * "required option '--account' not specified". The required options are checked here instead, after commander
+ * has named any unknown option (with its suggestion).
+ */
+function checkMandatoryAfterUnknown(program: Command): void {
+  const required = new Map<Command, Option[]>();
+  const walk = (cmd: Command) => {
+    const mandatory = cmd.options.filter((o) => o.mandatory);
+    for (const o of mandatory) o.mandatory = false;
+    if (mandatory.length) required.set(cmd, mandatory);
+    cmd.commands.forEach(walk);
+  };
+  walk(program);
+  program.hook('preAction', (_root, action) => {
+    const missing = (required.get(action) ?? []).find((o) => action.getOptionValue(o.attributeName()) === undefined);
+    if (missing) action.error(`error: required option '${missing.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+  });
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -54,6 +54,10 @@ export const CONFLICTS = {
   concurrent_change: '00409_concurrent_change',
   /** The run has already ended (cancel of a finished run). */
   run_ended: '00409_run_ended',
+  /** Something still uses what would be deleted (a wallet bound to a collection). */
+  in_use: '00409_in_use',
+  /** The legal hold was released already (it stays readable, with its history). */
+  hold_released: '00409_hold_released',
 } as const;
 export type ConflictCause = keyof typeof CONFLICTS;
 

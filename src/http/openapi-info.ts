@@ -67,7 +67,8 @@ Decisions taken where the specification says "not shown".
   what would be deleted; \`00409_invalid_status\` the collection's status
   does not allow it; \`00409_not_ready\` sync_filters or credentials are not saved yet;
   \`00409_concurrent_change\` another request changed the collection meanwhile (try again).
-  \`00409_run_ended\` the run has already ended (cancelling a finished run).
+  \`00409_run_ended\` the run has already ended (cancelling a finished run). \`00409_in_use\` a collection still uses
+  the wallet being deleted. \`00409_hold_released\` the legal hold was released already.
 - **Read representations.** \`GET /v1/workspaces\`, \`/v1/workspaces/{id}\`, \`/v1/workspaces/{id}/collections\`,
   \`/v1/wallet/{id}\` (never any secret) and \`/v1/collections/{id}\`. Lists page with an opaque \`cursor\`.
 - **Wallets for edrive.** \`POST /v1/wallet\` with \`config_type: "edrive"\` (and \`"conf"\` for Zoom); a collection's

@@ -56,21 +56,18 @@ export class HoldRepo {
     return id;
   }
 
-  /** An active hold of the account, or undefined (released holds and other accounts' holds are not found). */
+  /** A hold of the account, active or released; undefined for unknown ids and other accounts' holds. */
   async get(accountId: string, id: string): Promise<Hold | undefined> {
-    const row = await this.db
-      .selectFrom('legal_holds')
-      .selectAll()
-      .where('id', '=', id)
-      .where('account_id', '=', accountId)
-      .where('released_at', 'is', null)
-      .executeTakeFirst();
+    const row = await this.db.selectFrom('legal_holds').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
     return row ? (await withCollections(this.db, [row]))[0] : undefined;
   }
 
-  /** Active holds, oldest first. */
-  async list(accountId: string, opts: { cursor?: string; limit: number }) {
-    const page = await keysetPage(this.db.selectFrom('legal_holds').selectAll().where('account_id', '=', accountId).where('released_at', 'is', null), opts);
+  /** The account's holds, oldest first: active and released ones, or only those of `status`. */
+  async list(accountId: string, opts: { cursor?: string; limit: number; status?: 'active' | 'released' }) {
+    let q = this.db.selectFrom('legal_holds').selectAll().where('account_id', '=', accountId);
+    if (opts.status === 'active') q = q.where('released_at', 'is', null);
+    if (opts.status === 'released') q = q.where('released_at', 'is not', null);
+    const page = await keysetPage(q, opts);
     return { rows: await withCollections(this.db, page.rows), cursor: page.cursor };
   }
 

@@ -3,7 +3,7 @@ import { compiledOnce } from './compiled.ts';
 import type { Database } from './db.ts';
 import { newId, nowIso } from './ids.ts';
 import { keysetPage } from './paging.ts';
-import type { Executor } from './transaction.ts';
+import { atomically, type Executor } from './transaction.ts';
 
 export class WalletRepo {
   constructor(private readonly db: Executor) {}
@@ -31,6 +31,23 @@ export class WalletRepo {
         .where('account_id', '=', accountId),
       opts,
     );
+  }
+
+  /**
+   * Deletes a wallet no collection uses, with its grant. Returns the collections that still use it (nothing is
+   * deleted then), or null when the account has no such wallet. The check and the delete share one transaction;
+   * the foreign key of collections.wallet_id refuses a collection bound to it meanwhile.
+   */
+  async delete(accountId: string, id: string): Promise<{ users: Array<{ id: string; deleting: boolean }> } | null> {
+    return atomically(this.db, async (trx) => {
+      const wallet = await trx.selectFrom('wallets').select('id').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+      if (!wallet) return null;
+      const users = await trx.selectFrom('collections').select(['id', 'deleting_at']).where('wallet_id', '=', id).orderBy('id').execute();
+      if (users.length > 0) return { users: users.map((u) => ({ id: u.id, deleting: u.deleting_at !== null })) };
+      await trx.deleteFrom('credential_refresh_locks').where('wallet_id', '=', id).execute();
+      await trx.deleteFrom('wallets').where('id', '=', id).execute();
+      return { users: [] };
+    });
   }
 
   async getById(id: string) {

@@ -238,7 +238,7 @@ describe('the web console in Chromium', () => {
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: /^Release/ }).click();
     await page.getByText('No active hold.').waitFor();
-    expect((await jsonOf(await t.call(token, 'GET', '/v1/legalhold/holds'), 200)).items).toHaveLength(0);
+    expect((await jsonOf(await t.call(token, 'GET', '/v1/legalhold/holds?status=active'), 200)).items).toHaveLength(0);
 
     // The audit log shows what was done.
     await nav('Audit log');

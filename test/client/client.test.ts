@@ -57,6 +57,32 @@ describe('the typed client against the real server', () => {
     expect(custody.session.refreshToken).not.toBe(stolen);
   });
 
+  it('starts from a kept access token while it is valid, and signs in (telling onTokens) once it is refused', async () => {
+    const issued: string[] = [];
+    const first = newClient({ onTokens: (pair) => issued.push(pair.access_token) });
+    await first.ok(first.api.GET('/v1/workspaces'));
+    expect(issued).toHaveLength(1);
+    const kept = { access_token: issued[0]!, expires_at: Date.now() + 600_000 };
+
+    // A later process with the kept token: no sign-in at all.
+    const tokenRequests: string[] = [];
+    const counting = (input: Request | string | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.endsWith('/v1/oauth/token')) tokenRequests.push(url);
+      return fetch(input, init);
+    };
+    const later = newClient({ token: kept, fetch: counting as typeof fetch, onTokens: (pair) => issued.push(pair.access_token) });
+    await later.ok(later.api.GET('/v1/workspaces'));
+    await later.ok(later.api.GET('/v1/workspaces'));
+    expect(tokenRequests).toEqual([]);
+
+    // A kept token the service refuses (garbage here) is replaced by a fresh sign-in, which onTokens hears of.
+    const refused = newClient({ token: { access_token: 'not-a-token', expires_at: Date.now() + 600_000 }, fetch: counting as typeof fetch, onTokens: (pair) => issued.push(pair.access_token) });
+    await refused.ok(refused.api.GET('/v1/workspaces'));
+    expect(tokenRequests).toHaveLength(1);
+    expect(issued).toHaveLength(2);
+  });
+
   it('throws errors that carry the service error body', async () => {
     const custody = newClient();
     const err = await custody.ok(custody.api.GET('/v1/collections/{id}', { params: { path: { id: 'no-such-collection' } } })).catch((e: unknown) => e);

@@ -45,9 +45,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('legal holds on %s
     const list = await json(await t.call(token, 'GET', '/v1/legalhold/holds'));
     expect(list.items.map((h: Json) => h.onna_id)).toContain(id);
     expect((await t.call(token, 'DELETE', `/v1/legalhold/holds/${id}`)).status).toBe(204);
-    expect((await t.call(token, 'DELETE', `/v1/legalhold/holds/${id}`)).status).toBe(404);
-    expect((await t.call(token, 'GET', `/v1/legalhold/holds/${id}`)).status).toBe(404);
-    expect((await json(await t.call(token, 'GET', '/v1/legalhold/holds'))).items.map((h: Json) => h.onna_id)).not.toContain(id);
+    expect((await t.call(token, 'DELETE', `/v1/legalhold/holds/${id}`)).status).toBe(409);
+    expect(await json(await t.call(token, 'GET', `/v1/legalhold/holds/${id}`))).toMatchObject({ onna_id: id, status: 'released' });
+    expect((await json(await t.call(token, 'GET', '/v1/legalhold/holds?status=active'))).items.map((h: Json) => h.onna_id)).not.toContain(id);
   });
 
   it('blocks deleting a held collection and its workspace with 409 naming the hold, until released', async () => {

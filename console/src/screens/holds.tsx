@@ -6,7 +6,7 @@ import { ErrorBox, LoadMore, useAction, useLoad, usePaged } from '../ui.tsx';
 export function HoldsScreen({ session }: { session: Session }) {
   const { custody } = session;
   const holds = usePaged(async (cursor) => {
-    const page = await custody.ok(custody.api.GET('/v1/legalhold/holds', { params: { query: { cursor, limit: 50 } } }));
+    const page = await custody.ok(custody.api.GET('/v1/legalhold/holds', { params: { query: { cursor, limit: 50, status: 'active' } } }));
     return { items: page.items, next: page.cursor };
   }, []);
   const collections = useLoad(

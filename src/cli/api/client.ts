@@ -1,4 +1,4 @@
-import { createCustodyClient, CustodyApiError, type CustodyClient } from '../../../client/src/index.ts';
+import { createCustodyClient, CustodyApiError, type CustodyClient, type CustodyClientOptions } from '../../../client/src/index.ts';
 import { CliError } from '../errors.ts';
 
 export { CustodyApiError };
@@ -7,8 +7,12 @@ export { CustodyApiError };
  * The typed client (client/) behind the commands: it signs in with the client credentials, rotates tokens and
  * retries 429s. Every failure becomes a one-line CliError carrying the service's `detail`.
  */
-export function connect(baseUrl: string, credentials: { clientId: string; clientSecret: string } | null): Api {
-  const client = credentials ? createCustodyClient({ baseUrl, ...credentials }) : null;
+export function connect(
+  baseUrl: string,
+  credentials: { clientId: string; clientSecret: string } | null,
+  tokens: Pick<CustodyClientOptions, 'token' | 'onTokens'> = {},
+): Api {
+  const client = credentials ? createCustodyClient({ baseUrl, ...credentials, ...tokens }) : null;
   return {
     baseUrl,
     async run(what, fn) {

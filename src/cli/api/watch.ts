@@ -25,7 +25,7 @@ interface Progress {
 export async function watchRun(api: CustodyApi, collectionId: string, runId: string, opts: WatchOptions): Promise<RunSummary> {
   const bars = opts.bars ? new Bars() : null;
   const stop = new AbortController();
-  const streaming = bars ? followEvents(api, collectionId, runId, stop.signal, (who, p) => bars.custodian(who, p)) : Promise.resolve();
+  const streaming = bars ? followEvents(api, collectionId, runId, stop.signal, (who, p, label) => bars.custodian(who, p, label)) : Promise.resolve();
   try {
     for (;;) {
       const run = (await api.getCollection(collectionId)).latest_run;
@@ -49,9 +49,17 @@ export function exitCodeFor(status: string): number {
   return EXIT.runFailed;
 }
 
+/**
+ * A run in one line. Where the server reports the reconciliation's categories in the counters (`excluded`,
+ * `not_present`), those are shown, in the reconciliation's order; else the older counters.
+ */
 export function describeRun(run: RunSummary): string {
   const c = run.counters;
-  return `run ${run.run_id} ${run.status}: ${c.listed} listed, ${c.collected} collected, ${c.unchanged} unchanged, ${c.skipped} skipped, ${c.failed} failed, ${formatBytes(c.bytes)}, ${run.error_count} errors`;
+  const counts =
+    c.excluded !== undefined && c.not_present !== undefined
+      ? `${c.listed} listed, ${c.collected} collected, ${c.unchanged} unchanged, ${c.excluded} excluded, ${c.not_present} not present, ${c.failed} failed`
+      : `${c.listed} listed, ${c.collected} collected, ${c.unchanged} unchanged, ${c.skipped} skipped, ${c.failed} failed`;
+  return `run ${run.run_id} ${run.status}: ${counts}, ${formatBytes(c.bytes)}, ${run.error_count} errors`;
 }
 
 export function formatBytes(n: number): string {
@@ -62,7 +70,13 @@ export function formatBytes(n: number): string {
   return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
 }
 
-async function followEvents(api: CustodyApi, collectionId: string, runId: string, signal: AbortSignal, onProgress: (custodian: string, p: Progress) => void): Promise<void> {
+async function followEvents(
+  api: CustodyApi,
+  collectionId: string,
+  runId: string,
+  signal: AbortSignal,
+  onProgress: (custodian: string, p: Progress, label: string) => void,
+): Promise<void> {
   const res = await api.events(collectionId, signal);
   if (!res?.body) return;
   const decoder = new TextDecoder();
@@ -75,8 +89,9 @@ async function followEvents(api: CustodyApi, collectionId: string, runId: string
       buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
       const event = parseSse(block);
       if (event?.type !== 'run.progress') continue;
-      const d = event.data as Progress & { run_id?: string; custodian?: string };
-      if (d.run_id === runId && d.custodian) onProgress(d.custodian, d);
+      const d = event.data as Progress & { run_id?: string; custodian?: string; custodian_name?: string | null; custodian_email?: string | null };
+      // The name where the server gives one (the id stays the key: two people may share a name)
+      if (d.run_id === runId && d.custodian) onProgress(d.custodian, d, d.custodian_name || d.custodian_email || d.custodian);
     }
   }
 }
@@ -117,8 +132,8 @@ class Bars {
     else this.totals.setTotal(Math.max(c.listed, 1)), this.totals.update(c.collected + c.failed, payload);
   }
 
-  custodian(who: string, p: Progress) {
-    const payload = { name: who.slice(0, 28).padEnd(28), ...p, size: formatBytes(p.bytes) };
+  custodian(who: string, p: Progress, label: string) {
+    const payload = { name: label.slice(0, 28).padEnd(28), ...p, size: formatBytes(p.bytes) };
     const bar = this.custodians.get(who);
     if (!bar) this.custodians.set(who, this.multi.create(Math.max(p.listed, 1), p.collected + p.failed, payload));
     else bar.setTotal(Math.max(p.listed, 1)), bar.update(p.collected + p.failed, payload);
@@ -126,5 +141,7 @@ class Bars {
 
   stop() {
     this.multi.stop();
+    // the bars leave the cursor at the end of the last one: what follows starts on its own line
+    process.stderr.write('\n');
   }
 }

@@ -17,12 +17,13 @@ const AuditEntry = Type.Object({
 });
 
 const DESCRIPTION = `Newest first. Every state-changing API call (create, patch, start, pair, delete, hold, release, token issue,
-refresh and revocation) and every sync run's start and finish is recorded once, with its outcome; secrets never
+refresh and revocation), every content download (each answered request, range requests included), every manifest
+and reconciliation export, and every sync run's start and finish is recorded once, with its outcome; secrets never
 are. Calls refused with 401 (no known caller) or 429 (never processed) are not recorded. The log is append-only:
 no API edits or deletes an entry, and deleting a workspace or collection keeps its trail.
-Actions: workspace.create, workspace.delete, wallet.create, collection.create, collection.update, collection.start,
+Actions: workspace.create, workspace.delete, wallet.create, wallet.delete, collection.create, collection.update, collection.start,
 collection.pair, collection.delete, legalhold.create, legalhold.release, token.issue, token.refresh, token.revoke,
-run.start, run.finish.`;
+content.download, manifest.export, reconciliation.export, run.start, run.finish.`;
 
 function entryView(r: AuditRow) {
   return {

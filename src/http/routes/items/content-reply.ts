@@ -52,6 +52,17 @@ export const CONDITIONAL_DESCRIPTION =
   '`If-None-Match` (`*` included) or `If-Modified-Since` finds the content unchanged. A single `Range: bytes=…` answers 206 with ' +
   '`Content-Range` (an unsatisfiable one 416), unless `If-Range` names another version: then the whole content, 200.';
 
+/**
+ * The `content.download` audit entry of a download request: every answered request is one entry (a range request
+ * included), on the item, with the collection and the range asked for. The outcome and status come from the reply.
+ */
+export function downloadAudit(collectionId: string, itemId: string, range: string | undefined, version?: number) {
+  return {
+    targetId: itemId,
+    detail: { collection_id: collectionId, range: range ? range.slice(0, 100) : null, ...(version !== undefined && { version_number: version }) },
+  };
+}
+
 /** RFC 5987 ext-value: encodeURIComponent leaves ' ( ) * unescaped, which attr-char does not allow. */
 const rfc5987 = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 

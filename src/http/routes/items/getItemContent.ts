@@ -1,7 +1,7 @@
 import type { App } from '../../../app.ts';
 import { createSyncQueries } from '../../../sync/queries.ts';
 import { errors } from '../../schemas.ts';
-import { CONDITIONAL_DESCRIPTION, ContentHeaders, contentResponses, sendContent } from './content-reply.ts';
+import { CONDITIONAL_DESCRIPTION, ContentHeaders, contentResponses, downloadAudit, sendContent } from './content-reply.ts';
 import { ownCollection } from './own.ts';
 import { ItemParams } from './schemas.ts';
 
@@ -11,6 +11,7 @@ export default function getItemContent(app: App) {
   app.get(
     '/v1/collections/:id/items/:item_id/content',
     {
+      config: { audit: 'content.download' },
       schema: {
         operationId: 'getItemContent',
         tags: ['items'],
@@ -23,6 +24,7 @@ export default function getItemContent(app: App) {
       },
     },
     async (req, reply) => {
+      req.auditInfo = downloadAudit(req.params.id, req.params.item_id, req.headers.range);
       const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
       return sendContent(req, reply, await queries.itemContent(collection.id, req.params.item_id));
     },

@@ -1,7 +1,7 @@
 import type { App } from '../../../app.ts';
 import { createSyncQueries } from '../../../sync/queries.ts';
 import { errors } from '../../schemas.ts';
-import { CONDITIONAL_DESCRIPTION, ContentHeaders, contentResponses, sendContent } from './content-reply.ts';
+import { CONDITIONAL_DESCRIPTION, ContentHeaders, contentResponses, downloadAudit, sendContent } from './content-reply.ts';
 import { ownCollection } from './own.ts';
 import { VersionParams } from './schemas.ts';
 
@@ -11,6 +11,7 @@ export default function getItemVersionContent(app: App) {
   app.get(
     '/v1/collections/:id/items/:item_id/versions/:version_number/content',
     {
+      config: { audit: 'content.download' },
       schema: {
         operationId: 'getItemVersionContent',
         tags: ['items'],
@@ -25,8 +26,9 @@ export default function getItemVersionContent(app: App) {
       },
     },
     async (req, reply) => {
-      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
       const { item_id, version_number } = req.params;
+      req.auditInfo = downloadAudit(req.params.id, item_id, req.headers.range, version_number);
+      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
       return sendContent(req, reply, await queries.versionContent(collection.id, item_id, version_number));
     },
   );

@@ -9,6 +9,7 @@ export default function getManifest(app: App) {
   app.get(
     '/v1/collections/:id/manifest',
     {
+      config: { audit: 'manifest.export' },
       schema: {
         operationId: 'getManifest',
         tags: ['items'],
@@ -32,6 +33,7 @@ export default function getManifest(app: App) {
     async (req, reply) => {
       const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
       const format = req.query.format ?? 'json';
+      req.auditInfo = { detail: { format } };
       const now = new Date();
       const stamp = now.toISOString().replace(/[:.]/g, '-');
       const chunks = format === 'csv' ? manifestCsv(app.ctx.db, collection, now) : manifestJson(app.ctx.db, collection, now);

@@ -46,6 +46,7 @@ export default function getReconciliation(app: App) {
   app.get(
     '/v1/collections/:id/runs/:run_id/reconciliation',
     {
+      config: { audit: 'reconciliation.export' },
       schema: {
         operationId: 'getReconciliation',
         tags: ['items'],
@@ -72,6 +73,7 @@ export default function getReconciliation(app: App) {
       },
     },
     async (req, reply) => {
+      req.auditInfo = { targetId: req.params.run_id, detail: { collection_id: req.params.id, format: req.query.format ?? 'json', ...(req.query.format === 'csv' && { rows: req.query.rows ?? 'custodians' }) } };
       const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
       const run = await runs.get(req.params.run_id);
       if (!run || run.collection_id !== collection.id) throw notFound('Run');

@@ -21,8 +21,11 @@ export const HoldView = Type.Object({
   description: Type.String(),
   workspace_id: Type.Union([Type.String(), Type.Null()], { description: 'Covers every collection of this workspace, present and future.' }),
   collection_ids: Type.Array(Type.String()),
-  status: Type.Literal('active'),
+  status: Type.Union([Type.Literal('active'), Type.Literal('released')], { description: 'A released hold stays readable, with its history.' }),
   creation_datetime: Type.String({ format: 'date-time' }),
+  created_by: Type.Union([Type.String(), Type.Null()], { description: 'The API client that placed it.' }),
+  released_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  released_by: Type.Union([Type.String(), Type.Null()], { description: 'The API client that released it.' }),
 });
 
 export function holdView(h: Hold) {
@@ -32,7 +35,10 @@ export function holdView(h: Hold) {
     description: h.description,
     workspace_id: h.workspace_id,
     collection_ids: h.collection_ids,
-    status: 'active' as const,
+    status: h.released_at === null ? ('active' as const) : ('released' as const),
     creation_datetime: h.created_at,
+    created_by: h.created_by_client,
+    released_at: h.released_at,
+    released_by: h.released_by_client,
   };
 }
