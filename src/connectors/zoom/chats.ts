@@ -6,7 +6,10 @@ import { ProviderError } from '../../provider/provider-http.ts';
 import type { CollectEvent, UnitSpec } from '../types.ts';
 import { chatUserPath, isPieceFailure, isUserGone, pages, type Query } from './api.ts';
 import { isPrivateChannel } from './discovery.ts';
+import { chatFileEvents } from './chat-files.ts';
+import { chatFloor, chatLimitEvent } from './chat-window.ts';
 import { messageItem, type Conversation, type Owner } from './items.ts';
+import { recordEvent } from './record.ts';
 import type { ZoomRun } from './run.ts';
 import type { ChatTarget, Position } from './state.ts';
 import type { ChannelsPage, MessagesPage, SessionsPage } from './wire.ts';
@@ -25,6 +28,7 @@ async function* beginTargets(run: ZoomRun, pos: Position, list: () => Promise<No
 }
 
 export async function* collectOneToOne(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
+  if (!pos.targets) yield* chatLimitEvent(run, owner.id, owner.email || owner.id, run.ownerSince(owner.id));
   yield* beginTargets(run, pos, () => oneToOnePeers(run, owner));
   yield* eachTarget(run, owner, pos, (t) => ({ type: 'one-to-one', id: t.id, name: t.name }), (t) => ({ to_contact: t.contact }));
 }
@@ -33,7 +37,10 @@ export async function* collectChannels(run: ZoomRun, owner: Owner, pos: Position
   const fresh = !pos.targets;
   yield* beginTargets(run, pos, () => ownerChannels(run, owner));
   // Each channel is a unit of its own, collected through the first selected member that lists it.
-  if (fresh) for (const t of pos.targets ?? []) yield { type: 'unit', unit: channelUnit(t), status: 'pending' };
+  if (fresh) {
+    for (const t of pos.targets ?? []) yield { type: 'unit', unit: channelUnit(t), status: 'pending' };
+    for (const t of pos.targets ?? []) yield* chatLimitEvent(run, t.id, `channel ${t.name}`, t.since);
+  }
   yield* eachTarget(
     run,
     owner,
@@ -58,8 +65,9 @@ async function oneToOnePeers(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> 
     for (const s of page.sessions ?? []) {
       if (s.type !== undefined && s.type !== '1:1') continue;
       const email = s.peer_contact_email || undefined;
-      const userId = s.peer_contact_user_id || s.peer_contact_id || undefined;
-      const contact = email ?? userId;
+      const userId = s.peer_contact_user_id || undefined;
+      // A contact outside the account has a member id only (no user id, no e-mail): `to_contact` takes it too.
+      const contact = email ?? userId ?? (s.peer_contact_member_id || undefined);
       if (!contact || targets.has(contact)) continue;
       let from = since;
       const peer = run.peerOwner({ id: userId, email });
@@ -131,7 +139,8 @@ async function* eachTarget(
 
 /** Yields the conversation's messages; returns false when a page could not be read (reported, window skipped). */
 async function* targetMessages(run: ZoomRun, owner: Owner, pos: Position, t: ChatTarget, c: Conversation, select: Query, unit: string): AsyncGenerator<CollectEvent, boolean> {
-  const windows = monthWindows(t.since, t.until);
+  // Zoom serves the last six months only: older windows are a provider limit (reported once), not a failure.
+  const windows = monthWindows(Math.max(t.since, chatFloor(run)), t.until);
   const path = chatUserPath(owner.id, '/messages');
   let complete = true;
   for (; pos.window < windows.length; pos.window++) {
@@ -146,7 +155,12 @@ async function* targetMessages(run: ZoomRun, owner: Owner, pos: Position, t: Cha
     };
     try {
       for await (const { page, next } of pages<MessagesPage>(run.api, 'listing chat messages', path, query, pos.page ?? null, run.now)) {
-        for (const msg of page.messages ?? []) if (msg?.id) yield { type: 'item', item: messageItem(owner, c, msg) };
+        for (const msg of page.messages ?? []) {
+          if (!msg?.id) continue;
+          const message = recordEvent(messageItem(owner, c, msg), msg);
+          yield message;
+          yield* chatFileEvents(owner, c, message.item, msg, { http: run.ctx.http, isZoomHost: run.isZoomHost });
+        }
         pos.page = next;
         if (next) yield run.checkpoint();
       }

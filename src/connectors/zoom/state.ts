@@ -45,8 +45,15 @@ export interface RunState {
   at: Position | null;
 }
 
+/**
+ * 2 since issue 20 (records are content): marks of an earlier version are not used, so the next run reads every
+ * record in the look-back again and the items collected before get their blob (files unchanged are not
+ * downloaded again: same version, content stored).
+ */
+export const CURSORS_VERSION = 2;
+
 export interface Cursors {
-  v: 1;
+  v: typeof CURSORS_VERSION;
   /** Per owner and per channel: the `startedAt` of the last run that collected them completely. */
   owners: Record<string, number>;
   channels: Record<string, number>;
@@ -65,8 +72,8 @@ export function readState(value: unknown): RunState | null {
 }
 
 export function readCursors(value: unknown): Cursors {
-  if (!isRecord(value) || value.v !== 1 || !isRecord(value.owners) || !isRecord(value.channels)) {
-    return { v: 1, owners: {}, channels: {} };
+  if (!isRecord(value) || value.v !== CURSORS_VERSION || !isRecord(value.owners) || !isRecord(value.channels)) {
+    return { v: CURSORS_VERSION, owners: {}, channels: {} };
   }
   return value as unknown as Cursors;
 }
