@@ -1,0 +1,106 @@
+// Issue 20, the Team Chat side: external contacts (member id only), files attached to messages, and the six-month
+// window as a provider limit, against the sandbox with those behaviours on. Expectations come from the sandbox's
+// ground truth and the oracle (written from ../shared/reference/zoom-api.md), never from src/.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
+import type { CollectEvent, Connector, Grant } from '../../src/connectors/types.ts';
+import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
+import { chatReach } from '../completeness/oracle.ts';
+import { ALL_CHATS, expectedItems, filters, keyOf, MiniEngine, pair, sel, session, sha256 } from './zoom-harness.ts';
+
+let sandbox: ZoomSandbox;
+let connector: Connector;
+let grant: Grant;
+
+beforeAll(async () => {
+  sandbox = await startZoomSandbox({ seed: 21, users: 4, meetingsPerUser: 1, channels: 3, messagesPerChannel: 8, messagesPerChat: 6, chatExtras: true });
+  // ZOOM_LOOKBACK_DAYS=365: twice what Team Chat serves.
+  connector = createZoomConnector({
+    clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, oauthUrl: sandbox.oauthUrl, apiUrl: sandbox.apiUrl,
+    lookbackDays: 365, budget: { ratePerSecond: 10_000, burst: 10_000 },
+  });
+  grant = await pair(connector);
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+type Limit = Extract<CollectEvent, { type: 'provider_limit' }>;
+
+describe('zoom Team Chat as a real account holds it', () => {
+  it('a 365-day look-back: windows clamped to six months, no request refused, the limit reported once per owner and channel, everything within reach collected', async () => {
+    const f = filters({ account_owners: sel({ all: true }), chats: ALL_CHATS });
+    const engine = new MiniEngine(connector, session(connector, grant).ctx);
+    const limits: Limit[] = [];
+    const before = sandbox.requests.length;
+    const result = await engine.run(f, { onEvent: (ev) => ev.type === 'provider_limit' && limits.push(ev) });
+    expect(result.errors).toEqual([]);
+    const refused = sandbox.requests.slice(before).filter((r) => r.path.startsWith('/v2/chat/users/') && r.path.includes('/messages?'));
+    expect(refused.length).toBeGreaterThan(0);
+    // Every message request starts within the last six months (Correction Z6).
+    for (const r of refused) {
+      const from = Date.parse(new URL(r.path, 'http://x').searchParams.get('from')!);
+      expect(from, r.path).toBeGreaterThanOrEqual(chatReach(Date.now()));
+    }
+    const owners = expectedItems(sandbox, f).owners;
+    const units = [...owners, ...sandbox.tenant.channels.filter((c) => c.memberIds.some((id) => owners.includes(id))).map((c) => c.id)];
+    expect(limits.map((l) => l.custodian).sort()).toEqual([...units].sort());
+    for (const l of limits) {
+      expect(l.kind).toBe('chat_history');
+      expect(l.reason).toMatch(/6 months/);
+    }
+    expect([...engine.stored.keys()].sort()).toEqual([...expectedItems(sandbox, f).items.keys()].sort());
+    // An old message exists in the tenant and is rightly out of reach.
+    const old = [...sandbox.tenant.oneToOne.flatMap((c) => c.messages), ...Object.values(sandbox.tenant.channelMessages).flat()].filter((m) => m.timestamp < chatReach(Date.now()));
+    expect(old.length).toBeGreaterThan(0);
+    for (const m of old) expect(engine.stored.has(keyOf('chat_message', m.id)) || engine.stored.has(keyOf('channel_message', m.id))).toBe(false);
+
+    // The next run starts from its mark: nothing cut any more, nothing reported.
+    const again: Limit[] = [];
+    await engine.run(f, { onEvent: (ev) => ev.type === 'provider_limit' && again.push(ev) });
+    expect(again).toEqual([]);
+  });
+
+  it('collects one-to-one conversations with external contacts, listed by member id only', async () => {
+    const externals = sandbox.tenant.externalContacts;
+    expect(externals.length).toBeGreaterThan(1);
+    const f = filters({ account_owners: sel({ all: true }), chats: { all_selected: false, selected: [{ 'one-to-one': true }], excluded: [] } });
+    const engine = new MiniEngine(connector, session(connector, grant).ctx);
+    const before = sandbox.requests.length;
+    await engine.run(f);
+    for (const contact of externals) {
+      const conversation = sandbox.tenant.oneToOne.find((c) => c.userIds.includes(contact.member_id))!;
+      const owner = conversation.userIds.find((id) => id !== contact.member_id)!;
+      expect(sandbox.requests.slice(before).some((r) => r.path.startsWith(`/v2/chat/users/${owner}/messages?`) && r.path.includes(`to_contact=${encodeURIComponent(contact.member_id)}`))).toBe(true);
+      const inReach = conversation.messages.filter((m) => m.timestamp >= chatReach(Date.now()));
+      expect(inReach.length).toBeGreaterThan(0);
+      for (const m of inReach) {
+        const item = engine.stored.get(keyOf('chat_message', m.id))?.input;
+        expect(item, m.id).toBeDefined();
+        expect(item!.custodian).toBe(owner);
+        expect(item!.metadata).toMatchObject({ conversation_id: contact.member_id, message: m.message, sender_display_name: m.sender_display_name });
+      }
+    }
+  });
+
+  it('downloads every file attached to a collected message as a chat_file naming its message, with the bytes Zoom serves', async () => {
+    const f = filters({ account_owners: sel({ all: true }), chats: ALL_CHATS });
+    const engine = new MiniEngine(connector, session(connector, grant).ctx);
+    await engine.run(f);
+    const reach = chatReach(Date.now());
+    const messages = [...sandbox.tenant.oneToOne.flatMap((c) => c.messages), ...Object.values(sandbox.tenant.channelMessages).flat()].filter((m) => m.timestamp >= reach);
+    const withFiles = messages.filter((m) => m.files?.length);
+    expect(withFiles.length).toBeGreaterThan(0);
+    for (const m of withFiles) {
+      for (const file of m.files!) {
+        const got = engine.stored.get(keyOf('chat_file', file.file_id));
+        expect(got, file.file_id).toBeDefined();
+        expect(got!.sha256).toBe(sha256(sandbox.tenant.textBodies.get(file.file_id)!));
+        expect(got!.input.metadata.parent_source_id).toBe(m.id);
+        expect(got!.input.size).toBe(file.file_size);
+        expect(got!.input.name).toBe(file.file_name);
+      }
+    }
+  });
+});
