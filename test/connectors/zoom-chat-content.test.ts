@@ -6,7 +6,7 @@ import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
 import type { CollectEvent, Connector, Grant } from '../../src/connectors/types.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { chatReach } from '../completeness/oracle.ts';
-import { ALL_CHATS, expectedItems, filters, keyOf, MiniEngine, pair, sel, session, sha256 } from './zoom-harness.ts';
+import { ALL_CHATS, expectedItems, filters, keyOf, MiniEngine, pair, RECORD_KINDS, sel, session, sha256 } from './zoom-harness.ts';
 
 let sandbox: ZoomSandbox;
 let connector: Connector;
@@ -102,5 +102,25 @@ describe('zoom Team Chat as a real account holds it', () => {
         expect(got!.input.name).toBe(file.file_name);
       }
     }
+  });
+
+  it('items collected before records were content get their blob at the next run; no file is downloaded again', async () => {
+    const f = filters({ account_owners: sel({ all: true }), chats: ALL_CHATS });
+    const engine = new MiniEngine(connector, session(connector, grant).ctx);
+    const first = await engine.run(f);
+    // As a collection from before issue 20 holds them: records without content and with a version of the old
+    // kind, and the cursors of that time (v1), whose marks would skip everything but the last two days.
+    let records = 0;
+    for (const [k, s] of engine.stored) {
+      if (!RECORD_KINDS.includes(s.input.kind)) continue;
+      records += 1;
+      engine.stored.set(k, { input: { ...s.input, version: 'Normal:0123abcd', size: null, mimeType: null } });
+    }
+    const { owners, channels } = first.cursors as { owners: Record<string, number>; channels: Record<string, number> };
+    engine.cursors = { v: 1, owners, channels };
+    const second = await engine.run(f);
+    expect(second.downloads).toBe(0);
+    expect(second.records).toBe(records);
+    for (const [k, s] of engine.stored) if (RECORD_KINDS.includes(s.input.kind)) expect(s.sha256, k).toMatch(/^[0-9a-f]{64}$/);
   });
 });
