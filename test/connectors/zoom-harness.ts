@@ -2,6 +2,7 @@
 // own OAuth, a ProviderHttp whose auth refreshes through the connector (rotating refresh tokens), events
 // consumed one at a time, content read (and resumed) like the engine, unchanged content not downloaded again.
 import crypto from 'node:crypto';
+import { expect } from 'vitest';
 import type { Readable } from 'node:stream';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
 import type { CollectEvent, Connector, ContentSource, Grant, ItemInput, ProviderContext } from '../../src/connectors/types.ts';
@@ -225,6 +226,11 @@ export async function readAll(content: ContentSource): Promise<Buffer> {
 }
 
 // ---- what the sandbox holds that the filters allow -------------------------------------------------------
+
+/** What an item's sha256 must equal for an `Expected` value: any SHA-256 for a record (use with toEqual). */
+export function shaMatcher(want: string | null | undefined): unknown {
+  return want === 'record' ? expect.stringMatching(/^[0-9a-f]{64}$/) : want;
+}
 
 /** Kinds whose content is the record Zoom returned for them (issue 20), not bytes the sandbox serves. */
 export const RECORD_KINDS = ['meeting', 'chat_message', 'channel_message'];
