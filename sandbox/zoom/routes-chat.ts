@@ -42,7 +42,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
       channels: page.items.map((c) => ({
         id: c.id, jid: c.jid, name: c.name, type: c.type,
         channel_url: `${ctx.mainOrigin()}/launch/chat/v2/${c.id}`,
-        channel_settings: { new_members_can_see_previous_messages_files: true, allow_to_add_external_users: 0 },
+        channel_settings: { new_members_can_see_previous_messages_files: !c.joinedAt, allow_to_add_external_users: 0 },
       })),
     };
   });
@@ -126,6 +126,9 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
       if (!channel) return zoomError(reply, 404, 4130, `Channel does not exist: ${q.to_channel}.`);
       // "The API only returns messages sent and/or received by the user in the queried channel."
       all = channel.memberIds.includes(user.id) ? ctx.tenant.channelMessages[channel.id] : [];
+      // A channel that does not show new members its history: this member's view starts when they joined.
+      const joined = channel.joinedAt?.[user.id];
+      if (joined !== undefined) all = all.filter((m) => m.timestamp >= joined);
     }
     const withRevisions = q.include_deleted_and_edited_message === 'true';
     const selected = all

@@ -45,6 +45,18 @@ export function addChatExtras(
       oneToOne.push({ userIds: [owner.id, contact.member_id], messages });
     }
   }
+  // The first channel with three members or more does not show new members its history: its members joined one
+  // after another, the last ones well after its first messages.
+  const staged = channels.find((c) => c.memberIds.length >= 3 && (channelMessages[c.id]?.length ?? 0) >= 4);
+  if (staged) {
+    const times = channelMessages[staged.id].map((m) => m.timestamp).sort((a, b) => a - b);
+    const order = [...staged.memberIds].sort(() => (rng.chance(0.5) ? 1 : -1));
+    staged.joinedAt = {};
+    order.forEach((id, i) => {
+      // The first to join was there from the start; each later one joined before some later message.
+      staged.joinedAt![id] = i === 0 ? times[0] - DAY : times[Math.min(times.length - 1, Math.floor((i * times.length) / order.length))] - 1000;
+    });
+  }
   const lists = [...oneToOne.map((c) => c.messages), ...channels.map((c) => channelMessages[c.id] ?? [])];
   for (const list of lists) {
     for (const m of list) if (rng.chance(0.25)) m.files = makeFiles(rng, m, bodies);

@@ -88,6 +88,11 @@ export interface ZoomChannel {
   type: number; // 1 private, 3 public
   isPrivate: boolean;
   memberIds: string[];
+  /**
+   * `channel_settings.new_members_can_see_previous_messages_files: false`: a member sees the messages sent since
+   * they joined (epoch ms per member id) only, so the channel's history depends on whose view is read.
+   */
+  joinedAt?: Record<string, number>;
 }
 
 /**

@@ -15,7 +15,10 @@
 // - conf chats (issue 20, from ../shared/reference/zoom-api.md): one-to-one conversations with contacts outside the
 //   account count like any other (Correction Z4); every file attached to a collected message is a `chat_file`
 //   (source id: its `file_id`) held for the same custodian (Correction Z5); a message more than six calendar
-//   months old cannot be listed at all (Correction Z6: 400 code 300), so none is expected.
+//   months old cannot be listed at all (Correction Z6: 400 code 300), so none is expected. A channel whose
+//   `channel_settings.new_members_can_see_previous_messages_files` is false shows each member the messages since
+//   they joined (`to_channel` "only returns messages sent and/or received by the user"): its expected messages are
+//   those some selected member saw.
 // - A selection entry `{<key>: <boolean>}` switches its key only when the boolean is true.
 // - edrive: a user key's `all_selected` takes every item of the drive but the root, minus each excluded folder and
 //   everything beneath it; `selected` takes each selected folder and everything beneath it (not its ancestors).
@@ -142,6 +145,9 @@ export function confOracle(tenant: ZoomTenant, filters: SpecConfFilters, sinceMs
       if (!chats.channel(channel.id)) continue;
       for (const msg of tenant.channelMessages[channel.id] ?? []) {
         if (msg.timestamp < reach) continue;
+        // A channel that does not show new members its history: what some selected member saw, no more.
+        const joined = channel.joinedAt?.[owner.id];
+        if (joined !== undefined && msg.timestamp < joined) continue;
         // Issue 10 makes a channel a unit of its own (custodian: the channel id); a member owner is the older reading.
         addMessage('channel_message', msg, channel.id);
         addMessage('channel_message', msg, owner.id);

@@ -45,9 +45,9 @@ describe('zoom Team Chat as a real account holds it', () => {
     }
     const owners = expectedItems(sandbox, f).owners;
     const units = [...owners, ...sandbox.tenant.channels.filter((c) => c.memberIds.some((id) => owners.includes(id))).map((c) => c.id)];
-    expect(limits.map((l) => l.custodian).sort()).toEqual([...units].sort());
-    for (const l of limits) {
-      expect(l.kind).toBe('chat_history');
+    const windowLimits = limits.filter((l) => l.kind === 'chat_history');
+    expect(windowLimits.map((l) => l.custodian).sort()).toEqual([...units].sort());
+    for (const l of windowLimits) {
       expect(l.reason).toMatch(/6 months/);
     }
     expect([...engine.stored.keys()].sort()).toEqual([...expectedItems(sandbox, f).items.keys()].sort());
@@ -58,7 +58,7 @@ describe('zoom Team Chat as a real account holds it', () => {
 
     // The next run starts from its mark: nothing cut any more, nothing reported.
     const again: Limit[] = [];
-    await engine.run(f, { onEvent: (ev) => ev.type === 'provider_limit' && again.push(ev) });
+    await engine.run(f, { onEvent: (ev) => ev.type === 'provider_limit' && ev.kind === 'chat_history' && again.push(ev) });
     expect(again).toEqual([]);
   });
 
@@ -122,5 +122,36 @@ describe('zoom Team Chat as a real account holds it', () => {
     expect(second.downloads).toBe(0);
     expect(second.records).toBe(records);
     for (const [k, s] of engine.stored) if (RECORD_KINDS.includes(s.input.kind)) expect(s.sha256, k).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('reads a channel that hides earlier history from new members through every selected member, each message once, and says what stays out of reach', async () => {
+    const channel = sandbox.tenant.channels.find((c) => c.joinedAt)!;
+    expect(channel).toBeDefined();
+    const byJoin = [...channel.memberIds].sort((a, b) => channel.joinedAt![a]! - channel.joinedAt![b]!);
+    const [earliest, ...later] = byJoin;
+    // Without the earliest member: the later ones' views together, which miss what came before the first of them joined.
+    const owners = later.filter((id) => sandbox.tenant.findUser(id));
+    expect(owners.length).toBeGreaterThan(1);
+    const f = filters({ account_owners: sel({ selected: owners }), chats: { all_selected: false, selected: [{ channels: sel({ selected: [channel.id] }) }], excluded: [] } });
+    const engine = new MiniEngine(connector, session(connector, grant).ctx);
+    const limits: Limit[] = [];
+    const result = await engine.run(f, { onEvent: (ev) => ev.type === 'provider_limit' && limits.push(ev) });
+    expect(result.errors).toEqual([]);
+    const reach = chatReach(Date.now());
+    const firstJoin = Math.min(...owners.map((id) => channel.joinedAt![id]!));
+    const seen = sandbox.tenant.channelMessages[channel.id]!.filter((m) => m.timestamp >= reach && m.timestamp >= firstJoin);
+    const unseen = sandbox.tenant.channelMessages[channel.id]!.filter((m) => m.timestamp >= reach && m.timestamp < firstJoin);
+    // The owner collected first (id order) joined later than the first of the selected: their view alone misses some.
+    const firstById = [...owners].sort()[0]!;
+    expect(seen.some((m) => m.timestamp < channel.joinedAt![firstById]!)).toBe(true);
+    const stored = [...engine.stored.values()].filter((s) => s.input.kind === 'channel_message').map((s) => s.input.sourceId).sort();
+    expect(stored).toEqual(seen.map((m) => m.id).sort());
+    expect(stored).toEqual([...expectedItems(sandbox, f).items.keys()].filter((k) => k.startsWith('channel_message|')).map((k) => k.split('|')[1]).sort());
+    expect(result.items.filter((i) => i.kind === 'channel_message').length).toBeGreaterThanOrEqual(seen.length);
+    const history = limits.filter((l) => l.kind === 'channel_history');
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ custodian: channel.id, sourceId: channel.id });
+    expect(earliest).toBeDefined();
+    expect(unseen.length + seen.length).toBeGreaterThan(0);
   });
 });

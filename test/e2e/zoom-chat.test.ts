@@ -60,7 +60,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom Team Chat be
 
     const rec = await jsonOf(await call('GET', `/v1/collections/${id}/runs/${c.latest_run.run_id}/reconciliation`), 200);
     expect(rec.balanced).toBe(true);
-    const limits = (rec.custodians as Json[]).flatMap((u) => (u.exceptions as Json[]).filter((e) => e.outcome === 'provider_limit').map((e) => ({ unit: u.custodian, ...e })));
+    const limits = (rec.custodians as Json[]).flatMap((u) => (u.exceptions as Json[]).filter((e) => e.outcome === 'provider_limit' && e.kind === 'chat_history').map((e) => ({ unit: u.custodian, ...e })));
     const owners = (rec.custodians as Json[]).filter((u) => u.unit_kind === 'custodian').map((u) => u.custodian as string);
     expect(owners.length).toBeGreaterThan(0);
     // Once per owner (and per channel read through one), nothing else.

@@ -40,6 +40,7 @@ export async function* collectChannels(run: ZoomRun, owner: Owner, pos: Position
   if (fresh) {
     for (const t of pos.targets ?? []) yield { type: 'unit', unit: channelUnit(t), status: 'pending' };
     for (const t of pos.targets ?? []) yield* chatLimitEvent(run, t.id, `channel ${t.name}`, t.since);
+    for (const t of pos.targets ?? []) if (t.views) yield channelViewsLimit(t);
   }
   yield* eachTarget(
     run,
@@ -49,6 +50,20 @@ export async function* collectChannels(run: ZoomRun, owner: Owner, pos: Position
     (t) => ({ to_channel: t.id }),
     (t) => run.state.channelsDone.push(t.id),
   );
+}
+
+/** A channel whose members see only what was sent since they joined: what no selected member saw is out of reach. */
+function channelViewsLimit(t: ChatTarget): CollectEvent {
+  return {
+    type: 'provider_limit',
+    custodian: t.id,
+    kind: 'channel_history',
+    sourceId: t.id,
+    name: `channel ${t.name}: history before its selected members joined`,
+    reason:
+      `Zoom shows the members of channel ${t.name} only the messages sent since they joined, and the API returns a channel's messages as one member sees them: ` +
+      `the views of the ${t.views?.length ?? 1} selected account owners were read and merged; messages sent before the earliest of them joined cannot be listed (select a member who joined earlier to reach them)`,
+  };
 }
 
 function channelUnit(t: ChatTarget): UnitSpec {
@@ -99,7 +114,11 @@ async function ownerChannels(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> 
       if (!c?.id || !selectsId(selection, c.id) || run.state.channelsDone.includes(c.id) || targets.some((t) => t.id === c.id)) continue;
       // A fanned-out run: the channel is collected by the one owner's unit that claims it first.
       if (run.ctx.claim && !(await run.ctx.claim(c.id))) continue;
-      targets.push({ id: c.id, name: c.name || c.id, isPrivate: isPrivateChannel(c), since: run.channelSince(c.id), until: run.state.startedAt });
+      // `to_channel` "only returns messages sent and/or received by the user": where new members do not see earlier
+      // history, every selected owner's view is read and merged (a message is one item however many saw it).
+      const perMember = c.channel_settings?.new_members_can_see_previous_messages_files === false;
+      const views = perMember ? [owner.id, ...run.owners.map((o) => o.id).filter((id) => id !== owner.id)] : undefined;
+      targets.push({ id: c.id, name: c.name || c.id, isPrivate: isPrivateChannel(c), ...(views && { views }), since: run.channelSince(c.id), until: run.state.startedAt });
     }
   }
   return targets;
@@ -121,7 +140,19 @@ async function* eachTarget(
     if (c.type === 'channel') yield { type: 'unit', unit: channelUnit(t), status: 'running' };
     let complete = true;
     try {
-      complete = yield* targetMessages(run, owner, pos, t, c, select(t), unit);
+      const views = t.views ?? [owner.id];
+      for (pos.view ??= 0; pos.view < views.length; pos.view++) {
+        try {
+          complete = (yield* targetMessages(run, owner, pos, t, c, select(t), unit, views[pos.view])) && complete;
+        } catch (err) {
+          // Another owner's view: one who is not a member (or is gone) has nothing to add; their own unit says why.
+          if (pos.view === 0 || !(err instanceof ProviderError && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 429)) throw err;
+          run.ctx.log.debug({ channel: t.id, through: views[pos.view], status: err.status }, 'channel view not readable; skipped');
+        }
+        pos.window = 0;
+        pos.page = null;
+      }
+      pos.view = 0;
     } catch (err) {
       // A channel deleted while the run went on: not there any more, by HTTP semantics; the others continue.
       if (!(err instanceof ProviderError && err.status === 404 && t.contact === undefined) || isUserGone(err)) throw err;
@@ -138,10 +169,12 @@ async function* eachTarget(
 }
 
 /** Yields the conversation's messages; returns false when a page could not be read (reported, window skipped). */
-async function* targetMessages(run: ZoomRun, owner: Owner, pos: Position, t: ChatTarget, c: Conversation, select: Query, unit: string): AsyncGenerator<CollectEvent, boolean> {
+async function* targetMessages(
+  run: ZoomRun, owner: Owner, pos: Position, t: ChatTarget, c: Conversation, select: Query, unit: string, through = owner.id,
+): AsyncGenerator<CollectEvent, boolean> {
   // Zoom serves the last six months only: older windows are a provider limit (reported once), not a failure.
   const windows = monthWindows(Math.max(t.since, chatFloor(run)), t.until);
-  const path = chatUserPath(owner.id, '/messages');
+  const path = chatUserPath(through, '/messages');
   let complete = true;
   for (; pos.window < windows.length; pos.window++) {
     const w = windows[pos.window];
@@ -165,7 +198,8 @@ async function* targetMessages(run: ZoomRun, owner: Owner, pos: Position, t: Cha
         if (next) yield run.checkpoint();
       }
     } catch (err) {
-      if (!isPieceFailure(err) || (err.status === 404 && c.type === 'channel')) throw err;
+      // Another owner's view of a channel: not theirs to report (the caller skips it).
+      if (through !== owner.id || !isPieceFailure(err) || (err.status === 404 && c.type === 'channel')) throw err;
       complete = false;
       const span = `${isoSeconds(w.start)} to ${isoSeconds(w.end)}`;
       yield {

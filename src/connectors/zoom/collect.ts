@@ -111,6 +111,7 @@ function enter(pos: Position, phase: Phase): void {
   delete pos.lastUuid;
   delete pos.targets;
   delete pos.target;
+  delete pos.view;
   delete pos.page;
 }
 

@@ -12,6 +12,11 @@ export interface ChatTarget {
   /** `to_contact` value (peer's email, else user id); absent for channels. */
   contact?: string;
   isPrivate?: boolean;
+  /**
+   * A channel that shows members only what was sent since they joined: the selected owners whose views are read
+   * and merged (the collecting owner first). Absent: one member's view holds the whole history.
+   */
+  views?: string[];
   /** Start of this target's history (epoch ms). */
   since: number;
   /** End of this target's history (epoch ms): the last message the sessions list reported, or the run's start. */
@@ -29,6 +34,8 @@ export interface Position {
   /** chats: the targets of this owner and phase, the current one, and the next page of its current window. */
   targets?: ChatTarget[];
   target?: number;
+  /** chats: which of the current target's `views` is being read. */
+  view?: number;
   page?: PageMark | null;
 }
 

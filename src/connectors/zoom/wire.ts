@@ -70,6 +70,8 @@ export interface ChatChannel {
   name?: string;
   type?: number;
   jid?: string;
+  /** `new_members_can_see_previous_messages_files: false`: each member sees the messages since they joined. */
+  channel_settings?: { new_members_can_see_previous_messages_files?: boolean };
 }
 
 export interface ChannelsPage extends ZoomPage {
