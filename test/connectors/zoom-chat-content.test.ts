@@ -6,7 +6,7 @@ import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
 import type { CollectEvent, Connector, Grant } from '../../src/connectors/types.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { chatReach } from '../completeness/oracle.ts';
-import { ALL_CHATS, expectedItems, filters, keyOf, MiniEngine, pair, RECORD_KINDS, sel, session, sha256 } from './zoom-harness.ts';
+import { ALL_CHATS, expectedItems, filters, keyOf, MiniEngine, pair, readAll, RECORD_KINDS, sel, session, sha256 } from './zoom-harness.ts';
 
 let sandbox: ZoomSandbox;
 let connector: Connector;
@@ -153,5 +153,22 @@ describe('zoom Team Chat as a real account holds it', () => {
     expect(history[0]).toMatchObject({ custodian: channel.id, sourceId: channel.id });
     expect(earliest).toBeDefined();
     expect(unseen.length + seen.length).toBeGreaterThan(0);
+  });
+
+  it('asks for a chat file again on a later run (the retry list): its message is listed again for a fresh download_url', async () => {
+    const f = filters({ account_owners: sel({ all: true }), chats: ALL_CHATS });
+    const s = session(connector, grant);
+    const engine = new MiniEngine(connector, s.ctx);
+    await engine.run(f);
+    const files = [...engine.stored.values()].filter((x) => x.input.kind === 'chat_file');
+    const picked = [files.find((x) => x.input.metadata.conversation_type === 'channel')!, files.find((x) => x.input.metadata.conversation_type === 'one-to-one')!];
+    for (const { input } of picked) {
+      const events: CollectEvent[] = [];
+      const pieces = [{ unit: input.custodian!, kind: 'chat_file', sourceId: input.sourceId, name: input.path, piece: JSON.parse(JSON.stringify({ item: input })) }];
+      for await (const ev of connector.retry!({ ...s.ctx, collectionId: 'col_zoom', filters: f, checkpoint: null, cursors: null }, pieces)) events.push(ev);
+      expect(events.map((e) => e.type), input.sourceId).toEqual(['item']);
+      const ev = events[0] as Extract<CollectEvent, { type: 'item' }>;
+      expect(sha256(await readAll(ev.content!))).toBe(sha256(sandbox.tenant.textBodies.get(input.sourceId)!));
+    }
   });
 });

@@ -56,6 +56,7 @@ export function chatFileItem(message: ItemInput, msg: ChatMessage, f: MessageFil
       conversation_type: message.metadata.conversation_type,
       conversation_id: message.metadata.conversation_id,
       conversation_name: message.metadata.conversation_name,
+      ...(message.metadata.collected_through !== undefined && { collected_through: message.metadata.collected_through }),
       file_id: f.file_id ?? null,
       file_name: f.file_name ?? null,
       file_size: f.file_size ?? null,
@@ -79,7 +80,7 @@ export function* chatFileEvents(
     const item = chatFileItem(message, msg, f, i);
     if (!f.download_url) {
       const where = c.type === 'channel' ? `channel ${c.name}` : `the conversation with ${c.name}`;
-      yield { type: 'error', reason: `Zoom listed a file of a message in ${where} without a download_url`, kind: 'chat_file', sourceId: item.sourceId, name: item.path, custodian: item.custodian ?? owner.id };
+      yield { type: 'error', reason: `Zoom listed a file of a message in ${where} without a download_url`, kind: 'chat_file', sourceId: item.sourceId, name: item.path, custodian: item.custodian ?? owner.id, retry: { item } };
       continue;
     }
     yield { type: 'item', item, content: downloadSource(download.http, f.download_url, typeof f.file_size === 'number' ? f.file_size : undefined, download.isZoomHost) };

@@ -190,7 +190,10 @@ async function* targetMessages(
       for await (const { page, next } of pages<MessagesPage>(run.api, 'listing chat messages', path, query, pos.page ?? null, run.now)) {
         for (const msg of page.messages ?? []) {
           if (!msg?.id) continue;
-          const message = recordEvent(messageItem(owner, c, msg), msg);
+          const listed = messageItem(owner, c, msg);
+          // Read through another selected member's view of the channel: that member is who can list it again.
+          if (through !== owner.id) listed.metadata.collected_through = through;
+          const message = recordEvent(listed, msg);
           yield message;
           yield* chatFileEvents(owner, c, message.item, msg, { http: run.ctx.http, isZoomHost: run.isZoomHost });
         }
