@@ -45,7 +45,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom Team Chat be
     };
     expect((await call('PATCH', `/v1/collections/${id}`, { sync_filters: filters, type_sync: 'auto' })).status).toBe(204);
     expect((await call('POST', `/v1/collections/${id}/start`)).status).toBe(200);
-    const c = await t.waitForStatus(token, id, ['synced'], 30_000);
+    const c = await t.waitForStatus(token, id, ['synced'], 60_000);
     expect(c.latest_run.status).toBe('succeeded');
     expect(c.latest_run.counters.failed).toBe(0);
 
