@@ -373,7 +373,7 @@ export interface paths {
         };
         /**
          * A run's reconciliation: per custodian, what existed, what was collected, and why anything was not
-         * @description Per unit of the run (a custodian: a Zoom owner or a OneDrive user; or a Zoom channel): `listed, collected, unchanged, excluded, not_present, failed`, and every exception (`failed`, `not_present`, `not_reached`) with its reason. `balanced` says the invariant `listed = collected + unchanged + excluded + not_present + failed` holds for every custodian and in the totals. Failed pieces stay on their unit's retry list and are tried again by the following runs; after 5 attempts they are reported as permanently failed in the manifest (`permanently_failed`). Live while the run is active. `format=csv`: one row per custodian with the counts; `format=csv&rows=exceptions`: one row per exception.
+         * @description Per unit of the run (a custodian: a Zoom owner or a OneDrive user; or a Zoom channel): `listed, collected, unchanged, excluded, not_present, failed`, and every exception (`failed`, `not_present`, `not_reached`, `provider_limit`) with its reason. `balanced` says the invariant `listed = collected + unchanged + excluded + not_present + failed` holds for every custodian and in the totals. Failed pieces stay on their unit's retry list and are tried again by the following runs; after 5 attempts they are reported as permanently failed in the manifest (`permanently_failed`). Live while the run is active. `format=csv`: one row per custodian with the counts; `format=csv&rows=exceptions`: one row per exception.
          */
         get: operations["getReconciliation"];
         put?: never;
@@ -2009,7 +2009,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Provider user id. */
                 custodian?: string;
-                /** @description Only items of this kind; the collection type decides which kinds exist (conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message; edrive: file, folder). Another value answers 400. */
+                /** @description Only items of this kind; the collection type decides which kinds exist (conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message, chat_file; edrive: file, folder). Another value answers 400. */
                 kind?: string;
                 limit?: number;
             };
@@ -3195,11 +3195,11 @@ export interface operations {
                             /** @description Where known. */
                             email: string | null;
                             exceptions: {
-                                /** @description An item kind, or what could not be listed: `chat_page`, `recording_list`, `custodian`, `channel`. */
+                                /** @description An item kind, or what could not be listed: `chat_page`, `recording_list`, `custodian`, `channel`, `chat_history`. */
                                 kind: string;
                                 name: string;
-                                /** @description `not_reached`: the run was cancelled or stopped before it got there. */
-                                outcome: "failed" | "not_present" | "not_reached";
+                                /** @description `not_reached`: the run was cancelled or stopped before it got there. `provider_limit`: the provider does not serve it at all (Zoom's Team Chat API reaches back 6 months: kind `chat_history`, once per unit whose history the run would have reached further back); not counted in `listed`, not a failure, never retried. */
+                                outcome: "failed" | "not_present" | "not_reached" | "provider_limit";
                                 reason: string;
                                 source_id: string;
                             }[];

@@ -10,6 +10,7 @@ import { zoomError, type SandboxContext } from './http.ts';
 import { registerOAuthRoutes } from './oauth.ts';
 import { PageTokens } from './paging.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limits.ts';
+import { registerChatFileRoutes } from './chat-downloads.ts';
 import { registerChatRoutes } from './routes-chat.ts';
 import { registerRecordingRoutes } from './routes-recordings.ts';
 import { registerSummaryRoutes } from './routes-summaries.ts';
@@ -76,6 +77,12 @@ export interface ZoomSandboxOptions {
    * one-to-one conversation whose messages always fail, and (with a `hostname`) download URLs on a host under it.
    */
   variance?: ZoomVarianceOptions;
+  /**
+   * Team Chat as a real account holds it (issue 20): one-to-one conversations with contacts outside the account
+   * (member id only), files attached to messages, and history older than the six months the API serves.
+   * Default: on with the variance profile, off otherwise.
+   */
+  chatExtras?: boolean;
 }
 
 export interface SandboxRequest {
@@ -127,6 +134,7 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
     messagesPerChat: opts.messagesPerChat ?? 6,
     now: now(),
     variance: opts.variance !== undefined,
+    chatExtras: opts.chatExtras ?? opts.variance !== undefined,
   });
   const variance = opts.variance ? new ZoomVariance(opts.variance, opts.seed ?? 1) : undefined;
   variance?.choose(tenant);
@@ -216,6 +224,7 @@ function buildMain(
   registerRecordingRoutes(app, ctx);
   registerChatRoutes(app, ctx);
   registerDownloadRoutes(app, ctx);
+  registerChatFileRoutes(app, ctx);
   registerWebhookControls(app, webhooks);
   return app;
 }

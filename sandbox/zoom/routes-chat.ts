@@ -3,6 +3,7 @@ import {
   guard, isoSeconds, parseDate, parseDateTime, resolveUser, userNotFound, zoomError, type Query, type RouteSpec, type SandboxContext,
 } from './http.ts';
 import { pageSize } from './paging.ts';
+import { chatFileUrl } from './chat-downloads.ts';
 import type { ZoomChatMessage, ZoomUser } from './tenant.ts';
 
 const CHANNELS: RouteSpec = {
@@ -41,7 +42,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
       channels: page.items.map((c) => ({
         id: c.id, jid: c.jid, name: c.name, type: c.type,
         channel_url: `${ctx.mainOrigin()}/launch/chat/v2/${c.id}`,
-        channel_settings: { new_members_can_see_previous_messages_files: true, allow_to_add_external_users: 0 },
+        channel_settings: { new_members_can_see_previous_messages_files: !c.joinedAt, allow_to_add_external_users: 0 },
       })),
     };
   });
@@ -61,7 +62,17 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
     const sessions: Array<Record<string, string>> = [];
     if (q.type !== 'groupchat') {
       for (const { peerId, conversation } of ctx.tenant.conversationsOf(user.id)) {
-        const peer = ctx.tenant.anyUser(peerId)!;
+        const peer = ctx.tenant.anyUser(peerId);
+        const external = peer ? undefined : ctx.tenant.externalContact(peerId);
+        if (external) {
+          // Correction Z4: a contact outside the account has a member id only.
+          sessions.push({
+            name: external.display_name, type: '1:1', peer_contact_user_id: '', peer_contact_member_id: external.member_id,
+            last_message_sent_time: lastSent(conversation.messages),
+          });
+          continue;
+        }
+        if (!peer) continue;
         sessions.push({
           name: peer.display_name, type: '1:1', peer_contact_email: peer.email, peer_contact_user_id: peer.id,
           last_message_sent_time: lastSent(conversation.messages),
@@ -101,6 +112,8 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
     if (!q.to_contact === !q.to_channel) return zoomError(reply, 400, 300, 'Either to_contact or to_channel is required.');
     const range = messageRange(q, ctx.now().getTime());
     if (typeof range === 'string') return zoomError(reply, 400, 300, range);
+    // Correction Z6: a look-back, not a span limit.
+    if (range.from < sixMonthsBefore(ctx.now().getTime())) return zoomError(reply, 400, 300, 'Only provide past chat messages in recent 6 months.');
     let all: ZoomChatMessage[];
     if (q.to_contact && ctx.variance?.failsConversation(user.id, ctx.tenant.anyUser(q.to_contact)?.id)) {
       // Not in Zoom's reference: a conversation that cannot be read, answered as a plain client error every time.
@@ -113,6 +126,9 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
       if (!channel) return zoomError(reply, 404, 4130, `Channel does not exist: ${q.to_channel}.`);
       // "The API only returns messages sent and/or received by the user in the queried channel."
       all = channel.memberIds.includes(user.id) ? ctx.tenant.channelMessages[channel.id] : [];
+      // A channel that does not show new members its history: this member's view starts when they joined.
+      const joined = channel.joinedAt?.[user.id];
+      if (joined !== undefined) all = all.filter((m) => m.timestamp >= joined);
     }
     const withRevisions = q.include_deleted_and_edited_message === 'true';
     const selected = all
@@ -135,8 +151,9 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
         sender_display_name: m.sender_display_name,
         date_time: m.date_time,
         timestamp: m.timestamp,
-        message_type: 'plain_text_message',
+        message_type: m.files?.length ? (m.message ? 'file_and_text' : 'others') : 'plain_text_message',
         ...(withRevisions ? { status: m.status } : {}),
+        ...(m.files?.length ? { files: m.files.map((f) => ({ file_id: f.file_id, file_name: f.file_name, file_size: f.file_size, download_url: chatFileUrl(ctx, f.downloadKey) })) } : {}),
       })),
     };
   });
@@ -148,11 +165,11 @@ function reshapeMessage(ctx: SandboxContext, m: ZoomChatMessage, body: Record<st
   return ctx.variance ? ctx.variance.reshape(body, OPTIONAL_MESSAGE_FIELDS, m.id) : body;
 }
 
-/** `to_contact` takes the peer's email or user id; deleted peers still have their history. */
+/** `to_contact` takes the peer's email, user id or member id; deleted peers still have their history. */
 function contactMessages(ctx: SandboxContext, user: ZoomUser, contact: string): ZoomChatMessage[] {
-  const peer = ctx.tenant.anyUser(contact);
-  if (!peer) return [];
-  const found = ctx.tenant.conversationsOf(user.id).find((c) => c.peerId === peer.id);
+  const peerId = ctx.tenant.anyUser(contact)?.id ?? ctx.tenant.externalContact(contact)?.member_id;
+  if (!peerId) return [];
+  const found = ctx.tenant.conversationsOf(user.id).find((c) => c.peerId === peerId);
   return found ? found.conversation.messages : [];
 }
 
@@ -168,6 +185,13 @@ function messageRange(q: Query, nowMs: number): { from: number; to: number; date
   if (from === undefined || to === undefined) return "Invalid date format, expected yyyy-MM-dd'T'HH:mm:ss'Z'.";
   if (from > to) return 'The from date must be earlier than the to date.';
   return { from, to };
+}
+
+/** "Recent 6 months": the same instant six calendar months back (UTC). */
+export function sixMonthsBefore(nowMs: number): number {
+  const d = new Date(nowMs);
+  d.setUTCMonth(d.getUTCMonth() - 6);
+  return d.getTime();
 }
 
 function lastSent(messages: ZoomChatMessage[] | undefined): string {

@@ -1,5 +1,6 @@
 import { chatLine, meetingChatTxt, sentence, timelineJson, transcriptVtt } from './content.ts';
 import { ALNUM, BASE64, BASE64URL, HEX, createRng, type Rng } from './prng.ts';
+import { addChatExtras } from './seed-chat.ts';
 import { variantUuid } from './variance.ts';
 import {
   ZoomTenant, type UserStatus, type ZoomChannel, type ZoomChatMessage, type ZoomMeeting, type ZoomMeetingSummary,
@@ -18,6 +19,8 @@ export interface SeedOptions {
   now: Date;
   /** The variance profile's tenant: UUIDs needing double encoding, summaries and transcripts present at random. */
   variance?: boolean;
+  /** External contacts, chat files and chat history beyond six months (seed-chat.ts). */
+  chatExtras?: boolean;
 }
 
 const FIRST = ['Alice', 'Bruno', 'Chiara', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kara', 'Luis', 'Mei', 'Nadia', 'Omar', 'Priya'];
@@ -51,7 +54,8 @@ export function seedTenant(o: SeedOptions): ZoomTenant {
     channelMessages[channel.id] = makeMessages(rng, members, o.messagesPerChannel, now);
   }
   const oneToOne = makeOneToOne(rng, o, custodians, deleted, now);
-  return new ZoomTenant({ accountId, users, deletedUsers: [deleted], meetings, channels, channelMessages, oneToOne, textBodies });
+  const extras = o.chatExtras ? addChatExtras(o.seed, now, custodians, oneToOne, channels, channelMessages, textBodies, o.messagesPerChat) : undefined;
+  return new ZoomTenant({ accountId, users, deletedUsers: [deleted], meetings, channels, channelMessages, oneToOne, textBodies, externalContacts: extras?.externalContacts });
 }
 
 function makeUsers(rng: Rng, count: number, now: number): ZoomUser[] {

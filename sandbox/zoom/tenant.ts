@@ -88,6 +88,11 @@ export interface ZoomChannel {
   type: number; // 1 private, 3 public
   isPrivate: boolean;
   memberIds: string[];
+  /**
+   * `channel_settings.new_members_can_see_previous_messages_files: false`: a member sees the messages sent since
+   * they joined (epoch ms per member id) only, so the channel's history depends on whose view is read.
+   */
+  joinedAt?: Record<string, number>;
 }
 
 /**
@@ -104,6 +109,23 @@ export interface ZoomChatMessage {
   message: string;
   status: 'Normal' | 'Edited' | 'Deleted';
   originalMessage?: string;
+  /** Attachments (Correction Z5): served as `files[]` with a `download_url` that takes the bearer token. */
+  files?: ZoomChatFile[];
+}
+
+export interface ZoomChatFile {
+  file_id: string;
+  file_name: string;
+  file_size: number;
+  /** Last path segment of the file's download_url. */
+  downloadKey: string;
+  contentType: string;
+}
+
+/** A Team Chat contact outside the account (Correction Z4): known by member id only, no user id, no e-mail. */
+export interface ZoomExternalContact {
+  member_id: string;
+  display_name: string;
 }
 
 export interface ZoomOneToOne {
@@ -119,8 +141,10 @@ export interface TenantData {
   channels: ZoomChannel[];
   channelMessages: Record<string, ZoomChatMessage[]>;
   oneToOne: ZoomOneToOne[];
-  /** Bodies of the text recording files (TRANSCRIPT, CC, CHAT, TIMELINE), by file id. */
+  /** Bodies of the text recording files (TRANSCRIPT, CC, CHAT, TIMELINE) and of chat files, by file id. */
   textBodies: Map<string, Buffer>;
+  /** Contacts outside the account some users chat with one-to-one (their member id is in `oneToOne`). */
+  externalContacts?: ZoomExternalContact[];
 }
 
 export class ZoomTenant implements TenantData {
@@ -132,6 +156,7 @@ export class ZoomTenant implements TenantData {
   readonly channelMessages: Record<string, ZoomChatMessage[]>;
   readonly oneToOne: ZoomOneToOne[];
   readonly textBodies: Map<string, Buffer>;
+  readonly externalContacts: ZoomExternalContact[];
   private readonly filesById = new Map<string, { file: ZoomRecordingFile; meeting: ZoomMeeting }>();
   private readonly filesByKey = new Map<string, ZoomRecordingFile>();
 
@@ -144,6 +169,7 @@ export class ZoomTenant implements TenantData {
     this.channelMessages = data.channelMessages;
     this.oneToOne = data.oneToOne;
     this.textBodies = data.textBodies;
+    this.externalContacts = data.externalContacts ?? [];
     for (const meeting of this.meetings) {
       for (const file of meeting.recording_files) {
         this.filesById.set(file.id, { file, meeting });
@@ -193,6 +219,17 @@ export class ZoomTenant implements TenantData {
 
   fileByDownloadKey(key: string): ZoomRecordingFile | undefined {
     return this.filesByKey.get(key);
+  }
+
+  externalContact(memberId: string): ZoomExternalContact | undefined {
+    return this.externalContacts.find((c) => c.member_id === memberId);
+  }
+
+  /** A file attached to a chat message, by its download key (messages are few in a sandbox: scanned). */
+  chatFile(downloadKey: string): ZoomChatFile | undefined {
+    const lists = [...this.oneToOne.map((c) => c.messages), ...Object.values(this.channelMessages)];
+    for (const list of lists) for (const m of list) for (const f of m.files ?? []) if (f.downloadKey === downloadKey) return f;
+    return undefined;
   }
 
   channelsOf(userId: string): ZoomChannel[] {

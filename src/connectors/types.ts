@@ -226,6 +226,12 @@ export type CollectEvent =
   | { type: 'error'; reason: string; sourceId?: string; kind?: string; custodian?: string; name?: string; retry?: unknown }
   /** An optional piece the source does not have (e.g. a 404 on a meeting's AI summary): counted `not_present`. */
   | { type: 'not_present'; custodian: string; kind: string; sourceId: string; name: string; reason: string }
+  /**
+   * What the provider will not serve at all (Zoom's six-month Team Chat window): an exception with outcome
+   * `provider_limit` in the unit's reconciliation, not counted in `listed` and not a failure (never retried).
+   * Report it once per unit and run.
+   */
+  | { type: 'provider_limit'; custodian: string; kind: string; sourceId: string; name: string; reason: string }
   /** Pieces a custodian has that the filters leave out: counted `excluded` (listed, not collected). */
   | { type: 'excluded'; custodian: string; count: number }
   /**

@@ -74,7 +74,7 @@ export interface UnitTables {
     source_id: string;
     kind: string;
     name: string;
-    /** failed | not_present | not_reached */
+    /** failed | not_present | not_reached | provider_limit */
     outcome: string;
     reason: string;
     at: string;

@@ -25,7 +25,7 @@ interface Failure {
   reason: string;
 }
 
-export type Outcome = 'failed' | 'not_present' | 'not_reached';
+export type Outcome = 'failed' | 'not_present' | 'not_reached' | 'provider_limit';
 
 export class UnitLedger {
   readonly units = new Map<string, UnitState>();

@@ -12,7 +12,7 @@ export interface ReconciliationException {
   source_id: string;
   kind: string;
   name: string;
-  outcome: 'failed' | 'not_present' | 'not_reached';
+  outcome: 'failed' | 'not_present' | 'not_reached' | 'provider_limit';
   reason: string;
 }
 

@@ -101,6 +101,8 @@ export class RunSession {
         return this.recordError(ev.reason, ev.sourceId, ev.kind);
       case 'not_present':
         return this.onNotPresent(ev.custodian, ev);
+      case 'provider_limit':
+        return this.ledger.exception(ev.custodian, { sourceId: ev.sourceId, kind: ev.kind, name: ev.name, outcome: 'provider_limit', reason: ev.reason });
       case 'excluded': {
         const n = Math.max(0, Math.floor(ev.count));
         this.ledger.count(ev.custodian, 'listed', n);

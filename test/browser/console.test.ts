@@ -180,6 +180,12 @@ describe('the web console in Chromium', () => {
     expect(stored.length).toBeGreaterThan(0);
     expect(await page.locator('.preview pre').textContent()).toBe(stored.slice(0, 4096));
     await shot('07-items-preview');
+    // A chat message shows its sender and its text (issue 20).
+    await page.getByLabel('Kind').selectOption('chat_message');
+    const message = (await jsonOf(await t.call(token, 'GET', `/v1/collections/${confId}/items?kind=chat_message&limit=1`), 200)).items[0];
+    const line = page.locator('.chat-line').first();
+    await line.waitFor();
+    expect(await line.textContent()).toContain(`${message.metadata.sender_display_name ?? message.metadata.sender}: ${message.metadata.message}`);
 
     // The manifest, downloaded through the console.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download manifest (CSV)' }).click()]);

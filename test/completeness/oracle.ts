@@ -12,10 +12,18 @@
 //   `chat_message`s; a selected channel's messages are reached through a selected owner who is a member
 //   (`channel_message`, held for the channel as a unit of its own, or for a member owner). A message is one item
 //   however many selected owners saw it.
+// - conf chats (issue 20, from ../shared/reference/zoom-api.md): one-to-one conversations with contacts outside the
+//   account count like any other (Correction Z4); every file attached to a collected message is a `chat_file`
+//   (source id: its `file_id`) held for the same custodian (Correction Z5); a message more than six calendar
+//   months old cannot be listed at all (Correction Z6: 400 code 300), so none is expected. A channel whose
+//   `channel_settings.new_members_can_see_previous_messages_files` is false shows each member the messages since
+//   they joined (`to_channel` "only returns messages sent and/or received by the user"): its expected messages are
+//   those some selected member saw.
 // - A selection entry `{<key>: <boolean>}` switches its key only when the boolean is true.
 // - edrive: a user key's `all_selected` takes every item of the drive but the root, minus each excluded folder and
 //   everything beneath it; `selected` takes each selected folder and everything beneath it (not its ancestors).
 import type { ZoomMeeting, ZoomRecordingFile, ZoomTenant } from '../../sandbox/zoom/index.ts';
+import type { ZoomChatMessage } from '../../sandbox/zoom/tenant.ts';
 import type { MsItem } from '../../sandbox/microsoft/index.ts';
 
 export interface SpecSelection<T> {
@@ -101,7 +109,7 @@ export function zoomFileSourceId(m: ZoomMeeting, f: ZoomRecordingFile): string {
 }
 
 /** Everything a conf collection with these filters must hold, from the Zoom simulator's ground truth. */
-export function confOracle(tenant: ZoomTenant, filters: SpecConfFilters, sinceMs = -Infinity): Map<string, Expected> {
+export function confOracle(tenant: ZoomTenant, filters: SpecConfFilters, sinceMs = -Infinity, nowMs = Date.now()): Map<string, Expected> {
   const out = new Map<string, Expected>();
   const add = (kind: string, sourceId: string, custodian: string) => {
     const k = key(kind, sourceId);
@@ -109,6 +117,11 @@ export function confOracle(tenant: ZoomTenant, filters: SpecConfFilters, sinceMs
     if (found) {
       if (!found.custodians.includes(custodian)) found.custodians.push(custodian);
     } else out.set(k, { kind, sourceId, custodians: [custodian] });
+  };
+  const reach = Math.max(sinceMs, chatReach(nowMs));
+  const addMessage = (kind: string, msg: ZoomChatMessage, custodian: string) => {
+    add(kind, msg.id, custodian);
+    for (const f of msg.files ?? []) add('chat_file', f.file_id, custodian);
   };
   const content = contentOn(filters.content_selections);
   const chats = chatsOn(filters.chats);
@@ -125,20 +138,30 @@ export function confOracle(tenant: ZoomTenant, filters: SpecConfFilters, sinceMs
     }
     if (chats.oneToOne) {
       for (const { conversation } of tenant.conversationsOf(owner.id)) {
-        for (const msg of conversation.messages) if (msg.timestamp >= sinceMs) add('chat_message', msg.id, owner.id);
+        for (const msg of conversation.messages) if (msg.timestamp >= reach) addMessage('chat_message', msg, owner.id);
       }
     }
     for (const channel of tenant.channelsOf(owner.id)) {
       if (!chats.channel(channel.id)) continue;
       for (const msg of tenant.channelMessages[channel.id] ?? []) {
-        if (msg.timestamp < sinceMs) continue;
+        if (msg.timestamp < reach) continue;
+        // A channel that does not show new members its history: what some selected member saw, no more.
+        const joined = channel.joinedAt?.[owner.id];
+        if (joined !== undefined && msg.timestamp < joined) continue;
         // Issue 10 makes a channel a unit of its own (custodian: the channel id); a member owner is the older reading.
-        add('channel_message', msg.id, channel.id);
-        add('channel_message', msg.id, owner.id);
+        addMessage('channel_message', msg, channel.id);
+        addMessage('channel_message', msg, owner.id);
       }
     }
   }
   return out;
+}
+
+/** Correction Z6: Team Chat messages reach back six calendar months (UTC) from the moment of the request. */
+export function chatReach(nowMs: number): number {
+  const d = new Date(nowMs);
+  d.setUTCMonth(d.getUTCMonth() - 6);
+  return d.getTime();
 }
 
 /**

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connector, Grant } from '../../src/connectors/types.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
+import { chatReach } from '../completeness/oracle.ts';
 import {
   ALL_CHATS, expectedItems, filters, keyOf, MiniEngine, pair, sel, session, testConnector,
 } from './zoom-harness.ts';
@@ -11,7 +12,8 @@ let connector: Connector;
 let grant: Grant;
 
 beforeAll(async () => {
-  sandbox = await startZoomSandbox({ seed: 7, users: 6, meetingsPerUser: 4, channels: 4, messagesPerChannel: 9, messagesPerChat: 7 });
+  // With Team Chat as a real account holds it: external contacts, chat files, history beyond six months (issue 20).
+  sandbox = await startZoomSandbox({ seed: 7, users: 6, meetingsPerUser: 4, channels: 4, messagesPerChannel: 9, messagesPerChat: 7, chatExtras: true });
   connector = testConnector(sandbox);
   grant = await pair(connector);
 });
@@ -28,12 +30,19 @@ async function collectExactly(f: ConfFilters) {
   const got = [...engine.stored.keys()].sort();
   expect(got).toEqual([...expected.items.keys()].sort());
   for (const [key, sha] of expected.items) {
-    if (sha === null) expect(engine.stored.get(key)!.sha256, key).toBeUndefined();
-    else expect(engine.stored.get(key)!.sha256, key).toBe(sha);
+    const stored = engine.stored.get(key)!;
+    if (sha === null) expect(stored.sha256, key).toBeUndefined();
+    else if (sha === 'record') {
+      // Issue 20: a meeting's or a message's record is its content; its version is the blob's SHA-256.
+      expect(stored.sha256, key).toMatch(/^[0-9a-f]{64}$/);
+      expect(stored.input.version, key).toBe(stored.sha256);
+      expect(stored.input.mimeType, key).toBe('application/json');
+    } else expect(stored.sha256, key).toBe(sha);
   }
   // Channel messages belong to their channel's unit; everything else to a selected owner.
   for (const { input } of engine.stored.values()) {
-    if (input.kind === 'channel_message') expect(input.custodian).toBe(input.metadata.conversation_id);
+    const ofChannel = input.kind === 'channel_message' || (input.kind === 'chat_file' && input.metadata.conversation_type === 'channel');
+    if (ofChannel) expect(input.custodian).toBe(input.metadata.conversation_id);
     else expect(expected.owners).toContain(input.custodian);
   }
   return { engine, result, expected };
@@ -122,7 +131,7 @@ describe('zoom collect: chats', () => {
     const { engine } = await collectExactly(
       filters({ account_owners: everyone(), content_selections: noContent, chats: { all_selected: false, selected: [{ 'one-to-one': true }], excluded: [] } }),
     );
-    expect(kindsOf(engine)).toEqual(new Set(['meeting', 'chat_message']));
+    expect(kindsOf(engine)).toEqual(new Set(['meeting', 'chat_message', 'chat_file']));
     const statuses = new Set([...engine.stored.values()].filter((s) => s.input.kind === 'chat_message').map((s) => s.input.metadata.status));
     expect(statuses).toEqual(new Set(['Normal', 'Edited', 'Deleted']));
     const deletedPeer = sandbox.tenant.deletedUsers[0];
@@ -141,7 +150,7 @@ describe('zoom collect: chats', () => {
         chats: { all_selected: false, selected: [{ channels: sel({ all: true, excluded: [excluded] }) }], excluded: [] },
       }),
     );
-    expect(kindsOf(engine)).toEqual(new Set(['meeting', 'channel_message']));
+    expect(kindsOf(engine)).toEqual(new Set(['meeting', 'channel_message', 'chat_file']));
     const channelIds = new Set([...engine.stored.values()].filter((s) => s.input.kind === 'channel_message').map((s) => s.input.metadata.conversation_id));
     expect(channelIds.has(excluded)).toBe(false);
     expect(channelIds.size).toBe(sandbox.tenant.channels.length - 1);
@@ -157,7 +166,8 @@ describe('zoom collect: chats', () => {
       }),
     );
     const msgs = [...engine.stored.values()].filter((s) => s.input.kind === 'channel_message');
-    expect(msgs).toHaveLength(sandbox.tenant.channelMessages[channel.id].length);
+    // Zoom serves six months of history (Correction Z6): older messages cannot be collected.
+    expect(msgs).toHaveLength(sandbox.tenant.channelMessages[channel.id].filter((m) => m.timestamp >= chatReach(Date.now())).length);
     expect(msgs[0].input.metadata).toMatchObject({ conversation_id: channel.id, conversation_name: channel.name, is_private: channel.isPrivate });
   });
 

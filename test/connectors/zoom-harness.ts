@@ -2,6 +2,7 @@
 // own OAuth, a ProviderHttp whose auth refreshes through the connector (rotating refresh tokens), events
 // consumed one at a time, content read (and resumed) like the engine, unchanged content not downloaded again.
 import crypto from 'node:crypto';
+import { expect } from 'vitest';
 import type { Readable } from 'node:stream';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
 import type { CollectEvent, Connector, ContentSource, Grant, ItemInput, ProviderContext } from '../../src/connectors/types.ts';
@@ -111,7 +112,10 @@ export interface RunResult {
   errors: Array<{ reason: string; sourceId?: string }>;
   checkpoints: unknown[];
   cursors: unknown;
+  /** Files fetched from the provider (record blobs apart). */
   downloads: number;
+  /** Record blobs stored (issue 20: a meeting's or a message's record, new or a new version). */
+  records: number;
   /** true when the run was abandoned at `stopAfterCheckpoints` */
   stopped: boolean;
 }
@@ -131,7 +135,7 @@ export class MiniEngine {
     filters: unknown,
     opts: { resume?: boolean; stopAfterCheckpoints?: number; onEvent?: (ev: CollectEvent) => void } = {},
   ): Promise<RunResult> {
-    const result: RunResult = { items: [], errors: [], checkpoints: [], cursors: undefined, downloads: 0, stopped: false };
+    const result: RunResult = { items: [], errors: [], checkpoints: [], cursors: undefined, downloads: 0, records: 0, stopped: false };
     const events = this.connector.collect({
       ...this.ctx,
       collectionId: 'col_zoom',
@@ -174,7 +178,8 @@ export class MiniEngine {
       this.stored.set(key, { input });
       return;
     }
-    result.downloads += 1;
+    if (RECORD_KINDS.includes(input.kind)) result.records += 1;
+    else result.downloads += 1;
     try {
       this.stored.set(key, { input, sha256: sha256(await readAll(content)) });
     } catch (err) {
@@ -222,8 +227,16 @@ export async function readAll(content: ContentSource): Promise<Buffer> {
 
 // ---- what the sandbox holds that the filters allow -------------------------------------------------------
 
+/** What an item's sha256 must equal for an `Expected` value: any SHA-256 for a record (use with toEqual). */
+export function shaMatcher(want: string | null | undefined): unknown {
+  return want === 'record' ? expect.stringMatching(/^[0-9a-f]{64}$/) : want;
+}
+
+/** Kinds whose content is the record Zoom returned for them (issue 20), not bytes the sandbox serves. */
+export const RECORD_KINDS = ['meeting', 'chat_message', 'channel_message'];
+
 export interface Expected {
-  /** key -> the SHA-256 of the bytes the sandbox serves (content items), or null (metadata only) */
+  /** key -> the SHA-256 of the bytes the sandbox serves (content items), 'record' (a record blob, see RECORD_KINDS), or null */
   items: Map<string, string | null>;
   owners: string[];
 }
@@ -241,7 +254,11 @@ export function expectedItems(sandbox: ZoomSandbox, filters: ConfFilters): Expec
   const owners = tenant.users.filter((u) => selectsId(filters.account_owners, u.id) && !(filters.account_owners.all_selected && u.status === 'pending'));
   const ownerFilters = { ...filters, account_owners: { all_selected: false, selected: owners.map((o) => ({ id: o.id })), excluded: [] } };
   const items = new Map<string, string | null>();
-  for (const k of confOracle(tenant, ownerFilters as SpecConfFilters).keys()) items.set(k, null);
+  for (const e of confOracle(tenant, ownerFilters as SpecConfFilters).values()) {
+    const k = keyOf(e.kind, e.sourceId);
+    const chatFile = e.kind === 'chat_file' ? tenant.textBodies.get(e.sourceId) : undefined;
+    items.set(k, RECORD_KINDS.includes(e.kind) ? 'record' : chatFile ? sha256(chatFile) : null);
+  }
   for (const owner of owners) {
     for (const m of tenant.meetingsOf(owner.id)) {
       for (const f of m.recording_files) {

@@ -122,6 +122,8 @@ describe('zoom connector: later runs', () => {
     const requestsBefore = sandbox.requests.length;
     const second = await engine.run(everything());
     expect(second.downloads).toBe(0);
+    // The new message and the edited one: a record blob each (an edit is a new version of the record).
+    expect(second.records).toBe(2);
     expect(second.items.length).toBeLessThan(first.items.length / 3);
     expect(sandbox.requests.length - requestsBefore).toBeLessThan(requestsBefore / 3);
     const overlapStart = mark - 2 * 86_400_000 - 86_400_000;

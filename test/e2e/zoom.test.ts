@@ -49,7 +49,10 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
     const expected = expectedItems(sandbox, filters);
     expect(got.map((i) => keyOf(i.kind, i.source_id)).sort()).toEqual([...expected.items.keys()].sort());
     for (const item of got) {
-      expect(item.sha256, item.source_id).toBe(expected.items.get(keyOf(item.kind, item.source_id)));
+      const sha = expected.items.get(keyOf(item.kind, item.source_id));
+      // Issue 20: a meeting's or a message's record is its content (JSON); files carry the sandbox's bytes.
+      if (sha === 'record') expect([item.sha256, item.mime_type], item.source_id).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/), 'application/json']);
+      else expect(item.sha256, item.source_id).toBe(sha);
       // Channel messages belong to their channel's unit; everything else to a selected owner.
       if (item.kind === 'channel_message') expect(item.custodian).toBe(item.metadata.conversation_id);
       else expect(expected.owners).toContain(item.custodian);
@@ -128,6 +131,24 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
       expect(hash('sha256', bytes)).toBe(hash('sha256', sandbox.contentOf(video.source_id)));
       expect(content.headers.get('etag')).toBe(`"${video.sha256}"`);
       expect(video.md5).toBe(hash('md5', bytes));
+
+      // A chat message downloads as its record: the message object Zoom returned, with its text and sender.
+      const conversation = sandbox.tenant.conversationsOf(sandbox.tenant.users[0]!.id)[0]!.conversation;
+      const sent = conversation.messages.at(-1)!;
+      const msg = got.find((i) => i.kind === 'chat_message' && i.source_id === sent.id)!;
+      const record = await call('GET', `/v1/collections/${id}/items/${msg.onna_id}/content`);
+      expect(record.status).toBe(200);
+      expect(record.headers.get('content-type')).toMatch(/^application\/json/);
+      const recordBytes = Buffer.from(await record.arrayBuffer());
+      expect(hash('sha256', recordBytes)).toBe(msg.sha256);
+      expect(JSON.parse(recordBytes.toString('utf8'))).toMatchObject({ id: sent.id, message: sent.message, sender: sent.sender });
+      expect(msg.metadata).toMatchObject({ message: sent.message, sender: sent.sender, sender_display_name: sent.sender_display_name });
+      // A meeting too: its record with the file list, without the passcode the listing carries.
+      const meeting = got.find((i) => i.kind === 'meeting')!;
+      const meetingRecord = JSON.parse(Buffer.from(await (await call('GET', `/v1/collections/${id}/items/${meeting.onna_id}/content`)).arrayBuffer()).toString('utf8'));
+      expect(meetingRecord.uuid).toBe(meeting.source_id);
+      expect(meetingRecord.recording_files.length).toBeGreaterThan(0);
+      expect(JSON.stringify(meetingRecord)).not.toMatch(/passcode|password|token/i);
     });
 
     it('lists every item with its hashes in the manifest, as JSON and as CSV', async () => {
@@ -136,6 +157,8 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
       expect(json.collection).toMatchObject({ onna_id: id, type: 'conf', type_sync: 'auto', sync_status: 'synced' });
       expect(json.filters).toEqual(filters);
       expect(json.counts.items).toBe(items.length);
+      // Everything collected is content (issue 20).
+      expect(json.counts.without_content).toBe(0);
       expect(json.runs).toHaveLength(1);
       const manifestItems = new Map((json.items as Json[]).map((m) => [m.onna_id as string, m]));
       expect(manifestItems.size).toBe(json.items.length);
@@ -183,8 +206,11 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
       const c = await syncToEnd(id, 'pending');
       expect(c.latest_run.run_id).not.toBe(firstRun);
       expect(sandbox.requests.slice(mark).filter((r) => r.listener === 'files')).toEqual([]);
-      expect(c.latest_run.counters).toMatchObject({ collected: 2, failed: 0, bytes: 0 });
+      expect(c.latest_run.counters).toMatchObject({ collected: 2, failed: 0 });
       const got = await expectExactly(id, filters);
+      // The only bytes stored are the two records (the new message, the edited one's new version).
+      const changed = got.filter((i) => i.source_id === fresh || i.source_id === edited.id);
+      expect(c.latest_run.counters.bytes).toBe(changed.reduce((sum, i) => sum + i.size!, 0));
       expect(got.find((i) => i.source_id === fresh)!.run_id).toBe(c.latest_run.run_id);
       expect(got.find((i) => i.source_id === edited.id)!.metadata.status).toBe('Edited');
       expect(got.filter((i) => i.run_id === c.latest_run.run_id).map((i) => i.source_id).sort()).toEqual([edited.id, fresh].sort());

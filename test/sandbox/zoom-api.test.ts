@@ -203,7 +203,7 @@ describe('zoom sandbox: team chat', () => {
   it('returns edited and deleted messages only with include_deleted_and_edited_message', async () => {
     const { peerId, conversation } = sb.tenant.conversationsOf(owner().id)[0];
     const peer = sb.tenant.anyUser(peerId)!;
-    const range = 'from=2024-01-01T00:00:00Z&to=2025-03-15T12:00:00Z';
+    const range = 'from=2024-09-20T00:00:00Z&to=2025-03-15T12:00:00Z';
     const base = `/chat/users/${owner().id}/messages?to_contact=${encodeURIComponent(peer.email)}&${range}&page_size=2`;
     const plain = await collect(base, 'messages');
     const full = await collect(`${base}&include_deleted_and_edited_message=true`, 'messages');
@@ -220,8 +220,12 @@ describe('zoom sandbox: team chat', () => {
     expect(today.body.date).toBe('2025-03-15');
     const todays = sb.tenant.channelMessages[channel.id].filter((m) => m.date_time.startsWith('2025-03-15'));
     expect(today.body.messages.map((m: any) => m.id).sort()).toEqual(todays.map((m) => m.id).sort());
-    const big = await get(`/chat/users/${owner().id}/messages?to_channel=${channel.id}&from=2024-01-01T00:00:00Z&page_size=80`);
+    const big = await get(`/chat/users/${owner().id}/messages?to_channel=${channel.id}&from=2024-09-20T00:00:00Z&page_size=80`);
     expect(big.body.page_size).toBe(50);
+    // Correction Z6: six months back at most (now is 2025-03-15T12:00Z here).
+    const old = await get(`/chat/users/${owner().id}/messages?to_channel=${channel.id}&from=2024-09-15T11:59:59Z`);
+    expect([old.status, old.body]).toEqual([400, { code: 300, message: 'Only provide past chat messages in recent 6 months.' }]);
+    expect((await get(`/chat/users/${owner().id}/messages?to_channel=${channel.id}&from=2024-09-15T12:00:00Z`)).status).toBe(200);
     expect((await get(`/chat/users/${owner().id}/messages`)).status).toBe(400);
   });
 });

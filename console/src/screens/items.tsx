@@ -5,11 +5,27 @@ import { ErrorBox, LoadMore, useAction, usePaged } from '../ui.tsx';
 import type { Collection } from './collection.tsx';
 
 const KINDS: Record<string, string[]> = {
-  conf: ['meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message'],
+  conf: ['meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message', 'chat_file'],
   edrive: ['file', 'folder'],
 };
 const PREVIEW_BYTES = 4096;
 const TEXTUAL = /^(text\/|application\/(json|xml|csv))|vtt/;
+
+const CHAT_KINDS = new Set(['chat_message', 'channel_message']);
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** A chat message's sender and text under its name (issue 20: the message is the evidence, not only a search hit). */
+function ChatLine({ kind, metadata }: { kind: string; metadata: Record<string, unknown> }) {
+  if (!CHAT_KINDS.has(kind)) return null;
+  const sender = str(metadata.sender_display_name) ?? str(metadata.sender) ?? 'unknown sender';
+  const text = str(metadata.message);
+  return (
+    <div class="muted chat-line">
+      <strong>{sender}</strong>: {text ?? <em>no text</em>}
+      {str(metadata.status) && metadata.status !== 'Normal' && <span> ({String(metadata.status).toLowerCase()})</span>}
+    </div>
+  );
+}
 
 export function ItemsPanel({ session, collection }: { session: Session; collection: Collection }) {
   const { custody } = session;
@@ -75,7 +91,10 @@ export function ItemsPanel({ session, collection }: { session: Session; collecti
         <tbody>
           {items.rows.map((it) => (
             <tr key={it.onna_id}>
-              <td title={it.path}>{it.name}</td>
+              <td title={it.path}>
+                {it.name}
+                <ChatLine metadata={it.metadata} kind={it.kind} />
+              </td>
               <td>{it.kind}</td>
               <td>{it.custodian ?? '—'}</td>
               <td class="num">{formatBytes(it.size)}</td>

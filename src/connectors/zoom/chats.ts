@@ -6,7 +6,10 @@ import { ProviderError } from '../../provider/provider-http.ts';
 import type { CollectEvent, UnitSpec } from '../types.ts';
 import { chatUserPath, isPieceFailure, isUserGone, pages, type Query } from './api.ts';
 import { isPrivateChannel } from './discovery.ts';
+import { chatFileEvents } from './chat-files.ts';
+import { chatFloor, chatLimitEvent } from './chat-window.ts';
 import { messageItem, type Conversation, type Owner } from './items.ts';
+import { recordEvent } from './record.ts';
 import type { ZoomRun } from './run.ts';
 import type { ChatTarget, Position } from './state.ts';
 import type { ChannelsPage, MessagesPage, SessionsPage } from './wire.ts';
@@ -25,6 +28,7 @@ async function* beginTargets(run: ZoomRun, pos: Position, list: () => Promise<No
 }
 
 export async function* collectOneToOne(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
+  if (!pos.targets) yield* chatLimitEvent(run, owner.id, owner.email || owner.id, run.ownerSince(owner.id));
   yield* beginTargets(run, pos, () => oneToOnePeers(run, owner));
   yield* eachTarget(run, owner, pos, (t) => ({ type: 'one-to-one', id: t.id, name: t.name }), (t) => ({ to_contact: t.contact }));
 }
@@ -33,7 +37,11 @@ export async function* collectChannels(run: ZoomRun, owner: Owner, pos: Position
   const fresh = !pos.targets;
   yield* beginTargets(run, pos, () => ownerChannels(run, owner));
   // Each channel is a unit of its own, collected through the first selected member that lists it.
-  if (fresh) for (const t of pos.targets ?? []) yield { type: 'unit', unit: channelUnit(t), status: 'pending' };
+  if (fresh) {
+    for (const t of pos.targets ?? []) yield { type: 'unit', unit: channelUnit(t), status: 'pending' };
+    for (const t of pos.targets ?? []) yield* chatLimitEvent(run, t.id, `channel ${t.name}`, t.since);
+    for (const t of pos.targets ?? []) if (t.views) yield channelViewsLimit(t);
+  }
   yield* eachTarget(
     run,
     owner,
@@ -42,6 +50,20 @@ export async function* collectChannels(run: ZoomRun, owner: Owner, pos: Position
     (t) => ({ to_channel: t.id }),
     (t) => run.state.channelsDone.push(t.id),
   );
+}
+
+/** A channel whose members see only what was sent since they joined: what no selected member saw is out of reach. */
+function channelViewsLimit(t: ChatTarget): CollectEvent {
+  return {
+    type: 'provider_limit',
+    custodian: t.id,
+    kind: 'channel_history',
+    sourceId: t.id,
+    name: `channel ${t.name}: history before its selected members joined`,
+    reason:
+      `Zoom shows the members of channel ${t.name} only the messages sent since they joined, and the API returns a channel's messages as one member sees them: ` +
+      `the views of the ${t.views?.length ?? 1} selected account owners were read and merged; messages sent before the earliest of them joined cannot be listed (select a member who joined earlier to reach them)`,
+  };
 }
 
 function channelUnit(t: ChatTarget): UnitSpec {
@@ -58,8 +80,9 @@ async function oneToOnePeers(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> 
     for (const s of page.sessions ?? []) {
       if (s.type !== undefined && s.type !== '1:1') continue;
       const email = s.peer_contact_email || undefined;
-      const userId = s.peer_contact_user_id || s.peer_contact_id || undefined;
-      const contact = email ?? userId;
+      const userId = s.peer_contact_user_id || undefined;
+      // A contact outside the account has a member id only (no user id, no e-mail): `to_contact` takes it too.
+      const contact = email ?? userId ?? (s.peer_contact_member_id || undefined);
       if (!contact || targets.has(contact)) continue;
       let from = since;
       const peer = run.peerOwner({ id: userId, email });
@@ -91,7 +114,11 @@ async function ownerChannels(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> 
       if (!c?.id || !selectsId(selection, c.id) || run.state.channelsDone.includes(c.id) || targets.some((t) => t.id === c.id)) continue;
       // A fanned-out run: the channel is collected by the one owner's unit that claims it first.
       if (run.ctx.claim && !(await run.ctx.claim(c.id))) continue;
-      targets.push({ id: c.id, name: c.name || c.id, isPrivate: isPrivateChannel(c), since: run.channelSince(c.id), until: run.state.startedAt });
+      // `to_channel` "only returns messages sent and/or received by the user": where new members do not see earlier
+      // history, every selected owner's view is read and merged (a message is one item however many saw it).
+      const perMember = c.channel_settings?.new_members_can_see_previous_messages_files === false;
+      const views = perMember ? [owner.id, ...run.owners.map((o) => o.id).filter((id) => id !== owner.id)] : undefined;
+      targets.push({ id: c.id, name: c.name || c.id, isPrivate: isPrivateChannel(c), ...(views && { views }), since: run.channelSince(c.id), until: run.state.startedAt });
     }
   }
   return targets;
@@ -113,7 +140,19 @@ async function* eachTarget(
     if (c.type === 'channel') yield { type: 'unit', unit: channelUnit(t), status: 'running' };
     let complete = true;
     try {
-      complete = yield* targetMessages(run, owner, pos, t, c, select(t), unit);
+      const views = t.views ?? [owner.id];
+      for (pos.view ??= 0; pos.view < views.length; pos.view++) {
+        try {
+          complete = (yield* targetMessages(run, owner, pos, t, c, select(t), unit, views[pos.view])) && complete;
+        } catch (err) {
+          // Another owner's view: one who is not a member (or is gone) has nothing to add; their own unit says why.
+          if (pos.view === 0 || !(err instanceof ProviderError && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 429)) throw err;
+          run.ctx.log.debug({ channel: t.id, through: views[pos.view], status: err.status }, 'channel view not readable; skipped');
+        }
+        pos.window = 0;
+        pos.page = null;
+      }
+      pos.view = 0;
     } catch (err) {
       // A channel deleted while the run went on: not there any more, by HTTP semantics; the others continue.
       if (!(err instanceof ProviderError && err.status === 404 && t.contact === undefined) || isUserGone(err)) throw err;
@@ -130,9 +169,12 @@ async function* eachTarget(
 }
 
 /** Yields the conversation's messages; returns false when a page could not be read (reported, window skipped). */
-async function* targetMessages(run: ZoomRun, owner: Owner, pos: Position, t: ChatTarget, c: Conversation, select: Query, unit: string): AsyncGenerator<CollectEvent, boolean> {
-  const windows = monthWindows(t.since, t.until);
-  const path = chatUserPath(owner.id, '/messages');
+async function* targetMessages(
+  run: ZoomRun, owner: Owner, pos: Position, t: ChatTarget, c: Conversation, select: Query, unit: string, through = owner.id,
+): AsyncGenerator<CollectEvent, boolean> {
+  // Zoom serves the last six months only: older windows are a provider limit (reported once), not a failure.
+  const windows = monthWindows(Math.max(t.since, chatFloor(run)), t.until);
+  const path = chatUserPath(through, '/messages');
   let complete = true;
   for (; pos.window < windows.length; pos.window++) {
     const w = windows[pos.window];
@@ -146,12 +188,21 @@ async function* targetMessages(run: ZoomRun, owner: Owner, pos: Position, t: Cha
     };
     try {
       for await (const { page, next } of pages<MessagesPage>(run.api, 'listing chat messages', path, query, pos.page ?? null, run.now)) {
-        for (const msg of page.messages ?? []) if (msg?.id) yield { type: 'item', item: messageItem(owner, c, msg) };
+        for (const msg of page.messages ?? []) {
+          if (!msg?.id) continue;
+          const listed = messageItem(owner, c, msg);
+          // Read through another selected member's view of the channel: that member is who can list it again.
+          if (through !== owner.id) listed.metadata.collected_through = through;
+          const message = recordEvent(listed, msg);
+          yield message;
+          yield* chatFileEvents(owner, c, message.item, msg, { http: run.ctx.http, isZoomHost: run.isZoomHost });
+        }
         pos.page = next;
         if (next) yield run.checkpoint();
       }
     } catch (err) {
-      if (!isPieceFailure(err) || (err.status === 404 && c.type === 'channel')) throw err;
+      // Another owner's view of a channel: not theirs to report (the caller skips it).
+      if (through !== owner.id || !isPieceFailure(err) || (err.status === 404 && c.type === 'channel')) throw err;
       complete = false;
       const span = `${isoSeconds(w.start)} to ${isoSeconds(w.end)}`;
       yield {

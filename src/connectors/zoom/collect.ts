@@ -10,7 +10,7 @@ import type { Owner } from './items.ts';
 import { collectRecordings } from './meetings.ts';
 import { inIdOrder, resolveOwners, type ResolvedOwners } from './owners.ts';
 import { createRun, type ZoomRun } from './run.ts';
-import { freshState, PHASES, readCursors, readState, type Cursors, type Phase, type Position, type RunState } from './state.ts';
+import { CURSORS_VERSION, freshState, PHASES, readCursors, readState, type Cursors, type Phase, type Position, type RunState } from './state.ts';
 
 export interface CollectOptions {
   apiUrl: string;
@@ -111,6 +111,7 @@ function enter(pos: Position, phase: Phase): void {
   delete pos.lastUuid;
   delete pos.targets;
   delete pos.target;
+  delete pos.view;
   delete pos.page;
 }
 
@@ -135,5 +136,5 @@ function nextCursors(state: RunState, owners: Owner[], previous: Cursors, partia
   }
   const channelMarks: Record<string, number> = { ...previous.channels };
   for (const id of state.channelsDone) channelMarks[id] = state.startedAt;
-  return { v: 1, owners: ownerMarks, channels: channelMarks };
+  return { v: CURSORS_VERSION, owners: ownerMarks, channels: channelMarks };
 }

@@ -8,6 +8,8 @@ import type { ChatMessage, MeetingSummary, RecordedMeeting, RecordingFile } from
 /** The `conf` kinds of the fixed items contract (issue 3); nothing else is emitted. */
 export const KINDS = [
   'meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message',
+  // issue 20: a file attached to a chat message (its message: metadata.parent_source_id)
+  'chat_file',
 ] as const;
 
 export interface Owner {
@@ -182,7 +184,9 @@ export function messageItem(owner: Owner, c: Conversation, msg: ChatMessage): It
   const folder = c.type === 'one-to-one' ? 'one-to-one' : 'channels';
   const sender = msg.sender_display_name ?? msg.sender ?? 'unknown sender';
   const status = msg.status ?? 'Normal';
-  const files = msg.files ?? (msg.file_id ? [{ file_id: msg.file_id, file_name: msg.file_name, file_size: msg.file_size }] : []);
+  // Only the files' facts: a download_url may carry a token (the files are items of their own, kind chat_file).
+  const files = (Array.isArray(msg.files) ? msg.files : msg.file_id ? [{ file_id: msg.file_id, file_name: msg.file_name, file_size: msg.file_size }] : [])
+    .map((f) => ({ file_id: f?.file_id ?? null, file_name: f?.file_name ?? null, file_size: f?.file_size ?? null }));
   return {
     kind: c.type === 'one-to-one' ? 'chat_message' : 'channel_message',
     sourceId: msg.id,
@@ -204,6 +208,8 @@ export function messageItem(owner: Owner, c: Conversation, msg: ChatMessage): It
       ...(c.type === 'channel' && { collected_through: owner.id }),
       ...(c.isPrivate === undefined ? {} : { is_private: c.isPrivate }),
       sender: msg.sender ?? null,
+      // The text as Zoom gave it, so the item view shows the message (its record is the item's content).
+      message: msg.message ?? null,
       sender_display_name: msg.sender_display_name ?? null,
       sender_member_id: msg.sender_member_id ?? msg.send_member_id ?? null,
       date_time: msg.date_time ?? null,

@@ -4,6 +4,7 @@ import { ProviderError } from '../../provider/provider-http.ts';
 import { isPieceFailure, meetingPath, pages, scoped, userPath } from './api.ts';
 import { bufferSource, downloadSource } from './content.ts';
 import { fileItem, fileKind, meetingFolder, meetingItem, summaryItem, type Owner } from './items.ts';
+import { recordEvent } from './record.ts';
 import type { ZoomRun } from './run.ts';
 import type { Position } from './state.ts';
 import type { MeetingSummary, RecordedMeeting, RecordingsPage } from './wire.ts';
@@ -45,7 +46,7 @@ async function* meetingEvents(run: ZoomRun, owner: Owner, m: RecordedMeeting): A
   // The summary is asked for first, so that the meeting's metadata can say it does not exist.
   const summary = run.content.has('AI-meeting-notes') ? await meetingSummary(run, m.uuid) : undefined;
   const notPresent = summary?.status === 'missing' ? { ai_meeting_notes: summary.reason } : undefined;
-  yield { type: 'item', item: meetingItem(owner, m, notPresent) };
+  yield recordEvent(meetingItem(owner, m, notPresent), m);
   let excluded = 0;
   for (const f of m.recording_files ?? []) {
     const mapped = fileKind(f);

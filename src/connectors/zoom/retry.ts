@@ -3,6 +3,7 @@
 import { ProviderError } from '../../provider/provider-http.ts';
 import type { CollectContext, CollectEvent, ItemInput, RetryPiece } from '../types.ts';
 import { isPieceFailure, meetingPath, scoped, ZoomApi } from './api.ts';
+import { retryChatFile } from './chat-retry.ts';
 import { downloadSource } from './content.ts';
 import { fileSourceId } from './items.ts';
 import { meetingSummary, summaryEvents, type SummaryRetry } from './meetings.ts';
@@ -15,6 +16,8 @@ export function retryZoomPieces(opts: { apiUrl: string; isZoomHost(url: string):
       const piece = p.piece as Partial<SummaryRetry> & { item?: ItemInput };
       if (p.kind === 'ai_meeting_notes' && piece?.owner && piece.meeting?.uuid) {
         yield* summaryEvents(piece.owner, piece.meeting as RecordedMeeting, await meetingSummary({ api }, piece.meeting.uuid));
+      } else if (p.kind === 'chat_file' && piece?.item) {
+        yield* retryChatFile(api, opts.isZoomHost, p, piece.item);
       } else if (piece?.item && typeof piece.item.metadata?.meeting_uuid === 'string') {
         yield* retryFile(api, opts.isZoomHost, p, piece.item, piece.item.metadata.meeting_uuid);
       }

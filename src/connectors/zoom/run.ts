@@ -16,6 +16,8 @@ export interface ZoomRun {
   state: RunState;
   content: Set<ContentType>;
   channels: Selection<{ id: string }> | null;
+  /** The run's selected owners (every planned owner in a fanned-out run). */
+  owners: Owner[];
   now(): number;
   /** Start of an owner's history in this run: the lookback, or the previous run's mark minus the overlap. */
   ownerSince(ownerId: string): number;
@@ -59,6 +61,7 @@ export function createRun(
     isZoomHost: opts.isZoomHost,
     content: opts.content,
     channels: opts.channels,
+    owners: opts.owners,
     now: () => ctx.now().getTime(),
     ownerSince,
     channelSince: (id) => sinceMark(opts.cursors.channels[id]),

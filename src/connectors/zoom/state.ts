@@ -12,6 +12,11 @@ export interface ChatTarget {
   /** `to_contact` value (peer's email, else user id); absent for channels. */
   contact?: string;
   isPrivate?: boolean;
+  /**
+   * A channel that shows members only what was sent since they joined: the selected owners whose views are read
+   * and merged (the collecting owner first). Absent: one member's view holds the whole history.
+   */
+  views?: string[];
   /** Start of this target's history (epoch ms). */
   since: number;
   /** End of this target's history (epoch ms): the last message the sessions list reported, or the run's start. */
@@ -29,6 +34,8 @@ export interface Position {
   /** chats: the targets of this owner and phase, the current one, and the next page of its current window. */
   targets?: ChatTarget[];
   target?: number;
+  /** chats: which of the current target's `views` is being read. */
+  view?: number;
   page?: PageMark | null;
 }
 
@@ -45,8 +52,15 @@ export interface RunState {
   at: Position | null;
 }
 
+/**
+ * 2 since issue 20 (records are content): marks of an earlier version are not used, so the next run reads every
+ * record in the look-back again and the items collected before get their blob (files unchanged are not
+ * downloaded again: same version, content stored).
+ */
+export const CURSORS_VERSION = 2;
+
 export interface Cursors {
-  v: 1;
+  v: typeof CURSORS_VERSION;
   /** Per owner and per channel: the `startedAt` of the last run that collected them completely. */
   owners: Record<string, number>;
   channels: Record<string, number>;
@@ -65,8 +79,8 @@ export function readState(value: unknown): RunState | null {
 }
 
 export function readCursors(value: unknown): Cursors {
-  if (!isRecord(value) || value.v !== 1 || !isRecord(value.owners) || !isRecord(value.channels)) {
-    return { v: 1, owners: {}, channels: {} };
+  if (!isRecord(value) || value.v !== CURSORS_VERSION || !isRecord(value.owners) || !isRecord(value.channels)) {
+    return { v: CURSORS_VERSION, owners: {}, channels: {} };
   }
   return value as unknown as Cursors;
 }

@@ -3,7 +3,7 @@ import { chatScope, type ConfFilters } from '../../domain/filters/conf.ts';
 import type { CollectContext, CollectEvent, UnitPlanner } from '../types.ts';
 import { ZoomApi } from './api.ts';
 import { resolveOwners } from './owners.ts';
-import { readCursors } from './state.ts';
+import { CURSORS_VERSION, readCursors } from './state.ts';
 
 export function zoomUnits(apiUrl: string): UnitPlanner {
   return {
@@ -41,7 +41,7 @@ export function zoomUnits(apiUrl: string): UnitPlanner {
         // Each unit's cursors carry every channel it did not collect unchanged.
         for (const [id, m] of Object.entries(part?.channels ?? {})) if (m !== before.channels[id]) channels[id] = m;
       }
-      return { v: 1, owners, channels };
+      return { v: CURSORS_VERSION, owners, channels };
     },
   };
 }

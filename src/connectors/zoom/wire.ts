@@ -70,6 +70,8 @@ export interface ChatChannel {
   name?: string;
   type?: number;
   jid?: string;
+  /** `new_members_can_see_previous_messages_files: false`: each member sees the messages since they joined. */
+  channel_settings?: { new_members_can_see_previous_messages_files?: boolean };
 }
 
 export interface ChannelsPage extends ZoomPage {
@@ -81,7 +83,8 @@ export interface ChatSession {
   name?: string;
   peer_contact_email?: string;
   peer_contact_user_id?: string;
-  peer_contact_id?: string;
+  /** The only key of a contact outside the account (Correction Z4); `to_contact` accepts it. */
+  peer_contact_member_id?: string;
   channel_id?: string;
   last_message_sent_time?: string;
   /** Zoom's Postman example spells it this way. */
@@ -105,7 +108,7 @@ export interface ChatMessage {
   status?: 'Normal' | 'Edited' | 'Deleted' | string;
   reply_main_message_id?: string;
   reply_main_message_timestamp?: number;
-  files?: Array<{ file_id?: string; file_name?: string; file_size?: number }>;
+  files?: Array<{ file_id?: string; file_name?: string; file_size?: number; download_url?: string }>;
   file_id?: string;
   file_name?: string;
   file_size?: number;

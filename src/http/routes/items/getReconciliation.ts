@@ -17,10 +17,13 @@ const Counts = {
 
 const Exception = Type.Object({
   source_id: Type.String(),
-  kind: Type.String({ description: 'An item kind, or what could not be listed: `chat_page`, `recording_list`, `custodian`, `channel`.' }),
+  kind: Type.String({ description: 'An item kind, or what could not be listed: `chat_page`, `recording_list`, `custodian`, `channel`, `chat_history`.' }),
   name: Type.String(),
-  outcome: Type.Union([Type.Literal('failed'), Type.Literal('not_present'), Type.Literal('not_reached')], {
-    description: '`not_reached`: the run was cancelled or stopped before it got there.',
+  outcome: Type.Union([Type.Literal('failed'), Type.Literal('not_present'), Type.Literal('not_reached'), Type.Literal('provider_limit')], {
+    description:
+      '`not_reached`: the run was cancelled or stopped before it got there. `provider_limit`: the provider does not serve it at all ' +
+      "(Zoom's Team Chat API reaches back 6 months: kind `chat_history`, once per unit whose history the run would have reached further back); " +
+      'not counted in `listed`, not a failure, never retried.',
   }),
   reason: Type.String(),
 });
@@ -53,7 +56,7 @@ export default function getReconciliation(app: App) {
         summary: "A run's reconciliation: per custodian, what existed, what was collected, and why anything was not",
         description:
           'Per unit of the run (a custodian: a Zoom owner or a OneDrive user; or a Zoom channel): `listed, collected, unchanged, excluded, not_present, failed`, and every exception ' +
-          '(`failed`, `not_present`, `not_reached`) with its reason. `balanced` says the invariant `listed = collected + unchanged + excluded + not_present + failed` holds for every ' +
+          '(`failed`, `not_present`, `not_reached`, `provider_limit`) with its reason. `balanced` says the invariant `listed = collected + unchanged + excluded + not_present + failed` holds for every ' +
           'custodian and in the totals. Failed pieces stay on their unit\'s retry list and are tried again by the following runs; after 5 attempts they are reported as permanently ' +
           'failed in the manifest (`permanently_failed`). Live while the run is active. ' +
           '`format=csv`: one row per custodian with the counts; `format=csv&rows=exceptions`: one row per exception.',
