@@ -75,6 +75,11 @@ export interface ZoomSandboxOptions {
    * one-to-one conversation whose messages always fail, and (with a `hostname`) download URLs on a host under it.
    */
   variance?: ZoomVarianceOptions;
+  /**
+   * What users' recordings lists do not show (seed-evidence.ts): participant audio files, recordings in the trash,
+   * AI summaries of meetings without a recording. Default: on with the variance profile, off otherwise.
+   */
+  evidence?: boolean;
 }
 
 export interface SandboxRequest {
@@ -126,6 +131,7 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
     messagesPerChat: opts.messagesPerChat ?? 6,
     now: now(),
     variance: opts.variance !== undefined,
+    evidence: opts.evidence ?? opts.variance !== undefined,
   });
   const variance = opts.variance ? new ZoomVariance(opts.variance, opts.seed ?? 1) : undefined;
   variance?.choose(tenant);

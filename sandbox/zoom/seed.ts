@@ -1,5 +1,6 @@
 import { chatLine, meetingChatTxt, sentence, timelineJson, transcriptVtt } from './content.ts';
 import { ALNUM, BASE64, BASE64URL, HEX, createRng, type Rng } from './prng.ts';
+import { addMeetingEvidence } from './seed-evidence.ts';
 import { variantUuid } from './variance.ts';
 import {
   ZoomTenant, type UserStatus, type ZoomChannel, type ZoomChatMessage, type ZoomMeeting, type ZoomMeetingSummary,
@@ -18,6 +19,8 @@ export interface SeedOptions {
   now: Date;
   /** The variance profile's tenant: UUIDs needing double encoding, summaries and transcripts present at random. */
   variance?: boolean;
+  /** Participant audio, trashed recordings and summaries of unrecorded meetings (seed-evidence.ts). */
+  evidence?: boolean;
 }
 
 const FIRST = ['Alice', 'Bruno', 'Chiara', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kara', 'Luis', 'Mei', 'Nadia', 'Omar', 'Priya'];
@@ -51,6 +54,7 @@ export function seedTenant(o: SeedOptions): ZoomTenant {
     channelMessages[channel.id] = makeMessages(rng, members, o.messagesPerChannel, now);
   }
   const oneToOne = makeOneToOne(rng, o, custodians, deleted, now);
+  if (o.evidence) addMeetingEvidence(o.seed, meetings, custodians, now, o.fileSize);
   return new ZoomTenant({ accountId, users, deletedUsers: [deleted], meetings, channels, channelMessages, oneToOne, textBodies });
 }
 
@@ -94,7 +98,7 @@ function makeUser(rng: Rng, index: number, status: UserStatus, now: number, exis
  * UUIDs are base64 (they contain `+`, `/`, `=`). Every few meetings get one that starts with `/` or contains `//`,
  * which Zoom requires to be double-encoded in paths, or a lone `/`, which single encoding handles.
  */
-function meetingUuid(rng: Rng, k: number): string {
+export function meetingUuid(rng: Rng, k: number): string {
   const chars = rng.chars(BASE64, 22).split('');
   for (let i = 0; i < chars.length; i++) if (chars[i] === '/') chars[i] = 'Q';
   if (k % 6 === 1) chars[0] = '/';
@@ -158,7 +162,7 @@ function makeMeeting(
   return meeting;
 }
 
-function makeSummary(rng: Rng, m: ZoomMeeting, startMs: number): ZoomMeetingSummary {
+export function makeSummary(rng: Rng, m: ZoomMeeting, startMs: number): ZoomMeetingSummary {
   const endMs = startMs + m.duration * 60_000;
   const created = endMs + rng.int(1, 10) * 60_000;
   const edited = rng.chance(0.3);

@@ -212,6 +212,8 @@ export interface UnitSpec {
   key: string;
   kind: 'custodian' | 'channel';
   email?: string | null;
+  /** What the plan hands this unit (JSON; the Zoom summaries list of this owner): read once per run, not per unit. */
+  data?: unknown;
 }
 
 export type CollectEvent =

@@ -11,7 +11,7 @@ let connector: Connector;
 let grant: Grant;
 
 beforeAll(async () => {
-  sandbox = await startZoomSandbox({ seed: 7, users: 6, meetingsPerUser: 4, channels: 4, messagesPerChannel: 9, messagesPerChat: 7 });
+  sandbox = await startZoomSandbox({ seed: 7, users: 6, meetingsPerUser: 4, channels: 4, messagesPerChannel: 9, messagesPerChat: 7, evidence: true });
   connector = testConnector(sandbox);
   grant = await pair(connector);
 });

@@ -9,7 +9,8 @@ import { collectChannels, collectOneToOne } from './chats.ts';
 import type { Owner } from './items.ts';
 import { collectRecordings } from './meetings.ts';
 import { inIdOrder, resolveOwners, type ResolvedOwners } from './owners.ts';
-import { createRun, type ZoomRun } from './run.ts';
+import { createRun, earliestSince, type ZoomRun } from './run.ts';
+import { readSummaryIndex, summariesOfRun, type SummaryIndex } from './summaries.ts';
 import { freshState, PHASES, readCursors, readState, type Cursors, type Phase, type Position, type RunState } from './state.ts';
 
 export interface CollectOptions {
@@ -40,11 +41,29 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   if (!scope) yield* resolved.errors;
 
   const chats = chatScope(filters);
+  const content = enabledContent(filters);
+  let summaries: SummaryIndex | null;
+  if (ctx.units) {
+    // A unit: the plan listed the account's summaries once and handed each owner's to its unit.
+    const mine = ctx.units.find((u) => u.key === ctx.scope?.[0]);
+    summaries = readSummaryIndex((mine?.data as { summaries?: unknown } | undefined)?.summaries);
+  } else {
+    const listed = await summariesOfRun(api, {
+      owners,
+      from: earliestSince(state.startedAt, opts.lookbackDays, previous, owners.map((o) => o.id)),
+      to: state.startedAt,
+      selected: content.has('AI-meeting-notes'),
+      now: () => ctx.now().getTime(),
+    });
+    summaries = listed.index;
+    yield* listed.events;
+  }
   const run = createRun(ctx, api, state, {
     lookbackDays: opts.lookbackDays,
     cursors: previous,
-    content: enabledContent(filters),
+    content,
     channels: chats.channels,
+    summaries,
     // One unit of a fanned-out run: a conversation with an owner of another unit is that unit's when it comes first.
     owners: ctx.units ? resolved.owners : owners,
     isZoomHost: opts.isZoomHost,
@@ -109,6 +128,7 @@ function enter(pos: Position, phase: Phase): void {
   pos.window = 0;
   delete pos.skip;
   delete pos.lastUuid;
+  delete pos.covered;
   delete pos.targets;
   delete pos.target;
   delete pos.page;

@@ -59,7 +59,7 @@ export function createZoomConnector(opts: ZoomConnectorOptions): Connector {
     discovery: { users: usersHandler(apiUrl), channels: channelsHandler(apiUrl) },
     collect: (ctx) => collectZoom(ctx, { apiUrl, lookbackDays: opts.lookbackDays, isZoomHost }),
     webhooks: zoomWebhookEvents,
-    units: zoomUnits(apiUrl),
+    units: zoomUnits(apiUrl, opts.lookbackDays),
     retry: retryZoomPieces({ apiUrl, isZoomHost }),
   };
 }

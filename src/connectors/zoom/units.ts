@@ -1,11 +1,13 @@
 // A run fanned out: one unit per owner. Channels are collected by the first owner's unit that claims them.
-import { chatScope, type ConfFilters } from '../../domain/filters/conf.ts';
+import { chatScope, enabledContent, type ConfFilters } from '../../domain/filters/conf.ts';
 import type { CollectContext, CollectEvent, UnitPlanner } from '../types.ts';
 import { ZoomApi } from './api.ts';
 import { resolveOwners } from './owners.ts';
+import { earliestSince } from './run.ts';
 import { readCursors } from './state.ts';
+import { summariesOfRun } from './summaries.ts';
 
-export function zoomUnits(apiUrl: string): UnitPlanner {
+export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
   return {
     async plan(ctx: CollectContext) {
       const api = new ZoomApi(ctx.http, apiUrl, ctx.signal);
@@ -14,7 +16,23 @@ export function zoomUnits(apiUrl: string): UnitPlanner {
       const inScope = (id: string, email?: string | null) => !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
       const events: CollectEvent[] = resolved.gone.filter((g) => inScope(g)).map((id) => ({ type: 'unit', unit: { key: id, kind: 'custodian' }, status: 'failed' }));
       if (!scope) events.push(...resolved.errors);
-      const units = resolved.owners.filter((o) => inScope(o.id, o.email)).map((o) => ({ key: o.id, kind: 'custodian' as const, email: o.email || null }));
+      const owners = resolved.owners.filter((o) => inScope(o.id, o.email));
+      // The account's summaries are listed once for the whole run; each unit gets its owner's.
+      const startedAt = ctx.now().getTime();
+      const listed = await summariesOfRun(api, {
+        owners,
+        from: earliestSince(startedAt, lookbackDays, readCursors(ctx.cursors), owners.map((o) => o.id)),
+        to: startedAt,
+        selected: enabledContent(ctx.filters as ConfFilters).has('AI-meeting-notes'),
+        now: () => ctx.now().getTime(),
+      });
+      events.push(...listed.events);
+      const units = owners.map((o) => ({
+        key: o.id,
+        kind: 'custodian' as const,
+        email: o.email || null,
+        ...(listed.index ? { data: { summaries: { [o.id]: listed.index[o.id] ?? [] } } } : {}),
+      }));
       return { units, events };
     },
     unreached(filters, claimed) {
