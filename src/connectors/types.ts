@@ -26,6 +26,11 @@ export interface Connector {
    * undefined when it cannot tell (too many ids, the provider unavailable): the run then reports them.
    */
   checkFilterIds?(ctx: ProviderContext, filters: unknown): Promise<FilterIssue[] | undefined>;
+  /**
+   * Permissions (OAuth scopes, app roles) valid filters need that the paired grant lacks, read from the grant's
+   * non-secret facts without asking the provider; undefined when the grant does not say what it holds.
+   */
+  missingPermissions?(grantInfo: Record<string, unknown>, filters: unknown): PermissionGap[] | undefined;
   discovery: Partial<Record<DiscoveryKind, DiscoveryHandler>>;
   /** Pulls exactly what the filters allow. Resumable: see CollectContext.checkpoint. */
   collect(ctx: CollectContext): AsyncIterable<CollectEvent>;
@@ -46,6 +51,18 @@ export interface Connector {
   subscriptions?: ChangeSubscriptions;
   /** Events the provider pushes to Custody's webhook route (Zoom): what a stored event concerns. */
   webhooks?: WebhookEvents;
+}
+
+/** A permission the filters need and the grant lacks. */
+export interface PermissionGap {
+  /** The scope (or role) exactly as the provider names it. */
+  permission: string;
+  /** What of the filters needs it. */
+  feature: string;
+  /** JSON pointer into the filters of the part that switches the feature on. */
+  pointer: string;
+  /** The whole sentence for a person: the permission, the feature, what to do. */
+  message: string;
 }
 
 export interface WebhookEventFacts {

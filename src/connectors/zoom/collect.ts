@@ -9,6 +9,7 @@ import { collectChannels, collectOneToOne } from './chats.ts';
 import type { Owner } from './items.ts';
 import { collectRecordings } from './meetings.ts';
 import { inIdOrder, resolveOwners, type ResolvedOwners } from './owners.ts';
+import { assertScopes } from './scopes.ts';
 import { createRun, earliestSince, type ZoomRun } from './run.ts';
 import { readSummaryIndex, summariesOfRun, type SummaryIndex } from './summaries.ts';
 import { freshState, PHASES, readCursors, readState, type Cursors, type Phase, type Position, type RunState } from './state.ts';
@@ -26,6 +27,7 @@ function plannedOwners(units: UnitSpec[]): ResolvedOwners {
 
 export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): AsyncGenerator<CollectEvent> {
   const filters = ctx.filters as ConfFilters;
+  assertScopes(ctx.grantInfo, filters);
   const state: RunState = readState(ctx.checkpoint) ?? freshState(ctx.now().getTime());
   const previous = readCursors(ctx.cursors);
   const api = new ZoomApi(ctx.http, opts.apiUrl, ctx.signal);

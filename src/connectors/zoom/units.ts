@@ -5,11 +5,13 @@ import { ZoomApi } from './api.ts';
 import { resolveOwners } from './owners.ts';
 import { earliestSince } from './run.ts';
 import { readCursors } from './state.ts';
+import { assertScopes } from './scopes.ts';
 import { summariesOfRun } from './summaries.ts';
 
 export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
   return {
     async plan(ctx: CollectContext) {
+      assertScopes(ctx.grantInfo, ctx.filters as ConfFilters);
       const api = new ZoomApi(ctx.http, apiUrl, ctx.signal);
       const resolved = await resolveOwners(api, ctx.filters as ConfFilters, null, () => ctx.now().getTime());
       const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
