@@ -132,4 +132,31 @@ describe('zoom evidence beyond the users\' recordings lists', () => {
     const unrecorded = meetings().filter((m) => m.recording_files.length === 0 && m.summary && sandbox.tenant.findUser(m.host_id)?.status !== 'pending');
     for (const m of unrecorded) expect(items.filter((i) => i.sourceId === m.uuid).map((i) => i.kind).sort()).toEqual(['ai_meeting_notes', 'meeting']);
   });
+
+  it('retries a file through the recordings listings the run used (trash included), participant audio through the meeting endpoint', async () => {
+    const engine = new MiniEngine(connector, session(connector, grant).ctx);
+    await engine.run(filters({ account_owners: sel({ all: true }), content_selections: only({ video: true, audio: true }) }));
+    const live = meetings().find((m) => !m.trashed && m.recording_files.length > 0 && sandbox.tenant.findUser(m.host_id)?.status === 'active')!;
+    const trashed = meetings().find((m) => m.trashed && sandbox.tenant.findUser(m.host_id)?.status === 'active')!;
+    const withAudio = meetings().find((m) => (m.participant_audio_files ?? []).length > 0 && sandbox.tenant.findUser(m.host_id)?.status === 'active')!;
+    const pieceOf = (kind: string, id: string, host: string) => {
+      const item = engine.stored.get(keyOf(kind, id))!.input;
+      return { unit: host, kind, sourceId: id, name: item.path, piece: { item } };
+    };
+    const pieces = [
+      pieceOf('recording_video', live.recording_files[0]!.id, live.host_id),
+      pieceOf('recording_video', trashed.recording_files[0]!.id, trashed.host_id),
+      pieceOf('participant_audio', withAudio.participant_audio_files![0]!.id, withAudio.host_id),
+    ];
+    const before = sandbox.requests.length;
+    const got = new Map<string, string>();
+    const s = session(connector, grant);
+    for await (const ev of connector.retry!({ ...s.ctx, collectionId: 'c', filters: null, checkpoint: null, cursors: null }, pieces) as AsyncIterable<CollectEvent>) {
+      expect(ev.type === 'error' ? ev.reason : ev.type).toBe('item');
+      if (ev.type === 'item') got.set(ev.item.sourceId, sha256(await readAll(ev.content!)));
+    }
+    for (const p of pieces) expect(got.get(p.sourceId), p.kind).toBe(sha256(sandbox.contentOf(p.sourceId)));
+    // Only the participant audio piece needed the meeting endpoint (whose scope `audio` needs anyway).
+    expect(requestsTo(/^\/v2\/meetings\/[^/]+\/recordings$/, before)).toHaveLength(1);
+  });
 });
