@@ -8,7 +8,7 @@ import { isUserGone, ZoomApi } from './api.ts';
 import { collectChannels, collectOneToOne } from './chats.ts';
 import type { Owner } from './items.ts';
 import { collectRecordings } from './meetings.ts';
-import { inIdOrder, resolveOwners, type ResolvedOwners } from './owners.ts';
+import { inIdOrder, ownersNotFound, resolveOwners, type ResolvedOwners } from './owners.ts';
 import { assertScopes } from './scopes.ts';
 import { createRun, earliestSince, type ZoomRun } from './run.ts';
 import { readSummaryIndex, summariesOfRun, type SummaryIndex } from './summaries.ts';
@@ -21,7 +21,7 @@ export interface CollectOptions {
 }
 
 function plannedOwners(units: UnitSpec[]): ResolvedOwners {
-  const owners = units.filter((u) => u.kind === 'custodian').map((u) => ({ id: u.key, email: u.email ?? '' }));
+  const owners = units.filter((u) => u.kind === 'custodian' && !(u.data as { not_found?: boolean } | undefined)?.not_found).map((u) => ({ id: u.key, email: u.email ?? '' }));
   return { owners: inIdOrder(owners), errors: [], gone: [] };
 }
 
@@ -32,6 +32,8 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   const previous = readCursors(ctx.cursors);
   const api = new ZoomApi(ctx.http, opts.apiUrl, ctx.signal);
   // One unit of a fanned-out run: the plan resolved the owners already (ids and e-mails), no need to list them again.
+  const planned = ctx.units?.find((u) => u.key === ctx.scope?.[0]);
+  if (planned && (planned.data as { not_found?: boolean } | undefined)?.not_found) throw ownersNotFound([planned.key]);
   const resolved = ctx.units ? plannedOwners(ctx.units) : await resolveOwners(api, filters, state.ownersDone, () => ctx.now().getTime());
   // A targeted run (a webhook) covers the owners it names, by id or by e-mail.
   const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
@@ -47,8 +49,7 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   let summaries: SummaryIndex | null;
   if (ctx.units) {
     // A unit: the plan listed the account's summaries once and handed each owner's to its unit.
-    const mine = ctx.units.find((u) => u.key === ctx.scope?.[0]);
-    summaries = readSummaryIndex((mine?.data as { summaries?: unknown } | undefined)?.summaries);
+    summaries = readSummaryIndex((planned?.data as { summaries?: unknown } | undefined)?.summaries);
   } else {
     const listed = await summariesOfRun(api, {
       owners,
@@ -111,6 +112,8 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     yield run.checkpoint();
   }
   yield { type: 'cursors', value: nextCursors(state, owners, previous, scope !== null) };
+  const notFound = resolved.gone.filter((g) => inScope(g));
+  if (notFound.length > 0) throw ownersNotFound(notFound);
 }
 
 /** What a failure of a whole phase kept from being listed (the exception's kind). */

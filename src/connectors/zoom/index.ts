@@ -9,6 +9,7 @@ import { channelsHandler, usersHandler } from './discovery.ts';
 import { KINDS } from './items.ts';
 import { retryZoomPieces } from './retry.ts';
 import { createZoomOAuth } from './oauth.ts';
+import { checkOwnerIds } from './check-ids.ts';
 import { zoomQuirks } from './quirks.ts';
 import { missingScopes } from './scopes.ts';
 import { zoomUnits } from './units.ts';
@@ -57,6 +58,7 @@ export function createZoomConnector(opts: ZoomConnectorOptions): Connector {
     quirks: zoomQuirks,
     oauth: createZoomOAuth({ clientId: opts.clientId, clientSecret: opts.clientSecret, oauthUrl, apiUrl, userAgent: ZOOM_USER_AGENT }),
     validateFilters: validateConfFilters,
+    checkFilterIds: checkOwnerIds(apiUrl),
     missingPermissions: (grantInfo, filters) => missingScopes(grantInfo, filters as ConfFilters),
     discovery: { users: usersHandler(apiUrl), channels: channelsHandler(apiUrl) },
     collect: (ctx) => collectZoom(ctx, { apiUrl, lookbackDays: opts.lookbackDays, isZoomHost }),

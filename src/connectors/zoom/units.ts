@@ -16,8 +16,10 @@ export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
       const resolved = await resolveOwners(api, ctx.filters as ConfFilters, null, () => ctx.now().getTime());
       const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
       const inScope = (id: string, email?: string | null) => !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
-      const events: CollectEvent[] = resolved.gone.filter((g) => inScope(g)).map((id) => ({ type: 'unit', unit: { key: id, kind: 'custodian' }, status: 'failed' }));
-      if (!scope) events.push(...resolved.errors);
+      // An owner Zoom does not know gets a unit of its own that fails at once asking for a person (the run ends
+      // `error`), while the other units collect.
+      const events: CollectEvent[] = [];
+      const notFound = resolved.gone.filter((g) => inScope(g)).map((id) => ({ key: id, kind: 'custodian' as const, email: null, data: { not_found: true } }));
       const owners = resolved.owners.filter((o) => inScope(o.id, o.email));
       // The account's summaries are listed once for the whole run; each unit gets its owner's.
       const startedAt = ctx.now().getTime();
@@ -35,7 +37,7 @@ export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
         email: o.email || null,
         ...(listed.index ? { data: { summaries: { [o.id]: listed.index[o.id] ?? [] } } } : {}),
       }));
-      return { units, events };
+      return { units: [...units, ...notFound], events };
     },
     unreached(filters, claimed) {
       const channels = chatScope(filters as ConfFilters).channels;
