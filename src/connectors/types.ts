@@ -49,6 +49,8 @@ export interface Connector {
    * them; custodians are the keys of the filters. Absent: the provider pushes events without one (Zoom).
    */
   subscriptions?: ChangeSubscriptions;
+  /** How an event-driven collection of this grant learns of changes (the collection view's `event_mode`). */
+  eventMode?(grantInfo: Record<string, unknown>, filters: unknown): { event_mode: 'subscription' | 'polling'; polling_interval_minutes?: number };
   /** Events the provider pushes to Custody's webhook route (Zoom): what a stored event concerns. */
   webhooks?: WebhookEvents;
 }
@@ -84,6 +86,8 @@ export interface WebhookEvents {
 }
 
 export interface ChangeSubscriptions {
+  /** Whether subscriptions may be tried with this grant (its non-secret facts); absent: always. */
+  usable?(grantInfo: Record<string, unknown>): boolean;
   create(ctx: ProviderContext, input: { userId: string; notificationUrl: string; clientState: string; expiresAt: string }): Promise<{ id: string; expiresAt: string }>;
   /** 'gone' when the provider no longer knows the subscription (expired, removed). */
   renew(ctx: ProviderContext, id: string, expiresAt: string): Promise<{ expiresAt: string } | 'gone'>;
