@@ -68,7 +68,7 @@ export interface paths {
         head?: never;
         /**
          * Save sync filters, the sync type, and/or queue a sync
-         * @description `sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before); in any state. While a run is going, that run keeps the filters it started with and the sync asked for starts when it ends (unless it ends in `error`, which needs a person first, or is cancelled); `latest_run` shows it as soon as it is queued. 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), user ids the paired tenant does not have and folder ids not in that user’s drive (when the tenant can be asked; otherwise the run reports such a user as a failed custodian).
+         * @description `sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before); in any state. While a run is going, that run keeps the filters it started with and the sync asked for starts when it ends (unless it ends in `error`, which needs a person first, or is cancelled); `latest_run` shows it as soon as it is queued. 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), user ids the paired tenant does not have and folder ids not in that user’s drive (when the tenant can be asked; otherwise the run reports such a user as a failed custodian); for `conf`, owner ids the paired Zoom account does not have (same rule), and filters that need a scope the paired Zoom app was not granted (the message names the scope and the feature).
          */
         patch: operations["patchCollection"];
         trace?: never;
@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Start a sync that pulls exactly what the filters allow
-         * @description A start while a run is active returns that run (`created: false`); there is never a second active run. 409 when filters or paired credentials are missing.
+         * @description A start while a run is active returns that run (`created: false`); there is never a second active run. 409 when filters or paired credentials are missing, or when the filters need a permission the paired grant lacks (the message names it and the feature).
          */
         post: operations["startCollection"];
         delete?: never;
@@ -416,8 +416,8 @@ export interface paths {
          * @description Answers 302 to the provider (`conf`) or 200 `{authorization_url}` (`edrive`); with `Accept: application/json` (that type alone) it answers 200 `{authorization_url}` for every type (a web page cannot read a cross-origin redirect). `redirect_to` must be on the account allowlist (exact match) or be the web console, `<PUBLIC_URL>/console/`. The `state` sent to the provider is signed, expires after 10 minutes, is single use and binds the account, the type, `redirect_to` and the client `state`. After consent the browser comes back to `redirect_to?code=<one-time pairing code>&state=<client state>` (or `?error=…&error_description=…&state=…`); pass the code to `pair_credentials` within 10 minutes.
          *
          *     Scope sets (`scopes_type`; omitted = `default`). The `preservation` set is for legal-hold flows: it adds what a preservation matter needs (Zoom: account-wide meeting summaries and Team Chat legal-hold reads); holds themselves live under `/v1/legalhold/`.
-         *     - `conf` / `default`: `user:read:list_users:admin`, `user:read:user:admin`, `cloud_recording:read:list_user_recordings:admin`, `meeting:read:summary:admin`, `team_chat:read:list_user_channels:admin`, `team_chat:read:list_user_sessions:admin`, `team_chat:read:list_user_messages:admin`
-         *     - `conf` / `preservation`: `user:read:list_users:admin`, `user:read:user:admin`, `cloud_recording:read:list_user_recordings:admin`, `meeting:read:summary:admin`, `team_chat:read:list_user_channels:admin`, `team_chat:read:list_user_sessions:admin`, `team_chat:read:list_user_messages:admin`, `meeting:read:list_summaries:admin`, `team_chat:read:list_legal_hold_matters:admin`, `team_chat:read:list_legal_hold_matter_files:admin`, `team_chat:read:legal_hold_matter_file:admin`, `report:read:list_chat_sessions:admin`, `report:read:chat_session:admin`
+         *     - `conf` / `default`: `user:read:list_users:admin`, `user:read:user:admin`, `cloud_recording:read:list_user_recordings:admin`, `cloud_recording:read:list_recording_files:admin`, `meeting:read:list_summaries:admin`, `meeting:read:summary:admin`, `team_chat:read:list_user_channels:admin`, `team_chat:read:list_user_sessions:admin`, `team_chat:read:list_user_messages:admin`
+         *     - `conf` / `preservation`: `user:read:list_users:admin`, `user:read:user:admin`, `cloud_recording:read:list_user_recordings:admin`, `cloud_recording:read:list_recording_files:admin`, `meeting:read:list_summaries:admin`, `meeting:read:summary:admin`, `team_chat:read:list_user_channels:admin`, `team_chat:read:list_user_sessions:admin`, `team_chat:read:list_user_messages:admin`, `team_chat:read:list_legal_hold_matters:admin`, `team_chat:read:list_legal_hold_matter_files:admin`, `team_chat:read:legal_hold_matter_file:admin`, `report:read:list_chat_sessions:admin`, `report:read:chat_session:admin`
          *     - `edrive` / `default`: `Files.Read.All`, `User.Read.All`
          */
         get: operations["getAuthorizationUrl"];
@@ -1058,6 +1058,8 @@ export interface operations {
                         creation_datetime: string;
                         credential_id: string;
                         credentials_paired: boolean;
+                        /** @description `edrive`, paired: how changes reach the collection between scheduled runs. `subscription`: Graph change notifications on each selected drive (the app registration holds `Files.ReadWrite.All`, which Graph requires for drive subscriptions). `polling`: no subscription is attempted (the permission is missing, or `MS_CHANGE_NOTIFICATIONS=off`); each selected drive's delta is polled. */
+                        event_mode?: "subscription" | "polling";
                         /** @description The latest run; live counters while it is active. */
                         latest_run: {
                             counters: {
@@ -1088,6 +1090,8 @@ export interface operations {
                         next_sync_datetime: string | null;
                         onna_id: string;
                         onna_parent_id: string;
+                        /** @description With `event_mode: polling`: minutes between polls of each selected drive, sized to the tenant's request budget. */
+                        polling_interval_minutes?: number;
                         /** @description Why the status is `error` or `failed`. */
                         status_reason: string | null;
                         sync_filters: {
@@ -1635,7 +1639,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Provider user id. */
                 custodian?: string;
-                /** @description Only items of this kind; the collection type decides which kinds exist (conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message; edrive: file, folder). Another value answers 400. */
+                /** @description Only items of this kind; the collection type decides which kinds exist (conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message, participant_audio; edrive: file, folder). Another value answers 400. */
                 kind?: string;
                 limit?: number;
             };
