@@ -57,6 +57,7 @@ const Env = Type.Object({
   MS_RESOURCE_UNITS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   MS_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1 })),
   MS_MAX_RESOURCE_UNITS_PER_SECOND: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  MS_CHANGE_NOTIFICATIONS: Type.Union([Type.Literal('auto'), Type.Literal('off')], { default: 'auto' }),
   ZOOM_WEBHOOK_SECRET_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
   EVENT_COALESCE_SECONDS: Type.Number({ default: 3, minimum: 0 }),
   GRAPH_SUBSCRIPTION_MINUTES: Type.Integer({ default: 42_300, minimum: 45, maximum: 42_300 }),
@@ -87,7 +88,7 @@ export interface Config {
   /** The event stream reads the `events` table every pollMs (so runs in other processes show too). */
   eventStream: { pollMs: number; heartbeatMs: number };
   zoom: { clientId?: string; clientSecret?: string; oauthUrl: string; apiUrl: string; lookbackDays: number; budget: BudgetOverrides };
-  microsoft: { clientId?: string; clientSecret?: string; loginUrl: string; graphUrl: string; budget: BudgetOverrides };
+  microsoft: { clientId?: string; clientSecret?: string; loginUrl: string; graphUrl: string; budget: BudgetOverrides; changeNotifications: 'auto' | 'off' };
   events: EventsConfig;
   /** allowPrivate: deliver to loopback, private and link-local addresses too (tests, a receiver on the same host). */
   webhooks: { allowPrivate: boolean };
@@ -201,6 +202,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       loginUrl: e.MS_LOGIN_URL.replace(/\/+$/, ''),
       graphUrl: e.MS_GRAPH_URL.replace(/\/+$/, ''),
       budget: defined({ ratePerSecond: e.MS_RESOURCE_UNITS_PER_SECOND, concurrency: e.MS_CONCURRENCY, maxRatePerSecond: e.MS_MAX_RESOURCE_UNITS_PER_SECOND }),
+      changeNotifications: e.MS_CHANGE_NOTIFICATIONS,
     },
     events: {
       zoomSecretToken: e.ZOOM_WEBHOOK_SECRET_TOKEN,

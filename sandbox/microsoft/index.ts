@@ -20,7 +20,7 @@ import { createMutations } from './mutate.ts';
 import type { MsMutations } from './mutate.ts';
 import { SeededRandom } from './rng.ts';
 import { buildTenant } from './seed.ts';
-import { recordRequest } from './state.ts';
+import { APP_ROLES, recordRequest, SUBSCRIPTION_ROLE } from './state.ts';
 import type { SandboxState } from './state.ts';
 import { ResourceUnitBudget } from './throttle.ts';
 import type { MicrosoftSandboxOptions, MsFaults, MsItem, MsRequestRecord, MsTenant } from './types.ts';
@@ -63,6 +63,11 @@ export interface MicrosoftSandbox {
   readonly otherTenant: { id: string; domain: string; adminUpn: string; consentGranted: boolean };
   /** Whether id and access tokens carry `wids` (the app registration's groupMembershipClaims). Default true. */
   directoryRoleClaims: boolean;
+  /**
+   * The application permissions of the app registration, as app-only tokens' `roles` carry them (tokens issued
+   * from then on). Default: Files.Read.All, User.Read.All and Files.ReadWrite.All (which drive subscriptions need).
+   */
+  appRoles: string[];
   /** Whether the demo tenant has granted admin consent to the app. */
   readonly consentGranted: boolean;
   grantConsent(): void;
@@ -168,6 +173,7 @@ export async function startMicrosoftSandbox(opts: MicrosoftSandboxOptions = {}):
     denyConsent: false,
     otherTenant: otherTenantOf(seed),
     directoryRoleClaims: true,
+    appRoles: [...APP_ROLES, SUBSCRIPTION_ROLE],
     authCodes: new Map(),
     refreshTokens: new Map(),
     deltaSessions: new Map(),
@@ -251,6 +257,12 @@ export async function startMicrosoftSandbox(opts: MicrosoftSandboxOptions = {}):
     },
     set directoryRoleClaims(value: boolean) {
       state.directoryRoleClaims = value;
+    },
+    get appRoles() {
+      return state.appRoles;
+    },
+    set appRoles(value: string[]) {
+      state.appRoles = [...value];
     },
     grantConsent: () => void state.consentedTenants.add(model.tenant.id),
     revokeConsent: () => void state.consentedTenants.delete(model.tenant.id),

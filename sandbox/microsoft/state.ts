@@ -53,6 +53,8 @@ export interface SandboxState {
   otherTenant: OtherTenant;
   /** The app registration's groupMembershipClaims includes directory roles, so id tokens carry `wids`. */
   directoryRoleClaims: boolean;
+  /** The application permissions the app registration holds (app-only tokens' `roles`). */
+  appRoles: string[];
   authCodes: Map<string, AuthCodeGrant>;
   refreshTokens: Map<string, RefreshGrant>;
   deltaSessions: Map<string, DeltaSession>;
@@ -70,6 +72,11 @@ export interface SandboxState {
 export const GRAPH_RESOURCE = 'https://graph.microsoft.com';
 export const GRAPH_APP_ID = '00000003-0000-0000-c000-000000000000';
 export const APP_ROLES = ['Files.Read.All', 'User.Read.All'];
+/**
+ * Graph's permission table for driveItem subscriptions on OneDrive for Business lists only Files.ReadWrite.All
+ * (../shared/reference/microsoft-graph-api.md, Correction G1): without it POST /subscriptions answers 403.
+ */
+export const SUBSCRIPTION_ROLE = 'Files.ReadWrite.All';
 export const MAX_DELTA_SESSIONS = 2000;
 /** The request log keeps the most recent entries only, so a long-running sandbox does not grow without bound. */
 export const MAX_REQUEST_RECORDS = 10_000;

@@ -83,6 +83,11 @@ export interface ZoomSandboxOptions {
    * Default: on with the variance profile, off otherwise.
    */
   chatExtras?: boolean;
+  /**
+   * What users' recordings lists do not show (seed-evidence.ts): participant audio files, recordings in the trash,
+   * AI summaries of meetings without a recording. Default: on with the variance profile, off otherwise.
+   */
+  evidence?: boolean;
 }
 
 export interface SandboxRequest {
@@ -135,6 +140,7 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
     now: now(),
     variance: opts.variance !== undefined,
     chatExtras: opts.chatExtras ?? opts.variance !== undefined,
+    evidence: opts.evidence ?? opts.variance !== undefined,
   });
   const variance = opts.variance ? new ZoomVariance(opts.variance, opts.seed ?? 1) : undefined;
   variance?.choose(tenant);

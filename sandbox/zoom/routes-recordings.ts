@@ -3,7 +3,7 @@ import {
   dayOf, guard, meetingRef, missing, parseDate, resolveUser, userNotFound, zoomError, type Query, type RouteSpec, type SandboxContext,
 } from './http.ts';
 import { pageSize } from './paging.ts';
-import type { ZoomMeeting, ZoomRecordingFile } from './tenant.ts';
+import { filesOfMeeting, type ZoomMeeting, type ZoomRecordingFile } from './tenant.ts';
 
 const LIST_RECORDINGS: RouteSpec = {
   category: 'Medium',
@@ -24,26 +24,31 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: SandboxContex
     const q = req.query as Query;
     const size = pageSize(q.page_size, 30, 300);
     if (size === undefined) return zoomError(reply, 400, 300, 'Invalid field: page_size.');
-    const window = recordingWindow(q, ctx.now().getTime());
-    if (typeof window === 'string') return zoomError(reply, 400, 300, window);
     const trash = q.trash === 'true';
+    const trashType = q.trash_type ?? 'meeting_recordings';
+    if (trash && trashType !== 'meeting_recordings' && trashType !== 'recording_file') return zoomError(reply, 400, 300, 'Invalid field: trash_type.');
+    // "The trash files cannot be filtered by date range": from/to do not apply to trash listings.
+    const window = trash ? { from: q.from ?? '', to: q.to ?? '' } : recordingWindow(q, ctx.now().getTime());
+    if (typeof window === 'string') return zoomError(reply, 400, 300, window);
     const meetingId = q.meeting_id ? Number(q.meeting_id) : undefined;
-    const meetings = trash ? [] : ctx.tenant.meetingsOf(user.id)
+    const listed = ctx.tenant.meetingsOf(user.id)
+      .map((m) => listedView(m, trash ? (trashType as 'meeting_recordings' | 'recording_file') : 'live'))
+      .filter((v): v is ZoomMeeting => v !== undefined)
       .filter((m) => {
         const day = m.start_time.slice(0, 10);
-        return day >= window.from && day <= window.to && (meetingId === undefined || m.id === meetingId);
+        return (trash || (day >= window.from && day <= window.to)) && (meetingId === undefined || m.id === meetingId);
       })
       .sort((a, b) => (a.start_time < b.start_time ? 1 : -1));
     // page_size counts meetings, not files.
-    const binding = `recordings|${user.id}|${window.from}|${window.to}|${trash}|${meetingId ?? ''}`;
-    const page = ctx.pages.paginate(meetings, size, q.next_page_token || undefined, binding);
+    const binding = `recordings|${user.id}|${window.from}|${window.to}|${trash}|${trash ? trashType : ''}|${meetingId ?? ''}`;
+    const page = ctx.pages.paginate(listed, size, q.next_page_token || undefined, binding);
     if (!page) return zoomError(reply, 400, 300, 'The next page token is either invalid or has expired.');
     return {
       from: window.from,
       to: window.to,
-      page_count: Math.ceil(meetings.length / size),
+      page_count: Math.ceil(listed.length / size),
       page_size: size,
-      total_records: meetings.length,
+      total_records: listed.length,
       next_page_token: page.next_page_token,
       meetings: page.items.map((m) => wireMeeting(ctx, m)),
     };
@@ -53,9 +58,15 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: SandboxContex
     const who = guard(ctx, req, reply, GET_RECORDINGS);
     if (!who) return reply;
     const meeting = findMeeting(ctx, req.raw.url ?? '');
-    if (!meeting) return missing(ctx, reply, 'Recording', req.raw.url ?? '', 3301, 'There is no recording for this meeting.');
+    if (!meeting || filesOfMeeting(meeting).length === 0) return missing(ctx, reply, 'Recording', req.raw.url ?? '', 3301, 'There is no recording for this meeting.');
     const q = req.query as Query;
-    const body: Record<string, unknown> = { ...wireMeeting(ctx, meeting), password: '', recording_play_passcode: passcode(meeting) };
+    // Participant audio is listed here only (Correction Z1); trashed files still carry their deleted_time.
+    const body: Record<string, unknown> = {
+      ...wireMeeting(ctx, meeting.trashed ? listedView(meeting, 'meeting_recordings')! : meeting),
+      password: '',
+      recording_play_passcode: passcode(meeting),
+      participant_audio_files: (meeting.participant_audio_files ?? []).map((f) => participantFile(ctx, f)),
+    };
     if ((q.include_fields ?? '').split(',').includes('download_access_token')) {
       const ttl = q.ttl === undefined ? 86_400 : Number(q.ttl);
       if (!Number.isInteger(ttl) || ttl < 0 || ttl > 604_800) return zoomError(reply, 400, 300, 'Invalid field: ttl.');
@@ -111,8 +122,9 @@ function plainMeeting(ctx: SandboxContext, m: ZoomMeeting): Record<string, unkno
     start_time: m.start_time,
     timezone: m.timezone,
     duration: m.duration,
-    total_size: files.reduce((sum, f) => sum + f.file_size, 0),
-    recording_count: files.length,
+    // "includes the recording_files and participant_audio_files files" (Correction Z1)
+    total_size: filesOfMeeting(m).reduce((sum, f) => sum + f.file_size, 0),
+    recording_count: filesOfMeeting(m).length,
     share_url: `${ctx.mainOrigin()}/rec/share/${files[0]?.downloadKey ?? ''}`,
     recording_files: files.map((f) => wireFile(ctx, f)),
     recording_play_passcode: passcode(m),
@@ -128,13 +140,15 @@ function wireFile(ctx: SandboxContext, f: ZoomRecordingFile): Record<string, unk
 function plainFile(ctx: SandboxContext, f: ZoomRecordingFile): Record<string, unknown> {
   const rec = `${ctx.mainOrigin()}/rec`;
   const download = `${ctx.downloadUrlOrigin()}/rec`;
+  const trashed = f.deleted_time ? { deleted_time: f.deleted_time } : {};
   if (!f.idOnWire) {
     return {
       meeting_id: f.meeting_id, recording_start: f.recording_start, recording_end: f.recording_end,
-      file_type: f.file_type, file_extension: f.file_extension, download_url: `${download}/download/${f.downloadKey}`,
+      file_type: f.file_type, file_extension: f.file_extension, download_url: `${download}/download/${f.downloadKey}`, ...trashed,
     };
   }
   return {
+    ...trashed,
     id: f.id,
     meeting_id: f.meeting_id,
     recording_start: f.recording_start,
@@ -151,4 +165,25 @@ function plainFile(ctx: SandboxContext, f: ZoomRecordingFile): Record<string, un
 
 function passcode(m: ZoomMeeting): string {
   return m.recording_files[0]?.downloadKey.slice(0, 32) ?? '';
+}
+
+/**
+ * What a listing shows of a meeting (Correction Z2): the ordinary one its files not in the trash; `trash=true`
+ * with `meeting_recordings` the meetings deleted whole; with `recording_file` the files deleted one by one from
+ * meetings that are not. Every trashed file carries `deleted_time`. Undefined: the listing does not show it.
+ */
+function listedView(m: ZoomMeeting, listing: 'live' | 'meeting_recordings' | 'recording_file'): ZoomMeeting | undefined {
+  if (listing === 'meeting_recordings') {
+    if (!m.trashed) return undefined;
+    const at = m.trashed.deleted_time;
+    return { ...m, recording_files: m.recording_files.map((f) => ({ ...f, deleted_time: f.deleted_time ?? at })) };
+  }
+  if (m.trashed) return undefined;
+  const files = m.recording_files.filter((f) => (listing === 'live') === (f.deleted_time === undefined));
+  return files.length > 0 ? { ...m, recording_files: files } : undefined;
+}
+
+function participantFile(ctx: SandboxContext, f: ZoomRecordingFile): Record<string, unknown> {
+  const { recording_type: _type, ...wire } = plainFile(ctx, f);
+  return { ...wire, file_name: f.file_name, file_path: '' };
 }

@@ -6,11 +6,11 @@ import type { ZoomMeetingSummary } from './tenant.ts';
 
 const LIST_SUMMARIES: RouteSpec = {
   category: 'Medium',
-  scopes: ['meeting:read:list_summaries:admin', 'meeting:read:list_summaries', 'meeting_summary:read:admin'],
+  scopes: ['meeting:read:list_summaries:admin', 'meeting:read:list_summaries', 'meeting_summary:read:admin', 'meeting:read:admin'],
 };
 const GET_SUMMARY: RouteSpec = {
   category: 'Light',
-  scopes: ['meeting:read:summary:admin', 'meeting:read:summary', 'meeting_summary:read:admin', 'meeting_summary:read'],
+  scopes: ['meeting:read:summary:admin', 'meeting:read:summary', 'meeting_summary:read:admin', 'meeting_summary:read', 'meeting:read:admin'],
 };
 const LIST_FIELDS = [
   'meeting_host_id', 'meeting_host_email', 'meeting_uuid', 'meeting_id', 'meeting_topic', 'meeting_start_time',

@@ -1,6 +1,7 @@
 import { chatLine, meetingChatTxt, sentence, timelineJson, transcriptVtt } from './content.ts';
 import { ALNUM, BASE64, BASE64URL, HEX, createRng, type Rng } from './prng.ts';
 import { addChatExtras } from './seed-chat.ts';
+import { addMeetingEvidence } from './seed-evidence.ts';
 import { variantUuid } from './variance.ts';
 import {
   ZoomTenant, type UserStatus, type ZoomChannel, type ZoomChatMessage, type ZoomMeeting, type ZoomMeetingSummary,
@@ -21,6 +22,8 @@ export interface SeedOptions {
   variance?: boolean;
   /** External contacts, chat files and chat history beyond six months (seed-chat.ts). */
   chatExtras?: boolean;
+  /** Participant audio, trashed recordings and summaries of unrecorded meetings (seed-evidence.ts). */
+  evidence?: boolean;
 }
 
 const FIRST = ['Alice', 'Bruno', 'Chiara', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kara', 'Luis', 'Mei', 'Nadia', 'Omar', 'Priya'];
@@ -55,6 +58,7 @@ export function seedTenant(o: SeedOptions): ZoomTenant {
   }
   const oneToOne = makeOneToOne(rng, o, custodians, deleted, now);
   const extras = o.chatExtras ? addChatExtras(o.seed, now, custodians, oneToOne, channels, channelMessages, textBodies, o.messagesPerChat) : undefined;
+  if (o.evidence) addMeetingEvidence(o.seed, meetings, custodians, now, o.fileSize);
   return new ZoomTenant({ accountId, users, deletedUsers: [deleted], meetings, channels, channelMessages, oneToOne, textBodies, externalContacts: extras?.externalContacts });
 }
 
@@ -98,7 +102,7 @@ function makeUser(rng: Rng, index: number, status: UserStatus, now: number, exis
  * UUIDs are base64 (they contain `+`, `/`, `=`). Every few meetings get one that starts with `/` or contains `//`,
  * which Zoom requires to be double-encoded in paths, or a lone `/`, which single encoding handles.
  */
-function meetingUuid(rng: Rng, k: number): string {
+export function meetingUuid(rng: Rng, k: number): string {
   const chars = rng.chars(BASE64, 22).split('');
   for (let i = 0; i < chars.length; i++) if (chars[i] === '/') chars[i] = 'Q';
   if (k % 6 === 1) chars[0] = '/';
@@ -162,7 +166,7 @@ function makeMeeting(
   return meeting;
 }
 
-function makeSummary(rng: Rng, m: ZoomMeeting, startMs: number): ZoomMeetingSummary {
+export function makeSummary(rng: Rng, m: ZoomMeeting, startMs: number): ZoomMeetingSummary {
   const endMs = startMs + m.duration * 60_000;
   const created = endMs + rng.int(1, 10) * 60_000;
   const edited = rng.chance(0.3);

@@ -39,6 +39,10 @@ export interface ZoomRecordingFile {
   /** Last path segment of download_url / play_url. */
   downloadKey: string;
   contentType: string;
+  /** In the trash since then (a file the host deleted on its own): listed only with `trash=true&trash_type=recording_file`. */
+  deleted_time?: string;
+  /** A participant's own audio (`participant_audio_files`): only GET /meetings/{uuid}/recordings lists it (Z1). */
+  file_name?: string;
 }
 
 export interface ZoomSummaryDetail {
@@ -79,6 +83,15 @@ export interface ZoomMeeting {
   timezone: string;
   recording_files: ZoomRecordingFile[];
   summary?: ZoomMeetingSummary;
+  /** One M4A per participant; served by GET /meetings/{uuid}/recordings only (Correction Z1). */
+  participant_audio_files?: ZoomRecordingFile[];
+  /** The host deleted the whole recording: in the trash (listed with `trash=true`) until Zoom purges it (Z2). */
+  trashed?: { deleted_time: string };
+}
+
+/** Every file of a meeting that downloads: its recording files and its participants' audio. */
+export function filesOfMeeting(m: ZoomMeeting): ZoomRecordingFile[] {
+  return [...m.recording_files, ...(m.participant_audio_files ?? [])];
 }
 
 export interface ZoomChannel {
@@ -171,7 +184,7 @@ export class ZoomTenant implements TenantData {
     this.textBodies = data.textBodies;
     this.externalContacts = data.externalContacts ?? [];
     for (const meeting of this.meetings) {
-      for (const file of meeting.recording_files) {
+      for (const file of filesOfMeeting(meeting)) {
         this.filesById.set(file.id, { file, meeting });
         this.filesByKey.set(file.downloadKey, file);
       }
@@ -246,7 +259,7 @@ export class ZoomTenant implements TenantData {
   /** A meeting recorded after seeding (sandbox control): its files become downloadable at once. */
   addMeeting(meeting: ZoomMeeting): void {
     this.meetings.push(meeting);
-    for (const file of meeting.recording_files) {
+    for (const file of filesOfMeeting(meeting)) {
       this.filesById.set(file.id, { file, meeting });
       this.filesByKey.set(file.downloadKey, file);
     }
@@ -263,7 +276,9 @@ export class ZoomTenant implements TenantData {
   removeFile(fileId: string): void {
     const found = this.filesById.get(fileId);
     if (!found) return;
-    found.meeting.recording_files.splice(found.meeting.recording_files.indexOf(found.file), 1);
+    for (const list of [found.meeting.recording_files, found.meeting.participant_audio_files ?? []]) {
+      if (list.includes(found.file)) list.splice(list.indexOf(found.file), 1);
+    }
     this.filesById.delete(fileId);
     this.filesByKey.delete(found.file.downloadKey);
   }

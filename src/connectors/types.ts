@@ -26,6 +26,11 @@ export interface Connector {
    * undefined when it cannot tell (too many ids, the provider unavailable): the run then reports them.
    */
   checkFilterIds?(ctx: ProviderContext, filters: unknown): Promise<FilterIssue[] | undefined>;
+  /**
+   * Permissions (OAuth scopes, app roles) valid filters need that the paired grant lacks, read from the grant's
+   * non-secret facts without asking the provider; undefined when the grant does not say what it holds.
+   */
+  missingPermissions?(grantInfo: Record<string, unknown>, filters: unknown): PermissionGap[] | undefined;
   discovery: Partial<Record<DiscoveryKind, DiscoveryHandler>>;
   /** Pulls exactly what the filters allow. Resumable: see CollectContext.checkpoint. */
   collect(ctx: CollectContext): AsyncIterable<CollectEvent>;
@@ -44,8 +49,22 @@ export interface Connector {
    * them; custodians are the keys of the filters. Absent: the provider pushes events without one (Zoom).
    */
   subscriptions?: ChangeSubscriptions;
+  /** How an event-driven collection of this grant learns of changes (the collection view's `event_mode`). */
+  eventMode?(grantInfo: Record<string, unknown>, filters: unknown): { event_mode: 'subscription' | 'polling'; polling_interval_minutes?: number };
   /** Events the provider pushes to Custody's webhook route (Zoom): what a stored event concerns. */
   webhooks?: WebhookEvents;
+}
+
+/** A permission the filters need and the grant lacks. */
+export interface PermissionGap {
+  /** The scope (or role) exactly as the provider names it. */
+  permission: string;
+  /** What of the filters needs it. */
+  feature: string;
+  /** JSON pointer into the filters of the part that switches the feature on. */
+  pointer: string;
+  /** The whole sentence for a person: the permission, the feature, what to do. */
+  message: string;
 }
 
 export interface WebhookEventFacts {
@@ -67,6 +86,8 @@ export interface WebhookEvents {
 }
 
 export interface ChangeSubscriptions {
+  /** Whether subscriptions may be tried with this grant (its non-secret facts); absent: always. */
+  usable?(grantInfo: Record<string, unknown>): boolean;
   create(ctx: ProviderContext, input: { userId: string; notificationUrl: string; clientState: string; expiresAt: string }): Promise<{ id: string; expiresAt: string }>;
   /** 'gone' when the provider no longer knows the subscription (expired, removed). */
   renew(ctx: ProviderContext, id: string, expiresAt: string): Promise<{ expiresAt: string } | 'gone'>;
@@ -212,6 +233,8 @@ export interface UnitSpec {
   key: string;
   kind: 'custodian' | 'channel';
   email?: string | null;
+  /** What the plan hands this unit (JSON; the Zoom summaries list of this owner): read once per run, not per unit. */
+  data?: unknown;
 }
 
 export type CollectEvent =

@@ -61,7 +61,7 @@ const JSON_TRANSCRIPTS = new Set(['TIMELINE', 'TB']);
 
 /** Which extractor applies, or null for content that has no text we read (recordings, images…). */
 export function contentFormatOf(item: ContentDescriptor): ContentFormat | null {
-  if (item.kind === 'recording_video' || item.kind === 'recording_audio' || item.kind === 'folder') return null;
+  if (item.kind === 'recording_video' || item.kind === 'recording_audio' || item.kind === 'participant_audio' || item.kind === 'folder') return null;
   const mime = (item.mime_type ?? '').split(';')[0]!.trim().toLowerCase();
   const ext = /\.([A-Za-z0-9]+)$/.exec(item.name)?.[1]?.toLowerCase();
   if (item.kind === 'transcript') {

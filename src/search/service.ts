@@ -29,7 +29,7 @@ export interface ScoredHit {
 export const MAX_SIZE = 100;
 
 /** The Item contract's kinds (issue: sync engine) plus whatever a registered connector adds. */
-const CONTRACT_KINDS = ['meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message', 'file', 'folder'];
+const CONTRACT_KINDS = ['meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message', 'participant_audio', 'file', 'folder'];
 
 export function knownKinds(connectors: { types(): string[]; get(type: string): { kinds: readonly string[] } | undefined }): string[] {
   const kinds = new Set(CONTRACT_KINDS);

@@ -28,6 +28,8 @@ export interface UnitTables {
     needs_action: Generated<number>;
     created_at: string;
     finished_at: string | null;
+    /** JSON the plan handed this unit (UnitSpec.data); null: none */
+    plan_data: string | null;
     /** what this unit has added to the run's counters so far */
     listed: Generated<number>;
     collected: Generated<number>;

@@ -37,7 +37,7 @@ export class UnitJobRepo {
    * Inserts the run's units (idempotent: a planner resumed after a crash adds none twice) and hands the run to them:
    * its lease owner becomes `units:<run_id>` with no expiry. False when the caller no longer owns the run.
    */
-  async fanOut(runId: string, owner: string, collectionId: string, units: Array<{ key: string; kind: string; email: string | null }>, at: string): Promise<boolean> {
+  async fanOut(runId: string, owner: string, collectionId: string, units: Array<{ key: string; kind: string; email: string | null; data?: unknown }>, at: string): Promise<boolean> {
     return atomically(this.db, async (trx) => {
       const res = await trx
         .updateTable('runs')
@@ -50,7 +50,7 @@ export class UnitJobRepo {
       for (const u of units) {
         await trx
           .insertInto('unit_jobs')
-          .values({ run_id: runId, unit_key: u.key, collection_id: collectionId, kind: u.kind, email: u.email, status: 'queued', lease_owner: null, lease_expires_at: null, heartbeat_at: null, checkpoint: null, pending_cursors: null, error: null, created_at: at, finished_at: null })
+          .values({ run_id: runId, unit_key: u.key, collection_id: collectionId, kind: u.kind, email: u.email, status: 'queued', lease_owner: null, lease_expires_at: null, heartbeat_at: null, checkpoint: null, pending_cursors: null, error: null, created_at: at, finished_at: null, plan_data: u.data === undefined ? null : JSON.stringify(u.data) })
           .onConflict((oc) => oc.columns(['run_id', 'unit_key']).doNothing())
           .execute();
       }

@@ -79,6 +79,14 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps) {
   const keep = async (row: GraphSubscriptionRow, need: Need): Promise<string> => {
     const ctx = await contextFor(need.walletId, need.connector);
     const now = deps.clock().getTime();
+    // The grant cannot subscribe (a missing permission, or switched off): no attempt; the drive is polled instead.
+    if (need.connector.subscriptions!.usable && !need.connector.subscriptions!.usable(ctx.grantInfo)) {
+      if (row.subscription_id !== null) {
+        await need.connector.subscriptions!.remove(ctx, row.subscription_id);
+        await repo.update(row.id, { subscription_id: null, expires_at: null, last_error: null }, deps.clock().toISOString());
+      }
+      return 'polling';
+    }
     if (row.subscription_id === null) {
       await create(row, need, ctx);
       if (row.expires_at !== null) await catchUp(need);

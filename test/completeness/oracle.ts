@@ -108,6 +108,22 @@ export function zoomFileSourceId(m: ZoomMeeting, f: ZoomRecordingFile): string {
   return f.idOnWire ? f.id : `${m.uuid}|${f.file_type}|${f.recording_start}`;
 }
 
+/**
+ * Whether a meeting can be found at all (../shared/reference/zoom-api.md, Corrections Z1-Z3): through its
+ * recordings (the ordinary listing or, trashed, the trash listing: a trashed recording is still at the source), or,
+ * never recorded, through the account's summaries list, which is read only when AI meeting notes are selected.
+ */
+export function meetingListed(m: ZoomMeeting, content: Set<ContentKey>): boolean {
+  const recorded = m.recording_files.length > 0 || (m.participant_audio_files ?? []).length > 0;
+  return recorded || (!!m.summary && content.has('AI-meeting-notes'));
+}
+
+/** Participant audio (Correction Z1): one `participant_audio` item per file, selected by `audio`, held for the host. */
+export function participantAudio(m: ZoomMeeting, content: Set<ContentKey>): Array<{ kind: string; sourceId: string }> {
+  if (!content.has('audio')) return [];
+  return (m.participant_audio_files ?? []).map((f) => ({ kind: 'participant_audio', sourceId: f.id }));
+}
+
 /** Everything a conf collection with these filters must hold, from the Zoom simulator's ground truth. */
 export function confOracle(tenant: ZoomTenant, filters: SpecConfFilters, sinceMs = -Infinity, nowMs = Date.now()): Map<string, Expected> {
   const out = new Map<string, Expected>();
@@ -128,8 +144,9 @@ export function confOracle(tenant: ZoomTenant, filters: SpecConfFilters, sinceMs
   const owners = tenant.users.filter((u) => selectsId(filters.account_owners, u.id));
   for (const owner of owners) {
     for (const m of tenant.meetingsOf(owner.id)) {
-      if (Date.parse(m.start_time) < sinceMs) continue;
+      if (Date.parse(m.start_time) < sinceMs || !meetingListed(m, content)) continue;
       add('meeting', m.uuid, owner.id);
+      for (const e of participantAudio(m, content)) add(e.kind, e.sourceId, owner.id);
       for (const f of m.recording_files) {
         const mapped = FILE_KINDS[f.file_type];
         if (content.has(mapped.content)) add(mapped.kind, zoomFileSourceId(m, f), owner.id);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Connector, Grant } from '../../src/connectors/types.ts';
+import { NeedsUserActionError, type Connector, type Grant } from '../../src/connectors/types.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { chatReach } from '../completeness/oracle.ts';
@@ -12,8 +12,9 @@ let connector: Connector;
 let grant: Grant;
 
 beforeAll(async () => {
-  // With Team Chat as a real account holds it: external contacts, chat files, history beyond six months (issue 20).
-  sandbox = await startZoomSandbox({ seed: 7, users: 6, meetingsPerUser: 4, channels: 4, messagesPerChannel: 9, messagesPerChat: 7, chatExtras: true });
+  // With Team Chat as a real account holds it: external contacts, chat files, history beyond six months (issue 20),
+  // and what users' recordings lists do not show (participant audio, trash, unrecorded summaries).
+  sandbox = await startZoomSandbox({ seed: 7, users: 6, meetingsPerUser: 4, channels: 4, messagesPerChannel: 9, messagesPerChat: 7, chatExtras: true, evidence: true });
   connector = testConnector(sandbox);
   grant = await pair(connector);
 });
@@ -64,7 +65,7 @@ describe('zoom collect: account_owners', () => {
     for (const m of sandbox.tenant.meetingsOf(excluded)) expect(engine.stored.has(keyOf('meeting', m.uuid))).toBe(false);
   });
 
-  it('only selected owners; a selected user who was deleted is reported and the others are collected', async () => {
+  it('only selected owners; a selected user Zoom does not know is reported as not found (never "deleted"), the others are collected, and the run asks for a person', async () => {
     const victim = await startZoomSandbox({ seed: 8, users: 5, meetingsPerUser: 2, channels: 2 });
     try {
       const c = testConnector(victim);
@@ -73,13 +74,19 @@ describe('zoom collect: account_owners', () => {
       victim.deleteUser(gone.id);
       const f = filters({ account_owners: sel({ selected: [a.id, b.id, gone.id] }), chats: ALL_CHATS });
       const engine = new MiniEngine(c, session(c, g).ctx);
-      const result = await engine.run(f);
+      const errors: Array<{ reason: string; sourceId?: string }> = [];
+      const thrown = await engine.run(f, { onEvent: (ev) => ev.type === 'error' && errors.push(ev) }).then(() => null, (e: unknown) => e);
+      // A permanent failure: the collection needs a person (status `error`), it is not retried with backoff.
+      expect(thrown).toBeInstanceOf(NeedsUserActionError);
+      expect((thrown as Error).message).toContain(gone.id);
+      expect((thrown as Error).message).toMatch(/not found in the Zoom account/);
       const expected = expectedItems(victim, f);
       expect(expected.owners.sort()).toEqual([a.id, b.id].sort());
       expect([...engine.stored.keys()].sort()).toEqual([...expected.items.keys()].sort());
-      expect(result.errors).toHaveLength(1);
-      expect(result.errors[0]).toMatchObject({ sourceId: gone.id });
-      expect(result.errors[0].reason).toMatch(/deleted/);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ sourceId: gone.id });
+      expect(errors[0]!.reason).toMatch(/not found in the Zoom account/);
+      expect(errors[0]!.reason).not.toMatch(/deleted/);
       const paths = [...engine.stored.values()].filter((s) => s.input.kind === 'recording_video').map((s) => s.input.path);
       expect(paths.length).toBeGreaterThan(0);
       for (const p of paths) expect([`/${a.email}/meetings/`, `/${b.email}/meetings/`].some((prefix) => p.startsWith(prefix))).toBe(true);

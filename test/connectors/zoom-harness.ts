@@ -265,6 +265,10 @@ export function expectedItems(sandbox: ZoomSandbox, filters: ConfFilters): Expec
         const k = keyOf(FILE_KINDS[f.file_type].kind, zoomFileSourceId(m, f));
         if (items.has(k)) items.set(k, sha256(sandbox.contentOf(f.id)));
       }
+      for (const f of m.participant_audio_files ?? []) {
+        const k = keyOf('participant_audio', f.id);
+        if (items.has(k)) items.set(k, sha256(sandbox.contentOf(f.id)));
+      }
       // The summary is kept as the JSON document the API answered, pretty-printed.
       const notes = keyOf('ai_meeting_notes', m.uuid);
       if (m.summary && items.has(notes)) items.set(notes, sha256(Buffer.from(JSON.stringify(m.summary, null, 2))));

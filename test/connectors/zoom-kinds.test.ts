@@ -6,7 +6,7 @@ import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts'
 import { filters, MiniEngine, pair, sel, session, testConnector } from './zoom-harness.ts';
 
 /** The conf kinds of the fixed items contract (issue 3). */
-const CONTRACT_KINDS = ['meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message', 'chat_file'];
+const CONTRACT_KINDS = ['meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message', 'chat_file', 'participant_audio'];
 
 let sandbox: ZoomSandbox;
 let connector: Connector;

@@ -63,7 +63,7 @@ describe('Microsoft identity sandbox: admin consent and client credentials', () 
     expect(after.body.ext_expires_in).toBe(600);
     expect(after.body.refresh_token).toBeUndefined();
     const payload = JSON.parse(Buffer.from(after.body.access_token.split('.')[1], 'base64url').toString());
-    expect(payload).toMatchObject({ aud: 'https://graph.microsoft.com', tid: sb.tenantId, appid: sb.clientId, idtyp: 'app', roles: ['Files.Read.All', 'User.Read.All'] });
+    expect(payload).toMatchObject({ aud: 'https://graph.microsoft.com', tid: sb.tenantId, appid: sb.clientId, idtyp: 'app', roles: ['Files.Read.All', 'User.Read.All', 'Files.ReadWrite.All'] });
     expect(payload.exp - payload.iat).toBe(600);
   });
 

@@ -5,7 +5,7 @@ import { ErrorBox, LoadMore, useAction, usePaged } from '../ui.tsx';
 import type { Collection } from './collection.tsx';
 
 const KINDS: Record<string, string[]> = {
-  conf: ['meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message', 'chat_file'],
+  conf: ['meeting', 'recording_video', 'recording_audio', 'participant_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message', 'chat_file'],
   edrive: ['file', 'folder'],
 };
 const PREVIEW_BYTES = 4096;

@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MsMutations } from '../mutate.ts';
-import type { SandboxState } from '../state.ts';
+import { SUBSCRIPTION_ROLE, type SandboxState } from '../state.ts';
 import { admitGraphRequest, claimsOf, sendGraphError, type GraphRouteConfig } from './http.ts';
 
 export const MAX_DRIVE_SUBSCRIPTION_MINUTES = 42_300;
@@ -193,6 +193,9 @@ export function registerSubscriptionRoutes(app: FastifyInstance, state: SandboxS
   };
 
   app.post('/subscriptions', { preHandler: admit }, async (request, reply) => {
+    if (!claimsOf(request).roles.includes(SUBSCRIPTION_ROLE)) {
+      return sendGraphError(state, request, reply, 403, 'ExtensionError', 'Operation: Create; Exception: [Status Code: Forbidden; Reason: Access denied]');
+    }
     const b = (request.body ?? {}) as Record<string, unknown>;
     const bad = (message: string, code = 'InvalidRequest') => sendGraphError(state, request, reply, 400, code, message);
     if (b.changeType !== 'updated') return bad('Subscription change type must be "updated" for drive root resources.');

@@ -1,7 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomToken } from '../crypto.ts';
-import { APP_ROLES, GRAPH_RESOURCE, accessTokenLifetime, nowSeconds } from '../state.ts';
+import { GRAPH_RESOURCE, accessTokenLifetime, nowSeconds } from '../state.ts';
 import type { SandboxState } from '../state.ts';
 import { signedInById, type SignedIn } from './directory.ts';
 import { resolveTenant, sendAadError } from './errors.ts';
@@ -107,7 +107,7 @@ function clientCredentials(
     idp: `https://sts.windows.net/${tid}/`,
     idtyp: 'app',
     oid: randomUUID(),
-    roles: APP_ROLES,
+    roles: [...state.appRoles],
     sub: randomUUID(),
     tid,
     uti: randomToken('', 16),

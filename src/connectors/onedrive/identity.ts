@@ -2,6 +2,7 @@
 // administrator signed in to (sign-in.ts), then app-only tokens from the client-credentials grant (reference §1.2, §1.3).
 import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
 import { GrantRevokedError, ProviderAuthError, type Grant } from '../types.ts';
+import { unverifiedClaims } from './id-token.ts';
 
 export const GRAPH_DEFAULT_SCOPE = 'https://graph.microsoft.com/.default';
 export const APPLICATION_PERMISSIONS = ['Files.Read.All', 'User.Read.All'];
@@ -25,6 +26,8 @@ export interface AppGrant extends Grant {
   tenant_id: string;
   access_token: string;
   expires_at: string;
+  /** The application permissions the token's `roles` claim names (read, not verified: Graph verifies it). */
+  roles?: string[];
 }
 
 interface TokenResponse {
@@ -106,7 +109,8 @@ export class MicrosoftIdentity {
     }
     // Lifetimes are randomized (60-90 min, sometimes hours): only expires_in is authoritative.
     const expiresAt = new Date(started.getTime() + lifetime * 1000).toISOString();
-    return { tenant_id: tenant.toLowerCase(), access_token: body.access_token, expires_at: expiresAt };
+    const roles = rolesOf(body.access_token);
+    return { tenant_id: tenant.toLowerCase(), access_token: body.access_token, expires_at: expiresAt, ...(roles && { roles }) };
   }
 }
 
@@ -127,4 +131,14 @@ export function aadSummary(error: unknown): string {
   if (!(error instanceof ProviderError)) return 'refused';
   const codes = aadCodes(error);
   return `${String(error.providerCode ?? 'error')}${codes.length > 0 ? ` AADSTS${codes.join(',')}` : ''}`;
+}
+
+/** The `roles` claim of an app-only access token; undefined when it is not a readable JWT (treat as opaque then). */
+function rolesOf(accessToken: string): string[] | undefined {
+  try {
+    const roles = unverifiedClaims(accessToken).roles;
+    return Array.isArray(roles) ? roles.filter((r): r is string => typeof r === 'string') : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -15,6 +15,8 @@ import { oneDriveOAuth } from './oauth.ts';
 import { graphQuirks } from './quirks.ts';
 import { MicrosoftSignIn } from './sign-in.ts';
 import { driveSubscriptions } from './subscriptions.ts';
+import { eventMode, subscriptionsUsable, type ChangeNotifications } from './event-mode.ts';
+import { isObject } from '../../domain/filters/selection.ts';
 
 /** Microsoft deprioritizes undecorated traffic; this is the form its throttling guidance asks for. */
 export const ONEDRIVE_USER_AGENT = 'ISV|Custody|Custody/0.1.0';
@@ -34,6 +36,8 @@ export interface OneDriveConnectorOptions {
   graphUrl: string;
   budget?: Partial<BudgetConfig>;
   retry?: Partial<RetryConfig>;
+  /** MS_CHANGE_NOTIFICATIONS: `off` never subscribes (polling only); default `auto`. */
+  changeNotifications?: ChangeNotifications;
 }
 
 export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connector {
@@ -49,6 +53,8 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
   });
   const app = { clientId: opts.clientId, clientSecret: opts.clientSecret, loginUrl, http: loginHttp };
   const identity = new MicrosoftIdentity(app);
+  const setting = opts.changeNotifications ?? 'auto';
+  const budget = { ...DEFAULT_ONEDRIVE_BUDGET, ...opts.budget };
   const signIn = new MicrosoftSignIn(app);
 
   return {
@@ -56,7 +62,7 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
     configType: 'edrive',
     kinds: ['file', 'folder'],
     userAgent: ONEDRIVE_USER_AGENT,
-    limits: { budget: { ...DEFAULT_ONEDRIVE_BUDGET, ...opts.budget }, retry },
+    limits: { budget, retry },
     quirks: graphQuirks,
     oauth: oneDriveOAuth(identity, signIn),
     validateFilters: validateEdriveFilters,
@@ -64,7 +70,11 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
     discovery: { users: usersDiscovery(graphUrl), folders: foldersDiscovery(graphUrl) },
     collect: createCollect(graphUrl),
     units: onedriveUnits,
-    subscriptions: driveSubscriptions(graphUrl),
+    subscriptions: { ...driveSubscriptions(graphUrl), usable: (grantInfo) => subscriptionsUsable(grantInfo, setting) },
+    eventMode: (grantInfo, filters) => {
+      const { reason: _reason, ...mode } = eventMode(grantInfo, setting, isObject(filters) ? Object.keys(filters).length : 0, budget.ratePerSecond);
+      return mode;
+    },
     retry: retryDrivePieces(graphUrl),
   };
 }

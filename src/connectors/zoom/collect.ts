@@ -8,8 +8,10 @@ import { isUserGone, ZoomApi } from './api.ts';
 import { collectChannels, collectOneToOne } from './chats.ts';
 import type { Owner } from './items.ts';
 import { collectRecordings } from './meetings.ts';
-import { inIdOrder, resolveOwners, type ResolvedOwners } from './owners.ts';
-import { createRun, type ZoomRun } from './run.ts';
+import { inIdOrder, ownersNotFound, resolveOwners, type ResolvedOwners } from './owners.ts';
+import { assertScopes } from './scopes.ts';
+import { createRun, earliestSince, type ZoomRun } from './run.ts';
+import { readSummaryIndex, summariesOfRun, type SummaryIndex } from './summaries.ts';
 import { CURSORS_VERSION, freshState, PHASES, readCursors, readState, type Cursors, type Phase, type Position, type RunState } from './state.ts';
 
 export interface CollectOptions {
@@ -19,16 +21,19 @@ export interface CollectOptions {
 }
 
 function plannedOwners(units: UnitSpec[]): ResolvedOwners {
-  const owners = units.filter((u) => u.kind === 'custodian').map((u) => ({ id: u.key, email: u.email ?? '' }));
+  const owners = units.filter((u) => u.kind === 'custodian' && !(u.data as { not_found?: boolean } | undefined)?.not_found).map((u) => ({ id: u.key, email: u.email ?? '' }));
   return { owners: inIdOrder(owners), errors: [], gone: [] };
 }
 
 export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): AsyncGenerator<CollectEvent> {
   const filters = ctx.filters as ConfFilters;
+  assertScopes(ctx.grantInfo, filters);
   const state: RunState = readState(ctx.checkpoint) ?? freshState(ctx.now().getTime());
   const previous = readCursors(ctx.cursors);
   const api = new ZoomApi(ctx.http, opts.apiUrl, ctx.signal);
   // One unit of a fanned-out run: the plan resolved the owners already (ids and e-mails), no need to list them again.
+  const planned = ctx.units?.find((u) => u.key === ctx.scope?.[0]);
+  if (planned && (planned.data as { not_found?: boolean } | undefined)?.not_found) throw ownersNotFound([planned.key]);
   const resolved = ctx.units ? plannedOwners(ctx.units) : await resolveOwners(api, filters, state.ownersDone, () => ctx.now().getTime());
   // A targeted run (a webhook) covers the owners it names, by id or by e-mail.
   const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
@@ -40,11 +45,28 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   if (!scope) yield* resolved.errors;
 
   const chats = chatScope(filters);
+  const content = enabledContent(filters);
+  let summaries: SummaryIndex | null;
+  if (ctx.units) {
+    // A unit: the plan listed the account's summaries once and handed each owner's to its unit.
+    summaries = readSummaryIndex((planned?.data as { summaries?: unknown } | undefined)?.summaries);
+  } else {
+    const listed = await summariesOfRun(api, {
+      owners,
+      from: earliestSince(state.startedAt, opts.lookbackDays, previous, owners.map((o) => o.id)),
+      to: state.startedAt,
+      selected: content.has('AI-meeting-notes'),
+      now: () => ctx.now().getTime(),
+    });
+    summaries = listed.index;
+    yield* listed.events;
+  }
   const run = createRun(ctx, api, state, {
     lookbackDays: opts.lookbackDays,
     cursors: previous,
-    content: enabledContent(filters),
+    content,
     channels: chats.channels,
+    summaries,
     // One unit of a fanned-out run: a conversation with an owner of another unit is that unit's when it comes first.
     owners: ctx.units ? resolved.owners : owners,
     isZoomHost: opts.isZoomHost,
@@ -90,6 +112,8 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     yield run.checkpoint();
   }
   yield { type: 'cursors', value: nextCursors(state, owners, previous, scope !== null) };
+  const notFound = resolved.gone.filter((g) => inScope(g));
+  if (notFound.length > 0) throw ownersNotFound(notFound);
 }
 
 /** What a failure of a whole phase kept from being listed (the exception's kind). */
@@ -109,6 +133,7 @@ function enter(pos: Position, phase: Phase): void {
   pos.window = 0;
   delete pos.skip;
   delete pos.lastUuid;
+  delete pos.covered;
   delete pos.targets;
   delete pos.target;
   delete pos.view;

@@ -1,4 +1,4 @@
-import { validateConfFilters } from '../../domain/filters/conf.ts';
+import { validateConfFilters, type ConfFilters } from '../../domain/filters/conf.ts';
 import type { BudgetConfig } from '../../provider/budget.ts';
 import type { RetryConfig } from '../../provider/retry.ts';
 import type { Connector } from '../types.ts';
@@ -9,7 +9,9 @@ import { channelsHandler, usersHandler } from './discovery.ts';
 import { KINDS } from './items.ts';
 import { retryZoomPieces } from './retry.ts';
 import { createZoomOAuth } from './oauth.ts';
+import { checkOwnerIds } from './check-ids.ts';
 import { zoomQuirks } from './quirks.ts';
+import { missingScopes } from './scopes.ts';
 import { zoomUnits } from './units.ts';
 
 export interface ZoomConnectorOptions {
@@ -56,10 +58,12 @@ export function createZoomConnector(opts: ZoomConnectorOptions): Connector {
     quirks: zoomQuirks,
     oauth: createZoomOAuth({ clientId: opts.clientId, clientSecret: opts.clientSecret, oauthUrl, apiUrl, userAgent: ZOOM_USER_AGENT }),
     validateFilters: validateConfFilters,
+    checkFilterIds: checkOwnerIds(apiUrl),
+    missingPermissions: (grantInfo, filters) => missingScopes(grantInfo, filters as ConfFilters),
     discovery: { users: usersHandler(apiUrl), channels: channelsHandler(apiUrl) },
     collect: (ctx) => collectZoom(ctx, { apiUrl, lookbackDays: opts.lookbackDays, isZoomHost }),
     webhooks: zoomWebhookEvents,
-    units: zoomUnits(apiUrl),
+    units: zoomUnits(apiUrl, opts.lookbackDays),
     retry: retryZoomPieces({ apiUrl, isZoomHost }),
   };
 }

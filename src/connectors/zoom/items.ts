@@ -10,6 +10,7 @@ export const KINDS = [
   'meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message',
   // issue 20: a file attached to a chat message (its message: metadata.parent_source_id)
   'chat_file',
+  'participant_audio',
 ] as const;
 
 export interface Owner {
@@ -76,7 +77,7 @@ export function meetingFolder(owner: Owner, m: RecordedMeeting): string {
 }
 
 /** `notPresent`: optional pieces the meeting does not have (e.g. `{ai_meeting_notes: why}`), recorded in its metadata. */
-export function meetingItem(owner: Owner, m: RecordedMeeting, notPresent?: Record<string, string>): ItemInput {
+export function meetingItem(owner: Owner, m: RecordedMeeting, notPresent?: Record<string, string>, facts: Record<string, unknown> = {}): ItemInput {
   const metadata = {
     uuid: m.uuid,
     meeting_id: m.id ?? null,
@@ -99,6 +100,7 @@ export function meetingItem(owner: Owner, m: RecordedMeeting, notPresent?: Recor
       recording_end: f.recording_end ?? null,
     })),
     ...(notPresent && { not_present: notPresent }),
+    ...facts,
   };
   return {
     kind: 'meeting',
@@ -143,7 +145,26 @@ export function fileItem(owner: Owner, m: RecordedMeeting, f: RecordingFile, kin
       recording_start: f.recording_start ?? null,
       recording_end: f.recording_end ?? null,
       status: f.status ?? null,
+      ...trashFacts(f),
     },
+  };
+}
+
+/** A file listed from the trash: still at the source (Zoom purges it after 30 days), marked as trashed. */
+export function trashFacts(f: { deleted_time?: string }): Record<string, unknown> {
+  return f.deleted_time ? { in_trash: true, deleted_time: f.deleted_time } : {};
+}
+
+/** One participant's own audio track (GET /meetings/{uuid}/recordings `participant_audio_files`), held for the host. */
+export function participantAudioItem(owner: Owner, m: RecordedMeeting, f: RecordingFile & { id: string }): ItemInput {
+  const item = fileItem(owner, m, { ...f, file_type: 'M4A', file_extension: f.file_extension ?? 'M4A' }, 'participant_audio');
+  const name = `${stamp(f.recording_start)}_participant_audio_${segment(f.file_name, f.id)}.m4a`;
+  return {
+    ...item,
+    name,
+    path: `${meetingFolder(owner, m)}/${name}`,
+    mimeType: 'audio/mp4',
+    metadata: { ...item.metadata, recording_type: null, file_name: f.file_name ?? null },
   };
 }
 

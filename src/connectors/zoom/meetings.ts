@@ -1,30 +1,54 @@
 // One owner's recorded meetings: the meeting's metadata always, the files and the AI summary as selected.
 import type { CollectEvent } from '../types.ts';
 import { ProviderError } from '../../provider/provider-http.ts';
-import { isPieceFailure, meetingPath, pages, scoped, userPath } from './api.ts';
+import type { ItemInput } from '../types.ts';
+import { isPieceFailure, meetingPath, pages, scoped, userPath, type Query } from './api.ts';
 import { bufferSource, downloadSource } from './content.ts';
-import { fileItem, fileKind, meetingFolder, meetingItem, summaryItem, type Owner } from './items.ts';
+import { fileItem, fileKind, meetingFolder, meetingItem, participantAudioItem, summaryItem, type Owner } from './items.ts';
 import { recordEvent } from './record.ts';
 import type { ZoomRun } from './run.ts';
 import type { Position } from './state.ts';
-import type { MeetingSummary, RecordedMeeting, RecordingsPage } from './wire.ts';
-import { isoDate, monthWindows, startOfDay } from './windows.ts';
+import { unrecordedSummaries } from './summaries.ts';
+import type { MeetingSummary, RecordedMeeting, RecordingFile, RecordingsPage } from './wire.ts';
+import { isoDate, monthWindows, parseTime, startOfDay } from './windows.ts';
+
+/** One listing of an owner's recordings: a month window, or one of the two trash listings (Correction Z2). */
+interface Listing {
+  what: string;
+  query: Query;
+  trash?: 'meeting_recordings' | 'recording_file';
+}
+
+function listingsOf(run: ZoomRun, owner: Owner): Listing[] {
+  const windows = monthWindows(startOfDay(run.ownerSince(owner.id)), run.state.startedAt);
+  const trash = (type: 'meeting_recordings' | 'recording_file'): Listing => ({
+    what: 'listing recordings in the trash',
+    // "The trash files cannot be filtered by date range": no from/to.
+    query: { trash: true, trash_type: type, page_size: 300 },
+    trash: type,
+  });
+  return [
+    ...windows.map((w) => ({ what: 'listing recordings', query: { from: isoDate(w.start), to: isoDate(w.end), page_size: 300 } })),
+    trash('meeting_recordings'),
+    trash('recording_file'),
+  ];
+}
 
 /**
  * A window's whole listing is read before any of its items is handed over: the engine downloads each file
  * before asking for the next event, which can take far longer than a page token's 15 minutes. A resumed run
  * lists the window again and skips the meetings it had finished when the listing still starts the same way.
+ * After the month windows come the trash listings, then the summarised meetings no listing showed.
  */
 export async function* collectRecordings(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
-  const windows = monthWindows(startOfDay(run.ownerSince(owner.id)), run.state.startedAt);
-  for (; pos.window < windows.length; pos.window++) {
-    const w = windows[pos.window];
-    const query = { from: isoDate(w.start), to: isoDate(w.end), page_size: 300 };
+  const listings = listingsOf(run, owner);
+  for (; pos.window < listings.length; pos.window++) {
+    const listing = listings[pos.window];
     const meetings: RecordedMeeting[] = [];
     const seen = new Set<string>();
-    for await (const { page } of pages<RecordingsPage>(run.api, 'listing recordings', userPath(owner.id, '/recordings'), query, null, run.now)) {
+    for await (const { page } of pages<RecordingsPage>(run.api, listing.what, userPath(owner.id, '/recordings'), listing.query, null, run.now)) {
       for (const m of page.meetings ?? []) {
-        if (m?.uuid && !seen.has(m.uuid)) {
+        if (m?.uuid && !seen.has(m.uuid) && (!listing.trash || inReach(run, m))) {
           seen.add(m.uuid);
           meetings.push(m);
         }
@@ -32,7 +56,8 @@ export async function* collectRecordings(run: ZoomRun, owner: Owner, pos: Positi
     }
     const skip = pos.skip && meetings[pos.skip - 1]?.uuid === pos.lastUuid ? pos.skip : 0;
     for (let i = skip; i < meetings.length; i++) {
-      yield* meetingEvents(run, owner, meetings[i]);
+      yield* meetingEvents(run, owner, meetings[i], listing.trash);
+      if (run.summaries?.[owner.id]?.some((s) => s.meeting_uuid === meetings[i].uuid)) (pos.covered ??= []).push(meetings[i].uuid);
       pos.skip = i + 1;
       pos.lastUuid = meetings[i].uuid;
       yield run.checkpoint();
@@ -40,13 +65,23 @@ export async function* collectRecordings(run: ZoomRun, owner: Owner, pos: Positi
     pos.skip = 0;
     delete pos.lastUuid;
   }
+  if (run.summaries && run.content.has('AI-meeting-notes')) yield* unrecordedSummaries(run, owner, pos);
 }
 
-async function* meetingEvents(run: ZoomRun, owner: Owner, m: RecordedMeeting): AsyncGenerator<CollectEvent> {
+/** Trash listings ignore dates: a trashed meeting is taken when it started within the collection's lookback. */
+function inReach(run: ZoomRun, m: RecordedMeeting): boolean {
+  const start = parseTime(m.start_time);
+  return start === undefined || start >= run.lookbackStart;
+}
+
+async function* meetingEvents(run: ZoomRun, owner: Owner, m: RecordedMeeting, trash?: Listing['trash']): AsyncGenerator<CollectEvent> {
+  // Files trashed one by one belong to a meeting the ordinary listing shows (with its other files): only the files.
+  const whole = trash !== 'recording_file';
   // The summary is asked for first, so that the meeting's metadata can say it does not exist.
-  const summary = run.content.has('AI-meeting-notes') ? await meetingSummary(run, m.uuid) : undefined;
+  const summary = whole && run.content.has('AI-meeting-notes') ? await summaryOf(run, owner, m.uuid) : undefined;
   const notPresent = summary?.status === 'missing' ? { ai_meeting_notes: summary.reason } : undefined;
-  yield recordEvent(meetingItem(owner, m, notPresent), m);
+  const deletedTime = m.recording_files?.find((f) => f.deleted_time)?.deleted_time;
+  if (whole) yield recordEvent(meetingItem(owner, m, notPresent, trash && deletedTime ? { in_trash: true, deleted_time: deletedTime } : {}), m);
   let excluded = 0;
   for (const f of m.recording_files ?? []) {
     const mapped = fileKind(f);
@@ -60,14 +95,51 @@ async function* meetingEvents(run: ZoomRun, owner: Owner, m: RecordedMeeting): A
       run.ctx.log.debug({ source_id: item.sourceId, status: f.status }, 'recording file not ready; skipped');
       continue;
     }
-    if (!f.download_url) {
-      yield { type: 'error', reason: 'Zoom listed a recording file without a download_url', sourceId: item.sourceId, kind: mapped.kind, name: item.path, custodian: owner.id, retry: { item } };
-      continue;
-    }
-    yield { type: 'item', item, content: downloadSource(run.ctx.http, f.download_url, typeof f.file_size === 'number' ? f.file_size : undefined, run.isZoomHost) };
+    yield* fileEvents(run, owner, item, f);
   }
   if (excluded > 0) yield { type: 'excluded', custodian: owner.id, count: excluded };
+  if (whole && run.content.has('audio')) yield* participantAudio(run, owner, m);
   if (summary) yield* summaryEvents(owner, m, summary);
+}
+
+function* fileEvents(run: ZoomRun, owner: Owner, item: ItemInput, f: RecordingFile): Generator<CollectEvent> {
+  if (!f.download_url) {
+    yield { type: 'error', reason: 'Zoom listed a recording file without a download_url', sourceId: item.sourceId, kind: item.kind, name: item.path, custodian: owner.id, retry: { item } };
+    return;
+  }
+  yield { type: 'item', item, content: downloadSource(run.ctx.http, f.download_url, typeof f.file_size === 'number' ? f.file_size : undefined, run.isZoomHost) };
+}
+
+/**
+ * Participant audio is listed only by GET /meetings/{uuid}/recordings (Correction Z1). The users' listing counts
+ * those files in `recording_count`, so the meeting is asked for only when the count says there is more than the
+ * listing showed (or the count is missing).
+ */
+async function* participantAudio(run: ZoomRun, owner: Owner, m: RecordedMeeting): AsyncGenerator<CollectEvent> {
+  if (typeof m.recording_count === 'number' && m.recording_count <= (m.recording_files ?? []).length) return;
+  let full: RecordedMeeting;
+  try {
+    full = await scoped("reading a meeting's recordings", () => run.api.get<RecordedMeeting>(meetingPath(m.uuid, '/recordings')));
+  } catch (err) {
+    if (err instanceof ProviderError && err.status === 404) return;
+    if (!isPieceFailure(err)) throw err;
+    const name = `${meetingFolder(owner, m)}/participant audio`;
+    yield { type: 'error', reason: `reading the meeting's participant audio failed: ${err.message}`, custodian: owner.id, kind: 'participant_audio', sourceId: m.uuid, name };
+    return;
+  }
+  for (const f of full.participant_audio_files ?? []) {
+    if (!f?.id || (f.status !== undefined && f.status !== 'completed')) continue;
+    yield* fileEvents(run, owner, participantAudioItem(owner, m, { ...f, id: f.id }), f);
+  }
+}
+
+/** With the account's summaries list at hand, a meeting it does not name has none: no request for it. */
+async function summaryOf(run: ZoomRun, owner: Owner, uuid: string): Promise<SummaryLookup> {
+  const listed = run.summaries?.[owner.id];
+  if (run.summaries && !listed?.some((s) => s.meeting_uuid === uuid)) {
+    return { status: 'missing', reason: 'the meeting has no AI summary (the account\'s meeting summaries list does not name it)' };
+  }
+  return meetingSummary(run, uuid);
 }
 
 export type SummaryLookup = { status: 'found'; summary: MeetingSummary } | { status: 'missing'; reason: string } | { status: 'failed'; reason: string };

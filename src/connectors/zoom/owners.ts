@@ -2,7 +2,7 @@
 // it already finished.
 import type { ConfFilters } from '../../domain/filters/conf.ts';
 import { selectsId } from '../../domain/filters/selection.ts';
-import type { CollectEvent } from '../types.ts';
+import { NeedsUserActionError, type CollectEvent } from '../types.ts';
 import { isUserGone, pages, scoped, userPath, type ZoomApi } from './api.ts';
 import type { Owner } from './items.ts';
 import type { UsersPage, ZoomUser } from './wire.ts';
@@ -44,7 +44,7 @@ export async function resolveOwners(api: ZoomApi, filters: ConfFilters, doneThro
       } catch (err) {
         if (!isUserGone(err)) throw err;
         gone.push(id);
-        errors.push({ type: 'error', reason: `Zoom user ${id} does not exist any more (deleted): nothing collected for them`, sourceId: id, kind: 'custodian', name: id, custodian: id });
+        errors.push({ type: 'error', reason: notFoundReason(id), sourceId: id, kind: 'custodian', name: id, custodian: id });
       }
     }
   }
@@ -54,4 +54,18 @@ export async function resolveOwners(api: ZoomApi, filters: ConfFilters, doneThro
 /** Owners by id (code unit order): the order a run collects them in, and a resumed run skips by. */
 export function inIdOrder(owners: Owner[]): Owner[] {
   return owners.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * A selected owner id Zoom does not know (404 code 1001, or 1010 "not found on this account"): whether it never
+ * existed or was deleted cannot be told apart, and only a person can fix the filters, so it is never retried.
+ */
+export function notFoundReason(id: string): string {
+  return `Zoom user ${id} (selected in account_owners) is not found in the Zoom account: nothing collected for them. Remove the id from account_owners or select a user from GET /v1/collections/{id}/users`;
+}
+
+/** Ends a run that could not collect some selected owners because Zoom does not know them: a person must act. */
+export function ownersNotFound(ids: string[]): NeedsUserActionError {
+  const list = ids.slice(0, 5).join(', ') + (ids.length > 5 ? ` and ${ids.length - 5} more` : '');
+  return new NeedsUserActionError(`Zoom user id${ids.length > 1 ? 's' : ''} ${list} selected in account_owners ${ids.length > 1 ? 'are' : 'is'} not found in the Zoom account; the other owners were collected. Remove ${ids.length > 1 ? 'them' : 'it'} from the filters, then start the collection again`);
 }

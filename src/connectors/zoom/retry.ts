@@ -2,12 +2,13 @@
 // them may lie behind the owner's high-water mark by now).
 import { ProviderError } from '../../provider/provider-http.ts';
 import type { CollectContext, CollectEvent, ItemInput, RetryPiece } from '../types.ts';
-import { isPieceFailure, meetingPath, scoped, ZoomApi } from './api.ts';
+import { isPieceFailure, meetingPath, pages, scoped, userPath, ZoomApi, type Query } from './api.ts';
 import { retryChatFile } from './chat-retry.ts';
 import { downloadSource } from './content.ts';
 import { fileSourceId } from './items.ts';
 import { meetingSummary, summaryEvents, type SummaryRetry } from './meetings.ts';
-import type { RecordedMeeting } from './wire.ts';
+import type { RecordedMeeting, RecordingFile, RecordingsPage } from './wire.ts';
+import { DAY_MS, isoDate, parseTime } from './windows.ts';
 
 export function retryZoomPieces(opts: { apiUrl: string; isZoomHost(url: string): boolean }) {
   return async function* retry(ctx: CollectContext, pieces: RetryPiece[]): AsyncGenerator<CollectEvent> {
@@ -30,18 +31,40 @@ async function* retryFile(api: ZoomApi, isZoomHost: (url: string) => boolean, p:
     { type: 'not_present', custodian: p.unit, kind: p.kind, sourceId: p.sourceId, name: p.name, reason },
     { type: 'deleted', kind: p.kind, sourceId: p.sourceId },
   ];
-  let meeting: RecordedMeeting;
+  let files: RecordingFile[];
   try {
-    meeting = await scoped('reading a meeting\'s recordings', () => api.get<RecordedMeeting>(meetingPath(uuid, '/recordings')));
+    files = p.kind === 'participant_audio'
+      ? ((await scoped("reading a meeting's recordings", () => api.get<RecordedMeeting>(meetingPath(uuid, '/recordings')))).participant_audio_files ?? [])
+      : await listedFiles(api, p.unit, uuid, item);
   } catch (err) {
     if (err instanceof ProviderError && err.status === 404) return yield* gone(`the meeting's recordings are gone (Zoom answered 404: ${err.message})`);
     if (!isPieceFailure(err)) throw err;
     return yield { type: 'error', reason: `reading the meeting's recordings failed: ${err.message}`, kind: p.kind, sourceId: p.sourceId, name: p.name, custodian: p.unit, retry: { item } };
   }
-  const file = (meeting.recording_files ?? []).find((f) => fileSourceId(meeting, f) === p.sourceId);
+  const file = files.find((f) => (p.kind === 'participant_audio' ? f.id : fileSourceId({ uuid }, f)) === p.sourceId);
   if (!file) return yield* gone('the recording file is no longer listed for its meeting');
   if (!file.download_url) {
     return yield { type: 'error', reason: 'Zoom listed a recording file without a download_url', kind: p.kind, sourceId: p.sourceId, name: p.name, custodian: p.unit, retry: { item } };
   }
   yield { type: 'item', item, content: downloadSource(api.http, file.download_url, typeof file.file_size === 'number' ? file.file_size : undefined, isZoomHost) };
+}
+
+/**
+ * A recording file's meeting as the host's recordings listings show it (the same scope as the listing that found
+ * it, not the meeting endpoint's): the days around the recording, narrowed to the meeting, then the trash.
+ */
+async function listedFiles(api: ZoomApi, host: string, uuid: string, item: ItemInput): Promise<RecordingFile[]> {
+  const meetingId = typeof item.metadata?.meeting_id === 'number' ? item.metadata.meeting_id : undefined;
+  const at = parseTime(item.metadata?.recording_start) ?? parseTime(item.createdAt);
+  const queries: Query[] = [];
+  if (at !== undefined) queries.push({ from: isoDate(at - DAY_MS), to: isoDate(at + DAY_MS), meeting_id: meetingId, page_size: 300 });
+  queries.push({ trash: true, trash_type: 'meeting_recordings', page_size: 300 }, { trash: true, trash_type: 'recording_file', page_size: 300 });
+  const files: RecordingFile[] = [];
+  for (const query of queries) {
+    for await (const { page } of pages<RecordingsPage>(api, 'listing recordings', userPath(host, '/recordings'), query, null, () => Date.now())) {
+      for (const m of page.meetings ?? []) if (m?.uuid === uuid) files.push(...(m.recording_files ?? []));
+    }
+    if (files.length > 0) break;
+  }
+  return files;
 }

@@ -4,6 +4,7 @@ import type { CollectContext, CollectEvent } from '../types.ts';
 import type { ZoomApi } from './api.ts';
 import type { Owner } from './items.ts';
 import type { Cursors, RunState } from './state.ts';
+import type { SummaryIndex } from './summaries.ts';
 import { DAY_MS, startOfDay } from './windows.ts';
 
 /** Later runs start this long before the previous run's start: recordings appear hours after a meeting began. */
@@ -18,6 +19,10 @@ export interface ZoomRun {
   channels: Selection<{ id: string }> | null;
   /** The run's selected owners (every planned owner in a fanned-out run). */
   owners: Owner[];
+  /** The account's AI summaries of the run's owners (summaries.ts); null when not listed (per-meeting lookups). */
+  summaries: SummaryIndex | null;
+  /** Start of the collection's reach (the lookback), whatever the cursors say. */
+  lookbackStart: number;
   now(): number;
   /** Start of an owner's history in this run: the lookback, or the previous run's mark minus the overlap. */
   ownerSince(ownerId: string): number;
@@ -46,6 +51,7 @@ export function createRun(
     channels: Selection<{ id: string }> | null;
     owners: Owner[];
     isZoomHost(url: string): boolean;
+    summaries?: SummaryIndex | null;
   },
 ): ZoomRun {
   const lookbackStart = startOfDay(state.startedAt - opts.lookbackDays * DAY_MS);
@@ -62,6 +68,8 @@ export function createRun(
     content: opts.content,
     channels: opts.channels,
     owners: opts.owners,
+    summaries: opts.summaries ?? null,
+    lookbackStart,
     now: () => ctx.now().getTime(),
     ownerSince,
     channelSince: (id) => sinceMark(opts.cursors.channels[id]),
@@ -72,4 +80,16 @@ export function createRun(
     },
     checkpoint: () => ({ type: 'checkpoint', state: structuredClone(state) }),
   };
+}
+
+/** The earliest start of any of these owners' history in a run: the window of the account's summaries list. */
+export function earliestSince(startedAt: number, lookbackDays: number, cursors: Cursors, ownerIds: string[]): number {
+  const lookbackStart = startOfDay(startedAt - lookbackDays * DAY_MS);
+  let earliest = startedAt;
+  for (const id of ownerIds) {
+    const mark = cursors.owners[id];
+    const since = typeof mark === 'number' && Number.isFinite(mark) ? Math.max(lookbackStart, mark - OVERLAP_MS) : lookbackStart;
+    earliest = Math.min(earliest, since);
+  }
+  return earliest;
 }

@@ -31,6 +31,8 @@ export interface Position {
   /** recordings: meetings of this window already handled, and the UUID of the last one (checked on resume). */
   skip?: number;
   lastUuid?: string;
+  /** recordings: UUIDs of meetings with a listed AI summary that a recordings listing already handed over. */
+  covered?: string[];
   /** chats: the targets of this owner and phase, the current one, and the next page of its current window. */
   targets?: ChatTarget[];
   target?: number;

@@ -1,21 +1,43 @@
 // A run fanned out: one unit per owner. Channels are collected by the first owner's unit that claims them.
-import { chatScope, type ConfFilters } from '../../domain/filters/conf.ts';
+import { chatScope, enabledContent, type ConfFilters } from '../../domain/filters/conf.ts';
 import type { CollectContext, CollectEvent, UnitPlanner } from '../types.ts';
 import { ZoomApi } from './api.ts';
 import { resolveOwners } from './owners.ts';
+import { earliestSince } from './run.ts';
 import { CURSORS_VERSION, readCursors } from './state.ts';
+import { assertScopes } from './scopes.ts';
+import { summariesOfRun } from './summaries.ts';
 
-export function zoomUnits(apiUrl: string): UnitPlanner {
+export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
   return {
     async plan(ctx: CollectContext) {
+      assertScopes(ctx.grantInfo, ctx.filters as ConfFilters);
       const api = new ZoomApi(ctx.http, apiUrl, ctx.signal);
       const resolved = await resolveOwners(api, ctx.filters as ConfFilters, null, () => ctx.now().getTime());
       const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
       const inScope = (id: string, email?: string | null) => !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
-      const events: CollectEvent[] = resolved.gone.filter((g) => inScope(g)).map((id) => ({ type: 'unit', unit: { key: id, kind: 'custodian' }, status: 'failed' }));
-      if (!scope) events.push(...resolved.errors);
-      const units = resolved.owners.filter((o) => inScope(o.id, o.email)).map((o) => ({ key: o.id, kind: 'custodian' as const, email: o.email || null }));
-      return { units, events };
+      // An owner Zoom does not know gets a unit of its own that fails at once asking for a person (the run ends
+      // `error`), while the other units collect.
+      const events: CollectEvent[] = [];
+      const notFound = resolved.gone.filter((g) => inScope(g)).map((id) => ({ key: id, kind: 'custodian' as const, email: null, data: { not_found: true } }));
+      const owners = resolved.owners.filter((o) => inScope(o.id, o.email));
+      // The account's summaries are listed once for the whole run; each unit gets its owner's.
+      const startedAt = ctx.now().getTime();
+      const listed = await summariesOfRun(api, {
+        owners,
+        from: earliestSince(startedAt, lookbackDays, readCursors(ctx.cursors), owners.map((o) => o.id)),
+        to: startedAt,
+        selected: enabledContent(ctx.filters as ConfFilters).has('AI-meeting-notes'),
+        now: () => ctx.now().getTime(),
+      });
+      events.push(...listed.events);
+      const units = owners.map((o) => ({
+        key: o.id,
+        kind: 'custodian' as const,
+        email: o.email || null,
+        ...(listed.index ? { data: { summaries: { [o.id]: listed.index[o.id] ?? [] } } } : {}),
+      }));
+      return { units: [...units, ...notFound], events };
     },
     unreached(filters, claimed) {
       const channels = chatScope(filters as ConfFilters).channels;

@@ -34,6 +34,10 @@ export interface RecordingFile {
   play_url?: string;
   status?: string;
   recording_type?: string;
+  /** Set on files listed from the trash (`trash=true`). */
+  deleted_time?: string;
+  /** participant_audio_files entries: whose audio it is. */
+  file_name?: string;
 }
 
 export interface RecordedMeeting {
@@ -48,6 +52,8 @@ export interface RecordedMeeting {
   total_size?: number;
   recording_count?: number;
   recording_files?: RecordingFile[];
+  /** Only on GET /meetings/{uuid}/recordings (never on the users' recordings list). */
+  participant_audio_files?: RecordingFile[];
 }
 
 export interface RecordingsPage extends ZoomPage {

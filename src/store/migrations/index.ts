@@ -15,6 +15,7 @@ import * as latestRunIndex from './015_latest_run_index.ts';
 import * as unitJobs from './016_unit_jobs.ts';
 import * as followUpRuns from './017_follow_up_runs.ts';
 import * as unitProgress from './018_unit_progress.ts';
+import * as unitPlanData from './020_unit_plan_data.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '016_unit_jobs': unitJobs,
   '017_follow_up_runs': followUpRuns,
   '018_unit_progress': unitProgress,
+  '020_unit_plan_data': unitPlanData,
 };

@@ -48,7 +48,12 @@ export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow
     const cursors = stored && stored.fingerprint === fingerprint ? stored.value : null;
     const checkpoint = job.checkpoint ? (JSON.parse(job.checkpoint) as { state: unknown }).state : null;
 
-    const plan = (await jobs.list(run.id)).map((u) => ({ key: u.unit_key, kind: u.kind as UnitSpec['kind'], email: u.email }));
+    const plan = (await jobs.list(run.id)).map((u) => ({
+      key: u.unit_key,
+      kind: u.kind as UnitSpec['kind'],
+      email: u.email,
+      ...(u.plan_data ? { data: JSON.parse(u.plan_data) as unknown } : {}),
+    }));
     const planned = plan.map((u) => u.key);
     const units = new UnitRepo(deps.db);
     // This unit's pieces on the retry list; pieces of a unit the run does not have (a channel) go to its first unit.

@@ -33,7 +33,7 @@ export async function planUnits(p: PlanInput): Promise<'fanned_out' | 'empty'> {
   }
   if (units.length === 0) return 'empty';
   for (const u of units) p.ledger.announce(u, 'pending');
-  const specs = units.map((u) => ({ key: u.key, kind: u.kind, email: u.email ?? null }));
+  const specs = units.map((u) => ({ key: u.key, kind: u.kind, email: u.email ?? null, data: u.data }));
   await p.session.flush({
     final: true,
     within: async (trx) => {

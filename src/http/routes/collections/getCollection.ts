@@ -15,7 +15,12 @@ export default function getCollection(app: App) {
       // same snapshot shows the status that run left (a run's end and the collection's move are one transaction).
       const found = await app.ctx.repos.collections.getWithPairing(req.caller.accountId, req.params.id, req.caller.dbStamp);
       const { collection, paired, latestRun } = requireLoaded(app.ctx, found);
-      return collectionDetail(collection, paired, latestRun && runSummary(latestRun));
+      const detail = collectionDetail(collection, paired, latestRun && runSummary(latestRun));
+      const connector = app.ctx.connectors.get(collection.type);
+      if (!paired || !connector?.eventMode) return detail;
+      const ctx = await app.ctx.providers.open(collection, connector);
+      const filters = collection.sync_filters ? (JSON.parse(collection.sync_filters) as unknown) : {};
+      return Object.assign(detail, connector.eventMode(ctx.grantInfo, filters));
     },
   );
 }

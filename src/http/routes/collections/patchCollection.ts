@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { AppError, conflict } from '../../../domain/errors.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 import { loadCollection } from './load.ts';
+import { permissionGaps } from './permissions.ts';
 import type { Connector, FilterIssue } from '../../../connectors/types.ts';
 
 /** Checking ids against the provider must not hold a PATCH open through a long throttling pause. */
@@ -33,7 +34,7 @@ export default function patchCollection(app: App) {
         tags: ['collections'],
         summary: 'Save sync filters, the sync type, and/or queue a sync',
         description:
-          '`sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before); in any state. While a run is going, that run keeps the filters it started with and the sync asked for starts when it ends (unless it ends in `error`, which needs a person first, or is cancelled); `latest_run` shows it as soon as it is queued. 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), user ids the paired tenant does not have and folder ids not in that user’s drive (when the tenant can be asked; otherwise the run reports such a user as a failed custodian).',
+          '`sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before); in any state. While a run is going, that run keeps the filters it started with and the sync asked for starts when it ends (unless it ends in `error`, which needs a person first, or is cancelled); `latest_run` shows it as soon as it is queued. 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), user ids the paired tenant does not have and folder ids not in that user’s drive (when the tenant can be asked; otherwise the run reports such a user as a failed custodian); for `conf`, owner ids the paired Zoom account does not have (same rule), and filters that need a scope the paired Zoom app was not granted (the message names the scope and the feature).',
         params: IdParams,
         body: Type.Object(
           {
@@ -80,6 +81,10 @@ export default function patchCollection(app: App) {
       if (sync_filters !== undefined) {
         const issues = connector.validateFilters(sync_filters);
         if (issues.length === 0) issues.push(...((await unknownIds(app, collection, connector, sync_filters)) ?? []));
+        if (issues.length === 0) {
+          const gap = (await permissionGaps(app, collection, connector, sync_filters))[0];
+          if (gap) throw new AppError(422, `sync_filters${gap.pointer}: ${gap.message}.`, `/body/sync_filters${gap.pointer}`);
+        }
         if (issues.length > 0) {
           const first = issues[0]!;
           const more = issues.length > 1 ? ` (${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';

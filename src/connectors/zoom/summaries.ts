@@ -1,0 +1,118 @@
+// AI Companion summaries from the account's list (../shared/reference/zoom-api.md, Correction Z3): it includes
+// meetings that have no cloud recording, which no recordings listing shows. It is read once per run (at planning
+// for a fanned-out run, which hands each owner's part to the owner's unit) and tells each owner's collection which
+// of its meetings have a summary to fetch, and which summarised meetings it must create from the summary's facts.
+import type { CollectEvent } from '../types.ts';
+import { isPieceFailure, pages, type ZoomApi } from './api.ts';
+import { meetingItem, type Owner } from './items.ts';
+import { recordEvent } from './record.ts';
+import { meetingSummary, summaryEvents } from './meetings.ts';
+import type { ZoomRun } from './run.ts';
+import type { Position } from './state.ts';
+import type { RecordedMeeting, ZoomPage } from './wire.ts';
+import { isoSeconds, parseTime } from './windows.ts';
+
+/** The facts of one entry of GET /meetings/meeting_summaries that a collection keeps. */
+export interface ListedSummary {
+  meeting_uuid: string;
+  meeting_id?: number;
+  meeting_topic?: string;
+  meeting_start_time?: string;
+  meeting_end_time?: string;
+  summary_start_time?: string;
+}
+
+/** Listed summaries by host user id. */
+export type SummaryIndex = Record<string, ListedSummary[]>;
+
+interface SummariesPage extends ZoomPage {
+  summaries?: Array<ListedSummary & { meeting_host_id?: string }>;
+}
+
+/** Every summary of the hosts in `hosts` whose summary starts within [from, to] (epoch ms). */
+export async function listSummaries(api: ZoomApi, from: number, to: number, hosts: Set<string>, now: () => number): Promise<SummaryIndex> {
+  const out: SummaryIndex = {};
+  const seen = new Set<string>();
+  const query = { from: isoSeconds(from), to: isoSeconds(to), page_size: 300 };
+  for await (const { page } of pages<SummariesPage>(api, 'listing meeting summaries', '/meetings/meeting_summaries', query, null, now)) {
+    for (const s of page.summaries ?? []) {
+      if (!s?.meeting_uuid || !s.meeting_host_id || !hosts.has(s.meeting_host_id) || seen.has(s.meeting_uuid)) continue;
+      seen.add(s.meeting_uuid);
+      const entry: ListedSummary = { meeting_uuid: s.meeting_uuid };
+      for (const k of ['meeting_id', 'meeting_topic', 'meeting_start_time', 'meeting_end_time', 'summary_start_time'] as const) {
+        if (s[k] !== undefined && s[k] !== null) (entry as unknown as Record<string, unknown>)[k] = s[k];
+      }
+      (out[s.meeting_host_id] ??= []).push(entry);
+    }
+  }
+  for (const list of Object.values(out)) list.sort((a, b) => (a.meeting_uuid < b.meeting_uuid ? -1 : a.meeting_uuid > b.meeting_uuid ? 1 : 0));
+  return out;
+}
+
+/** Reads a SummaryIndex handed over as plan data; null when absent or malformed. */
+export function readSummaryIndex(value: unknown): SummaryIndex | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const out: SummaryIndex = {};
+  for (const [host, list] of Object.entries(value as Record<string, unknown>)) {
+    if (!Array.isArray(list)) return null;
+    out[host] = list.filter((e): e is ListedSummary => typeof (e as ListedSummary)?.meeting_uuid === 'string');
+  }
+  return out;
+}
+
+/** The meeting a summary describes, from the summary's own facts (for a meeting no recordings listing shows). */
+export function meetingOfSummary(owner: Owner, s: ListedSummary): RecordedMeeting {
+  const start = parseTime(s.meeting_start_time);
+  const end = parseTime(s.meeting_end_time);
+  return {
+    uuid: s.meeting_uuid,
+    id: s.meeting_id,
+    host_id: owner.id,
+    topic: s.meeting_topic,
+    start_time: s.meeting_start_time,
+    ...(start !== undefined && end !== undefined && end >= start ? { duration: Math.round((end - start) / 60_000) } : {}),
+    recording_files: [],
+  };
+}
+
+/**
+ * After the owner's recordings listings: each listed summary whose meeting none of them showed (never recorded, or
+ * its recording purged) becomes a meeting item (`recorded: false`) and its summary. `pos.skip` counts the entries
+ * handled, for a resumed run.
+ */
+export async function* unrecordedSummaries(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
+  const listed = run.summaries?.[owner.id] ?? [];
+  const covered = new Set(pos.covered ?? []);
+  const since = run.ownerSince(owner.id);
+  for (let i = pos.skip ?? 0; i < listed.length; i++) {
+    const s = listed[i];
+    const at = parseTime(s.summary_start_time ?? s.meeting_start_time);
+    if (!covered.has(s.meeting_uuid) && (at === undefined || at >= since)) {
+      const m = meetingOfSummary(owner, s);
+      // Its record is the summaries list's entry: the meeting facts Zoom returned for it.
+      yield recordEvent(meetingItem(owner, m, undefined, { recorded: false }), s);
+      yield* summaryEvents(owner, m, await meetingSummary(run, m.uuid));
+    }
+    pos.skip = i + 1;
+    yield run.checkpoint();
+  }
+}
+
+/**
+ * The summaries list of a run (read once, at its start or at planning): `index` null when AI meeting notes are not
+ * selected or the list failed (then each recorded meeting's summary is asked for, as before, and the failure is
+ * reported once). A refused scope is not caught: it concerns the whole collection.
+ */
+export async function summariesOfRun(
+  api: ZoomApi,
+  opts: { owners: Owner[]; from: number; to: number; selected: boolean; now: () => number },
+): Promise<{ index: SummaryIndex | null; events: CollectEvent[] }> {
+  if (!opts.selected || opts.owners.length === 0) return { index: null, events: [] };
+  try {
+    return { index: await listSummaries(api, opts.from, opts.to, new Set(opts.owners.map((o) => o.id)), opts.now), events: [] };
+  } catch (err) {
+    if (!isPieceFailure(err)) throw err;
+    const reason = `listing the account's meeting summaries failed (${err.message}): summaries of meetings without a recording were not collected in this run`;
+    return { index: null, events: [{ type: 'error', reason, kind: 'ai_meeting_notes', sourceId: 'meeting_summaries', name: 'meeting summaries list' }] };
+  }
+}
