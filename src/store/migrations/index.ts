@@ -14,6 +14,7 @@ import * as providerBudgets from './013_provider_budgets.ts';
 import * as latestRunIndex from './015_latest_run_index.ts';
 import * as unitJobs from './016_unit_jobs.ts';
 import * as followUpRuns from './017_follow_up_runs.ts';
+import * as exportsAuditChain from './021_exports_audit_chain.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '015_latest_run_index': latestRunIndex,
   '016_unit_jobs': unitJobs,
   '017_follow_up_runs': followUpRuns,
+  '021_exports_audit_chain': exportsAuditChain,
 };
