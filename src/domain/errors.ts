@@ -54,6 +54,8 @@ export const CONFLICTS = {
   concurrent_change: '00409_concurrent_change',
   /** The run has already ended (cancel of a finished run). */
   run_ended: '00409_run_ended',
+  /** The export has already ended (cancel of a finished export). */
+  export_ended: '00409_export_ended',
 } as const;
 export type ConflictCause = keyof typeof CONFLICTS;
 
