@@ -7,6 +7,7 @@ import { CliError, EXIT } from '../errors.ts';
 import { printJson, printTable } from '../output.ts';
 import { connect } from './client.ts';
 import { CustodyApi } from './custody-api.ts';
+import { registerExportCommands } from './exports.ts';
 import { readProfile, writeProfile } from './profile.ts';
 import { describeRun, exitCodeFor, formatBytes, watchRun } from './watch.ts';
 
@@ -46,6 +47,7 @@ const positiveInt = (value: string) => {
 
 /** The commands that talk to a running server over its API. Each returns the exit code. */
 export function registerApiCommands(program: Command, setExit: (code: number) => void): void {
+  registerExportCommands(program, apiFor, (cmd) => Boolean(globals(cmd).json), setExit);
   program
     .command('login')
     .description('check API client credentials against a server and store them in the profile (mode 0600)')
