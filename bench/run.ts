@@ -3,7 +3,7 @@ import { benchBlobStore, benchQuickXor, benchS3BlobStore } from './blobstore.ts'
 
 /**
  * `npm run bench`: prints figures; passes or fails on nothing. Sizes can be scaled with BENCH_SCALE (default 1).
- * Run one with `npm run bench -- blob` (names: blob, qxh, api, sync, events, budget, scale; scale needs PostgreSQL).
+ * Run one with `npm run bench -- blob` (names: blob, qxh, api, sync, events, budget, scale, export; scale needs PostgreSQL).
  */
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const only = process.argv[2];
@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<Record<string, string>> | Record<str
   events: async () => (await import('./events.ts')).benchEvents(scale),
   budget: async () => (await import('./budget.ts')).benchBudget(scale),
   scale: async () => (await import('./scale.ts')).benchScale(scale),
+  export: async () => (await import('./export.ts')).benchExport(scale),
 };
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
 for (const [name, run] of Object.entries(benches)) {
