@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { createFsBlobStore } from '../src/blobs/index.ts';
 import { createSealer } from '../src/domain/seal.ts';
 import { SigningKeys } from '../src/export/keys.ts';
@@ -62,7 +62,7 @@ export async function benchExport(scale: number): Promise<Record<string, string>
     const copyTarget = path.join(dir, 'copy.bin');
     const copyStart = process.hrtime.bigint();
     const out = fs.createWriteStream(copyTarget);
-    for (const sha of shas) await pipeline(await blobs.read(sha), out, { end: false });
+    for (const sha of shas) for await (const c of (await blobs.read(sha)) as AsyncIterable<Buffer>) if (!out.write(c)) await once(out, 'drain');
     await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
     const copyMs = Number(process.hrtime.bigint() - copyStart) / 1e6;
     fs.rmSync(copyTarget);
