@@ -9,6 +9,7 @@ import type { Database } from '../store/db.ts';
 import { loadReconciliation } from '../sync/reconciliation.ts';
 import { chatJson, chatText, isoOrNull, rsmfFile } from './chat.ts';
 import { datFile, type DatRecord } from './dat.ts';
+import { useNativeCrc32 } from './fast-crc32.ts';
 import { signDetached } from './jws.ts';
 import type { SigningKeys } from './keys.ts';
 import { folderOf, planExport, type ExportOptions, type PlannedDoc } from './selection.ts';
@@ -52,6 +53,8 @@ export interface ListedFile {
   size: number;
   sha256: string;
 }
+
+useNativeCrc32();
 
 const ZIP_TIME = new Date('2000-01-01T00:00:00Z');
 const TEXT_KINDS_FROM_RECORD = new Set(['ai_meeting_notes']);
