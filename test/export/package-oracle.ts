@@ -35,7 +35,7 @@ export function datHeader(bytes: Buffer): string[] {
 }
 
 export async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await JSZip.loadAsync(bytes);
+  const zip = await JSZip.loadAsync(bytes, { checkCRC32: true });
   const out = new Map<string, Buffer>();
   for (const f of Object.values(zip.files)) if (!f.dir) out.set(f.name, await f.async('nodebuffer'));
   return out;
