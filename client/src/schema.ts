@@ -3908,6 +3908,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWallets: {
