@@ -7,6 +7,7 @@ import { createBlobStore } from './blobs/index.ts';
 import type { BlobStore } from './blobs/types.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
 import { loadSealer, type Sealer } from './domain/seal.ts';
+import { SigningKeys } from './export/keys.ts';
 import { createRateLimits, type RateLimits } from './http/rate-limits.ts';
 import { migrate, openDatabase, type Database } from './store/db.ts';
 import type { Metrics } from './metrics.ts';
@@ -32,6 +33,8 @@ export interface AppContext {
   providers: ProviderSessions;
   /** Run before any collection is deleted; a guard refuses by throwing (legal holds). */
   deletionGuards: DeletionGuard[];
+  /** The installation's Ed25519 keys that sign export manifests (created at first start). */
+  signingKeys: SigningKeys;
   close(): Promise<void>;
 }
 
@@ -78,11 +81,15 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
   const rateLimits = opts.withoutRateLimits
     ? { consume: async () => ({ allowed: true, limit: 0, remaining: 0, resetSeconds: 60 }), close: async () => {} }
     : await createRateLimits(config, opts.pgSchema);
+  const sealer = loadSealer({ secretKey: config.secretKey, dataDir: config.dataDir });
+  const signingKeys = new SigningKeys(db, sealer);
+  await signingKeys.active();
   const base: Omit<AppContext, 'engine' | 'providers'> = {
     config,
     db,
     log: opts.log,
-    sealer: loadSealer({ secretKey: config.secretKey, dataDir: config.dataDir }),
+    sealer,
+    signingKeys,
     metrics: opts.metrics,
     repos,
     serviceTokens: createServiceTokens({ accounts: repos.accounts, tokens: repos.tokens, ttl: config.tokens }),

@@ -73,6 +73,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions): Promi
         log: base.log,
         sessions: providers,
         metrics,
+        keys: base.signingKeys,
         // graphile-worker's schema sits beside ours: a test's schema gets its own queue
         jobs: config.databaseUrl ? { connectionString: config.databaseUrl, schema: jobsSchema(opts.pgSchema) } : undefined,
         tuning: { schedulerTickMs: config.sync.sweepSeconds * 1000, leaseMs: config.sync.leaseSeconds * 1000 },

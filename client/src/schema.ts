@@ -36,9 +36,30 @@ export interface paths {
          *     no API edits or deletes an entry, and deleting a workspace or collection keeps its trail.
          *     Actions: workspace.create, workspace.delete, wallet.create, collection.create, collection.update, collection.start,
          *     collection.pair, collection.delete, legalhold.create, legalhold.release, token.issue, token.refresh, token.revoke,
-         *     run.start, run.finish.
+         *     run.start, run.finish, export.create, export.download, export.finish, export.cancel.
+         *     Entries form tamper-evident chains (one per collection, one per account): see GET /v1/audit/verification.
          */
         get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the audit chains
+         * @description Recomputes every entry's hash and checks each chain's positions and links, and that every head recorded elsewhere (the chain's head, each export's signed `audit_head`) is still there. Without `collection_id`: every chain of the account; `head_hash` is then the account chain's head.
+         */
+        get: operations["getAuditVerification"];
         put?: never;
         post?: never;
         delete?: never;
@@ -139,6 +160,87 @@ export interface paths {
          *     stops (reconnect with `Last-Event-ID`).
          */
         get: operations["streamCollectionEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The collection's exports, newest first (at most 200) */
+        get: operations["listExports"];
+        put?: never;
+        /**
+         * Export the collection as a production package
+         * @description Queues an export of the collection's current items as a signed production package (a ZIP): a Concordance
+         *     load file `DATA/custody.dat`, `NATIVES/`, `TEXT/`, meeting families, chat as RSMF 2.0 (or JSON) per conversation per
+         *     UTC day, `audit.jsonl`, `manifest.json` and `manifest.jws` (Ed25519, keys at `GET /v1/signing-keys`). Any worker writes
+         *     it; progress arrives on the collection's event stream (`export.progress`, `export.finished`). Allowed under a legal hold.
+         */
+        post: operations["createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/exports/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One export: status, counts, size and SHA-256 of its package */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/exports/{export_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running export
+         * @description The export ends `cancelled` at once; a worker writing it stops within seconds and keeps nothing. 409 when it has already ended.
+         */
+        post: operations["cancelExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The package (application/zip)
+         * @description 409 until the export has succeeded. `ETag` is the SHA-256 (quoted), `Last-Modified` when Custody stored these bytes. `If-Match`, `If-Unmodified-Since`, `If-None-Match` and `If-Modified-Since` are evaluated in the order of RFC 9110 §13.2.2: 412 when `If-Match`/`If-Unmodified-Since` fails, 304 when `If-None-Match` (`*` included) or `If-Modified-Since` finds the content unchanged. A single `Range: bytes=…` answers 206 with `Content-Range` (an unsatisfiable one 416), unless `If-Range` names another version: then the whole content, 200.
+         */
+        get: operations["downloadExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -597,6 +699,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/signing-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The installation's public signing keys (JWKS)
+         * @description Public (no token): a recipient of an export package fetches it to check `manifest.jws` (`custody verify --keys <url>`). Retired keys stay listed.
+         */
+        get: operations["getSigningKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/wallet": {
         parameters: {
             query?: never;
@@ -999,6 +1121,8 @@ export interface operations {
                             action: string;
                             /** @description The API client that acted; null for run events. */
                             client_id: string | null;
+                            /** @description The collection whose chain holds the entry; null: the account's chain. */
+                            collection_id: string | null;
                             correlation_id: string | null;
                             /** Format: date-time */
                             datetime: string;
@@ -1006,9 +1130,15 @@ export interface operations {
                             detail: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description Lowercase hex SHA-256 of the RFC 8785 canonical JSON of this entry without `hash`. */
+                            hash: string;
                             id: string;
                             /** @description `success` or `failure` for API calls; for runs the run status. */
                             outcome: string;
+                            /** @description The previous entry's `hash`; 64 zeros for the first. */
+                            prev_hash: string;
+                            /** @description Position in its chain, from 1. */
+                            seq: number;
                             /** @description HTTP status of an API call. */
                             status_code: number | null;
                             target_id: string | null;
@@ -1056,6 +1186,77 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
+        };
+    };
+    getAuditVerification: {
+        parameters: {
+            query?: {
+                collection_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        broken_at: {
+                            /** @description The chain that is broken (null: the account's). */
+                            collection_id: string | null;
+                            /** @description The entry found there, if any. */
+                            id: string | null;
+                            reason: string;
+                            /** @description The first position where the chain does not hold. */
+                            seq: number;
+                        } | null;
+                        entries: number;
+                        head_hash: string;
+                        valid: boolean;
+                    };
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listCollections: {
@@ -1845,6 +2046,426 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
+        };
+    };
+    listExports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The package's size. */
+                            bytes: number | null;
+                            /** @description Known once the export has succeeded. */
+                            counts: {
+                                documents: number;
+                                duplicates_suppressed: number;
+                                families: number;
+                                natives: number;
+                                texts: number;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            export_id: string;
+                            finished_at: string | null;
+                            /** @description The package's SHA-256 (its download's ETag). */
+                            sha256: string | null;
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                        }[];
+                    };
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default rsmf */
+                    chat_format?: "rsmf" | "json";
+                    /** @default none */
+                    dedupe?: "none" | "custodian" | "global";
+                    items?: {
+                        /** @description Custodian e-mails or provider ids (`channel:<id>` for a Zoom channel). */
+                        custodians?: string[];
+                        /** Format: date-time */
+                        from?: string;
+                        kinds?: string[];
+                        /** @description Only items this run collected. */
+                        run_id?: string;
+                        /** Format: date-time */
+                        to?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export_id: string;
+                        status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                    };
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The package's size. */
+                        bytes: number | null;
+                        /** @description Known once the export has succeeded. */
+                        counts: {
+                            documents: number;
+                            duplicates_suppressed: number;
+                            families: number;
+                            natives: number;
+                            texts: number;
+                        } | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        error: string | null;
+                        export_id: string;
+                        finished_at: string | null;
+                        /** @description The package's SHA-256 (its download's ETag). */
+                        sha256: string | null;
+                        status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                    };
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export_id: string;
+                        status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                    };
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+                "if-modified-since"?: string;
+                "if-none-match"?: string;
+                "if-range"?: string;
+                "if-unmodified-since"?: string;
+                range?: string;
+            };
+            path: {
+                export_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The package. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description A range of the package. */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listFolders: {
@@ -4156,6 +4777,46 @@ export interface operations {
             501: components["responses"]["NotImplemented"];
         };
     };
+    getSigningKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            /** @enum {string} */
+                            crv: "Ed25519";
+                            kid: string;
+                            /** @enum {string} */
+                            kty: "OKP";
+                            /** @enum {string} */
+                            use: "sig";
+                            x: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWallets: {
         parameters: {
             query?: {
@@ -4483,7 +5144,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    events: ("run.finished" | "collection.error" | "hold.placed" | "hold.released")[];
+                    events: ("run.finished" | "collection.error" | "hold.placed" | "hold.released" | "export.finished")[];
                     /** @example https://hooks.example.com/custody */
                     url: string;
                 };

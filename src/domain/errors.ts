@@ -58,6 +58,8 @@ export const CONFLICTS = {
   in_use: '00409_in_use',
   /** The legal hold was released already (it stays readable, with its history). */
   hold_released: '00409_hold_released',
+  /** The export has already ended (cancel of a finished export). */
+  export_ended: '00409_export_ended',
 } as const;
 export type ConflictCause = keyof typeof CONFLICTS;
 

@@ -12,6 +12,10 @@ export interface EventData {
   'collection.error': { collection_id: string; reason: string };
   'hold.placed': { hold_id: string; collection_ids: string[]; workspace_id: string | null };
   'hold.released': { hold_id: string };
+  /** an export's progress (issue 24): documents written so far, package bytes so far */
+  'export.progress': { export_id: string; documents_done: number; documents_total: number; bytes: number };
+  /** status: succeeded | failed | cancelled */
+  'export.finished': { export_id: string; status: string };
 }
 
 export type EventType = keyof EventData;
@@ -23,6 +27,8 @@ export const EVENT_TYPES = [
   'collection.error',
   'hold.placed',
   'hold.released',
+  'export.progress',
+  'export.finished',
 ] as const satisfies readonly EventType[];
 
 export interface CustodyEvent<T extends EventType = EventType> {

@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { EventType } from './events.ts';
 
 /** The events an endpoint can subscribe to (fixed contract). */
-export const WEBHOOK_EVENT_TYPES = ['run.finished', 'collection.error', 'hold.placed', 'hold.released'] as const satisfies readonly EventType[];
+export const WEBHOOK_EVENT_TYPES = ['run.finished', 'collection.error', 'hold.placed', 'hold.released', 'export.finished'] as const satisfies readonly EventType[];
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const SIGNATURE_HEADER = 'Custody-Signature';

@@ -14,7 +14,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** Set by handlers whose caller is not a bearer token (OAuth callbacks) or whose target is not in the URL. */
-    auditInfo: Partial<Pick<AuditEntry, 'accountId' | 'clientId' | 'targetId' | 'detail'>> | null;
+    auditInfo: Partial<Pick<AuditEntry, 'accountId' | 'clientId' | 'targetId' | 'detail' | 'collectionId'>> | null;
   }
 }
 
@@ -87,6 +87,7 @@ function callEntry(req: FastifyRequest, reply: FastifyReply, action: string, pay
     clientId: info.clientId ?? req.caller?.clientId ?? null,
     action,
     targetId: info.targetId ?? (typeof params?.id === 'string' ? params.id : null) ?? (reply.statusCode === 201 ? createdId(payload) : null),
+    collectionId: info.collectionId ?? (req.routeOptions.url?.startsWith('/v1/collections/:id') && typeof params?.id === 'string' ? params.id : null),
     outcome: reply.statusCode < 400 ? 'success' : 'failure',
     statusCode: reply.statusCode,
     correlationId: req.id,

@@ -1,8 +1,10 @@
 import type { Selectable } from 'kysely';
+import { sql } from 'kysely';
+import { auditView, chainId, entryHash, GENESIS_HASH, verifyChain, type AuditView, type ChainBreak } from '../domain/audit-chain.ts';
 import { badRequest } from '../domain/errors.ts';
 import { newId, nowIso } from './ids.ts';
 import type { SearchTables } from './schema-search.ts';
-import type { Executor } from './transaction.ts';
+import { atomically, type Executor } from './transaction.ts';
 
 export type AuditRow = Selectable<SearchTables['audit_log']>;
 
@@ -15,6 +17,8 @@ export interface AuditEntry {
   /** e.g. workspace.create, collection.delete, legalhold.release, token.refresh, run.start, run.finish */
   action: string;
   targetId: string | null;
+  /** The collection the entry concerns (its chain); defaults to the target when that is a collection. */
+  collectionId?: string | null;
   /** success | failure for API calls; for runs the run's status (started, succeeded, failed, error, cancelled) */
   outcome: string;
   statusCode?: number | null;
@@ -52,22 +56,82 @@ export class AuditRepo {
    */
   async record(entry: AuditEntry): Promise<string> {
     const id = newId('aud');
-    await this.db
-      .insertInto('audit_log')
-      .values({
+    const collectionId = entry.collectionId ?? (entry.targetId?.startsWith('col_') ? entry.targetId : null);
+    const chain = chainId(entry.accountId, collectionId);
+    await atomically(this.db, async (trx) => {
+      // The upsert locks the chain's head row (PostgreSQL) or takes the write lock (SQLite) before the head is
+      // read: appends to one chain are serialised across processes, so the chain stays one line.
+      const head = await trx
+        .insertInto('audit_chains')
+        .values({ chain_id: chain, seq: 0, hash: GENESIS_HASH })
+        .onConflict((oc) => oc.column('chain_id').doUpdateSet({ seq: sql<number>`audit_chains.seq` }))
+        .returning(['seq', 'hash'])
+        .executeTakeFirstOrThrow();
+      const row = {
         id,
         at: entry.at ?? nowIso(),
         account_id: entry.accountId,
         client_id: entry.clientId,
+        collection_id: collectionId,
         action: entry.action.slice(0, 100),
         target_id: entry.targetId?.slice(0, 200) ?? null,
         outcome: entry.outcome.slice(0, 50),
         status_code: entry.statusCode ?? null,
         correlation_id: entry.correlationId ?? null,
         detail: cleanDetail(entry.detail),
-      })
-      .execute();
+        chain_id: chain,
+        chain_seq: Number(head.seq) + 1,
+        prev_hash: head.hash,
+      };
+      const hash = entryHash(auditView({ ...row, hash: null }));
+      await trx.insertInto('audit_log').values({ ...row, hash }).execute();
+      await trx.updateTable('audit_chains').set({ seq: row.chain_seq, hash }).where('chain_id', '=', chain).execute();
+    });
     return id;
+  }
+
+  /** A chain's entries, oldest first, as served. */
+  async chain(chain: string): Promise<AuditView[]> {
+    const rows = await this.db.selectFrom('audit_log').selectAll().where('chain_id', '=', chain).orderBy('chain_seq').execute();
+    return rows.map(auditView);
+  }
+
+  async head(chain: string): Promise<{ seq: number; hash: string } | undefined> {
+    const row = await this.db.selectFrom('audit_chains').select(['seq', 'hash']).where('chain_id', '=', chain).executeTakeFirst();
+    return row ? { seq: Number(row.seq), hash: row.hash } : undefined;
+  }
+
+  /**
+   * Verifies the account's chains (or one collection's): links, positions and hashes, and that the heads recorded
+   * elsewhere (the chain's head row, every export's signed audit head) are still there.
+   */
+  async verify(accountId: string, collectionId?: string): Promise<{ valid: boolean; entries: number; head_hash: string; broken_at: (ChainBreak & { collection_id: string | null }) | null }> {
+    let chains: string[];
+    if (collectionId) chains = [chainId(accountId, collectionId)];
+    else {
+      const fromLog = await this.db.selectFrom('audit_log').select('chain_id').distinct().where('account_id', '=', accountId).execute();
+      const fromExports = await this.db.selectFrom('exports').select('collection_id').distinct().where('account_id', '=', accountId).execute();
+      const fromCollections = await this.db.selectFrom('collections').select('id').where('account_id', '=', accountId).execute();
+      chains = [...new Set([chainId(accountId, null), ...fromLog.map((r) => r.chain_id ?? ''), ...fromExports.map((r) => chainId(accountId, r.collection_id)), ...fromCollections.map((r) => chainId(accountId, r.id))])].filter(Boolean).sort();
+    }
+    let entries = 0;
+    let headHash = GENESIS_HASH;
+    for (const chain of chains) {
+      const list = await this.chain(chain);
+      entries += list.length;
+      const col = chain.startsWith('collection:') ? chain.slice('collection:'.length) : null;
+      const heads: Array<{ seq: number; hash: string; what: string }> = [];
+      const recorded = await this.head(chain);
+      if (recorded && recorded.seq > 0) heads.push({ ...recorded, what: 'the chain head record' });
+      if (col) {
+        const signed = await this.db.selectFrom('exports').select(['id', 'audit_seq', 'audit_hash']).where('collection_id', '=', col).where('audit_seq', 'is not', null).execute();
+        for (const s of signed) heads.push({ seq: Number(s.audit_seq), hash: s.audit_hash ?? '', what: `export ${s.id}` });
+      }
+      if (chain === chainId(accountId, collectionId ?? null)) headHash = list[list.length - 1]?.hash ?? GENESIS_HASH;
+      const broken = verifyChain(list, heads);
+      if (broken) return { valid: false, entries, head_hash: headHash, broken_at: { ...broken, collection_id: col } };
+    }
+    return { valid: true, entries, head_hash: headHash, broken_at: null };
   }
 
   /** The account's entries, newest first. */

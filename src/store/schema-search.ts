@@ -37,5 +37,13 @@ export interface SearchTables {
     correlation_id: string | null;
     /** JSON object of non-secret facts (body field names, run id, trigger) */
     detail: string | null;
+    /** issue 24: `collection:<id>` or `account:<id>`; the entry's position in it from 1; the chain links */
+    chain_id: string | null;
+    chain_seq: number | null;
+    prev_hash: string | null;
+    hash: string | null;
+    collection_id: string | null;
   };
+  /** Each audit chain's head: the row an append locks (appends to one chain are serialised). */
+  audit_chains: { chain_id: string; seq: number; hash: string };
 }

@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { BudgetTables } from './schema-budgets.ts';
 import type { EventTables } from './schema-events.ts';
 import type { SearchTables } from './schema-search.ts';
+import type { ExportTables } from './schema-exports.ts';
 import type { SyncTables } from './schema-sync.ts';
 import type { UnitTables } from './schema-units.ts';
 import type { WebhookTables } from './schema-webhooks.ts';
@@ -90,4 +91,4 @@ export interface CoreTables {
   };
 }
 
-export interface DB extends CoreTables, SyncTables, SearchTables, EventTables, UnitTables, WebhookTables, BudgetTables {}
+export interface DB extends CoreTables, SyncTables, SearchTables, EventTables, UnitTables, WebhookTables, BudgetTables, ExportTables {}

@@ -17,4 +17,8 @@ export interface EngineApi {
   /** Deletes items, runs, cursors and every blob no other collection references. */
   purgeCollection(collectionId: string): Promise<void>;
   latestRun(collectionId: string): Promise<RunSummary | null>;
+  /** An export row was queued: have a worker write its package. */
+  exportQueued(exportId: string): Promise<void>;
+  /** An export was cancelled: stop writing it in this process now (other processes notice at their heartbeat). */
+  exportCancelled(exportId: string): Promise<void>;
 }

@@ -11,7 +11,9 @@ import { WorkspaceRepo } from '../store/workspaces.ts';
 import { countersOf, RunRepo, type RunHead, type RunRow, type RunTrigger } from '../store/runs.ts';
 import type { CredentialManager } from './credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
-import { createQueue, parseUnitJobId, unitJobId, type Queue } from './jobs/index.ts';
+import { createQueue, exportJobId, parseExportJobId, parseUnitJobId, unitJobId, type Queue } from './jobs/index.ts';
+import { createExporter } from '../export/runner.ts';
+import type { SigningKeys } from '../export/keys.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { createUnitWorker } from './units/worker.ts';
 import { UnitJobRepo } from '../store/unit-jobs.ts';
@@ -47,6 +49,8 @@ export interface SyncEngineDeps {
   tuning?: EngineTuning;
   /** PostgreSQL deployments: jobs go through graphile-worker in its own schema. Absent: the in-process queue. */
   jobs?: { connectionString: string; schema: string };
+  /** The installation's signing keys: exports run on this engine's queue (export/runner.ts). */
+  keys?: SigningKeys;
 }
 
 export interface EngineTuning {
@@ -153,7 +157,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
    */
   const runQueued = (id: string) => {
     const unit = parseUnitJobId(id);
-    return (unit ? queue.unitQueued(unit.run_id, unit.unit_key) : queue.runQueued(id)).catch((err: unknown) =>
+    const exportId = parseExportJobId(id);
+    return (exportId ? queue.exportQueued(exportId) : unit ? queue.unitQueued(unit.run_id, unit.unit_key) : queue.runQueued(id)).catch((err: unknown) =>
       deps.log.warn({ err, job: id }, 'could not hand the job to the job queue'),
     );
   };
@@ -294,6 +299,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     else if (c.next_sync_at) await queue.scheduleCollection(collectionId, new Date(c.next_sync_at));
   };
 
+  const exporter = deps.keys
+    ? createExporter({ db: deps.db, blobs: deps.blobs, documents: deps.documents, keys: deps.keys, log: deps.log, owner, clock, leaseMs })
+    : undefined;
+
   const handlers = jobHandlers({
     runs,
     collections,
@@ -308,6 +317,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     tick: () => scheduler.tick(),
     claimableRunIds: (limit) => engine.claimableRunIds(limit),
     runQueued,
+    runExport: async (id) => exporter?.run(id),
   });
 
   const engine: SyncEngine = {
@@ -342,6 +352,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const run = await runs.latest(collectionId);
       return run ? runSummary(run) : null;
     },
+    exportQueued: (exportId) => runQueued(exportJobId(exportId)),
+    async exportCancelled(exportId) {
+      await exporter?.cancel(exportId);
+    },
     runOnce,
     runUnit: (runId, unitKey, opts = {}) => units.run(runId, unitKey, opts.signal),
     async claimableRunIds(limit) {
@@ -349,7 +363,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const prefix = samePidNamespacePrefix(identity);
       const orphaned = prefix ? (await runs.runningOwnedBy(prefix)).filter((r) => isDeadOwner(r.lease_owner)) : [];
       const ids = [...new Set([...orphaned, ...rows].map((r) => r.id))].slice(0, Math.max(limit, orphaned.length));
-      return runner.units ? [...ids, ...(await units.claimable(limit))] : ids;
+      const exportIds = exporter ? (await exporter.claimable(limit)).map(exportJobId) : [];
+      return [...ids, ...(runner.units ? await units.claimable(limit) : []), ...exportIds];
     },
     startBackground() {
       if (working) return;
@@ -369,6 +384,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       for (const entry of local.values()) entry.controller.abort(new RunStopped('shutdown'));
       await Promise.all([...local.values()].map((e) => e.done.catch(() => undefined)));
       await units.stopAll();
+      await exporter?.stopAll();
       await stopping;
       working = false;
     },

@@ -4,6 +4,7 @@ import { printJson, printTable } from '../output.ts';
 import { connect } from './client.ts';
 import { registerCollectionCommands } from './collections.ts';
 import { apiFor, DEFAULT_URL, globals, normalizeUrl, result } from './context.ts';
+import { registerExportCommands } from './exports.ts';
 import { registerHoldCommands } from './holds.ts';
 import { registerItemCommands } from './items.ts';
 import { forgetToken, writeProfile, writeToken } from './profile.ts';
@@ -13,6 +14,7 @@ export { DEFAULT_URL };
 
 /** The commands that talk to a running server over its API. */
 export function registerApiCommands(program: Command, setExit: (code: number) => void): void {
+  registerExportCommands(program, apiFor, (cmd) => Boolean(globals(cmd).json), setExit);
   program
     .command('login')
     .description('check API client credentials against a server and store them in the profile (mode 0600)')

@@ -129,6 +129,12 @@ export class CustodyApi {
     return this.api.run(`GET /v1/collections/${id}/manifest`, (c) => ok(c.fetch(`/v1/collections/${enc(id)}/manifest?format=${format}`)));
   }
 
+  /** Export calls (issue 24) through the authenticated client; the answer is checked for a 2xx. */
+  exportCall(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const init: RequestInit = { method, headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) }, ...(body !== undefined && { body: JSON.stringify(body) }) };
+    return this.api.run(`${method} ${path}`, (c) => ok(c.fetch(path, init)));
+  }
+
   listItems(id: string, query: { kind?: string; custodian?: string }, max: number): Promise<Item[]> {
     return this.api.run(`GET /v1/collections/${id}/items`, (c) =>
       collect(

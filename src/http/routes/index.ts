@@ -3,6 +3,7 @@ import audit from './audit/index.ts';
 import collections from './collections/index.ts';
 import webConsole from './console/index.ts';
 import discovery from './discovery/index.ts';
+import exportRoutes from './exports/index.ts';
 import items from './items/index.ts';
 import legalhold from './legalhold/index.ts';
 import oauth from './oauth/index.ts';
@@ -16,5 +17,5 @@ import workspaces from './workspaces/index.ts';
 
 /** Every route, by area; each area's index.ts lists its one-file-per-operation handlers. */
 export async function registerRoutes(app: App): Promise<void> {
-  for (const area of [system, oauth, workspaces, wallets, collections, pairing, discovery, items, search, legalhold, audit, webhooks, webhookEndpoints, webConsole]) area(app);
+  for (const area of [system, oauth, workspaces, wallets, collections, pairing, discovery, items, exportRoutes, search, legalhold, audit, webhooks, webhookEndpoints, webConsole]) area(app);
 }

@@ -16,6 +16,7 @@ import * as unitJobs from './016_unit_jobs.ts';
 import * as followUpRuns from './017_follow_up_runs.ts';
 import * as unitProgress from './018_unit_progress.ts';
 import * as unitPlanData from './020_unit_plan_data.ts';
+import * as exportsAuditChain from './021_exports_audit_chain.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '017_follow_up_runs': followUpRuns,
   '018_unit_progress': unitProgress,
   '020_unit_plan_data': unitPlanData,
+  '021_exports_audit_chain': exportsAuditChain,
 };

@@ -56,6 +56,7 @@ export function createGraphileQueue(opts: GraphileQueueOptions): Queue {
     // A job for a run still locked by a worker that died gets its key cleared and a new job is created.
     runQueued: (runId) => add('custody.run', { run_id: runId }, { jobKey: `run:${runId}`, mode: 'replace' }),
     unitQueued: (runId, unitKey) => add('custody.unit', { run_id: runId, unit_key: unitKey }, { jobKey: unitJobId(runId, unitKey), mode: 'replace' }),
+    exportQueued: (exportId) => add('custody.export', { export_id: exportId }, { jobKey: `export:${exportId}`, mode: 'replace' }),
     scheduleCollection: (collectionId, at) => add('custody.schedule', { collection_id: collectionId }, { jobKey: `schedule:${collectionId}`, runAt: at, mode: 'replace' }),
     startWorking(handlers: JobHandlers) {
       starting ??= start(handlers);

@@ -22,6 +22,7 @@ export interface JobHandlerDeps {
   tick(): Promise<unknown>;
   claimableRunIds(limit: number): Promise<string[]>;
   runQueued(id: string): Promise<unknown>;
+  runExport(exportId: string): Promise<unknown>;
 }
 
 export function jobHandlers(d: JobHandlerDeps): JobHandlers {
@@ -55,6 +56,12 @@ export function jobHandlers(d: JobHandlerDeps): JobHandlers {
         } catch (err) {
           d.log.warn({ collection_id, err: (err as Error).message }, 'a scheduled run could not be queued');
         }
+      },
+    ],
+    [
+      'custody.export',
+      async ({ export_id }: { export_id: string }) => {
+        await d.runExport(export_id);
       },
     ],
     [

@@ -1,5 +1,5 @@
 import { createInProcessExecutor, type Executor } from '../executor.ts';
-import { parseUnitJobId, type JobHandlers } from './registry.ts';
+import { parseExportJobId, parseUnitJobId, type JobHandlers } from './registry.ts';
 import type { Queue, QueueLog } from './queue.ts';
 
 export interface InProcessQueueOptions {
@@ -25,6 +25,9 @@ export function createInProcessQueue(opts: InProcessQueueOptions): Queue {
       executor?.kick();
     },
     async unitQueued() {
+      executor?.kick();
+    },
+    async exportQueued() {
       executor?.kick();
     },
     async scheduleCollection() {
@@ -57,8 +60,10 @@ export function createInProcessQueue(opts: InProcessQueueOptions): Queue {
   };
 }
 
-/** A job id of the executor: a run id, or a unit job's id. */
+/** A job id of the executor: a run id, a unit job's id, or an export job's id. */
 function runJob(handlers: JobHandlers, id: string): Promise<void> {
+  const exportId = parseExportJobId(id);
+  if (exportId) return handlers['custody.export']({ export_id: exportId });
   const unit = parseUnitJobId(id);
   return unit ? handlers['custody.unit'](unit) : handlers['custody.run']({ run_id: id });
 }

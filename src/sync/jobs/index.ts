@@ -20,4 +20,4 @@ export function createQueue(spec: QueueSpec): Queue {
   }
 }
 export type { Queue } from './queue.ts';
-export { checkHandlers, JOB_NAMES, JobRegistryError, parseUnitJobId, unitJobId, type JobHandlers } from './registry.ts';
+export { checkHandlers, exportJobId, JOB_NAMES, JobRegistryError, parseExportJobId, parseUnitJobId, unitJobId, type JobHandlers } from './registry.ts';

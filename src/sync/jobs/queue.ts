@@ -9,6 +9,8 @@ export interface Queue {
   runQueued(runId: string): Promise<void>;
   /** A unit of a fanned-out run is queued (or must be taken over): have a worker execute it. */
   unitQueued(runId: string, unitKey: string): Promise<void>;
+  /** An export is queued (or must be restarted): have a worker write it. */
+  exportQueued(exportId: string): Promise<void>;
   /** The collection's next run is due at `at` (replaces an earlier schedule of it); null removes nothing. */
   scheduleCollection(collectionId: string, at: Date): Promise<void>;
   /** Starts taking jobs in this process (worker processes only). */

@@ -2,7 +2,7 @@
  * Every job the engine runs, in one place. Both queues (in-process and graphile-worker) execute exactly these
  * handlers; `checkHandlers` makes a process fail at boot when a job has no handler or a name is given twice.
  */
-export const JOB_NAMES = ['custody.run', 'custody.unit', 'custody.schedule', 'custody.sweep'] as const;
+export const JOB_NAMES = ['custody.run', 'custody.unit', 'custody.schedule', 'custody.sweep', 'custody.export'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export interface JobPayloads {
@@ -14,6 +14,8 @@ export interface JobPayloads {
   'custody.schedule': { collection_id: string };
   /** Safety net: repair collections left without their run, requeue runs whose worker died, queue due schedules. */
   'custody.sweep': Record<string, never>;
+  /** Write (or restart) an export's package: claimed with a compare-and-swap on its lease (export/runner.ts). */
+  'custody.export': { export_id: string };
 }
 
 export type JobHandlers = { [K in JobName]: (payload: JobPayloads[K]) => Promise<void> };
@@ -38,6 +40,15 @@ export function checkHandlers(entries: ReadonlyArray<readonly [string, (payload:
 /** A unit job's id where one string names a job (the in-process executor, the sweep): `unit:<run_id>:<unit_key>`. */
 export function unitJobId(runId: string, unitKey: string): string {
   return `unit:${runId}:${unitKey}`;
+}
+
+/** An export job's id where one string names a job: `export:<export_id>`. */
+export function exportJobId(exportId: string): string {
+  return `export:${exportId}`;
+}
+
+export function parseExportJobId(id: string): string | undefined {
+  return id.startsWith('export:') ? id.slice('export:'.length) : undefined;
 }
 
 export function parseUnitJobId(id: string): { run_id: string; unit_key: string } | undefined {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import type { AuditRow } from '../../../store/audit.ts';
+import { auditView } from '../../../domain/audit-chain.ts';
 import { errors } from '../../schemas.ts';
 
 const AuditEntry = Type.Object({
@@ -14,6 +14,10 @@ const AuditEntry = Type.Object({
   status_code: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of an API call.' }),
   correlation_id: Type.Union([Type.String(), Type.Null()]),
   detail: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], { description: 'Non-secret facts: body field names, run id, trigger.' }),
+  collection_id: Type.Union([Type.String(), Type.Null()], { description: "The collection whose chain holds the entry; null: the account's chain." }),
+  seq: Type.Integer({ minimum: 1, description: 'Position in its chain, from 1.' }),
+  prev_hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: "The previous entry's `hash`; 64 zeros for the first." }),
+  hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Lowercase hex SHA-256 of the RFC 8785 canonical JSON of this entry without `hash`.' }),
 });
 
 const DESCRIPTION = `Newest first. Every state-changing API call (create, patch, start, pair, delete, hold, release, token issue,
@@ -23,22 +27,9 @@ are. Calls refused with 401 (no known caller) or 429 (never processed) are not r
 no API edits or deletes an entry, and deleting a workspace or collection keeps its trail.
 Actions: workspace.create, workspace.delete, wallet.create, wallet.delete, collection.create, collection.update, collection.start,
 collection.pair, collection.delete, legalhold.create, legalhold.release, token.issue, token.refresh, token.revoke,
-content.download, manifest.export, reconciliation.export, run.start, run.finish.`;
-
-function entryView(r: AuditRow) {
-  return {
-    id: r.id,
-    datetime: r.at,
-    account_id: r.account_id ?? '',
-    client_id: r.client_id,
-    action: r.action,
-    target_id: r.target_id,
-    outcome: r.outcome,
-    status_code: r.status_code === null ? null : Number(r.status_code),
-    correlation_id: r.correlation_id,
-    detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null,
-  };
-}
+content.download, manifest.export, reconciliation.export, run.start, run.finish, export.create, export.download,
+export.finish, export.cancel.
+Entries form tamper-evident chains (one per collection, one per account): see GET /v1/audit/verification.`;
 
 export default function listAudit(app: App) {
   app.get(
@@ -61,7 +52,7 @@ export default function listAudit(app: App) {
     async (req) => {
       const { cursor, limit, action, target } = req.query;
       const page = await app.ctx.repos.audit.list(req.caller.accountId, { cursor, limit: limit ?? 50, action, target });
-      return { items: page.rows.map(entryView), cursor: page.cursor };
+      return { items: page.rows.map(auditView), cursor: page.cursor };
     },
   );
 }

@@ -1,0 +1,142 @@
+import type { BlobStore } from '../blobs/types.ts';
+import type { Logger } from '../connectors/types.ts';
+import type { DocumentReader } from '../search/index.ts';
+import { AuditRepo } from '../store/audit.ts';
+import { BlobRefRepo } from '../store/blob-refs.ts';
+import type { Database } from '../store/db.ts';
+import { EventRepo } from '../store/events.ts';
+import { ExportRepo, type ExportRow } from '../store/exports.ts';
+import type { SigningKeys } from './keys.ts';
+import { writePackage } from './package.ts';
+import type { ExportOptions } from './selection.ts';
+
+export interface ExporterDeps {
+  db: Database;
+  blobs: BlobStore;
+  documents: DocumentReader;
+  keys: SigningKeys;
+  log: Logger;
+  owner: string;
+  clock?: () => Date;
+  /** Default 60 s; the heartbeat renews it every leaseMs / 4 (at most 2 s) and notices a cancel. */
+  leaseMs?: number;
+  /** `export.progress` at most this often (plus the last one). Default 1000 ms. */
+  progressMs?: number;
+}
+
+export interface Exporter {
+  /** Claims the export and writes its package; a duplicate delivery is harmless (not claimed: nothing done). */
+  run(exportId: string): Promise<{ status: string }>;
+  claimable(limit: number): Promise<string[]>;
+  /** Stops writing a cancelled export in this process, and waits until it no longer writes. */
+  cancel(exportId: string): Promise<void>;
+  /** Stops the exports this process is writing (they are picked up again once their lease expires). */
+  stopAll(): Promise<void>;
+}
+
+class ExportStopped extends Error {
+  constructor(readonly why: 'cancelled' | 'lease_lost' | 'shutdown') {
+    super(`export stopped: ${why}`);
+  }
+}
+
+/** Messages a failed export reports: ours, never a provider's or a driver's text with possible secrets. */
+function failureMessage(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.replace(/(token|secret|password|key)=\S+/gi, '$1=…').slice(0, 500);
+}
+
+export function createExporter(deps: ExporterDeps): Exporter {
+  const clock = deps.clock ?? (() => new Date());
+  const leaseMs = deps.leaseMs ?? 60_000;
+  const heartbeatMs = Math.max(50, Math.min(2_000, Math.floor(leaseMs / 4)));
+  const progressMs = deps.progressMs ?? 1000;
+  const exports = new ExportRepo(deps.db);
+  const local = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+
+  const finishEvent = async (row: ExportRow, status: string, extra: Record<string, string | number | null>) => {
+    await new EventRepo(deps.db).append({ accountId: row.account_id, collectionId: row.collection_id, type: 'export.finished', data: { export_id: row.id, status } });
+    await new AuditRepo(deps.db).record({ accountId: row.account_id, clientId: null, action: 'export.finish', targetId: row.id, collectionId: row.collection_id, outcome: status, detail: { export_id: row.id, ...extra } });
+  };
+
+  const execute = async (row: ExportRow, controller: AbortController) => {
+    let lastProgress = 0;
+    const events = new EventRepo(deps.db);
+    const result = await writePackage(
+      deps,
+      { id: row.id, collection_id: row.collection_id, created_at: row.created_at, options: JSON.parse(row.options) as ExportOptions },
+      {
+        signal: controller.signal,
+        progress: (p) => {
+          const now = clock().getTime();
+          if (p.documents_done < p.documents_total && now - lastProgress < progressMs) return;
+          lastProgress = now;
+          void events.append({ accountId: row.account_id, collectionId: row.collection_id, type: 'export.progress', data: { export_id: row.id, ...p } }).catch((err: unknown) => deps.log.warn({ err, export_id: row.id }, 'export progress event not written'));
+        },
+      },
+    );
+    const at = clock().toISOString();
+    // The package's blob is referenced before the row points at it (the orphan sweep never takes it).
+    await new BlobRefRepo(deps.db).acquire(result.sha256, result.size, at);
+    const ended = await exports.finish(row.id, deps.owner, {
+      status: 'succeeded',
+      finished_at: at,
+      counts: JSON.stringify(result.counts),
+      bytes: result.size,
+      sha256: result.sha256,
+      audit_seq: result.auditHead.seq,
+      audit_hash: result.auditHead.hash,
+    });
+    if (!ended) {
+      await new BlobRefRepo(deps.db).release(result.sha256, at);
+      throw new ExportStopped('cancelled');
+    }
+    await finishEvent(row, 'succeeded', { documents: result.counts.documents, bytes: result.size, sha256: result.sha256 });
+  };
+
+  return {
+    async run(exportId) {
+      const now = clock();
+      const row = await exports.claim(exportId, deps.owner, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString());
+      if (!row) return { status: 'not_claimed' };
+      const controller = new AbortController();
+      const heartbeat = setInterval(() => {
+        exports
+          .heartbeat(exportId, deps.owner, new Date(clock().getTime() + leaseMs).toISOString())
+          .then(async (ok) => {
+            if (ok || controller.signal.aborted) return;
+            const current = await exports.get(exportId);
+            controller.abort(new ExportStopped(current?.status === 'cancelled' ? 'cancelled' : 'lease_lost'));
+          })
+          .catch((err: unknown) => deps.log.warn({ err, export_id: exportId }, 'export heartbeat failed'));
+      }, heartbeatMs);
+      const done = execute(row, controller);
+      local.set(exportId, { controller, done });
+      try {
+        await done;
+        return { status: 'succeeded' };
+      } catch (err) {
+        const stopped = err instanceof ExportStopped ? err : controller.signal.reason instanceof ExportStopped ? controller.signal.reason : undefined;
+        if (stopped) return { status: stopped.why === 'cancelled' ? 'cancelled' : 'interrupted' };
+        const message = failureMessage(err);
+        deps.log.warn({ export_id: exportId, err: message }, 'export failed');
+        if (await exports.finish(exportId, deps.owner, { status: 'failed', finished_at: clock().toISOString(), error: message })) await finishEvent(row, 'failed', { reason: message });
+        return { status: 'failed' };
+      } finally {
+        clearInterval(heartbeat);
+        local.delete(exportId);
+      }
+    },
+    claimable: (limit) => exports.claimable(clock().toISOString(), limit),
+    async cancel(exportId) {
+      const mine = local.get(exportId);
+      if (!mine) return;
+      mine.controller.abort(new ExportStopped('cancelled'));
+      await mine.done.catch(() => undefined);
+    },
+    async stopAll() {
+      for (const e of local.values()) e.controller.abort(new ExportStopped('shutdown'));
+      await Promise.all([...local.values()].map((e) => e.done.catch(() => undefined)));
+    },
+  };
+}

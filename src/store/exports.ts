@@ -1,0 +1,65 @@
+import type { Selectable } from 'kysely';
+import type { ExportTables } from './schema-exports.ts';
+import type { Executor } from './transaction.ts';
+
+export type ExportRow = Selectable<ExportTables['exports']>;
+
+/** Production exports (issue 24): a job row leased by the worker writing the package. */
+export class ExportRepo {
+  constructor(private readonly db: Executor) {}
+
+  async create(row: { id: string; account_id: string; collection_id: string; options: string; created_at: string }): Promise<ExportRow> {
+    return this.db
+      .insertInto('exports')
+      .values({ ...row, status: 'queued', attempt: 0, started_at: null, finished_at: null, lease_owner: null, lease_expires_at: null, counts: null, bytes: null, sha256: null, error: null, audit_seq: null, audit_hash: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  get(id: string): Promise<ExportRow | undefined> {
+    return this.db.selectFrom('exports').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  listForCollection(collectionId: string, limit = 200): Promise<ExportRow[]> {
+    return this.db.selectFrom('exports').selectAll().where('collection_id', '=', collectionId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  /** Queued exports, and running ones whose worker stopped renewing the lease (restarted from the beginning). */
+  async claimable(now: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('exports')
+      .select('id')
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]))
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Compare-and-swap: one worker gets the export. */
+  claim(id: string, owner: string, now: string, until: string): Promise<ExportRow | undefined> {
+    return this.db
+      .updateTable('exports')
+      .set((eb) => ({ status: 'running', lease_owner: owner, lease_expires_at: until, started_at: now, attempt: eb('attempt', '+', 1) }))
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]))
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async heartbeat(id: string, owner: string, until: string): Promise<boolean> {
+    const r = await this.db.updateTable('exports').set({ lease_expires_at: until }).where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Ends the export if this owner still holds it (a cancel committed meanwhile wins). */
+  async finish(id: string, owner: string, fields: Partial<Pick<ExportRow, 'status' | 'finished_at' | 'counts' | 'bytes' | 'sha256' | 'error' | 'audit_seq' | 'audit_hash'>>): Promise<boolean> {
+    const r = await this.db.updateTable('exports').set({ ...fields, lease_owner: null, lease_expires_at: null }).where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async cancel(id: string, at: string): Promise<boolean> {
+    const r = await this.db.updateTable('exports').set({ status: 'cancelled', finished_at: at, lease_owner: null, lease_expires_at: null }).where('id', '=', id).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+}
