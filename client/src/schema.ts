@@ -31,12 +31,14 @@ export interface paths {
         /**
          * The account's audit log
          * @description Newest first. Every state-changing API call (create, patch, start, pair, delete, hold, release, token issue,
-         *     refresh and revocation) and every sync run's start and finish is recorded once, with its outcome; secrets never
+         *     refresh and revocation), every content download (each answered request, range requests included), every manifest
+         *     and reconciliation export, and every sync run's start and finish is recorded once, with its outcome; secrets never
          *     are. Calls refused with 401 (no known caller) or 429 (never processed) are not recorded. The log is append-only:
          *     no API edits or deletes an entry, and deleting a workspace or collection keeps its trail.
-         *     Actions: workspace.create, workspace.delete, wallet.create, collection.create, collection.update, collection.start,
+         *     Actions: workspace.create, workspace.delete, wallet.create, wallet.delete, collection.create, collection.update, collection.start,
          *     collection.pair, collection.delete, legalhold.create, legalhold.release, token.issue, token.refresh, token.revoke,
-         *     run.start, run.finish, export.create, export.download, export.finish, export.cancel.
+         *     content.download, manifest.export, reconciliation.export, run.start, run.finish, export.create, export.download,
+         *     export.finish, export.cancel.
          *     Entries form tamper-evident chains (one per collection, one per account): see GET /v1/audit/verification.
          */
         get: operations["listAudit"];
@@ -109,7 +111,7 @@ export interface paths {
         head?: never;
         /**
          * Save sync filters, the sync type, and/or queue a sync
-         * @description `sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before); in any state. While a run is going, that run keeps the filters it started with and the sync asked for starts when it ends (unless it ends in `error`, which needs a person first, or is cancelled); `latest_run` shows it as soon as it is queued. 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), user ids the paired tenant does not have and folder ids not in that user’s drive (when the tenant can be asked; otherwise the run reports such a user as a failed custodian).
+         * @description `sync_filters` replaces the previous value entirely (no merge). `sync_status` accepts only `pending`: it queues a run and needs filters (saved in this request or before); in any state. While a run is going, that run keeps the filters it started with and the sync asked for starts when it ends (unless it ends in `error`, which needs a person first, or is cancelled); `latest_run` shows it as soon as it is queued. 422 with a JSON pointer when the filters break the rules of the collection type: for `edrive`, `{}` (nothing selected), keys that are not user ids (`account_owners`, …), user ids the paired tenant does not have and folder ids not in that user’s drive (when the tenant can be asked; otherwise the run reports such a user as a failed custodian); for `conf`, owner ids the paired Zoom account does not have (same rule), and filters that need a scope the paired Zoom app was not granted (the message names the scope and the feature).
          */
         patch: operations["patchCollection"];
         trace?: never;
@@ -497,7 +499,7 @@ export interface paths {
         put?: never;
         /**
          * Start a sync that pulls exactly what the filters allow
-         * @description A start while a run is active returns that run (`created: false`); there is never a second active run. 409 when filters or paired credentials are missing.
+         * @description A start while a run is active returns that run (`created: false`); there is never a second active run. 409 when filters or paired credentials are missing, or when the filters need a permission the paired grant lacks (the message names it and the feature).
          */
         post: operations["startCollection"];
         delete?: never;
@@ -538,8 +540,8 @@ export interface paths {
          * @description Answers 302 to the provider (`conf`) or 200 `{authorization_url}` (`edrive`); with `Accept: application/json` (that type alone) it answers 200 `{authorization_url}` for every type (a web page cannot read a cross-origin redirect). `redirect_to` must be on the account allowlist (exact match) or be the web console, `<PUBLIC_URL>/console/`. The `state` sent to the provider is signed, expires after 10 minutes, is single use and binds the account, the type, `redirect_to` and the client `state`. After consent the browser comes back to `redirect_to?code=<one-time pairing code>&state=<client state>` (or `?error=…&error_description=…&state=…`); pass the code to `pair_credentials` within 10 minutes.
          *
          *     Scope sets (`scopes_type`; omitted = `default`). The `preservation` set is for legal-hold flows: it adds what a preservation matter needs (Zoom: account-wide meeting summaries and Team Chat legal-hold reads); holds themselves live under `/v1/legalhold/`.
-         *     - `conf` / `default`: `user:read:list_users:admin`, `user:read:user:admin`, `cloud_recording:read:list_user_recordings:admin`, `meeting:read:summary:admin`, `team_chat:read:list_user_channels:admin`, `team_chat:read:list_user_sessions:admin`, `team_chat:read:list_user_messages:admin`
-         *     - `conf` / `preservation`: `user:read:list_users:admin`, `user:read:user:admin`, `cloud_recording:read:list_user_recordings:admin`, `meeting:read:summary:admin`, `team_chat:read:list_user_channels:admin`, `team_chat:read:list_user_sessions:admin`, `team_chat:read:list_user_messages:admin`, `meeting:read:list_summaries:admin`, `team_chat:read:list_legal_hold_matters:admin`, `team_chat:read:list_legal_hold_matter_files:admin`, `team_chat:read:legal_hold_matter_file:admin`, `report:read:list_chat_sessions:admin`, `report:read:chat_session:admin`
+         *     - `conf` / `default`: `user:read:list_users:admin`, `user:read:user:admin`, `cloud_recording:read:list_user_recordings:admin`, `cloud_recording:read:list_recording_files:admin`, `meeting:read:list_summaries:admin`, `meeting:read:summary:admin`, `team_chat:read:list_user_channels:admin`, `team_chat:read:list_user_sessions:admin`, `team_chat:read:list_user_messages:admin`
+         *     - `conf` / `preservation`: `user:read:list_users:admin`, `user:read:user:admin`, `cloud_recording:read:list_user_recordings:admin`, `cloud_recording:read:list_recording_files:admin`, `meeting:read:list_summaries:admin`, `meeting:read:summary:admin`, `team_chat:read:list_user_channels:admin`, `team_chat:read:list_user_sessions:admin`, `team_chat:read:list_user_messages:admin`, `team_chat:read:list_legal_hold_matters:admin`, `team_chat:read:list_legal_hold_matter_files:admin`, `team_chat:read:legal_hold_matter_file:admin`, `report:read:list_chat_sessions:admin`, `report:read:chat_session:admin`
          *     - `edrive` / `default`: `Files.Read.All`, `User.Read.All`
          */
         get: operations["getAuthorizationUrl"];
@@ -559,8 +561,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the account's active legal holds
-         * @description Oldest first. Released holds are not listed; the audit log keeps their history.
+         * List the account's legal holds, active and released
+         * @description Oldest first. `status=active` or `status=released` lists only those; without it, both.
          */
         get: operations["listHolds"];
         put?: never;
@@ -594,13 +596,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an active legal hold */
+        /** Read a legal hold, active or released */
         get: operations["getHold"];
         put?: never;
         post?: never;
         /**
          * Release a legal hold
-         * @description Deletion of what it covered is allowed again (unless another hold covers it). Content an `auto` collection kept only because of this hold (items the source deleted) is purged now, unless another hold still covers the collection. Releasing again answers 404.
+         * @description Deletion of what it covered is allowed again (unless another hold covers it). Content an `auto` collection kept only because of this hold (items the source deleted) is purged now, unless another hold still covers the collection. The hold stays readable as `status: released` with `released_at` and `released_by`; releasing it again answers 409 (`00409_hold_released`).
          */
         delete: operations["releaseHold"];
         options?: never;
@@ -754,7 +756,11 @@ export interface paths {
         get: operations["getWallet"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a wallet and its stored grant
+         * @description Removes the provider connection: the stored grant is erased with the wallet. 409 (`00409_in_use`) while a collection uses the wallet (delete the collection first, or wait until its deletion has finished). Where the provider offers revocation the grant is then revoked there (best effort: a failed revocation does not keep the wallet; the audit entry records `provider_revocation`). Zoom and Microsoft grants are not revoked by Custody: remove the app at the provider (Zoom Marketplace, Microsoft Entra enterprise applications) to withdraw consent there.
+         */
+        delete: operations["deleteWallet"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1202,6 +1208,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1224,6 +1234,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1233,6 +1247,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1242,21 +1258,32 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listCollections: {
@@ -1471,6 +1498,8 @@ export interface operations {
                         creation_datetime: string;
                         credential_id: string;
                         credentials_paired: boolean;
+                        /** @description `edrive`, paired: how changes reach the collection between scheduled runs. `subscription`: Graph change notifications on each selected drive (the app registration holds `Files.ReadWrite.All`, which Graph requires for drive subscriptions). `polling`: no subscription is attempted (the permission is missing, or `MS_CHANGE_NOTIFICATIONS=off`); each selected drive's delta is polled. */
+                        event_mode?: "subscription" | "polling";
                         /** @description The latest run; live counters while it is active. */
                         latest_run: {
                             counters: {
@@ -1501,6 +1530,8 @@ export interface operations {
                         next_sync_datetime: string | null;
                         onna_id: string;
                         onna_parent_id: string;
+                        /** @description With `event_mode: polling`: minutes between polls of each selected drive, sized to the tenant's request budget. */
+                        polling_interval_minutes?: number;
                         /** @description Why the status is `error` or `failed`. */
                         status_reason: string | null;
                         sync_filters: {
@@ -2062,6 +2093,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2092,6 +2127,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2101,6 +2140,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2110,21 +2151,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createExport: {
@@ -2161,6 +2214,10 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2173,6 +2230,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2182,6 +2243,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2191,30 +2254,48 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getExport: {
@@ -2232,6 +2313,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2260,6 +2345,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2269,6 +2358,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2278,21 +2369,33 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     cancelExport: {
@@ -2310,6 +2413,10 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2319,9 +2426,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2331,30 +2441,48 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     downloadExport: {
@@ -2379,6 +2507,10 @@ export interface operations {
             /** @description The package. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2388,6 +2520,10 @@ export interface operations {
             /** @description A range of the package. */
             206: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2397,6 +2533,10 @@ export interface operations {
             /** @description Not modified */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2406,6 +2546,10 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2415,6 +2559,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2424,15 +2570,24 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2442,30 +2597,45 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             412: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             416: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listFolders: {
@@ -2630,7 +2800,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Provider user id. */
                 custodian?: string;
-                /** @description Only items of this kind; the collection type decides which kinds exist (conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message, chat_file; edrive: file, folder). Another value answers 400. */
+                /** @description Only items of this kind; the collection type decides which kinds exist (conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message, chat_file, participant_audio; edrive: file, folder). Another value answers 400. */
                 kind?: string;
                 limit?: number;
             };
@@ -4264,6 +4434,7 @@ export interface operations {
                 /** @description The `cursor` of the previous page. */
                 cursor?: string;
                 limit?: number;
+                status?: "active" | "released";
             };
             header?: never;
             path?: never;
@@ -4282,13 +4453,18 @@ export interface operations {
                         cursor: string | null;
                         items: {
                             collection_ids: string[];
+                            /** @description The API client that placed it. */
+                            created_by: string | null;
                             /** Format: date-time */
                             creation_datetime: string;
                             description: string;
                             name: string;
                             onna_id: string;
-                            /** @enum {string} */
-                            status: "active";
+                            released_at: string | null;
+                            /** @description The API client that released it. */
+                            released_by: string | null;
+                            /** @description A released hold stays readable, with its history. */
+                            status: "active" | "released";
                             /** @description Covers every collection of this workspace, present and future. */
                             workspace_id: string | null;
                         }[];
@@ -4413,13 +4589,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         collection_ids: string[];
+                        /** @description The API client that placed it. */
+                        created_by: string | null;
                         /** Format: date-time */
                         creation_datetime: string;
                         description: string;
                         name: string;
                         onna_id: string;
-                        /** @enum {string} */
-                        status: "active";
+                        released_at: string | null;
+                        /** @description The API client that released it. */
+                        released_by: string | null;
+                        /** @description A released hold stays readable, with its history. */
+                        status: "active" | "released";
                         /** @description Covers every collection of this workspace, present and future. */
                         workspace_id: string | null;
                     };
@@ -4497,6 +4678,16 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4789,6 +4980,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4809,12 +5001,18 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
                 headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listWallets: {
@@ -5040,6 +5238,87 @@ export interface operations {
             };
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    deleteWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             429: {
