@@ -2189,7 +2189,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @default rsmf */
@@ -2504,44 +2504,68 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The package. */
+            /** @description The package (application/zip). */
             200: {
                 headers: {
+                    /** @description `bytes` */
+                    "Accept-Ranges": string;
+                    /** @description `attachment; filename*=UTF-8''<name>` */
+                    "Content-Disposition": string;
+                    /** @description The SHA-256 of the content, quoted (a strong entity-tag). */
+                    ETag: string;
+                    /** @description When Custody stored these bytes. */
+                    "Last-Modified"?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options": string;
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": unknown;
                 };
             };
-            /** @description A range of the package. */
+            /** @description The requested range of the content. */
             206: {
                 headers: {
+                    /** @description `bytes` */
+                    "Accept-Ranges": string;
+                    /** @description `attachment; filename*=UTF-8''<name>` */
+                    "Content-Disposition": string;
+                    /** @description `bytes <first>-<last>/<size>` */
+                    "Content-Range": string;
+                    /** @description The SHA-256 of the content, quoted (a strong entity-tag). */
+                    ETag: string;
+                    /** @description When Custody stored these bytes. */
+                    "Last-Modified"?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options": string;
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": unknown;
                 };
             };
-            /** @description Not modified */
+            /** @description Not modified: the content is unchanged. */
             304: {
                 headers: {
+                    /** @description The SHA-256 of the content, quoted (a strong entity-tag). */
+                    ETag: string;
+                    /** @description When Custody stored these bytes. */
+                    "Last-Modified"?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             400: {
@@ -2611,6 +2635,8 @@ export interface operations {
             /** @description The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749). */
             416: {
                 headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range": string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3048,7 +3074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": unknown;
                 };
             };
             /** @description The requested range of the content. */
@@ -3073,7 +3099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": unknown;
                 };
             };
             /** @description Not modified: the content is unchanged. */
@@ -3307,7 +3333,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": unknown;
                 };
             };
             /** @description The requested range of the content. */
@@ -3332,7 +3358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": unknown;
                 };
             };
             /** @description Not modified: the content is unchanged. */

@@ -3,7 +3,8 @@
  * describes what its handler answers; this describes what every request can meet on its way there): the
  * statuses the edge, the parsers and the error handler give, and the headers every answer or every rate-limited
  * answer carries. A route adds its own headers with `x-response-headers` ({status: {Name: header object}}) and a
- * request body its handler reads raw with `x-request-body` (an OpenAPI request body object); `x-never-415` marks a route
+ * request body its handler reads raw with `x-request-body` (an OpenAPI request body object), a body that may be left out
+with `x-request-body-optional`; `x-never-415` marks a route
  * that never answers 415 (it reads every media type, or refuses them in its own error form).
  */
 
@@ -93,6 +94,8 @@ export function describeWire(doc: Json): Json {
       delete op['x-response-headers'];
       if (op['x-request-body']) op.requestBody = op['x-request-body'];
       delete op['x-request-body'];
+      if (op['x-request-body-optional'] && op.requestBody) op.requestBody.required = false;
+      delete op['x-request-body-optional'];
       delete op['x-never-415'];
     }
   }

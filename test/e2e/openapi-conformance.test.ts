@@ -208,6 +208,38 @@ describe('the wire matches docs/openapi.json (Prism validators)', () => {
     await ok(await call(null, 'POST', '/v1/webhooks/microsoft', { raw: 'x'.repeat(300 * 1024), headers: { 'content-type': 'application/json' }, invalid: true }), 413);
   });
 
+  it('exports a collection, verifies the audit chain, serves the signing keys and deletes a wallet', async () => {
+    const id = ids.conf!;
+    await ok(await call(token, 'POST', `/v1/collections/${id}/exports`, { json: { chat_format: 'pdf' }, invalid: true }), 400);
+    const created = await ok(await api('POST', `/v1/collections/${id}/exports`, { chat_format: 'json', dedupe: 'global' }), 202);
+    let view: Json = {};
+    for (let i = 0; i < 300 && !['succeeded', 'failed', 'cancelled'].includes(view.status as string); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 100));
+      view = await ok(await api('GET', `/v1/collections/${id}/exports/${created.export_id}`), 200);
+    }
+    expect(view.status).toBe('succeeded');
+    await ok(await api('GET', `/v1/collections/${id}/exports`), 200);
+    await ok(await api('GET', `/v1/collections/${id}/exports/exp_unknown`), 404);
+    const whole = await call(token, 'GET', `/v1/collections/${id}/exports/${created.export_id}/download`);
+    expect(whole.status).toBe(200);
+    const etag = whole.headers.get('etag')!;
+    expect((await call(token, 'GET', `/v1/collections/${id}/exports/${created.export_id}/download`, { headers: { range: 'bytes=0-3' } })).status).toBe(206);
+    expect((await call(token, 'GET', `/v1/collections/${id}/exports/${created.export_id}/download`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    await ok(await api('POST', `/v1/collections/${id}/exports/${created.export_id}/cancel`), 409);
+    const again = await ok(await api('POST', `/v1/collections/${id}/exports`), 202);
+    expect([202, 409]).toContain((await api('POST', `/v1/collections/${id}/exports/${again.export_id}/cancel`)).status);
+
+    const keys = await ok(await call(null, 'GET', '/v1/signing-keys'), 200);
+    expect(keys.keys.length).toBeGreaterThan(0);
+    const verification = await ok(await api('GET', `/v1/audit/verification?collection_id=${id}`), 200);
+    expect(verification.valid).toBe(true);
+
+    await ok(await api('DELETE', `/v1/wallet/${ids.wallet_conf}`), 409);
+    const spare = (await ok(await api('POST', '/v1/wallet', { name: 'spare', credential_type_name: 'Datasource', config_type: 'conf' }), 201)).onna_id;
+    expect((await api('DELETE', `/v1/wallet/${spare}`)).status).toBe(204);
+    await ok(await api('DELETE', `/v1/wallet/${spare}`), 404);
+  });
+
   it('deletes what it created', async () => {
     expect((await api('DELETE', `/v1/collections/${ids.edrive}`)).status).toBe(204);
     await ok(await api('DELETE', `/v1/collections/${ids.edrive}`), 404);

@@ -38,13 +38,18 @@ export default function createExport(app: App) {
     '/v1/collections/:id/exports',
     {
       config: { audit: 'export.create' },
+      // The body is optional: a request without one validates as {} (every option at its default).
+      preValidation: async (req) => {
+        req.body ??= {};
+      },
       schema: {
         operationId: 'createExport',
         tags: ['exports'],
         summary: 'Export the collection as a production package',
         description: DESCRIPTION,
         params: IdParams,
-        body: Type.Optional(Body),
+        body: Body,
+        'x-request-body-optional': true,
         response: { 202: Type.Object({ export_id: Type.String(), status: ExportStatus }), ...errors(400, 401, 404, 409, 429) },
       },
     },

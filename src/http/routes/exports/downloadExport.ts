@@ -2,12 +2,13 @@ import type { App } from '../../../app.ts';
 import { conflict, notFound } from '../../../domain/errors.ts';
 import { ExportRepo } from '../../../store/exports.ts';
 import { errors } from '../../schemas.ts';
-import { binary, CONDITIONAL_DESCRIPTION, ContentHeaders, sendContent } from '../items/content-reply.ts';
+import { CONDITIONAL_DESCRIPTION, ContentHeaders, contentResponses, sendContent } from '../items/content-reply.ts';
 import { ownCollection } from '../items/own.ts';
 import { ExportParams } from './views.ts';
 
 export default function downloadExport(app: App) {
   const exports = new ExportRepo(app.ctx.db);
+  const download = contentResponses('The package (application/zip).');
   app.get(
     '/v1/collections/:id/exports/:export_id/download',
     {
@@ -19,7 +20,8 @@ export default function downloadExport(app: App) {
         description: `409 until the export has succeeded. ${CONDITIONAL_DESCRIPTION}`,
         params: ExportParams,
         headers: ContentHeaders,
-        response: { 200: binary('The package.'), 206: binary('A range of the package.'), 304: { description: 'Not modified' }, ...errors(400, 401, 404, 409, 412, 416, 429) },
+        response: { ...download.response, ...errors(400, 401, 404, 409, 412, 416, 429) },
+        'x-response-headers': download.headers,
       },
     },
     async (req, reply) => {

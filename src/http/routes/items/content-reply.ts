@@ -4,7 +4,9 @@ import { AppError } from '../../../domain/errors.ts';
 import { parseRange, type StoredContent } from '../../../sync/queries.ts';
 import { evaluatePreconditions, rangeApplies } from '../../preconditions.ts';
 
-export const binary = (description: string) => ({ description, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } });
+// OpenAPI 3.1 §4.8.14.5: raw bytes of any media type are described by an empty schema. The stored bytes keep the
+// media type they were collected with, JSON included (a Zoom record), so a string schema would not describe them.
+export const binary = (description: string) => ({ description, content: { '*/*': { schema: {} } } });
 
 const header = (description: string, required = false) => ({ description, ...(required && { required }), schema: { type: 'string' } });
 const VALIDATORS = {
