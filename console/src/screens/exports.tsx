@@ -164,8 +164,8 @@ export function ExportsPanel({ session, collection }: { session: Session; collec
                 <td>
                   {x.status === 'succeeded' && (
                     <>
-                      <button type="button" class="secondary" onClick={() => void fetchPackage.run(x.export_id)} disabled={fetchPackage.busy}>
-                        Download {x.export_id}
+                      <button type="button" class="secondary" aria-label={`Download ${x.export_id}`} onClick={() => void fetchPackage.run(x.export_id)} disabled={fetchPackage.busy}>
+                        Download
                       </button>
                       <div class="muted">
                         SHA-256 <code class="sha256">{x.sha256}</code>
@@ -173,8 +173,8 @@ export function ExportsPanel({ session, collection }: { session: Session; collec
                     </>
                   )}
                   {['queued', 'running'].includes(x.status) && (
-                    <button type="button" class="danger" onClick={() => void cancel.run(x.export_id)} disabled={cancel.busy}>
-                      Cancel {x.export_id}
+                    <button type="button" class="danger" aria-label={`Cancel ${x.export_id}`} onClick={() => void cancel.run(x.export_id)} disabled={cancel.busy}>
+                      Cancel
                     </button>
                   )}
                 </td>
