@@ -29,31 +29,58 @@ describe('the console Exports tab in Chromium', () => {
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or set CHROMIUM_PATH`);
-    execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', 'console'], { stdio: 'pipe' });
+    if (!fs.existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or set CHROMIUM_PATH`);
+    execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', 'console'], {
+      stdio: 'pipe',
+    });
     fs.mkdirSync(SHOTS, { recursive: true });
-    ms = await startMicrosoftSandbox({ seed: 5, users: 2, usersWithoutDrive: 0, folderDepth: 1, foldersPerLevel: 1, filesPerFolder: 2 });
+    ms = await startMicrosoftSandbox({
+      seed: 5,
+      users: 2,
+      usersWithoutDrive: 0,
+      folderDepth: 1,
+      foldersPerLevel: 1,
+      filesPerFolder: 2,
+    });
     // The same bytes twice in one drive and once in the other: two suppressed with global dedupe, one with custodian.
     const same = Buffer.from('one contract, three copies\n');
     for (const [i, u] of ms.tenant.users.entries()) {
-      const root = ms.listItems(u.id)[0]!.id;
+      const root = ms.listItems(u.id)[0].id;
       ms.mutate.addFile(u.id, root, 'contract.txt', same);
       if (i === 0) ms.mutate.addFile(u.id, root, 'contract copy.txt', same);
     }
-    t = await startTestApp({ env: { EVENT_STREAM_POLL_MS: '100', MS_CLIENT_ID: ms.clientId, MS_CLIENT_SECRET: ms.clientSecret, MS_LOGIN_URL: ms.loginUrl, MS_GRAPH_URL: ms.graphUrl } });
+    t = await startTestApp({
+      env: {
+        EVENT_STREAM_POLL_MS: '100',
+        MS_CLIENT_ID: ms.clientId,
+        MS_CLIENT_SECRET: ms.clientSecret,
+        MS_LOGIN_URL: ms.loginUrl,
+        MS_GRAPH_URL: ms.graphUrl,
+      },
+    });
     creds = await t.client('export-co', [CB]);
     token = await t.token('export-co', [CB]);
     col = await newCollection(t.call, token, 'edrive', 'Drives to export');
     await pairFlow(t.call, token, col, { type: 'edrive', redirectTo: CB, state: 'b1', callbackOrigin: t.url });
     const drive = { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: 'Drive' };
     const filters = Object.fromEntries(ms.tenant.users.map((u) => [u.id, drive]));
-    expect((await t.call(token, 'PATCH', `/v1/collections/${col}`, { json: { sync_filters: filters, type_sync: 'one' } })).status).toBe(204);
+    expect(
+      (await t.call(token, 'PATCH', `/v1/collections/${col}`, { json: { sync_filters: filters, type_sync: 'one' } }))
+        .status,
+    ).toBe(204);
     expect((await t.call(token, 'POST', `/v1/collections/${col}/start`)).status).toBe(200);
     await t.waitForStatus(token, col, ['synced'], 30_000);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
@@ -75,7 +102,7 @@ describe('the console Exports tab in Chromium', () => {
       await page.getByLabel('Client secret').fill(creds.clientSecret);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { level: 1, name: 'Workspaces' }).waitFor();
-      await page.evaluate((hash) => (location.hash = hash), `#/collections/${col}/exports`);
+      await page.evaluate(`location.hash = ${JSON.stringify(`#/collections/${col}/exports`)}`);
       await page.getByRole('heading', { level: 2, name: 'Exports' }).waitFor();
       await page.getByText('No export yet.').waitFor();
 
@@ -100,12 +127,17 @@ describe('the console Exports tab in Chromium', () => {
       expect(await row.locator('.progress-text').innerText()).toBe(`${docs}/${docs}`);
       expect(await row.locator('progress').getAttribute('value')).toBe(String(docs));
       expect(await row.locator('code.sha256').innerText()).toBe(view.sha256);
-      expect(await page.locator('pre.verify-hint').innerText()).toBe(`custody keys export keys.json\ncustody verify custody-export-${exportId}.zip --keys keys.json`);
+      expect(await page.locator('pre.verify-hint').innerText()).toBe(
+        `custody keys export keys.json\ncustody verify custody-export-${exportId}.zip --keys keys.json`,
+      );
       await shot('13-exports');
 
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${exportId}` }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: `Download ${exportId}` }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe(`custody-export-${exportId}.zip`);
-      const bytes = fs.readFileSync((await download.path())!);
+      const bytes = fs.readFileSync(await download.path());
       expect(bytes.length).toBe(view.bytes);
       expect(sha256(bytes)).toBe(view.sha256);
     } catch (err) {

@@ -27,12 +27,27 @@ describe('exports from the CLI, on the event stream and to webhooks', () => {
   let col: string;
   let hook: { url: string; got: Json[]; close(): Promise<void> };
   const cli = (args: string[]) => runCustody(args, { CUSTODY_CONFIG_DIR: configDir }, 60_000);
-  const call = (method: string, p: string, body?: unknown) => t.call(token, method, p, body === undefined ? {} : { json: body });
+  const call = (method: string, p: string, body?: unknown) =>
+    t.call(token, method, p, body === undefined ? {} : { json: body });
 
   beforeAll(async () => {
-    ms = await startMicrosoftSandbox({ seed: 11, users: 2, usersWithoutDrive: 0, folderDepth: 1, foldersPerLevel: 1, filesPerFolder: 2 });
+    ms = await startMicrosoftSandbox({
+      seed: 11,
+      users: 2,
+      usersWithoutDrive: 0,
+      folderDepth: 1,
+      foldersPerLevel: 1,
+      filesPerFolder: 2,
+    });
     t = await startTestApp({
-      env: { EVENT_STREAM_POLL_MS: '100', WEBHOOKS_ALLOW_PRIVATE: 'true', MS_CLIENT_ID: ms.clientId, MS_CLIENT_SECRET: ms.clientSecret, MS_LOGIN_URL: ms.loginUrl, MS_GRAPH_URL: ms.graphUrl },
+      env: {
+        EVENT_STREAM_POLL_MS: '100',
+        WEBHOOKS_ALLOW_PRIVATE: 'true',
+        MS_CLIENT_ID: ms.clientId,
+        MS_CLIENT_SECRET: ms.clientSecret,
+        MS_LOGIN_URL: ms.loginUrl,
+        MS_GRAPH_URL: ms.graphUrl,
+      },
     });
     const creds = await t.client('acme', [CB]);
     token = await t.token('acme', [CB]);
@@ -40,7 +55,9 @@ describe('exports from the CLI, on the event stream and to webhooks', () => {
     await pairFlow(t.call, token, col, { type: 'edrive', redirectTo: CB, state: 'x1', callbackOrigin: t.url });
     const drive = { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: 'Drive' };
     const filters = Object.fromEntries(ms.tenant.users.map((u) => [u.id, drive]));
-    expect((await call('PATCH', `/v1/collections/${col}`, { sync_filters: filters, type_sync: 'one' })).status).toBe(204);
+    expect((await call('PATCH', `/v1/collections/${col}`, { sync_filters: filters, type_sync: 'one' })).status).toBe(
+      204,
+    );
     expect((await call('POST', `/v1/collections/${col}/start`)).status).toBe(200);
     await t.waitForStatus(token, col, ['synced'], 30_000);
 
@@ -54,10 +71,22 @@ describe('exports from the CLI, on the event stream and to webhooks', () => {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    hook = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, close: () => new Promise<void>((r) => server.close(() => r())) };
+    hook = {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+      got,
+      close: () => new Promise<void>((r) => server.close(() => r())),
+    };
     await jsonOf(await call('POST', '/v1/webhook_endpoints', { url: hook.url, events: ['export.finished'] }), 201);
 
-    const login = await cli(['login', '--url', t.url, '--client-id', creds.clientId, '--client-secret', creds.clientSecret]);
+    const login = await cli([
+      'login',
+      '--url',
+      t.url,
+      '--client-id',
+      creds.clientId,
+      '--client-secret',
+      creds.clientSecret,
+    ]);
     expect(login.code, login.stderr).toBe(0);
   }, 120_000);
 
@@ -69,10 +98,15 @@ describe('exports from the CLI, on the event stream and to webhooks', () => {
   });
 
   /** The collection's event stream until `until` says stop (or 60 s). */
-  async function streamUntil(until: (e: StreamEvent) => boolean): Promise<{ events: StreamEvent[]; done: Promise<void> }> {
+  async function streamUntil(
+    until: (e: StreamEvent) => boolean,
+  ): Promise<{ events: StreamEvent[]; done: Promise<void> }> {
     const events: StreamEvent[] = [];
     const abort = new AbortController();
-    const res = await fetch(`${t.url}/v1/collections/${col}/events`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: abort.signal });
+    const res = await fetch(`${t.url}/v1/collections/${col}/events`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+      signal: abort.signal,
+    });
     expect(res.status).toBe(200);
     const timer = setTimeout(() => abort.abort(), 60_000);
     const done = (async () => {
@@ -100,7 +134,7 @@ describe('exports from the CLI, on the event stream and to webhooks', () => {
     expect(created.code, created.stderr).toBe(0);
     const m = /^export (exp_\S+) succeeded: (\d+) documents, .* -> (.+)$/m.exec(created.stdout);
     expect(m, created.stdout).not.toBeNull();
-    const exportId = m![1]!;
+    const exportId = m![1];
     expect(m![3]).toBe(out);
     const view = await jsonOf(await call('GET', `/v1/collections/${col}/exports/${exportId}`), 200);
     expect(view.status).toBe('succeeded');
@@ -110,7 +144,9 @@ describe('exports from the CLI, on the event stream and to webhooks', () => {
 
     const listed = await cli(['exports', 'list', col, '--json']);
     expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ export_id: exportId, status: 'succeeded', sha256: view.sha256 })]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ export_id: exportId, status: 'succeeded', sha256: view.sha256 }),
+    ]);
     const table = await cli(['exports', 'list', col]);
     expect(table.stdout).toContain(exportId);
 
@@ -139,7 +175,7 @@ describe('exports from the CLI, on the event stream and to webhooks', () => {
     const at = pkg.indexOf(native[1]);
     expect(at).toBeGreaterThan(0);
     const bad = Buffer.from(pkg);
-    bad[at + 1] = bad[at + 1]! ^ 1;
+    bad[at + 1] = bad[at + 1] ^ 1;
     const badFile = path.join(dir, 'bad.zip');
     fs.writeFileSync(badFile, bad);
     const failed = await cli(['verify', badFile, '--keys', keys]);
@@ -156,13 +192,20 @@ describe('exports from the CLI, on the event stream and to webhooks', () => {
     const mine = stream.events.filter((e) => (e.data as Json)?.export_id === exportId);
     const progress = mine.filter((e) => e.event === 'export.progress').map((e) => e.data as Json);
     expect(progress.length).toBeGreaterThan(0);
-    for (const p of progress) expect(Object.keys(p).sort()).toEqual(['bytes', 'documents_done', 'documents_total', 'export_id']);
-    expect(progress.at(-1)).toMatchObject({ documents_done: view.counts.documents, documents_total: view.counts.documents });
+    for (const p of progress)
+      expect(Object.keys(p).sort()).toEqual(['bytes', 'documents_done', 'documents_total', 'export_id']);
+    expect(progress.at(-1)).toMatchObject({
+      documents_done: view.counts.documents,
+      documents_total: view.counts.documents,
+    });
     expect(mine.at(-1)).toMatchObject({ event: 'export.finished', data: { export_id: exportId, status: 'succeeded' } });
 
     // The webhook endpoint subscribed to export.finished gets it (the runtime's dispatcher polls every second).
     await expect.poll(() => hook.got.filter((b) => b.data?.export_id === exportId).length, { timeout: 20_000 }).toBe(1);
-    expect(hook.got.find((b) => b.data?.export_id === exportId)).toMatchObject({ type: 'export.finished', data: { export_id: exportId, status: 'succeeded' } });
+    expect(hook.got.find((b) => b.data?.export_id === exportId)).toMatchObject({
+      type: 'export.finished',
+      data: { export_id: exportId, status: 'succeeded' },
+    });
     expect(hook.got.every((b) => b.type === 'export.finished')).toBe(true);
   }, 180_000);
 });

@@ -24,8 +24,14 @@ const list = (text: string) =>
 export function ExportsPanel({ session, collection }: { session: Session; collection: Collection }) {
   const { custody } = session;
   const id = collection.onna_id;
-  const exports = useLoad(() => custody.ok(custody.api.GET('/v1/collections/{id}/exports', { params: { path: { id } } })), [id]);
-  const keys = useLoad(async () => (await (await fetch('/v1/signing-keys')).json()) as { keys: Array<{ kid: string }> }, []);
+  const exports = useLoad(
+    () => custody.ok(custody.api.GET('/v1/collections/{id}/exports', { params: { path: { id } } })),
+    [id],
+  );
+  const keys = useLoad(
+    async () => (await (await fetch('/v1/signing-keys')).json()) as { keys: Array<{ kid: string }> },
+    [],
+  );
   const [chatFormat, setChatFormat] = useState<'rsmf' | 'json'>('rsmf');
   const [dedupe, setDedupe] = useState<'none' | 'custodian' | 'global'>('none');
   const [custodians, setCustodians] = useState('');
@@ -37,7 +43,7 @@ export function ExportsPanel({ session, collection }: { session: Session; collec
   useEffect(() => {
     const abort = new AbortController();
     let lastEventId: string | undefined;
-    (async () => {
+    void (async () => {
       while (!abort.signal.aborted) {
         try {
           for await (const e of custody.events(id, { lastEventId, signal: abort.signal })) {
@@ -65,16 +71,31 @@ export function ExportsPanel({ session, collection }: { session: Session; collec
   }, [id]);
 
   const create = useAction(async () => {
-    const items = { ...(list(custodians).length > 0 && { custodians: list(custodians) }), ...(list(kinds).length > 0 && { kinds: list(kinds) }) };
-    await custody.ok(custody.api.POST('/v1/collections/{id}/exports', { params: { path: { id } }, body: { items, chat_format: chatFormat, dedupe } }));
+    const items = {
+      ...(list(custodians).length > 0 && { custodians: list(custodians) }),
+      ...(list(kinds).length > 0 && { kinds: list(kinds) }),
+    };
+    await custody.ok(
+      custody.api.POST('/v1/collections/{id}/exports', {
+        params: { path: { id } },
+        body: { items, chat_format: chatFormat, dedupe },
+      }),
+    );
     exports.reload();
   });
   const fetchPackage = useAction(async (exportId: string) => {
     const name = `custody-export-${exportId}.zip`;
-    await download(await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/exports/${encodeURIComponent(exportId)}/download`), name);
+    await download(
+      await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/exports/${encodeURIComponent(exportId)}/download`),
+      name,
+    );
   });
   const cancel = useAction(async (exportId: string) => {
-    await custody.ok(custody.api.POST('/v1/collections/{id}/exports/{export_id}/cancel', { params: { path: { id, export_id: exportId } } }));
+    await custody.ok(
+      custody.api.POST('/v1/collections/{id}/exports/{export_id}/cancel', {
+        params: { path: { id, export_id: exportId } },
+      }),
+    );
     exports.reload();
   });
 
@@ -102,7 +123,10 @@ export function ExportsPanel({ session, collection }: { session: Session; collec
           </label>
           <label>
             Deduplication
-            <select value={dedupe} onChange={(e) => setDedupe(e.currentTarget.value as 'none' | 'custodian' | 'global')}>
+            <select
+              value={dedupe}
+              onChange={(e) => setDedupe(e.currentTarget.value as 'none' | 'custodian' | 'global')}
+            >
               <option value="none">None</option>
               <option value="custodian">Within each custodian</option>
               <option value="global">Across the export</option>
@@ -110,11 +134,21 @@ export function ExportsPanel({ session, collection }: { session: Session; collec
           </label>
           <label>
             Custodians (optional, comma-separated)
-            <input name="export_custodians" value={custodians} onInput={(e) => setCustodians(e.currentTarget.value)} placeholder="all custodians" />
+            <input
+              name="export_custodians"
+              value={custodians}
+              onInput={(e) => setCustodians(e.currentTarget.value)}
+              placeholder="all custodians"
+            />
           </label>
           <label>
             Kinds (optional, comma-separated)
-            <input name="export_kinds" value={kinds} onInput={(e) => setKinds(e.currentTarget.value)} placeholder="all kinds" />
+            <input
+              name="export_kinds"
+              value={kinds}
+              onInput={(e) => setKinds(e.currentTarget.value)}
+              placeholder="all kinds"
+            />
           </label>
           <button type="submit" disabled={create.busy}>
             Start export
@@ -130,15 +164,22 @@ export function ExportsPanel({ session, collection }: { session: Session; collec
             <th scope="col">Created</th>
             <th scope="col">Status</th>
             <th scope="col">Progress</th>
-            <th scope="col" class="num">Documents</th>
-            <th scope="col" class="num">Size</th>
+            <th scope="col" class="num">
+              Documents
+            </th>
+            <th scope="col" class="num">
+              Size
+            </th>
             <th scope="col">Package</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((x) => {
             const p = progress[x.export_id];
-            const done = x.status === 'succeeded' && x.counts ? { documents_done: x.counts.documents, documents_total: x.counts.documents } : p;
+            const done =
+              x.status === 'succeeded' && x.counts
+                ? { documents_done: x.counts.documents, documents_total: x.counts.documents }
+                : p;
             return (
               <tr key={x.export_id} data-export={x.export_id}>
                 <td>{x.export_id}</td>
@@ -150,7 +191,11 @@ export function ExportsPanel({ session, collection }: { session: Session; collec
                 <td>
                   {done ? (
                     <>
-                      <progress max={Math.max(done.documents_total, 1)} value={done.documents_done} aria-label={`${x.export_id} progress`} />{' '}
+                      <progress
+                        max={Math.max(done.documents_total, 1)}
+                        value={done.documents_done}
+                        aria-label={`${x.export_id} progress`}
+                      />{' '}
                       <span class="progress-text">
                         {done.documents_done}/{done.documents_total}
                       </span>
@@ -164,7 +209,13 @@ export function ExportsPanel({ session, collection }: { session: Session; collec
                 <td>
                   {x.status === 'succeeded' && (
                     <>
-                      <button type="button" class="secondary" aria-label={`Download ${x.export_id}`} onClick={() => void fetchPackage.run(x.export_id)} disabled={fetchPackage.busy}>
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`Download ${x.export_id}`}
+                        onClick={() => void fetchPackage.run(x.export_id)}
+                        disabled={fetchPackage.busy}
+                      >
                         Download
                       </button>
                       <div class="muted">
@@ -173,7 +224,13 @@ export function ExportsPanel({ session, collection }: { session: Session; collec
                     </>
                   )}
                   {['queued', 'running'].includes(x.status) && (
-                    <button type="button" class="danger" aria-label={`Cancel ${x.export_id}`} onClick={() => void cancel.run(x.export_id)} disabled={cancel.busy}>
+                    <button
+                      type="button"
+                      class="danger"
+                      aria-label={`Cancel ${x.export_id}`}
+                      onClick={() => void cancel.run(x.export_id)}
+                      disabled={cancel.busy}
+                    >
                       Cancel
                     </button>
                   )}
@@ -187,14 +244,17 @@ export function ExportsPanel({ session, collection }: { session: Session; collec
       <section class="card verify" aria-labelledby="verify-h">
         <h3 id="verify-h">Verifying a package</h3>
         <p>
-          Each package carries <code>manifest.json</code> signed in <code>manifest.jws</code> (Ed25519). This installation signs with key id{' '}
-          {kids.length > 0 ? kids.map((k) => <code class="kid">{k}</code>) : '—'}; its public keys are served without sign-in at{' '}
-          <code>/v1/signing-keys</code>. A recipient checks a package offline, with the keys obtained separately:
+          Each package carries <code>manifest.json</code> signed in <code>manifest.jws</code> (Ed25519). This
+          installation signs with key id {kids.length > 0 ? kids.map((k) => <code class="kid">{k}</code>) : '—'}; its
+          public keys are served without sign-in at <code>/v1/signing-keys</code>. A recipient checks a package offline,
+          with the keys obtained separately:
         </p>
         <pre class="verify-hint">
           {`custody keys export keys.json\ncustody verify ${latest ? `custody-export-${latest.export_id}.zip` : '<package.zip>'} --keys keys.json`}
         </pre>
-        <p class="muted">It prints "verified: N files, M documents" and exits 0, or names the first problem and exits 1.</p>
+        <p class="muted">
+          It prints "verified: N files, M documents" and exits 0, or names the first problem and exits 1.
+        </p>
         <ErrorBox error={keys.error} />
       </section>
     </section>
