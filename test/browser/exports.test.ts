@@ -130,7 +130,7 @@ describe('the console Exports tab in Chromium', () => {
       expect(await page.locator('pre.verify-hint').innerText()).toBe(
         `custody keys export keys.json\ncustody verify custody-export-${exportId}.zip --keys keys.json`,
       );
-      await shot('13-exports');
+      await shot('exports-tab');
 
       const [download] = await Promise.all([
         page.waitForEvent('download'),
