@@ -3,6 +3,7 @@ import { download, type Schemas } from '../api.ts';
 import type { Session } from '../app.tsx';
 import { onPairingMessage, type PairingReturn } from '../pairing.ts';
 import { ErrorBox, Notice, StatusBadge, useAction, useLoad } from '../ui.tsx';
+import { ExportsPanel } from './exports.tsx';
 import { ItemsPanel } from './items.tsx';
 import { ProgressPanel } from './progress.tsx';
 import { RunsPanel } from './runs.tsx';
@@ -20,6 +21,7 @@ const TABS = [
   ['progress', 'Progress'],
   ['runs', 'Run history'],
   ['items', 'Items'],
+  ['exports', 'Exports'],
 ] as const;
 
 export function CollectionScreen(props: { session: Session; id: string; tab: string; pairing?: PairingReturn; onPairingHandled(): void }) {
@@ -123,6 +125,7 @@ export function CollectionScreen(props: { session: Session; id: string; tab: str
       {tab === 'progress' && <ProgressPanel session={session} collection={c} onFinished={() => collection.reload()} />}
       {tab === 'runs' && <RunsPanel session={session} collectionId={id} />}
       {tab === 'items' && <ItemsPanel session={session} collection={c} />}
+      {tab === 'exports' && <ExportsPanel session={session} collection={c} />}
     </section>
   );
 }
