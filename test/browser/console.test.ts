@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConsoleOnce } from '../support/console-build.ts';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { jsonOf, parseCsv, startTestApp, type TestApp } from '../support/app.ts';
@@ -31,7 +31,7 @@ describe('the web console in Chromium', () => {
   beforeAll(async () => {
     if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or set CHROMIUM_PATH`);
     // The console as `npm ci` / `npm start` build it, from the sources under test.
-    execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', 'console'], { stdio: 'pipe' });
+    buildConsoleOnce();
     fs.mkdirSync(SHOTS, { recursive: true });
     // this test's screenshots only: test/browser/exports.test.ts writes exports-*.png next to them, maybe at the same time
     for (const f of fs.readdirSync(SHOTS)) if (!f.startsWith('exports-')) fs.rmSync(path.join(SHOTS, f), { recursive: true, force: true });

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConsoleOnce } from '../support/console-build.ts';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { jsonOf, newCollection, pairFlow, startTestApp, type TestApp } from '../support/app.ts';
 
@@ -31,9 +31,7 @@ describe('the console Exports tab in Chromium', () => {
   beforeAll(async () => {
     if (!fs.existsSync(CHROMIUM))
       throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or set CHROMIUM_PATH`);
-    execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', 'console'], {
-      stdio: 'pipe',
-    });
+    buildConsoleOnce();
     fs.mkdirSync(SHOTS, { recursive: true });
     ms = await startMicrosoftSandbox({
       seed: 5,
