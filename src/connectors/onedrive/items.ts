@@ -63,8 +63,10 @@ export function fileInput(item: DriveItem, where: Placement): ItemInput {
     ...common(item, where),
     size: item.size ?? null,
     mimeType: item.file?.mimeType ?? null,
-    // cTag changes with the content only, so a rename or move does not download the file again.
-    version: item.cTag ?? item.eTag ?? null,
+    // The content's own hash, or the cTag: both change with the content only, so a rename or move does not
+    // download the file again. The hash first: delta never carries the cTag on ODB, and a delta entry that
+    // carries its authors is used as it is (items are read again only when delta left something out).
+    version: item.file?.hashes?.quickXorHash ?? item.cTag ?? item.eTag ?? null,
     metadata: {
       ...commonMetadata(item, where),
       c_tag: item.cTag ?? null,
