@@ -31,7 +31,7 @@ for (const database of testDatabases) {
     const setup = async (grant: typeof readOnly, split: boolean) => {
       const fake = createFakeConnector({ source: () => ({ units: [{ items: [], custodian: { key: 'alice' } }, { items: [], custodian: { key: 'bob' } }] }), split });
       const connector: Connector = { ...fake, eventMode: oneDrive.eventMode };
-      const seeded = await seedCollection(db, { typeSync: 'auto', grant: grant as never, filters });
+      const seeded = await seedCollection(db, { typeSync: 'auto', grant, filters });
       const engine = engineFor(db, blobs, [connector], { workers: 'none', clock, intervalMinutes: INTERVAL_MINUTES });
       return { engine, ...seeded };
     };
