@@ -165,6 +165,7 @@ export async function startMicrosoftSandbox(opts: MicrosoftSandboxOptions = {}):
     tokenLifetimeSeconds: opts.tokenLifetimeSeconds,
     downloadUrlLifetimeSeconds: opts.downloadUrlLifetimeSeconds ?? 600,
     deltaPageSize: opts.deltaPageSize ?? 20,
+    deltaAuthors: opts.deltaAuthors ?? 'vary',
     seed,
     model,
     keys: await SandboxKeys.create(),

@@ -44,6 +44,7 @@ export interface SandboxState {
   tokenLifetimeSeconds?: number;
   downloadUrlLifetimeSeconds: number;
   deltaPageSize: number;
+  deltaAuthors: 'include' | 'omit' | 'vary';
   seed: number;
   model: TenantModel;
   keys: SandboxKeys;

@@ -25,6 +25,12 @@ export interface MicrosoftSandboxOptions {
   downloadUrlLifetimeSeconds?: number;
   /** Default delta page size when the request has no $top. Default 20 (small, to exercise paging). */
   deltaPageSize?: number;
+  /**
+   * Whether delta entries carry `createdBy`/`lastModifiedBy`. The delta reference no longer names them among what
+   * OneDrive for Business omits (Correction G2) and older revisions did: a client may rely on neither. `vary`
+   * (default): each field included or left out per item, seeded.
+   */
+  deltaAuthors?: 'include' | 'omit' | 'vary';
   now?: () => Date;
   /** SharePoint resource units per app per tenant per sliding minute. Default 100,000. */
   resourceUnitsPerMinute?: number;

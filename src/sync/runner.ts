@@ -12,6 +12,7 @@ import { WalletRepo } from '../store/wallets.ts';
 import { CredentialsMissingError } from './credentials.ts';
 import { filtersFingerprint } from '../provider/fingerprint.ts';
 import { purgeUnheldTombstones } from './purge.ts';
+import { rerunMinutes } from './rerun.ts';
 import { ProviderError } from '../provider/provider-http.ts';
 import { collectInto } from './collect-into.ts';
 import { UnitLedger } from './ledger.ts';
@@ -159,7 +160,8 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
       throw new NothingCollectedError(`nothing could be collected: ${failed} selected ${failed === 1 ? 'piece' : 'pieces'} failed; see the run's reconciliation`);
     }
     const outcome = failed > 0 || totals.failed + unreached > 0 ? 'completed_with_errors' : 'succeeded';
-    return await succeed(deps, run, owner, collection, fingerprint, log, outcome, Math.max(failed, totals.failed + unreached));
+    const rerun = rerunMinutes(connector, ctx.grantInfo, filters, deps.intervalMinutes);
+    return await succeed(deps, run, owner, collection, fingerprint, log, outcome, Math.max(failed, totals.failed + unreached), rerun);
   } catch (err) {
     await session?.discardPending();
     return fail(deps, run, owner, collection, err, signal, log);
@@ -188,12 +190,13 @@ async function succeed(
   log: Logger,
   outcome: 'succeeded' | 'completed_with_errors',
   failed: number,
+  rerun: number,
 ): Promise<RunOutcome> {
   // One transaction: whoever sees the run finished sees the collection `synced` (and its next run planned).
   await withTransaction(deps.db, async (tx) => {
     // Cursors are kept only when the run completes: a failed run must not skip what it never collected.
     const pendingCursors = await tx.runs.pendingCursors(run.id);
-    if (!(await finishSucceeded(tx, deps, run, owner, collection, { fingerprint, outcome, failed, cursors: pendingCursors }))) throw new FencedOutError('the run is no longer ours');
+    if (!(await finishSucceeded(tx, deps, run, owner, collection, { fingerprint, outcome, failed, cursors: pendingCursors, rerunMinutes: rerun }))) throw new FencedOutError('the run is no longer ours');
   });
   await afterSuccess(deps, collection, log);
   log.info({ outcome }, 'run finished');
@@ -210,7 +213,7 @@ export async function finishSucceeded(
   run: RunRow,
   owner: string,
   collection: CollectionRow,
-  r: { fingerprint: string; outcome: 'succeeded' | 'completed_with_errors'; failed: number; cursors: string | null },
+  r: { fingerprint: string; outcome: 'succeeded' | 'completed_with_errors'; failed: number; cursors: string | null; rerunMinutes?: number },
 ): Promise<boolean> {
   const at = deps.clock().toISOString();
   const rerun = collection.type_sync === 'auto' || collection.type_sync === 'arch';
@@ -221,7 +224,7 @@ export async function finishSucceeded(
   const collections = tx.collections;
   await collections.transition(collection.id, 'syncing', 'synced', r.outcome === 'succeeded' ? null : incompleteReason(collection.id, run.id, r.failed));
   if (!targeted) {
-    await collections.update(collection.id, { next_sync_at: rerun ? new Date(deps.clock().getTime() + deps.intervalMinutes * 60_000).toISOString() : null });
+    await collections.update(collection.id, { next_sync_at: rerun ? new Date(deps.clock().getTime() + (r.rerunMinutes ?? deps.intervalMinutes) * 60_000).toISOString() : null });
   }
   await followUp(collections, collection.id, 'synced');
   return true;

@@ -21,8 +21,8 @@ export interface Scheduler {
 }
 
 /**
- * `auto` and `arch` collections re-run SYNC_INTERVAL_MINUTES after their last success (the runner sets
- * next_sync_at); `failed` ones are retried at the backoff time the runner set. Several processes may run a
+ * `auto` and `arch` collections re-run SYNC_INTERVAL_MINUTES after their last success, or sooner at their polling
+ * interval when their connector learns of changes by polling (the runner sets next_sync_at, sync/rerun.ts); `failed` ones are retried at the backoff time the runner set. Several processes may run a
  * scheduler: the state transition is a compare-and-swap, so each due collection is queued once. Each tick first
  * repairs collections whose status promises a run that does not exist (a process stopped between two writes).
  */

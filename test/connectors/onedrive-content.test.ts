@@ -88,7 +88,31 @@ describe('OneDrive content', () => {
     const { bytes, partials } = await readAll(content);
     expect(partials).toBe(1);
     expect(sha256(bytes)).toBe(sha256(sandbox.contentOf(alice, item.sourceId)));
-    expect(sandbox.requests.slice(mark).filter((r) => r.host === 'download').map((r) => r.status)).toContain(206);
+    const made = sandbox.requests.slice(mark);
+    expect(made.filter((r) => r.host === 'download').map((r) => r.status)).toEqual([200, 206]);
+    // Range went to the download URL the first request was redirected to: /content was asked once, without it.
+    expect(made.filter((r) => r.host === 'graph').map((r) => [r.path.endsWith('/content'), r.status])).toEqual([[true, 302]]);
+  });
+
+  it('resumes through the item\'s download URL when none is known yet, and through a fresh one after it expired', async () => {
+    // The last large file: no other test opened it, so its source knows no download URL yet.
+    const { item, content } = sources.filter((s) => (s.item.size ?? 0) > 1000).at(-1)!;
+    expect(sources.indexOf(sources.filter((s) => (s.item.size ?? 0) > 1000).at(-1)!)).toBeGreaterThan(3);
+    const full = sandbox.contentOf(alice, item.sourceId);
+    const mark = sandbox.requests.length;
+    const { bytes } = await readAll({ open: async (offset, signal) => (offset === 0 ? content.open(100, signal) : content.open(offset, signal)) });
+    expect(bytes.equals(full.subarray(100))).toBe(true);
+    let refusals = 1;
+    Object.defineProperty(sandbox.faults, 'expireDownloadUrls', { configurable: true, get: () => refusals-- > 0, set: () => {} });
+    try {
+      const again = await readAll({ open: async (offset, signal) => content.open(offset + 200, signal) });
+      expect(again.bytes.equals(full.subarray(200))).toBe(true);
+    } finally {
+      Object.defineProperty(sandbox.faults, 'expireDownloadUrls', { configurable: true, writable: true, enumerable: true, value: false });
+    }
+    const made = sandbox.requests.slice(mark);
+    expect(made.filter((r) => r.host === 'download').map((r) => r.status)).toEqual([206, 401, 206]);
+    expect(made.filter((r) => r.host === 'graph').every((r) => !r.path.endsWith('/content') && r.status === 200)).toBe(true);
   });
 
   it('answers partial: false when the download host ignores Range', async () => {

@@ -87,6 +87,12 @@ describe('Microsoft sandbox downloads', () => {
     }
   });
 
+  it('refuses Range on /content (416 invalidRange): the docs send it to the download URL only', async () => {
+    const response = await fetch(contentUrl(files[1]), { headers: { ...auth(), range: 'bytes=10-' }, redirect: 'manual' });
+    expect(response.status).toBe(416);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalidRange');
+  });
+
   it('resumes a download across ranges into the same streaming hash', async () => {
     const item = files[2];
     const url = await downloadUrlOf(item);

@@ -88,6 +88,10 @@ export function registerItemRoutes(app: FastifyInstance, state: SandboxState): v
         return sendGraphError(state, request, reply, 400, 'invalidRequest', 'Only items with a file facet can be downloaded.');
       }
       const { item, ctx } = found;
+      // The docs send Range to the download URL, "not to the request for /content" (reference §2.7): refused here.
+      if (request.headers.range !== undefined) {
+        return sendGraphError(state, request, reply, 416, 'invalidRange', 'Range requests are served by the download URL (@microsoft.graph.downloadUrl), not by /content.');
+      }
       if (state.variance?.vanish(state.model, ctx.drive.id, item, state.now().toISOString().slice(0, 19) + 'Z')) {
         return state.variance.notFound(request, reply, item.id, state.now().toISOString().slice(0, 19));
       }

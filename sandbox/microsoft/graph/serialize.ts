@@ -83,8 +83,8 @@ function parentReference(ctx: DriveContext, item: MsItem, withPath: boolean): Re
 }
 
 /**
- * A live driveItem. `mode: 'delta'` drops what ODB's delta omits (reference §2.6): createdBy,
- * lastModifiedBy, cTag and parentReference.path/name.
+ * A live driveItem. `mode: 'delta'` drops what ODB's delta omits (reference §2.6): cTag and
+ * parentReference.path/name; createdBy and lastModifiedBy as `deltaAuthors` says (Correction G2).
  */
 export function itemJson(ctx: DriveContext, item: MsItem, mode: 'full' | 'delta'): Record<string, unknown> {
   const json = plainItemJson(ctx, item, mode);
@@ -95,11 +95,11 @@ function plainItemJson(ctx: DriveContext, item: MsItem, mode: 'full' | 'delta'):
   const full = mode === 'full';
   const out: Record<string, unknown> = {};
   if (item.kind === 'file') out['@microsoft.graph.downloadUrl'] = makeDownloadUrl(ctx.state, ctx.drive, item, ctx.appId);
-  if (full) out.createdBy = item.createdBy;
+  if (full || deltaCarries(ctx.state, item, 'createdBy')) out.createdBy = item.createdBy;
   out.createdDateTime = item.createdDateTime;
   out.eTag = `"{${item.uniqueId}},${item.eTagVersion}"`;
   out.id = item.id;
-  if (full) out.lastModifiedBy = item.lastModifiedBy;
+  if (full || deltaCarries(ctx.state, item, 'lastModifiedBy')) out.lastModifiedBy = item.lastModifiedBy;
   out.lastModifiedDateTime = item.lastModifiedDateTime;
   out.name = item.name;
   out.parentReference = parentReference(ctx, item, full);
@@ -116,6 +116,14 @@ function plainItemJson(ctx: DriveContext, item: MsItem, mode: 'full' | 'delta'):
     if (item.parentId === null) out.root = {};
   }
   return out;
+}
+
+/** Whether a delta entry carries `field`: fixed per item and field for a seed, so a test can count on it. */
+export function deltaCarries(state: Pick<SandboxState, 'deltaAuthors' | 'seed'>, item: Pick<MsItem, 'id'>, field: 'createdBy' | 'lastModifiedBy'): boolean {
+  if (state.deltaAuthors !== 'vary') return state.deltaAuthors === 'include';
+  let h = (state.seed ^ 0x5bd1e995) >>> 0;
+  for (const c of `${field}:${item.id}`) h = Math.imul(h ^ c.charCodeAt(0), 2654435761) >>> 0;
+  return ((h >>> 13) & 1) === 1;
 }
 
 /** A deleted item as ODB delta reports it: no name, no cTag, a `deleted` facet. */

@@ -4,7 +4,7 @@ import { ProviderError } from '../../provider/provider-http.ts';
 import type { CollectContext, CollectEvent } from '../types.ts';
 import { childrenPage, childrenUrl, mapLimit } from './children.ts';
 import { classifyNotFound, driveUrl, isContainer, isGraphLink, type DriveItem, type GraphPage } from './graph.ts';
-import { ITEM_SELECT, driveItemEvent, fetchDriveItem, isMissingItem, vanished, type DriveRetry } from './items.ts';
+import { ITEM_SELECT, driveItemEvent, fetchDriveItem, isMissingItem, vanished, type DriveRetry, type Fetched } from './items.ts';
 import { slimEntry, type UserState } from './state.ts';
 import { FolderTree, inSelection, type FolderNode } from './tree.ts';
 
@@ -163,8 +163,10 @@ export class DriveSync {
       if (this.yielded.get(e.id) !== key) wanted.push({ entry: e, parentPath, key });
     }
     if (excluded > 0) yield { type: 'excluded', custodian: this.o.userId, count: excluded };
-    // Delta on OneDrive for Business omits createdBy, lastModifiedBy and cTag: read each item once.
-    const fetched = await mapLimit(wanted, FETCH_CONCURRENCY, (w) => fetchDriveItem(this.o.ctx, this.o.graphUrl, this.o.userId, w.entry.id));
+    // Read an item again only when its delta entry lacks what the item needs (hasAllFields).
+    const fetched = await mapLimit(wanted, FETCH_CONCURRENCY, async (w): Promise<Fetched> =>
+      hasAllFields(w.entry) ? { ok: true, item: w.entry } : fetchDriveItem(this.o.ctx, this.o.graphUrl, this.o.userId, w.entry.id),
+    );
     for (let i = 0; i < wanted.length; i++) {
       const got = fetched[i]!;
       const w = wanted[i]!;
@@ -284,6 +286,16 @@ export class DriveSync {
     }
     return unplaced;
   }
+}
+
+/**
+ * Whether a delta entry is the whole item: its authors (the delta reference names neither `createdBy` nor
+ * `lastModifiedBy` as omitted on OneDrive for Business any more, but older revisions did: reference Correction G2)
+ * and, for a file, a content version (its quickXorHash; delta never carries the cTag on ODB).
+ */
+export function hasAllFields(e: DriveItem): boolean {
+  if (e.createdBy === undefined || e.lastModifiedBy === undefined) return false;
+  return !e.file || e.file.hashes?.quickXorHash !== undefined || e.cTag !== undefined;
 }
 
 /** Delta may list an item more than once; the last occurrence is its current state (reference §2.6). */

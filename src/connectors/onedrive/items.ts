@@ -63,8 +63,10 @@ export function fileInput(item: DriveItem, where: Placement): ItemInput {
     ...common(item, where),
     size: item.size ?? null,
     mimeType: item.file?.mimeType ?? null,
-    // cTag changes with the content only, so a rename or move does not download the file again.
-    version: item.cTag ?? item.eTag ?? null,
+    // The content's own hash, or the cTag: both change with the content only, so a rename or move does not
+    // download the file again. The hash first: delta never carries the cTag on ODB, and a delta entry that
+    // carries its authors is used as it is (items are read again only when delta left something out).
+    version: item.file?.hashes?.quickXorHash ?? item.cTag ?? item.eTag ?? null,
     metadata: {
       ...commonMetadata(item, where),
       c_tag: item.cTag ?? null,
@@ -79,16 +81,36 @@ export function fileInput(item: DriveItem, where: Placement): ItemInput {
 /**
  * GET …/content answers 302 to a pre-authenticated URL on another host; ProviderHttp follows it without the
  * bearer token. Such URLs expire (the host then answers 401), so each failure of that kind asks Graph for a
- * fresh one, and a resumed download asks for the remaining bytes with Range.
+ * fresh one. A resumed download sends Range to the download URL itself, "not to the request for /content"
+ * (reference §2.7): the URL the first request was redirected to, or the item's `@microsoft.graph.downloadUrl`.
  */
 export function contentSource(http: ProviderHttp, graphUrl: string, userId: string, item: DriveItem): ContentSource {
   const url = driveUrl(graphUrl, userId, `/items/${encodeURIComponent(item.id)}/content`);
+  const itemUrl = driveUrl(graphUrl, userId, `/items/${encodeURIComponent(item.id)}?$select=id,@microsoft.graph.downloadUrl`);
+  const graphOrigin = new URL(graphUrl).origin;
   const hash = item.file?.hashes?.quickXorHash;
+  let downloadUrl: string | undefined;
+  const freshDownloadUrl = async (signal: AbortSignal): Promise<string> => {
+    const got = await http.json<{ '@microsoft.graph.downloadUrl'?: unknown }>(itemUrl, { cost: 1, signal });
+    const link = got?.['@microsoft.graph.downloadUrl'];
+    if (typeof link !== 'string' || !/^https?:/.test(link)) {
+      throw new ProviderError('OneDrive gave no download URL for the item', { code: 'invalid_response', retryable: true });
+    }
+    return link;
+  };
   return {
     async open(offset, signal) {
       for (let refreshes = 0; ; refreshes++) {
         try {
-          const res = await http.stream(url, { range: offset > 0 ? { start: offset } : undefined, cost: 1, signal });
+          let res;
+          if (offset > 0) {
+            downloadUrl ??= await freshDownloadUrl(signal);
+            // The download URL is the credential: no bearer token goes with it.
+            res = await http.stream(downloadUrl, { range: { start: offset }, auth: false, cost: 1, signal });
+          } else {
+            res = await http.stream(url, { cost: 1, signal });
+            downloadUrl = new URL(res.finalUrl).origin === graphOrigin ? undefined : res.finalUrl;
+          }
           if (res.status === 206) {
             const start = /^bytes (\d+)-/.exec(res.headers['content-range'] ?? '')?.[1];
             if (Number(start) === offset) return { body: res.body, partial: true };
@@ -102,6 +124,7 @@ export function contentSource(http: ProviderHttp, graphUrl: string, userId: stri
           // By HTTP semantics, whatever Graph's code: the item is gone since it was listed.
           if (isMissingItem(error)) throw new ContentGoneError('OneDrive answered 404 for the content: the item was deleted since it was listed', { cause: error });
           if (!isExpiredDownloadUrl(error) || refreshes >= MAX_URL_REFRESHES) throw error;
+          downloadUrl = undefined;
         }
       }
     },

@@ -13,6 +13,7 @@ import { UnitLedger } from '../ledger.ts';
 import { childLog } from '../provider-session.ts';
 import { needsUserAction, RunStopped, type RunnerDeps } from '../runner.ts';
 import { FencedOutError, RunSession, type SessionFence } from '../session.ts';
+import { rerunMinutesOf } from '../rerun.ts';
 import { fanIn, type FanInStatus } from './fan-in.ts';
 
 export type UnitOutcome =
@@ -132,6 +133,8 @@ async function end(
   failure?: { error: string; needsAction: boolean },
 ): Promise<UnitOutcome> {
   const at = deps.clock().toISOString();
+  // Read before the transaction (SQLite has one connection): the interval the run's last unit plans the next run at.
+  const rerun = await rerunMinutesOf(deps, await new CollectionRepo(deps.db).getById(run.collection_id)).catch(() => undefined);
   const result = await withTransaction(deps.db, async (tx, trx) => {
     const jobs = new UnitJobRepo(trx);
     const ended = await jobs.finish(run.id, key, owner, status, at, failure);
@@ -144,7 +147,7 @@ async function end(
       await tx.units.save(run.id, run.collection_id, [{ ...(unit ?? { listed: 0, collected: 0, unchanged: 0, excluded: 0, not_present: 0, failed: 0, skipped: 0, bytes: 0 }), key, kind: job?.kind ?? 'custodian', email: job?.email ?? null, status: 'failed', listed: (unit?.listed ?? 0) + 1, failed: (unit?.failed ?? 0) + 1 }], at);
       await tx.units.addExceptions([{ run_id: run.id, collection_id: run.collection_id, unit_key: key, source_id: key, kind: 'custodian', name: job?.email ?? key, outcome: 'failed', reason: failure.error.slice(0, 2000), at }]);
     }
-    return { ...ended, ran: ended.last ? await fanIn(tx, trx, deps, run.id) : undefined };
+    return { ...ended, ran: ended.last ? await fanIn(tx, trx, deps, run.id, rerun) : undefined };
   });
   if (!result.finished) return { status: 'interrupted', last: false };
   return { status, last: result.last, ran: result.ran };

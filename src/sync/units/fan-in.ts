@@ -15,7 +15,7 @@ export type FanInStatus = 'succeeded' | 'completed_with_errors' | 'failed' | 'er
  * unit failed, else `succeeded`), ends the run and moves its collection. Exactly once per run: the caller's
  * transaction holds the run row's lock and saw no unit left open.
  */
-export async function fanIn(tx: Repos, trx: Executor, deps: RunnerDeps, runId: string): Promise<FanInStatus | undefined> {
+export async function fanIn(tx: Repos, trx: Executor, deps: RunnerDeps, runId: string, rerunMinutes?: number): Promise<FanInStatus | undefined> {
   const run = await tx.runs.get(runId);
   if (!run || run.status !== 'running') return undefined;
   const owner = unitsOwner(runId);
@@ -52,6 +52,6 @@ export async function fanIn(tx: Repos, trx: Executor, deps: RunnerDeps, runId: s
   const previous = stored && stored.fingerprint === fingerprint ? stored.value : null;
   const parts = jobs.map((j) => ({ unit: j.unit_key, cursors: j.status === 'done' && j.pending_cursors ? (JSON.parse(j.pending_cursors) as unknown) : null }));
   const cursors = JSON.stringify(connector.units.mergeCursors(previous, parts, run.scope !== null));
-  if (!(await finishSucceeded(tx, deps, run, owner, collection, { fingerprint, outcome, failed, cursors }))) return undefined;
+  if (!(await finishSucceeded(tx, deps, run, owner, collection, { fingerprint, outcome, failed, cursors, rerunMinutes }))) return undefined;
   return outcome;
 }
