@@ -51,7 +51,7 @@ for (const database of testDatabases) {
 
     it('filters by any kind the collection type produces; closed captions and timelines are transcripts', async () => {
       expect([...zoom.kinds].sort()).toEqual(
-        ['ai_meeting_notes', 'channel_message', 'chat_message', 'meeting', 'meeting_chat', 'participant_audio', 'recording_audio', 'recording_video', 'transcript'],
+        ['ai_meeting_notes', 'channel_message', 'chat_file', 'chat_message', 'meeting', 'meeting_chat', 'participant_audio', 'recording_audio', 'recording_video', 'transcript'],
       );
       for (const [kind, ids] of [['transcript', ['cc1', 'tl1']], ['meeting', ['m1']], ['recording_video', []]] as const) {
         const res = await list(conf, kind);
