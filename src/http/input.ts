@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, badRequest } from '../domain/errors.ts';
 import { storable } from '../domain/text.ts';
+import { unsupportedMediaType } from './errors.ts';
 
 /**
  * Input the stores cannot keep faithfully is refused at the edge, naming the field, before any route or store
@@ -57,6 +58,12 @@ export function installInputChecks(app: FastifyInstance<any, any, any, any, any>
   // body, as the spec's "request: none" reads; a route that needs one still answers its 400 naming the body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
+  // JSON routes read JSON only: any other media type (text/plain, a form as `curl -d` sends it) is a 415 naming
+  // application/json, not a string or a form the schema then misreads; an empty body of any type is no body.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) =>
+    body.length === 0 ? done(null, undefined) : done(unsupportedMediaType(req)),
+  );
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     if (body.length === 0) return done(null, undefined);
     // JSON is UTF-8 (RFC 8259 §8.1): another charset, or bytes that are not UTF-8, would be stored altered (U+FFFD)

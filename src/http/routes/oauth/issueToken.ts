@@ -1,3 +1,4 @@
+import formbody from '@fastify/formbody';
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
 import { OAuthError } from '../../../auth/service-tokens.ts';
@@ -21,6 +22,14 @@ const OAuthErrorBody = Type.Object(
 const GRANTS = new Set(['client_credentials', 'refresh_token']);
 
 export default function issueToken(app: App) {
+  // The one route that reads forms (RFC 6749 §3.2); every other route reads JSON and answers 415 to a form.
+  app.register(async (scope: App) => {
+    await scope.register(formbody);
+    tokenRoute(scope);
+  });
+}
+
+function tokenRoute(app: App) {
   app.post(
     '/v1/oauth/token',
     {
