@@ -1,4 +1,3 @@
-import formbody from '@fastify/formbody';
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
 import { OAuthError } from '../../../auth/service-tokens.ts';
@@ -22,18 +21,10 @@ const OAuthErrorBody = Type.Object(
 const GRANTS = new Set(['client_credentials', 'refresh_token']);
 
 export default function issueToken(app: App) {
-  // The one route that reads forms (RFC 6749 §3.2); every other route reads JSON and answers 415 to a form.
-  app.register(async (scope: App) => {
-    await scope.register(formbody);
-    tokenRoute(scope);
-  });
-}
-
-function tokenRoute(app: App) {
   app.post(
     '/v1/oauth/token',
     {
-      config: { auth: false, audit: 'token', oauthErrors: true },
+      config: { auth: false, audit: 'token', oauthErrors: true, forms: true },
       // A body that is not a form still gets an RFC 6749 answer (invalid_request), not the generic error shape.
       attachValidation: true,
       schema: {
