@@ -1,4 +1,3 @@
-import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -68,7 +67,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   });
   installErrorHandler(app, ctx.config.docsUrl);
   app.addSchema(ErrorBody);
-  await app.register(formbody);
   await app.register(swagger, {
     openapi: openapiInfo(ctx.config.publicUrl),
     // Shared schemas keep their $id as their component name (`Error`, not `def-0`) for generated clients.
@@ -88,7 +86,8 @@ const ajvPool = AjvCompiler();
 /** JSON bodies are validated as sent (`{"name":123}` is refused); params and query strings, which are text, may be coerced. */
 function validatorFactory(schemas: Parameters<typeof ajvPool>[0], options: unknown) {
   const base = options as { customOptions?: object; plugins?: unknown[] };
-  const strict = ajvPool(schemas, { ...base, customOptions: { ...base.customOptions, ...ajvBase, coerceTypes: false } } as never);
+  // allErrors: a 400 lists every problem of a body; bodies are bounded by their route's limit (body-limits.ts)
+  const strict = ajvPool(schemas, { ...base, customOptions: { ...base.customOptions, ...ajvBase, coerceTypes: false, allErrors: true } } as never);
   const coercing = ajvPool(schemas, { ...base, customOptions: { ...base.customOptions, ...ajvBase, coerceTypes: 'array' } } as never);
   return (route: RouteDefinition) => (route.httpPart === 'body' ? strict : coercing)(route);
 }

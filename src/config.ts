@@ -146,7 +146,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const name = firstError.instancePath.replace(/^\//, '') || JSON.stringify(firstError.params);
     // Secrets and URLs that can carry passwords are named, never echoed.
     const shown = /SECRET|KEY|_URL$/.test(name) ? '' : ` (got ${JSON.stringify(env[name] ?? '')})`;
-    throw new ConfigError(`invalid configuration: ${name} ${firstError.message}${shown}`);
+    const choices = choicesOf(name);
+    const message = choices ? `must be one of ${choices.join(', ')}` : firstError.message;
+    throw new ConfigError(`invalid configuration: ${name} ${message}${shown}`);
   }
   const e = withDefaults as EnvValues;
   if (e.BLOB_STORE === 's3' && !e.S3_BUCKET) throw new ConfigError('invalid configuration: S3_BUCKET is required when BLOB_STORE=s3');
@@ -215,6 +217,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/** The allowed values of a variable that is a choice (LOG_LEVEL, BLOB_STORE, …); undefined for the others. */
+function choicesOf(name: string): string[] | undefined {
+  const schema = (Env.properties as unknown as Record<string, { anyOf?: Array<{ const?: unknown }> }>)[name];
+  const choices = schema?.anyOf?.map((c) => c.const).filter((c) => c !== undefined);
+  return choices?.length ? choices.map(String) : undefined;
+}
+
 /**
  * The environment variables `custody serve` and `custody worker` read, one line each, written from the schema
  * above (names, types, allowed values, bounds, defaults): the `--help` of those commands prints it.
@@ -225,8 +234,8 @@ export function environmentHelp(): string {
   const width = Math.max(...Object.keys(props).map((k) => k.length)) + 2;
   const lines = Object.entries(props).map(([name, schema]) => {
     const facts: string[] = [];
-    const choices = (schema.anyOf as Array<{ const?: unknown }> | undefined)?.map((c) => c.const).filter((c) => c !== undefined);
-    if (choices?.length) facts.push(choices.join(' | '));
+    const choices = choicesOf(name);
+    if (choices) facts.push(choices.join(' | '));
     else if (schema.type === 'integer' || schema.type === 'number') {
       const { minimum: lo, maximum: hi, exclusiveMinimum: above } = schema as { minimum?: number; maximum?: number; exclusiveMinimum?: number };
       const bounds = lo !== undefined && hi !== undefined ? ` ${lo}..${hi}` : lo !== undefined ? ` >= ${lo}` : above !== undefined ? ` > ${above}` : '';

@@ -15,6 +15,8 @@ declare module 'fastify' {
     rateLimit?: Exclude<Bucket, 'token'> | 'none';
     /** Errors in RFC 6749 §5.2 form instead of the error shape (the token endpoint). */
     oauthErrors?: boolean;
+    /** Reads form bodies (application/x-www-form-urlencoded): the token endpoint only; every other route answers them 415. */
+    forms?: boolean;
   }
 }
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, codeOf, titleOf } from '../domain/errors.ts';
+import { pointerOf, validationDetail } from './validation-detail.ts';
 
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -30,34 +31,13 @@ export function noRoute(req: FastifyRequest): AppError {
   return new AppError(404, `No route ${req.method} ${req.url.split('?')[0]}.`);
 }
 
-/** `/body/name` from Fastify/TypeBox validation details. */
-function pointerOf(err: FastifyError): string | undefined {
-  const v = err.validation?.[0];
-  if (!v) return undefined;
-  const where = err.validationContext ?? 'body';
-  const params = v.params as { missingProperty?: string; additionalProperty?: string; requiredProperties?: string[] } | undefined;
-  const extra = params?.missingProperty ?? params?.additionalProperty ?? params?.requiredProperties?.[0];
-  const base = v.instancePath ?? '';
-  return `/${where}${base}${extra ? `/${extra}` : ''}`;
-}
-
-function validationDetail(err: FastifyError): string {
-  const v = err.validation?.[0];
-  if (!v) return err.message;
-  const params = v.params as { additionalProperty?: string; allowedValues?: unknown[] } | undefined;
-  if (params?.additionalProperty) return `unknown field "${params.additionalProperty}".`;
-  const where = err.validationContext ?? 'body';
-  const field = (v.instancePath || '').replace(/^\//, '') || (params as { missingProperty?: string })?.missingProperty || where;
-  return `${where} ${field} ${v.message ?? 'is invalid'}.`;
-}
-
 /** The one error handler: every non-2xx body has the same shape; 5xx details go to the log only. */
 export function installErrorHandler(app: FastifyInstance<any, any, any, any, any>, docsUrl: string) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const status4xx = err instanceof AppError ? err.status < 500 : (err.statusCode ?? 500) < 500;
     if (req.routeOptions.config?.oauthErrors && (err.validation || status4xx) && err.statusCode !== 413) {
       // The token endpoint speaks RFC 6749 §5.2 even when its body cannot be parsed (a body too large gets the error shape).
-      const description = err instanceof AppError ? err.detail : 'The body must be form-encoded (application/x-www-form-urlencoded).';
+      const description = err instanceof AppError && err.status !== 415 ? err.detail : 'The body must be form-encoded (application/x-www-form-urlencoded).';
       return reply.code(400).send({ error: 'invalid_request', error_description: description });
     }
     if (err instanceof AppError) return sendError(req, reply, err, docsUrl);
@@ -67,8 +47,16 @@ export function installErrorHandler(app: FastifyInstance<any, any, any, any, any
       req.log.error({ err }, 'unhandled error');
       return sendError(req, reply, new AppError(500, 'An internal error occurred. Quote the id when contacting support.'), docsUrl);
     }
-    // Fastify's own 4xx (bad JSON, wrong content type, body too large): keep the status, plain message.
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(req, reply, unsupportedMediaType(req), docsUrl);
+    // Fastify's own 4xx (bad JSON, body too large): keep the status, plain message.
     return sendError(req, reply, new AppError(status, err.message.replace(/^FST_\w+: /, '')), docsUrl);
   });
   app.setNotFoundHandler((req, reply) => sendError(req, reply, noRoute(req), docsUrl));
+}
+
+/** A body of a media type the route does not read: name the one it does (only the token endpoint reads forms). */
+export function unsupportedMediaType(req: FastifyRequest): AppError {
+  const sent = (req.headers['content-type'] ?? '').split(';')[0]!.trim().slice(0, 80);
+  const got = sent ? `, not ${sent}` : ', and this request names none';
+  return new AppError(415, `This route reads JSON bodies: send Content-Type: application/json${got}.`);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, badRequest } from '../domain/errors.ts';
 import { storable } from '../domain/text.ts';
+import { unsupportedMediaType } from './errors.ts';
 
 /**
  * Input the stores cannot keep faithfully is refused at the edge, naming the field, before any route or store
@@ -57,6 +58,15 @@ export function installInputChecks(app: FastifyInstance<any, any, any, any, any>
   // body, as the spec's "request: none" reads; a route that needs one still answers its 400 naming the body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
+  // Routes read JSON: text, or a form (as `curl -d` sends it) anywhere but on a route that reads forms (the token
+  // endpoint), is a 415 naming application/json (as is a type with no parser, errors.ts), not a string or a form
+  // the schema then misreads. Empty, either is no body.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser(['text/plain', 'application/x-www-form-urlencoded'], { parseAs: 'buffer' }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    const form = req.routeOptions.config?.forms === true && /^application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '');
+    if (form) return done(null, formFields(body.toString('utf8')));
+    return body.length === 0 ? done(null, undefined) : done(unsupportedMediaType(req));
+  });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     if (body.length === 0) return done(null, undefined);
     // JSON is UTF-8 (RFC 8259 §8.1): another charset, or bytes that are not UTF-8, would be stored altered (U+FFFD)
@@ -70,6 +80,16 @@ export function installInputChecks(app: FastifyInstance<any, any, any, any, any>
     }
     parseJson(req, text, (err, value) => done(err && isJson(text) ? badRequest('The body must not hold a "__proto__" key or a "constructor" with a "prototype".', '/body') : err, value));
   });
+}
+
+/** A form's fields; a repeated field becomes a list (which the token endpoint's schema refuses). */
+function formFields(text: string): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  for (const [key, value] of new URLSearchParams(text)) {
+    const seen = fields[key];
+    fields[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return fields;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });

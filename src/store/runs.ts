@@ -5,6 +5,7 @@ import { compiledOnce } from './compiled.ts';
 import { atomically, type Executor } from './transaction.ts';
 import type { Database } from './db.ts';
 import { EventRepo } from './events.ts';
+import { plainReason } from '../domain/plain-reason.ts';
 import { newId } from './ids.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
 import type { DB } from './schema.ts';
@@ -333,7 +334,7 @@ export class RunRepo {
     if (rows.length === 0) return;
     await this.db
       .insertInto('run_errors')
-      .values(rows.map((r) => ({ id: newId('err'), ...r })))
+      .values(rows.map((r) => ({ id: newId('err'), ...r, reason: plainReason(r.reason) })))
       .execute();
   }
 

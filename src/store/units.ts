@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Database } from './db.ts';
+import { plainReason } from '../domain/plain-reason.ts';
 import { newId } from './ids.ts';
 import type { UnitTables } from './schema-units.ts';
 
@@ -70,7 +71,7 @@ export class UnitRepo {
     for (let i = 0; i < rows.length; i += 200) {
       await this.db
         .insertInto('run_exceptions')
-        .values(rows.slice(i, i + 200).map((r) => ({ id: newId('exc'), ...r })))
+        .values(rows.slice(i, i + 200).map((r) => ({ id: newId('exc'), ...r, reason: plainReason(r.reason) })))
         .execute();
     }
   }

@@ -16,6 +16,7 @@ import { rerunMinutes } from './rerun.ts';
 import { ProviderError } from '../provider/provider-http.ts';
 import { collectInto } from './collect-into.ts';
 import { UnitLedger } from './ledger.ts';
+import { plainReason } from '../domain/plain-reason.ts';
 import { countsOf, isBalanced, reportUnreached } from './reconciliation.ts';
 import { childLog, type ProviderSessions } from './provider-session.ts';
 import { FencedOutError, RunSession } from './session.ts';
@@ -343,5 +344,5 @@ function describe(err: unknown): string {
     if (e instanceof ProviderError && e.code === 'auth_rejected') return userFacingMessage(`re-pair credentials: ${e.message}`);
   }
   const message = err instanceof Error ? err.message : String(err);
-  return message.slice(0, 1000) || 'unknown error';
+  return plainReason(message).slice(0, 1000) || 'unknown error';
 }

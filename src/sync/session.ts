@@ -188,6 +188,8 @@ export class RunSession {
     const sourceId = ev.sourceId ?? key;
     this.ledger.count(key, 'listed');
     this.ledger.count(key, 'failed');
+    // the stored reason is plain (domain/plain-reason.ts); the provider's full answer stays here, in the run's log
+    this.deps.log.warn({ run_id: this.scope.runId, collection_id: this.scope.collectionId, source_id: sourceId, kind, reason: ev.reason }, 'piece failed');
     this.ledger.exception(key, { sourceId, kind, name: ev.name ?? sourceId, outcome: 'failed', reason: ev.reason });
     if (ev.retry !== undefined && ev.sourceId) this.ledger.failure({ unitKey: key, kind, sourceId, name: ev.name ?? sourceId, piece: ev.retry, reason: ev.reason });
   }

@@ -2,6 +2,7 @@ import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
 import { AppError, conflict } from '../../../domain/errors.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
+import { listProblems } from '../../validation-detail.ts';
 import { loadCollection } from './load.ts';
 import { permissionGaps } from './permissions.ts';
 import type { Connector, FilterIssue } from '../../../connectors/types.ts';
@@ -87,8 +88,7 @@ export default function patchCollection(app: App) {
         }
         if (issues.length > 0) {
           const first = issues[0]!;
-          const more = issues.length > 1 ? ` (${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-          throw new AppError(422, `sync_filters${first.pointer}: ${first.message}${more}`, `/body/sync_filters${first.pointer}`);
+          throw new AppError(422, listProblems(issues.map((i) => `sync_filters${i.pointer}: ${i.message}`)), `/body/sync_filters${first.pointer}`);
         }
       }
       if (sync_status === 'pending') {

@@ -24,7 +24,7 @@ export default function issueToken(app: App) {
   app.post(
     '/v1/oauth/token',
     {
-      config: { auth: false, audit: 'token', oauthErrors: true },
+      config: { auth: false, audit: 'token', oauthErrors: true, forms: true },
       // A body that is not a form still gets an RFC 6749 answer (invalid_request), not the generic error shape.
       attachValidation: true,
       schema: {
