@@ -73,7 +73,7 @@ export async function resolveSandboxHosts(hostname: string): Promise<() => void>
     if (name === hostname || name.endsWith(`.${hostname}`)) {
       return all ? cb(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4);
     }
-    return import('node:dns').then((dns) => dns.lookup(name, (options ?? {}) as object, cb as never));
+    return import('node:dns').then((dns) => dns.lookup(name, (options ?? {}), cb as never));
   };
   setGlobalDispatcher(new Agent({ connect: { lookup: lookup as never } }));
   return () => setGlobalDispatcher(previous);

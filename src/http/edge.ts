@@ -69,7 +69,7 @@ function closeGentlyAfterAnswer(socket: Socket): void {
 
 /** The answer Node is writing (or about to write) on this connection, if any. */
 function inFlight(socket: Socket): ServerResponse | null {
-  return ((socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? null) as ServerResponse | null;
+  return ((socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? null);
 }
 
 const CLIENT_ERRORS: Record<string, [number, string]> = {
@@ -214,7 +214,7 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~%!$&'()*+;=-]*)(?::\d{0,5})?$/
 
 function hostHeaders(rawHeaders: string[]): number {
   let n = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') n++;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].length === 4 && rawHeaders[i].toLowerCase() === 'host') n++;
   return n;
 }
 

@@ -235,7 +235,7 @@ export class ItemRepo {
       const rows = await q.orderBy('first_seen_at').orderBy('id').limit(batch).execute();
       yield* rows;
       if (rows.length < batch) return;
-      const last = rows[rows.length - 1]!;
+      const last = rows[rows.length - 1];
       after = [last.first_seen_at, last.id];
     }
   }

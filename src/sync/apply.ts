@@ -135,7 +135,7 @@ async function touch(ctx: Ctx, op: Extract<ItemOp, { type: 'touch' }>): Promise<
   const patch: ItemPatch = { ...op.patch, last_seen_run_id: scope.listingRunId, updated_at: scope.at };
   if (await ctx.keepVersions()) {
     const row = await items.getForUpdate(op.id);
-    if (row && supersedes(row, op.patch as Described)) Object.assign(patch, await keepVersion(ctx, row, false));
+    if (row && supersedes(row, op.patch)) Object.assign(patch, await keepVersion(ctx, row, false));
   }
   await items.update(op.id, patch);
   const row = await items.getById(op.id);

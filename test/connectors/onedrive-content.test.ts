@@ -26,7 +26,7 @@ beforeAll(async () => {
     checkpoint: null,
     cursors: null,
   });
-  for await (const ev of events as AsyncIterable<CollectEvent>) {
+  for await (const ev of events) {
     if (ev.type === 'item' && ev.content) sources.push({ item: ev.item, content: ev.content });
   }
 });

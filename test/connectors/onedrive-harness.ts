@@ -115,7 +115,7 @@ export class MiniEngine {
       checkpoint: opts.resume ? this.lastCheckpoint : null,
       cursors: this.cursors,
     });
-    for await (const ev of events as AsyncIterable<CollectEvent>) {
+    for await (const ev of events) {
       // The engine serializes states when it handles the event.
       if (ev.type === 'checkpoint') {
         this.lastCheckpoint = JSON.parse(JSON.stringify(ev.state));
@@ -183,7 +183,7 @@ export async function readAll(content: ContentSource): Promise<{ bytes: Buffer; 
     }
     if (partial) partials += 1;
     try {
-      for await (const chunk of body as Readable) {
+      for await (const chunk of body) {
         chunks.push(chunk as Buffer);
         size += (chunk as Buffer).length;
       }

@@ -75,7 +75,7 @@ export function parseResponses(raw: string): RawResponse[] {
     const headEnd = rest.indexOf('\r\n\r\n');
     if (headEnd < 0) return out;
     const [statusLine, ...lines] = rest.slice(0, headEnd).split('\r\n');
-    const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine!);
+    const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
     if (!match) return out;
     const headers: Record<string, string> = {};
     for (const line of lines) {

@@ -166,8 +166,8 @@ export class DriveSync {
     // Delta on OneDrive for Business omits createdBy, lastModifiedBy and cTag: read each item once.
     const fetched = await mapLimit(wanted, FETCH_CONCURRENCY, (w) => fetchDriveItem(this.o.ctx, this.o.graphUrl, this.o.userId, w.entry.id));
     for (let i = 0; i < wanted.length; i++) {
-      const got = fetched[i]!;
-      const w = wanted[i]!;
+      const got = fetched[i];
+      const w = wanted[i];
       if (got.ok) {
         this.yielded.set(got.item.id, w.key);
         yield this.itemEvent(got.item, w.parentPath);

@@ -16,7 +16,7 @@ export function retryZoomPieces(opts: { apiUrl: string; isZoomHost(url: string):
     for (const p of pieces) {
       const piece = p.piece as Partial<SummaryRetry> & { item?: ItemInput };
       if (p.kind === 'ai_meeting_notes' && piece?.owner && piece.meeting?.uuid) {
-        yield* summaryEvents(piece.owner, piece.meeting as RecordedMeeting, await meetingSummary({ api }, piece.meeting.uuid));
+        yield* summaryEvents(piece.owner, piece.meeting, await meetingSummary({ api }, piece.meeting.uuid));
       } else if (p.kind === 'chat_file' && piece?.item) {
         yield* retryChatFile(api, opts.isZoomHost, p, piece.item);
       } else if (piece?.item && typeof piece.item.metadata?.meeting_uuid === 'string') {

@@ -86,7 +86,7 @@ export default function patchCollection(app: App) {
           if (gap) throw new AppError(422, `sync_filters${gap.pointer}: ${gap.message}.`, `/body/sync_filters${gap.pointer}`);
         }
         if (issues.length > 0) {
-          const first = issues[0]!;
+          const first = issues[0];
           const more = issues.length > 1 ? ` (${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
           throw new AppError(422, `sync_filters${first.pointer}: ${first.message}${more}`, `/body/sync_filters${first.pointer}`);
         }
