@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../app.ts';
 import { AppError, codeOf, titleOf } from '../domain/errors.ts';
 
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -52,7 +53,7 @@ function validationDetail(err: FastifyError): string {
 }
 
 /** The one error handler: every non-2xx body has the same shape; 5xx details go to the log only. */
-export function installErrorHandler(app: FastifyInstance<any, any, any, any, any>, docsUrl: string) {
+export function installErrorHandler(app: App, docsUrl: string) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const status4xx = err instanceof AppError ? err.status < 500 : (err.statusCode ?? 500) < 500;
     if (req.routeOptions.config?.oauthErrors && (err.validation || status4xx) && err.statusCode !== 413) {

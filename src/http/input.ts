@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../app.ts';
 import { AppError, badRequest } from '../domain/errors.ts';
 import { storable } from '../domain/text.ts';
 
@@ -51,7 +52,7 @@ function integerFieldsOf(schema: unknown): string[] {
   return fields;
 }
 
-export function installInputChecks(app: FastifyInstance<any, any, any, any, any>): void {
+export function installInputChecks(app: App): void {
   app.addHook('preValidation', (req: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => done(inputError(req) ?? undefined));
   // `Content-Type: application/json` with no body at all (a client's default header on a start or a DELETE) is no
   // body, as the spec's "request: none" reads; a route that needs one still answers its 400 naming the body.
