@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { CustodyEvent, EventData, EventType } from '../domain/events.ts';
 import { nowIso } from './ids.ts';
 import type { DB } from './schema.ts';

@@ -1,8 +1,6 @@
 import { PostgresAdapter, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from './transaction.ts';
-import type { Database } from './db.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
-import type { DB } from './schema.ts';
 import type { SyncTables } from './schema-sync.ts';
 
 export type ItemRow = Selectable<SyncTables['items']>;

@@ -2,11 +2,10 @@ import type { Transaction } from 'kysely';
 import type { ItemInput } from '../connectors/types.ts';
 import { indexItem } from '../search/index.ts';
 import { BlobRefRepo } from '../store/blob-refs.ts';
-import type { Database } from '../store/db.ts';
 import { newId } from '../store/ids.ts';
 import { ItemRepo, previousVersionsOf, versionColumns, type ItemPatch, type ItemRow } from '../store/items.ts';
 import type { DB } from '../store/schema.ts';
-import { holdsContent, supersededVersion, supersedes, type Described } from './versions.ts';
+import { holdsContent, supersededVersion, supersedes } from './versions.ts';
 
 export interface StoredContent {
   sha256: string;

@@ -2,9 +2,8 @@
 // grant's token (refreshed through the connector), events consumed one at a time, content skipped when the
 // stored version is unchanged, broken streams resumed from the bytes received.
 import crypto from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { createOneDriveConnector } from '../../src/connectors/onedrive/index.ts';
-import { isOAuthContinuation, type CollectEvent, type Connector, type ContentSource, type Grant, type ItemInput, type ProviderContext } from '../../src/connectors/types.ts';
+import { isOAuthContinuation, type Connector, type ContentSource, type Grant, type ItemInput, type ProviderContext } from '../../src/connectors/types.ts';
 import { localBudget } from '../../src/provider/shared-budget.ts';
 import { ProviderHttp } from '../../src/provider/provider-http.ts';
 import type { MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';

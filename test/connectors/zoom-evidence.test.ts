@@ -1,7 +1,7 @@
 // Evidence the users' recordings lists do not show (../shared/reference/zoom-api.md, Corrections Z1-Z3):
 // participant audio, recordings in the trash, AI summaries of meetings without a recording.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CollectEvent, Connector, Grant, ItemInput } from '../../src/connectors/types.ts';
+import type { Connector, Grant, ItemInput } from '../../src/connectors/types.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { expectedItems, filters, keyOf, MiniEngine, pair, readAll, sel, session, sha256, testConnector } from './zoom-harness.ts';
 

@@ -3,7 +3,6 @@
 // consumed one at a time, content read (and resumed) like the engine, unchanged content not downloaded again.
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
-import type { Readable } from 'node:stream';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
 import type { CollectEvent, Connector, ContentSource, Grant, ItemInput, ProviderContext } from '../../src/connectors/types.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
@@ -13,7 +12,7 @@ import { ProviderHttp } from '../../src/provider/provider-http.ts';
 import type { RetryConfig } from '../../src/provider/retry.ts';
 import type { ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { pkcePair } from '../../sandbox/zoom/testing.ts';
-import { confOracle, FILE_KINDS, selectsId, zoomFileSourceId, type SpecConfFilters } from '../completeness/oracle.ts';
+import { confOracle, FILE_KINDS, selectsId, zoomFileSourceId } from '../completeness/oracle.ts';
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/v1/oauth/callback/conf';
 export const LOOKBACK_DAYS = 180;

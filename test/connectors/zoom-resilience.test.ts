@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZoomScopeError } from '../../src/connectors/zoom/api.ts';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
-import { GrantRevokedError, NeedsUserActionError, type ContentSource } from '../../src/connectors/types.ts';
+import { GrantRevokedError, NeedsUserActionError } from '../../src/connectors/types.ts';
 import { ContentRejectedError } from '../../src/sync/content.ts';
 import { ProviderError } from '../../src/provider/provider-http.ts';
 import { startZoomSandbox, type ZoomSandboxOptions, type ZoomSandbox } from '../../sandbox/zoom/index.ts';

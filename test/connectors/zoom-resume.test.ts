@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Connector, Grant, ItemInput } from '../../src/connectors/types.ts';
+import type { Connector, Grant } from '../../src/connectors/types.ts';
 import type { Cursors, Position, RunState } from '../../src/connectors/zoom/state.ts';
 import { startZoomSandbox, type ZoomSandbox, type ZoomSandboxOptions } from '../../sandbox/zoom/index.ts';
 import { ALL_CHATS, expectedItems, filters, keyOf, MiniEngine, pair, sel, session, testConnector } from './zoom-harness.ts';

@@ -8,7 +8,7 @@ import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/micr
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { verifyPackage } from '../../src/export/verify.ts';
 import { datHeader, readDat, readRsmf, REQUIRED_FIELDS, rsmfProblems, unzip } from '../export/package-oracle.ts';
-import { jsonOf, newCollection, pairFlow, startTestApp, type ApiItem, type Json, type TestApp } from '../support/app.ts';
+import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
 
 const CB = 'https://client.example/export-done';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
-import { confOracle, type SpecConfFilters } from '../completeness/oracle.ts';
+import { confOracle } from '../completeness/oracle.ts';
 import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
 import { fetchManifest, jsonOf, newCollection, pairFlow, startTestApp, type ApiItem, type Json, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';

@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollingIntervalMinutes } from '../../src/connectors/onedrive/event-mode.ts';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { createSubscriptionManager } from '../../src/sync/subscription-manager.ts';
-import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
+import { jsonOf, newCollection, pairFlow, startTestApp, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
 
 const CB = 'https://client.example/edrive-done';
 const allFolders = (name: string) => ({ all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: name });
 /** Graph's permission table: driveItem (OneDrive for Business) subscriptions need Files.ReadWrite.All (Correction G1). */
-const WRITE = 'Files.ReadWrite.All';
 
 describe('polling interval sized to the tenant budget', () => {
   it('spends a small share of the budget: 20 RU/s polls 300 drives every 5 minutes and 3,000 every 50; never under 5 minutes', () => {

@@ -92,7 +92,7 @@ describe('Graph sandbox subscriptions (reference §2.2–§2.5)', () => {
 
   it('validates the endpoint before 201, refuses non-root resources, other change types and too long expiries', async () => {
     const user = ms.tenant.users[0].id;
-    const r = await receiver((req, body) => {
+    const r = await receiver((req, _body) => {
       const token = new URL(req.url!, 'http://x').searchParams.get('validationToken');
       return token !== null ? { status: 200, body: token, type: 'text/plain' } : { status: 202 };
     });

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
-import { download, type Schemas } from '../api.ts';
+import { useEffect } from 'preact/hooks';
+import { download } from '../api.ts';
 import type { Session } from '../app.tsx';
 import { onPairingMessage, type PairingReturn } from '../pairing.ts';
 import { ErrorBox, Notice, StatusBadge, useAction, useLoad } from '../ui.tsx';

@@ -3,7 +3,7 @@ import type { UserFolders } from '../../domain/filters/edrive.ts';
 import { ProviderError } from '../../provider/provider-http.ts';
 import type { CollectContext, CollectEvent } from '../types.ts';
 import { childrenPage, childrenUrl, mapLimit } from './children.ts';
-import { classifyNotFound, driveUrl, isContainer, isGraphLink, type DriveItem, type GraphPage } from './graph.ts';
+import { driveUrl, isContainer, isGraphLink, type DriveItem, type GraphPage } from './graph.ts';
 import { ITEM_SELECT, driveItemEvent, fetchDriveItem, isMissingItem, vanished, type DriveRetry } from './items.ts';
 import { slimEntry, type UserState } from './state.ts';
 import { FolderTree, inSelection, type FolderNode } from './tree.ts';
