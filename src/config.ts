@@ -226,14 +226,14 @@ export function environmentHelp(): string {
   const lines = Object.entries(props).map(([name, schema]) => {
     const facts: string[] = [];
     const choices = (schema.anyOf as Array<{ const?: unknown }> | undefined)?.map((c) => c.const).filter((c) => c !== undefined);
-    if (choices?.length) facts.push(choices.join(' | '));
+    if (choices?.length) facts.push((choices as Array<string | number | boolean>).join(' | '));
     else if (schema.type === 'integer' || schema.type === 'number') {
       const { minimum: lo, maximum: hi, exclusiveMinimum: above } = schema as { minimum?: number; maximum?: number; exclusiveMinimum?: number };
       const bounds = lo !== undefined && hi !== undefined ? ` ${lo}..${hi}` : lo !== undefined ? ` >= ${lo}` : above !== undefined ? ` > ${above}` : '';
       facts.push(`${schema.type === 'integer' ? 'integer' : 'number'}${bounds}`);
     } else if (typeof schema.pattern === 'string') facts.push(`matching ${schema.pattern}`);
     else if (typeof schema.minLength === 'number' && schema.minLength > 1) facts.push(`at least ${schema.minLength} characters`);
-    if (schema.default !== undefined) facts.push(`default ${schema.default === '' ? '""' : String(schema.default)}`);
+    if (schema.default !== undefined) facts.push(`default ${schema.default === '' ? '""' : String(schema.default as string | number | boolean)}`);
     else if (!required.has(name)) facts.push('optional');
     return `  ${name.padEnd(width)}${facts.join(', ')}`;
   });

@@ -127,7 +127,10 @@ function pdf(text: string): Buffer {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
-    if ((line + word).length > 80) lines.push(line.trimEnd()), (line = '');
+    if ((line + word).length > 80) {
+      lines.push(line.trimEnd());
+      line = '';
+    }
     line += `${word} `;
   }
   if (line.trim()) lines.push(line.trimEnd());

@@ -56,6 +56,7 @@ export async function apiGet(sb: ZoomSandbox, token: string, path: string): Prom
 }
 
 /** A response body as loosely typed JSON, for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test helper: callers read the wire's JSON as they please
 export async function json(res: Response): Promise<any> {
   return res.json();
 }

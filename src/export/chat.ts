@@ -17,6 +17,7 @@ export interface ChatMessage {
  * messageItem). The one place to adapt when messages become JSON content blobs.
  */
 export function chatMessageOf(item: ExportItem): ChatMessage {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- stored provider metadata, read field by field through String()/typeof
   const m = JSON.parse(item.metadata || '{}') as Record<string, any>;
   const files = Array.isArray(m.files) ? (m.files as Array<Record<string, unknown>>) : [];
   const sender = String(m.sender_member_id ?? m.sender ?? 'unknown');

@@ -21,7 +21,7 @@ export async function verifyDetached(jws: string, payload: Buffer, jwks: { keys:
   if (parts.length !== 3 || parts[1] !== '') return { ok: false, reason: 'manifest.jws is not a compact JWS with a detached payload' };
   let header: { alg?: unknown; kid?: unknown };
   try {
-    header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
+    header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as typeof header;
   } catch {
     return { ok: false, reason: 'manifest.jws has an unreadable protected header' };
   }

@@ -69,7 +69,7 @@ export function installInputChecks(app: App): void {
     } catch {
       return done(badRequest('The body is not valid UTF-8.', '/body'));
     }
-    parseJson(req, text, (err, value) => done(err && isJson(text) ? badRequest('The body must not hold a "__proto__" key or a "constructor" with a "prototype".', '/body') : err, value));
+    void parseJson(req, text, (err, value) => done(err && isJson(text) ? badRequest('The body must not hold a "__proto__" key or a "constructor" with a "prototype".', '/body') : err, value));
   });
 }
 

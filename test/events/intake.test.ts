@@ -220,7 +220,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('webhook intake on
     const selects = vi.spyOn(t.runtime.ctx.db, 'selectFrom');
     try {
       expect((await graph({ value })).status).toBe(202);
-      expect(selects.mock.calls.filter(([table]) => String(table).startsWith('graph_subscriptions'))).toHaveLength(1);
+      expect(selects.mock.calls.filter(([table]) => String(table as string).startsWith('graph_subscriptions'))).toHaveLength(1);
     } finally {
       selects.mockRestore();
     }

@@ -200,6 +200,7 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
         }
         for (const item of unit.items) yield { type: 'item', item: inputOf(item, u), content: contentOf(item) };
         if (source.failAfterUnit?.unit === u) throw source.failAfterUnit.error;
+// eslint-disable-next-line @typescript-eslint/only-throw-error -- the fake throws whatever the test hands it (non-Errors included)
         if (unit.throws) throw unit.throws;
         for (const d of unit.deleted ?? []) yield { type: 'deleted', kind: d.kind, sourceId: d.sourceId };
         for (const reason of unit.errors ?? []) yield { type: 'error', reason };

@@ -54,6 +54,7 @@ export function rawExchange(
       setTimeout(finish, 20);
     });
     if (opts.readAfterWrite) socket.pause();
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the body cannot reject: it awaits only 'drain'/'close' and timers
     socket.on('connect', async () => {
       for (const part of parts) {
         if (finished || socket.destroyed) return;

@@ -61,7 +61,7 @@ export function CollectionScreen(props: { session: Session; id: string; tab: str
     const runId = c?.latest_run?.run_id;
     if (!runId) return;
     const res = await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/runs/${encodeURIComponent(runId)}/cancel`, { method: 'POST' });
-    if (!res.ok) await custody.ok(Promise.resolve({ error: await res.json().catch(() => undefined), response: res }));
+    if (!res.ok) await custody.ok(Promise.resolve({ error: (await res.json().catch(() => undefined)) as unknown, response: res }));
     collection.reload();
   });
   const manifest = useAction(async (format: 'json' | 'csv') => {
