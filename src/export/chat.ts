@@ -27,6 +27,7 @@ export function chatMessageOf(item: ExportItem): ChatMessage {
     from: { id: sender, name: String(m.sender_display_name ?? m.sender ?? sender) },
     sent_at: isoOrNull(item.created_datetime),
     text: item.text ?? '',
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- stored provider metadata: ids and names are scalars
     files: files.map((f) => ({ id: String(f.file_id ?? ''), name: String(f.file_name ?? ''), size: typeof f.file_size === 'number' ? f.file_size : null })),
     parent_id: typeof m.reply_main_message_id === 'string' && m.reply_main_message_id ? m.reply_main_message_id : null,
   };

@@ -77,7 +77,7 @@ class LazyChildLogger {
   silent(): void {}
   private write(level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', args: unknown[]): void {
     const real = this.real;
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion, prefer-spread -- tsc needs the cast: pino's LogFn overloads take no `unknown[]`
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs the cast: pino's LogFn overloads take no `unknown[]`
     (real[level] as LogFn).apply(real, args);
   }
 }
