@@ -14,7 +14,7 @@ interface Target {
 async function startServer(kind: 'product' | 'bare'): Promise<{ target: Target; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'api-server.ts'), kind], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    readline.createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
   });
   return { target: JSON.parse(line) as Target, child };
@@ -31,12 +31,12 @@ async function load(target: Target, opts: { seconds: number; connections: number
   return { rps: result.requests.average, p99: result.latency.p99, failed: result.non2xx + result.errors + result.timeouts, total: result.requests.total };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** CPU time (user + system, ms) the process has used, from /proc (Linux; clock ticks of 10 ms); null elsewhere. */
 function cpuMs(pid: number | undefined): number | null {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return null;

@@ -13,7 +13,7 @@ const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 /** Starts a bench child (`<name>-child.ts`) and returns it with the JSON line it prints once ready. */
 async function child<T>(name: string, args: string[] = []): Promise<{ proc: ChildProcess; info: T; nextLine(): Promise<string> }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, `${name}-child.ts`), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = readline.createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();
+  const lines = readline.createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
   const nextLine = async () => {
     const next = await lines.next();
     if (next.done) throw new Error(`${name} exited ${proc.exitCode}`);
@@ -113,7 +113,7 @@ export async function syncBigFile(mb: number, store: 'fs' | 's3'): Promise<BigFi
 export async function syncBigFileInChild(mb: number, store: 'fs' | 's3'): Promise<BigFileSync> {
   const proc = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, String(mb), store], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
-  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
   const last = out.trim().split('\n').pop() ?? '';
   if (code !== 0 || !last.startsWith('{')) throw new Error(`big file sync into ${store} exited ${code}: ${last}`);

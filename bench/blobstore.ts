@@ -102,7 +102,7 @@ export async function benchS3BlobStore(totalMb: number): Promise<Record<string, 
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 's3rver-child.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const line = await new Promise<string>((resolve, reject) => {
-      readline.createInterface({ input: child.stdout! }).once('line', resolve);
+      readline.createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`s3rver exited ${code}`)));
     });
     const { endpoint } = JSON.parse(line) as { endpoint: string };

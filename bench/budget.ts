@@ -27,7 +27,7 @@ async function againstLimit(limit: number, seconds: number, leg: Leg): Promise<s
   const budgets = new ProviderBudgets({ backend: createBudgetBackend({ kind: 'memory' }), rates: leg.rates, learn: leg.learn });
   try {
     const line = await new Promise<string>((resolve, reject) => {
-      readline.createInterface({ input: child.stdout! }).once('line', resolve);
+      readline.createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
     });
     const sb = JSON.parse(line) as { apiUrl: string; token: string };

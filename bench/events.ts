@@ -68,12 +68,12 @@ export async function benchEvents(scale: number): Promise<Record<string, string>
       zoom.webhooks.faults.duplicate = dup;
       zoom.webhooks.faults.duplicateVariant = dup;
       ms.subscriptions.faults.duplicates = dup ? 2 : 0;
-      const from = hosts[i % hosts.length]!;
-      const to = hosts[(i + 1) % hosts.length]!;
+      const from = hosts[i % hosts.length];
+      const to = hosts[(i + 1) % hosts.length];
       if (i % 2 === 0) delays.push(await delay(conf, async () => (await zoom.webhooks.addRecording(from.id)).uuid));
       else delays.push(await delay(conf, async () => (await zoom.webhooks.addChatMessage({ from: from.id, to: to.email, text: `bench message ${i}` })).id));
-      const owner = users[i % users.length]!;
-      const root = ms.listItems(owner)[0]!.id;
+      const owner = users[i % users.length];
+      const root = ms.listItems(owner)[0].id;
       delays.push(await delay(drives, () => ms.mutate.addFile(owner, root, `bench-${i}.txt`, Buffer.from(`change ${i}`)).id));
     }
 
@@ -85,7 +85,7 @@ export async function benchEvents(scale: number): Promise<Record<string, string>
     const deliveries = inbox.reduce((n, r) => n + Number(r.deliveries), 0);
     const eventRuns = await runtime.ctx.db.selectFrom('runs').select('id').where('trigger', '=', 'event').execute();
     const sorted = [...delays].sort((a, b) => a - b);
-    const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+    const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
     return {
       'events: changes measured': `${delays.length} (${changes} Zoom recordings/chat messages, ${changes} OneDrive files)`,
       'events: change-to-listed delay p50': `${pct(50).toFixed(2)} s`,

@@ -6,7 +6,7 @@ import { startMicrosoftSandbox } from '../sandbox/microsoft/index.ts';
 // so that a first sync can warm the service up without it.
 const bigMb = Number(process.argv[2] ?? 256);
 const sb = await startMicrosoftSandbox({ users: 1, usersWithoutDrive: 0, folderDepth: 1, foldersPerLevel: 1, filesPerFolder: 1, fileSize: 1024 });
-const user = sb.tenant.users[0]!;
+const user = sb.tenant.users[0];
 const root = sb.listItems(user.id).find((i) => i.parentId === null)!;
 const addBig = () => {
   const big = Buffer.alloc(bigMb * 1024 * 1024);

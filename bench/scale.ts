@@ -72,7 +72,7 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
       const busy = workers.filter((w) => w.logs().some((l) => l.msg === 'unit started')).length;
       const units = workers.map((w) => w.logs().filter((l) => l.msg === 'unit started').length);
       out[`scale ${n} worker${n > 1 ? 's' : ''}`] =
-        `${seconds.toFixed(1)} s for ${users} custodians, speed-up ${(times[0]! / seconds).toFixed(2)}x, ${requests} requests = ${(requests / seconds).toFixed(1)}/s ` +
+        `${seconds.toFixed(1)} s for ${users} custodians, speed-up ${(times[0] / seconds).toFixed(2)}x, ${requests} requests = ${(requests / seconds).toFixed(1)}/s ` +
         `against a budget of ${BUDGET_PER_SECOND}/s shared through ${redisUrl ? 'Redis' : 'PostgreSQL'} (${busy} of ${n} worker processes executed part of the run; units per worker ${units.join('/')})`;
       await Promise.all(workers.map((w) => w.stop('SIGTERM', 15_000)));
       workers = [];

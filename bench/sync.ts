@@ -66,7 +66,7 @@ async function benchBigFile(mb: number): Promise<Record<string, string>> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'ms-sandbox-child.ts'), String(mb)], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const line = await new Promise<string>((resolve, reject) => {
-      readline.createInterface({ input: child.stdout! }).once('line', resolve);
+      readline.createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
     });
     const ms = JSON.parse(line) as { loginUrl: string; graphUrl: string; clientId: string; clientSecret: string; userId: string };

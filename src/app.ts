@@ -30,6 +30,7 @@ export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
 export async function buildApp(ctx: AppContext): Promise<App> {
   const limits = ctx.config.http;
   const app: App = Fastify({
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it (App's logger type)
     loggerInstance: ctx.log as FastifyBaseLogger,
     logController: new RequestLog(),
     childLoggerFactory: lazyChildLogger,
@@ -47,7 +48,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       reply.header('X-Correlation-ID', req.id);
       const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const detail = status === 414 ? 'A path segment is too long.' : 'The URL is malformed.';
-      return sendError(req, reply, new AppError(status, detail), ctx.config.docsUrl);
+      void sendError(req, reply, new AppError(status, detail), ctx.config.docsUrl);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -71,7 +72,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     openapi: openapiInfo(ctx.config.publicUrl),
     // Shared schemas keep their $id as their component name (`Error`, not `def-0`) for generated clients.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    transformObject: (document) => describeWire((document as { openapiObject: Record<string, any> }).openapiObject),
+    transformObject: (document) => describeWire((document as { openapiObject: Parameters<typeof describeWire>[0] }).openapiObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   installAuth(app, { tokens: ctx.serviceTokens, limits: ctx.rateLimits, docsUrl: ctx.config.docsUrl });

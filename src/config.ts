@@ -242,6 +242,7 @@ export function environmentHelp(): string {
       facts.push(`${schema.type === 'integer' ? 'integer' : 'number'}${bounds}`);
     } else if (typeof schema.pattern === 'string') facts.push(`matching ${schema.pattern}`);
     else if (typeof schema.minLength === 'number' && schema.minLength > 1) facts.push(`at least ${schema.minLength} characters`);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- config defaults are scalars
     if (schema.default !== undefined) facts.push(`default ${schema.default === '' ? '""' : String(schema.default)}`);
     else if (!required.has(name)) facts.push('optional');
     return `  ${name.padEnd(width)}${facts.join(', ')}`;

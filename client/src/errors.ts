@@ -30,7 +30,7 @@ export class CustodyApiError extends Error {
   /** The error-shape `code` (e.g. `00404_not_found`), or the RFC 6749 `error`. */
   get code(): string | undefined {
     if (isErrorBody(this.body)) return this.body.code;
-    if (typeof this.body === 'object' && this.body && 'error' in this.body) return (this.body as OAuthErrorBody).error;
+    if (typeof this.body === 'object' && this.body && 'error' in this.body) return (this.body).error;
     return undefined;
   }
 }

@@ -11,6 +11,7 @@ export interface StreamEvent {
  */
 export async function* parseEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamEvent, void, undefined> {
   // (The cast bridges the DOM and Node typings of TextDecoderStream; both decode UTF-8 bytes to strings.)
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed under the console's DOM typings
   const reader = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
   let buffer = '';
   let id: string | undefined;

@@ -102,7 +102,7 @@ export function createCustodyClient(opts: CustodyClientOptions): CustodyClient {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
       if (!data) throw new CustodyApiError(response.status, error, response.headers.get('x-correlation-id') ?? undefined);
-      return data as TokenPair;
+      return data;
     },
   });
 

@@ -40,7 +40,7 @@ export function clearPairingFromUrl(): void {
 /** In the console: the next pairing result a consent window sends. */
 export function onPairingMessage(handler: (result: PairingReturn) => void): () => void {
   const listener = (event: MessageEvent) => {
-    if (event.origin !== location.origin || event.data?.type !== MESSAGE) return;
+    if (event.origin !== location.origin || (event.data as { type?: unknown } | null | undefined)?.type !== MESSAGE) return;
     const { collectionId, code, error, errorDescription } = event.data as PairingReturn;
     handler({ collectionId, code, error, errorDescription });
   };

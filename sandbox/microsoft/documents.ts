@@ -38,8 +38,8 @@ export function seededWords(seed: number, label: string, length: number): string
   const picks = seededBytes(seed, `words/${label}`, Math.max(8, Math.ceil(length / 3)));
   let out = '';
   for (let i = 0; out.length < length; i++) {
-    const word = WORDS[picks[i % picks.length]! % WORDS.length]!;
-    out += (i % 12 === 0 ? (i ? '. ' : '') + word[0]!.toUpperCase() + word.slice(1) : ` ${word}`);
+    const word = WORDS[picks[i % picks.length] % WORDS.length];
+    out += (i % 12 === 0 ? (i ? '. ' : '') + word[0].toUpperCase() + word.slice(1) : ` ${word}`);
   }
   return out.slice(0, Math.max(1, length));
 }
@@ -127,7 +127,10 @@ function pdf(text: string): Buffer {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
-    if ((line + word).length > 80) lines.push(line.trimEnd()), (line = '');
+    if ((line + word).length > 80) {
+      lines.push(line.trimEnd());
+      line = '';
+    }
     line += `${word} `;
   }
   if (line.trim()) lines.push(line.trimEnd());
@@ -141,8 +144,8 @@ function pdf(text: string): Buffer {
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
   pages.forEach((page, i) => {
     const stream = `BT /F1 11 Tf 14 TL 56 780 Td ${page.map((l) => `(${esc(l)}) Tj T*`).join(' ')} ET`;
-    objects[pageIds[i]!] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`;
-    objects[pageIds[i]! + 1] = `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`;
+    objects[pageIds[i]] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`;
+    objects[pageIds[i] + 1] = `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`;
   });
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];

@@ -54,7 +54,7 @@ export class MsVariance {
 
   /** A 404 for a missing item, in a style fixed per item. */
   notFound(request: FastifyRequest, reply: FastifyReply, itemId: string, date: string): FastifyReply {
-    const style = NOT_FOUND_STYLES[hashOf(itemId, this.seed) % NOT_FOUND_STYLES.length]!;
+    const style = NOT_FOUND_STYLES[hashOf(itemId, this.seed) % NOT_FOUND_STYLES.length];
     if (!style.code) return reply.code(404).send();
     return reply.code(404).header('content-type', 'application/json; charset=utf-8').send({
       error: { code: style.code, message: style.message, innerError: { date, 'request-id': request.id, 'client-request-id': request.id } },

@@ -56,6 +56,7 @@ export async function apiGet(sb: ZoomSandbox, token: string, path: string): Prom
 }
 
 /** A response body as loosely typed JSON, for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test helper: callers read the wire's JSON as they please
 export async function json(res: Response): Promise<any> {
   return res.json();
 }
@@ -73,7 +74,7 @@ export async function resolveSandboxHosts(hostname: string): Promise<() => void>
     if (name === hostname || name.endsWith(`.${hostname}`)) {
       return all ? cb(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4);
     }
-    return import('node:dns').then((dns) => dns.lookup(name, (options ?? {}) as object, cb as never));
+    return import('node:dns').then((dns) => dns.lookup(name, (options ?? {}), cb as never));
   };
   setGlobalDispatcher(new Agent({ connect: { lookup: lookup as never } }));
   return () => setGlobalDispatcher(previous);

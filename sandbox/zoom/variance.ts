@@ -62,7 +62,7 @@ export class ZoomVariance {
 
   /** A 404 in one of the styles, always the same one for the same resource. */
   notFound(reply: FastifyReply, what: string, resource: string): FastifyReply {
-    const style = NOT_FOUND_STYLES[hash32(resource, this.seed) % NOT_FOUND_STYLES.length]!(what);
+    const style = NOT_FOUND_STYLES[hash32(resource, this.seed) % NOT_FOUND_STYLES.length](what);
     return reply.code(404).type(style.type).send(style.body);
   }
 

@@ -239,6 +239,6 @@ function variant(body: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(body) as { download_token?: string; payload: { object?: { recording_files?: Array<{ download_url?: string }> } } };
   copy.download_token = randomBytes(24).toString('base64url');
   for (const f of copy.payload.object?.recording_files ?? []) if (f.download_url) f.download_url = `${f.download_url}?dup=${randomBytes(4).toString('hex')}`;
-  return copy as unknown as Record<string, unknown>;
+  return copy;
 }
 

@@ -18,7 +18,7 @@ export async function pipeToWriter(
   signal?.addEventListener('abort', onAbort, { once: true });
   let written = 0;
   try {
-    for await (const chunk of source) {
+    for await (const chunk of source as AsyncIterable<Uint8Array | string>) {
       if (signal?.aborted) throw signal.reason;
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       await writer.write(bytes);

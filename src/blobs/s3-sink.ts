@@ -188,6 +188,7 @@ export class S3Sink implements BlobSink {
   }
 
   private check(): void {
+// eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the upload's own failure, as it came
     if (this.failure) throw this.failure;
   }
 

@@ -71,7 +71,7 @@ export interface ChainBreak {
 export function verifyChain(entries: AuditView[], heads: Array<{ seq: number; hash: string; what: string }> = []): ChainBreak | null {
   let prev = GENESIS_HASH;
   for (let i = 0; i < entries.length; i++) {
-    const e = entries[i]!;
+    const e = entries[i];
     if (e.seq !== i + 1) return { seq: i + 1, id: e.id, reason: `entry ${i + 1} is missing or out of order (found seq ${e.seq})` };
     if (e.prev_hash !== prev) return { seq: e.seq, id: e.id, reason: `entry ${e.seq} does not follow the previous entry (prev_hash differs)` };
     if (entryHash(e) !== e.hash) return { seq: e.seq, id: e.id, reason: `entry ${e.seq} was altered (its hash does not match its content)` };

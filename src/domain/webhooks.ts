@@ -65,7 +65,7 @@ export function isPrivateAddress(address: string): boolean {
   if (family === 0) return true;
   if (family === 6) {
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return blocked.check(mapped[1]!, 'ipv4');
+    if (mapped) return blocked.check(mapped[1], 'ipv4');
     return blocked.check(address, 'ipv6');
   }
   return blocked.check(address, 'ipv4');

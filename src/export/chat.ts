@@ -17,6 +17,7 @@ export interface ChatMessage {
  * messageItem). The one place to adapt when messages become JSON content blobs.
  */
 export function chatMessageOf(item: ExportItem): ChatMessage {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- stored provider metadata, read field by field through String()/typeof
   const m = JSON.parse(item.metadata || '{}') as Record<string, any>;
   const files = Array.isArray(m.files) ? (m.files as Array<Record<string, unknown>>) : [];
   const sender = String(m.sender_member_id ?? m.sender ?? 'unknown');
@@ -26,6 +27,7 @@ export function chatMessageOf(item: ExportItem): ChatMessage {
     from: { id: sender, name: String(m.sender_display_name ?? m.sender ?? sender) },
     sent_at: isoOrNull(item.created_datetime),
     text: item.text ?? '',
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- stored provider metadata: ids and names are scalars
     files: files.map((f) => ({ id: String(f.file_id ?? ''), name: String(f.file_name ?? ''), size: typeof f.file_size === 'number' ? f.file_size : null })),
     parent_id: typeof m.reply_main_message_id === 'string' && m.reply_main_message_id ? m.reply_main_message_id : null,
   };

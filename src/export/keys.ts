@@ -36,7 +36,7 @@ export class SigningKeys {
     }
     if (!row) throw new Error('no signing key could be created');
     const jwk = this.sealer.open<JWK>(row.private_sealed);
-    return { kid: row.kid, privateKey: crypto.createPrivateKey({ key: jwk as crypto.JsonWebKey, format: 'jwk' }) };
+    return { kid: row.kid, privateKey: crypto.createPrivateKey({ key: jwk, format: 'jwk' }) };
   }
 
   /** Every key ever used (retired ones too): what a recipient verifies with. */

@@ -62,7 +62,7 @@ const TEXT_KINDS_FROM_RECORD = new Set(['ai_meeting_notes']);
 function extensionOf(doc: PlannedDoc): string {
   if (doc.chat) return doc.kind === 'rsmf' ? 'rsmf' : 'json';
   const m = /\.([A-Za-z0-9]{1,10})$/.exec(doc.item?.name ?? '');
-  return m ? m[1]!.toLowerCase() : 'bin';
+  return m ? m[1].toLowerCase() : 'bin';
 }
 
 function fileTypeOf(metadata: string): string | null {

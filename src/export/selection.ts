@@ -160,7 +160,7 @@ export async function planExport(db: Database, collectionId: string, opts: Expor
     units.push({ type: 'family', sort: `${who(f.parent.custodian).form}\u0000${f.parent.path}\u0000${f.parent.id}`, parent: f.parent, children: f.children });
   }
   for (const g of groups.values()) {
-    const order = g.messages.map((m, k) => ({ m, it: g.items[k]! })).sort((a, b) => ((a.m.sent_at ?? '') + a.m.id < (b.m.sent_at ?? '') + b.m.id ? -1 : 1));
+    const order = g.messages.map((m, k) => ({ m, it: g.items[k] })).sort((a, b) => ((a.m.sent_at ?? '') + a.m.id < (b.m.sent_at ?? '') + b.m.id ? -1 : 1));
     g.messages = order.map((o) => o.m);
     g.items = order.map((o) => o.it);
     units.push({ type: 'chat', sort: `${who(g.custodian).form}\u0000~chat\u0000${g.key}`, group: g });

@@ -110,7 +110,7 @@ export function parseDat(bytes: Buffer): Array<Record<string, string>> {
   if (!head) throw new Error('DATA/custody.dat has no header record');
   return rows.map((r) => {
     if (r.length !== head.length) throw new Error('a record of DATA/custody.dat does not have as many fields as the header');
-    return Object.fromEntries(head.map((h, k) => [h, r[k]!]));
+    return Object.fromEntries(head.map((h, k) => [h, r[k]]));
   });
 }
 

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { sha256Hex } from '../domain/seal.ts';
 import { storable } from '../domain/text.ts';
@@ -101,7 +102,7 @@ function callEntry(req: FastifyRequest, reply: FastifyReply, action: string, pay
  * A 429 was never processed and is not recorded. A failed write is logged; it does not fail the call, which
  * has already happened.
  */
-export function installAuditHook(app: FastifyInstance<any, any, any, any, any>, ctx: AppContext): void {
+export function installAuditHook(app: App, ctx: AppContext): void {
   app.decorateRequest('auditInfo', null);
   const record = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const action = actionOf(req);

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../app.ts';
 import type { Caller, ServiceTokens } from '../auth/service-tokens.ts';
 import { AppError, unauthorized } from '../domain/errors.ts';
 import type { Bucket, RateLimits } from './rate-limits.ts';
@@ -30,7 +31,7 @@ export function bearerToken(req: FastifyRequest): string | undefined {
  * Authentication, then the per-token rate limit. A request without a valid token gets its 401 and is not
  * counted (spec: requests without a token are not rate limited).
  */
-export function installAuth(app: FastifyInstance<any, any, any, any, any>, deps: { tokens: ServiceTokens; limits: RateLimits; docsUrl: string }) {
+export function installAuth(app: App, deps: { tokens: ServiceTokens; limits: RateLimits; docsUrl: string }) {
   app.decorateRequest('caller', null as unknown as Caller);
   app.addHook('onRequest', async (req, reply) => {
     const cfg = req.routeOptions.config;

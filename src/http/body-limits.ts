@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../app.ts';
 
 /**
  * Every route's body limit is explicit: the default below, or its own. A route declares its own with Fastify's
@@ -18,7 +18,7 @@ export const BODY_LIMITS: Record<string, number> = {
   'POST /v1/webhooks/microsoft': 256 * 1024,
 };
 
-export function installBodyLimits(app: FastifyInstance<any, any, any, any, any>): void {
+export function installBodyLimits(app: App): void {
   app.addHook('onRoute', (route) => {
     if (route.bodyLimit !== undefined) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
+import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
+import type { App } from '../app.ts';
 import { codeOf, titleOf } from '../domain/errors.ts';
 import { errorBody, noRoute, sendError } from './errors.ts';
 
@@ -69,7 +70,7 @@ function closeGentlyAfterAnswer(socket: Socket): void {
 
 /** The answer Node is writing (or about to write) on this connection, if any. */
 function inFlight(socket: Socket): ServerResponse | null {
-  return ((socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? null) as ServerResponse | null;
+  return ((socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? null);
 }
 
 const CLIENT_ERRORS: Record<string, [number, string]> = {
@@ -148,7 +149,7 @@ export function installServerAnswers(server: Server, docsUrl: string): void {
  * Request-level edges: a missing Host (Node's own 400 has no body when it checks), the body timeout, and
  * `Connection: close` on every answer given before the request's body was read (its rest is never read).
  */
-export function installRequestEdges(app: FastifyInstance<any, any, any, any, any>, opts: { docsUrl: string; bodyTimeoutMs: number }): void {
+export function installRequestEdges(app: App, opts: { docsUrl: string; bodyTimeoutMs: number }): void {
   // Callback-style hooks: they run on every request, and an async hook costs a promise each.
   app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     reply.header('X-Correlation-ID', req.id);
@@ -214,7 +215,7 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~%!$&'()*+;=-]*)(?::\d{0,5})?$/
 
 function hostHeaders(rawHeaders: string[]): number {
   let n = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') n++;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].length === 4 && rawHeaders[i].toLowerCase() === 'host') n++;
   return n;
 }
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../app.ts';
 import { AppError, codeOf, titleOf } from '../domain/errors.ts';
 import { pointerOf, validationDetail } from './validation-detail.ts';
 
@@ -32,7 +33,7 @@ export function noRoute(req: FastifyRequest): AppError {
 }
 
 /** The one error handler: every non-2xx body has the same shape; 5xx details go to the log only. */
-export function installErrorHandler(app: FastifyInstance<any, any, any, any, any>, docsUrl: string) {
+export function installErrorHandler(app: App, docsUrl: string) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const status4xx = err instanceof AppError ? err.status < 500 : (err.statusCode ?? 500) < 500;
     if (req.routeOptions.config?.oauthErrors && (err.validation || status4xx) && err.statusCode !== 413) {

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../app.ts';
 import { AppError, badRequest } from '../domain/errors.ts';
 import { storable } from '../domain/text.ts';
 import { unsupportedMediaType } from './errors.ts';
@@ -52,7 +53,7 @@ function integerFieldsOf(schema: unknown): string[] {
   return fields;
 }
 
-export function installInputChecks(app: FastifyInstance<any, any, any, any, any>): void {
+export function installInputChecks(app: App): void {
   app.addHook('preValidation', (req: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => done(inputError(req) ?? undefined));
   // `Content-Type: application/json` with no body at all (a client's default header on a start or a DELETE) is no
   // body, as the spec's "request: none" reads; a route that needs one still answers its 400 naming the body.
@@ -78,7 +79,7 @@ export function installInputChecks(app: FastifyInstance<any, any, any, any, any>
     } catch {
       return done(badRequest('The body is not valid UTF-8.', '/body'));
     }
-    parseJson(req, text, (err, value) => done(err && isJson(text) ? badRequest('The body must not hold a "__proto__" key or a "constructor" with a "prototype".', '/body') : err, value));
+    void parseJson(req, text, (err, value) => done(err && isJson(text) ? badRequest('The body must not hold a "__proto__" key or a "constructor" with a "prototype".', '/body') : err, value));
   });
 }
 

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument -- this walks an untyped OpenAPI JSON document */
 /**
  * What the hooks below the routes put on the wire, written into the OpenAPI document once (a route's schema
  * describes what its handler answers; this describes what every request can meet on its way there): the

@@ -77,6 +77,7 @@ class LazyChildLogger {
   silent(): void {}
   private write(level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', args: unknown[]): void {
     const real = this.real;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs the cast: pino's LogFn overloads take no `unknown[]`
     (real[level] as LogFn).apply(real, args);
   }
 }
@@ -84,5 +85,6 @@ class LazyChildLogger {
 /** Fastify's `childLoggerFactory`: a route with its own options (a log level) gets a real child at once. */
 export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Bindings, opts: object): FastifyBaseLogger {
   if (Object.keys(opts).length > 0) return logger.child(bindings, opts);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it
   return new LazyChildLogger(logger as Logger, bindings) as unknown as FastifyBaseLogger;
 }

@@ -20,11 +20,13 @@ export function abortReason(signal: AbortSignal): unknown {
 
 /** Resolves after ms on the given clock; rejects with the signal's reason on abort. */
 export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason, whatever it is
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       cancel();
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason
       reject(abortReason(signal!));
     };
     const cancel = clock.timer(ms, () => {

@@ -305,7 +305,7 @@ export class ProviderHttp {
       if (!sameOrigin) for (const name of ORIGIN_BOUND_HEADERS) delete sent[name];
       const deadlines = this.options.deadlines;
       const res = await request(current, {
-        method: method as Dispatcher.HttpMethod,
+        method: method,
         headers: sent,
         body,
         signal,

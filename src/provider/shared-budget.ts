@@ -222,6 +222,7 @@ export class SharedBudget implements Budget {
         const onAbort = () => {
           cancel();
           this.localWaiters.delete(done);
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason
           reject(abortReason(signal!));
         };
         const cancel = this.clock.timer(LEASE_POLL_MS, done);

@@ -62,15 +62,15 @@ const JSON_TRANSCRIPTS = new Set(['TIMELINE', 'TB']);
 /** Which extractor applies, or null for content that has no text we read (recordings, images…). */
 export function contentFormatOf(item: ContentDescriptor): ContentFormat | null {
   if (item.kind === 'recording_video' || item.kind === 'recording_audio' || item.kind === 'participant_audio' || item.kind === 'folder') return null;
-  const mime = (item.mime_type ?? '').split(';')[0]!.trim().toLowerCase();
+  const mime = (item.mime_type ?? '').split(';')[0].trim().toLowerCase();
   const ext = /\.([A-Za-z0-9]+)$/.exec(item.name)?.[1]?.toLowerCase();
   if (item.kind === 'transcript') {
     // Transcripts and closed captions are WebVTT; the timeline, which shares the kind, is JSON.
     const json = JSON_TRANSCRIPTS.has((item.file_type ?? '').toUpperCase()) || mime === 'application/json' || ext === 'json';
     return json ? 'json' : 'vtt';
   }
-  if (BY_MIME[mime]) return BY_MIME[mime]!;
-  if (ext && BY_EXTENSION[ext]) return BY_EXTENSION[ext]!;
+  if (BY_MIME[mime]) return BY_MIME[mime];
+  if (ext && BY_EXTENSION[ext]) return BY_EXTENSION[ext];
   if (mime.startsWith('text/') || item.kind === 'meeting_chat') return 'text';
   return null;
 }

@@ -38,9 +38,9 @@ function matchSpans(text: string, terms: HighlightTerm[]): [number, number][] {
       const n = t.words.length;
       if (i + n > runs.length) continue;
       let ok = true;
-      for (let k = 0; k < n && ok; k++) ok = wordMatches(runs[i + k]!, t.words[k]!, t.prefix && k === n - 1);
+      for (let k = 0; k < n && ok; k++) ok = wordMatches(runs[i + k], t.words[k], t.prefix && k === n - 1);
       if (ok) {
-        spans.push([runs[i]!.start, runs[i + n - 1]!.end]);
+        spans.push([runs[i].start, runs[i + n - 1].end]);
         break;
       }
     }
@@ -54,15 +54,15 @@ export function escapeHtml(s: string): string {
 
 /** One snippet around `spans[first]` with every span inside it marked. Text is HTML-escaped; only <mark> is markup. */
 function snippet(text: string, spans: [number, number][], first: number): { html: string; end: number } {
-  const [s0] = spans[first]!;
+  const [s0] = spans[first];
   let from = Math.max(0, s0 - SNIPPET.context);
-  let to = Math.min(text.length, spans[first]![1] + SNIPPET.context * 2);
-  while (from > 0 && !/\s/.test(text[from - 1]!) && s0 - from < SNIPPET.context + 20) from--;
-  while (to < text.length && !/\s/.test(text[to]!) && to - spans[first]![1] < SNIPPET.context * 2 + 20) to++;
+  let to = Math.min(text.length, spans[first][1] + SNIPPET.context * 2);
+  while (from > 0 && !/\s/.test(text[from - 1]) && s0 - from < SNIPPET.context + 20) from--;
+  while (to < text.length && !/\s/.test(text[to]) && to - spans[first][1] < SNIPPET.context * 2 + 20) to++;
   let html = from > 0 ? '…' : '';
   let pos = from;
-  for (let i = first; i < spans.length && spans[i]![0] < to; i++) {
-    const [a, b] = spans[i]!;
+  for (let i = first; i < spans.length && spans[i][0] < to; i++) {
+    const [a, b] = spans[i];
     if (a < pos) continue;
     const end = Math.min(b, to);
     html += `${escapeHtml(text.slice(pos, a))}<mark>${escapeHtml(text.slice(a, end))}</mark>`;
@@ -85,7 +85,7 @@ export function highlights(texts: string[], terms: HighlightTerm[]): string[] {
     while (i < spans.length && out.length < SNIPPET.maxSnippets) {
       const { html, end } = snippet(text, spans, i);
       out.push(html);
-      while (i < spans.length && spans[i]![0] < end) i++;
+      while (i < spans.length && spans[i][0] < end) i++;
     }
     if (out.length >= SNIPPET.maxSnippets) break;
   }

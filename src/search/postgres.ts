@@ -43,7 +43,7 @@ export function toTsquery(q: Query): string {
     case 'text': {
       const weight = WEIGHTS[q.field];
       const parts = q.words.map((word, i) => `'${word}':${q.prefix && i === q.words.length - 1 ? '*' : ''}${weight}`);
-      return parts.length === 1 ? parts[0]! : `(${parts.join(' <-> ')})`;
+      return parts.length === 1 ? parts[0] : `(${parts.join(' <-> ')})`;
     }
     case 'exact':
       return `'${q.token}':${WEIGHTS[q.field]}`;

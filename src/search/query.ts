@@ -48,7 +48,7 @@ function lex(input: string): Lexeme[] {
   const out: Lexeme[] = [];
   let i = 0;
   while (i < input.length) {
-    const ch = input[i]!;
+    const ch = input[i];
     if (/\s/.test(ch)) {
       i++;
     } else if (ch === '(' || ch === ')') {
@@ -61,18 +61,18 @@ function lex(input: string): Lexeme[] {
       i = end + 1;
     } else {
       let j = i;
-      while (j < input.length && !/[\s()"]/.test(input[j]!)) j++;
+      while (j < input.length && !/[\s()"]/.test(input[j])) j++;
       const text = input.slice(i, j);
       const field = /^([A-Za-z_]+):(.*)$/s.exec(text);
       if (text === 'AND' || text === 'OR' || text === 'NOT') {
         out.push({ t: text.toLowerCase() as 'and' | 'or' | 'not', pos: i });
       } else if (field) {
-        const name = field[1]!.toLowerCase();
+        const name = field[1].toLowerCase();
         if (!(FIELDS as readonly string[]).includes(name)) {
           throw new QueryError(`unknown field "${field[1]}:" at position ${i + 1}; the fields are ${FIELDS.map((f) => `${f}:`).join(', ')} (quote text that contains a colon).`);
         }
         out.push({ t: 'field', name: name as FieldName, pos: i });
-        if (field[2]) out.push({ t: 'word', text: field[2], pos: i + field[1]!.length + 1 });
+        if (field[2]) out.push({ t: 'word', text: field[2], pos: i + field[1].length + 1 });
       } else {
         out.push({ t: 'word', text, pos: i });
       }
@@ -120,12 +120,12 @@ class Parser {
       if (next?.t !== 'or') break;
       if (!part) throw new QueryError(`OR at position ${next.pos + 1} has nothing before it.`);
       this.i++;
-      if (!this.peek() || this.peek()!.t === 'rparen' || this.peek()!.t === 'or') {
+      if (!this.peek() || this.peek().t === 'rparen' || this.peek().t === 'or') {
         throw new QueryError(`OR at position ${next.pos + 1} has nothing after it.`);
       }
     }
     if (parts.length === 0) return null;
-    return parts.length === 1 ? parts[0]! : { type: 'or', children: parts };
+    return parts.length === 1 ? parts[0] : { type: 'or', children: parts };
   }
 
   private and(depth: number, field: TextField): Raw | null {
@@ -146,11 +146,11 @@ class Parser {
       if (unary) parts.push(unary);
     }
     if (parts.length === 0) return null;
-    return parts.length === 1 ? parts[0]! : { type: 'and', children: parts };
+    return parts.length === 1 ? parts[0] : { type: 'and', children: parts };
   }
 
   private unary(depth: number, field: TextField): Raw | null {
-    const tok = this.peek()!;
+    const tok = this.peek();
     if (tok.t === 'not') {
       this.i++;
       const next = this.peek();
@@ -163,7 +163,7 @@ class Parser {
   }
 
   private primary(depth: number, field: TextField): Raw | null {
-    const tok = this.lx[this.i++]!;
+    const tok = this.lx[this.i++];
     switch (tok.t) {
       case 'lparen': {
         const inner = this.or(depth + 1, field);
@@ -226,7 +226,7 @@ class Parser {
     }
     const ws = words(text);
     if (prefix) {
-      if (ws.length !== 1 || ws[0]!.length < QUERY_LIMITS.minPrefix) {
+      if (ws.length !== 1 || ws[0].length < QUERY_LIMITS.minPrefix) {
         throw new QueryError(`prefix "${tok.text}" at position ${tok.pos + 1} must be one word of at least ${QUERY_LIMITS.minPrefix} letters or digits before the "*".`);
       }
     }
@@ -263,7 +263,7 @@ function normalize(raw: Raw): Query {
         } else include.push(normalize(child));
       }
       if (include.length === 0) throw new QueryError('NOT needs a positive term to subtract from, e.g. budget NOT draft.');
-      return include.length === 1 && exclude.length === 0 ? include[0]! : { type: 'and', include, exclude };
+      return include.length === 1 && exclude.length === 0 ? include[0] : { type: 'and', include, exclude };
     }
   }
 }

@@ -53,7 +53,7 @@ export function createSqliteSearchIndex(): SearchIndex {
           insert into search_docs (item_id, collection_id, name, path, meta_text, item_text, content_text)
           values (${doc.itemId}, ${doc.collectionId}, ${o.name}, ${o.path}, ${o.meta}, ${o.itemText}, ${o.contentText})
           returning doc_id`.execute(ex);
-        docId = rows[0]!.doc_id;
+        docId = rows[0].doc_id;
       } else {
         await sql`delete from search_fts where rowid = ${docId}`.execute(ex);
         await sql`

@@ -3,6 +3,7 @@ import type { SearchDocument } from './document.ts';
 import type { ParsedQuery } from './query.ts';
 
 /** A database handle or a transaction (the index is written in the item's own transaction). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the search index is written through any handle or transaction
 export type Executor = Kysely<any>;
 
 export interface SearchFilters {

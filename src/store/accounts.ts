@@ -1,4 +1,3 @@
-import type { Database } from './db.ts';
 import { newId, nowIso } from './ids.ts';
 import type { Executor } from './transaction.ts';
 

@@ -1,7 +1,5 @@
 import type { BlobStore } from '../blobs/types.ts';
 import type { Executor } from './transaction.ts';
-import type { Database } from './db.ts';
-import type { DB } from './schema.ts';
 
 
 /** Rolls back an orphan deletion that found an item still holding the content. */

@@ -22,7 +22,7 @@ export function compiledOnce<A extends string[], R>(build: (db: Executor, ...arg
       cache.set(db, entry);
     }
     const { query, slots, stmt } = entry;
-    const parameters = query.parameters.map((p, i) => (slots[i]! >= 0 ? args[slots[i]!] : p));
+    const parameters = query.parameters.map((p, i) => (slots[i] >= 0 ? args[slots[i]] : p));
     const rows = stmt && directSqlite(db)!.read<R>(stmt, parameters);
     return rows ?? (await db.executeQuery<R>({ ...query, parameters })).rows;
   };

@@ -24,6 +24,7 @@ export interface DatabaseOptions {
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /** The dialect of a database handle or of a transaction (a transaction is a Kysely of its own). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handle of any schema (migrations' included)
 export function dialectOf(db: Kysely<any>): Dialect {
   const adapter = db.getExecutor().adapter;
   if (adapter instanceof PostgresAdapter) return 'postgres';
@@ -81,6 +82,7 @@ async function runMigrations(db: Database, migrationTableSchema: string | undefi
   const { error, results } = await new Migrator({ db, provider, ...(migrationTableSchema && { migrationTableSchema }) }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- Kysely types the failure `unknown`; a non-Error is shown as it stringifies
     throw new Error(`migration ${failed} failed: ${(error as Error).message ?? String(error)}`);
   }
 }

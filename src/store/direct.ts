@@ -34,7 +34,7 @@ export function registerDirectSqlite(db: Executor, sqlite: SQLite.Database): voi
   handles.set(db, {
     read<R>(stmt: SQLite.Statement, parameters: readonly unknown[]) {
       if (!free() || stmt.busy) return undefined;
-      return stmt.all(parameters as unknown[]) as R[];
+      return stmt.all(parameters) as R[];
     },
     prepare: (sql) => sqlite.prepare(sql),
     changeStamp() {

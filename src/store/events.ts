@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { CustodyEvent, EventData, EventType } from '../domain/events.ts';
 import { nowIso } from './ids.ts';
 import type { DB } from './schema.ts';
@@ -79,7 +79,7 @@ function toEvent(row: Selectable<DB['events']>): CustodyEvent {
     collectionId: row.collection_id,
     runId: row.run_id,
     type: row.type as EventType,
-    data: JSON.parse(row.data),
+    data: JSON.parse(row.data) as CustodyEvent['data'],
     createdAt: row.created_at,
   };
 }

@@ -1,8 +1,6 @@
 import { PostgresAdapter, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from './transaction.ts';
-import type { Database } from './db.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
-import type { DB } from './schema.ts';
 import type { SyncTables } from './schema-sync.ts';
 
 export type ItemRow = Selectable<SyncTables['items']>;
@@ -235,7 +233,7 @@ export class ItemRepo {
       const rows = await q.orderBy('first_seen_at').orderBy('id').limit(batch).execute();
       yield* rows;
       if (rows.length < batch) return;
-      const last = rows[rows.length - 1]!;
+      const last = rows[rows.length - 1];
       after = [last.first_seen_at, last.id];
     }
   }

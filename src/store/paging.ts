@@ -10,7 +10,7 @@ export function encodeCursor(createdAt: string, id: string): string {
 export function decodeCursor(cursor: string | undefined): [string, string] | undefined {
   if (!cursor) return undefined;
   try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string' && storable(v))) return value as [string, string];
   } catch {
     // fall through
@@ -20,6 +20,7 @@ export function decodeCursor(cursor: string | undefined): [string, string] | und
 
 /** One page of a query over a table with created_at and id, oldest first; `cursor` is null on the last page. */
 export async function keysetPage<R extends { created_at: string; id: string }>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table of any schema with created_at and id
   query: SelectQueryBuilder<any, any, R>,
   opts: { cursor?: string; limit: number },
 ): Promise<{ rows: R[]; cursor: string | null }> {

@@ -3,12 +3,10 @@ import { ACTIVE_RUN_STATUSES, runStatusesBefore, type FinalRunStatus } from '../
 import { AuditRepo } from './audit.ts';
 import { compiledOnce } from './compiled.ts';
 import { atomically, type Executor } from './transaction.ts';
-import type { Database } from './db.ts';
 import { EventRepo } from './events.ts';
 import { plainReason } from '../domain/plain-reason.ts';
 import { newId } from './ids.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
-import type { DB } from './schema.ts';
 import type { SyncTables } from './schema-sync.ts';
 
 export type RunRow = Selectable<SyncTables['runs']>;

@@ -1,6 +1,5 @@
 import { compiledOnce } from './compiled.ts';
 import { changeStamp, whileUnchanged } from './direct.ts';
-import type { Database } from './db.ts';
 import type { CoreTables } from './schema.ts';
 import type { Executor } from './transaction.ts';
 

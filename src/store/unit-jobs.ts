@@ -120,6 +120,7 @@ export class UnitJobRepo {
     const before = unitCountersOf(row);
     const run = await this.db
       .updateTable('runs')
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- Kysely's update object, built from the counter names
       .set((eb) => Object.fromEntries([...COUNTERS.map((c) => [c, eb(c, '+', p.counters[c] - before[c])]), ['heartbeat_at', now]]))
       .where('id', '=', runId)
       .where('status', '=', 'running')

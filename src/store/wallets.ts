@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { compiledOnce } from './compiled.ts';
-import type { Database } from './db.ts';
 import { newId, nowIso } from './ids.ts';
 import { keysetPage } from './paging.ts';
 import { atomically, type Executor } from './transaction.ts';

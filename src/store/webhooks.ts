@@ -31,7 +31,7 @@ export class WebhookRepo {
     if (page.cursor) q = q.where('id', '>', page.cursor);
     const rows = await q.orderBy('id').limit(page.limit + 1).execute();
     const more = rows.length > page.limit;
-    return { rows: rows.slice(0, page.limit), cursor: more ? rows[page.limit - 1]!.id : null };
+    return { rows: rows.slice(0, page.limit), cursor: more ? rows[page.limit - 1].id : null };
   }
 
   getEndpoint(accountId: string, id: string): Promise<EndpointRow | undefined> {
@@ -155,6 +155,6 @@ export class WebhookRepo {
     if (page.cursor && /^\d+$/.test(page.cursor)) q = q.where('event_seq', '>', Number(page.cursor));
     const rows = await q.orderBy('event_seq').limit(page.limit + 1).execute();
     const more = rows.length > page.limit;
-    return { rows: rows.slice(0, page.limit), cursor: more ? String(rows[page.limit - 1]!.event_seq) : null };
+    return { rows: rows.slice(0, page.limit), cursor: more ? String(rows[page.limit - 1].event_seq) : null };
   }
 }

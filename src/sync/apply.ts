@@ -2,11 +2,10 @@ import type { Transaction } from 'kysely';
 import type { ItemInput } from '../connectors/types.ts';
 import { indexItem } from '../search/index.ts';
 import { BlobRefRepo } from '../store/blob-refs.ts';
-import type { Database } from '../store/db.ts';
 import { newId } from '../store/ids.ts';
 import { ItemRepo, previousVersionsOf, versionColumns, type ItemPatch, type ItemRow } from '../store/items.ts';
 import type { DB } from '../store/schema.ts';
-import { holdsContent, supersededVersion, supersedes, type Described } from './versions.ts';
+import { holdsContent, supersededVersion, supersedes } from './versions.ts';
 
 export interface StoredContent {
   sha256: string;
@@ -135,7 +134,7 @@ async function touch(ctx: Ctx, op: Extract<ItemOp, { type: 'touch' }>): Promise<
   const patch: ItemPatch = { ...op.patch, last_seen_run_id: scope.listingRunId, updated_at: scope.at };
   if (await ctx.keepVersions()) {
     const row = await items.getForUpdate(op.id);
-    if (row && supersedes(row, op.patch as Described)) Object.assign(patch, await keepVersion(ctx, row, false));
+    if (row && supersedes(row, op.patch)) Object.assign(patch, await keepVersion(ctx, row, false));
   }
   await items.update(op.id, patch);
   const row = await items.getById(op.id);

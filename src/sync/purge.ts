@@ -92,7 +92,7 @@ async function purgeBatches(
     if (await scope.held()) return purged;
     const batch = await next(after);
     if (batch.length === 0) return purged;
-    after = batch[batch.length - 1]!.id;
+    after = batch[batch.length - 1].id;
     const released = await db
       .transaction()
       .execute(async (trx) => {

@@ -2,7 +2,6 @@ import type { BlobStore } from '../blobs/types.ts';
 import type { DocumentReader } from '../search/index.ts';
 import { GrantRevokedError, NeedsUserActionError, type CollectContext, type Connector, type Logger } from '../connectors/types.ts';
 import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
-import { EventRepo } from '../store/events.ts';
 import { CollectionRepo, type CollectionRow } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
 import { CursorRepo } from '../store/items.ts';

@@ -56,7 +56,7 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
       timer = setInterval(() => {
         if (ticking) return;
         ticking = tick()
-          .catch((err) => {
+          .catch((err: unknown) => {
             opts.log.error({ err }, 'scheduler tick failed');
             return 0;
           })

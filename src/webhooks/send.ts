@@ -44,12 +44,12 @@ export function createSender(opts: { allowPrivate: boolean; timeoutMs: number })
   const lookup: net.LookupFunction = (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
-      const list = addresses as unknown as dns.LookupAddress[];
+      const list = addresses;
       if (!opts.allowPrivate && (list.length === 0 || list.some((a) => isPrivateAddress(a.address)))) {
         return callback(new UnsafeTargetError(`${hostname} resolves to a loopback, private or link-local address`), '', 0);
       }
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-      callback(null, list[0]!.address, list[0]!.family);
+      callback(null, list[0].address, list[0].family);
     });
   };
   const agent = new Agent({ connect: { lookup, timeout: opts.timeoutMs }, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs });

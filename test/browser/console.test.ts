@@ -150,7 +150,7 @@ describe('the web console in Chromium', () => {
     await shot('04-conf-filters');
     await page.getByRole('button', { name: 'Save filters' }).click();
     await page.getByText('Saved.').waitFor();
-    const confId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
+    const confId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
     const saved = await jsonOf(await t.call(token, 'GET', `/v1/collections/${confId}`), 200);
     expect(saved.sync_filters).toEqual(preview.sync_filters);
     await page.getByRole('button', { name: 'Start sync' }).click();
@@ -190,15 +190,15 @@ describe('the web console in Chromium', () => {
 
     // The manifest, downloaded through the console.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download manifest (CSV)' }).click()]);
-    const [header, ...rows] = parseCsv(fs.readFileSync((await download.path())!, 'utf8'));
-    const col = (name: string) => header!.indexOf(name);
+    const [header, ...rows] = parseCsv(fs.readFileSync((await download.path()), 'utf8'));
+    const col = (name: string) => header.indexOf(name);
     const itemIds = rows.filter((r) => r[col('record_type')] === 'item').map((r) => r[col('onna_id')]);
     expect(rows.filter((r) => r[col('record_type')] === 'summary')).toHaveLength(1);
     expect(itemIds.sort()).toEqual((await t.items(token, confId)).map((i) => i.onna_id).sort());
 
     // A OneDrive collection: two custodians, one of them limited to one folder from the lazily loaded tree.
     await createCollection('Drives', 'OneDrive for Business');
-    const driveId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
+    const driveId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
     await connect('Connect Microsoft 365', 'Microsoft 365');
     await custodians.nth(1).waitFor();
     await custodians.nth(0).check();

@@ -62,7 +62,7 @@ describe('the typed client against the real server', () => {
     const first = newClient({ onTokens: (pair) => issued.push(pair.access_token) });
     await first.ok(first.api.GET('/v1/workspaces'));
     expect(issued).toHaveLength(1);
-    const kept = { access_token: issued[0]!, expires_at: Date.now() + 600_000 };
+    const kept = { access_token: issued[0], expires_at: Date.now() + 600_000 };
 
     // A later process with the kept token: no sign-in at all.
     const tokenRequests: string[] = [];
@@ -71,13 +71,13 @@ describe('the typed client against the real server', () => {
       if (url.endsWith('/v1/oauth/token')) tokenRequests.push(url);
       return fetch(input, init);
     };
-    const later = newClient({ token: kept, fetch: counting as typeof fetch, onTokens: (pair) => issued.push(pair.access_token) });
+    const later = newClient({ token: kept, fetch: counting, onTokens: (pair) => issued.push(pair.access_token) });
     await later.ok(later.api.GET('/v1/workspaces'));
     await later.ok(later.api.GET('/v1/workspaces'));
     expect(tokenRequests).toEqual([]);
 
     // A kept token the service refuses (garbage here) is replaced by a fresh sign-in, which onTokens hears of.
-    const refused = newClient({ token: { access_token: 'not-a-token', expires_at: Date.now() + 600_000 }, fetch: counting as typeof fetch, onTokens: (pair) => issued.push(pair.access_token) });
+    const refused = newClient({ token: { access_token: 'not-a-token', expires_at: Date.now() + 600_000 }, fetch: counting, onTokens: (pair) => issued.push(pair.access_token) });
     await refused.ok(refused.api.GET('/v1/workspaces'));
     expect(tokenRequests).toHaveLength(1);
     expect(issued).toHaveLength(2);
@@ -113,7 +113,7 @@ describe('the typed client against the real server', () => {
     expect(err.status).toBe(429);
     expect(waits).toHaveLength(2);
     for (const w of waits) expect(w).toBeGreaterThan(0);
-    expect(waits[0]! % 1000).toBe(0); // whole seconds from Retry-After
+    expect(waits[0] % 1000).toBe(0); // whole seconds from Retry-After
   });
 
   it('retries a 429 and returns the answer that follows', async () => {

@@ -21,7 +21,7 @@ const picks = fc.array(fc.nat(40), { maxLength: 4 });
 const pickSelection: fc.Arbitrary<PickSelection> = fc.record({ all: fc.boolean(), selected: picks, excluded: picks });
 
 function idSelection(ids: string[], p: PickSelection): SpecSelection<IdEntry> {
-  const at = (i: number) => ({ id: ids[i % ids.length]! });
+  const at = (i: number) => ({ id: ids[i % ids.length] });
   return { all_selected: p.all, selected: ids.length ? p.selected.map(at) : [], excluded: ids.length ? p.excluded.map(at) : [] };
 }
 
@@ -124,7 +124,7 @@ export function msShape(p: EdrivePick) {
 export function edriveFilters(sb: MicrosoftSandbox, p: EdrivePick): SpecEdriveFilters {
   const filters: SpecEdriveFilters = {};
   sb.tenant.users.forEach((user, i) => {
-    const pick = p.perUser[i % p.perUser.length]!;
+    const pick = p.perUser[i % p.perUser.length];
     if (!pick.key && !(i === 0 && !p.perUser.some((u, j) => j < sb.tenant.users.length && u.key))) return;
     const folders = user.drive ? sb.listItems(user.id).filter((it) => it.kind === 'folder' && it.parentId !== null).map((it) => it.id) : [];
     filters[user.id] = { ...idSelection(folders, pick.folders), filter_type: 'user_folders', filter_name: user.displayName };

@@ -64,7 +64,7 @@ export class Bench {
       const config = loadConfig({ DATA_DIR: '/tmp', CUSTODY_SECRET_KEY: 'x'.repeat(40), ...env });
       wrapped = opts.connectors(config, await real(config));
     }
-    bench.app = await startTestApp({ database: opts.database, env, ...(wrapped && { connectors: () => wrapped! }) });
+    bench.app = await startTestApp({ database: opts.database, env, ...(wrapped && { connectors: () => wrapped }) });
     bench.token = await bench.app.token('completeness', [CB]);
     return bench;
   }
@@ -94,7 +94,7 @@ export class Bench {
     if (start.status !== 200) throw new Error(`start answered ${start.status}: ${await start.text()}`);
     const collection = await this.app.waitForStatus(this.token, id, ENDED, 60_000);
     const runs = (await jsonOf(await call(this.token, 'GET', `/v1/collections/${id}/runs`), 200)).runs as Json[];
-    return { collectionId: id, collection, items: await this.app.items(this.token, id), run: runs[0]! };
+    return { collectionId: id, collection, items: await this.app.items(this.token, id), run: runs[0] };
   }
 
   /** GET on the server with the bench's token; the JSON body. */

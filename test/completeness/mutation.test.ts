@@ -33,7 +33,7 @@ describe('the oracle properties catch a broken filter', () => {
 
   beforeAll(async () => {
     const breakFilters = (c: Connector): Connector => ({ ...c, collect: (ctx) => c.collect({ ...ctx, filters: mutate(mutation, c.type, ctx.filters as AnyFilters) }) });
-    bench = await Bench.start({ database: testDatabases[0]!, connectors: (_config, real) => real.map(breakFilters) });
+    bench = await Bench.start({ database: testDatabases[0], connectors: (_config, real) => real.map(breakFilters) });
   });
 
   afterAll(async () => {

@@ -78,7 +78,7 @@ function summaryRequests(paths: string[]): Set<string> {
   for (const p of paths) {
     const m = /^\/v2\/meetings\/([^/?]+)\/meeting_summary/.exec(p);
     if (!m) continue;
-    let ref = decodeURIComponent(m[1]!);
+    let ref = decodeURIComponent(m[1]);
     if (ref.includes('%')) ref = decodeURIComponent(ref);
     out.add(ref);
   }

@@ -41,7 +41,7 @@ describe('the Zoom simulator under its variance profile', () => {
   });
 
   it('answers a first page with no items but a next_page_token, and reshapes the objects', async () => {
-    const owner = sb.tenant.users[0]!;
+    const owner = sb.tenant.users[0];
     const q = `from=${new Date(Date.now() - 25 * 86_400_000).toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`;
     const first = await json(await apiGet(sb, token, `/users/${owner.id}/recordings?${q}`));
     expect(first.meetings).toEqual([]);
@@ -82,7 +82,7 @@ describe('the Zoom simulator under its variance profile', () => {
     expect((await get(file.downloadKey)).status).toBe(404);
     expect(meeting.recording_files).not.toContain(file);
     expect((await get(file.downloadKey)).status).toBe(404);
-    const other = meeting.recording_files[0]!;
+    const other = meeting.recording_files[0];
     expect((await get(other.downloadKey)).status).toBe(302);
 
     const [a, b] = sb.variance!.failingConversation!.userIds;

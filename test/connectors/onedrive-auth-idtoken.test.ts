@@ -83,7 +83,7 @@ describe('edrive sign-in: the id_token decides the tenant only once verified', (
   it('accepts a token signed with the published key, for this app, issued by the tenant it names', async () => {
     const next = await signIn(sign(claims()));
     expect(isOAuthContinuation(next) && next.carry).toEqual({ step: 'consent', tid: TID });
-    expect(Object.fromEntries(tokenForms[0]!)).toMatchObject({
+    expect(Object.fromEntries(tokenForms[0])).toMatchObject({
       grant_type: 'authorization_code',
       code: 'the-code',
       code_verifier: 'the-verifier',

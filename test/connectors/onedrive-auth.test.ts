@@ -133,7 +133,7 @@ describe('OneDrive pairing: the administrator signs in, then consents for their 
   });
 
   it('refuses a member who cannot grant tenant-wide consent, and says why when the roles claim is missing', async () => {
-    const member = sandbox.tenant.users[1]!.userPrincipalName;
+    const member = sandbox.tenant.users[1].userPrincipalName;
     const err = await complete(await follow(signInUrl({ login_hint: member }))).catch((e: unknown) => e);
     expect(err).toMatchObject({ error: 'access_denied' });
     expect((err as Error).message).toMatch(/not a Global Administrator or Privileged Role Administrator/);

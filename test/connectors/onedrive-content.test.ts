@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
-import type { CollectEvent, Connector, ContentSource, Grant, ItemInput } from '../../src/connectors/types.ts';
+import type { Connector, ContentSource, Grant, ItemInput } from '../../src/connectors/types.ts';
 import { MiniEngine, pair, providerContext, readAll, sandboxItems, selection, testConnector, type TestLog } from './onedrive-harness.ts';
 
 let sandbox: MicrosoftSandbox;
@@ -26,7 +26,7 @@ beforeAll(async () => {
     checkpoint: null,
     cursors: null,
   });
-  for await (const ev of events as AsyncIterable<CollectEvent>) {
+  for await (const ev of events) {
     if (ev.type === 'item' && ev.content) sources.push({ item: ev.item, content: ev.content });
   }
 });

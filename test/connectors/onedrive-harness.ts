@@ -2,9 +2,8 @@
 // grant's token (refreshed through the connector), events consumed one at a time, content skipped when the
 // stored version is unchanged, broken streams resumed from the bytes received.
 import crypto from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { createOneDriveConnector } from '../../src/connectors/onedrive/index.ts';
-import { isOAuthContinuation, type CollectEvent, type Connector, type ContentSource, type Grant, type ItemInput, type ProviderContext } from '../../src/connectors/types.ts';
+import { isOAuthContinuation, type Connector, type ContentSource, type Grant, type ItemInput, type ProviderContext } from '../../src/connectors/types.ts';
 import { localBudget } from '../../src/provider/shared-budget.ts';
 import { ProviderHttp } from '../../src/provider/provider-http.ts';
 import type { MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
@@ -115,7 +114,7 @@ export class MiniEngine {
       checkpoint: opts.resume ? this.lastCheckpoint : null,
       cursors: this.cursors,
     });
-    for await (const ev of events as AsyncIterable<CollectEvent>) {
+    for await (const ev of events) {
       // The engine serializes states when it handles the event.
       if (ev.type === 'checkpoint') {
         this.lastCheckpoint = JSON.parse(JSON.stringify(ev.state));
@@ -183,7 +182,7 @@ export async function readAll(content: ContentSource): Promise<{ bytes: Buffer; 
     }
     if (partial) partials += 1;
     try {
-      for await (const chunk of body as Readable) {
+      for await (const chunk of body) {
         chunks.push(chunk as Buffer);
         size += (chunk as Buffer).length;
       }

@@ -19,23 +19,23 @@ describe('OneDrive full enumerations end with a complete listing', () => {
     const sandbox = await startMicrosoftSandbox({ seed: 21, users: 2, deltaPageSize: 7 });
     try {
       const connector = testConnector(sandbox);
-      const alice = sandbox.tenant.users[0]!.id;
+      const alice = sandbox.tenant.users[0].id;
       const e = new MiniEngine(connector, providerContext(connector, await pair(connector)));
       const filters = { [alice]: selection({ all: true }) };
       const first = await e.run(filters);
       expect(first.listings).toEqual([{ custodian: alice, kinds: ['file', 'folder'], unseen: [] }]);
 
       const files = sandbox.listItems(alice).filter((i) => i.kind === 'file');
-      sandbox.mutate.deleteItem(alice, files[0]!.id);
+      sandbox.mutate.deleteItem(alice, files[0].id);
       const changes = await e.run(filters);
       expect(changes.listings).toEqual([]);
-      expect(changes.deleted).toContainEqual({ kind: 'file', sourceId: files[0]!.id });
+      expect(changes.deleted).toContainEqual({ kind: 'file', sourceId: files[0].id });
 
-      sandbox.mutate.deleteItem(alice, files[1]!.id);
+      sandbox.mutate.deleteItem(alice, files[1].id);
       sandbox.faults.deltaTokenExpired = true;
       const resync = await e.run(filters);
       expect(resync.deleted).toEqual([]);
-      expect(resync.listings).toEqual([{ custodian: alice, kinds: ['file', 'folder'], unseen: [`file:${files[1]!.id}`] }]);
+      expect(resync.listings).toEqual([{ custodian: alice, kinds: ['file', 'folder'], unseen: [`file:${files[1].id}`] }]);
     } finally {
       await sandbox.close();
     }
@@ -67,7 +67,7 @@ for (const database of testDatabases) {
     });
 
     it.each(['auto', 'arch'] as const)('%s: a 410 resync finds them', async (typeSync) => {
-      const userId = sandbox.tenant.users[typeSync === 'auto' ? 0 : 1]!.id;
+      const userId = sandbox.tenant.users[typeSync === 'auto' ? 0 : 1].id;
       const { collectionId } = await seedCollection(db, { type: 'edrive', typeSync, grant, filters: { [userId]: selection({ all: true }) } });
       const engine = engineFor(db, blobs, [connector], { workers: 'none' });
       expect((await syncOnce(engine, collectionId)).outcome.status).toBe('succeeded');

@@ -127,7 +127,7 @@ describe('zoom Team Chat as a real account holds it', () => {
   it('reads a channel that hides earlier history from new members through every selected member, each message once, and says what stays out of reach', async () => {
     const channel = sandbox.tenant.channels.find((c) => c.joinedAt)!;
     expect(channel).toBeDefined();
-    const byJoin = [...channel.memberIds].sort((a, b) => channel.joinedAt![a]! - channel.joinedAt![b]!);
+    const byJoin = [...channel.memberIds].sort((a, b) => channel.joinedAt![a] - channel.joinedAt![b]);
     const [earliest, ...later] = byJoin;
     // Without the earliest member: the later ones' views together, which miss what came before the first of them joined.
     const owners = later.filter((id) => sandbox.tenant.findUser(id));
@@ -138,12 +138,12 @@ describe('zoom Team Chat as a real account holds it', () => {
     const result = await engine.run(f, { onEvent: (ev) => ev.type === 'provider_limit' && limits.push(ev) });
     expect(result.errors).toEqual([]);
     const reach = chatReach(Date.now());
-    const firstJoin = Math.min(...owners.map((id) => channel.joinedAt![id]!));
-    const seen = sandbox.tenant.channelMessages[channel.id]!.filter((m) => m.timestamp >= reach && m.timestamp >= firstJoin);
-    const unseen = sandbox.tenant.channelMessages[channel.id]!.filter((m) => m.timestamp >= reach && m.timestamp < firstJoin);
+    const firstJoin = Math.min(...owners.map((id) => channel.joinedAt![id]));
+    const seen = sandbox.tenant.channelMessages[channel.id].filter((m) => m.timestamp >= reach && m.timestamp >= firstJoin);
+    const unseen = sandbox.tenant.channelMessages[channel.id].filter((m) => m.timestamp >= reach && m.timestamp < firstJoin);
     // The owner collected first (id order) joined later than the first of the selected: their view alone misses some.
-    const firstById = [...owners].sort()[0]!;
-    expect(seen.some((m) => m.timestamp < channel.joinedAt![firstById]!)).toBe(true);
+    const firstById = [...owners].sort()[0];
+    expect(seen.some((m) => m.timestamp < channel.joinedAt![firstById])).toBe(true);
     const stored = [...engine.stored.values()].filter((s) => s.input.kind === 'channel_message').map((s) => s.input.sourceId).sort();
     expect(stored).toEqual(seen.map((m) => m.id).sort());
     expect(stored).toEqual([...expectedItems(sandbox, f).items.keys()].filter((k) => k.startsWith('channel_message|')).map((k) => k.split('|')[1]).sort());

@@ -85,8 +85,8 @@ describe('zoom collect: account_owners', () => {
       expect([...engine.stored.keys()].sort()).toEqual([...expected.items.keys()].sort());
       expect(errors).toHaveLength(1);
       expect(errors[0]).toMatchObject({ sourceId: gone.id });
-      expect(errors[0]!.reason).toMatch(/not found in the Zoom account/);
-      expect(errors[0]!.reason).not.toMatch(/deleted/);
+      expect(errors[0].reason).toMatch(/not found in the Zoom account/);
+      expect(errors[0].reason).not.toMatch(/deleted/);
       const paths = [...engine.stored.values()].filter((s) => s.input.kind === 'recording_video').map((s) => s.input.path);
       expect(paths.length).toBeGreaterThan(0);
       for (const p of paths) expect([`/${a.email}/meetings/`, `/${b.email}/meetings/`].some((prefix) => p.startsWith(prefix))).toBe(true);

@@ -1,7 +1,7 @@
 // Evidence the users' recordings lists do not show (../shared/reference/zoom-api.md, Corrections Z1-Z3):
 // participant audio, recordings in the trash, AI summaries of meetings without a recording.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CollectEvent, Connector, Grant, ItemInput } from '../../src/connectors/types.ts';
+import type { Connector, Grant, ItemInput } from '../../src/connectors/types.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { expectedItems, filters, keyOf, MiniEngine, pair, readAll, sel, session, sha256, testConnector } from './zoom-harness.ts';
 
@@ -21,7 +21,7 @@ afterAll(async () => {
 
 const meetings = () => sandbox.tenant.users.flatMap((u) => sandbox.tenant.meetingsOf(u.id));
 const only = (content: Record<string, boolean>) => ({ all_selected: false, selected: [content], excluded: [] });
-const requestsTo = (pattern: RegExp, from = 0) => sandbox.requests.slice(from).filter((r) => r.listener === 'main' && pattern.test(r.path.split('?')[0]!));
+const requestsTo = (pattern: RegExp, from = 0) => sandbox.requests.slice(from).filter((r) => r.listener === 'main' && pattern.test(r.path.split('?')[0]));
 
 describe('zoom evidence beyond the users\' recordings lists', () => {
   it('the sandbox holds each kind of it, and the users\' listing shows none of it', async () => {
@@ -85,7 +85,7 @@ describe('zoom evidence beyond the users\' recordings lists', () => {
     }
     // Files still in place carry no trash facts.
     const live = meetings().find((m) => !m.trashed && m.recording_files.every((f) => !f.deleted_time))!;
-    expect(engine.stored.get(keyOf('recording_video', live.recording_files[0]!.id))!.input.metadata.in_trash).toBeUndefined();
+    expect(engine.stored.get(keyOf('recording_video', live.recording_files[0].id))!.input.metadata.in_trash).toBeUndefined();
   });
 
   it('collects the summaries of meetings without a recording, listing the account\'s summaries once per run', async () => {
@@ -120,7 +120,7 @@ describe('zoom evidence beyond the users\' recordings lists', () => {
     const units = JSON.parse(JSON.stringify(plan.units)) as typeof plan.units;
     const items: ItemInput[] = [];
     for (const u of units) {
-      for await (const ev of connector.collect({ ...base, scope: [u.key], units }) as AsyncIterable<CollectEvent>) {
+      for await (const ev of connector.collect({ ...base, scope: [u.key], units })) {
         if (ev.type === 'item') {
           items.push(ev.item);
           if (ev.content) await readAll(ev.content);
@@ -144,14 +144,14 @@ describe('zoom evidence beyond the users\' recordings lists', () => {
       return { unit: host, kind, sourceId: id, name: item.path, piece: { item } };
     };
     const pieces = [
-      pieceOf('recording_video', live.recording_files[0]!.id, live.host_id),
-      pieceOf('recording_video', trashed.recording_files[0]!.id, trashed.host_id),
-      pieceOf('participant_audio', withAudio.participant_audio_files![0]!.id, withAudio.host_id),
+      pieceOf('recording_video', live.recording_files[0].id, live.host_id),
+      pieceOf('recording_video', trashed.recording_files[0].id, trashed.host_id),
+      pieceOf('participant_audio', withAudio.participant_audio_files![0].id, withAudio.host_id),
     ];
     const before = sandbox.requests.length;
     const got = new Map<string, string>();
     const s = session(connector, grant);
-    for await (const ev of connector.retry!({ ...s.ctx, collectionId: 'c', filters: null, checkpoint: null, cursors: null }, pieces) as AsyncIterable<CollectEvent>) {
+    for await (const ev of connector.retry!({ ...s.ctx, collectionId: 'c', filters: null, checkpoint: null, cursors: null }, pieces)) {
       expect(ev.type === 'error' ? ev.reason : ev.type).toBe('item');
       if (ev.type === 'item') got.set(ev.item.sourceId, sha256(await readAll(ev.content!)));
     }

@@ -3,7 +3,6 @@
 // consumed one at a time, content read (and resumed) like the engine, unchanged content not downloaded again.
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
-import type { Readable } from 'node:stream';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
 import type { CollectEvent, Connector, ContentSource, Grant, ItemInput, ProviderContext } from '../../src/connectors/types.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
@@ -13,7 +12,7 @@ import { ProviderHttp } from '../../src/provider/provider-http.ts';
 import type { RetryConfig } from '../../src/provider/retry.ts';
 import type { ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { pkcePair } from '../../sandbox/zoom/testing.ts';
-import { confOracle, FILE_KINDS, selectsId, zoomFileSourceId, type SpecConfFilters } from '../completeness/oracle.ts';
+import { confOracle, FILE_KINDS, selectsId, zoomFileSourceId } from '../completeness/oracle.ts';
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/v1/oauth/callback/conf';
 export const LOOKBACK_DAYS = 180;
@@ -143,7 +142,7 @@ export class MiniEngine {
       checkpoint: opts.resume ? this.lastCheckpoint : null,
       cursors: this.cursors,
     });
-    for await (const ev of events as AsyncIterable<CollectEvent>) {
+    for await (const ev of events) {
       opts.onEvent?.(ev);
       if (ev.type === 'checkpoint') {
         // The engine stores states as JSON.
@@ -209,7 +208,7 @@ export async function readAll(content: ContentSource): Promise<Buffer> {
       size = 0;
     }
     try {
-      for await (const chunk of body as Readable) {
+      for await (const chunk of body) {
         const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
         if (size === 0 && content.rejectIf) {
           const reason = content.rejectIf(buf);
@@ -254,7 +253,7 @@ export function expectedItems(sandbox: ZoomSandbox, filters: ConfFilters): Expec
   const owners = tenant.users.filter((u) => selectsId(filters.account_owners, u.id) && !(filters.account_owners.all_selected && u.status === 'pending'));
   const ownerFilters = { ...filters, account_owners: { all_selected: false, selected: owners.map((o) => ({ id: o.id })), excluded: [] } };
   const items = new Map<string, string | null>();
-  for (const e of confOracle(tenant, ownerFilters as SpecConfFilters).values()) {
+  for (const e of confOracle(tenant, ownerFilters).values()) {
     const k = keyOf(e.kind, e.sourceId);
     const chatFile = e.kind === 'chat_file' ? tenant.textBodies.get(e.sourceId) : undefined;
     items.set(k, RECORD_KINDS.includes(e.kind) ? 'record' : chatFile ? sha256(chatFile) : null);
@@ -289,5 +288,5 @@ export const ALL_CONTENT = { all_selected: true, selected: [], excluded: [] };
 export const ALL_CHATS = { all_selected: true, selected: [], excluded: [] };
 
 export function filters(f: Partial<ConfFilters> & Pick<ConfFilters, 'account_owners'>): ConfFilters {
-  return { content_selections: ALL_CONTENT, ...f } as ConfFilters;
+  return { content_selections: ALL_CONTENT, ...f };
 }

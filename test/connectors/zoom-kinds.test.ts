@@ -61,8 +61,8 @@ describe('zoom kinds stay within the items contract', () => {
     const timeline = Buffer.from(JSON.stringify({ timeline: [{ ts: '00:00:01.000', users: [{ username: 'Alice Example', email_address: 'alice@example.com' }] }] }));
     const descriptor = (i: (typeof items)[number]) => ({ name: i.name, mime_type: i.mimeType ?? null, kind: i.kind, file_type: i.metadata?.file_type as string });
     expect(items.map((i) => formatOf(descriptor(i)))).toEqual(['vtt', 'vtt', 'json', 'json']);
-    expect(textOf(formatOf(descriptor(items[1]!))!, vtt)).toBe('Alice: The budget is approved');
-    const timelineText = textOf(formatOf(descriptor(items[2]!))!, timeline)!;
+    expect(textOf(formatOf(descriptor(items[1]))!, vtt)).toBe('Alice: The budget is approved');
+    const timelineText = textOf(formatOf(descriptor(items[2]))!, timeline)!;
     expect(timelineText).toContain('Alice Example');
     expect(timelineText).toContain('alice@example.com');
     // Even without metadata, a JSON transcript is not read as WebVTT (which would yield nothing).

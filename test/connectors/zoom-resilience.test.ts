@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZoomScopeError } from '../../src/connectors/zoom/api.ts';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
-import { GrantRevokedError, NeedsUserActionError, type ContentSource } from '../../src/connectors/types.ts';
+import { GrantRevokedError, NeedsUserActionError } from '../../src/connectors/types.ts';
 import { ContentRejectedError } from '../../src/sync/content.ts';
 import { ProviderError } from '../../src/provider/provider-http.ts';
 import { startZoomSandbox, type ZoomSandboxOptions, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
@@ -33,7 +33,7 @@ function expectExact(sandbox: ZoomSandbox, engine: MiniEngine, f = everything())
 /** The first recording file the connector offers, with its content source. */
 async function firstFile(connector: ReturnType<typeof testConnector>, ctx: ReturnType<typeof session>['ctx']) {
   for await (const ev of connector.collect({ ...ctx, collectionId: 'c', filters: everything(), checkpoint: null, cursors: null })) {
-    if (ev.type === 'item' && ev.item.kind === 'recording_video' && ev.content) return { item: ev.item, content: ev.content as ContentSource };
+    if (ev.type === 'item' && ev.item.kind === 'recording_video' && ev.content) return { item: ev.item, content: ev.content };
   }
   throw new Error('no video offered');
 }
@@ -201,7 +201,7 @@ describe('zoom connector against a hostile Zoom', () => {
     http.json = ((url: string, opts?: object) =>
       url.includes(`/users/${encodeURIComponent(victim.id)}/recordings`)
         ? Promise.reject(new ProviderError('GET /v2/users/x/recordings failed: HTTP 400 (provider said: Cloud recording is not enabled)', { code: 'http_error', retryable: false, status: 400, providerCode: 3312 }))
-        : real.json(url, opts)) as typeof real.json;
+        : real.json(url, opts));
     const engine = new MiniEngine(connector, { ...s.ctx, http });
     const result = await engine.run(everything());
     expect(result.errors).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Connector, Grant, ItemInput } from '../../src/connectors/types.ts';
+import type { Connector, Grant } from '../../src/connectors/types.ts';
 import type { Cursors, Position, RunState } from '../../src/connectors/zoom/state.ts';
 import { startZoomSandbox, type ZoomSandbox, type ZoomSandboxOptions } from '../../sandbox/zoom/index.ts';
 import { ALL_CHATS, expectedItems, filters, keyOf, MiniEngine, pair, sel, session, testConnector } from './zoom-harness.ts';
@@ -127,14 +127,14 @@ describe('zoom connector: later runs', () => {
     expect(second.items.length).toBeLessThan(first.items.length / 3);
     expect(sandbox.requests.length - requestsBefore).toBeLessThan(requestsBefore / 3);
     const overlapStart = mark - 2 * 86_400_000 - 86_400_000;
-    for (const item of second.items as ItemInput[]) expect(Date.parse(item.createdAt!), item.sourceId).toBeGreaterThanOrEqual(overlapStart);
+    for (const item of second.items) expect(Date.parse(item.createdAt!), item.sourceId).toBeGreaterThanOrEqual(overlapStart);
 
     expect(engine.stored.get(keyOf('channel_message', 'f00dfeed-0000-4000-8000-000000000001'))!.input.text).toBe('A brand new message');
     const editedItem = engine.stored.get(keyOf('chat_message', edited.id))!.input;
     expect(editedItem.text).toBe(edited.message);
     expect(editedItem.metadata.status).toBe('Edited');
     expect(editedItem.version).not.toBe(firstVersions.get(keyOf('chat_message', edited.id)));
-    for (const item of second.items as ItemInput[]) {
+    for (const item of second.items) {
       const key = keyOf(item.kind, item.sourceId);
       if (key === keyOf('chat_message', edited.id) || !firstVersions.has(key)) continue;
       expect(item.version, key).toBe(firstVersions.get(key));

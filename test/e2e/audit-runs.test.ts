@@ -40,7 +40,7 @@ for (const database of testDatabases) {
         ['failed', runIds[1]],
         ['succeeded', runIds[0]],
       ]);
-      expect(finishes[0]!.detail.reason).toBe('provider outage');
+      expect(finishes[0].detail.reason).toBe('provider outage');
       expect(await audit(`target=${collectionId}`, await app.token('umbrella'))).toEqual([]);
     });
   });

@@ -121,7 +121,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('audit log on %s',
     expect(trail.map((e) => e.action)).toEqual(['workspace.delete', 'workspace.create']);
     for (const method of ['DELETE', 'PATCH', 'PUT', 'POST']) {
       expect((await t.call(tok, method, '/v1/audit', { json: {} })).status).toBe(404);
-      expect((await t.call(tok, method, `/v1/audit/${trail[0]!.id}`, { json: {} })).status).toBe(404);
+      expect((await t.call(tok, method, `/v1/audit/${trail[0].id}`, { json: {} })).status).toBe(404);
     }
     expect(await entries(tok, `&target=${ws}`)).toEqual(trail);
   });
@@ -137,6 +137,6 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('audit log on %s',
       ['run.finish', 'succeeded', null, null],
       ['run.start', 'started', null, null],
     ]);
-    expect(log[1]!.detail).toEqual({ run_id: 'run_1', trigger: 'start' });
+    expect(log[1].detail).toEqual({ run_id: 'run_1', trigger: 'start' });
   });
 });

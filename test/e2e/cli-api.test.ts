@@ -26,14 +26,14 @@ describe('bin/custody API commands against a running server', () => {
       if (Date.now() > deadline) throw new Error(`sandbox did not start: ${zoom.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    return Object.fromEntries([...zoom.output().matchAll(/(ZOOM_[A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+    return Object.fromEntries([...zoom.output().matchAll(/(ZOOM_[A-Z_]+)=(\S+)/g)].map((m) => [m[1], m[2]]));
   }
   /** Only what the CLI reads: the profile directory (never the developer's ~/.config) and nothing of the service. */
   const cli = (args: string[], env: Record<string, string> = {}) => runCustody(args, { CUSTODY_CONFIG_DIR: configDir, ...env }, 60_000);
   const json = async (args: string[]) => {
     const res = await cli([...args, '--json']);
     if (res.code !== 0) throw new Error(`custody ${args.join(' ')} exited ${res.code}: ${res.stderr}`);
-    return JSON.parse(res.stdout) as any;
+    return JSON.parse(res.stdout);
   };
   const oneLine = (text: string) => {
     expect(text.trim().split('\n')).toHaveLength(1);
@@ -98,7 +98,7 @@ describe('bin/custody API commands against a running server', () => {
     const id = await newCollection(call, token, 'edrive', 'Watched');
     await pairFlow(call, token, id, { type: 'edrive', redirectTo });
     const users = (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/users`), 200)).entries as Json[];
-    const user = users[0]!.id as string;
+    const user = users[0].id as string;
     const filters = { [user]: { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: 'Everything' } };
     expect((await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters, type_sync: 'one' } })).status).toBe(204);
 
@@ -117,7 +117,7 @@ describe('bin/custody API commands against a running server', () => {
     expect(manifest.code, manifest.stderr).toBe(0);
     const rows = parseCsv(fs.readFileSync(out, 'utf8'));
     expect(rows[0]).toContain('record_type');
-    expect(rows.filter((r) => r[rows[0]!.indexOf('record_type')] === 'item')).toHaveLength(items.length);
+    expect(rows.filter((r) => r[rows[0].indexOf('record_type')] === 'item')).toHaveLength(items.length);
 
     const file = items.find((i) => i.kind === 'file')!;
     const hits = await json(['search', `name:"${file.name}"`, '--collection', id]);
@@ -143,7 +143,7 @@ describe('bin/custody API commands against a running server', () => {
     const events = await db.selectFrom('events').select(['type', 'data']).where('collection_id', '=', id).where('type', '=', 'collection.error').execute();
     await db.destroy();
     expect(events.length).toBeGreaterThanOrEqual(1);
-    expect(JSON.parse(events[0]!.data)).toMatchObject({ collection_id: id, reason: expect.any(String) });
+    expect(JSON.parse(events[0].data)).toMatchObject({ collection_id: id, reason: expect.any(String) });
     const json = await cli(['collections', 'start', id, '--watch', '--interval', '200', '--json']);
     expect(json.code).toBe(4);
     expect(JSON.parse(json.stdout)).toMatchObject({ status: expect.not.stringMatching(/^succeeded$/) });

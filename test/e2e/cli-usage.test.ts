@@ -63,9 +63,9 @@ describe('bin/custody usage', () => {
       helps.push(...(await Promise.all(commands.slice(i, i + 3).map(([args]) => runCustody([...args, '--help'], {}, 90_000)))));
     }
     commands.forEach(([args, options], i) => {
-      expect(helps[i]!.code, args.join(' ')).toBe(0);
-      expect(helps[i]!.stdout).toContain(`Usage: custody ${args.join(' ')}`);
-      for (const o of options) expect(helps[i]!.stdout, `${args.join(' ')} --help`).toContain(o);
+      expect(helps[i].code, args.join(' ')).toBe(0);
+      expect(helps[i].stdout).toContain(`Usage: custody ${args.join(' ')}`);
+      for (const o of options) expect(helps[i].stdout, `${args.join(' ')} --help`).toContain(o);
     });
   }, 600_000);
 
@@ -74,7 +74,7 @@ describe('bin/custody usage', () => {
     const documented = new Set<string>();
     for (const file of docs) {
       for (const row of fs.readFileSync(file, 'utf8').matchAll(/^\| (`[A-Z][A-Z0-9_]+`(?:, `[A-Z][A-Z0-9_]+`)*) \|/gm)) {
-        for (const name of row[1]!.matchAll(/`([A-Z0-9_]+)`/g)) documented.add(name[1]!);
+        for (const name of row[1].matchAll(/`([A-Z0-9_]+)`/g)) documented.add(name[1]);
       }
     }
     // the CLI's own variables are not the server's
@@ -83,7 +83,7 @@ describe('bin/custody usage', () => {
     const [serve, worker] = await Promise.all([runCustody(['serve', '--help'], {}, 90_000), runCustody(['worker', '--help'], {}, 90_000)]);
     for (const help of [serve, worker]) {
       expect(help.code).toBe(0);
-      const listed = new Set([...help.stdout.matchAll(/^ {2}([A-Z][A-Z0-9_]+) /gm)].map((m) => m[1]!));
+      const listed = new Set([...help.stdout.matchAll(/^ {2}([A-Z][A-Z0-9_]+) /gm)].map((m) => m[1]));
       expect([...documented].filter((name) => !listed.has(name))).toEqual([]);
     }
     expect(serve.stdout).toMatch(/^ {2}LOG_LEVEL +fatal \| error \| warn \| info \| debug \| trace \| silent, default info$/m);

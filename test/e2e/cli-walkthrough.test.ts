@@ -31,7 +31,7 @@ describe('the README walk-through with the CLI alone', () => {
     return res;
   }
   const line = async (args: string[]) => (await ok(args)).stdout.trim();
-  const json = async (args: string[]) => JSON.parse((await ok([...args, '--json'])).stdout) as any;
+  const json = async (args: string[]) => JSON.parse((await ok([...args, '--json'])).stdout);
 
   /** `collections pair`, with this test as the browser: it follows the printed consent URL back to the CLI's listener. */
   async function pair(collection: string): Promise<void> {
@@ -49,7 +49,7 @@ describe('the README walk-through with the CLI alone', () => {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no consent URL: ${stdout} ${stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }
-    let next = stdout.split('\n')[0]!;
+    let next = stdout.split('\n')[0];
     for (let hop = 0; hop < 10 && !next.startsWith(callback); hop++) {
       const res = await fetch(next, { redirect: 'manual' });
       expect(res.status, `${next} → ${res.status}`).toBeGreaterThanOrEqual(300);

@@ -30,7 +30,7 @@ describe('bin/custody admin', () => {
     expect(res.code).toBe(0);
     const lines = res.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
-    const out = JSON.parse(lines[0]!);
+    const out = JSON.parse(lines[0]);
     expect(Object.keys(out)).toEqual(['account_id', 'client_id', 'client_secret']);
     const again = JSON.parse((await custody(['admin', 'create-client', '--account', 'acme'])).stdout);
     expect(again.account_id).toBe(out.account_id);

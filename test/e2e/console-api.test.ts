@@ -188,9 +188,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('the routes the co
       await append('run.finished', { run_id: runId, collection_id: col, status: 'succeeded' });
       const seen = await reading;
       expect(seen.map((e) => e.event)).toEqual(['run.started', 'run.progress', 'run.finished']);
-      expect(seen[1]!.data).toEqual({ run_id: runId, custodian: 'u1', listed: 3, collected: 2, bytes: 20, failed: 1 });
+      expect(seen[1].data).toEqual({ run_id: runId, custodian: 'u1', listed: 3, collected: 2, bytes: 20, failed: 1 });
       const ids = seen.map((e) => Number(e.id));
-      expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!)).toBe(true);
+      expect(ids.every((id, i) => i === 0 || id > ids[i - 1])).toBe(true);
     });
 
     it('replays with Last-Event-ID only what was missed from the current and the previous run', async () => {

@@ -23,7 +23,7 @@ function prng(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
   return { next, pick, chance: (p: number) => next() < p };
 }
 type Rng = ReturnType<typeof prng>;
@@ -125,7 +125,7 @@ describe.each(testDatabases)('raw-socket fuzz over every operation ($name)', (da
     token = await t.token('fuzz');
     const collection = await newCollection(t.call, token, 'conf', 'fuzz');
     const ws = (await (await t.call(token, 'GET', '/v1/workspaces')).json()) as { items: Array<{ onna_id: string }> };
-    ids = [collection, ws.items[0]!.onna_id, 'conf', 'edrive', 'ws_000000000000000000000000'];
+    ids = [collection, ws.items[0].onna_id, 'conf', 'edrive', 'ws_000000000000000000000000'];
   });
   afterAll(() => t.close());
 
@@ -135,7 +135,7 @@ describe.each(testDatabases)('raw-socket fuzz over every operation ($name)', (da
     expect(ops.length).toBeGreaterThan(20);
     const r = prng(SEED);
     const cases = Array.from({ length: REQUESTS }, (_, i) => {
-      const op = ops[i % ops.length]!;
+      const op = ops[i % ops.length];
       return { op, parts: request(r, op, { token, ids }) };
     });
     const failures: string[] = [];
@@ -144,7 +144,7 @@ describe.each(testDatabases)('raw-socket fuzz over every operation ($name)', (da
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < cases.length) {
-          const c = cases[next++]!;
+          const c = cases[next++];
           const ex = await rawExchange(t.url, c.parts, { waitMs: 6000 });
           const what = `${c.op.method} ${c.op.path}: ${JSON.stringify(String(c.parts[0]).slice(0, 160))}`;
           const res = ex.responses[0];

@@ -127,7 +127,7 @@ describe('answers below the routes', () => {
     const authed = `GET /v1/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`;
     const connect = await rawExchange(t.url, [`${authed}CONNECT a:1 HTTP/1.1\r\nHost: a\r\n\r\n`]);
     expect(connect.responses.map((r) => r.status)).toEqual([200, 405]);
-    expect(errorShapeProblems(connect.responses[1]!)).toEqual([]);
+    expect(errorShapeProblems(connect.responses[1])).toEqual([]);
     // Node gives the bytes after an Upgrade request to an upgrade that never happens: the client must learn at once
     const upgrade = `GET /v1/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`;
     const ex = await rawExchange(t.url, [`${upgrade}${authed}`], { waitMs: 5000 });
@@ -139,7 +139,7 @@ describe('answers below the routes', () => {
   it('answers a request for no route at once, without reading its body', async () => {
     const ex = await rawExchange(t.url, ['POST /v1/nope HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{'], { waitMs: 5000 });
     shaped(ex.responses[0], 404);
-    expect(ex.responses[0]!.headers.connection).toBe('close');
+    expect(ex.responses[0].headers.connection).toBe('close');
     expect(ex.ended).toBe('closed');
   });
 
@@ -167,14 +167,14 @@ describe('answers below the routes', () => {
     shaped((await post('application/json', Buffer.from('{"name":"\xed\xa0\x80","description":"d"}', 'latin1'))).responses[0], 400);
     const proto = (await post('application/json', Buffer.from('{"name":"a","description":"d","__proto__":{}}'))).responses[0];
     shaped(proto, 400);
-    expect(JSON.parse(proto!.body).detail).toMatch(/__proto__/);
+    expect(JSON.parse(proto.body).detail).toMatch(/__proto__/);
     expect((await post('application/json; charset=UTF-8', Buffer.from('{"name":"café","description":"d"}'))).responses[0]?.status).toBe(201);
   });
 
   it('keeps the answer of a valid pipelined request and answers the garbage after it', async () => {
     const ex = await rawExchange(t.url, [`GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE GARBAGE\r\n\r\n`]);
     expect(ex.responses.map((r) => r.status)).toEqual([200, 400]);
-    expect(errorShapeProblems(ex.responses[1]!)).toEqual([]);
+    expect(errorShapeProblems(ex.responses[1])).toEqual([]);
     const authed = `GET /v1/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`;
     const badChunk = `POST /v1/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nQQ\r\n`;
     const two = await rawExchange(t.url, [`${authed}${authed}${badChunk}`]);
@@ -186,7 +186,7 @@ describe('answers below the routes', () => {
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
     const ex = await rawExchange(t.url, [head, ...Array.from({ length: 256 }, () => chunk)], { waitMs: 8000 });
     shaped(ex.responses[0], 401);
-    expect(ex.responses[0]!.headers.connection).toBe('close');
+    expect(ex.responses[0].headers.connection).toBe('close');
     expect(ex.ended).not.toBe('open');
     // kernel buffers on both sides hold a few MiB; the server itself stops after its linger bound
     expect(ex.written).toBeLessThan(64 * 1024 * 1024);
@@ -201,7 +201,7 @@ describe('answers below the routes', () => {
       { waitMs: 8000 },
     );
     shaped(declared.responses[0], 413);
-    expect(declared.responses[0]!.headers.connection).toBe('close');
+    expect(declared.responses[0].headers.connection).toBe('close');
     expect(declared.ended).toBe('closed');
     expect(declared.written).toBeLessThan(64 * mib.length);
     const chunked = await rawExchange(

@@ -8,7 +8,7 @@ import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/micr
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { verifyPackage } from '../../src/export/verify.ts';
 import { datHeader, readDat, readRsmf, REQUIRED_FIELDS, rsmfProblems, unzip } from '../export/package-oracle.ts';
-import { jsonOf, newCollection, pairFlow, startTestApp, type ApiItem, type Json, type TestApp } from '../support/app.ts';
+import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
 
 const CB = 'https://client.example/export-done';
@@ -119,7 +119,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
     expect(manifest).toMatchObject({ format: 'custody-export/1', export_id: view.export_id, collection_id: col, documents: rows.length });
     expect(manifest.files.map((f: Json) => f.path).sort()).toEqual([...files.keys()].filter((p) => p !== 'manifest.json' && p !== 'manifest.jws').sort());
     const [header] = files.get('manifest.jws')!.toString('ascii').split('.');
-    expect(JSON.parse(Buffer.from(header!, 'base64url').toString('utf8'))).toEqual({ alg: 'EdDSA', kid: expect.any(String) });
+    expect(JSON.parse(Buffer.from(header, 'base64url').toString('utf8'))).toEqual({ alg: 'EdDSA', kid: expect.any(String) });
     return rows;
   }
 
@@ -144,7 +144,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
     // The same bytes twice in one drive and once in the other: duplicates for both dedupe scopes.
     const [alice, bob] = ms.tenant.users.map((u) => u.id) as [string, string];
     const same = Buffer.from('the same contract, three times\n');
-    const rootOf = (u: string) => ms.listItems(u)[0]!.id;
+    const rootOf = (u: string) => ms.listItems(u)[0].id;
     ms.mutate.addFile(alice, rootOf(alice), 'contract.txt', same);
     ms.mutate.addFile(alice, rootOf(alice), 'contract copy.txt', same);
     ms.mutate.addFile(bob, rootOf(bob), 'contract.txt', same);
@@ -229,7 +229,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
         return result;
       };
       const flip = (b: Buffer) => {
-        b[0] = b[0]! ^ 1;
+        b[0] = b[0] ^ 1;
         return b;
       };
       expect(await tamper(native, flip)).toMatchObject({ ok: false, problem: expect.stringContaining(native) });
@@ -269,9 +269,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
 
     // A careful forger deletes the newest entries and rewinds the chain's head row: the export's signed head remains.
     const { exportId } = packages.get('conf-rsmf')!;
-    const head = (await sql<{ audit_seq: number }>`select audit_seq from exports where id = ${exportId}`.execute(db)).rows[0]!;
+    const head = (await sql<{ audit_seq: number }>`select audit_seq from exports where id = ${exportId}`.execute(db)).rows[0];
     const keep = Number(head.audit_seq) - 1;
-    const prev = (await sql<{ hash: string }>`select hash from audit_log where chain_id = ${chain} and chain_seq = ${keep}`.execute(db)).rows[0]!;
+    const prev = (await sql<{ hash: string }>`select hash from audit_log where chain_id = ${chain} and chain_seq = ${keep}`.execute(db)).rows[0];
     await sql`delete from audit_log where chain_id = ${chain} and chain_seq > ${keep}`.execute(db);
     await sql`update audit_chains set seq = ${keep}, hash = ${prev.hash} where chain_id = ${chain}`.execute(db);
     const broken = await verification();

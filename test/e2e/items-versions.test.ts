@@ -158,7 +158,7 @@ for (const database of testDatabases) {
       ]);
 
       const rows = parseCsv(await (await get('/manifest?format=csv')).text());
-      const header = rows[0]!;
+      const header = rows[0];
       expect(header.slice(0, 4)).toEqual(['record_type', 'onna_id', 'kind', 'source_id']);
       expect(header.slice(-5)).toEqual(['detail', 'version_number', 'superseded_datetime', 'superseded_by_run_id', 'content_retained']);
       expect(rows.every((r) => r.length === header.length)).toBe(true);
@@ -168,8 +168,8 @@ for (const database of testDatabases) {
         ['item', '2', sha256(v2), runIds[1]],
         ['version', '1', sha256(v1), runIds[0]],
       ]);
-      expect(col(docRows[1]!, 'content_retained')).toBe('true');
-      expect(col(docRows[1]!, 'superseded_by_run_id')).toBe(runIds[1]);
+      expect(col(docRows[1], 'content_retained')).toBe('true');
+      expect(col(docRows[1], 'superseded_by_run_id')).toBe(runIds[1]);
       const msgVersion = rows.find((r) => col(r, 'source_id') === 'msg' && col(r, 'record_type') === 'version')!;
       expect(col(msgVersion, 'sha256')).toBe('');
       expect(col(msgVersion, 'content_retained')).toBe('');

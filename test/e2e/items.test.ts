@@ -59,7 +59,7 @@ for (const database of testDatabases) {
       const all = await list('?limit=200');
       // Oldest first; items written in one transaction share a time and follow their ids.
       expect(all.items.map((i) => i.source_id).sort()).toEqual(['clip', 'dir', 'doc', 'm1']);
-      expect(Object.keys(all.items[0]!).sort()).toEqual(ITEM_KEYS);
+      expect(Object.keys(all.items[0]).sort()).toEqual(ITEM_KEYS);
       expect(all.items.find((i) => i.source_id === 'doc')).toMatchObject({
         collection_id: collectionId,
         kind: 'file',
@@ -106,7 +106,7 @@ for (const database of testDatabases) {
       expect(beyond.status).toBe(416);
       expect(beyond.headers.get('content-range')).toBe(`bytes */${doc.length}`);
       expect((await get(path, token, { 'if-none-match': `"${sha256(doc)}"` })).status).toBe(304);
-      const folder = (await list('?kind=folder')).items[0]!;
+      const folder = (await list('?kind=folder')).items[0];
       expect((await get(`/v1/collections/${collectionId}/items/${folder.onna_id}/content`)).status).toBe(404);
     });
 
@@ -153,12 +153,12 @@ for (const database of testDatabases) {
       expect(await ranged({ range: `bytes=${doc.length}-`, 'if-range': '"other"' })).toEqual({ status: 200, length: doc.length });
 
       // An item without content answers its 404 before any precondition.
-      const folder = (await list('?kind=folder')).items[0]!;
+      const folder = (await list('?kind=folder')).items[0];
       expect((await get(`/v1/collections/${collectionId}/items/${folder.onna_id}/content`, token, { 'if-none-match': '*' })).status).toBe(404);
     });
 
     it('answers 404 for another account and 401 without a token', async () => {
-      const item = (await list()).items[0]!;
+      const item = (await list()).items[0];
       for (const p of ['/items', `/items/${item.onna_id}`, `/items/${item.onna_id}/content`, '/runs', '/manifest']) {
         const res = await get(`/v1/collections/${collectionId}${p}`, otherToken);
         expect(res.status, p).toBe(404);
@@ -172,11 +172,11 @@ for (const database of testDatabases) {
       expect(body.runs).toHaveLength(2);
       const [latest, first] = body.runs;
       expect(first).toMatchObject({ trigger: 'start', status: 'completed_with_errors', attempt: 1, counters: { listed: 5, collected: 5, failed: 1 }, error_count: 2 });
-      expect((first!.errors as { reason: string }[]).map((e) => e.reason).sort()).toEqual([expect.stringContaining('sha1Hash mismatch'), 'user u3 has no drive']);
+      expect((first.errors as { reason: string }[]).map((e) => e.reason).sort()).toEqual([expect.stringContaining('sha1Hash mismatch'), 'user u3 has no drive']);
       expect(latest).toMatchObject({ status: 'succeeded', counters: { listed: 0 } });
       const collection = (await (await get(`/v1/collections/${collectionId}`)).json()) as { latest_run: { run_id: string }; sync_status: string };
       expect(collection.sync_status).toBe('synced');
-      expect(collection.latest_run.run_id).toBe(latest!.run_id);
+      expect(collection.latest_run.run_id).toBe(latest.run_id);
     });
 
     it('produces the JSON manifest: every item with hashes and verification, tombstones, summary and exceptions', async () => {
@@ -204,12 +204,12 @@ for (const database of testDatabases) {
       const res = await get(`/v1/collections/${collectionId}/manifest?format=csv`);
       expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       const rows = parseCsv(await res.text());
-      const header = rows[0]!;
+      const header = rows[0];
       expect(header.slice(0, 4)).toEqual(['record_type', 'onna_id', 'kind', 'source_id']);
       expect(rows.every((r) => r.length === header.length)).toBe(true);
       const col = (r: string[], name: string) => r[header.indexOf(name)];
       expect(rows.slice(1).map((r) => r[0])).toEqual(['summary', 'item', 'item', 'item', 'item', 'item', 'exception', 'exception']);
-      expect(JSON.parse(col(rows[1]!, 'detail')!)).toMatchObject({ counts: { items: 5 } });
+      expect(JSON.parse(col(rows[1], 'detail'))).toMatchObject({ counts: { items: 5 } });
       const docRow = rows.find((r) => col(r, 'source_id') === 'doc')!;
       expect(col(docRow, 'name')).toBe('report, final.pdf');
       expect(col(docRow, 'sha256')).toBe(sha256(doc));

@@ -63,7 +63,7 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
     };
     api = await startCustody('api', { ...env, WORKERS: 'none' });
     call = httpCaller(api.url);
-    token = await tokenFor(call, await createClient({ DATABASE_URL: env.DATABASE_URL!, DATA_DIR: dataDir }, 'acme', [CB]));
+    token = await tokenFor(call, await createClient({ DATABASE_URL: env.DATABASE_URL, DATA_DIR: dataDir }, 'acme', [CB]));
   }, 120_000);
 
   afterAll(async () => {
@@ -79,7 +79,7 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
     const { run_id: runId } = await jsonOf(await call(token, 'POST', `/v1/collections/${id}/start`), 200);
     const first = await until('a worker to take the run', async () => workers.find((w) => startedBy(w, runId as string)));
     await until('items to be collected', async () => {
-      const run = (await runsOf(id))[0]!;
+      const run = (await runsOf(id))[0];
       return (run.counters as { collected: number }).collected > 0 ? run : undefined;
     });
     await first.stop('SIGKILL');
@@ -114,21 +114,21 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
   }, 120_000);
 
   it('a cancelled run stops on the worker executing it within seconds; what was collected stays', async () => {
-    const worker = workers[0]!;
+    const worker = workers[0];
     const id = await collection('cancelled', 'one');
     const { run_id: runId } = await jsonOf(await call(token, 'POST', `/v1/collections/${id}/start`), 200);
     await until('the run to collect', async () => {
-      const run = (await runsOf(id))[0]!;
+      const run = (await runsOf(id))[0];
       return (run.counters as { collected: number }).collected > 0 ? run : undefined;
     });
     expect((await call(token, 'POST', `/v1/collections/${id}/runs/${runId as string}/cancel`)).status).toBe(202);
     await worker.waitForLog((l) => l.run_id === runId && (l.msg === 'run stopped: cancelled' || l.msg === 'unit stopped: cancelled'), 10_000);
-    const run = (await runsOf(id))[0]!;
+    const run = (await runsOf(id))[0];
     expect(run.status).toBe('cancelled');
     const collected = (run.counters as { collected: number }).collected;
     // nothing is written once it is cancelled, and the items stay
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(((await runsOf(id))[0]!.counters as { collected: number }).collected).toBe(collected);
+    expect(((await runsOf(id))[0].counters as { collected: number }).collected).toBe(collected);
     expect((await listItems(call, token, id)).length).toBeGreaterThan(0);
   }, 120_000);
 });

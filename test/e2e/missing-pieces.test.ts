@@ -58,7 +58,7 @@ for (const database of testDatabases) {
         [204, 'success'],
         [409, 'failure'],
       ]);
-      expect(entries[1]!.detail).toMatchObject({ provider_revocation: 'revoked' });
+      expect(entries[1].detail).toMatchObject({ provider_revocation: 'revoked' });
     });
 
     it('a wallet whose provider offers no revocation is deleted all the same, and the audit entry says so', async () => {
@@ -77,7 +77,7 @@ for (const database of testDatabases) {
 
       const [releaseEntry] = (await audit('legalhold.release')).filter((e) => e.target_id === gone);
       const released = await json(await app.call(token, 'GET', `/v1/legalhold/holds/${gone}`), 200);
-      expect(released).toMatchObject({ onna_id: gone, name: 'Released', status: 'released', collection_ids: [collectionId], released_by: releaseEntry!.client_id });
+      expect(released).toMatchObject({ onna_id: gone, name: 'Released', status: 'released', collection_ids: [collectionId], released_by: releaseEntry.client_id });
       expect(Date.parse(released.released_at)).toBeGreaterThanOrEqual(Date.parse(released.creation_datetime));
       expect(await json(await app.call(token, 'GET', `/v1/legalhold/holds/${kept}`), 200)).toMatchObject({ status: 'active', released_at: null, released_by: null });
 
@@ -102,7 +102,7 @@ for (const database of testDatabases) {
       const start = await json(await app.call(token, 'POST', `/v1/collections/${collectionId}/start`));
       expect((await app.engine.runOnce(start.run_id)).status).toBe('succeeded');
       const [item] = (await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/items`), 200)).items as Json[];
-      const content = `/v1/collections/${collectionId}/items/${item!.onna_id}/content`;
+      const content = `/v1/collections/${collectionId}/items/${item.onna_id}/content`;
 
       const whole = await app.call(token, 'GET', content);
       expect(whole.status).toBe(200);
@@ -110,13 +110,13 @@ for (const database of testDatabases) {
       const part = await app.call(token, 'GET', content, { headers: { range: 'bytes=0-99' } });
       expect(part.status).toBe(206);
       expect((await part.arrayBuffer()).byteLength).toBe(100);
-      const downloads = (await audit('content.download')).filter((e) => e.target_id === item!.onna_id);
+      const downloads = (await audit('content.download')).filter((e) => e.target_id === item.onna_id);
       expect(downloads.map((e) => [e.status_code, e.outcome, e.detail?.range, e.detail?.collection_id])).toEqual([
         [206, 'success', 'bytes=0-99', collectionId],
         [200, 'success', null, collectionId],
       ]);
       expect((await app.call(other, 'GET', content)).status).toBe(404);
-      expect((await audit('content.download')).filter((e) => e.target_id === item!.onna_id)).toHaveLength(2);
+      expect((await audit('content.download')).filter((e) => e.target_id === item.onna_id)).toHaveLength(2);
 
       for (const format of ['json', 'csv']) {
         const res = await app.call(token, 'GET', `/v1/collections/${collectionId}/manifest?format=${format}`);

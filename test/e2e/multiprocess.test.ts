@@ -62,7 +62,7 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
       await Promise.all(up.map((p) => p.stop('SIGKILL')));
       throw failed.reason;
     }
-    api = [up[0]!, up[1]!];
+    api = [up[0], up[1]];
     workers = up.slice(2);
     calls = [httpCaller(api[0].url), httpCaller(api[1].url)];
     client = await createClient({ DATABASE_URL: env.DATABASE_URL, DATA_DIR: dataDir }, 'acme', [CB]);
@@ -81,18 +81,18 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
     const confFilters: ConfFilters[] = [
       { account_owners: all, content_selections: all },
       {
-        account_owners: { all_selected: false, selected: [{ id: users[2]!.id }], excluded: [] },
+        account_owners: { all_selected: false, selected: [{ id: users[2].id }], excluded: [] },
         content_selections: { all_selected: false, selected: [{ transcript: true }], excluded: [] },
         chats: { all_selected: false, selected: [{ 'one-to-one': true }], excluded: [] },
       },
       {
-        account_owners: { all_selected: true, selected: [], excluded: [{ id: users[0]!.id }] },
+        account_owners: { all_selected: true, selected: [], excluded: [{ id: users[0].id }] },
         content_selections: { all_selected: true, selected: [], excluded: [{ video: true }] },
         chats: { all_selected: false, selected: [{ channels: all }], excluded: [] },
       },
     ];
     const [alice, bob] = ms.tenant.users.map((u) => u.id) as [string, string];
-    const top = (user: string) => ms.listItems(user).filter((i) => i.kind === 'folder' && i.parentId === ms.listItems(user)[0]!.id);
+    const top = (user: string) => ms.listItems(user).filter((i) => i.kind === 'folder' && i.parentId === ms.listItems(user)[0].id);
     const folder = (selected: string[], excluded: string[] = []) => ({
       all_selected: selected.length === 0,
       selected: selected.map((id) => ({ id })),
@@ -100,7 +100,7 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
       filter_type: 'user_folders',
       filter_name: 'f',
     });
-    const driveFilters = [{ [alice]: folder([]) }, { [bob]: folder([top(bob)[0]!.id]), [alice]: folder([], [top(alice)[1]!.id]) }];
+    const driveFilters = [{ [alice]: folder([]) }, { [bob]: folder([top(bob)[0].id]), [alice]: folder([], [top(alice)[1].id]) }];
     const subtree = (user: string, root: string) => {
       const out = new Set([root]);
       for (const i of ms.listItems(user)) if (i.parentId && out.has(i.parentId)) out.add(i.id);
@@ -110,7 +110,7 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
     const expectedDrive = (f: Record<string, ReturnType<typeof folder>>) => {
       const want = new Map<string, string | null>();
       for (const [user, sel] of Object.entries(f)) {
-        const rootId = ms.listItems(user)[0]!.id;
+        const rootId = ms.listItems(user)[0].id;
         const inside = sel.all_selected ? subtree(user, rootId) : new Set(sel.selected.flatMap((s) => [...subtree(user, s.id)]));
         const outside = new Set(sel.excluded.flatMap((s) => [...subtree(user, s.id)]));
         for (const i of ms.listItems(user)) {
@@ -140,7 +140,7 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
     const runIds = done.map((c) => c.latest_run.run_id as string);
     for (const [i, id] of ids.entries()) {
       const got = await listItems(calls[i % 2], token, id);
-      const { expected } = plans[i]!;
+      const { expected } = plans[i];
       const keys = got.map((it) => keyOf(it.kind, it.source_id)).sort();
       expect(keys, `collection ${i}`).toEqual([...expected.keys()].sort());
       expect(new Set(keys).size).toBe(keys.length);

@@ -15,7 +15,7 @@ describe('OAuth 2.0 authorization server, through openid-client', () => {
   const viaTls: oidc.CustomFetch = (url, options) => {
     const u = new URL(url);
     expect(u.origin).toBe(ISSUER);
-    return fetch(`${t.url}${u.pathname}${u.search}`, options as RequestInit);
+    return fetch(`${t.url}${u.pathname}${u.search}`, options);
   };
   const discover = async (clientId: string, auth: oidc.ClientAuth) => {
     const config = await oidc.discovery(new URL(ISSUER), clientId, undefined, auth, { algorithm: 'oauth2', [oidc.customFetch]: viaTls });
@@ -74,7 +74,7 @@ describe('OAuth 2.0 authorization server, through openid-client', () => {
       const u = new URL(url);
       seen.push(u.pathname);
       const path = u.pathname.startsWith('/custody/') ? u.pathname.slice('/custody'.length) : u.pathname;
-      return fetch(`${proxied.url}${path}${u.search}`, options as RequestInit);
+      return fetch(`${proxied.url}${path}${u.search}`, options);
     };
     const config = await oidc.discovery(new URL('https://custody.example/custody'), c.clientId, undefined, oidc.ClientSecretPost(c.clientSecret), {
       algorithm: 'oauth2',

@@ -89,7 +89,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive pairing se
       VICTIM_CB,
     ]);
     // The consent step has a state of its own, not the one the sign-in used.
-    expect(hops[2]!.searchParams.get('state')).not.toBe(hops[0]!.searchParams.get('state'));
+    expect(hops[2].searchParams.get('state')).not.toBe(hops[0].searchParams.get('state'));
     const landed = hops.at(-1)!;
     expect(landed.searchParams.get('state')).toBe('client-1');
     expect((await pair(victim, col, landed.searchParams.get('code')!)).status).toBe(204);
@@ -143,7 +143,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive pairing se
 
   it('refuses a member of the tenant who is not an administrator before any consent step', async () => {
     const before = await pairings();
-    const member = sandbox.tenant.users[1]!.userPrincipalName;
+    const member = sandbox.tenant.users[1].userPrincipalName;
     const hops = await browse(await signIn(attacker, ATTACKER_CB, { login_hint: member }, 'member'));
     expect(hops.some(atConsent)).toBe(false);
     const landed = hops.at(-1)!;

@@ -20,7 +20,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
   let driveless: string;
 
   const call = (method: string, path: string, body?: unknown) => t.call(token, method, path, body === undefined ? {} : { json: body });
-  const rootOf = (userId: string) => sandbox.listItems(userId)[0]!.id;
+  const rootOf = (userId: string) => sandbox.listItems(userId)[0].id;
   const topFolders = (userId: string) => sandbox.listItems(userId).filter((i) => i.kind === 'folder' && i.parentId === rootOf(userId));
   const subtree = (userId: string, id: string) => {
     const out = new Set([id]);
@@ -82,7 +82,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
 
     const top = await jsonOf(await call('GET', `/v1/collections/${collectionId}/folders?user_id=${alice}`), 200);
     expect(top.results.map((r: Json) => r.id)).toEqual(topFolders(alice).map((f) => f.id));
-    const parent = topFolders(alice)[1]!;
+    const parent = topFolders(alice)[1];
     const below = await jsonOf(await call('GET', `/v1/collections/${collectionId}/folders?user_id=${alice}&parent_id=${parent.id}`), 200);
     expect(below.results.length).toBeGreaterThan(0);
     expect(below.results[0].sorted_path_elements[0]).toEqual({ id: parent.id, name: parent.name });
@@ -92,8 +92,8 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
   });
 
   it('collects exactly what the filters allow, with verified content', async () => {
-    const excluded = topFolders(alice)[0]!;
-    const selected = topFolders(bob)[1]!;
+    const excluded = topFolders(alice)[0];
+    const selected = topFolders(bob)[1];
     const patch = await call('PATCH', `/v1/collections/${collectionId}`, {
       type_sync: 'auto',
       sync_filters: {
@@ -130,12 +130,12 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
     const content = await call('GET', `/v1/collections/${collectionId}/items/${file.onna_id}/content`);
     expect(sha256(Buffer.from(await content.arrayBuffer()))).toBe(sha256(sandbox.contentOf(file.custodian, file.source_id)));
     expect(content.headers.get('etag')).toBe(`"${file.sha256}"`);
-    expect((await runs())[0]!.errors.map((e: Json) => e.source_id)).toEqual([driveless]);
+    expect((await runs())[0].errors.map((e: Json) => e.source_id)).toEqual([driveless]);
   });
 
   it('reconciles every custodian: listed = collected + excluded + failed, collected = what the items API lists', async () => {
     const [latest] = await runs();
-    const runId = latest!.run_id as string;
+    const runId = latest.run_id as string;
     const r = await jsonOf(await call('GET', `/v1/collections/${collectionId}/runs/${runId}/reconciliation`), 200);
     expect(r).toMatchObject({ run_id: runId, status: 'completed_with_errors', balanced: true });
     const got = await items();
@@ -175,7 +175,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
     expect(json.exceptions.map((e: Json) => e.source_id)).toEqual([driveless]);
     const byId = new Map((json.items as Json[]).map((m) => [m.onna_id as string, m]));
     expect(byId.size).toBe(got.length);
-    const rows = new Map(csv.filter((r) => r.record_type === 'item').map((r) => [r.onna_id!, r]));
+    const rows = new Map(csv.filter((r) => r.record_type === 'item').map((r) => [r.onna_id, r]));
     expect(rows.size).toBe(got.length);
     for (const item of got) {
       const expected = {
@@ -196,8 +196,8 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
   });
 
   it('a second run queued with PATCH pending fetches only the changes and flags a corrupted download', async () => {
-    const firstRun = (await runs())[0]!.run_id;
-    const keep = topFolders(alice)[1]!;
+    const firstRun = (await runs())[0].run_id;
+    const keep = topFolders(alice)[1];
     const doomed = sandbox.listItems(alice).find((i) => i.kind === 'file' && i.parentId === keep.id)!;
     const added = sandbox.mutate.addFile(alice, keep.id, 'evidence.txt', Buffer.from('the new evidence'));
     sandbox.mutate.deleteItem(alice, doomed.id);
@@ -216,7 +216,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
     expect(evidence.hash_verified).toBe(false);
     expect(got.filter((i) => i.run_id === c.latest_run.run_id).map((i) => i.source_id)).toEqual([added.id]);
     const [latest] = await runs();
-    expect(latest!.errors.map((e: Json) => e.reason).join('\n')).toMatch(/quickXorHash mismatch/);
+    expect(latest.errors.map((e: Json) => e.reason).join('\n')).toMatch(/quickXorHash mismatch/);
     const { json } = await fetchManifest(t.call, token, collectionId);
     expect(json.counts).toMatchObject({ hash_mismatch: 1, tombstoned: 1 });
     expect((json.items as Json[]).find((m) => m.source_id === added.id)).toMatchObject({ hash_verified: false, run_id: c.latest_run.run_id });
@@ -224,7 +224,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive end to e
 
   it('narrowing the folder selection keeps what was collected and claims no deletion at the source', async () => {
     const before = await items();
-    const keep = topFolders(alice)[1]!;
+    const keep = topFolders(alice)[1];
     const onlyKeep = { all_selected: false, selected: [{ id: keep.id }], excluded: [], filter_type: 'user_folders', filter_name: 'Alice' };
     const patch = await call('PATCH', `/v1/collections/${collectionId}`, { sync_status: 'pending', sync_filters: { [alice]: onlyKeep } });
     expect(patch.status).toBe(204);

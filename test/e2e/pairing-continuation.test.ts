@@ -89,15 +89,15 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('pairing through a
     expect(second).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
     expect(second).not.toBe(first);
     expect(await pairings()).toBe(before);
-    expect(calls[0]!.carried).toBeUndefined();
+    expect(calls[0].carried).toBeUndefined();
 
     const back = await callback({ code: 'final', state: second });
     const landed = locationOf(back);
     expect(landed.origin + landed.pathname).toBe(CB);
     expect([...landed.searchParams.keys()].sort()).toEqual(['code', 'state']);
     expect(landed.searchParams.get('state')).toBe('client-9');
-    expect(calls[1]!.carried).toEqual({ who: 'alice', org: 'o-1' });
-    expect(calls[1]!.codeVerifier).not.toBe(calls[0]!.codeVerifier);
+    expect(calls[1].carried).toEqual({ who: 'alice', org: 'o-1' });
+    expect(calls[1].codeVerifier).not.toBe(calls[0].codeVerifier);
 
     const code = landed.searchParams.get('code')!;
     const foreign = await newCollection(t.call, globex, 'conf', 'Globex');

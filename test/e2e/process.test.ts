@@ -82,10 +82,10 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
 
     const users = (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/users`), 200)).results as Json[];
     expect(users.length).toBeGreaterThan(1);
-    const owner = users[0]!.id as string;
+    const owner = users[0].id as string;
     const channels = (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/channels?user=${owner}`), 200)).results as Json[];
     expect(channels.length).toBeGreaterThan(0);
-    const channel = channels[0]!.id as string;
+    const channel = channels[0].id as string;
 
     const filters = {
       account_owners: { all_selected: false, selected: [{ id: owner }], excluded: [] },
@@ -143,8 +143,8 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
     const files = items.filter((i) => i.kind === 'file');
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) expect(f.hash_verified, f.path).toBe(true);
-    const bytes = await expectContent(id, files[0]!);
-    expect(files[0]!.provider_hash).toEqual({ type: 'quickXorHash', value: quickXorHashBase64(bytes) });
+    const bytes = await expectContent(id, files[0]);
+    expect(files[0].provider_hash).toEqual({ type: 'quickXorHash', value: quickXorHashBase64(bytes) });
     synced.edrive = { id, items };
   }, 60_000);
 

@@ -12,7 +12,7 @@ const bytesContent = (data: Buffer): ContentSource => ({ open: async () => ({ bo
 
 /** An `edrive` connector whose one run yields the files the test has put in `files`. */
 function driveWith(files: { name: string; mimeType: string; data: Buffer }[]): Connector {
-  const base = inertConnectors()[1]!;
+  const base = inertConnectors()[1];
   return {
     ...base,
     async *collect() {
@@ -44,7 +44,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('search inside col
       { name: 'Invoice.pdf', mimeType: 'application/pdf', data: pdfWith([['Invoice 88', 'Payment due for the quartz centrifuge']]) },
       { name: 'Broken.pdf', mimeType: 'application/pdf', data: Buffer.from('%PDF-1.7 then nothing useful') },
     );
-    t = await startTestApp({ database, connectors: () => [inertConnectors()[0]!, driveWith(files)] });
+    t = await startTestApp({ database, connectors: () => [inertConnectors()[0], driveWith(files)] });
     token = await t.token('acme');
   });
   afterAll(() => t.close());

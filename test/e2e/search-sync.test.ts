@@ -51,7 +51,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('search over synce
   }
 
   beforeAll(async () => {
-    t = await startTestApp({ database, connectors: () => [scriptedConf(script), inertConnectors()[1]!] });
+    t = await startTestApp({ database, connectors: () => [scriptedConf(script), inertConnectors()[1]] });
     token = await t.token('acme');
   });
   afterAll(() => t.close());

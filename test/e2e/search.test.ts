@@ -96,9 +96,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('POST /v1/search o
     const [hit] = body.results as Json[];
     const itemRes = await t.call(token, 'GET', `/v1/collections/${cols.conf}/items/${ids.transcript}`);
     expect(itemRes.status).toBe(200);
-    expect(hit!.item).toEqual(await itemRes.json());
-    expect(typeof hit!.score).toBe('number');
-    expect(hit!.highlights[0]).toContain('<mark>merger agreement</mark> with Zephyr');
+    expect(hit.item).toEqual(await itemRes.json());
+    expect(typeof hit.score).toBe('number');
+    expect(hit.highlights[0]).toContain('<mark>merger agreement</mark> with Zephyr');
   });
 
   it('ranks the exact phrase above the same words scattered', async () => {

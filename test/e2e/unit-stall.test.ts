@@ -20,7 +20,7 @@ describe('units that make no progress are stopped and the run ends', () => {
   }, 60_000);
 
   it('fails every stalled unit after its attempts, ends the run, and counts the stops', async () => {
-    const t = s.apps[0]!;
+    const t = s.apps[0];
     expect((await t.call(s.token, 'POST', `/v1/collections/${s.conf}/start`, {})).status).toBe(200);
     // once the units are at work (the plan is made before the fan-out), Zoom stops answering
     const planned = Date.now() + 20_000;

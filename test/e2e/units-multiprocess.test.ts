@@ -121,7 +121,7 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
     const wantDrive = new Map<string, string | null>();
     for (const u of users) {
       const [root, ...rest] = ms.listItems(u);
-      for (const i of rest) if (i.id !== root!.id) wantDrive.set(keyOf(i.kind, i.id), i.kind === 'file' ? sha256(ms.contentOf(u, i.id)) : null);
+      for (const i of rest) if (i.id !== root.id) wantDrive.set(keyOf(i.kind, i.id), i.kind === 'file' ? sha256(ms.contentOf(u, i.id)) : null);
     }
     expect([...drive.keys()].sort()).toEqual([...wantDrive.keys()].sort());
     for (const [k, sha] of drive) expect(sha, k).toBe(wantDrive.get(k));
@@ -154,7 +154,7 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
   it('finishes a unit whose worker was SIGKILLed mid-unit on the other worker, with the full set and no duplicate', async () => {
     const id = await conf('killed');
     expect((await call(token, 'POST', `/v1/collections/${id}/start`)).status).toBe(200);
-    const victim = workers[0]!;
+    const victim = workers[0];
     // Wait until the victim holds a unit that has already stored part of its items.
     let unit: { run_id: string; unit_key: string } | undefined;
     for (const deadline = Date.now() + 60_000; !unit && Date.now() < deadline; ) {
@@ -183,6 +183,6 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
       unit!.run_id,
       unit!.unit_key,
     ]);
-    expect([taken!.status, pidOf(taken!.lease_owner), taken!.attempt]).toEqual(['done', workers[1]!.child.pid, 2]);
+    expect([taken.status, pidOf(taken.lease_owner), taken.attempt]).toEqual(['done', workers[1].child.pid, 2]);
   }, 150_000);
 });

@@ -40,7 +40,7 @@ function verify(secret: string, r: Received): boolean {
   const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(r.headers['custody-signature']));
   if (!m) return false;
   const mac = crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${m[1]}.${r.body}`).digest('hex');
-  return crypto.timingSafeEqual(Buffer.from(mac), Buffer.from(m[2]!));
+  return crypto.timingSafeEqual(Buffer.from(mac), Buffer.from(m[2]));
 }
 
 describe.each(testDatabases)('webhooks ($name)', (database) => {
@@ -109,11 +109,11 @@ describe.each(testDatabases)('webhooks ($name)', (database) => {
       .sort((x, y) => Number(JSON.parse(x.body).id.slice(4)) - Number(JSON.parse(y.body).id.slice(4)));
     expect(mine.map((r) => JSON.parse(r.body).type)).toEqual(['hold.placed', 'hold.released']);
     for (const r of mine) expect(verify(endpoint.secret, r)).toBe(true);
-    expect(verify('another-secret', mine[0]!)).toBe(false);
-    const placed = JSON.parse(mine[0]!.body);
+    expect(verify('another-secret', mine[0])).toBe(false);
+    const placed = JSON.parse(mine[0].body);
     expect(Object.keys(placed).sort()).toEqual(['created', 'data', 'id', 'type']);
     expect(placed.data).toEqual({ hold_id: hold, collection_ids: [], workspace_id: ws });
-    expect(mine[0]!.headers['content-type']).toBe('application/json');
+    expect(mine[0].headers['content-type']).toBe('application/json');
     expect((await deliveries(endpoint.id)).map((d) => [d.type, d.status, d.attempts, d.last_status_code])).toEqual([
       ['hold.placed', 'succeeded', 1, 200],
       ['hold.released', 'succeeded', 1, 200],
@@ -152,7 +152,7 @@ describe.each(testDatabases)('webhooks ($name)', (database) => {
     }
     const [, second] = await deliveries(endpoint.id);
     expect(second).toMatchObject({ status: 'failed', last_status_code: 500 });
-    expect(second!.attempts).toBeLessThanOrEqual(4);
+    expect(second.attempts).toBeLessThanOrEqual(4);
     rx.answer([]);
     await d.stop();
     await app.call(token, 'DELETE', `/v1/webhook_endpoints/${endpoint.id}`);

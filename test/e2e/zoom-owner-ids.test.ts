@@ -29,7 +29,7 @@ for (const database of testDatabases) {
     });
 
     const collection = async (f: unknown) => (await seedCollection(app.ctx.db, { type: 'conf', account: 'acme', sealer: app.ctx.sealer, grant, filters: f })).collectionId;
-    const known = () => sandbox.tenant.users[0]!.id;
+    const known = () => sandbox.tenant.users[0].id;
 
     it('PATCH answers 422 with the entry\'s JSON pointer, naming an id the account does not have; known ids are saved', async () => {
       const id = await collection(filters({ account_owners: sel({ selected: [known()] }) }));

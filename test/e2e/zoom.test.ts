@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
-import { confOracle, type SpecConfFilters } from '../completeness/oracle.ts';
+import { confOracle } from '../completeness/oracle.ts';
 import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
 import { fetchManifest, jsonOf, newCollection, pairFlow, startTestApp, type ApiItem, type Json, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
@@ -100,16 +100,16 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
       expect(listed.map((u: Json) => u.id).sort()).toEqual(sandbox.tenant.users.map((u) => u.id).sort());
       expect(new Set(listed.map((u: Json) => u.data.status))).toEqual(new Set(['active', 'inactive', 'pending']));
 
-      const member = sandbox.tenant.users[0]!;
+      const member = sandbox.tenant.users[0];
       const channels = await jsonOf(await call('GET', `/v1/collections/${id}/channels?user=${member.id}`), 200);
       expect(channels.next_page_token).toBeNull();
       expect(channels.results.map((c: Json) => c.id).sort()).toEqual(sandbox.tenant.channelsOf(member.id).map((c) => c.id).sort());
       expect((await call('GET', `/v1/collections/${id}/channels`)).status).toBe(400);
       expect((await call('GET', `/v1/collections/${id}/channels?user=nobody`)).status).toBe(404);
 
-      const [kept, dropped] = [sandbox.tenant.channels[0]!, sandbox.tenant.channels[1]!];
+      const [kept, dropped] = [sandbox.tenant.channels[0], sandbox.tenant.channels[1]];
       filters = {
-        account_owners: { all_selected: true, selected: [], excluded: [{ id: sandbox.tenant.users[1]!.id }] },
+        account_owners: { all_selected: true, selected: [], excluded: [{ id: sandbox.tenant.users[1].id }] },
         content_selections: { all_selected: true, selected: [], excluded: [{ audio: true }] },
         chats: {
           all_selected: false,
@@ -133,7 +133,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
       expect(video.md5).toBe(hash('md5', bytes));
 
       // A chat message downloads as its record: the message object Zoom returned, with its text and sender.
-      const conversation = sandbox.tenant.conversationsOf(sandbox.tenant.users[0]!.id)[0]!.conversation;
+      const conversation = sandbox.tenant.conversationsOf(sandbox.tenant.users[0].id)[0].conversation;
       const sent = conversation.messages.at(-1)!;
       const msg = got.find((i) => i.kind === 'chat_message' && i.source_id === sent.id)!;
       const record = await call('GET', `/v1/collections/${id}/items/${msg.onna_id}/content`);
@@ -179,23 +179,23 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
       expect(csv.filter((r) => r.record_type === 'summary')).toHaveLength(1);
       expect(rows.map((r) => r.onna_id).sort()).toEqual(items.map((i) => i.onna_id).sort());
       for (const row of rows) {
-        const m = manifestItems.get(row.onna_id!)!;
+        const m = manifestItems.get(row.onna_id)!;
         expect([row.sha256, row.md5, row.size], row.onna_id).toEqual([m.sha256 ?? '', m.md5 ?? '', m.size === null ? '' : String(m.size)]);
       }
     });
 
     it('a second run queued with PATCH pending fetches only what changed: no recording is downloaded again', async () => {
       const before = await t.items(token, id);
-      const firstRun = before[0]!.run_id;
-      const channel = sandbox.tenant.channels[0]!;
-      const author = sandbox.tenant.findUser(channel.memberIds.find((m) => m !== sandbox.tenant.users[1]!.id)!)!;
+      const firstRun = before[0].run_id;
+      const channel = sandbox.tenant.channels[0];
+      const author = sandbox.tenant.findUser(channel.memberIds.find((m) => m !== sandbox.tenant.users[1].id)!)!;
       const now = Date.now() - 1000;
       const fresh = 'f00dfeed-0000-4000-8000-00000000e2e1';
-      sandbox.tenant.channelMessages[channel.id]!.push({
+      sandbox.tenant.channelMessages[channel.id].push({
         id: fresh, sender: author.email, senderId: author.id, sender_display_name: author.display_name,
         date_time: new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'), timestamp: now, message: 'filed late', status: 'Normal',
       });
-      const conversation = sandbox.tenant.conversationsOf(author.id)[0]!.conversation;
+      const conversation = sandbox.tenant.conversationsOf(author.id)[0].conversation;
       const edited = conversation.messages.at(-1)!;
       edited.originalMessage = edited.message;
       edited.message = `${edited.message} (edited later)`;
@@ -218,7 +218,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
   });
 
   describe('sync_status pending sent while a run is going', () => {
-    const owner = (i: number): ConfFilters => ({ account_owners: { all_selected: false, selected: [{ id: sandbox.tenant.users[i]!.id }], excluded: [] }, content_selections: { all_selected: true, selected: [], excluded: [] } });
+    const owner = (i: number): ConfFilters => ({ account_owners: { all_selected: false, selected: [{ id: sandbox.tenant.users[i].id }], excluded: [] }, content_selections: { all_selected: true, selected: [], excluded: [] } });
     const keysOf = (items: ApiItem[], runId: string) => items.filter((i) => i.run_id === runId).map((i) => keyOf(i.kind, i.source_id)).sort();
     const poll = async <T>(what: () => Promise<T | undefined>): Promise<T> => {
       for (let i = 0; i < 300; i++) {
@@ -261,8 +261,8 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
       const runs = (await jsonOf(await call('GET', `/v1/collections/${id}/runs`), 200)).runs as Json[];
       expect(runs.map((r) => [r.run_id, r.status])).toEqual(expect.arrayContaining([[first.runId, 'succeeded'], [second, 'succeeded']]));
       const items = await t.items(token, id);
-      expect(keysOf(items, first.runId)).toEqual([...confOracle(sandbox.tenant, owner(0) as SpecConfFilters).keys()].sort());
-      expect(keysOf(items, second)).toEqual([...confOracle(sandbox.tenant, owner(1) as SpecConfFilters).keys()].sort());
+      expect(keysOf(items, first.runId)).toEqual([...confOracle(sandbox.tenant, owner(0)).keys()].sort());
+      expect(keysOf(items, second)).toEqual([...confOracle(sandbox.tenant, owner(1)).keys()].sort());
     });
 
     it('a cancel of the run cancels the sync asked for during it', async () => {
@@ -295,7 +295,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
     ];
     for (const c of cases) {
       const id = await pairedCollection(`unreachable-${c.owners.length}-${c.unreachable.length}`);
-      const filters: ConfFilters = { account_owners: { all_selected: false, selected: c.owners.map((o) => ({ id: o })), excluded: [] }, content_selections: content, chats } as ConfFilters;
+      const filters: ConfFilters = { account_owners: { all_selected: false, selected: c.owners.map((o) => ({ id: o })), excluded: [] }, content_selections: content, chats };
       expect((await call('PATCH', `/v1/collections/${id}`, { sync_filters: filters })).status).toBe(204);
       const done = await syncToEnd(id);
       expect(done.latest_run.status, JSON.stringify(c)).toBe('completed_with_errors');
@@ -304,16 +304,16 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom end to end t
       expect(r.balanced).toBe(true);
       const failed = (r.custodians as Json[]).filter((u) => u.unit_kind === 'channel' && u.failed > 0);
       expect(failed.map((u) => u.custodian).sort()).toEqual(c.unreachable);
-      expect(failed[0]!.exceptions[0].reason).toMatch(/was selected but not reached/);
+      expect(failed[0].exceptions[0].reason).toMatch(/was selected but not reached/);
       await expectExactly(id, filters);
     }
   });
 
   it('collects selected owners with one content type and one selected channel only', async () => {
     const id = await pairedCollection('narrow');
-    const channel = sandbox.tenant.channels[2]!;
+    const channel = sandbox.tenant.channels[2];
     const filters: ConfFilters = {
-      account_owners: { all_selected: false, selected: [{ id: channel.memberIds[0]! }], excluded: [] },
+      account_owners: { all_selected: false, selected: [{ id: channel.memberIds[0] }], excluded: [] },
       content_selections: { all_selected: false, selected: [{ transcript: true }], excluded: [] },
       chats: { all_selected: false, selected: [{ channels: { all_selected: false, selected: [{ id: channel.id }], excluded: [] } }], excluded: [] },
     };

@@ -33,7 +33,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Graph change noti
   const clock = () => new Date(Date.now() + offsetMs);
   const call = (method: string, path: string, body?: unknown) => t.call(token, method, path, body === undefined ? {} : { json: body });
   const runsOf = async (id: string) => (await jsonOf(await call('GET', `/v1/collections/${id}/runs?limit=200`), 200)).runs as Json[];
-  const rootOf = (userId: string) => sandbox.listItems(userId)[0]!.id;
+  const rootOf = (userId: string) => sandbox.listItems(userId)[0].id;
   const manager = () =>
     createSubscriptionManager({
       db: t.runtime.ctx.db,
@@ -122,7 +122,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Graph change noti
   });
 
   it('ignores notifications whose clientState does not match', async () => {
-    const sub = sandbox.subscriptions.list()[0]!;
+    const sub = sandbox.subscriptions.list()[0];
     const before = await t.runtime.ctx.db.selectFrom('provider_events').selectAll().execute();
     const res = await fetch(`${t.url}/v1/webhooks/microsoft`, {
       method: 'POST',

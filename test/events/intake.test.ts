@@ -110,9 +110,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('webhook intake on
     expect((await zoom(second, signed(second, nowSeconds()))).status).toBe(204);
     const rows = (await stored()).filter((r) => r.body.includes('dup=='));
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.deliveries).toBe(2);
-    expect(rows[0]!.route_key).toBe('acct-1');
-    expect(JSON.parse(rows[0]!.body).download_token).toBeUndefined();
+    expect(rows[0].deliveries).toBe(2);
+    expect(rows[0].route_key).toBe('acct-1');
+    expect(JSON.parse(rows[0].body).download_token).toBeUndefined();
     const before = (await stored()).length;
     const other = JSON.stringify({ event: 'meeting.started', event_ts: Date.now(), payload: { account_id: 'acct-1', object: { id: 1 } } });
     expect((await zoom(other, signed(other, nowSeconds()))).status).toBe(204);
@@ -147,7 +147,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('webhook intake on
     expect(res.status).toBe(202);
     const rows = (await stored()).filter((r) => r.provider === 'microsoft');
     expect(rows.map((r) => JSON.parse(r.body).id)).toEqual(['n2']);
-    expect(rows[0]!.deliveries).toBe(2);
+    expect(rows[0].deliveries).toBe(2);
   });
 
   it('accepts a recording.completed listing 800 recording files', async () => {
@@ -159,14 +159,14 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('webhook intake on
   });
 
   it('takes a body up to its route limit in BODY_LIMITS and refuses one byte more with 413, on both intake routes', async () => {
-    const zoomLimit = BODY_LIMITS['POST /v1/webhooks/zoom']!;
+    const zoomLimit = BODY_LIMITS['POST /v1/webhooks/zoom'];
     const event = JSON.stringify({ event: 'meeting.started', event_ts: Date.now(), payload: { account_id: 'acct-1', object: { id: 1 } } });
     const atLimit = event.padEnd(zoomLimit, ' '); // JSON may end in whitespace, and the signature covers it
     expect((await zoom(atLimit, signed(atLimit, nowSeconds()))).status).toBe(204);
     const over = `${atLimit} `;
     expect((await zoom(over, signed(over, nowSeconds()))).status).toBe(413);
 
-    const graphLimit = BODY_LIMITS['POST /v1/webhooks/microsoft']!;
+    const graphLimit = BODY_LIMITS['POST /v1/webhooks/microsoft'];
     const batch = JSON.stringify({ value: [] }).padEnd(graphLimit, ' ');
     expect((await graph(batch)).status).toBe(202);
     const res = await graph(`${batch} `);
@@ -220,7 +220,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('webhook intake on
     const selects = vi.spyOn(t.runtime.ctx.db, 'selectFrom');
     try {
       expect((await graph({ value })).status).toBe(202);
-      expect(selects.mock.calls.filter(([table]) => String(table).startsWith('graph_subscriptions'))).toHaveLength(1);
+      expect(selects.mock.calls.filter(([table]) => String(table as string).startsWith('graph_subscriptions'))).toHaveLength(1);
     } finally {
       selects.mockRestore();
     }

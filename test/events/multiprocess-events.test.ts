@@ -77,13 +77,13 @@ describe.skipIf(!pgUrl)('provider events with separate API and worker processes 
     await waitForStatus(call, token, id, ['synced'], 60_000);
     expect(await zoom.webhooks.subscribe({ url: `${apiProc.url}/v1/webhooks/zoom`, secretToken: SECRET })).toBe(true);
     const meeting = await zoom.webhooks.addRecording(owner.id);
-    await until('the recording', async () => (await listItems(call, token, id)).some((i) => i.source_id.includes(meeting.recording_files[0]!.id) || JSON.stringify(i).includes(meeting.recording_files[0]!.id)));
+    await until('the recording', async () => (await listItems(call, token, id)).some((i) => i.source_id.includes(meeting.recording_files[0].id) || JSON.stringify(i).includes(meeting.recording_files[0].id)));
     const runs = await eventRuns(id);
     expect(runs.length).toBeGreaterThanOrEqual(1);
-    expect(runs[0]!.custodians).toEqual([owner.id]);
+    expect(runs[0].custodians).toEqual([owner.id]);
     // the API process never ran anything: runs are started by the worker
     expect(apiProc.logs().some((l) => l.msg === 'run started')).toBe(false);
-    expect(worker.logs().some((l) => l.msg === 'run started' && l.run_id === runs[0]!.run_id)).toBe(true);
+    expect(worker.logs().some((l) => l.msg === 'run started' && l.run_id === runs[0].run_id)).toBe(true);
   }, 120_000);
 
   it('the worker keeps the Graph subscription and a notification to the API process runs the delta on the worker', async () => {
@@ -95,10 +95,10 @@ describe.skipIf(!pgUrl)('provider events with separate API and worker processes 
     await waitForStatus(call, token, id, ['synced'], 60_000);
     const sub = await until('the subscription', async () => ms.subscriptions.list().find((s) => s.resource === `/users/${alice}/drive/root`));
     expect(sub.notificationUrl).toBe(`${apiProc.url}/v1/webhooks/microsoft`);
-    const file = ms.mutate.addFile(alice, ms.listItems(alice)[0]!.id, 'late-night.txt', Buffer.from('preserve me'));
+    const file = ms.mutate.addFile(alice, ms.listItems(alice)[0].id, 'late-night.txt', Buffer.from('preserve me'));
     await until('the new file', async () => (await listItems(call, token, id)).some((i) => i.source_id === file.id));
     const runs = await eventRuns(id);
-    expect(runs[0]!.custodians).toEqual([alice]);
-    expect(worker.logs().some((l) => l.msg === 'run started' && l.run_id === runs[0]!.run_id)).toBe(true);
+    expect(runs[0].custodians).toEqual([alice]);
+    expect(worker.logs().some((l) => l.msg === 'run started' && l.run_id === runs[0].run_id)).toBe(true);
   }, 120_000);
 });

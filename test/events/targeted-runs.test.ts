@@ -64,15 +64,15 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('targeted event ru
     expect(await engine.queueTargeted(collectionId, ['carol'])).toBe('queued');
     const queued = await db.selectFrom('runs').selectAll().where('status', '=', 'queued').execute();
     expect(queued).toHaveLength(1);
-    expect(queued[0]!.trigger).toBe('event');
-    expect(JSON.parse(queued[0]!.scope!)).toEqual(['alice', 'bob', 'carol']);
+    expect(queued[0].trigger).toBe('event');
+    expect(JSON.parse(queued[0].scope!)).toEqual(['alice', 'bob', 'carol']);
     await runAll();
     expect(source.scopes.at(-1)).toEqual(['alice', 'bob', 'carol']);
 
     // one custodian only: the run sees nobody else, and the scheduled full run keeps its time
     now += MINUTE;
-    source.units[2]!.items[0]!.content = Buffer.from('carol, changed without any event');
-    source.units[2]!.items[0]!.version = 'v2';
+    source.units[2].items[0].content = Buffer.from('carol, changed without any event');
+    source.units[2].items[0].version = 'v2';
     expect(await engine.queueTargeted(collectionId, ['alice'])).toBe('queued');
     await runAll();
     expect(source.scopes.at(-1)).toEqual(['alice']);

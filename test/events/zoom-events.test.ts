@@ -41,7 +41,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom webhooks end
     token = await t.token('acme', [CB]);
     const active = sandbox.tenant.users.filter((u) => u.status === 'active');
     selected = active.slice(0, 2).map((u) => u.id);
-    unselected = active[2]!.id;
+    unselected = active[2].id;
     collectionId = await newCollection(t.call, token, 'conf', 'events');
     await pairFlow(t.call, token, collectionId, { type: 'conf', redirectTo: CB, state: 's1', callbackOrigin: t.url });
     const filters = {
@@ -68,10 +68,10 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom webhooks end
 
   it('collects a new recording of a selected user through an event run limited to that user', async () => {
     const fullRunsBefore = (await runs()).filter((r) => r.trigger !== 'event').length;
-    const meeting = await sandbox.webhooks.addRecording(selected[0]!, { topic: 'Evidence meeting' });
+    const meeting = await sandbox.webhooks.addRecording(selected[0], { topic: 'Evidence meeting' });
     const listed = await until('the recording to be listed', async () => {
       const got = await items();
-      const video = got.find((i) => i.kind === 'recording_video' && JSON.stringify(i).includes(meeting.recording_files[0]!.id));
+      const video = got.find((i) => i.kind === 'recording_video' && JSON.stringify(i).includes(meeting.recording_files[0].id));
       const transcript = got.find((i) => i.kind === 'transcript' && JSON.stringify(i).includes(meeting.recording_files[1]?.id ?? '§'));
       return video && transcript ? { video, transcript } : undefined;
     });
@@ -99,11 +99,11 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom webhooks end
     sandbox.webhooks.faults.duplicate = true;
     sandbox.webhooks.faults.duplicateVariant = true;
     try {
-      const message = await sandbox.webhooks.addChatMessage({ from: selected[1]!, to: selected[0]!, text: 'delete this later' });
+      const message = await sandbox.webhooks.addChatMessage({ from: selected[1], to: selected[0], text: 'delete this later' });
       await until('the chat message to be listed', async () => (await items()).find((i) => i.source_id === message.id));
       const rows = (await inbox()).filter((r) => r.body.includes(message.id));
       expect(rows).toHaveLength(1);
-      expect(rows[0]!.deliveries).toBe(2);
+      expect(rows[0].deliveries).toBe(2);
       const got = await items();
       const keys = got.map((i) => `${i.kind}/${i.source_id}`);
       expect(new Set(keys).size).toBe(keys.length);
@@ -116,7 +116,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom webhooks end
   it('refuses deliveries with a bad signature: Zoom retries them later', async () => {
     sandbox.webhooks.faults.badSignature = true;
     try {
-      await sandbox.webhooks.addChatMessage({ from: selected[0]!, to: selected[1]!, text: 'forged' });
+      await sandbox.webhooks.addChatMessage({ from: selected[0], to: selected[1], text: 'forged' });
     } finally {
       sandbox.webhooks.faults.badSignature = false;
     }

@@ -25,13 +25,13 @@ export function readDat(bytes: Buffer): Array<Record<string, string>> {
   });
   const [head, ...rows] = records;
   return rows.map((r) => {
-    if (r.length !== head!.length) throw new Error('record width differs from the header');
-    return Object.fromEntries(head!.map((h, i) => [h, r[i]!]));
+    if (r.length !== head.length) throw new Error('record width differs from the header');
+    return Object.fromEntries(head.map((h, i) => [h, r[i]]));
   });
 }
 
 export function datHeader(bytes: Buffer): string[] {
-  return bytes.subarray(3).toString('utf8').split('\r\n')[0]!.slice(1, -1).split('þ\u0014þ');
+  return bytes.subarray(3).toString('utf8').split('\r\n')[0].slice(1, -1).split('þ\u0014þ');
 }
 
 export async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
@@ -56,7 +56,7 @@ export async function readRsmf(bytes: Buffer): Promise<{ headers: Map<string, st
   const parts = text.slice(split + 4).split(`--${boundary}`).slice(1, -1);
   const attachments = parts.filter((p) => /Content-Disposition: attachment/i.test(p));
   if (attachments.length !== 1) throw new Error(`${attachments.length} attachments`);
-  const att = attachments[0]!;
+  const att = attachments[0];
   if (!/filename="rsmf\.zip"/.test(att) || !/Content-Transfer-Encoding: base64/i.test(att)) throw new Error('the attachment is not a base64 rsmf.zip');
   const zip = await unzip(Buffer.from(att.slice(att.indexOf('\r\n\r\n') + 4).replace(/\s+/g, ''), 'base64'));
   const manifest = zip.get('rsmf_manifest.json');

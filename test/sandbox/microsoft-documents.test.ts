@@ -44,7 +44,7 @@ describe('Microsoft simulator file content', () => {
   it('the seeded tenant serves those documents and stays deterministic per seed', () => {
     const opts = { seed: 11, users: 2, usersWithoutDrive: 0, folderDepth: 1, foldersPerLevel: 1, filesPerFolder: 8, fileSize: 300 };
     const snapshot = (model: ReturnType<typeof buildTenant>) =>
-      [...model.contents.entries()].map(([id, c]) => `${id}:${Buffer.from(c as Buffer).toString('base64')}`).join('|');
+      [...model.contents.entries()].map(([id, c]) => `${id}:${Buffer.from(c).toString('base64')}`).join('|');
     const a = buildTenant(opts);
     expect(snapshot(buildTenant(opts))).toBe(snapshot(a));
     const names = a.tenant.users.flatMap((u) => [...(u.drive?.items.values() ?? [])]).filter((i) => i.kind === 'file');

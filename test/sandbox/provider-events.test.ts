@@ -43,8 +43,8 @@ describe('Zoom sandbox webhook delivery (reference §1.3–§1.5)', () => {
     });
     try {
       expect(await zoom.webhooks.subscribe({ url: r.url, secretToken: secret })).toBe(true);
-      const owner = zoom.tenant.users[0]!;
-      await zoom.webhooks.addChatMessage({ from: owner.id, to: zoom.tenant.users[1]!.id, text: 'hello' });
+      const owner = zoom.tenant.users[0];
+      await zoom.webhooks.addChatMessage({ from: owner.id, to: zoom.tenant.users[1].id, text: 'hello' });
       for (const s of r.seen) {
         const ts = s.headers['x-zm-request-timestamp'] as string;
         expect(s.headers['x-zm-signature']).toBe(`v0=${crypto.createHmac('sha256', secret).update(`v0:${ts}:${s.body}`).digest('hex')}`);
@@ -91,8 +91,8 @@ describe('Graph sandbox subscriptions (reference §2.2–§2.5)', () => {
     fetch(`${ms.graphUrl}/subscriptions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it('validates the endpoint before 201, refuses non-root resources, other change types and too long expiries', async () => {
-    const user = ms.tenant.users[0]!.id;
-    const r = await receiver((req, body) => {
+    const user = ms.tenant.users[0].id;
+    const r = await receiver((req, _body) => {
       const token = new URL(req.url!, 'http://x').searchParams.get('validationToken');
       return token !== null ? { status: 200, body: token, type: 'text/plain' } : { status: 202 };
     });
@@ -110,11 +110,11 @@ describe('Graph sandbox subscriptions (reference §2.2–§2.5)', () => {
       const ok = await create(base);
       expect(ok.status).toBe(201);
       expect(r.seen).toHaveLength(1);
-      expect(r.seen[0]!.headers['content-type']).toMatch(/^text\/plain/);
+      expect(r.seen[0].headers['content-type']).toMatch(/^text\/plain/);
       const sub = (await ok.json()) as { id: string };
-      ms.mutate.addFile(user, ms.listItems(user)[0]!.id, 'x.txt');
+      ms.mutate.addFile(user, ms.listItems(user)[0].id, 'x.txt');
       for (let i = 0; i < 50 && r.seen.length < 2; i++) await new Promise((res) => setTimeout(res, 20));
-      const note = JSON.parse(r.seen[1]!.body) as { value: Array<Record<string, unknown>> };
+      const note = JSON.parse(r.seen[1].body) as { value: Array<Record<string, unknown>> };
       expect(note.value[0]).toMatchObject({ subscriptionId: sub.id, clientState: 'cs', changeType: 'updated', resourceData: null, tenantId: ms.tenantId });
       const patch = (id: string) =>
         fetch(`${ms.graphUrl}/subscriptions/${id}`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ expirationDateTime: in10days }) });

@@ -24,7 +24,7 @@ const recent = 'from=2024-09-20T00:00:00Z';
 
 describe('zoom sandbox: Team Chat beyond the default tenant', () => {
   it('lists an external contact with peer_contact_member_id only, and to_contact takes that member id', async () => {
-    const contact = sb.tenant.externalContacts[0]!;
+    const contact = sb.tenant.externalContacts[0];
     const conversation = sb.tenant.oneToOne.find((c) => c.userIds.includes(contact.member_id))!;
     const owner = conversation.userIds.find((id) => id !== contact.member_id)!;
     const sessions = await get(`/chat/users/${owner}/sessions?type=1:1&page_size=50`);
@@ -39,8 +39,8 @@ describe('zoom sandbox: Team Chat beyond the default tenant', () => {
   });
 
   it('serves files on messages with a download_url that answers the bytes to the bearer token and an HTML page without it', async () => {
-    const channel = sb.tenant.channels.find((c) => sb.tenant.channelMessages[c.id]!.some((m) => m.files?.length && m.timestamp >= Date.parse('2024-09-20T00:00:00Z')))!;
-    const member = channel.memberIds[0]!;
+    const channel = sb.tenant.channels.find((c) => sb.tenant.channelMessages[c.id].some((m) => m.files?.length && m.timestamp >= Date.parse('2024-09-20T00:00:00Z')))!;
+    const member = channel.memberIds[0];
     const { body } = await get(`/chat/users/${member}/messages?to_channel=${channel.id}&${recent}&page_size=50&include_deleted_and_edited_message=true`);
     const withFiles = body.messages.filter((m: any) => m.files?.length);
     expect(withFiles.length).toBeGreaterThan(0);

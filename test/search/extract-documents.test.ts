@@ -77,7 +77,7 @@ describe('docx and PDF text extraction', () => {
     for (const [name, bytes] of cases) {
       await expect(extract(name, bytes)).resolves.toBeNull();
       expect(debug.map((d) => d.msg), name).toEqual(['document text not extracted']);
-      expect(typeof debug[0]!.obj.err, name).toBe('string');
+      expect(typeof debug[0].obj.err, name).toBe('string');
     }
   });
 
@@ -85,7 +85,7 @@ describe('docx and PDF text extraction', () => {
     const big = await docxWith([`budget ${'x'.repeat(200_000)}`]);
     expect(big.length).toBeLessThan(10_000);
     expect(await extract('big.docx', big, { maxInflatedBytes: 100_000 })).toBeNull();
-    expect(debug[0]!.obj.err).toBe('inflates past 100000 bytes');
+    expect(debug[0].obj.err).toBe('inflates past 100000 bytes');
     expect(await extract('big.docx', big)).toContain('budget');
   });
 
@@ -136,7 +136,7 @@ describe('docx and PDF text extraction', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(text ?? '').not.toContain('page150 line 39');
     expect(debug).toHaveLength(1);
-    expect(debug[0]!.obj.cut === 'time' || debug[0]!.obj.err === 'no text after 30 ms').toBe(true);
+    expect(debug[0].obj.cut === 'time' || debug[0].obj.err === 'no text after 30 ms').toBe(true);
   });
 
   it('bounds the text of a document to maxChars', async () => {
@@ -145,6 +145,6 @@ describe('docx and PDF text extraction', () => {
     expect(text!.length).toBeLessThanOrEqual(300);
     expect(text).toContain('chunk0');
     expect(text).not.toContain('chunk4');
-    expect(debug[0]!.obj.cut).toBe('chars');
+    expect(debug[0].obj.cut).toBe('chars');
   });
 });

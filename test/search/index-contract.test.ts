@@ -95,7 +95,7 @@ for (const database of testDatabases) {
     it('ranks the exact phrase above the same words scattered', async () => {
       const res = await search('quarterly budget review');
       expect(res.hits.map((h) => h.item.id)).toEqual([ids.transcript, ids.file]);
-      expect(res.hits[0]!.score).toBeGreaterThan(res.hits[1]!.score);
+      expect(res.hits[0].score).toBeGreaterThan(res.hits[1].score);
       expect(res.total).toBe(2);
     });
 
@@ -159,10 +159,10 @@ for (const database of testDatabases) {
 
     it('marks matches in HTML-escaped highlights', async () => {
       const [hit] = (await search('"budget review"')).hits.filter((h) => h.item.id === ids.transcript);
-      expect(hit!.highlights[0]).toContain('<mark>budget review</mark>');
-      expect(hit!.highlights[0]).toContain('Bob Stone');
+      expect(hit.highlights[0]).toContain('<mark>budget review</mark>');
+      expect(hit.highlights[0]).toContain('Bob Stone');
       const named = await search('name:board');
-      expect(named.hits[0]!.highlights[0]).toBe('<mark>Board</mark> meeting');
+      expect(named.hits[0].highlights[0]).toBe('<mark>Board</mark> meeting');
     });
 
     it('re-indexes in place: new words replace old ones, undefined content keeps the content text', async () => {

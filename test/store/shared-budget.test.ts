@@ -140,7 +140,6 @@ for (const kind of fleets) {
     });
 
     const pair = (clock: SteppingClock, config: { ratePerSecond: number; concurrency: number }) => {
-      fleet!;
       const key = `conf:${randomUUID()}`;
       const ids = { provider: 'conf', credential: key.slice(5) };
       const make = () => new SharedBudget(key, ids, { ...config, burst: 1 }, { backend: fleet!.backend(), clock, learn: false });

@@ -44,7 +44,7 @@ export interface TestAppOptions {
 /** A real server on 127.0.0.1:0 over a fresh database and data directory. */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-app-'));
-  const database = opts.shared ?? (await (opts.database ?? testDatabases[0]!).open());
+  const database = opts.shared ?? (await (opts.database ?? testDatabases[0]).open());
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -263,7 +263,7 @@ export async function fetchManifest(call: Call, token: string, collectionId: str
   const res = await call(token, 'GET', `/v1/collections/${collectionId}/manifest?format=csv`);
   if (res.status !== 200 || !res.headers.get('content-type')?.startsWith('text/csv')) throw new Error(`csv manifest: ${res.status}`);
   const [header, ...rows] = parseCsv(await res.text());
-  return { json, csv: rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? '']))) };
+  return { json, csv: rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? '']))) };
 }
 
 /** RFC 4180 rows: quoted cells may hold commas, CRLF and doubled quotes. */
@@ -273,7 +273,7 @@ export function parseCsv(text: string): string[][] {
   let cell = '';
   let i = 0;
   while (i < text.length) {
-    const ch = text[i]!;
+    const ch = text[i];
     if (ch === '"') {
       const end = text.indexOf('"', i + 1);
       if (end < 0) throw new Error('csv: unterminated quoted cell');

@@ -73,7 +73,7 @@ const messagesOf = (diagnostics: Array<{ message: string; path?: unknown[] }>) =
 
 export async function conformance(documentPath: string, baseUrl: string): Promise<Conformance> {
   const document = JSON.parse(fs.readFileSync(documentPath, 'utf8')) as object;
-  const operations = (await getHttpOperationsFromSpec(document)) as IHttpOperation[];
+  const operations = (await getHttpOperationsFromSpec(document));
   const violations: Violation[] = [];
   const seen = new Map<string, Set<number>>();
   const refusedInvalid = new Map<string, Set<number>>();
@@ -82,7 +82,7 @@ export async function conformance(documentPath: string, baseUrl: string): Promis
   function check(x: Exchange, requestIsInvalid = false): void {
     const label = `${x.method} ${x.path}${Object.keys(x.query).length ? `?${new URLSearchParams(x.query as Record<string, string>)}` : ''} -> ${x.status}`;
     const url = { path: x.path, query: x.query };
-    const routed = route({ resources: operations, input: { method: x.method.toLowerCase() as never, url } } as never) as { _tag: string; left?: Error; right?: IHttpOperation };
+    const routed = route({ resources: operations, input: { method: x.method.toLowerCase() as never, url } }) as { _tag: string; left?: Error; right?: IHttpOperation };
     if (routed._tag !== 'Right' || !routed.right) {
       violations.push({ exchange: label, operation: null, where: 'route', messages: [routed.left?.message ?? 'no operation'] });
       return;
@@ -140,7 +140,7 @@ export async function conformance(documentPath: string, baseUrl: string): Promis
     const bytes = Buffer.from(await res.arrayBuffer());
     const u = new URL(p, 'http://x');
     const query: Record<string, string | string[]> = {};
-    for (const [k, v] of u.searchParams) query[k] = k in query ? [query[k]!].flat().concat(v) : v;
+    for (const [k, v] of u.searchParams) query[k] = k in query ? [query[k]].flat().concat(v) : v;
     check(
       { method, path: u.pathname, query, requestHeaders: headers, requestBody: body, status: res.status, headers: Object.fromEntries(res.headers), body: bytes.toString('utf8') },
       init.invalid === true,

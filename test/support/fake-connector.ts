@@ -129,7 +129,7 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
         let body = bytes;
         if (hash === 'corrupt-once' && n === 1) {
           body = Buffer.from(bytes);
-          body[0] = body[0]! ^ 0xff;
+          body[0] = body[0] ^ 0xff;
         }
         const partial = offset > 0 && item.ranged === true;
         const breakAt = n === 1 ? item.breakAfter : undefined;
@@ -189,7 +189,7 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
         for (const unit of source.units) if (unit.custodian && inScope(unit)) yield unitEvent(unit.custodian, 'pending');
       }
       for (let u = start; u < source.units.length; u++) {
-        const unit = source.units[u]!;
+        const unit = source.units[u];
         if (!inScope(unit)) continue;
         if (unit.custodian) yield unitEvent(unit.custodian, 'running');
         if (unit.custodian?.failed) {
@@ -200,6 +200,7 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
         }
         for (const item of unit.items) yield { type: 'item', item: inputOf(item, u), content: contentOf(item) };
         if (source.failAfterUnit?.unit === u) throw source.failAfterUnit.error;
+// eslint-disable-next-line @typescript-eslint/only-throw-error -- the fake throws whatever the test hands it (non-Errors included)
         if (unit.throws) throw unit.throws;
         for (const d of unit.deleted ?? []) yield { type: 'deleted', kind: d.kind, sourceId: d.sourceId };
         for (const reason of unit.errors ?? []) yield { type: 'error', reason };
@@ -210,7 +211,7 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
         if (unit.custodian) yield unitEvent(unit.custodian, 'done');
         yield { type: 'checkpoint', state: { unit: u + 1 } };
       }
-      if (source.cursors !== undefined) yield { type: 'cursors', value: ctx.scope && opts.split ? { [ctx.scope[0]!]: source.cursors } : source.cursors };
+      if (source.cursors !== undefined) yield { type: 'cursors', value: ctx.scope && opts.split ? { [ctx.scope[0]]: source.cursors } : source.cursors };
     },
     ...(opts.split && {
       /** One unit per custodian; cursors `{[custodian]: value}`, merged per custodian. */
@@ -232,7 +233,7 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
       const source = opts.source();
       for (const p of pieces) {
         const u = source.units.findIndex((unit) => unit.items.some((i) => i.kind === p.kind && i.sourceId === p.sourceId));
-        const item = u >= 0 ? source.units[u]!.items.find((i) => i.kind === p.kind && i.sourceId === p.sourceId) : undefined;
+        const item = u >= 0 ? source.units[u].items.find((i) => i.kind === p.kind && i.sourceId === p.sourceId) : undefined;
         if (item) {
           yield { type: 'item', item: inputOf(item, u), content: contentOf(item) };
           continue;

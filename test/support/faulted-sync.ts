@@ -15,7 +15,7 @@ export const PROVIDER_FAULT_RATES = { serverErrors: 0.1, tooMany: 0.05, resets: 
 
 const CB = 'https://client.example/faulted';
 const ALL = { all_selected: true, selected: [], excluded: [] };
-const CONF_FILTERS: ConfFilters = { account_owners: ALL, content_selections: ALL, chats: { all_selected: true, selected: [], excluded: [] } } as ConfFilters;
+const CONF_FILTERS: ConfFilters = { account_owners: ALL, content_selections: ALL, chats: { all_selected: true, selected: [], excluded: [] } };
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
 export interface FaultedSyncOptions {
@@ -62,7 +62,7 @@ export async function startFaultedSync(opts: FaultedSyncOptions = {}): Promise<F
     ...opts.env,
   };
   const apps: TestApp[] = [];
-  const shared: OpenedDatabase = await (opts.database ?? testDatabases[0]!).open();
+  const shared: OpenedDatabase = await (opts.database ?? testDatabases[0]).open();
   try {
     for (let i = 0; i < (opts.runtimes ?? 1); i++) apps.push(await startTestApp({ shared, env }));
   } catch (error) {
@@ -70,7 +70,7 @@ export async function startFaultedSync(opts: FaultedSyncOptions = {}): Promise<F
     await shared.close();
     throw error;
   }
-  const t = apps[0]!;
+  const t = apps[0];
   const token = await t.token('faulted', [CB]);
   const call = (method: string, path: string, json?: unknown) => t.call(token, method, path, json === undefined ? {} : { json });
   const conf = await newCollection(t.call, token, 'conf', 'faulted-conf');

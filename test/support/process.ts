@@ -14,7 +14,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const SYSTEM_VARS = ['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'TZ', 'SYSTEMROOT'];
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const base = Object.fromEntries(SYSTEM_VARS.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]!]])));
+  const base = Object.fromEntries(SYSTEM_VARS.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]])));
   return { ...base, ...env };
 }
 
@@ -87,8 +87,8 @@ export function spawnCustody(name: string, args: string[], env: Record<string, s
     }
     for (const wake of waiters) wake();
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   let done: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => {

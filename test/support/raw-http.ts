@@ -54,6 +54,7 @@ export function rawExchange(
       setTimeout(finish, 20);
     });
     if (opts.readAfterWrite) socket.pause();
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the body cannot reject: it awaits only 'drain'/'close' and timers
     socket.on('connect', async () => {
       for (const part of parts) {
         if (finished || socket.destroyed) return;
@@ -75,7 +76,7 @@ export function parseResponses(raw: string): RawResponse[] {
     const headEnd = rest.indexOf('\r\n\r\n');
     if (headEnd < 0) return out;
     const [statusLine, ...lines] = rest.slice(0, headEnd).split('\r\n');
-    const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine!);
+    const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
     if (!match) return out;
     const headers: Record<string, string> = {};
     for (const line of lines) {

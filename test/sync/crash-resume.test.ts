@@ -20,8 +20,8 @@ function runChild(args: string[]): { child: ChildProcess; output: () => string; 
   // wrapper would forward it to a grandchild instead).
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: path.resolve(import.meta.dirname, '../..'), env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, output: () => out, exit };
 }

@@ -63,7 +63,7 @@ for (const database of testDatabases) {
       expect(new Set(tokens)).toEqual(new Set(['a1']));
       expect(provider.calls()).toBe(1);
       const row = await new WalletRepo(db).getById(walletId);
-      expect(testSealer.open<Grant>(row!.sealed_grant!)).toMatchObject({ access_token: 'a1', refresh_token: 'r1' });
+      expect(testSealer.open<Grant>(row.sealed_grant!)).toMatchObject({ access_token: 'a1', refresh_token: 'r1' });
       expect(await one.grantInfo(walletId)).toEqual({ expires_at: expect.any(String), tenant: 't1' });
     });
 
@@ -149,7 +149,7 @@ for (const database of testDatabases) {
       refuse();
       await new Promise((r) => setTimeout(r, 150));
       const wallets = new WalletRepo(otherDb);
-      const version = (await wallets.getById(walletId))!.grant_version;
+      const version = (await wallets.getById(walletId)).grant_version;
       expect(await wallets.swapGrant(walletId, version, testSealer.seal({ access_token: 'b1', refresh_token: 'rb1', expires_at: soon(3600_000) }))).toBe(true);
       await otherDb.deleteFrom('credential_refresh_locks').where('wallet_id', '=', walletId).execute();
       expect(await pending).toBe('b1');
@@ -166,7 +166,7 @@ for (const database of testDatabases) {
       expect(await two.token()).toBe('a1');
       expect(provider.calls()).toBe(1);
       const row = await new WalletRepo(db).getById(walletId);
-      expect(testSealer.open<Grant>(row!.sealed_grant!)).toMatchObject({ access_token: 'a1', refresh_token: 'r1' });
+      expect(testSealer.open<Grant>(row.sealed_grant!)).toMatchObject({ access_token: 'a1', refresh_token: 'r1' });
     });
 
     it('passes a refused grant on as GrantRevokedError and never logs a token', async () => {

@@ -163,12 +163,12 @@ for (const database of testDatabases) {
         const old = (n: number) => ({ sha256: String(n).repeat(64), size: n, version: String(n), run_id: `run_${n}`, collected_datetime: at, replaced_at: at });
         const rows = [row('closed_caption', 'cc', null), row('file', 'f', [old(1)])];
         await legacy.insertInto('items').values(rows).execute();
-        await indexItem(db, rows[0]!, null);
+        await indexItem(db, rows[0], null);
 
         expect((await migrator.migrateToLatest()).error).toBeUndefined();
         const hits = await searchIndexFor(db).search(db, parseQuery('kind:transcript', { kinds: ['transcript', 'file'] }), { accountId: s.accountId, includeDeleted: false }, { offset: 0, size: 10 });
-        expect(hits.hits.map((h) => h.itemId)).toEqual([rows[0]!.id]);
-        const file = await db.selectFrom('items').selectAll().where('id', '=', rows[1]!.id).executeTakeFirstOrThrow();
+        expect(hits.hits.map((h) => h.itemId)).toEqual([rows[0].id]);
+        const file = await db.selectFrom('items').selectAll().where('id', '=', rows[1].id).executeTakeFirstOrThrow();
         // In a collection that is not arch, a version still holding its reference was kept for a hold.
         expect(previousVersionsOf(file)).toMatchObject([{ sha256: '1'.repeat(64), kept_for: 'hold', holds_ref: true }]);
       } finally {

@@ -73,12 +73,12 @@ for (const database of testDatabases) {
       for (const [name, c] of Object.entries(cases)) {
         const { collectionId, accountId } = await seedCollection(db);
         ids[name] = newId('run');
-        await db.insertInto('runs').values({ id: ids[name]!, collection_id: collectionId, account_id: accountId, trigger: 'start', created_at: new Date().toISOString(), ...c } as never).execute();
+        await db.insertInto('runs').values({ id: ids[name], collection_id: collectionId, account_id: accountId, trigger: 'start', created_at: new Date().toISOString(), ...c }).execute();
       }
       const offered = await engine.claimableRunIds(100);
       for (const name of ['queued', 'expired', 'deadOwner']) expect(offered, name).toContain(ids[name]);
       for (const name of ['liveOwner', 'otherHost', 'otherNamespace', 'otherBoot', 'unknownScope', 'legacy', 'finished']) expect(offered, name).not.toContain(ids[name]);
-      for (const name of ['liveOwner', 'otherNamespace', 'legacy']) expect((await engine.runOnce(ids[name]!)).status, name).toBe('not_claimed');
+      for (const name of ['liveOwner', 'otherNamespace', 'legacy']) expect((await engine.runOnce(ids[name])).status, name).toBe('not_claimed');
       expect(engine.owner.startsWith(`${host}:${scope}:${process.pid}:`)).toBe(true);
       await db.updateTable('runs').set({ status: 'cancelled' }).where('id', 'in', Object.values(ids)).execute();
     });
@@ -96,7 +96,7 @@ for (const database of testDatabases) {
       expect(byId.a).toMatchObject({ sha256: sha256(a), size: a.length, hash_verified: 1, provider_hash_type: 'sha1Hash', provider_hash_value: sha1(a), run_id: runId, content_state: 'stored' });
       expect(byId.b).toMatchObject({ sha256: sha256(b), hash_verified: null, provider_hash_type: null });
       expect(byId.dir).toMatchObject({ sha256: null, content_state: 'none', kind: 'folder' });
-      expect(byId.a!.md5).toMatch(/^[0-9a-f]{32}$/);
+      expect(byId.a.md5).toMatch(/^[0-9a-f]{32}$/);
       expect((await readBlob(blobs, sha256(a))).equals(a)).toBe(true);
       const run = await new RunRepo(db).get(runId);
       expect(run).toMatchObject({ status: 'succeeded', listed: 3, collected: 3, unchanged: 0, failed: 0, bytes: a.length + b.length });
@@ -130,7 +130,7 @@ for (const database of testDatabases) {
       s.setSource({ units: [{ items: [{ kind: 'file', sourceId: 'doc', content: v2, version: 'e2' }] }] });
       const third = await syncOnce(s.engine, s.collectionId);
       expect(await new RunRepo(db).get(third.runId)).toMatchObject({ collected: 1, unchanged: 0 });
-      const item = (await new ItemRepo(db).list(s.collectionId, {}, { limit: 5 })).rows[0]!;
+      const item = (await new ItemRepo(db).list(s.collectionId, {}, { limit: 5 })).rows[0];
       expect(item).toMatchObject({ sha256: sha256(v2), version: 'e2', run_id: third.runId });
       expect(await blobs.has(sha256(v1))).toBe(false);
       expect(await blobs.has(sha256(v2))).toBe(true);
@@ -151,10 +151,10 @@ for (const database of testDatabases) {
       const errors = await new RunRepo(db).errors(runId, 10);
       expect(errors).toHaveLength(1);
       expect(errors[0]).toMatchObject({ source_id: 'wrong', kind: 'file' });
-      expect(errors[0]!.reason).toContain('sha1Hash mismatch');
+      expect(errors[0].reason).toContain('sha1Hash mismatch');
       // The corrupted first download of `flaky` was committed, rejected and then deleted.
       const corrupted = Buffer.from(good);
-      corrupted[0] = corrupted[0]! ^ 0xff;
+      corrupted[0] = corrupted[0] ^ 0xff;
       expect(await blobs.has(sha256(corrupted))).toBe(false);
     });
 

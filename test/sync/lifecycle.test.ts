@@ -57,7 +57,7 @@ for (const database of testDatabases) {
       s.setSource({ units: [{ items: [], deleted: [{ kind: 'file', sourceId: 'h' }] }] });
       await syncOnce(s.engine, s.collectionId);
       const [row] = await allItems(s.collectionId);
-      expect(row!.tombstoned_at).not.toBeNull();
+      expect(row.tombstoned_at).not.toBeNull();
       expect(row).toMatchObject({ content_state: 'stored', holds_ref: 1 });
       expect(await blobs.has(sha256(held))).toBe(true);
     });
@@ -176,7 +176,7 @@ for (const database of testDatabases) {
       }
       expect(await blobs.has(sha256(mine))).toBe(false);
       expect(await blobs.has(sha256(shared))).toBe(true);
-      expect((await allItems(keeper.collectionId))[0]!.sha256).toBe(sha256(shared));
+      expect((await allItems(keeper.collectionId))[0].sha256).toBe(sha256(shared));
     });
 
     it('cancel stops a running run, which then writes nothing more', async () => {

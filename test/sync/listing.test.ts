@@ -17,7 +17,7 @@ function scripted(scripts: Array<(checkpoint: unknown) => Step[]>): Connector & 
     ...base,
     runs: 0,
     async *collect(ctx: CollectContext): AsyncIterable<CollectEvent> {
-      const script = scripts[Math.min(connector.runs++, scripts.length - 1)]!;
+      const script = scripts[Math.min(connector.runs++, scripts.length - 1)];
       for (const step of script(ctx.checkpoint)) {
         if (step.type === 'fail') throw new Error(step.message);
         if (step.type === 'wait_for_abort') {
@@ -74,14 +74,14 @@ for (const database of testDatabases) {
       expect(outcome.status).toBe('succeeded');
       const r = await rows(collectionId);
       expect(r.c).toMatchObject({ content_state: 'purged', holds_ref: 0 });
-      expect(r.c!.tombstoned_at).not.toBeNull();
-      expect(r.c!.deleted_at_source).not.toBeNull();
+      expect(r.c.tombstoned_at).not.toBeNull();
+      expect(r.c.deleted_at_source).not.toBeNull();
       expect(await blobs.has(sha256(blobOf('c')))).toBe(false);
       // Seen unchanged: still there, stamped with the run that saw them.
       for (const id of ['a', 'b']) expect(r[id]).toMatchObject({ tombstoned_at: null, content_state: 'stored', last_seen_run_id: runId });
       // Another custodian and a kind the listing did not cover are not touched.
-      expect(r.other!.tombstoned_at).toBeNull();
-      expect(r.dir!.tombstoned_at).toBeNull();
+      expect(r.other.tombstoned_at).toBeNull();
+      expect(r.dir.tombstoned_at).toBeNull();
       expect(await new RunRepo(db).get(runId)).toMatchObject({ unchanged: 2, collected: 0 });
     });
 
@@ -91,7 +91,7 @@ for (const database of testDatabases) {
       await syncOnce(engine, collectionId);
       await syncOnce(engine, collectionId);
       const r = await rows(collectionId);
-      for (const id of ['b', 'c', 'dir']) expect(r[id]!.tombstoned_at, id).not.toBeNull();
+      for (const id of ['b', 'c', 'dir']) expect(r[id].tombstoned_at, id).not.toBeNull();
       expect(r.b).toMatchObject({ content_state: 'stored', holds_ref: 1 });
       expect(await blobs.has(sha256(blobOf('b')))).toBe(true);
     });
@@ -103,16 +103,16 @@ for (const database of testDatabases) {
       await syncOnce(engine, collectionId);
       let r = await rows(collectionId);
       for (const id of ['b', 'c', 'dir']) {
-        expect(r[id]!.deleted_at_source, id).not.toBeNull();
-        expect(r[id]!.tombstoned_at, id).toBeNull();
+        expect(r[id].deleted_at_source, id).not.toBeNull();
+        expect(r[id].tombstoned_at, id).toBeNull();
       }
       expect(r.c).toMatchObject({ content_state: 'stored', holds_ref: 1 });
-      expect(r.a!.deleted_at_source).toBeNull();
+      expect(r.a.deleted_at_source).toBeNull();
       expect(await blobs.has(sha256(blobOf('c')))).toBe(true);
       await syncOnce(engine, collectionId);
       r = await rows(collectionId);
-      expect(r.b!.deleted_at_source).toBeNull();
-      expect(r.c!.deleted_at_source).not.toBeNull();
+      expect(r.b.deleted_at_source).toBeNull();
+      expect(r.c.deleted_at_source).not.toBeNull();
     });
 
     it('a run interrupted mid-listing and resumed keeps what the first attempt saw', async () => {
@@ -131,9 +131,9 @@ for (const database of testDatabases) {
       await new Promise((r) => setTimeout(r, 5));
       expect((await engine.runOnce(runId)).status).toBe('succeeded');
       const r = await rows(collectionId);
-      expect(r.a!.tombstoned_at).toBeNull();
-      expect(r.b!.tombstoned_at).toBeNull();
-      expect(r.c!.tombstoned_at).not.toBeNull();
+      expect(r.a.tombstoned_at).toBeNull();
+      expect(r.b.tombstoned_at).toBeNull();
+      expect(r.c.tombstoned_at).not.toBeNull();
     });
 
     it("a retry that resumes a failed run's checkpoint keeps that run's marks", async () => {
@@ -151,7 +151,7 @@ for (const database of testDatabases) {
       const r = await rows(collectionId);
       expect(r.a).toMatchObject({ tombstoned_at: null, last_seen_run_id: failed.runId });
       expect(r.b).toMatchObject({ tombstoned_at: null, last_seen_run_id: failed.runId });
-      expect(r.c!.tombstoned_at).not.toBeNull();
+      expect(r.c.tombstoned_at).not.toBeNull();
     });
   });
 }

@@ -44,7 +44,7 @@ for (const database of testDatabases) {
         ['u|TIMELINE|t', 'transcript', 0],
       ]);
       // Old entries read as complete versions that hold their content.
-      expect(previousVersionsOf(rows[0]!)).toMatchObject([
+      expect(previousVersionsOf(rows[0])).toMatchObject([
         { sha256: '1'.repeat(64), holds_ref: true, content_state: 'stored', run_id: 'run_1', name: null, metadata: null },
         { sha256: '2'.repeat(64), holds_ref: true, version: '2' },
       ]);

@@ -82,12 +82,12 @@ for (const database of testDatabases) {
         ['u1', 3, 1, 1, 1],
         ['u2', 1, 0, 0, 1],
       ]);
-      const u1 = r.custodians[0]!.exceptions;
+      const u1 = r.custodians[0].exceptions;
       expect(u1.map((e) => [e.source_id, e.outcome]).sort()).toEqual([
         ['broken', 'failed'],
         ['vanished', 'not_present'],
       ]);
-      expect(r.custodians[1]!.exceptions).toEqual([{ source_id: 'u2', kind: 'custodian', name: 'u2', outcome: 'failed', reason: 'Zoom user u2@example.com was deleted: nothing collected for them' }]);
+      expect(r.custodians[1].exceptions).toEqual([{ source_id: 'u2', kind: 'custodian', name: 'u2', outcome: 'failed', reason: 'Zoom user u2@example.com was deleted: nothing collected for them' }]);
     });
 
     it('a run in which nothing could be collected fails', async () => {
@@ -126,7 +126,7 @@ for (const database of testDatabases) {
       expect(seen.filter((e) => e.type === 'run.finished')).toEqual([{ type: 'run.finished', data: { run_id: runId, collection_id: s.collectionId, status: 'cancelled' } }]);
       const r = await loadReconciliation(db, (await new RunRepo(db).get(runId))!);
       expect(r.status).toBe('cancelled');
-      expect(r.custodians[0]!.exceptions).toEqual([{ source_id: 'u2', kind: 'custodian', name: 'u2@example.com', outcome: 'not_reached', reason: 'the run was cancelled before this unit was finished' }]);
+      expect(r.custodians[0].exceptions).toEqual([{ source_id: 'u2', kind: 'custodian', name: 'u2@example.com', outcome: 'not_reached', reason: 'the run was cancelled before this unit was finished' }]);
     });
   });
 }

@@ -21,7 +21,7 @@ describe('run owner identity', () => {
   it('takes the shortcut only for a gone process of this very namespace', () => {
     const self = currentIdentity();
     const me = ownerString(self);
-    const exited = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const exited = spawnSync(process.execPath, ['-e', '0']).pid;
     const inNamespace = (pid: number) => `${self.host}:${self.scope}:${pid}:aa`;
     expect(isDeadOwner(inNamespace(exited), self, me)).toBe(true);
     expect(isDeadOwner(inNamespace(process.ppid), self, me)).toBe(false);

@@ -53,7 +53,7 @@ for (const database of testDatabases) {
       const [retry] = await activeRuns(collectionId);
       expect(retry).toMatchObject({ trigger: 'retry', status: 'queued', checkpoint: null });
       expect((await collection(collectionId)).sync_status).toBe('pending');
-      expect((await engine.runOnce(retry!.id)).status).toBe('succeeded');
+      expect((await engine.runOnce(retry.id)).status).toBe('succeeded');
       expect((await collection(collectionId)).sync_status).toBe('synced');
     });
 
@@ -67,8 +67,8 @@ for (const database of testDatabases) {
       expect(runs[0]).toMatchObject({ status: 'queued' });
       // Once repaired there is nothing more to do: a second tick queues nothing new.
       await engine.scheduler.tick();
-      expect((await activeRuns(collectionId)).map((r) => r.id)).toEqual([runs[0]!.id]);
-      expect((await engine.runOnce(runs[0]!.id)).status).toBe('succeeded');
+      expect((await activeRuns(collectionId)).map((r) => r.id)).toEqual([runs[0].id]);
+      expect((await engine.runOnce(runs[0].id)).status).toBe('succeeded');
       expect((await collection(collectionId)).sync_status).toBe('synced');
     });
 

@@ -91,7 +91,7 @@ for (const database of testDatabases) {
       expect(errorRun.outcome.status).toBe('error');
       const errored = await runAudit(db, unpaired.collectionId);
       expect(errored.map((e) => [e.action, e.outcome])).toEqual([['run.start', 'started'], ['run.finish', 'error']]);
-      expect(errored[1]!.detail!.reason).toMatch(/re-pair/);
+      expect(errored[1].detail!.reason).toMatch(/re-pair/);
 
       const cancelled = await seedCollection(db);
       const engine = engineFor(db, blobs, [failing], { workers: 'none' });

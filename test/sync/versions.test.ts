@@ -48,7 +48,7 @@ for (const database of testDatabases) {
       expect(row).toMatchObject({ sha256: sha256(v2), version: '2', run_id: secondRun, version_refs: 1 });
       const [old] = previousVersionsOf(row);
       expect(old).toMatchObject({ sha256: sha256(v1), version: '1', holds_ref: true, content_state: 'stored', run_id: firstRun, replaced_by_run_id: secondRun, name: 'plan.txt', metadata: { rev: 1 } });
-      expect(old!.md5).toMatch(/^[0-9a-f]{32}$/);
+      expect(old.md5).toMatch(/^[0-9a-f]{32}$/);
       expect(await blobs.has(sha256(v1))).toBe(true);
       expect(await refsOf(sha256(v1))).toBe(1);
 
@@ -118,8 +118,8 @@ for (const database of testDatabases) {
       const row = await item(s.collectionId, 'c');
       expect(row.version_refs).toBe(2);
       expect(previousVersionsOf(row).map((v) => [v.sha256, v.run_id, v.replaced_by_run_id, v.size])).toEqual([
-        [sha256(versions[0]!), runs[0], runs[1], 1000],
-        [sha256(versions[1]!), runs[1], runs[2], 1001],
+        [sha256(versions[0]), runs[0], runs[1], 1000],
+        [sha256(versions[1]), runs[1], runs[2], 1001],
       ]);
       for (const b of versions) expect(await blobs.has(sha256(b))).toBe(true);
     });

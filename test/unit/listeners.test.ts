@@ -62,6 +62,7 @@ describe('no listeners left on long-lived signals', () => {
     // the dispatcher's own sleep with its own stop signal: watch the signal through addEventListener
     const original = AbortSignal.prototype.addEventListener;
     AbortSignal.prototype.addEventListener = function (this: AbortSignal, ...args: Parameters<AbortSignal['addEventListener']>) {
+// eslint-disable-next-line @typescript-eslint/no-this-alias -- records the receiver the code under test used
       signalSeen ??= this;
       return original.apply(this, args);
     };

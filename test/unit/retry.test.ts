@@ -8,7 +8,7 @@ const config: RetryConfig = { maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 30_0
 const now = new Date('2026-11-21T18:30:00Z');
 
 function response(status: number, headers: Record<string, string | string[] | undefined>, extra: Partial<RetryInput> = {}): RetryInput {
-  return { attempt: 1, elapsedMs: 0, now, random: () => 0.5, kind: 'response', status, headers, ...extra } as RetryInput;
+  return { attempt: 1, elapsedMs: 0, now, random: () => 0.5, kind: 'response', status, headers, ...extra };
 }
 
 function network(code: string | undefined, extra: Partial<RetryInput> = {}): RetryInput {
@@ -194,8 +194,8 @@ describe('decideRetry reads the error through the connector quirks', () => {
 
   it('retries a 403 the quirks call throttling, pausing the credential, and not a plain 403', () => {
     const throttled = { error: { errors: [{ domain: 'usageLimits', reason: 'userRateLimitExceeded' }], code: 403 } };
-    expect(decideRetry(response(403, {}, { body: throttled } as Partial<RetryInput>), config, bodyQuirks)).toMatchObject({ retry: true, pauseCredential: true });
-    expect(decideRetry(response(403, {}, { body: { error: { code: 403, message: 'forbidden' } } } as Partial<RetryInput>), config, bodyQuirks)).toEqual({
+    expect(decideRetry(response(403, {}, { body: throttled }), config, bodyQuirks)).toMatchObject({ retry: true, pauseCredential: true });
+    expect(decideRetry(response(403, {}, { body: { error: { code: 403, message: 'forbidden' } } }), config, bodyQuirks)).toEqual({
       retry: false,
       reason: 'HTTP 403 is not retryable',
     });

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
-import { download, type Schemas } from '../api.ts';
+import { useEffect } from 'preact/hooks';
+import { download } from '../api.ts';
 import type { Session } from '../app.tsx';
 import { onPairingMessage, type PairingReturn } from '../pairing.ts';
 import { ErrorBox, Notice, StatusBadge, useAction, useLoad } from '../ui.tsx';
@@ -63,7 +63,7 @@ export function CollectionScreen(props: { session: Session; id: string; tab: str
     const runId = c?.latest_run?.run_id;
     if (!runId) return;
     const res = await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/runs/${encodeURIComponent(runId)}/cancel`, { method: 'POST' });
-    if (!res.ok) await custody.ok(Promise.resolve({ error: await res.json().catch(() => undefined), response: res }));
+    if (!res.ok) await custody.ok(Promise.resolve({ error: (await res.json().catch(() => undefined)) as unknown, response: res }));
     collection.reload();
   });
   const manifest = useAction(async (format: 'json' | 'csv') => {

@@ -119,7 +119,7 @@ function FolderLevel(props: { session: Session; collectionId: string; userId: st
       <ErrorBox error={level.error} />
       {!level.done && !level.loading && (
         <li>
-          <button type="button" class="link" onClick={() => level.more()}>
+          <button type="button" class="link" onClick={() => void level.more()}>
             More folders…
           </button>
         </li>

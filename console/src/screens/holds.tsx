@@ -29,12 +29,12 @@ export function HoldsScreen({ session }: { session: Session }) {
     setName('');
     setDescription('');
     setChosen([]);
-    holds.reload();
+    void holds.reload();
   });
   const release = useAction(async (id: string, holdName: string) => {
     if (!confirm(`Release the legal hold “${holdName}”? Held content may then be deleted.`)) return;
     await custody.ok(custody.api.DELETE('/v1/legalhold/holds/{id}', { params: { path: { id } } }));
-    holds.reload();
+    void holds.reload();
   });
   const nameOf = (id: string) => collections.data?.find((c) => c.onna_id === id)?.name ?? id;
   return (

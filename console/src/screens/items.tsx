@@ -49,7 +49,7 @@ export function ItemsPanel({ session, collection }: { session: Session; collecti
     const res = await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/items/${encodeURIComponent(itemId)}/content`, {
       headers: { range: `bytes=0-${PREVIEW_BYTES - 1}` },
     });
-    if (!res.ok) await custody.ok(Promise.resolve({ error: await res.json().catch(() => undefined), response: res }));
+    if (!res.ok) await custody.ok(Promise.resolve({ error: (await res.json().catch(() => undefined)) as unknown, response: res }));
     setPreview({ itemId, name, text: await res.text() });
   });
   const get = useAction(async (itemId: string, name: string) => {

@@ -28,7 +28,7 @@ export function ProgressPanel({ session, collection, onFinished }: { session: Se
   useEffect(() => {
     const abort = new AbortController();
     let lastEventId: string | undefined;
-    (async () => {
+    void (async () => {
       while (!abort.signal.aborted) {
         try {
           setLive(true);

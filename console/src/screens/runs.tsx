@@ -79,13 +79,14 @@ function Reconciliation({ session, collectionId, runId }: { session: Session; co
   const { custody } = session;
   return (
     <details
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a toggle handler; its result is not awaited by Preact
       onToggle={async (e) => {
         const el = e.currentTarget;
         if (!el.open || el.dataset.loaded) return;
         el.dataset.loaded = '1';
         const pre = el.querySelector('pre')!;
         const res = await custody.fetch(`/v1/collections/${encodeURIComponent(collectionId)}/runs/${encodeURIComponent(runId)}/reconciliation`);
-        const body = await res.json().catch(() => undefined);
+        const body: unknown = await res.json().catch(() => undefined);
         pre.textContent = res.ok ? JSON.stringify(body, null, 2) : `Error ${res.status}: ${(body as { detail?: string } | undefined)?.detail ?? ''}`;
       }}
     >

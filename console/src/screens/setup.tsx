@@ -15,8 +15,8 @@ const SYNC_TYPES: Array<[SyncType, string]> = [
 /** Connect the source, choose what to collect, save. */
 export function SetupPanel({ session, collection, onSaved }: { session: Session; collection: Collection; onSaved(): void }) {
   const { custody } = session;
-  const [filters, setFilters] = useState<Record<string, unknown> | null>((collection.sync_filters as Record<string, unknown> | null) ?? null);
-  const [syncType, setSyncType] = useState<SyncType>(collection.type_sync as SyncType);
+  const [filters, setFilters] = useState<Record<string, unknown> | null>((collection.sync_filters) ?? null);
+  const [syncType, setSyncType] = useState<SyncType>(collection.type_sync);
   const [saved, setSaved] = useState(false);
 
   const connect = useAction(async () => {

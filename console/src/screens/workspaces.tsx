@@ -15,7 +15,7 @@ export function WorkspacesScreen({ session }: { session: Session }) {
     await custody.ok(custody.api.POST('/v1/workspaces', { body: { name, description } }));
     setName('');
     setDescription('');
-    paged.reload();
+    void paged.reload();
   });
   return (
     <section>

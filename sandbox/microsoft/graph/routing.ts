@@ -4,7 +4,7 @@ import { ODATA_JSON, admitGraphRequest, claimsOf, sendGraphError } from './http.
 import type { GraphRouteConfig } from './http.ts';
 import type { DriveContext } from './serialize.ts';
 
-type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
+type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 
 /** Registers a Graph GET behind authentication, faults and the resource-unit budget. */
 export function graphGet(app: FastifyInstance, state: SandboxState, path: string, config: GraphRouteConfig, handler: Handler): void {

@@ -65,6 +65,6 @@ export function signedInById(state: SandboxState, userId: string): SignedIn | un
 export function signedInByHint(state: SandboxState, hint: string | undefined): SignedIn {
   const other = state.otherTenant.admin;
   if (hint && (hint.toLowerCase() === other.userPrincipalName.toLowerCase() || hint === other.id)) return signedInById(state, other.id)!;
-  const user = (hint ? state.model.user(hint) : undefined) ?? state.model.tenant.users[0]!;
+  const user = (hint ? state.model.user(hint) : undefined) ?? state.model.tenant.users[0];
   return signedInById(state, user.id)!;
 }

@@ -256,7 +256,7 @@ function page<T>(body: { items: T[]; cursor: string | null }) {
 function workspaceCollections(c: CustodyClient, id: string): Promise<Collection[]> {
   return collect(
     c.each(async (cursor) => page(await c.ok(c.api.GET('/v1/workspaces/{id}/collections', { params: { path: { id }, query: { cursor, limit: LIMIT } } })))),
-  ) as Promise<Collection[]>;
+  );
 }
 
 /** Every page of a list the typed schema may not have yet; null when the server answers 404/405 (no such route). */

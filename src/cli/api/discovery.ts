@@ -15,7 +15,7 @@ interface Page {
 /** Every page of a discovery list: `conf` pages with offset/next_page_token, `edrive` users with marker/next_marker, folders with cursor/_next. */
 async function all(api: CustodyApi, id: string, list: 'users' | 'folders' | 'channels', query: Record<string, string | undefined>): Promise<Row[]> {
   const rows: Row[] = [];
-  let page: Page = {};
+  let page: Page;
   const next: Record<string, string | undefined> = {};
   for (let i = 0; i < 1000; i++) {
     page = await api.discovery<Page>(id, list, { ...query, ...next });

@@ -25,7 +25,7 @@ function suggestedName(res: Response, fallback: string): string {
   const plain = /filename="([^"]+)"/i.exec(header);
   let name = fallback;
   try {
-    name = star ? decodeURIComponent(star[1]!) : (plain?.[1] ?? fallback);
+    name = star ? decodeURIComponent(star[1]) : (plain?.[1] ?? fallback);
   } catch {
     // a malformed header: keep the fallback
   }

@@ -113,7 +113,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
 function openBrowser(url: string): void {
   const [cmd, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
   try {
-    const child = spawn(cmd as string, args as string[], { detached: true, stdio: 'ignore' });
+    const child = spawn(cmd, args, { detached: true, stdio: 'ignore' });
     child.on('error', () => say(`could not start ${cmd}: open the URL above in a browser`));
     child.unref();
   } catch {

@@ -66,7 +66,10 @@ export function formatBytes(n: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let i = 0;
   let v = n;
-  while (v >= 1024 && i < units.length - 1) (v /= 1024), i++;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
   return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
 }
 
@@ -129,14 +132,20 @@ class Bars {
   total(c: Progress) {
     const payload = { name: 'all custodians'.padEnd(28), ...c, size: formatBytes(c.bytes) };
     if (!this.totals) this.totals = this.multi.create(Math.max(c.listed, 1), c.collected + c.failed, payload);
-    else this.totals.setTotal(Math.max(c.listed, 1)), this.totals.update(c.collected + c.failed, payload);
+    else {
+      this.totals.setTotal(Math.max(c.listed, 1));
+      this.totals.update(c.collected + c.failed, payload);
+    }
   }
 
   custodian(who: string, p: Progress, label: string) {
     const payload = { name: label.slice(0, 28).padEnd(28), ...p, size: formatBytes(p.bytes) };
     const bar = this.custodians.get(who);
     if (!bar) this.custodians.set(who, this.multi.create(Math.max(p.listed, 1), p.collected + p.failed, payload));
-    else bar.setTotal(Math.max(p.listed, 1)), bar.update(p.collected + p.failed, payload);
+    else {
+      bar.setTotal(Math.max(p.listed, 1));
+      bar.update(p.collected + p.failed, payload);
+    }
   }
 
   stop() {

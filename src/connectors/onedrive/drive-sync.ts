@@ -3,7 +3,7 @@ import type { UserFolders } from '../../domain/filters/edrive.ts';
 import { ProviderError } from '../../provider/provider-http.ts';
 import type { CollectContext, CollectEvent } from '../types.ts';
 import { childrenPage, childrenUrl, mapLimit } from './children.ts';
-import { classifyNotFound, driveUrl, isContainer, isGraphLink, type DriveItem, type GraphPage } from './graph.ts';
+import { driveUrl, isContainer, isGraphLink, type DriveItem, type GraphPage } from './graph.ts';
 import { ITEM_SELECT, driveItemEvent, fetchDriveItem, isMissingItem, vanished, type DriveRetry, type Fetched } from './items.ts';
 import { slimEntry, type UserState } from './state.ts';
 import { FolderTree, inSelection, type FolderNode } from './tree.ts';
@@ -168,8 +168,8 @@ export class DriveSync {
       hasAllFields(w.entry) ? { ok: true, item: w.entry } : fetchDriveItem(this.o.ctx, this.o.graphUrl, this.o.userId, w.entry.id),
     );
     for (let i = 0; i < wanted.length; i++) {
-      const got = fetched[i]!;
-      const w = wanted[i]!;
+      const got = fetched[i];
+      const w = wanted[i];
       if (got.ok) {
         this.yielded.set(got.item.id, w.key);
         yield this.itemEvent(got.item, w.parentPath);

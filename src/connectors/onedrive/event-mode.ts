@@ -25,7 +25,7 @@ export interface EventMode {
 /** The roles an app-only token names (kept with the grant), or undefined when the grant does not say. */
 export function grantedRoles(grantInfo: Record<string, unknown>): string[] | undefined {
   const roles = grantInfo.roles;
-  return Array.isArray(roles) && roles.every((r) => typeof r === 'string') ? (roles as string[]) : undefined;
+  return Array.isArray(roles) && roles.every((r) => typeof r === 'string') ? (roles) : undefined;
 }
 
 /** Whether drive subscriptions may be tried: not switched off, and the app holds the permission (or cannot tell). */

@@ -192,7 +192,7 @@ export function driveItemEvent(ctx: ProviderContext, graphUrl: string, userId: s
 
 /** Listed, then gone before it could be read: not present, and deleted at the source. */
 export function* vanished(userId: string, entry: Pick<DriveItem, 'id' | 'name' | 'folder' | 'package' | 'root'>, reason: string): Generator<CollectEvent> {
-  const kind = isContainer(entry as DriveItem) ? 'folder' : 'file';
+  const kind = isContainer(entry) ? 'folder' : 'file';
   yield { type: 'not_present', custodian: userId, kind, sourceId: entry.id, name: entry.name ?? entry.id, reason };
   yield { type: 'deleted', kind, sourceId: entry.id };
 }

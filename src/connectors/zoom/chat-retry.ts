@@ -13,7 +13,8 @@ export async function* retryChatFile(api: ZoomApi, isZoomHost: (url: string) => 
   const through = typeof m.collected_through === 'string' ? m.collected_through : item.custodian;
   const fail = (reason: string): CollectEvent => ({ type: 'error', reason, kind: p.kind, sourceId: p.sourceId, name: p.name, custodian: p.unit, retry: { item } });
   if (at === undefined || !through || typeof m.conversation_id !== 'string' || typeof m.parent_source_id !== 'string') {
-    return yield fail('the chat file cannot be asked for again: its message is not known well enough');
+    yield fail('the chat file cannot be asked for again: its message is not known well enough');
+    return;
   }
   const select = m.conversation_type === 'channel' ? { to_channel: m.conversation_id } : { to_contact: m.conversation_id };
   const query = { ...select, from: isoSeconds(at - 1000), to: isoSeconds(at + 2000), page_size: 50, include_deleted_and_edited_message: true };
@@ -23,11 +24,13 @@ export async function* retryChatFile(api: ZoomApi, isZoomHost: (url: string) => 
       if (!msg) continue;
       const file = messageFiles(msg).find((f, i) => (f.file_id || `${msg.id}|file|${i}`) === p.sourceId);
       if (!file?.download_url) break;
-      return yield { type: 'item', item, content: downloadSource(api.http, file.download_url, typeof file.file_size === 'number' ? file.file_size : undefined, isZoomHost) };
+      yield { type: 'item', item, content: downloadSource(api.http, file.download_url, typeof file.file_size === 'number' ? file.file_size : undefined, isZoomHost) };
+      return;
     }
   } catch (err) {
     if (!isPieceFailure(err)) throw err;
-    return yield fail(`listing the chat file's message again failed: ${err.message}`);
+    yield fail(`listing the chat file's message again failed: ${err.message}`);
+    return;
   }
   // A narrow re-listing that misses it proves no deletion (a member's view, the six-month window): tried again.
   yield fail('the chat file was not found on its message when listed again');

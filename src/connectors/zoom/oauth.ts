@@ -130,7 +130,7 @@ async function tokenCall(cfg: ZoomOAuthConfig, form: Record<string, string>): Pr
   } catch {
     // A gateway's HTML error page: the status decides.
   }
-  if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, body: body as TokenResponse };
+  if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, body: body };
   // Zoom's token errors are {reason, error}; never echo anything else (the body could hold a token).
   const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 200) : '');
   return { ok: false, status: res.statusCode, error: str(body.error), reason: str(body.reason) || str(body.error_description) };

@@ -16,7 +16,7 @@ export function retryZoomPieces(opts: { apiUrl: string; isZoomHost(url: string):
     for (const p of pieces) {
       const piece = p.piece as Partial<SummaryRetry> & { item?: ItemInput };
       if (p.kind === 'ai_meeting_notes' && piece?.owner && piece.meeting?.uuid) {
-        yield* summaryEvents(piece.owner, piece.meeting as RecordedMeeting, await meetingSummary({ api }, piece.meeting.uuid));
+        yield* summaryEvents(piece.owner, piece.meeting, await meetingSummary({ api }, piece.meeting.uuid));
       } else if (p.kind === 'chat_file' && piece?.item) {
         yield* retryChatFile(api, opts.isZoomHost, p, piece.item);
       } else if (piece?.item && typeof piece.item.metadata?.meeting_uuid === 'string') {
@@ -39,12 +39,14 @@ async function* retryFile(api: ZoomApi, isZoomHost: (url: string) => boolean, p:
   } catch (err) {
     if (err instanceof ProviderError && err.status === 404) return yield* gone(`the meeting's recordings are gone (Zoom answered 404: ${err.message})`);
     if (!isPieceFailure(err)) throw err;
-    return yield { type: 'error', reason: `reading the meeting's recordings failed: ${err.message}`, kind: p.kind, sourceId: p.sourceId, name: p.name, custodian: p.unit, retry: { item } };
+    yield { type: 'error', reason: `reading the meeting's recordings failed: ${err.message}`, kind: p.kind, sourceId: p.sourceId, name: p.name, custodian: p.unit, retry: { item } };
+    return;
   }
   const file = files.find((f) => (p.kind === 'participant_audio' ? f.id : fileSourceId({ uuid }, f)) === p.sourceId);
   if (!file) return yield* gone('the recording file is no longer listed for its meeting');
   if (!file.download_url) {
-    return yield { type: 'error', reason: 'Zoom listed a recording file without a download_url', kind: p.kind, sourceId: p.sourceId, name: p.name, custodian: p.unit, retry: { item } };
+    yield { type: 'error', reason: 'Zoom listed a recording file without a download_url', kind: p.kind, sourceId: p.sourceId, name: p.name, custodian: p.unit, retry: { item } };
+    return;
   }
   yield { type: 'item', item, content: downloadSource(api.http, file.download_url, typeof file.file_size === 'number' ? file.file_size : undefined, isZoomHost) };
 }

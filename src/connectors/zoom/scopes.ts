@@ -126,5 +126,5 @@ export function assertScopes(grantInfo: Record<string, unknown>, filters: ConfFi
   const gaps = missingScopes(grantInfo, filters) ?? [];
   if (gaps.length === 0) return;
   const more = gaps.length > 1 ? ` (and ${gaps.length - 1} more: ${gaps.slice(1).map((g) => g.permission).join(', ')})` : '';
-  throw new ZoomScopeError(`${gaps[0]!.message}${more}`);
+  throw new ZoomScopeError(`${gaps[0].message}${more}`);
 }

@@ -12,7 +12,7 @@ export interface ZoomUser {
   first_name?: string;
   last_name?: string;
   display_name?: string;
-  status?: 'active' | 'inactive' | 'pending' | string;
+  status?: string; // 'active' | 'inactive' | 'pending' | …
   type?: number;
   [field: string]: unknown;
 }
@@ -111,7 +111,7 @@ export interface ChatMessage {
   date_time?: string;
   timestamp?: number;
   message_type?: string;
-  status?: 'Normal' | 'Edited' | 'Deleted' | string;
+  status?: string; // 'Normal' | 'Edited' | 'Deleted' | …
   reply_main_message_id?: string;
   reply_main_message_timestamp?: number;
   files?: Array<{ file_id?: string; file_name?: string; file_size?: number; download_url?: string }>;

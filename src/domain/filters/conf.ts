@@ -30,16 +30,16 @@ export function validateConfFilters(value: unknown): FilterIssue[] {
 
 function checkContentEntry(e: unknown, pointer: string, issues: FilterIssue[]): void {
   const keys = isObject(e) ? Object.keys(e) : [];
-  if (!isObject(e) || keys.length !== 1 || !(CONTENT_TYPES as readonly string[]).includes(keys[0]!)) {
+  if (!isObject(e) || keys.length !== 1 || !(CONTENT_TYPES as readonly string[]).includes(keys[0])) {
     issues.push({ pointer, message: `must be a single-key object {<type>: boolean} with type one of ${CONTENT_TYPES.join(', ')}.` });
     return;
   }
-  if (typeof e[keys[0]!] !== 'boolean') issues.push({ pointer: `${pointer}/${keys[0]}`, message: 'must be a boolean.' });
+  if (typeof e[keys[0]] !== 'boolean') issues.push({ pointer: `${pointer}/${keys[0]}`, message: 'must be a boolean.' });
 }
 
 function checkChatEntry(e: unknown, pointer: string, issues: FilterIssue[]): void {
   const keys = isObject(e) ? Object.keys(e) : [];
-  if (!isObject(e) || keys.length !== 1 || !['one-to-one', 'channels'].includes(keys[0]!)) {
+  if (!isObject(e) || keys.length !== 1 || !['one-to-one', 'channels'].includes(keys[0])) {
     issues.push({ pointer, message: 'must be {"one-to-one": boolean} or {"channels": <selection of {id}>}.' });
     return;
   }

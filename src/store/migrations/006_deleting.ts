@@ -38,7 +38,7 @@ async function markHoldVersions(db: Kysely<any>): Promise<void> {
       await db.updateTable('items').set({ previous_versions: JSON.stringify(versions) }).where('id', '=', row.id).execute();
     }
     if (rows.length < BATCH) return;
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1].id;
   }
 }
 
@@ -57,7 +57,7 @@ async function reindexTranscripts(db: Kysely<any>): Promise<void> {
     // The content text already indexed is kept (read back from search_docs); only the words are rebuilt.
     for (const row of rows) await reindexItem(db, row);
     if (rows.length < BATCH) return;
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1].id;
   }
 }
 

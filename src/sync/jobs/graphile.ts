@@ -47,6 +47,7 @@ export function createGraphileQueue(opts: GraphileQueueOptions): Queue {
   };
   const add = async <K extends JobName>(name: K, payload: JobPayloads[K], spec: { jobKey: string; runAt?: Date; mode: 'replace' | 'preserve_run_at' }) => {
     const u = await producer();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs them: graphile-worker's addJob is typed by its own task map
     await u.addJob(name as string, payload as unknown, { jobKey: spec.jobKey, jobKeyMode: spec.mode, runAt: spec.runAt, maxAttempts: 5 });
   };
   const ensureSweep = () =>

@@ -53,5 +53,5 @@ export function parseExportJobId(id: string): string | undefined {
 
 export function parseUnitJobId(id: string): { run_id: string; unit_key: string } | undefined {
   const m = /^unit:([^:]+):(.+)$/s.exec(id);
-  return m ? { run_id: m[1]!, unit_key: m[2]! } : undefined;
+  return m ? { run_id: m[1], unit_key: m[2] } : undefined;
 }

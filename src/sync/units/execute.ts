@@ -33,7 +33,6 @@ export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow
   const key = job.unit_key;
   const log = childLog(deps.log, { run_id: run.id, collection_id: run.collection_id, unit: key });
   const jobs = new UnitJobRepo(deps.db);
-  const now = () => deps.clock().toISOString();
   let session: RunSession | undefined;
   try {
     const collection = await new CollectionRepo(deps.db).getById(run.collection_id);

@@ -19,5 +19,5 @@ export function requireLoaded<T extends { collection: { type: string } }>(ctx: A
 function connectorFor(ctx: AppContext, type: string): Connector {
   const connector = ctx.connectors.get(type);
   if (!connector) throw new AppError(409, `Collection type ${type} has no connector on this server.`);
-  return connector as Connector;
+  return connector;
 }

@@ -87,7 +87,7 @@ export default function patchCollection(app: App) {
           if (gap) throw new AppError(422, `sync_filters${gap.pointer}: ${gap.message}.`, `/body/sync_filters${gap.pointer}`);
         }
         if (issues.length > 0) {
-          const first = issues[0]!;
+          const first = issues[0];
           throw new AppError(422, listProblems(issues.map((i) => `sync_filters${i.pointer}: ${i.message}`)), `/body/sync_filters${first.pointer}`);
         }
       }

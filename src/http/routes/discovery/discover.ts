@@ -54,6 +54,7 @@ export async function discover<T>(
 
 function asStrings(query: Record<string, unknown>): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- validated querystring values are scalars
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) out[k] = String(v);
   return out;
 }

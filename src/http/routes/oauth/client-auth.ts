@@ -21,7 +21,7 @@ export interface ClientCredentials {
 function decodeBasic(value: string): { id: string; secret: string } | null {
   const match = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(value);
   if (!match) return null;
-  const text = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const text = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = text.indexOf(':');
   if (colon < 0) return null;
   try {

@@ -81,6 +81,6 @@ export default function getAuthorizationUrl(app: App) {
  * also takes anything (axios: `application/json, text/plain, *\/*`) gets the redirect the spec describes.
  */
 function acceptsOnlyJson(accept: string | undefined): boolean {
-  const types = (accept ?? '').split(',').map((t) => t.split(';')[0]!.trim().toLowerCase()).filter(Boolean);
+  const types = (accept ?? '').split(',').map((t) => t.split(';')[0].trim().toLowerCase()).filter(Boolean);
   return types.length > 0 && types.every((t) => t === 'application/json');
 }
