@@ -49,9 +49,11 @@ if (kind === 'bare') {
   close = () => bare.close();
 }
 process.stdout.write(`${JSON.stringify(out)}\n`);
-process.on('SIGTERM', () =>
-  void close().then(() => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  }),
+process.on(
+  'SIGTERM',
+  () =>
+    void close().then(() => {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    }),
 );

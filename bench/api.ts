@@ -12,7 +12,9 @@ interface Target {
 
 /** Starts bench/api-server.ts in a child process and reads its `{url, path, token}` line. */
 async function startServer(kind: 'product' | 'bare'): Promise<{ target: Target; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'api-server.ts'), kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'api-server.ts'), kind], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     readline.createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
@@ -28,7 +30,12 @@ async function load(target: Target, opts: { seconds: number; connections: number
     duration: opts.seconds,
     ...(opts.rate && { overallRate: opts.rate }),
   });
-  return { rps: result.requests.average, p99: result.latency.p99, failed: result.non2xx + result.errors + result.timeouts, total: result.requests.total };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    failed: result.non2xx + result.errors + result.timeouts,
+    total: result.requests.total,
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -79,8 +86,11 @@ export async function benchApi(seconds: number): Promise<Record<string, string>>
   for (const kind of kinds) {
     out[`api ${kind}: GET /v1/collections/{id}`] =
       `${median(rps[kind]).toFixed(0)} req/s with 16 in flight (rounds: ${rps[kind].map((r) => r.toFixed(0)).join(', ')}); p99 at 1000 req/s ${median(p99[kind])} ms (rounds: ${p99[kind].join(', ')})` +
-      (cpu[kind].length ? `; server CPU ${median(cpu[kind]).toFixed(0)} µs/request (rounds: ${cpu[kind].map((c) => c.toFixed(0)).join(', ')})` : '');
+      (cpu[kind].length
+        ? `; server CPU ${median(cpu[kind]).toFixed(0)} µs/request (rounds: ${cpu[kind].map((c) => c.toFixed(0)).join(', ')})`
+        : '');
   }
-  out['api ratio product/bare'] = `${(median(rps.product) / median(rps.bare)).toFixed(2)} (goal >= 0.4); product p99 at 1000 req/s ${median(p99.product)} ms (goal <= 10); ${failed} non-2xx or failed requests`;
+  out['api ratio product/bare'] =
+    `${(median(rps.product) / median(rps.bare)).toFixed(2)} (goal >= 0.4); product p99 at 1000 req/s ${median(p99.product)} ms (goal <= 10); ${failed} non-2xx or failed requests`;
   return out;
 }

@@ -11,8 +11,15 @@ import { startBenchApi } from './flow.ts';
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 
 /** Starts a bench child (`<name>-child.ts`) and returns it with the JSON line it prints once ready. */
-async function child<T>(name: string, args: string[] = []): Promise<{ proc: ChildProcess; info: T; nextLine(): Promise<string> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, `${name}-child.ts`), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function child<T>(
+  name: string,
+  args: string[] = [],
+): Promise<{ proc: ChildProcess; info: T; nextLine(): Promise<string> }> {
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, `${name}-child.ts`), ...args],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   const lines = readline.createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
   const nextLine = async () => {
     const next = await lines.next();
@@ -53,13 +60,23 @@ export interface BigFileSync {
  * caches); the measured run is the next one, which collects the big file.
  */
 export async function syncBigFile(mb: number, store: 'fs' | 's3'): Promise<BigFileSync> {
-  const ms = await child<{ loginUrl: string; graphUrl: string; clientId: string; clientSecret: string; userId: string }>('ms-sandbox', [String(mb), 'later']);
+  const ms = await child<{
+    loginUrl: string;
+    graphUrl: string;
+    clientId: string;
+    clientSecret: string;
+    userId: string;
+  }>('ms-sandbox', [String(mb), 'later']);
   const s3 = store === 's3' ? await child<{ endpoint: string }>('s3rver') : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-bench-bigfile-'));
   const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
   try {
     // The S3 client reads its credentials from the AWS chain, as in production.
-    if (s3) Object.assign(process.env, { AWS_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey });
+    if (s3)
+      Object.assign(process.env, {
+        AWS_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
+      });
     const config = loadConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
@@ -70,14 +87,28 @@ export async function syncBigFile(mb: number, store: 'fs' | 's3'): Promise<BigFi
       MS_LOGIN_URL: ms.info.loginUrl,
       MS_GRAPH_URL: ms.info.graphUrl,
       ZOOM_CLIENT_ID: 'unused',
-      ...(s3 && { BLOB_STORE: 's3', S3_BUCKET: S3_TEST_BUCKET, S3_ENDPOINT: s3.info.endpoint, S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: 'true' }),
+      ...(s3 && {
+        BLOB_STORE: 's3',
+        S3_BUCKET: S3_TEST_BUCKET,
+        S3_ENDPOINT: s3.info.endpoint,
+        S3_REGION: 'us-east-1',
+        S3_FORCE_PATH_STYLE: 'true',
+      }),
     });
     const { runtime, api } = await startBenchApi(config, { workers: true, redirect: REDIRECT });
     try {
       const col = await api.collection('edrive');
       await api.pair(col, 'edrive', REDIRECT);
       await api.call('PATCH', `/v1/collections/${col}`, {
-        sync_filters: { [ms.info.userId]: { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: 'User drive' } },
+        sync_filters: {
+          [ms.info.userId]: {
+            all_selected: true,
+            selected: [],
+            excluded: [],
+            filter_type: 'user_folders',
+            filter_name: 'User drive',
+          },
+        },
       });
       // As `custody serve` does in a process with workers.
       const booted = process.memoryUsage().rss;
@@ -97,7 +128,16 @@ export async function syncBigFile(mb: number, store: 'fs' | 's3'): Promise<BigFi
       const rss = stop();
       const items = await api.call('GET', `/v1/collections/${col}/items?kind=file&limit=200`);
       const big = items.body.items.find((i: { name: string }) => i.name === 'big-evidence.bin');
-      return { status: done.sync_status, poolMb, firstRunMb, seconds, rssStartMb: rss.startMb, rssGrowthMb: rss.growthMb, verified: big?.hash_verified, size: big?.size };
+      return {
+        status: done.sync_status,
+        poolMb,
+        firstRunMb,
+        seconds,
+        rssStartMb: rss.startMb,
+        rssGrowthMb: rss.growthMb,
+        verified: big?.hash_verified,
+        size: big?.size,
+      };
     } finally {
       await runtime.close();
     }
@@ -111,7 +151,9 @@ export async function syncBigFile(mb: number, store: 'fs' | 's3'): Promise<BigFi
 
 /** The same in a process of its own (a fresh service), so nothing an earlier bench started is counted or hidden. */
 export async function syncBigFileInChild(mb: number, store: 'fs' | 's3'): Promise<BigFileSync> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, String(mb), store], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, String(mb), store], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));

@@ -99,21 +99,34 @@ export async function benchBlobStore(totalMb: number): Promise<Record<string, st
  * SDK's own streaming upload (lib-storage's Upload fed the same stream, no hashing) as the baseline.
  */
 export async function benchS3BlobStore(totalMb: number): Promise<Record<string, string>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 's3rver-child.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 's3rver-child.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const line = await new Promise<string>((resolve, reject) => {
       readline.createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`s3rver exited ${code}`)));
     });
     const { endpoint } = JSON.parse(line) as { endpoint: string };
-    const store = createS3BlobStore({ bucket: S3_TEST_BUCKET, endpoint, region: 'us-east-1', forcePathStyle: true, credentials: S3_TEST_CREDENTIALS });
+    const store = createS3BlobStore({
+      bucket: S3_TEST_BUCKET,
+      endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: S3_TEST_CREDENTIALS,
+    });
     const quickXorHash = Object.assign(() => new QuickXorHash(), { threaded: QUICK_XOR_MODULE });
     // Warm up the client, the hashing threads and the code paths: one-off costs, not per byte.
     const warm = await store.writer({ hashers: { quickXorHash } });
     await pipeToWriter(syntheticSource(16), warm);
     await warm.commit();
     const sdk = await measure(async () => {
-      const upload = new Upload({ client: store.client, params: { Bucket: S3_TEST_BUCKET, Key: 'bench/lib-storage', Body: syntheticSource(totalMb) }, partSize: 8 << 20, queueSize: 4 });
+      const upload = new Upload({
+        client: store.client,
+        params: { Bucket: S3_TEST_BUCKET, Key: 'bench/lib-storage', Body: syntheticSource(totalMb) },
+        partSize: 8 << 20,
+        queueSize: 4,
+      });
       await upload.done();
       return totalMb * 1024 * 1024;
     });
@@ -140,7 +153,10 @@ export async function benchS3BlobStore(totalMb: number): Promise<Record<string, 
  */
 export async function benchBigFileSyncs(totalMb: number): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const [store, goal] of [['fs', 64], ['s3', 128]] as const) {
+  for (const [store, goal] of [
+    ['fs', 64],
+    ['s3', 128],
+  ] as const) {
     const r = await syncBigFileInChild(totalMb, store);
     out[`blob: sync of one ${totalMb} MiB OneDrive file into ${store}`] =
       `${r.status}, ${r.size === totalMb * 1024 * 1024 ? 'size ok' : `SIZE ${String(r.size)}`}, quickXorHash verified: ${String(r.verified)}; ` +

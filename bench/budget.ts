@@ -23,8 +23,16 @@ interface Leg {
  * share of the limit and the share of requests answered 429.
  */
 async function againstLimit(limit: number, seconds: number, leg: Leg): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'zoom-sandbox-child.ts'), String(limit)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const budgets = new ProviderBudgets({ backend: createBudgetBackend({ kind: 'memory' }), rates: leg.rates, learn: leg.learn });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'zoom-sandbox-child.ts'), String(limit)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const budgets = new ProviderBudgets({
+    backend: createBudgetBackend({ kind: 'memory' }),
+    rates: leg.rates,
+    learn: leg.learn,
+  });
   try {
     const line = await new Promise<string>((resolve, reject) => {
       readline.createInterface({ input: child.stdout }).once('line', resolve);
@@ -45,7 +53,14 @@ async function againstLimit(limit: number, seconds: number, leg: Leg): Promise<s
       },
     };
     const ac = new AbortController();
-    const http = new ProviderHttp({ budget, retry: ZOOM_RETRY, quirks: zoomQuirks, auth: { token: async () => token, refresh: async () => token }, userAgent: 'custody-bench', signal: ac.signal });
+    const http = new ProviderHttp({
+      budget,
+      retry: ZOOM_RETRY,
+      quirks: zoomQuirks,
+      auth: { token: async () => token, refresh: async () => token },
+      userAgent: 'custody-bench',
+      signal: ac.signal,
+    });
     const startRate = (await leg.rates?.get('conf:bench'))?.rate ?? ZOOM_BUDGET.ratePerSecond;
     const started = performance.now();
     const loops = Array.from({ length: ZOOM_BUDGET.concurrency }, async () => {
@@ -76,19 +91,35 @@ async function againstLimit(limit: number, seconds: number, leg: Leg): Promise<s
  */
 export async function benchBudget(scale: number): Promise<Record<string, string>> {
   const seconds = Math.max(5, Math.round(60 * scale));
-  const out: Record<string, string> = { 'budget: load average at start': os.loadavg().map((l) => l.toFixed(1)).join(' ') };
+  const out: Record<string, string> = {
+    'budget: load average at start': os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' '),
+  };
   for (const limit of [20, 60]) {
     const db = openDatabase({});
     await migrate(db);
     try {
       const rates = new ProviderBudgetRepo(db);
-      out[`budget @ ${limit}/s, ${seconds} s, fixed default (baseline)`] = await againstLimit(limit, seconds, { learn: false });
-      out[`budget @ ${limit}/s, ${seconds} s, learned, first run    `] = await againstLimit(limit, seconds, { rates, learn: true });
-      out[`budget @ ${limit}/s, ${seconds} s, learned, next run     `] = await againstLimit(limit, seconds, { rates, learn: true });
+      out[`budget @ ${limit}/s, ${seconds} s, fixed default (baseline)`] = await againstLimit(limit, seconds, {
+        learn: false,
+      });
+      out[`budget @ ${limit}/s, ${seconds} s, learned, first run    `] = await againstLimit(limit, seconds, {
+        rates,
+        learn: true,
+      });
+      out[`budget @ ${limit}/s, ${seconds} s, learned, next run     `] = await againstLimit(limit, seconds, {
+        rates,
+        learn: true,
+      });
     } finally {
       await db.destroy();
     }
   }
-  out['budget: load average at end'] = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  out['budget: load average at end'] = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   return out;
 }

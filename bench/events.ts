@@ -16,36 +16,63 @@ const SECRET = 'bench-zoom-webhook-secret';
  */
 export async function benchEvents(scale: number): Promise<Record<string, string>> {
   const changes = Math.max(2, Math.round(8 * scale));
-  const zoom = await startZoomSandbox({ users: 4, meetingsPerUser: 2, channels: 2, messagesPerChannel: 4, messagesPerChat: 4 });
+  const zoom = await startZoomSandbox({
+    users: 4,
+    meetingsPerUser: 2,
+    channels: 2,
+    messagesPerChannel: 4,
+    messagesPerChat: 4,
+  });
   const ms = await startMicrosoftSandbox({ users: 3, usersWithoutDrive: 0, folderDepth: 1, filesPerFolder: 2 });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-bench-events-'));
   const config = loadConfig({
-    DATA_DIR: dataDir, LOG_LEVEL: 'silent', CUSTODY_SECRET_KEY: 's'.repeat(40), PORT: '0', ZOOM_WEBHOOK_SECRET_TOKEN: SECRET,
-    ZOOM_CLIENT_ID: zoom.clientId, ZOOM_CLIENT_SECRET: zoom.clientSecret, ZOOM_OAUTH_URL: zoom.oauthUrl, ZOOM_API_URL: zoom.apiUrl,
-    MS_CLIENT_ID: ms.clientId, MS_CLIENT_SECRET: ms.clientSecret, MS_LOGIN_URL: ms.loginUrl, MS_GRAPH_URL: ms.graphUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    CUSTODY_SECRET_KEY: 's'.repeat(40),
+    PORT: '0',
+    ZOOM_WEBHOOK_SECRET_TOKEN: SECRET,
+    ZOOM_CLIENT_ID: zoom.clientId,
+    ZOOM_CLIENT_SECRET: zoom.clientSecret,
+    ZOOM_OAUTH_URL: zoom.oauthUrl,
+    ZOOM_API_URL: zoom.apiUrl,
+    MS_CLIENT_ID: ms.clientId,
+    MS_CLIENT_SECRET: ms.clientSecret,
+    MS_LOGIN_URL: ms.loginUrl,
+    MS_GRAPH_URL: ms.graphUrl,
   });
   const { runtime, base, api } = await startBenchApi(config, { workers: true, redirect: REDIRECT });
   try {
-
     const all = { all_selected: true, selected: [], excluded: [] };
     const conf = await api.collection('conf');
     await api.pair(conf, 'conf', REDIRECT);
-    await api.call('PATCH', `/v1/collections/${conf}`, { type_sync: 'auto', sync_status: 'pending', sync_filters: { account_owners: all, content_selections: all, chats: all } });
+    await api.call('PATCH', `/v1/collections/${conf}`, {
+      type_sync: 'auto',
+      sync_status: 'pending',
+      sync_filters: { account_owners: all, content_selections: all, chats: all },
+    });
     const drives = await api.collection('edrive');
     await api.pair(drives, 'edrive', REDIRECT);
     const users = ms.tenant.users.map((u) => u.id);
     const folders = Object.fromEntries(users.map((u) => [u, { ...all, filter_type: 'user_folders', filter_name: u }]));
-    await api.call('PATCH', `/v1/collections/${drives}`, { type_sync: 'auto', sync_status: 'pending', sync_filters: folders });
+    await api.call('PATCH', `/v1/collections/${drives}`, {
+      type_sync: 'auto',
+      sync_status: 'pending',
+      sync_filters: folders,
+    });
     await api.waitFor(conf, ['synced'], 120_000);
     await api.waitFor(drives, ['synced'], 120_000);
-    if (!(await zoom.webhooks.subscribe({ url: `${base}/v1/webhooks/zoom`, secretToken: SECRET }))) throw new Error('Zoom endpoint validation failed');
+    if (!(await zoom.webhooks.subscribe({ url: `${base}/v1/webhooks/zoom`, secretToken: SECRET })))
+      throw new Error('Zoom endpoint validation failed');
     // A worker's subscription pass runs every minute; the first one is run here rather than waited for.
     await runtime.events.subscriptions.tick();
 
     const listed = async (collectionId: string, sourceId: string) => {
       let cursor: string | null = null;
       do {
-        const page: { body: { items: Array<{ source_id: string }>; cursor: string | null } } = await api.call('GET', `/v1/collections/${collectionId}/items?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const page: { body: { items: Array<{ source_id: string }>; cursor: string | null } } = await api.call(
+          'GET',
+          `/v1/collections/${collectionId}/items?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         if (page.body.items.some((i) => i.source_id === sourceId)) return true;
         cursor = page.body.cursor;
       } while (cursor);
@@ -71,10 +98,19 @@ export async function benchEvents(scale: number): Promise<Record<string, string>
       const from = hosts[i % hosts.length];
       const to = hosts[(i + 1) % hosts.length];
       if (i % 2 === 0) delays.push(await delay(conf, async () => (await zoom.webhooks.addRecording(from.id)).uuid));
-      else delays.push(await delay(conf, async () => (await zoom.webhooks.addChatMessage({ from: from.id, to: to.email, text: `bench message ${i}` })).id));
+      else
+        delays.push(
+          await delay(
+            conf,
+            async () =>
+              (await zoom.webhooks.addChatMessage({ from: from.id, to: to.email, text: `bench message ${i}` })).id,
+          ),
+        );
       const owner = users[i % users.length];
       const root = ms.listItems(owner)[0].id;
-      delays.push(await delay(drives, () => ms.mutate.addFile(owner, root, `bench-${i}.txt`, Buffer.from(`change ${i}`)).id));
+      delays.push(
+        await delay(drives, () => ms.mutate.addFile(owner, root, `bench-${i}.txt`, Buffer.from(`change ${i}`)).id),
+      );
     }
 
     // Settle, then check that duplicated deliveries stored nothing twice.

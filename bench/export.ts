@@ -33,8 +33,17 @@ export async function benchExport(scale: number): Promise<Record<string, string>
     const blobs = createFsBlobStore({ root: path.join(dir, 'blobs') });
     const accountId = await new AccountRepo(db).ensureAccount('bench');
     const workspaceId = await new WorkspaceRepo(db).create(accountId, { name: 'ws', description: '' });
-    const walletId = await new WalletRepo(db).create(accountId, { name: 'w', credential_type_name: 'Datasource', config_type: 'edrive' });
-    const collectionId = await new CollectionRepo(db).create(accountId, { name: 'c', workspace_id: workspaceId, wallet_id: walletId, type: 'edrive' });
+    const walletId = await new WalletRepo(db).create(accountId, {
+      name: 'w',
+      credential_type_name: 'Datasource',
+      config_type: 'edrive',
+    });
+    const collectionId = await new CollectionRepo(db).create(accountId, {
+      name: 'c',
+      workspace_id: workspaceId,
+      wallet_id: walletId,
+      type: 'edrive',
+    });
     const shas: string[] = [];
     const chunk = Buffer.alloc(MiB);
     for (let i = 0; i < files; i++) {
@@ -50,10 +59,35 @@ export async function benchExport(scale: number): Promise<Record<string, string>
       await db
         .insertInto('items')
         .values({
-          id: newId('itm'), collection_id: collectionId, account_id: accountId, kind: 'file', source_id: `f${i}`, name: `file-${i}.bin`, path: `/u/file-${i}.bin`,
-          custodian: 'u1', size: c.size, mime_type: 'application/octet-stream', sha256: c.sha256, md5: c.md5, provider_hash_type: null, provider_hash_value: null,
-          hash_verified: null, created_datetime: at, modified_datetime: at, collected_datetime: at, deleted_at_source: null, tombstoned_at: null,
-          content_state: 'stored', holds_ref: 1, run_id: 'run_bench', version: null, metadata: '{}', text: null, previous_versions: null, first_seen_at: at, updated_at: at,
+          id: newId('itm'),
+          collection_id: collectionId,
+          account_id: accountId,
+          kind: 'file',
+          source_id: `f${i}`,
+          name: `file-${i}.bin`,
+          path: `/u/file-${i}.bin`,
+          custodian: 'u1',
+          size: c.size,
+          mime_type: 'application/octet-stream',
+          sha256: c.sha256,
+          md5: c.md5,
+          provider_hash_type: null,
+          provider_hash_value: null,
+          hash_verified: null,
+          created_datetime: at,
+          modified_datetime: at,
+          collected_datetime: at,
+          deleted_at_source: null,
+          tombstoned_at: null,
+          content_state: 'stored',
+          holds_ref: 1,
+          run_id: 'run_bench',
+          version: null,
+          metadata: '{}',
+          text: null,
+          previous_versions: null,
+          first_seen_at: at,
+          updated_at: at,
         })
         .execute();
     }
@@ -62,7 +96,9 @@ export async function benchExport(scale: number): Promise<Record<string, string>
     const copyTarget = path.join(dir, 'copy.bin');
     const copyStart = process.hrtime.bigint();
     const out = fs.createWriteStream(copyTarget);
-    for (const sha of shas) for await (const c of (await blobs.read(sha)) as AsyncIterable<Buffer>) if (!out.write(c)) await once(out, 'drain');
+    for (const sha of shas)
+      for await (const c of (await blobs.read(sha)) as AsyncIterable<Buffer>)
+        if (!out.write(c)) await once(out, 'drain');
     await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
     const copyMs = Number(process.hrtime.bigint() - copyStart) / 1e6;
     fs.rmSync(copyTarget);
@@ -75,7 +111,12 @@ export async function benchExport(scale: number): Promise<Record<string, string>
     const start = process.hrtime.bigint();
     const result = await writePackage(
       { db, blobs, documents, keys },
-      { id: newId('exp'), collection_id: collectionId, created_at: new Date().toISOString(), options: { items: {}, chat_format: 'rsmf', dedupe: 'none' } },
+      {
+        id: newId('exp'),
+        collection_id: collectionId,
+        created_at: new Date().toISOString(),
+        options: { items: {}, chat_format: 'rsmf', dedupe: 'none' },
+      },
       { signal: new AbortController().signal, progress: () => undefined },
     );
     const exportMs = Number(process.hrtime.bigint() - start) / 1e6;

@@ -8,22 +8,36 @@ import { createRuntime, type Runtime } from '../src/runtime.ts';
 
 /** Walks the public API as a client would: token, workspace, wallet, collection, OAuth pairing. */
 export class ApiClient {
-  constructor(readonly base: string, private token = '') {}
+  constructor(
+    readonly base: string,
+    private token = '',
+  ) {}
 
   static async connect(base: string, clientId: string, clientSecret: string): Promise<ApiClient> {
     const res = await request(`${base}/v1/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+      }).toString(),
     });
     const body = (await res.body.json()) as { access_token: string };
     return new ApiClient(base, body.access_token);
   }
 
-  async call<T = any>(method: string, path: string, json?: unknown): Promise<{ status: number; body: T; location?: string }> {
+  async call<T = any>(
+    method: string,
+    path: string,
+    json?: unknown,
+  ): Promise<{ status: number; body: T; location?: string }> {
     const res = await request(`${this.base}${path}`, {
       method: method as 'GET',
-      headers: { authorization: `Bearer ${this.token}`, ...(json !== undefined && { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(json !== undefined && { 'content-type': 'application/json' }),
+      },
       body: json === undefined ? undefined : JSON.stringify(json),
     });
     const text = await res.body.text();
@@ -33,14 +47,26 @@ export class ApiClient {
 
   async collection(type: 'conf' | 'edrive'): Promise<string> {
     const ws = await this.call('POST', '/v1/workspaces', { name: 'bench', description: 'bench' });
-    const wal = await this.call('POST', '/v1/wallet', { name: type, credential_type_name: 'Datasource', config_type: type });
-    const col = await this.call('POST', '/v1/collections', { name: type, onna_parent_id: ws.body.onna_id, type, credential_id: wal.body.onna_id });
+    const wal = await this.call('POST', '/v1/wallet', {
+      name: type,
+      credential_type_name: 'Datasource',
+      config_type: type,
+    });
+    const col = await this.call('POST', '/v1/collections', {
+      name: type,
+      onna_parent_id: ws.body.onna_id,
+      type,
+      credential_id: wal.body.onna_id,
+    });
     return col.body.onna_id;
   }
 
   /** Follows the provider's (simulated) consent redirects back to redirect_to and pairs the code. */
   async pair(collectionId: string, type: 'conf' | 'edrive', redirectTo: string): Promise<void> {
-    const start = await this.call('GET', `/v1/collections/authorization_url/${type}?redirect_to=${encodeURIComponent(redirectTo)}&state=bench`);
+    const start = await this.call(
+      'GET',
+      `/v1/collections/authorization_url/${type}?redirect_to=${encodeURIComponent(redirectTo)}&state=bench`,
+    );
     let url = type === 'conf' ? start.location! : start.body.authorization_url;
     for (let hop = 0; hop < 5 && !url.startsWith(redirectTo); hop++) {
       const res = await request(url, { method: 'GET' });
@@ -49,7 +75,10 @@ export class ApiClient {
     }
     const code = new URL(url).searchParams.get('code');
     if (!code) throw new Error(`pairing failed: ${url}`);
-    const paired = await this.call('POST', `/v1/collections/${collectionId}/pair_credentials?auth_code=${encodeURIComponent(code)}`);
+    const paired = await this.call(
+      'POST',
+      `/v1/collections/${collectionId}/pair_credentials?auth_code=${encodeURIComponent(code)}`,
+    );
     if (paired.status !== 204) throw new Error(`pair_credentials: ${paired.status}`);
   }
 
@@ -68,8 +97,15 @@ export class ApiClient {
  * The service in this process on a free port, with an API client of account `bench` allowed to send browsers back
  * to `redirect`. PUBLIC_URL is pointed at the port once it is known, so OAuth callbacks come back here.
  */
-export async function startBenchApi(config: Config, opts: { workers: boolean; redirect: string }): Promise<{ runtime: Runtime; base: string; api: ApiClient }> {
-  const runtime = await createRuntime(config, { log: pino({ level: 'silent' }), connectors: createConnectors(config), workers: opts.workers });
+export async function startBenchApi(
+  config: Config,
+  opts: { workers: boolean; redirect: string },
+): Promise<{ runtime: Runtime; base: string; api: ApiClient }> {
+  const runtime = await createRuntime(config, {
+    log: pino({ level: 'silent' }),
+    connectors: createConnectors(config),
+    workers: opts.workers,
+  });
   try {
     await runtime.app.listen({ host: '127.0.0.1', port: 0 });
     const address = runtime.app.server.address();

@@ -5,7 +5,14 @@ import { startMicrosoftSandbox } from '../sandbox/microsoft/index.ts';
 // With `later` as the second argument the big file is added only when a line arrives on stdin ("added" answers it),
 // so that a first sync can warm the service up without it.
 const bigMb = Number(process.argv[2] ?? 256);
-const sb = await startMicrosoftSandbox({ users: 1, usersWithoutDrive: 0, folderDepth: 1, foldersPerLevel: 1, filesPerFolder: 1, fileSize: 1024 });
+const sb = await startMicrosoftSandbox({
+  users: 1,
+  usersWithoutDrive: 0,
+  folderDepth: 1,
+  foldersPerLevel: 1,
+  filesPerFolder: 1,
+  fileSize: 1024,
+});
 const user = sb.tenant.users[0];
 const root = sb.listItems(user.id).find((i) => i.parentId === null)!;
 const addBig = () => {
@@ -21,5 +28,7 @@ if (process.argv[3] === 'later') {
 } else {
   addBig();
 }
-process.stdout.write(`${JSON.stringify({ loginUrl: sb.loginUrl, graphUrl: sb.graphUrl, clientId: sb.clientId, clientSecret: sb.clientSecret, userId: user.id })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ loginUrl: sb.loginUrl, graphUrl: sb.graphUrl, clientId: sb.clientId, clientSecret: sb.clientSecret, userId: user.id })}\n`,
+);
 process.on('SIGTERM', () => void sb.close().then(() => process.exit(0)));

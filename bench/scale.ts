@@ -38,16 +38,33 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
   const url = new URL(adminUrl);
   url.pathname = `/${dbName}`;
   const zoom = await startZoomSandbox({
-    seed: 5, users, meetingsPerUser: 1, channels: 0, messagesPerChannel: 0, messagesPerChat: 0, oneToOnePeersPerUser: 0, fileSize: 4096,
-    latencyMs: LATENCY_MS, rateLimits: { light: 5000, medium: 5000, heavy: 5000 },
+    seed: 5,
+    users,
+    meetingsPerUser: 1,
+    channels: 0,
+    messagesPerChannel: 0,
+    messagesPerChat: 0,
+    oneToOnePeersPerUser: 0,
+    fileSize: 4096,
+    latencyMs: LATENCY_MS,
+    rateLimits: { light: 5000, medium: 5000, heavy: 5000 },
   });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-bench-scale-'));
   const env: Record<string, string> = {
-    DATABASE_URL: url.toString(), DATA_DIR: dataDir, CUSTODY_SECRET_KEY: crypto.randomBytes(24).toString('base64'), LOG_LEVEL: 'info',
-    ZOOM_CLIENT_ID: zoom.clientId, ZOOM_CLIENT_SECRET: zoom.clientSecret, ZOOM_OAUTH_URL: zoom.oauthUrl, ZOOM_API_URL: zoom.apiUrl,
+    DATABASE_URL: url.toString(),
+    DATA_DIR: dataDir,
+    CUSTODY_SECRET_KEY: crypto.randomBytes(24).toString('base64'),
+    LOG_LEVEL: 'info',
+    ZOOM_CLIENT_ID: zoom.clientId,
+    ZOOM_CLIENT_SECRET: zoom.clientSecret,
+    ZOOM_OAUTH_URL: zoom.oauthUrl,
+    ZOOM_API_URL: zoom.apiUrl,
     // The fleet-wide request budget through Redis when one is given (BENCH_REDIS_URL or TEST_REDIS_URL), else PostgreSQL.
     ...(redisUrl && { REDIS_URL: redisUrl }),
-    ZOOM_LOOKBACK_DAYS: '30', ZOOM_REQUESTS_PER_SECOND: String(BUDGET_PER_SECOND), ZOOM_CONCURRENCY: '64', WORKER_CONCURRENCY: '4',
+    ZOOM_LOOKBACK_DAYS: '30',
+    ZOOM_REQUESTS_PER_SECOND: String(BUDGET_PER_SECOND),
+    ZOOM_CONCURRENCY: '64',
+    WORKER_CONCURRENCY: '4',
   };
   const config = loadConfig({ ...env, LOG_LEVEL: 'silent', PORT: '0', WORKERS: 'none' });
   const { runtime, api } = await startBenchApi(config, { workers: false, redirect: REDIRECT });
@@ -59,8 +76,13 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
     for (const n of [1, 2, 4]) {
       const id = await api.collection('conf');
       await api.pair(id, 'conf', REDIRECT);
-      await api.call('PATCH', `/v1/collections/${id}`, { type_sync: 'one', sync_filters: { account_owners: all, content_selections: all } });
-      workers = await Promise.all(Array.from({ length: n }, (_, i) => startCustody(`worker-${n}-${i}`, env, { worker: true })));
+      await api.call('PATCH', `/v1/collections/${id}`, {
+        type_sync: 'one',
+        sync_filters: { account_owners: all, content_selections: all },
+      });
+      workers = await Promise.all(
+        Array.from({ length: n }, (_, i) => startCustody(`worker-${n}-${i}`, env, { worker: true })),
+      );
       const before = zoom.requests.length;
       const t0 = performance.now();
       await api.call('POST', `/v1/collections/${id}/start`);

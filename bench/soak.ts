@@ -11,12 +11,23 @@ const STUCK_AFTER_MS = 420_000;
 export async function benchSoak(): Promise<Record<string, string>> {
   const seconds = Number(process.env.SOAK_SECONDS ?? 600);
   const out: Record<string, string> = {};
-  const setups = testDatabases.map((d) => ({ name: d.name === 'sqlite' ? 'embedded' : 'postgres-2-workers', database: d, runtimes: d.name === 'sqlite' ? 1 : 2 }));
+  const setups = testDatabases.map((d) => ({
+    name: d.name === 'sqlite' ? 'embedded' : 'postgres-2-workers',
+    database: d,
+    runtimes: d.name === 'sqlite' ? 1 : 2,
+  }));
   for (const setup of setups) {
     const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
     const handles = () => process.getActiveResourcesInfo().length;
     const s = await startFaultedSync({ database: setup.database, runtimes: setup.runtimes, seed: 1919 });
-    s.faults({ seed: 1919, ...PROVIDER_FAULT_RATES, stalledBodies: 0.01, stallMs: 90_000, storms: 0.002, stormLength: 15 });
+    s.faults({
+      seed: 1919,
+      ...PROVIDER_FAULT_RATES,
+      stalledBodies: 0.01,
+      stallMs: 90_000,
+      storms: 0.002,
+      stormLength: 15,
+    });
     global.gc?.();
     const rssStart = process.memoryUsage().rss;
     const handlesStart = handles();

@@ -13,7 +13,9 @@ const text = header + astToString(await openapiTS(source, { alphabetize: true })
 if (check) {
   const committed = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
   if (committed !== text) {
-    process.stderr.write('client/src/schema.ts is out of date with docs/openapi.json: run `npm run openapi` and commit it.\n');
+    process.stderr.write(
+      'client/src/schema.ts is out of date with docs/openapi.json: run `npm run openapi` and commit it.\n',
+    );
     process.exit(1);
   }
   process.stdout.write('client/src/schema.ts matches docs/openapi.json.\n');

@@ -82,7 +82,12 @@ export class FaultDice {
  * socket; `stalled_body` sends half, waits `stallMs`, then the rest (if the client is still there). The status
  * line and headers must already be set on `res`.
  */
-export function writeFaultedBody(res: ServerResponse, body: Buffer, fault: 'cut_body' | 'stalled_body', stallMs: number): void {
+export function writeFaultedBody(
+  res: ServerResponse,
+  body: Buffer,
+  fault: 'cut_body' | 'stalled_body',
+  stallMs: number,
+): void {
   const half = body.subarray(0, body.length >> 1);
   if (fault === 'cut_body') {
     res.write(half, () => res.destroy());

@@ -24,7 +24,13 @@ declare module 'fastify' {
   }
 }
 
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 /** Builds the HTTP app around a context. No listen() here: cli/serve.ts does that; tests use inject or listen(0). */
 export async function buildApp(ctx: AppContext): Promise<App> {
@@ -55,7 +61,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   // Node's checks: complete headers within headersTimeout, the whole request (headers and body) within
   // requestTimeout, checked every second (Node's default interval is 30 s; read at listen()). Host is checked in
   // the edge hook instead, where its 400 gets the error shape.
-  Object.assign(app.server, { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000, requireHostHeader: false });
+  Object.assign(app.server, {
+    headersTimeout: limits.headersTimeoutMs,
+    connectionsCheckingInterval: 1000,
+    requireHostHeader: false,
+  });
   app.decorate('ctx', ctx);
   installServerAnswers(app.server, ctx.config.docsUrl);
   installRequestEdges(app, { docsUrl: ctx.config.docsUrl, bodyTimeoutMs: limits.bodyTimeoutMs });
@@ -63,7 +73,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   installInputChecks(app);
   // a callback hook: an async one costs every request a promise for work that never waits
   app.addHook('onResponse', (req, reply, done) => {
-    ctx.metrics.httpRequest({ route: req.routeOptions.url ?? 'unmatched', method: req.method, status: reply.statusCode }, reply.elapsedTime / 1000);
+    ctx.metrics.httpRequest(
+      { route: req.routeOptions.url ?? 'unmatched', method: req.method, status: reply.statusCode },
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   installErrorHandler(app, ctx.config.docsUrl);
@@ -71,8 +84,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(swagger, {
     openapi: openapiInfo(ctx.config.publicUrl),
     // Shared schemas keep their $id as their component name (`Error`, not `def-0`) for generated clients.
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    transformObject: (document) => describeWire((document as { openapiObject: Parameters<typeof describeWire>[0] }).openapiObject),
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+    transformObject: (document) =>
+      describeWire((document as { openapiObject: Parameters<typeof describeWire>[0] }).openapiObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   installAuth(app, { tokens: ctx.serviceTokens, limits: ctx.rateLimits, docsUrl: ctx.config.docsUrl });
@@ -88,7 +104,13 @@ const ajvPool = AjvCompiler();
 function validatorFactory(schemas: Parameters<typeof ajvPool>[0], options: unknown) {
   const base = options as { customOptions?: object; plugins?: unknown[] };
   // allErrors: a 400 lists every problem of a body; bodies are bounded by their route's limit (body-limits.ts)
-  const strict = ajvPool(schemas, { ...base, customOptions: { ...base.customOptions, ...ajvBase, coerceTypes: false, allErrors: true } } as never);
-  const coercing = ajvPool(schemas, { ...base, customOptions: { ...base.customOptions, ...ajvBase, coerceTypes: 'array' } } as never);
+  const strict = ajvPool(schemas, {
+    ...base,
+    customOptions: { ...base.customOptions, ...ajvBase, coerceTypes: false, allErrors: true },
+  } as never);
+  const coercing = ajvPool(schemas, {
+    ...base,
+    customOptions: { ...base.customOptions, ...ajvBase, coerceTypes: 'array' },
+  } as never);
   return (route: RouteDefinition) => (route.httpPart === 'body' ? strict : coercing)(route);
 }

@@ -75,7 +75,9 @@ export interface Config {
   databaseUrl?: string;
   redisUrl?: string;
   /** Where content lives: `fs` under dataDir/blobs, or an S3 bucket (credentials from the AWS chain). */
-  blobStore: { kind: 'fs' } | { kind: 's3'; bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle: boolean };
+  blobStore:
+    | { kind: 'fs' }
+    | { kind: 's3'; bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle: boolean };
   secretKey?: string;
   logLevel: string;
   tokens: { accessTtlSeconds: number; refreshTtlSeconds: number };
@@ -84,11 +86,32 @@ export interface Config {
   http: HttpLimits;
   /** sweepSeconds: the safety-net sweep (repairs, due schedules, runs of dead workers); leaseSeconds: a run's lease (heartbeat every quarter). */
   /** unitStallSeconds: a unit that makes no progress this long is stopped and retried like a crash (UNIT_STALL_SECONDS). */
-  sync: { intervalMinutes: number; workers: 'inline' | 'none'; concurrency: number; sweepSeconds: number; leaseSeconds: number; unitStallSeconds: number };
+  sync: {
+    intervalMinutes: number;
+    workers: 'inline' | 'none';
+    concurrency: number;
+    sweepSeconds: number;
+    leaseSeconds: number;
+    unitStallSeconds: number;
+  };
   /** The event stream reads the `events` table every pollMs (so runs in other processes show too). */
   eventStream: { pollMs: number; heartbeatMs: number };
-  zoom: { clientId?: string; clientSecret?: string; oauthUrl: string; apiUrl: string; lookbackDays: number; budget: BudgetOverrides };
-  microsoft: { clientId?: string; clientSecret?: string; loginUrl: string; graphUrl: string; budget: BudgetOverrides; changeNotifications: 'auto' | 'off' };
+  zoom: {
+    clientId?: string;
+    clientSecret?: string;
+    oauthUrl: string;
+    apiUrl: string;
+    lookbackDays: number;
+    budget: BudgetOverrides;
+  };
+  microsoft: {
+    clientId?: string;
+    clientSecret?: string;
+    loginUrl: string;
+    graphUrl: string;
+    budget: BudgetOverrides;
+    changeNotifications: 'auto' | 'off';
+  };
   events: EventsConfig;
   /** allowPrivate: deliver to loopback, private and link-local addresses too (tests, a receiver on the same host). */
   webhooks: { allowPrivate: boolean };
@@ -151,9 +174,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration: ${name} ${message}${shown}`);
   }
   const e = withDefaults as EnvValues;
-  if (e.BLOB_STORE === 's3' && !e.S3_BUCKET) throw new ConfigError('invalid configuration: S3_BUCKET is required when BLOB_STORE=s3');
+  if (e.BLOB_STORE === 's3' && !e.S3_BUCKET)
+    throw new ConfigError('invalid configuration: S3_BUCKET is required when BLOB_STORE=s3');
   if (e.HTTP_HEADERS_TIMEOUT_SECONDS > e.HTTP_REQUEST_TIMEOUT_SECONDS) {
-    throw new ConfigError('invalid configuration: HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
+    throw new ConfigError(
+      'invalid configuration: HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS',
+    );
   }
   return {
     dataDir: path.resolve(e.DATA_DIR),
@@ -164,7 +190,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     blobStore:
       e.BLOB_STORE === 's3'
-        ? { kind: 's3', bucket: e.S3_BUCKET!, prefix: e.S3_PREFIX, endpoint: e.S3_ENDPOINT, region: e.S3_REGION, forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true' }
+        ? {
+            kind: 's3',
+            bucket: e.S3_BUCKET!,
+            prefix: e.S3_PREFIX,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+          }
         : { kind: 'fs' },
     secretKey: e.CUSTODY_SECRET_KEY,
     logLevel: e.LOG_LEVEL,
@@ -196,14 +229,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       oauthUrl: e.ZOOM_OAUTH_URL.replace(/\/+$/, ''),
       apiUrl: e.ZOOM_API_URL.replace(/\/+$/, ''),
       lookbackDays: e.ZOOM_LOOKBACK_DAYS,
-      budget: defined({ ratePerSecond: e.ZOOM_REQUESTS_PER_SECOND, concurrency: e.ZOOM_CONCURRENCY, maxRatePerSecond: e.ZOOM_MAX_REQUESTS_PER_SECOND }),
+      budget: defined({
+        ratePerSecond: e.ZOOM_REQUESTS_PER_SECOND,
+        concurrency: e.ZOOM_CONCURRENCY,
+        maxRatePerSecond: e.ZOOM_MAX_REQUESTS_PER_SECOND,
+      }),
     },
     microsoft: {
       clientId: e.MS_CLIENT_ID,
       clientSecret: e.MS_CLIENT_SECRET,
       loginUrl: e.MS_LOGIN_URL.replace(/\/+$/, ''),
       graphUrl: e.MS_GRAPH_URL.replace(/\/+$/, ''),
-      budget: defined({ ratePerSecond: e.MS_RESOURCE_UNITS_PER_SECOND, concurrency: e.MS_CONCURRENCY, maxRatePerSecond: e.MS_MAX_RESOURCE_UNITS_PER_SECOND }),
+      budget: defined({
+        ratePerSecond: e.MS_RESOURCE_UNITS_PER_SECOND,
+        concurrency: e.MS_CONCURRENCY,
+        maxRatePerSecond: e.MS_MAX_RESOURCE_UNITS_PER_SECOND,
+      }),
       changeNotifications: e.MS_CHANGE_NOTIFICATIONS,
     },
     events: {
@@ -237,11 +278,23 @@ export function environmentHelp(): string {
     const choices = choicesOf(name);
     if (choices) facts.push(choices.join(' | '));
     else if (schema.type === 'integer' || schema.type === 'number') {
-      const { minimum: lo, maximum: hi, exclusiveMinimum: above } = schema as { minimum?: number; maximum?: number; exclusiveMinimum?: number };
-      const bounds = lo !== undefined && hi !== undefined ? ` ${lo}..${hi}` : lo !== undefined ? ` >= ${lo}` : above !== undefined ? ` > ${above}` : '';
+      const {
+        minimum: lo,
+        maximum: hi,
+        exclusiveMinimum: above,
+      } = schema as { minimum?: number; maximum?: number; exclusiveMinimum?: number };
+      const bounds =
+        lo !== undefined && hi !== undefined
+          ? ` ${lo}..${hi}`
+          : lo !== undefined
+            ? ` >= ${lo}`
+            : above !== undefined
+              ? ` > ${above}`
+              : '';
       facts.push(`${schema.type === 'integer' ? 'integer' : 'number'}${bounds}`);
     } else if (typeof schema.pattern === 'string') facts.push(`matching ${schema.pattern}`);
-    else if (typeof schema.minLength === 'number' && schema.minLength > 1) facts.push(`at least ${schema.minLength} characters`);
+    else if (typeof schema.minLength === 'number' && schema.minLength > 1)
+      facts.push(`at least ${schema.minLength} characters`);
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- config defaults are scalars
     if (schema.default !== undefined) facts.push(`default ${schema.default === '' ? '""' : String(schema.default)}`);
     else if (!required.has(name)) facts.push('optional');

@@ -67,7 +67,10 @@ function narrowDataDir(dir: string, log: Logger): void {
   try {
     fs.chmodSync(dir, 0o700);
   } catch (err) {
-    log.warn({ data_dir: dir, mode: (mode & 0o777).toString(8), err: (err as Error).message }, 'DATA_DIR is readable by other local users and could not be narrowed to 0700');
+    log.warn(
+      { data_dir: dir, mode: (mode & 0o777).toString(8), err: (err as Error).message },
+      'DATA_DIR is readable by other local users and could not be narrowed to 0700',
+    );
   }
 }
 
@@ -75,7 +78,12 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
   narrowDataDir(config.dataDir, opts.log);
   const ownDb = !opts.db;
   const db =
-    opts.db ?? openDatabase({ url: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'custody.db'), schema: opts.pgSchema });
+    opts.db ??
+    openDatabase({
+      url: config.databaseUrl,
+      sqlitePath: path.join(config.dataDir, 'custody.db'),
+      schema: opts.pgSchema,
+    });
   await migrate(db, { schema: opts.pgSchema });
   const repos = repositories(db);
   const rateLimits = opts.withoutRateLimits
@@ -95,7 +103,9 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     serviceTokens: createServiceTokens({ accounts: repos.accounts, tokens: repos.tokens, ttl: config.tokens }),
     rateLimits,
     connectors: opts.connectors,
-    blobs: createBlobStore(config.blobStore.kind === 's3' ? config.blobStore : { kind: 'fs', root: path.join(config.dataDir, 'blobs') }),
+    blobs: createBlobStore(
+      config.blobStore.kind === 's3' ? config.blobStore : { kind: 'fs', root: path.join(config.dataDir, 'blobs') },
+    ),
     deletionGuards: [],
     async close() {
       await rateLimits.close();

@@ -11,11 +11,22 @@ export function createLogger(level: string): Logger {
   return pino({
     level,
     redact: {
-      paths: ['req.headers.authorization', 'headers.authorization', '*.access_token', '*.refresh_token', '*.client_secret', '*.password'],
+      paths: [
+        'req.headers.authorization',
+        'headers.authorization',
+        '*.access_token',
+        '*.refresh_token',
+        '*.client_secret',
+        '*.password',
+      ],
       censor: '[redacted]',
     },
     serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+      req: (req: { method: string; url: string; id: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        id: req.id,
+      }),
     },
   });
 }

@@ -51,9 +51,24 @@ export function createMetrics(opts: MetricsOptions): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const runsTotal = new Counter({ name: 'custody_runs_total', help: 'Finished runs by collection type and outcome.', labelNames: ['type', 'outcome'], registers: [registry] });
-  const items = new Counter({ name: 'custody_items_collected_total', help: 'Items collected by collection type and item kind.', labelNames: ['type', 'kind'], registers: [registry] });
-  const bytes = new Counter({ name: 'custody_bytes_collected_total', help: 'Content bytes downloaded by collection type.', labelNames: ['type'], registers: [registry] });
+  const runsTotal = new Counter({
+    name: 'custody_runs_total',
+    help: 'Finished runs by collection type and outcome.',
+    labelNames: ['type', 'outcome'],
+    registers: [registry],
+  });
+  const items = new Counter({
+    name: 'custody_items_collected_total',
+    help: 'Items collected by collection type and item kind.',
+    labelNames: ['type', 'kind'],
+    registers: [registry],
+  });
+  const bytes = new Counter({
+    name: 'custody_bytes_collected_total',
+    help: 'Content bytes downloaded by collection type.',
+    labelNames: ['type'],
+    registers: [registry],
+  });
   const providerRequests = new Counter({
     name: 'custody_provider_requests_total',
     help: 'Requests to a provider by HTTP status (429 = rate limited; "error" = no answer).',
@@ -102,10 +117,16 @@ export function createMetrics(opts: MetricsOptions): Metrics {
     labelNames: ['provider', 'result'],
     registers: [registry],
   });
-  const stalled = new Counter({ name: 'custody_units_stalled_total', help: 'Units stopped because they made no progress for UNIT_STALL_SECONDS, by collection type.', labelNames: ['type'], registers: [registry] });
+  const stalled = new Counter({
+    name: 'custody_units_stalled_total',
+    help: 'Units stopped because they made no progress for UNIT_STALL_SECONDS, by collection type.',
+    labelNames: ['type'],
+    registers: [registry],
+  });
   const providers = new Map<string, ProviderMetrics>();
   return {
-    httpRequest: ({ route, method, status }, seconds) => httpDuration.observe({ route, method, status: String(status) }, seconds),
+    httpRequest: ({ route, method, status }, seconds) =>
+      httpDuration.observe({ route, method, status: String(status) }, seconds),
     runFinished(collectionId, outcome) {
       if (!FINAL.has(outcome)) return;
       opts
@@ -118,7 +139,10 @@ export function createMetrics(opts: MetricsOptions): Metrics {
     provider(name) {
       let bound = providers.get(name);
       if (!bound) {
-        bound = { request: (status) => providerRequests.inc({ provider: name, status }), budgetWait: (s) => budgetWait.observe({ provider: name }, s) };
+        bound = {
+          request: (status) => providerRequests.inc({ provider: name, status }),
+          budgetWait: (s) => budgetWait.observe({ provider: name }, s),
+        };
         providers.set(name, bound);
       }
       return bound;
@@ -136,7 +160,11 @@ export function createMetrics(opts: MetricsOptions): Metrics {
 }
 
 /** `METRICS_PORT`: the metrics on their own listener (also for `custody worker`, which has no API port). */
-export async function serveMetrics(metrics: Metrics, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
+export async function serveMetrics(
+  metrics: Metrics,
+  host: string,
+  port: number,
+): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') return void res.writeHead(404).end();
     metrics.render().then(

@@ -75,7 +75,9 @@ export async function createRuntime(config: Config, opts: RuntimeOptions): Promi
         metrics,
         keys: base.signingKeys,
         // graphile-worker's schema sits beside ours: a test's schema gets its own queue
-        jobs: config.databaseUrl ? { connectionString: config.databaseUrl, schema: jobsSchema(opts.pgSchema) } : undefined,
+        jobs: config.databaseUrl
+          ? { connectionString: config.databaseUrl, schema: jobsSchema(opts.pgSchema) }
+          : undefined,
         tuning: { schedulerTickMs: config.sync.sweepSeconds * 1000, leaseMs: config.sync.leaseSeconds * 1000 },
       });
       return { engine, providers };
@@ -117,7 +119,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions): Promi
     log: ctx.log,
   });
   if (opts.workers) webhooks.start();
-  const metricsServer = config.metricsPort === undefined ? undefined : await serveMetrics(metrics, config.host, config.metricsPort);
+  const metricsServer =
+    config.metricsPort === undefined ? undefined : await serveMetrics(metrics, config.host, config.metricsPort);
   const housekeeping = setInterval(() => void sweepExpiredTokens(ctx), 3600_000).unref();
   return {
     ctx,
@@ -139,7 +142,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions): Promi
 }
 
 /** One budget per provider credential across every process: in Redis when configured, else in PostgreSQL. */
-function budgetBackendConfig(config: Config, rates: ProviderBudgetRepo, pgSchema: string | undefined): BudgetBackendConfig {
+function budgetBackendConfig(
+  config: Config,
+  rates: ProviderBudgetRepo,
+  pgSchema: string | undefined,
+): BudgetBackendConfig {
   if (config.redisUrl) return { kind: 'redis', url: config.redisUrl };
   if (config.databaseUrl) return { kind: 'postgres', url: config.databaseUrl, schema: pgSchema, repo: rates };
   return { kind: 'memory' };

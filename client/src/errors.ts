@@ -30,18 +30,24 @@ export class CustodyApiError extends Error {
   /** The error-shape `code` (e.g. `00404_not_found`), or the RFC 6749 `error`. */
   get code(): string | undefined {
     if (isErrorBody(this.body)) return this.body.code;
-    if (typeof this.body === 'object' && this.body && 'error' in this.body) return (this.body).error;
+    if (typeof this.body === 'object' && this.body && 'error' in this.body) return this.body.error;
     return undefined;
   }
 }
 
 export function isErrorBody(body: unknown): body is ErrorBody {
-  return typeof body === 'object' && body !== null && typeof (body as ErrorBody).code === 'string' && typeof (body as ErrorBody).detail === 'string';
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as ErrorBody).code === 'string' &&
+    typeof (body as ErrorBody).detail === 'string'
+  );
 }
 
 function detailOf(body: unknown): string | undefined {
   if (isErrorBody(body)) return body.detail;
-  if (typeof body === 'object' && body && typeof (body as OAuthErrorBody).error_description === 'string') return (body as OAuthErrorBody).error_description;
+  if (typeof body === 'object' && body && typeof (body as OAuthErrorBody).error_description === 'string')
+    return (body as OAuthErrorBody).error_description;
   if (typeof body === 'string' && body.trim() !== '') return body.trim().slice(0, 500);
   return undefined;
 }

@@ -9,16 +9,20 @@ export interface StreamEvent {
  * Parses a text/event-stream body (WHATWG HTML §9.2 field rules: `id`, `event`, `data`, comments ignored) into
  * events, one per blank-line-terminated block. Ends when the body ends.
  */
-export async function* parseEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamEvent, void, undefined> {
+export async function* parseEventStream(
+  body: ReadableStream<Uint8Array>,
+): AsyncGenerator<StreamEvent, void, undefined> {
   // (The cast bridges the DOM and Node typings of TextDecoderStream; both decode UTF-8 bytes to strings.)
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed under the console's DOM typings
-  const reader = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
+  const reader = body
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed under the console's DOM typings
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .getReader();
   let buffer = '';
   let id: string | undefined;
   let event = '';
   let data: string[] = [];
   try {
-    for (let ended = false; !ended; ) {
+    for (let ended = false; !ended;) {
       const { value, done } = await reader.read();
       ended = done;
       buffer += value ?? '';

@@ -50,7 +50,10 @@ export interface CustodyClient {
    * A collection's live events (`GET /v1/collections/{id}/events`) until the stream ends or `signal` aborts;
    * pass the last seen `id` as `lastEventId` to resume where a previous stream stopped.
    */
-  events(collectionId: string, opts?: { lastEventId?: string; signal?: AbortSignal }): AsyncGenerator<StreamEvent, void, undefined>;
+  events(
+    collectionId: string,
+    opts?: { lastEventId?: string; signal?: AbortSignal },
+  ): AsyncGenerator<StreamEvent, void, undefined>;
 }
 
 const TOKEN_PATH = '/v1/oauth/token';
@@ -61,13 +64,17 @@ const TOKEN_PATH = '/v1/oauth/token';
  * error answers into CustodyApiError with the service's body.
  */
 export function createCustodyClient(opts: CustodyClientOptions): CustodyClient {
-  const baseFetch = opts.fetch ?? ((input: Request | string | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const baseFetch =
+    opts.fetch ?? ((input: Request | string | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const sleep = opts.sleep ?? realSleep;
   const now = opts.now ?? Date.now;
   const maxRetries = opts.maxRetries ?? 3;
 
   /** Sends a request, retrying 429s; `authorize` sets the bearer token before each attempt. */
-  async function send(request: Request, authorize: ((headers: Headers, renew: boolean) => Promise<void>) | null): Promise<Response> {
+  async function send(
+    request: Request,
+    authorize: ((headers: Headers, renew: boolean) => Promise<void>) | null,
+  ): Promise<Response> {
     let renewed = false;
     for (let attempt = 0; ; attempt++) {
       const req = request.clone();
@@ -89,7 +96,11 @@ export function createCustodyClient(opts: CustodyClientOptions): CustodyClient {
 
   // No cookies: the bearer token is the only credential. (In a browser this also keeps a 401 carrying
   // `WWW-Authenticate: Basic`, the token endpoint's answer to a wrong secret, from opening a password prompt.)
-  const tokenClient = createFetchClient<paths>({ baseUrl: opts.baseUrl, credentials: 'omit', fetch: (req: Request) => send(req, null) });
+  const tokenClient = createFetchClient<paths>({
+    baseUrl: opts.baseUrl,
+    credentials: 'omit',
+    fetch: (req: Request) => send(req, null),
+  });
   const session = new Session({
     clientId: opts.clientId,
     clientSecret: opts.clientSecret,
@@ -101,7 +112,8 @@ export function createCustodyClient(opts: CustodyClientOptions): CustodyClient {
         bodySerializer: (body) => new URLSearchParams(body as Record<string, string>).toString(),
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
-      if (!data) throw new CustodyApiError(response.status, error, response.headers.get('x-correlation-id') ?? undefined);
+      if (!data)
+        throw new CustodyApiError(response.status, error, response.headers.get('x-correlation-id') ?? undefined);
       return data;
     },
   });
@@ -111,7 +123,11 @@ export function createCustodyClient(opts: CustodyClientOptions): CustodyClient {
   const authorize = async (headers: Headers, renew: boolean) => {
     headers.set('authorization', `Bearer ${renew ? await session.renew() : await session.accessToken()}`);
   };
-  const api = createFetchClient<paths>({ baseUrl: opts.baseUrl, credentials: 'omit', fetch: (req: Request) => send(req, authorize) });
+  const api = createFetchClient<paths>({
+    baseUrl: opts.baseUrl,
+    credentials: 'omit',
+    fetch: (req: Request) => send(req, authorize),
+  });
 
   return {
     api,
@@ -121,7 +137,8 @@ export function createCustodyClient(opts: CustodyClientOptions): CustodyClient {
     },
     async ok(call) {
       const { data, error, response } = await call;
-      if (!response.ok) throw new CustodyApiError(response.status, error, response.headers.get('x-correlation-id') ?? undefined);
+      if (!response.ok)
+        throw new CustodyApiError(response.status, error, response.headers.get('x-correlation-id') ?? undefined);
       return data as never;
     },
     each: paginate,
@@ -130,7 +147,8 @@ export function createCustodyClient(opts: CustodyClientOptions): CustodyClient {
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
       const res = await fetch(`/v1/collections/${encodeURIComponent(collectionId)}/events`, { headers, signal });
-      if (!res.ok || !res.body) throw new CustodyApiError(res.status, await bodyOf(res), res.headers.get('x-correlation-id') ?? undefined);
+      if (!res.ok || !res.body)
+        throw new CustodyApiError(res.status, await bodyOf(res), res.headers.get('x-correlation-id') ?? undefined);
       yield* parseEventStream(res.body);
     },
   };

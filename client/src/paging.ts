@@ -8,7 +8,9 @@ export interface Page<T> {
  * Every row of a paged list, fetching a page only when the previous one is used up. `fetchPage` receives the
  * previous page's token (undefined for the first page).
  */
-export async function* paginate<T>(fetchPage: (next: string | undefined) => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  fetchPage: (next: string | undefined) => Promise<Page<T>>,
+): AsyncGenerator<T, void, undefined> {
   let next: string | undefined;
   do {
     const page = await fetchPage(next);

@@ -60,7 +60,8 @@ export class Session {
 
   /** A valid access token: signs in or refreshes first when there is none or it is about to expire. */
   accessToken(): Promise<string> {
-    if (this.pair && this.opts.now() < this.expiresAt - (this.opts.marginMs ?? 30_000)) return Promise.resolve(this.pair.access_token);
+    if (this.pair && this.opts.now() < this.expiresAt - (this.opts.marginMs ?? 30_000))
+      return Promise.resolve(this.pair.access_token);
     return this.renew();
   }
 
@@ -84,7 +85,11 @@ export class Session {
   }
 
   private async grant(form: Record<string, string>): Promise<string> {
-    const pair = await this.opts.requestToken({ ...form, client_id: this.opts.clientId, client_secret: this.opts.clientSecret });
+    const pair = await this.opts.requestToken({
+      ...form,
+      client_id: this.opts.clientId,
+      client_secret: this.opts.clientSecret,
+    });
     this.pair = pair;
     this.expiresAt = this.opts.now() + pair.expires_in * 1000;
     this.opts.onTokens?.(pair, this.expiresAt);

@@ -1,4 +1,10 @@
-import { createCustodyClient, CustodyApiError, type CustodyClient, type paths, type Schemas } from '../../client/src/index.ts';
+import {
+  createCustodyClient,
+  CustodyApiError,
+  type CustodyClient,
+  type paths,
+  type Schemas,
+} from '../../client/src/index.ts';
 
 export type { CustodyClient, Schemas };
 
@@ -23,7 +29,10 @@ export interface ServerInfo {
 
 export async function serverInfo(custody: CustodyClient): Promise<ServerInfo> {
   const res = await custody.fetch('/v1/openapi.json');
-  const doc = (await res.json()) as { servers?: Array<{ url: string }>; paths: Record<string, Record<string, unknown>> };
+  const doc = (await res.json()) as {
+    servers?: Array<{ url: string }>;
+    paths: Record<string, Record<string, unknown>>;
+  };
   return {
     publicUrl: doc.servers?.[0]?.url ?? location.origin,
     has: (method, path) => Boolean(doc.paths[path]?.[method.toLowerCase()]),
@@ -33,7 +42,9 @@ export async function serverInfo(custody: CustodyClient): Promise<ServerInfo> {
 /** The sentence to show for a failure: the API's `detail`, with its code and correlation id for support. */
 export function describeError(err: unknown): { detail: string; meta?: string } {
   if (err instanceof CustodyApiError) {
-    const meta = [err.status, err.code, err.correlationId && `correlation id ${err.correlationId}`].filter(Boolean).join(' · ');
+    const meta = [err.status, err.code, err.correlationId && `correlation id ${err.correlationId}`]
+      .filter(Boolean)
+      .join(' · ');
     return { detail: err.detail, meta };
   }
   return { detail: err instanceof Error ? err.message : String(err) };
@@ -41,7 +52,12 @@ export function describeError(err: unknown): { detail: string; meta?: string } {
 
 /** Saves a response body as a file the browser downloads. */
 export async function download(res: Response, fallbackName: string): Promise<void> {
-  if (!res.ok) throw new CustodyApiError(res.status, await res.json().catch(() => undefined), res.headers.get('x-correlation-id') ?? undefined);
+  if (!res.ok)
+    throw new CustodyApiError(
+      res.status,
+      await res.json().catch(() => undefined),
+      res.headers.get('x-correlation-id') ?? undefined,
+    );
   const disposition = res.headers.get('content-disposition') ?? '';
   const name = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1] ?? /filename="?([^";]+)"?/i.exec(disposition)?.[1];
   const url = URL.createObjectURL(await res.blob());

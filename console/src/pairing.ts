@@ -17,7 +17,12 @@ export function pairingReturnInUrl(): PairingReturn | undefined {
   const q = new URLSearchParams(location.search);
   const state = q.get('state');
   if (!state || (!q.get('code') && !q.get('error'))) return undefined;
-  return { collectionId: state, code: q.get('code') ?? undefined, error: q.get('error') ?? undefined, errorDescription: q.get('error_description') ?? undefined };
+  return {
+    collectionId: state,
+    code: q.get('code') ?? undefined,
+    error: q.get('error') ?? undefined,
+    errorDescription: q.get('error_description') ?? undefined,
+  };
 }
 
 /** In the consent window: pass the result to the console that opened it. True when handed over. */
@@ -40,7 +45,8 @@ export function clearPairingFromUrl(): void {
 /** In the console: the next pairing result a consent window sends. */
 export function onPairingMessage(handler: (result: PairingReturn) => void): () => void {
   const listener = (event: MessageEvent) => {
-    if (event.origin !== location.origin || (event.data as { type?: unknown } | null | undefined)?.type !== MESSAGE) return;
+    if (event.origin !== location.origin || (event.data as { type?: unknown } | null | undefined)?.type !== MESSAGE)
+      return;
     const { collectionId, code, error, errorDescription } = event.data as PairingReturn;
     handler({ collectionId, code, error, errorDescription });
   };

@@ -57,7 +57,10 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<v
 }
 
 /** A cursor-paged list: rows so far, `more()` to fetch the next page. */
-export function usePaged<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null | undefined }>, deps: unknown[]) {
+export function usePaged<T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null | undefined }>,
+  deps: unknown[],
+) {
   const [rows, setRows] = useState<T[]>([]);
   const [next, setNext] = useState<string | null | undefined>(undefined);
   const [done, setDone] = useState(false);
@@ -85,10 +88,23 @@ export function usePaged<T>(fetchPage: (cursor: string | undefined) => Promise<{
     setDone(false);
     void load(undefined, true);
   }, deps);
-  return { rows, loading, error, done, more: () => load(next ?? undefined, false), reload: () => load(undefined, true) };
+  return {
+    rows,
+    loading,
+    error,
+    done,
+    more: () => load(next ?? undefined, false),
+    reload: () => load(undefined, true),
+  };
 }
 
-export function LoadMore({ paged, label = 'Load more' }: { paged: { loading: boolean; done: boolean; more(): void }; label?: string }) {
+export function LoadMore({
+  paged,
+  label = 'Load more',
+}: {
+  paged: { loading: boolean; done: boolean; more(): void };
+  label?: string;
+}) {
   if (paged.done) return null;
   return (
     <button type="button" class="secondary" onClick={() => paged.more()} disabled={paged.loading}>

@@ -40,7 +40,12 @@ export class SandboxKeys {
   verifyJwt(token: string): JwtPayload | undefined {
     const parts = token.split('.');
     if (parts.length !== 3) return undefined;
-    const ok = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), this.publicKey, Buffer.from(parts[2], 'base64url'));
+    const ok = verify(
+      'sha256',
+      Buffer.from(`${parts[0]}.${parts[1]}`),
+      this.publicKey,
+      Buffer.from(parts[2], 'base64url'),
+    );
     if (!ok) return undefined;
     try {
       return JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as JwtPayload;

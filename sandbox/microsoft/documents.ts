@@ -39,14 +39,15 @@ export function seededWords(seed: number, label: string, length: number): string
   let out = '';
   for (let i = 0; out.length < length; i++) {
     const word = WORDS[picks[i % picks.length] % WORDS.length];
-    out += (i % 12 === 0 ? (i ? '. ' : '') + word[0].toUpperCase() + word.slice(1) : ` ${word}`);
+    out += i % 12 === 0 ? (i ? '. ' : '') + word[0].toUpperCase() + word.slice(1) : ` ${word}`;
   }
   return out.slice(0, Math.max(1, length));
 }
 
 function csvOf(words: string[]): string {
   const rows = ['id,item,owner,amount'];
-  for (let i = 0; i + 1 < words.length; i += 2) rows.push(`${i / 2 + 1},${words[i]},${words[i + 1]},${(i * 37) % 1000}.00`);
+  for (let i = 0; i + 1 < words.length; i += 2)
+    rows.push(`${i / 2 + 1},${words[i]},${words[i + 1]},${(i * 37) % 1000}.00`);
   return `${rows.join('\r\n')}\r\n`;
 }
 
@@ -144,7 +145,8 @@ function pdf(text: string): Buffer {
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
   pages.forEach((page, i) => {
     const stream = `BT /F1 11 Tf 14 TL 56 780 Td ${page.map((l) => `(${esc(l)}) Tj T*`).join(' ')} ET`;
-    objects[pageIds[i]] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`;
+    objects[pageIds[i]] =
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`;
     objects[pageIds[i] + 1] = `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`;
   });
   let out = '%PDF-1.4\n';

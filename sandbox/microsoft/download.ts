@@ -19,7 +19,12 @@ interface TempAuth {
 
 /** A pre-authenticated SharePoint-style URL on the second origin; no Authorization header is needed. */
 export function makeDownloadUrl(state: SandboxState, drive: MsDrive, item: MsItem, appId: string): string {
-  const tempauth = state.keys.seal({ d: drive.id, i: item.id, e: state.now().getTime() + state.downloadUrlLifetimeSeconds * 1000, a: appId } satisfies TempAuth);
+  const tempauth = state.keys.seal({
+    d: drive.id,
+    i: item.id,
+    e: state.now().getTime() + state.downloadUrlLifetimeSeconds * 1000,
+    a: appId,
+  } satisfies TempAuth);
   const personal = new URL(drive.webUrl).pathname.replace(/\/Documents$/, '');
   return `${state.downloadOrigin}${personal}/_layouts/15/download.aspx?UniqueId=${item.uniqueId.toLowerCase()}&Translate=false&tempauth=${tempauth}&ApiVersion=2.0`;
 }
@@ -42,14 +47,23 @@ function parseRange(header: string | undefined, size: number): Range {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
 function handle(state: SandboxState, req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://download.invalid');
   const scheme = req.headers.authorization?.split(' ')[0];
-  const record = { method: req.method ?? 'GET', path: url.pathname, host: 'download' as const, ...(scheme ? { auth: scheme } : {}), status: 0 };
+  const record = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    host: 'download' as const,
+    ...(scheme ? { auth: scheme } : {}),
+    status: 0,
+  };
   recordRequest(state, record);
   res.on('close', () => (record.status = res.statusCode));
   res.setHeader('request-id', randomUUID());
@@ -62,7 +76,10 @@ function handle(state: SandboxState, req: IncomingMessage, res: ServerResponse):
   }
   // The URL is the credential. A Graph bearer token is for another audience, and SharePoint refuses it.
   if (req.headers.authorization) {
-    return sendJson(res, 401, { error_description: "Invalid audience Uri 'https://graph.microsoft.com'. The download URL is pre-authenticated; do not send an Authorization header." });
+    return sendJson(res, 401, {
+      error_description:
+        "Invalid audience Uri 'https://graph.microsoft.com'. The download URL is pre-authenticated; do not send an Authorization header.",
+    });
   }
   const auth = state.keys.unseal<TempAuth>(url.searchParams.get('tempauth') ?? '');
   if (!auth || state.faults.expireDownloadUrls || auth.e <= state.now().getTime()) {
@@ -71,17 +88,22 @@ function handle(state: SandboxState, req: IncomingMessage, res: ServerResponse):
   const found = state.model.driveById(auth.d);
   const listed = found?.drive.items.get(auth.i);
   if (state.variance && found && listed) {
-    if (state.variance.vanish(state.model, found.drive.id, listed, new Date(state.now()).toISOString().slice(0, 19) + 'Z')) {
+    if (
+      state.variance.vanish(state.model, found.drive.id, listed, new Date(state.now()).toISOString().slice(0, 19) + 'Z')
+    ) {
       return sendJson(res, 404, { error: { code: 'itemNotFound', message: 'The resource could not be found.' } });
     }
     if (state.variance.isFailing(listed)) {
       res.setHeader('x-virus-infected', 'true');
-      return sendJson(res, 403, { error: { code: 'malwareDetected', message: 'Malware detected in the file. Download is blocked.' } });
+      return sendJson(res, 403, {
+        error: { code: 'malwareDetected', message: 'Malware detected in the file. Download is blocked.' },
+      });
     }
   }
   const item = found ? state.model.liveItem(found.drive, auth.i) : undefined;
   const content = item ? state.model.contents.get(item.id) : undefined;
-  if (!found || !item || !content) return sendJson(res, 404, { error: { code: 'itemNotFound', message: 'The resource could not be found.' } });
+  if (!found || !item || !content)
+    return sendJson(res, 404, { error: { code: 'itemNotFound', message: 'The resource could not be found.' } });
 
   const budget = state.budget.charge(`${auth.a}/${state.model.tenant.id}`, 1, state.now().getTime());
   if (!budget.ok) {
@@ -101,7 +123,10 @@ function handle(state: SandboxState, req: IncomingMessage, res: ServerResponse):
     return;
   }
   let body = range ? content.subarray(range.start, range.end + 1) : content;
-  const headers: Record<string, string | number> = { 'content-type': item.mimeType ?? 'application/octet-stream', 'content-length': body.length };
+  const headers: Record<string, string | number> = {
+    'content-type': item.mimeType ?? 'application/octet-stream',
+    'content-length': body.length,
+  };
   if (range) headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
   res.writeHead(range ? 206 : 200, headers);
   if (req.method === 'HEAD') {
@@ -121,7 +146,10 @@ function handle(state: SandboxState, req: IncomingMessage, res: ServerResponse):
   res.end(body);
 }
 
-export async function startDownloadServer(state: SandboxState, port: number): Promise<{ origin: string; close(): Promise<void> }> {
+export async function startDownloadServer(
+  state: SandboxState,
+  port: number,
+): Promise<{ origin: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => handle(state, req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

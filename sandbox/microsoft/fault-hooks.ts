@@ -13,12 +13,24 @@ function throttleSeconds(state: SandboxState): number {
 }
 
 /** onRequest of Graph (/v1.0/…); undefined when the request goes on. */
-export function graphFault(state: SandboxState, request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+export function graphFault(
+  state: SandboxState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply | undefined {
   const dice = state.faults.dice;
   if (!dice) return undefined;
   const fault = dice.roll(false);
   if (fault === 'server_error') {
-    if (dice.serverStatus() === 500) return sendGraphError(state, request, reply.header('retry-after', String(dice.retryAfterSeconds)), 500, 'generalException', 'General exception while processing.');
+    if (dice.serverStatus() === 500)
+      return sendGraphError(
+        state,
+        request,
+        reply.header('retry-after', String(dice.retryAfterSeconds)),
+        500,
+        'generalException',
+        'General exception while processing.',
+      );
     return reply.code(503).header('retry-after', String(dice.retryAfterSeconds)).send('');
   }
   if (fault === 'too_many') {
@@ -37,21 +49,38 @@ export function graphFault(state: SandboxState, request: FastifyRequest, reply: 
  * The download host's fault for this request: answered here (true), or a body fault for the handler to apply
  * once the headers are out.
  */
-export function downloadFault(state: SandboxState, req: IncomingMessage, res: ServerResponse): true | 'cut_body' | 'stalled_body' | undefined {
+export function downloadFault(
+  state: SandboxState,
+  req: IncomingMessage,
+  res: ServerResponse,
+): true | 'cut_body' | 'stalled_body' | undefined {
   const dice = state.faults.dice;
   if (!dice) return undefined;
   const fault: Fault | null = dice.roll(true);
   const json = (status: number, body: unknown, retryAfter: string) => {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'retry-after': retryAfter });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      'retry-after': retryAfter,
+    });
     res.end(text);
     return true as const;
   };
   if (fault === 'server_error') {
     const status = dice.serverStatus();
-    return json(status, { error: { code: status === 500 ? 'generalException' : 'serviceNotAvailable', message: 'Please retry.' } }, String(dice.retryAfterSeconds));
+    return json(
+      status,
+      { error: { code: status === 500 ? 'generalException' : 'serviceNotAvailable', message: 'Please retry.' } },
+      String(dice.retryAfterSeconds),
+    );
   }
-  if (fault === 'too_many') return json(429, { error: { code: 'activityLimitReached', message: 'The request has been throttled' } }, formatRetryAfter(throttleSeconds(state)));
+  if (fault === 'too_many')
+    return json(
+      429,
+      { error: { code: 'activityLimitReached', message: 'The request has been throttled' } },
+      formatRetryAfter(throttleSeconds(state)),
+    );
   if (fault === 'reset') {
     req.socket.destroy();
     return true;

@@ -8,7 +8,12 @@ import { registerDeltaRoutes } from './graph/delta.ts';
 import { graphFault } from './fault-hooks.ts';
 import { sendGraphError, stampGraphHeaders } from './graph/http.ts';
 import { registerItemRoutes } from './graph/items.ts';
-import { createGraphSubscriptions, notifyingMutations, registerSubscriptionRoutes, type GraphSubscriptions } from './graph/subscriptions.ts';
+import {
+  createGraphSubscriptions,
+  notifyingMutations,
+  registerSubscriptionRoutes,
+  type GraphSubscriptions,
+} from './graph/subscriptions.ts';
 import { registerUserRoutes } from './graph/users.ts';
 import { registerAuthorizeRoute } from './identity/authorize.ts';
 import { registerConsentRoutes } from './identity/consent.ts';
@@ -26,7 +31,16 @@ import { ResourceUnitBudget } from './throttle.ts';
 import type { MicrosoftSandboxOptions, MsFaults, MsItem, MsRequestRecord, MsTenant } from './types.ts';
 import { MsVariance, type MsVarianceReport } from './variance.ts';
 
-export type { MicrosoftSandboxOptions, MsDrive, MsFaults, MsIdentity, MsItem, MsRequestRecord, MsTenant, MsUser } from './types.ts';
+export type {
+  MicrosoftSandboxOptions,
+  MsDrive,
+  MsFaults,
+  MsIdentity,
+  MsItem,
+  MsRequestRecord,
+  MsTenant,
+  MsUser,
+} from './types.ts';
 export type { MsMutations } from './mutate.ts';
 export type { MsVarianceOptions, MsVarianceReport } from './variance.ts';
 
@@ -120,10 +134,22 @@ function buildApp(state: SandboxState, subscriptions: GraphSubscriptions): Fasti
     const path = request.url.split('?')[0];
     if (path.startsWith('/v1.0/')) {
       const segment = path.split('/').filter(Boolean).pop() ?? '';
-      return sendGraphError(state, request, reply, 400, 'BadRequest', `Resource not found for the segment '${segment}'.`);
+      return sendGraphError(
+        state,
+        request,
+        reply,
+        400,
+        'BadRequest',
+        `Resource not found for the segment '${segment}'.`,
+      );
     }
     if (path.endsWith('/oauth2/v2.0/token')) {
-      return sendAadErrorPage(state, reply, 900561, `The endpoint only accepts POST requests. Received a ${request.method} request.`);
+      return sendAadErrorPage(
+        state,
+        reply,
+        900561,
+        `The endpoint only accepts POST requests. Received a ${request.method} request.`,
+      );
     }
     return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('404 Not Found');
   });

@@ -98,7 +98,14 @@ export class TenantModel {
 
   newItem(
     drive: MsDrive,
-    fields: { name: string; parentId: string | null; kind: 'folder' | 'file'; by: MsIdentity; at: string; content?: Buffer },
+    fields: {
+      name: string;
+      parentId: string | null;
+      kind: 'folder' | 'file';
+      by: MsIdentity;
+      at: string;
+      content?: Buffer;
+    },
   ): MsItem {
     const item: MsItem = {
       id: this.rng.itemId(),

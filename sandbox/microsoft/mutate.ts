@@ -35,7 +35,9 @@ export function createMutations(model: TenantModel, now: () => Date, seed: numbe
     return item;
   };
   const assertFreeName = (drive: MsDrive, parentId: string, name: string, except?: string) => {
-    const clash = model.liveChildren(drive, parentId).find((c) => c.id !== except && c.name.toLowerCase() === name.toLowerCase());
+    const clash = model
+      .liveChildren(drive, parentId)
+      .find((c) => c.id !== except && c.name.toLowerCase() === name.toLowerCase());
     if (clash) throw new Error(`sandbox: nameAlreadyExists: ${name}`);
   };
   const stamp = (drive: MsDrive, item: MsItem, user: MsUser) => {
@@ -53,7 +55,14 @@ export function createMutations(model: TenantModel, now: () => Date, seed: numbe
       assertFreeName(drive, parentId, name);
       drive.changeSeq += 1;
       const at = isoSeconds(now());
-      return model.newItem(drive, { name, parentId, kind: 'file', by: identityOf(user), at, content: contentFor(bytes) });
+      return model.newItem(drive, {
+        name,
+        parentId,
+        kind: 'file',
+        by: identityOf(user),
+        at,
+        content: contentFor(bytes),
+      });
     },
     addFolder(userId, parentId, name) {
       const { user, drive } = driveOf(userId);

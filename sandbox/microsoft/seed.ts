@@ -13,9 +13,49 @@ export interface SeedOptions {
   fileSize: number;
 }
 
-const GIVEN = ['Adele', 'Alex', 'Diego', 'Grady', 'Isaiah', 'Johanna', 'Joni', 'Lee', 'Lidia', 'Lynne', 'Megan', 'Miriam', 'Nestor', 'Patti', 'Pradeep'];
-const SURNAMES = ['Vance', 'Wilber', 'Siciliani', 'Archie', 'Langer', 'Lorenz', 'Sherman', 'Gu', 'Holloway', 'Robbins', 'Bowen', 'Graham', 'Wilke', 'Fernandez', 'Gupta'];
-const JOBS = ['Retail Manager', 'Marketing Assistant', 'HR Manager', 'Designer', 'Attorney', 'Product Manager', 'Developer'];
+const GIVEN = [
+  'Adele',
+  'Alex',
+  'Diego',
+  'Grady',
+  'Isaiah',
+  'Johanna',
+  'Joni',
+  'Lee',
+  'Lidia',
+  'Lynne',
+  'Megan',
+  'Miriam',
+  'Nestor',
+  'Patti',
+  'Pradeep',
+];
+const SURNAMES = [
+  'Vance',
+  'Wilber',
+  'Siciliani',
+  'Archie',
+  'Langer',
+  'Lorenz',
+  'Sherman',
+  'Gu',
+  'Holloway',
+  'Robbins',
+  'Bowen',
+  'Graham',
+  'Wilke',
+  'Fernandez',
+  'Gupta',
+];
+const JOBS = [
+  'Retail Manager',
+  'Marketing Assistant',
+  'HR Manager',
+  'Designer',
+  'Attorney',
+  'Product Manager',
+  'Developer',
+];
 const DEPARTMENTS = ['Retail', 'Marketing', 'HR', 'Operations', 'Legal', 'Engineering', 'Finance'];
 const OFFICES = ['18/2111', '131/1104', '23/3101', '20/1109', '19/2106'];
 const FOLDERS = ['Projects', 'Finance', 'Legal Holds', 'Q3 Planning', 'Archive', 'Customers', 'Résumés', 'Design'];
@@ -27,7 +67,12 @@ export function buildTenant(opts: SeedOptions): TenantModel {
   const rng = new SeededRandom(opts.seed);
   const tenantId = rng.guid();
   const slug = `contoso${opts.seed % 1000}`;
-  const tenant: MsTenant = { id: tenantId, domain: `${slug}.onmicrosoft.com`, displayName: `Contoso Sandbox ${opts.seed}`, users: [] };
+  const tenant: MsTenant = {
+    id: tenantId,
+    domain: `${slug}.onmicrosoft.com`,
+    displayName: `Contoso Sandbox ${opts.seed}`,
+    users: [],
+  };
   const model = new TenantModel(tenant, rng);
   const withDrive = Math.max(0, opts.users - opts.usersWithoutDrive);
   for (let i = 0; i < opts.users; i++) tenant.users.push(makeUser(rng, tenant, i, i >= withDrive ? i - withDrive : -1));

@@ -84,7 +84,8 @@ export const MAX_REQUEST_RECORDS = 10_000;
 
 export function recordRequest(state: SandboxState, record: MsRequestRecord): void {
   state.requests.push(record);
-  if (state.requests.length > MAX_REQUEST_RECORDS) state.requests.splice(0, state.requests.length - MAX_REQUEST_RECORDS);
+  if (state.requests.length > MAX_REQUEST_RECORDS)
+    state.requests.splice(0, state.requests.length - MAX_REQUEST_RECORDS);
 }
 
 export function nowSeconds(state: SandboxState): number {

@@ -25,6 +25,7 @@ export async function getAppToken(sandbox: MicrosoftSandbox): Promise<string> {
     }),
   });
   const body = (await response.json()) as { access_token?: string; error?: string };
-  if (!response.ok || !body.access_token) throw new Error(`token request failed: ${response.status} ${body.error ?? ''}`);
+  if (!response.ok || !body.access_token)
+    throw new Error(`token request failed: ${response.status} ${body.error ?? ''}`);
   return body.access_token;
 }

@@ -1,8 +1,7 @@
 const WINDOW_MS = 60_000;
 
 export type ChargeResult =
-  | { ok: true; limit: number; remaining: number; resetSeconds: number }
-  | { ok: false; retryAfterSeconds: number };
+  { ok: true; limit: number; remaining: number; resetSeconds: number } | { ok: false; retryAfterSeconds: number };
 
 /**
  * SharePoint-style resource-unit budget: per app per tenant, sliding one-minute window.

@@ -56,9 +56,16 @@ export class MsVariance {
   notFound(request: FastifyRequest, reply: FastifyReply, itemId: string, date: string): FastifyReply {
     const style = NOT_FOUND_STYLES[hashOf(itemId, this.seed) % NOT_FOUND_STYLES.length];
     if (!style.code) return reply.code(404).send();
-    return reply.code(404).header('content-type', 'application/json; charset=utf-8').send({
-      error: { code: style.code, message: style.message, innerError: { date, 'request-id': request.id, 'client-request-id': request.id } },
-    });
+    return reply
+      .code(404)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send({
+        error: {
+          code: style.code,
+          message: style.message,
+          innerError: { date, 'request-id': request.id, 'client-request-id': request.id },
+        },
+      });
   }
 
   isFailing(item: MsItem): boolean {
@@ -89,5 +96,21 @@ export class MsVariance {
 }
 
 /** driveItem properties Graph may leave out (ODB delta, 0-byte files, older items). */
-export const OPTIONAL_ITEM_PROPERTIES = ['webUrl', 'fileSystemInfo', 'eTag', 'createdDateTime', 'cTag', 'createdBy', 'lastModifiedBy'];
-export const OPTIONAL_USER_PROPERTIES = ['jobTitle', 'officeLocation', 'businessPhones', 'mobilePhone', 'preferredLanguage', 'givenName', 'surname'];
+export const OPTIONAL_ITEM_PROPERTIES = [
+  'webUrl',
+  'fileSystemInfo',
+  'eTag',
+  'createdDateTime',
+  'cTag',
+  'createdBy',
+  'lastModifiedBy',
+];
+export const OPTIONAL_USER_PROPERTIES = [
+  'jobTitle',
+  'officeLocation',
+  'businessPhones',
+  'mobilePhone',
+  'preferredLanguage',
+  'givenName',
+  'surname',
+];

@@ -10,7 +10,11 @@ export function chatFileUrl(ctx: SandboxContext, downloadKey: string): string {
 export function registerChatFileRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get<{ Params: { key: string } }>('/file/download/:key', async (req, reply) => {
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (!bearer) return reply.code(200).type('text/html;charset=utf-8').send('<!DOCTYPE html><html><body>Please sign in to your Zoom account.</body></html>');
+    if (!bearer)
+      return reply
+        .code(200)
+        .type('text/html;charset=utf-8')
+        .send('<!DOCTYPE html><html><body>Please sign in to your Zoom account.</body></html>');
     const check = ctx.grants.checkDownload(bearer);
     if (!check.ok) return zoomError(reply, 401, 124, check.message);
     const file = ctx.tenant.chatFile(req.params.key);
@@ -20,7 +24,10 @@ export function registerChatFileRoutes(app: FastifyInstance, ctx: SandboxContext
     const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
     const start = m ? Number(m[1]) : 0;
     if (m && start < body.length) {
-      return reply.code(206).header('Content-Range', `bytes ${start}-${body.length - 1}/${body.length}`).send(body.subarray(start));
+      return reply
+        .code(206)
+        .header('Content-Range', `bytes ${start}-${body.length - 1}/${body.length}`)
+        .send(body.subarray(start));
     }
     return reply.send(body);
   });

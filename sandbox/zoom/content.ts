@@ -101,7 +101,10 @@ export function timelineJson(key: string, participants: ReadonlyArray<{ name: st
   let at = 0;
   for (let i = 0; i < rng.int(2, 5); i++) {
     const who = rng.pick(participants);
-    timeline.push({ ts: vttTime(at), users: [{ username: who.name, email_address: who.email, multiple_people: false }] });
+    timeline.push({
+      ts: vttTime(at),
+      users: [{ username: who.name, email_address: who.email, multiple_people: false }],
+    });
     at += rng.int(5_000, 600_000);
   }
   return Buffer.from(JSON.stringify({ timeline }), 'utf8');

@@ -11,9 +11,10 @@ import type { ZoomRecordingFile, ZoomTenant } from './tenant.ts';
 const SIGNED_URL_TTL_S = 10 * 60;
 const CHUNK = 256 * 1024;
 
-const FAILURE_PAGE = '<!DOCTYPE html><html><head><title>Error - Zoom</title></head><body>'
-  + '<div class="error-message">Only the host can download this recording. Please sign in to your Zoom account.</div>'
-  + '</body></html>';
+const FAILURE_PAGE =
+  '<!DOCTYPE html><html><head><title>Error - Zoom</title></head><body>' +
+  '<div class="error-message">Only the host can download this recording. Please sign in to your Zoom account.</div>' +
+  '</body></html>';
 
 /** The exact bytes of a recording file, from its id. */
 export function contentOf(tenant: ZoomTenant, fileId: string): Buffer {
@@ -43,9 +44,11 @@ export function registerDownloadRoutes(app: FastifyInstance, ctx: SandboxContext
     if (!check.ok) return zoomError(reply, 401, 124, check.message);
     const file = ctx.tenant.fileByDownloadKey(req.params.key);
     if (ctx.variance && file && ctx.variance.failsDownload(file)) return htmlFailure(reply);
-    if (ctx.variance && (!file || ctx.variance.vanishOnDownload(ctx.tenant, file))) return ctx.variance.notFound(reply, 'Recording file', req.params.key);
+    if (ctx.variance && (!file || ctx.variance.vanishOnDownload(ctx.tenant, file)))
+      return ctx.variance.notFound(reply, 'Recording file', req.params.key);
     const meeting = file && ctx.tenant.file(file.id)!.meeting;
-    if (!file || !meeting || !ctx.tenant.findUser(meeting.host_id)) return zoomError(reply, 404, 3301, 'There is no recording for this meeting.');
+    if (!file || !meeting || !ctx.tenant.findUser(meeting.host_id))
+      return zoomError(reply, 404, 3301, 'There is no recording for this meeting.');
     const expires = Math.floor(ctx.now().getTime() / 1000) + SIGNED_URL_TTL_S;
     const name = encodeURIComponent(fileName(file));
     const location = `${ctx.filesOrigin()}/rec/${file.downloadKey}/${name}?Expires=${expires}&Signature=${sign(ctx, file.downloadKey, expires)}&Key-Pair-Id=SANDBOXKEY`;
@@ -62,7 +65,10 @@ function htmlFailure(reply: FastifyReply): FastifyReply {
  * carries an Authorization header is refused, as pre-signed object stores do ("Only one auth mechanism
  * allowed"), so a client that forwards its Zoom bearer across origins fails loudly here.
  */
-export function buildFileHost(ctx: SandboxContext, log: (req: { method: string; url: string; auth?: string }) => void): FastifyInstance {
+export function buildFileHost(
+  ctx: SandboxContext,
+  log: (req: { method: string; url: string; auth?: string }) => void,
+): FastifyInstance {
   const host = Fastify({ logger: false, forceCloseConnections: true });
   // closing drops a stalled body's connection at once
   host.addHook('onRequest', async (req, reply) => {
@@ -110,17 +116,22 @@ function* chunks(tenant: ZoomTenant, file: ZoomRecordingFile, start: number, end
 function parseRange(header: string | undefined, size: number): [number, number] | 'unsatisfiable' | undefined {
   const m = /^bytes=(\d*)-(\d*)$/.exec(header ?? '');
   if (!m || (m[1] === '' && m[2] === '')) return undefined;
-  const [start, end] = m[1] === ''
-    ? [Math.max(0, size - Number(m[2])), size]
-    : [Number(m[1]), m[2] === '' ? size : Math.min(size, Number(m[2]) + 1)];
+  const [start, end] =
+    m[1] === ''
+      ? [Math.max(0, size - Number(m[2])), size]
+      : [Number(m[1]), m[2] === '' ? size : Math.min(size, Number(m[2]) + 1)];
   return start >= size || start >= end ? 'unsatisfiable' : [start, end];
 }
 
 function fileName(f: ZoomRecordingFile): string {
   const stamp = f.recording_start.replace(/[-:]/g, '').replace('T', '-').replace('Z', '');
   const suffix: Record<string, string> = {
-    MP4: f.recording_type === 'gallery_view' ? '_gallery.mp4' : '.mp4', M4A: '.m4a', TRANSCRIPT: '.transcript.vtt',
-    CHAT: 'newChat.txt', CC: '.cc.vtt', TIMELINE: '.timeline.json',
+    MP4: f.recording_type === 'gallery_view' ? '_gallery.mp4' : '.mp4',
+    M4A: '.m4a',
+    TRANSCRIPT: '.transcript.vtt',
+    CHAT: 'newChat.txt',
+    CC: '.cc.vtt',
+    TIMELINE: '.timeline.json',
   };
   return `GMT${stamp}_Recording${suffix[f.file_type]}`;
 }
@@ -136,6 +147,8 @@ function verify(ctx: SandboxContext, key: string, expires: number, signature: st
 }
 
 function xmlError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
-  return reply.code(status).type('application/xml')
+  return reply
+    .code(status)
+    .type('application/xml')
     .send(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`);
 }

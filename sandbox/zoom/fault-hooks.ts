@@ -17,7 +17,10 @@ export function mainFault(ctx: SandboxContext, req: FastifyRequest, reply: Fasti
   if (fault === 'server_error') {
     reply.header('Retry-After', String(dice.retryAfterSeconds));
     if (dice.serverStatus() === 500) return zoomError(reply, 500, 500, 'Internal Error');
-    return reply.code(503).type('text/html').send('<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
+    return reply
+      .code(503)
+      .type('text/html')
+      .send('<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
   }
   if (fault === 'too_many') {
     tooMany(ctx, reply, 'Medium', { limited: true, type: 'QPS', limit: ctx.limiter.qps('Medium') });
@@ -34,12 +37,22 @@ export function fileHostFault(ctx: SandboxContext, req: FastifyRequest, reply: F
   const fault: Fault | null = dice.roll(true);
   if (fault === 'server_error') {
     const status = dice.serverStatus();
-    return reply.code(status).header('Retry-After', String(dice.retryAfterSeconds)).type('application/xml')
-      .send(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${status === 500 ? 'InternalError' : 'SlowDown'}</Code><Message>Please retry</Message></Error>`);
+    return reply
+      .code(status)
+      .header('Retry-After', String(dice.retryAfterSeconds))
+      .type('application/xml')
+      .send(
+        `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${status === 500 ? 'InternalError' : 'SlowDown'}</Code><Message>Please retry</Message></Error>`,
+      );
   }
   if (fault === 'too_many') {
-    return reply.code(429).header('Retry-After', '1').type('application/xml')
-      .send('<?xml version="1.0" encoding="UTF-8"?><Error><Code>TooManyRequests</Code><Message>Too many requests</Message></Error>');
+    return reply
+      .code(429)
+      .header('Retry-After', '1')
+      .type('application/xml')
+      .send(
+        '<?xml version="1.0" encoding="UTF-8"?><Error><Code>TooManyRequests</Code><Message>Too many requests</Message></Error>',
+      );
   }
   if (fault === 'reset') return reset(req, reply);
   if (fault === 'cut_body' || fault === 'stalled_body') bodyFaults.set(req, fault);

@@ -48,9 +48,7 @@ interface Issued {
   expiresAt: number;
 }
 
-export type AccessCheck =
-  | { ok: true; userId: string; scopes: string[] }
-  | { ok: false; message: string };
+export type AccessCheck = { ok: true; userId: string; scopes: string[] } | { ok: false; message: string };
 
 export class GrantStore {
   private readonly codes = new Map<string, PendingCode>();
@@ -89,10 +87,12 @@ export class GrantStore {
     if (!pending) return { status: 400, error: 'invalid_grant', reason: 'Invalid authorization code' };
     this.codes.delete(code); // single use, whatever the outcome
     if (pending.expiresAt <= this.nowMs()) return { status: 400, error: 'invalid_grant', reason: 'Code is expired' };
-    if (pending.redirectUri !== redirectUri) return { status: 400, error: 'invalid_request', reason: 'Redirect URI mismatch.' };
+    if (pending.redirectUri !== redirectUri)
+      return { status: 400, error: 'invalid_request', reason: 'Redirect URI mismatch.' };
     if (pending.challenge !== undefined) {
       const computed = verifier ? createHash('sha256').update(verifier).digest('base64url') : '';
-      if (computed !== pending.challenge) return { status: 400, error: 'invalid_grant', reason: 'Invalid code_verifier' };
+      if (computed !== pending.challenge)
+        return { status: 400, error: 'invalid_grant', reason: 'Invalid code_verifier' };
     }
     const grant: Grant = { id: token(8), userId: this.o.ownerId(), scopes: [...this.o.scopes], revoked: false };
     this.grants.push(grant);
@@ -136,7 +136,8 @@ export class GrantStore {
   checkDownload(bearer: string): AccessCheck {
     const issued = this.download.get(bearer);
     if (!issued) return this.checkAccess(bearer);
-    if (issued.grant.revoked || issued.expiresAt <= this.nowMs()) return { ok: false, message: 'Invalid access token.' };
+    if (issued.grant.revoked || issued.expiresAt <= this.nowMs())
+      return { ok: false, message: 'Invalid access token.' };
     return { ok: true, userId: issued.grant.userId, scopes: issued.grant.scopes };
   }
 
@@ -148,7 +149,12 @@ export class GrantStore {
     const ttl = this.o.accessTokenTtlSeconds;
     const accessToken = jwtLike(ttl);
     this.access.set(accessToken, { grant, expiresAt: this.nowMs() + ttl * 1000 });
-    const set: TokenSet = { access_token: accessToken, token_type: 'bearer', expires_in: ttl, scope: grant.scopes.join(' ') };
+    const set: TokenSet = {
+      access_token: accessToken,
+      token_type: 'bearer',
+      expires_in: ttl,
+      scope: grant.scopes.join(' '),
+    };
     if (withRefresh) {
       const refreshToken = jwtLike(REFRESH_TTL_MS / 1000);
       this.refresh.set(refreshToken, { grant, expiresAt: this.nowMs() + REFRESH_TTL_MS });

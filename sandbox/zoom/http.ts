@@ -46,7 +46,12 @@ export function zoomError(reply: FastifyReply, status: number, code: number, mes
  * Runs, in order: injected faults, bearer authentication, scope check, rate limits.
  * Returns the caller, or undefined when the response has already been produced.
  */
-export function guard(ctx: SandboxContext, req: FastifyRequest, reply: FastifyReply, spec: RouteSpec): Principal | undefined {
+export function guard(
+  ctx: SandboxContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  spec: RouteSpec,
+): Principal | undefined {
   const { faults } = ctx;
   if (take(faults, 'resetConnections')) {
     reply.hijack();
@@ -57,7 +62,8 @@ export function guard(ctx: SandboxContext, req: FastifyRequest, reply: FastifyRe
     const odd = faults.serverErrors % 2 === 1;
     take(faults, 'serverErrors');
     if (odd) zoomError(reply, 500, 500, 'Internal Error');
-    else reply.code(503).type('text/html').send('<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
+    else
+      reply.code(503).type('text/html').send('<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
     return undefined;
   }
   if (take(faults, 'rate429Storm')) {
@@ -66,7 +72,12 @@ export function guard(ctx: SandboxContext, req: FastifyRequest, reply: FastifyRe
   }
   if (take(faults, 'dailyLimit429')) {
     const limit = ctx.limiter.dailyLimit();
-    tooMany(ctx, reply, spec.category, { limited: true, type: 'Daily-limit', limit, retryAt: nextUtcMidnight(ctx.now()) });
+    tooMany(ctx, reply, spec.category, {
+      limited: true,
+      type: 'Daily-limit',
+      limit,
+      retryAt: nextUtcMidnight(ctx.now()),
+    });
     return undefined;
   }
   const query = req.query as Query;
@@ -103,7 +114,9 @@ export function guard(ctx: SandboxContext, req: FastifyRequest, reply: FastifyRe
   return { userId: check.userId, accessToken: bearer };
 }
 
-type Limited = { limited: true; type: 'QPS'; limit: number } | { limited: true; type: 'Daily-limit'; limit: number; retryAt: string };
+type Limited =
+  | { limited: true; type: 'QPS'; limit: number }
+  | { limited: true; type: 'Daily-limit'; limit: number; retryAt: string };
 
 export function tooMany(ctx: SandboxContext, reply: FastifyReply, category: RateCategory, v: Limited): void {
   reply.header('X-RateLimit-Category', category);
@@ -119,9 +132,10 @@ export function tooMany(ctx: SandboxContext, reply: FastifyReply, category: Rate
       reply.header('Retry-After', v.retryAt);
     }
   }
-  const message = v.type === 'QPS'
-    ? 'You have reached the maximum per-second rate limit for this API. Try again later.'
-    : 'You have reached the maximum daily rate limit for this API. Refer to the response header for details on when you can make another request.';
+  const message =
+    v.type === 'QPS'
+      ? 'You have reached the maximum per-second rate limit for this API. Try again later.'
+      : 'You have reached the maximum daily rate limit for this API. Refer to the response header for details on when you can make another request.';
   zoomError(reply, 429, 429, message);
 }
 
@@ -135,7 +149,14 @@ export function userNotFound(reply: FastifyReply, userId: string): FastifyReply 
 }
 
 /** A missing meeting-level resource: code 3301 / 3001 by default, any of the variance profile's 404s with it. */
-export function missing(ctx: SandboxContext, reply: FastifyReply, what: string, resource: string, code: number, message: string): FastifyReply {
+export function missing(
+  ctx: SandboxContext,
+  reply: FastifyReply,
+  what: string,
+  resource: string,
+  code: number,
+  message: string,
+): FastifyReply {
   if (ctx.variance) return ctx.variance.notFound(reply, what, resource);
   return zoomError(reply, 404, code, message);
 }

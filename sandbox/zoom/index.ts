@@ -29,10 +29,15 @@ export { ZoomTenant } from './tenant.ts';
 
 /** Every granular (admin) scope the sandbox's endpoints check; the default grant holds them all. */
 export const ZOOM_SANDBOX_SCOPES = [
-  'user:read:list_users:admin', 'user:read:user:admin',
-  'cloud_recording:read:list_user_recordings:admin', 'cloud_recording:read:list_recording_files:admin',
-  'meeting:read:list_summaries:admin', 'meeting:read:summary:admin',
-  'team_chat:read:list_user_channels:admin', 'team_chat:read:list_user_sessions:admin', 'team_chat:read:list_user_messages:admin',
+  'user:read:list_users:admin',
+  'user:read:user:admin',
+  'cloud_recording:read:list_user_recordings:admin',
+  'cloud_recording:read:list_recording_files:admin',
+  'meeting:read:list_summaries:admin',
+  'meeting:read:summary:admin',
+  'team_chat:read:list_user_channels:admin',
+  'team_chat:read:list_user_sessions:admin',
+  'team_chat:read:list_user_messages:admin',
 ];
 
 export interface ZoomSandboxOptions {
@@ -155,7 +160,9 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
     faults,
     now,
     grants: new GrantStore({
-      clientId, clientSecret, now,
+      clientId,
+      clientSecret,
+      now,
       accessTokenTtlSeconds: opts.accessTokenTtlSeconds ?? 3600,
       scopes: opts.scopes ?? ZOOM_SANDBOX_SCOPES,
       ownerId: () => tenant.owner.id,
@@ -170,11 +177,23 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
   };
 
   const webhooks = createZoomWebhooks(ctx, { clientId });
-  const main = buildMain(ctx, opts, (r) => requests.push({ listener: 'main', method: r.method, path: r.url, auth: r.auth }), webhooks);
-  const files = buildFileHost(ctx, (r) => requests.push({ listener: 'files', method: r.method, path: r.url, auth: r.auth }));
+  const main = buildMain(
+    ctx,
+    opts,
+    (r) => requests.push({ listener: 'main', method: r.method, path: r.url, auth: r.auth }),
+    webhooks,
+  );
+  const files = buildFileHost(ctx, (r) =>
+    requests.push({ listener: 'files', method: r.method, path: r.url, auth: r.auth }),
+  );
   // download_url lives on a host under the OAuth host's domain (us02web.zoom.us next to zoom.us) in the variance
   // profile when the sandbox has a name; otherwise on the main listener, as before.
-  const separate = variance && hostname !== '127.0.0.1' ? buildDownloadHost(ctx, (r) => requests.push({ listener: 'downloads', method: r.method, path: r.url, auth: r.auth })) : undefined;
+  const separate =
+    variance && hostname !== '127.0.0.1'
+      ? buildDownloadHost(ctx, (r) =>
+          requests.push({ listener: 'downloads', method: r.method, path: r.url, auth: r.auth }),
+        )
+      : undefined;
   mainOrigin = named(await listen(main, opts.port ?? 0), hostname);
   downloadUrlOrigin = mainOrigin;
   try {
@@ -207,15 +226,20 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
 }
 
 function buildMain(
-  ctx: SandboxContext, opts: ZoomSandboxOptions, log: (r: { method: string; url: string; auth?: string }) => void, webhooks: ZoomWebhooks,
+  ctx: SandboxContext,
+  opts: ZoomSandboxOptions,
+  log: (r: { method: string; url: string; auth?: string }) => void,
+  webhooks: ZoomWebhooks,
 ): FastifyInstance {
   // closing drops connections a client abandoned mid-request (a stalled request its caller gave up on)
   const app = Fastify({ logger: false, forceCloseConnections: true });
   app.register(formbody);
   app.addHook('onRequest', async (req, reply) => {
     log({ method: req.method, url: req.raw.url ?? '', auth: req.headers.authorization });
-    if (req.raw.url?.startsWith('/v2/')) reply.header('x-zm-trackingid', `v=2.0;clid=sandbox;rid=${randomBytes(8).toString('hex')}`);
-    if (opts.latencyMs && req.raw.url?.startsWith('/v2/')) await new Promise((resolve) => setTimeout(resolve, opts.latencyMs));
+    if (req.raw.url?.startsWith('/v2/'))
+      reply.header('x-zm-trackingid', `v=2.0;clid=sandbox;rid=${randomBytes(8).toString('hex')}`);
+    if (opts.latencyMs && req.raw.url?.startsWith('/v2/'))
+      await new Promise((resolve) => setTimeout(resolve, opts.latencyMs));
     if (ctx.faults.stall && req.raw.url?.startsWith('/v2/')) await ctx.faults.stall;
     return mainFault(ctx, req, reply);
   });
@@ -236,9 +260,14 @@ function buildMain(
 }
 
 /** The download_url host of the variance profile: only /rec/download/…, like Zoom's regional web hosts. */
-function buildDownloadHost(ctx: SandboxContext, log: (r: { method: string; url: string; auth?: string }) => void): FastifyInstance {
+function buildDownloadHost(
+  ctx: SandboxContext,
+  log: (r: { method: string; url: string; auth?: string }) => void,
+): FastifyInstance {
   const app = Fastify({ logger: false });
-  app.addHook('onRequest', async (req) => log({ method: req.method, url: req.raw.url ?? '', auth: req.headers.authorization }));
+  app.addHook('onRequest', async (req) =>
+    log({ method: req.method, url: req.raw.url ?? '', auth: req.headers.authorization }),
+  );
   app.setNotFoundHandler((_req, reply) => zoomError(reply, 404, 404, 'Not found.'));
   registerDownloadRoutes(app, ctx);
   return app;

@@ -22,12 +22,21 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext, o
     if (!redirect || !isHttpUrl(redirect) || (o.redirectUris && !o.redirectUris.includes(redirect))) {
       return errorPage(reply, 'Invalid redirect: 4709 Redirect URI mismatch');
     }
-    if (q.response_type !== 'code') return back(reply, redirect, { error: 'unsupported_response_type', state: q.state });
+    if (q.response_type !== 'code')
+      return back(reply, redirect, { error: 'unsupported_response_type', state: q.state });
     if (q.sandbox_deny === '1') {
-      return back(reply, redirect, { error: 'access_denied', error_description: 'The user denied the authorization request.', state: q.state });
+      return back(reply, redirect, {
+        error: 'access_denied',
+        error_description: 'The user denied the authorization request.',
+        state: q.state,
+      });
     }
     if (q.code_challenge !== undefined && q.code_challenge_method !== 'S256') {
-      return back(reply, redirect, { error: 'invalid_request', error_description: 'code_challenge_method must be S256', state: q.state });
+      return back(reply, redirect, {
+        error: 'invalid_request',
+        error_description: 'code_challenge_method must be S256',
+        state: q.state,
+      });
     }
     const code = ctx.grants.issueCode(q.client_id, redirect, q.code_challenge);
     return back(reply, redirect, { code, state: q.state });
@@ -41,18 +50,24 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext, o
     let result: TokenSet | OAuthFailure;
     switch (params.grant_type) {
       case 'authorization_code':
-        if (!params.code) return oauthError(reply, { status: 400, error: 'invalid_request', reason: 'Invalid authorization code' });
+        if (!params.code)
+          return oauthError(reply, { status: 400, error: 'invalid_request', reason: 'Invalid authorization code' });
         result = ctx.grants.redeemCode(params.code, params.redirect_uri ?? '', params.code_verifier);
         break;
       case 'refresh_token':
         result = ctx.grants.refreshGrant(params.refresh_token ?? '');
         break;
       case 'account_credentials':
-        if (params.account_id !== ctx.tenant.accountId) return oauthError(reply, { status: 400, error: 'invalid_request', reason: 'Invalid account_id' });
+        if (params.account_id !== ctx.tenant.accountId)
+          return oauthError(reply, { status: 400, error: 'invalid_request', reason: 'Invalid account_id' });
         result = ctx.grants.accountCredentials();
         break;
       case undefined:
-        return oauthError(reply, { status: 400, error: 'invalid_request', reason: 'client id/secret or grant type missing' });
+        return oauthError(reply, {
+          status: 400,
+          error: 'invalid_request',
+          reason: 'client id/secret or grant type missing',
+        });
       default:
         return oauthError(reply, { status: 400, error: 'unsupported_grant_type', reason: 'Unsupported grant type' });
     }
@@ -72,7 +87,10 @@ function back(reply: FastifyReply, redirect: string, params: Record<string, stri
 }
 
 function errorPage(reply: FastifyReply, message: string): FastifyReply {
-  return reply.code(400).type('text/html;charset=utf-8').send(`<!DOCTYPE html><html><body><h1>Zoom</h1><p>${message}</p></body></html>`);
+  return reply
+    .code(400)
+    .type('text/html;charset=utf-8')
+    .send(`<!DOCTYPE html><html><body><h1>Zoom</h1><p>${message}</p></body></html>`);
 }
 
 function isHttpUrl(value: string): boolean {

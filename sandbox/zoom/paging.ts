@@ -25,12 +25,17 @@ export class PageTokens {
   private readonly cursors = new Map<string, Cursor>();
 
   /** `emptyFirstPages` (variance profile): a first page with no items that still carries a next_page_token. */
-  constructor(private readonly now: () => Date, private readonly faults: ZoomFaults, private readonly emptyFirstPages = false) {}
+  constructor(
+    private readonly now: () => Date,
+    private readonly faults: ZoomFaults,
+    private readonly emptyFirstPages = false,
+  ) {}
 
   /** undefined: the token is unknown, expired or replayed with other parameters (Zoom's code 300). */
   paginate<T>(items: readonly T[], size: number, token: string | undefined, binding: string): Page<T> | undefined {
     let offset = 0;
-    if (!token && this.emptyFirstPages && items.length > 0) return { items: [], next_page_token: this.issue(binding, 0), page_number: 1 };
+    if (!token && this.emptyFirstPages && items.length > 0)
+      return { items: [], next_page_token: this.issue(binding, 0), page_number: 1 };
     if (token) {
       const cursor = this.cursors.get(token);
       if (!cursor || cursor.binding !== binding || this.faults.expirePageTokens) return undefined;

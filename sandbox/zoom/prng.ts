@@ -55,7 +55,7 @@ export const HEX = '0123456789abcdef';
 /** Counter-based byte stream: any window [start, end) can be produced without generating what precedes it. */
 export function pseudoRandomBytes(key: number, start: number, end: number): Buffer {
   const out = Buffer.allocUnsafe(end - start);
-  for (let pos = start; pos < end; ) {
+  for (let pos = start; pos < end;) {
     const word = mix32((key ^ Math.imul(Math.floor(pos / 4), 0x27d4eb2d)) >>> 0);
     for (let b = pos % 4; b < 4 && pos < end; b++, pos++) out[pos - start] = (word >>> (b * 8)) & 0xff;
   }

@@ -25,7 +25,10 @@ export class RateLimiter {
   private day = '';
   private dayCount = 0;
 
-  constructor(private readonly limits: RateLimitOptions, private readonly now: () => Date) {}
+  constructor(
+    private readonly limits: RateLimitOptions,
+    private readonly now: () => Date,
+  ) {}
 
   admit(category: RateCategory): RateVerdict {
     const dailyLimit = this.limits.daily ?? Infinity;
@@ -34,7 +37,8 @@ export class RateLimiter {
       this.day = today;
       this.dayCount = 0;
     }
-    if (this.dayCount >= dailyLimit) return { limited: true, type: 'Daily-limit', limit: dailyLimit, retryAt: nextUtcMidnight(this.now()) };
+    if (this.dayCount >= dailyLimit)
+      return { limited: true, type: 'Daily-limit', limit: dailyLimit, retryAt: nextUtcMidnight(this.now()) };
     const limit = this.qps(category);
     const t = performance.now();
     const window = this.windows.get(category) ?? [];

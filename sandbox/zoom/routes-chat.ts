@@ -1,6 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  guard, isoSeconds, parseDate, parseDateTime, resolveUser, userNotFound, zoomError, type Query, type RouteSpec, type SandboxContext,
+  guard,
+  isoSeconds,
+  parseDate,
+  parseDateTime,
+  resolveUser,
+  userNotFound,
+  zoomError,
+  type Query,
+  type RouteSpec,
+  type SandboxContext,
 } from './http.ts';
 import { pageSize } from './paging.ts';
 import { chatFileUrl } from './chat-downloads.ts';
@@ -8,15 +17,30 @@ import type { ZoomChatMessage, ZoomUser } from './tenant.ts';
 
 const CHANNELS: RouteSpec = {
   category: 'Medium',
-  scopes: ['team_chat:read:list_user_channels:admin', 'team_chat:read:list_user_channels', 'chat_channel:read:admin', 'chat_channel:read'],
+  scopes: [
+    'team_chat:read:list_user_channels:admin',
+    'team_chat:read:list_user_channels',
+    'chat_channel:read:admin',
+    'chat_channel:read',
+  ],
 };
 const SESSIONS: RouteSpec = {
   category: 'Medium',
-  scopes: ['team_chat:read:list_user_sessions:admin', 'team_chat:read:list_user_sessions', 'chat_message:read:admin', 'chat_message:read'],
+  scopes: [
+    'team_chat:read:list_user_sessions:admin',
+    'team_chat:read:list_user_sessions',
+    'chat_message:read:admin',
+    'chat_message:read',
+  ],
 };
 const MESSAGES: RouteSpec = {
   category: 'Medium',
-  scopes: ['team_chat:read:list_user_messages:admin', 'team_chat:read:list_user_messages', 'chat_message:read:admin', 'chat_message:read'],
+  scopes: [
+    'team_chat:read:list_user_messages:admin',
+    'team_chat:read:list_user_messages',
+    'chat_message:read:admin',
+    'chat_message:read',
+  ],
 };
 const EXPIRED = 'The next page token is either invalid or has expired.';
 const DAY = 86_400_000;
@@ -40,7 +64,10 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
       page_size: size,
       next_page_token: page.next_page_token,
       channels: page.items.map((c) => ({
-        id: c.id, jid: c.jid, name: c.name, type: c.type,
+        id: c.id,
+        jid: c.jid,
+        name: c.name,
+        type: c.type,
         channel_url: `${ctx.mainOrigin()}/launch/chat/v2/${c.id}`,
         channel_settings: { new_members_can_see_previous_messages_files: !c.joinedAt, allow_to_add_external_users: 0 },
       })),
@@ -55,10 +82,12 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
     const q = req.query as Query;
     const size = pageSize(q.page_size, 10, 50);
     if (size === undefined) return zoomError(reply, 400, 300, 'Invalid field: page_size.');
-    if (q.type !== undefined && q.type !== '1:1' && q.type !== 'groupchat') return zoomError(reply, 400, 300, 'Invalid field: type.');
+    if (q.type !== undefined && q.type !== '1:1' && q.type !== 'groupchat')
+      return zoomError(reply, 400, 300, 'Invalid field: type.');
     const from = q.from !== undefined ? parseDateTime(q.from) : -Infinity;
     const to = q.to !== undefined ? parseDateTime(q.to) : Infinity;
-    if (from === undefined || to === undefined) return zoomError(reply, 400, 300, "Invalid date format, expected yyyy-MM-dd'T'HH:mm:ss'Z'.");
+    if (from === undefined || to === undefined)
+      return zoomError(reply, 400, 300, "Invalid date format, expected yyyy-MM-dd'T'HH:mm:ss'Z'.");
     const sessions: Array<Record<string, string>> = [];
     if (q.type !== 'groupchat') {
       for (const { peerId, conversation } of ctx.tenant.conversationsOf(user.id)) {
@@ -67,21 +96,32 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
         if (external) {
           // Correction Z4: a contact outside the account has a member id only.
           sessions.push({
-            name: external.display_name, type: '1:1', peer_contact_user_id: '', peer_contact_member_id: external.member_id,
+            name: external.display_name,
+            type: '1:1',
+            peer_contact_user_id: '',
+            peer_contact_member_id: external.member_id,
             last_message_sent_time: lastSent(conversation.messages),
           });
           continue;
         }
         if (!peer) continue;
         sessions.push({
-          name: peer.display_name, type: '1:1', peer_contact_email: peer.email, peer_contact_user_id: peer.id,
+          name: peer.display_name,
+          type: '1:1',
+          peer_contact_email: peer.email,
+          peer_contact_user_id: peer.id,
           last_message_sent_time: lastSent(conversation.messages),
         });
       }
     }
     if (q.type !== '1:1') {
       for (const c of ctx.tenant.channelsOf(user.id)) {
-        sessions.push({ name: c.name, type: 'groupchat', channel_id: c.id, last_message_sent_time: lastSent(ctx.tenant.channelMessages[c.id]) });
+        sessions.push({
+          name: c.name,
+          type: 'groupchat',
+          channel_id: c.id,
+          last_message_sent_time: lastSent(ctx.tenant.channelMessages[c.id]),
+        });
       }
     }
     const inRange = sessions
@@ -90,7 +130,12 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
         return Number.isNaN(at) ? q.from === undefined && q.to === undefined : at >= from && at <= to;
       })
       .sort((a, b) => (a.last_message_sent_time < b.last_message_sent_time ? 1 : -1));
-    const page = ctx.pages.paginate(inRange, size, q.next_page_token || undefined, `sessions|${user.id}|${q.type}|${q.from}|${q.to}`);
+    const page = ctx.pages.paginate(
+      inRange,
+      size,
+      q.next_page_token || undefined,
+      `sessions|${user.id}|${q.type}|${q.from}|${q.to}`,
+    );
     if (!page) return zoomError(reply, 400, 300, EXPIRED);
     return {
       ...(q.from !== undefined ? { from: q.from } : {}),
@@ -109,11 +154,13 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
     const q = req.query as Query;
     const size = pageSize(q.page_size, 10, 50);
     if (size === undefined) return zoomError(reply, 400, 300, 'Invalid field: page_size.');
-    if (!q.to_contact === !q.to_channel) return zoomError(reply, 400, 300, 'Either to_contact or to_channel is required.');
+    if (!q.to_contact === !q.to_channel)
+      return zoomError(reply, 400, 300, 'Either to_contact or to_channel is required.');
     const range = messageRange(q, ctx.now().getTime());
     if (typeof range === 'string') return zoomError(reply, 400, 300, range);
     // Correction Z6: a look-back, not a span limit.
-    if (range.from < sixMonthsBefore(ctx.now().getTime())) return zoomError(reply, 400, 300, 'Only provide past chat messages in recent 6 months.');
+    if (range.from < sixMonthsBefore(ctx.now().getTime()))
+      return zoomError(reply, 400, 300, 'Only provide past chat messages in recent 6 months.');
     let all: ZoomChatMessage[];
     if (q.to_contact && ctx.variance?.failsConversation(user.id, ctx.tenant.anyUser(q.to_contact)?.id)) {
       // Not in Zoom's reference: a conversation that cannot be read, answered as a plain client error every time.
@@ -144,24 +191,39 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
       to: isoSeconds(range.to),
       page_size: size,
       next_page_token: page.next_page_token,
-      messages: page.items.map((m) => reshapeMessage(ctx, m, {
-        id: m.id,
-        message: m.message,
-        sender: m.sender,
-        sender_display_name: m.sender_display_name,
-        date_time: m.date_time,
-        timestamp: m.timestamp,
-        message_type: m.files?.length ? (m.message ? 'file_and_text' : 'others') : 'plain_text_message',
-        ...(withRevisions ? { status: m.status } : {}),
-        ...(m.files?.length ? { files: m.files.map((f) => ({ file_id: f.file_id, file_name: f.file_name, file_size: f.file_size, download_url: chatFileUrl(ctx, f.downloadKey) })) } : {}),
-      })),
+      messages: page.items.map((m) =>
+        reshapeMessage(ctx, m, {
+          id: m.id,
+          message: m.message,
+          sender: m.sender,
+          sender_display_name: m.sender_display_name,
+          date_time: m.date_time,
+          timestamp: m.timestamp,
+          message_type: m.files?.length ? (m.message ? 'file_and_text' : 'others') : 'plain_text_message',
+          ...(withRevisions ? { status: m.status } : {}),
+          ...(m.files?.length
+            ? {
+                files: m.files.map((f) => ({
+                  file_id: f.file_id,
+                  file_name: f.file_name,
+                  file_size: f.file_size,
+                  download_url: chatFileUrl(ctx, f.downloadKey),
+                })),
+              }
+            : {}),
+        }),
+      ),
     };
   });
 }
 
 const OPTIONAL_MESSAGE_FIELDS = ['sender_display_name', 'message_type', 'date_time'];
 
-function reshapeMessage(ctx: SandboxContext, m: ZoomChatMessage, body: Record<string, unknown>): Record<string, unknown> {
+function reshapeMessage(
+  ctx: SandboxContext,
+  m: ZoomChatMessage,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
   return ctx.variance ? ctx.variance.reshape(body, OPTIONAL_MESSAGE_FIELDS, m.id) : body;
 }
 

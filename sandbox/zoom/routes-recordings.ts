@@ -1,17 +1,37 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  dayOf, guard, meetingRef, missing, parseDate, resolveUser, userNotFound, zoomError, type Query, type RouteSpec, type SandboxContext,
+  dayOf,
+  guard,
+  meetingRef,
+  missing,
+  parseDate,
+  resolveUser,
+  userNotFound,
+  zoomError,
+  type Query,
+  type RouteSpec,
+  type SandboxContext,
 } from './http.ts';
 import { pageSize } from './paging.ts';
 import { filesOfMeeting, type ZoomMeeting, type ZoomRecordingFile } from './tenant.ts';
 
 const LIST_RECORDINGS: RouteSpec = {
   category: 'Medium',
-  scopes: ['cloud_recording:read:list_user_recordings:admin', 'cloud_recording:read:list_user_recordings', 'recording:read:admin', 'recording:read'],
+  scopes: [
+    'cloud_recording:read:list_user_recordings:admin',
+    'cloud_recording:read:list_user_recordings',
+    'recording:read:admin',
+    'recording:read',
+  ],
 };
 const GET_RECORDINGS: RouteSpec = {
   category: 'Light',
-  scopes: ['cloud_recording:read:list_recording_files:admin', 'cloud_recording:read:list_recording_files', 'recording:read:admin', 'recording:read'],
+  scopes: [
+    'cloud_recording:read:list_recording_files:admin',
+    'cloud_recording:read:list_recording_files',
+    'recording:read:admin',
+    'recording:read',
+  ],
 };
 const DAY = 86_400_000;
 
@@ -26,12 +46,14 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: SandboxContex
     if (size === undefined) return zoomError(reply, 400, 300, 'Invalid field: page_size.');
     const trash = q.trash === 'true';
     const trashType = q.trash_type ?? 'meeting_recordings';
-    if (trash && trashType !== 'meeting_recordings' && trashType !== 'recording_file') return zoomError(reply, 400, 300, 'Invalid field: trash_type.');
+    if (trash && trashType !== 'meeting_recordings' && trashType !== 'recording_file')
+      return zoomError(reply, 400, 300, 'Invalid field: trash_type.');
     // "The trash files cannot be filtered by date range": from/to do not apply to trash listings.
     const window = trash ? { from: q.from ?? '', to: q.to ?? '' } : recordingWindow(q, ctx.now().getTime());
     if (typeof window === 'string') return zoomError(reply, 400, 300, window);
     const meetingId = q.meeting_id ? Number(q.meeting_id) : undefined;
-    const listed = ctx.tenant.meetingsOf(user.id)
+    const listed = ctx.tenant
+      .meetingsOf(user.id)
       .map((m) => listedView(m, trash ? (trashType as 'meeting_recordings' | 'recording_file') : 'live'))
       .filter((v): v is ZoomMeeting => v !== undefined)
       .filter((m) => {
@@ -58,7 +80,8 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: SandboxContex
     const who = guard(ctx, req, reply, GET_RECORDINGS);
     if (!who) return reply;
     const meeting = findMeeting(ctx, req.raw.url ?? '');
-    if (!meeting || filesOfMeeting(meeting).length === 0) return missing(ctx, reply, 'Recording', req.raw.url ?? '', 3301, 'There is no recording for this meeting.');
+    if (!meeting || filesOfMeeting(meeting).length === 0)
+      return missing(ctx, reply, 'Recording', req.raw.url ?? '', 3301, 'There is no recording for this meeting.');
     const q = req.query as Query;
     // Participant audio is listed here only (Correction Z1); trashed files still carry their deleted_time.
     const body: Record<string, unknown> = {
@@ -102,8 +125,26 @@ function recordingWindow(q: Query, nowMs: number): { from: string; to: string } 
   return { from: dayOf(from), to: dayOf(to) };
 }
 
-const OPTIONAL_MEETING_FIELDS = ['account_id', 'topic', 'type', 'timezone', 'duration', 'total_size', 'recording_count', 'share_url', 'recording_play_passcode'];
-const OPTIONAL_FILE_FIELDS = ['recording_end', 'file_extension', 'file_size', 'play_url', 'status', 'recording_type', 'meeting_id'];
+const OPTIONAL_MEETING_FIELDS = [
+  'account_id',
+  'topic',
+  'type',
+  'timezone',
+  'duration',
+  'total_size',
+  'recording_count',
+  'share_url',
+  'recording_play_passcode',
+];
+const OPTIONAL_FILE_FIELDS = [
+  'recording_end',
+  'file_extension',
+  'file_size',
+  'play_url',
+  'status',
+  'recording_type',
+  'meeting_id',
+];
 
 export function wireMeeting(ctx: SandboxContext, m: ZoomMeeting): Record<string, unknown> {
   const body = plainMeeting(ctx, m);
@@ -143,8 +184,13 @@ function plainFile(ctx: SandboxContext, f: ZoomRecordingFile): Record<string, un
   const trashed = f.deleted_time ? { deleted_time: f.deleted_time } : {};
   if (!f.idOnWire) {
     return {
-      meeting_id: f.meeting_id, recording_start: f.recording_start, recording_end: f.recording_end,
-      file_type: f.file_type, file_extension: f.file_extension, download_url: `${download}/download/${f.downloadKey}`, ...trashed,
+      meeting_id: f.meeting_id,
+      recording_start: f.recording_start,
+      recording_end: f.recording_end,
+      file_type: f.file_type,
+      file_extension: f.file_extension,
+      download_url: `${download}/download/${f.downloadKey}`,
+      ...trashed,
     };
   }
   return {
@@ -172,7 +218,10 @@ function passcode(m: ZoomMeeting): string {
  * with `meeting_recordings` the meetings deleted whole; with `recording_file` the files deleted one by one from
  * meetings that are not. Every trashed file carries `deleted_time`. Undefined: the listing does not show it.
  */
-function listedView(m: ZoomMeeting, listing: 'live' | 'meeting_recordings' | 'recording_file'): ZoomMeeting | undefined {
+function listedView(
+  m: ZoomMeeting,
+  listing: 'live' | 'meeting_recordings' | 'recording_file',
+): ZoomMeeting | undefined {
   if (listing === 'meeting_recordings') {
     if (!m.trashed) return undefined;
     const at = m.trashed.deleted_time;

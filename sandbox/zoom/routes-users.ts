@@ -1,11 +1,32 @@
 import type { FastifyInstance } from 'fastify';
-import { guard, resolveUser, userNotFound, zoomError, type Query, type RouteSpec, type SandboxContext } from './http.ts';
+import {
+  guard,
+  resolveUser,
+  userNotFound,
+  zoomError,
+  type Query,
+  type RouteSpec,
+  type SandboxContext,
+} from './http.ts';
 import { pageSize } from './paging.ts';
 
 const LIST_USERS: RouteSpec = { category: 'Medium', scopes: ['user:read:list_users:admin', 'user:read:admin'] };
-const GET_USER: RouteSpec = { category: 'Light', scopes: ['user:read:user:admin', 'user:read:user', 'user:read:admin', 'user:read'] };
+const GET_USER: RouteSpec = {
+  category: 'Light',
+  scopes: ['user:read:user:admin', 'user:read:user', 'user:read:admin', 'user:read'],
+};
 const STATUSES = ['active', 'inactive', 'pending'];
-const OPTIONAL_USER_FIELDS = ['dept', 'last_client_version', 'last_login_time', 'pmi', 'timezone', 'verified', 'language', 'role_id', 'display_name'];
+const OPTIONAL_USER_FIELDS = [
+  'dept',
+  'last_client_version',
+  'last_login_time',
+  'pmi',
+  'timezone',
+  'verified',
+  'language',
+  'role_id',
+  'display_name',
+];
 
 export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/v2/users', async (req, reply) => {
@@ -33,7 +54,9 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext): v
       page_size: size,
       total_records: users.length,
       next_page_token: page.next_page_token,
-      users: ctx.variance ? page.items.map((u) => ctx.variance!.reshape({ ...u }, OPTIONAL_USER_FIELDS, u.id)) : page.items,
+      users: ctx.variance
+        ? page.items.map((u) => ctx.variance!.reshape({ ...u }, OPTIONAL_USER_FIELDS, u.id))
+        : page.items,
     };
   });
 

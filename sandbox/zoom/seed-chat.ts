@@ -4,7 +4,14 @@
 // stream of its own, so the default tenant's data never shifts.
 import { sentence } from './content.ts';
 import { BASE64URL, HEX, createRng, type Rng } from './prng.ts';
-import type { ZoomChannel, ZoomChatFile, ZoomChatMessage, ZoomExternalContact, ZoomOneToOne, ZoomUser } from './tenant.ts';
+import type {
+  ZoomChannel,
+  ZoomChatFile,
+  ZoomChatMessage,
+  ZoomExternalContact,
+  ZoomOneToOne,
+  ZoomUser,
+} from './tenant.ts';
 
 const DAY = 86_400_000;
 const EXTERNAL = ['Quinn Rivera (Acme Corp)', 'Sam Okoro (Contoso Ltd)', 'Taylor Berg (Globex)'];
@@ -54,7 +61,10 @@ export function addChatExtras(
     staged.joinedAt = {};
     order.forEach((id, i) => {
       // The first to join was there from the start; each later one joined before some later message.
-      staged.joinedAt![id] = i === 0 ? times[0] - DAY : times[Math.min(times.length - 1, Math.floor((i * times.length) / order.length))] - 1000;
+      staged.joinedAt![id] =
+        i === 0
+          ? times[0] - DAY
+          : times[Math.min(times.length - 1, Math.floor((i * times.length) / order.length))] - 1000;
     });
   }
   const lists = [...oneToOne.map((c) => c.messages), ...channels.map((c) => channelMessages[c.id] ?? [])];
@@ -75,7 +85,13 @@ function messageId(rng: Rng): string {
   return `${rng.chars(HEX, 8)}-${rng.chars(HEX, 4)}-${rng.chars(HEX, 4)}-${rng.chars(HEX, 4)}-${rng.chars(HEX, 12)}`;
 }
 
-function externalMessages(rng: Rng, owner: ZoomUser, contact: ZoomExternalContact, count: number, now: number): ZoomChatMessage[] {
+function externalMessages(
+  rng: Rng,
+  owner: ZoomUser,
+  contact: ZoomExternalContact,
+  count: number,
+  now: number,
+): ZoomChatMessage[] {
   const out: ZoomChatMessage[] = [];
   for (let j = 0; j < count; j++) {
     const t = now - rng.int(1, 120 * 24 * 60) * 60_000 - rng.int(1, 59) * 1000;
@@ -102,7 +118,13 @@ function makeFiles(rng: Rng, m: ZoomChatMessage, bodies: Map<string, Buffer>): Z
     const file_id = `${rng.chars(HEX, 8)}-${rng.chars(HEX, 4)}-${rng.chars(HEX, 4)}-${rng.chars(HEX, 4)}-${rng.chars(HEX, 12)}`;
     const body = Buffer.from(`${m.id} ${file_id}\n${sentence(rng.int(0, 1000))}\n`.repeat(rng.int(1, 40)), 'utf8');
     bodies.set(file_id, body);
-    files.push({ file_id, file_name: `attachment-${file_id.slice(0, 8)}.${kind.ext}`, file_size: body.length, downloadKey: rng.chars(BASE64URL, 40), contentType: kind.type });
+    files.push({
+      file_id,
+      file_name: `attachment-${file_id.slice(0, 8)}.${kind.ext}`,
+      file_size: body.length,
+      downloadKey: rng.chars(BASE64URL, 40),
+      contentType: kind.type,
+    });
   }
   return files;
 }

@@ -10,7 +10,13 @@ const DAY = 86_400_000;
 /** Zoom keeps trashed recordings 30 days before purging them. */
 const TRASH_DAYS = 30;
 
-export function addMeetingEvidence(seed: number, meetings: ZoomMeeting[], people: ZoomUser[], now: number, fileSize: number): void {
+export function addMeetingEvidence(
+  seed: number,
+  meetings: ZoomMeeting[],
+  people: ZoomUser[],
+  now: number,
+  fileSize: number,
+): void {
   const rng = createRng(seed ^ 0xe71de9ce);
   const recorded = [...meetings];
   recorded.forEach((m, k) => {
@@ -18,7 +24,8 @@ export function addMeetingEvidence(seed: number, meetings: ZoomMeeting[], people
     if (roll <= 2) m.participant_audio_files = participantAudio(rng, m, people, fileSize);
     if (roll === 3) m.trashed = { deleted_time: iso(now - rng.int(1, TRASH_DAYS - 1) * DAY) };
     // A file the host deleted on its own; the meeting keeps at least one file in the ordinary listing.
-    if (roll === 4 && m.recording_files.length > 1) m.recording_files[m.recording_files.length - 1].deleted_time = iso(now - rng.int(1, TRASH_DAYS - 1) * DAY);
+    if (roll === 4 && m.recording_files.length > 1)
+      m.recording_files[m.recording_files.length - 1].deleted_time = iso(now - rng.int(1, TRASH_DAYS - 1) * DAY);
     // Both at once: a trashed meeting with participants' audio.
     if (roll === 5 && k % 2 === 0) {
       m.participant_audio_files = participantAudio(rng, m, people, fileSize);
@@ -52,18 +59,20 @@ function participantAudio(rng: Rng, m: ZoomMeeting, people: ZoomUser[], fileSize
   const host = people.find((p) => p.id === m.host_id);
   const others = people.filter((p) => p.id !== m.host_id).slice(0, rng.int(1, 2));
   const start = Date.parse(m.start_time) + 4000;
-  return [host, ...others].filter((p): p is ZoomUser => !!p).map((p) => ({
-    id: `${rng.chars(HEX, 8)}-${rng.chars(HEX, 4)}-4${rng.chars(HEX, 3)}-b${rng.chars(HEX, 3)}-${rng.chars(HEX, 12)}`,
-    idOnWire: true,
-    meeting_id: m.uuid,
-    recording_start: iso(start),
-    recording_end: iso(start + m.duration * 60_000),
-    file_type: 'M4A',
-    file_extension: 'M4A',
-    file_size: Math.max(64, Math.floor(fileSize / 5) + rng.int(0, 31)),
-    recording_type: 'audio_only',
-    downloadKey: `${rng.chars(BASE64URL, 48)}.${rng.chars(BASE64URL, 16)}`,
-    contentType: 'audio/mp4',
-    file_name: `${p.display_name}'s audio`,
-  }));
+  return [host, ...others]
+    .filter((p): p is ZoomUser => !!p)
+    .map((p) => ({
+      id: `${rng.chars(HEX, 8)}-${rng.chars(HEX, 4)}-4${rng.chars(HEX, 3)}-b${rng.chars(HEX, 3)}-${rng.chars(HEX, 12)}`,
+      idOnWire: true,
+      meeting_id: m.uuid,
+      recording_start: iso(start),
+      recording_end: iso(start + m.duration * 60_000),
+      file_type: 'M4A',
+      file_extension: 'M4A',
+      file_size: Math.max(64, Math.floor(fileSize / 5) + rng.int(0, 31)),
+      recording_type: 'audio_only',
+      downloadKey: `${rng.chars(BASE64URL, 48)}.${rng.chars(BASE64URL, 16)}`,
+      contentType: 'audio/mp4',
+      file_name: `${p.display_name}'s audio`,
+    }));
 }

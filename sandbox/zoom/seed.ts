@@ -4,8 +4,15 @@ import { addChatExtras } from './seed-chat.ts';
 import { addMeetingEvidence } from './seed-evidence.ts';
 import { variantUuid } from './variance.ts';
 import {
-  ZoomTenant, type UserStatus, type ZoomChannel, type ZoomChatMessage, type ZoomMeeting, type ZoomMeetingSummary,
-  type ZoomOneToOne, type ZoomRecordingFile, type ZoomUser,
+  ZoomTenant,
+  type UserStatus,
+  type ZoomChannel,
+  type ZoomChatMessage,
+  type ZoomMeeting,
+  type ZoomMeetingSummary,
+  type ZoomOneToOne,
+  type ZoomRecordingFile,
+  type ZoomUser,
 } from './tenant.ts';
 
 export interface SeedOptions {
@@ -26,10 +33,64 @@ export interface SeedOptions {
   evidence?: boolean;
 }
 
-const FIRST = ['Alice', 'Bruno', 'Chiara', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kara', 'Luis', 'Mei', 'Nadia', 'Omar', 'Priya'];
-const LAST = ['Andersen', 'Bianchi', 'Costa', 'Dubois', 'Eriksen', 'Fischer', 'Garcia', 'Hoffmann', 'Ivanova', 'Jensen', 'Kowalski', 'Lopez', 'Moreau', 'Novak', 'Okafor', 'Petrov'];
-const TOPICS = ['Weekly sync', 'Quarterly business review', 'Customer escalation', 'Roadmap planning', 'Budget review', 'Hiring committee', 'Security audit debrief', 'Orion project standup', 'Falcon launch prep', 'Vendor negotiation'];
-const CHANNEL_NAMES = ['general', 'legal-hold', 'project-orion', 'finance', 'falcon-launch', 'random', 'support-escalations', 'board-prep'];
+const FIRST = [
+  'Alice',
+  'Bruno',
+  'Chiara',
+  'Dmitri',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Kara',
+  'Luis',
+  'Mei',
+  'Nadia',
+  'Omar',
+  'Priya',
+];
+const LAST = [
+  'Andersen',
+  'Bianchi',
+  'Costa',
+  'Dubois',
+  'Eriksen',
+  'Fischer',
+  'Garcia',
+  'Hoffmann',
+  'Ivanova',
+  'Jensen',
+  'Kowalski',
+  'Lopez',
+  'Moreau',
+  'Novak',
+  'Okafor',
+  'Petrov',
+];
+const TOPICS = [
+  'Weekly sync',
+  'Quarterly business review',
+  'Customer escalation',
+  'Roadmap planning',
+  'Budget review',
+  'Hiring committee',
+  'Security audit debrief',
+  'Orion project standup',
+  'Falcon launch prep',
+  'Vendor negotiation',
+];
+const CHANNEL_NAMES = [
+  'general',
+  'legal-hold',
+  'project-orion',
+  'finance',
+  'falcon-launch',
+  'random',
+  'support-escalations',
+  'board-prep',
+];
 const DOMAIN = 'sandbox-zoom.example';
 const DAY = 86_400_000;
 const HISTORY_DAYS = 150;
@@ -57,16 +118,29 @@ export function seedTenant(o: SeedOptions): ZoomTenant {
     channelMessages[channel.id] = makeMessages(rng, members, o.messagesPerChannel, now);
   }
   const oneToOne = makeOneToOne(rng, o, custodians, deleted, now);
-  const extras = o.chatExtras ? addChatExtras(o.seed, now, custodians, oneToOne, channels, channelMessages, textBodies, o.messagesPerChat) : undefined;
+  const extras = o.chatExtras
+    ? addChatExtras(o.seed, now, custodians, oneToOne, channels, channelMessages, textBodies, o.messagesPerChat)
+    : undefined;
   if (o.evidence) addMeetingEvidence(o.seed, meetings, custodians, now, o.fileSize);
-  return new ZoomTenant({ accountId, users, deletedUsers: [deleted], meetings, channels, channelMessages, oneToOne, textBodies, externalContacts: extras?.externalContacts });
+  return new ZoomTenant({
+    accountId,
+    users,
+    deletedUsers: [deleted],
+    meetings,
+    channels,
+    channelMessages,
+    oneToOne,
+    textBodies,
+    externalContacts: extras?.externalContacts,
+  });
 }
 
 function makeUsers(rng: Rng, count: number, now: number): ZoomUser[] {
   const users: ZoomUser[] = [];
   for (let i = 0; i < count; i++) {
     // The last two of a tenant of 3 or more are a departed (inactive) and an invited (pending) user.
-    const status: UserStatus = count >= 3 && i === count - 2 ? 'inactive' : count >= 3 && i === count - 1 ? 'pending' : 'active';
+    const status: UserStatus =
+      count >= 3 && i === count - 2 ? 'inactive' : count >= 3 && i === count - 1 ? 'pending' : 'active';
     users.push(makeUser(rng, i, status, now, users));
   }
   return users;
@@ -91,7 +165,9 @@ function makeUser(rng: Rng, index: number, status: UserStatus, now: number, exis
     dept: rng.pick(['Legal', 'Finance', 'Engineering', 'Sales']),
     created_at: created,
     user_created_at: created,
-    ...(status === 'pending' ? {} : { last_login_time: iso(now - rng.int(0, 20) * DAY), last_client_version: '6.2.5.1234(mac)' }),
+    ...(status === 'pending'
+      ? {}
+      : { last_login_time: iso(now - rng.int(0, 20) * DAY), last_client_version: '6.2.5.1234(mac)' }),
     language: 'en-US',
     status,
     role_id: index === 0 ? '0' : index === 1 ? '1' : '2',
@@ -113,7 +189,13 @@ export function meetingUuid(rng: Rng, k: number): string {
 }
 
 function makeMeeting(
-  rng: Rng, o: SeedOptions, host: ZoomUser, j: number, earlier: ZoomMeeting[], people: ZoomUser[], bodies: Map<string, Buffer>,
+  rng: Rng,
+  o: SeedOptions,
+  host: ZoomUser,
+  j: number,
+  earlier: ZoomMeeting[],
+  people: ZoomUser[],
+  bodies: Map<string, Buffer>,
   vrng?: Rng,
 ): ZoomMeeting {
   const k = earlier.length;
@@ -140,14 +222,28 @@ function makeMeeting(
   const names = speakers.map((s) => s.display_name);
   const recStart = iso(startTime + 4000);
   const recEnd = iso(startTime + duration * 60_000);
-  const add = (file_type: ZoomRecordingFile['file_type'], recording_type: string, ext: ZoomRecordingFile['file_extension'],
-    contentType: string, size: number | Buffer, idOnWire = true): void => {
+  const add = (
+    file_type: ZoomRecordingFile['file_type'],
+    recording_type: string,
+    ext: ZoomRecordingFile['file_extension'],
+    contentType: string,
+    size: number | Buffer,
+    idOnWire = true,
+  ): void => {
     const id = `${rng.chars(HEX, 8)}-${rng.chars(HEX, 4)}-4${rng.chars(HEX, 3)}-a${rng.chars(HEX, 3)}-${rng.chars(HEX, 12)}`;
     if (Buffer.isBuffer(size)) bodies.set(id, size);
     meeting.recording_files.push({
-      id, idOnWire, meeting_id: meeting.uuid, recording_start: recStart, recording_end: recEnd, file_type, file_extension: ext,
-      file_size: Buffer.isBuffer(size) ? size.length : size, recording_type,
-      downloadKey: `${rng.chars(BASE64URL, 48)}.${rng.chars(BASE64URL, 16)}`, contentType,
+      id,
+      idOnWire,
+      meeting_id: meeting.uuid,
+      recording_start: recStart,
+      recording_end: recEnd,
+      file_type,
+      file_extension: ext,
+      file_size: Buffer.isBuffer(size) ? size.length : size,
+      recording_type,
+      downloadKey: `${rng.chars(BASE64URL, 48)}.${rng.chars(BASE64URL, 16)}`,
+      contentType,
     });
   };
   const key = `${meeting.uuid}:${o.seed}`;
@@ -155,9 +251,11 @@ function makeMeeting(
   if (k % 4 === 1) add('MP4', 'gallery_view', 'MP4', 'video/mp4', o.fileSize);
   if (k % 3 !== 2) add('M4A', 'audio_only', 'M4A', 'audio/mp4', Math.max(64, Math.floor(o.fileSize / 4)));
   const hasTranscript = vrng ? vrng.chance(0.5) : k % 4 !== 3;
-  if (hasTranscript) add('TRANSCRIPT', 'audio_transcript', 'VTT', 'text/vtt', transcriptVtt(`${key}:t`, names, duration));
+  if (hasTranscript)
+    add('TRANSCRIPT', 'audio_transcript', 'VTT', 'text/vtt', transcriptVtt(`${key}:t`, names, duration));
   if (k % 2 === 0) add('CHAT', 'chat_file', 'TXT', 'text/plain', meetingChatTxt(`${key}:c`, names));
-  if (hasTranscript && k % 3 === 0) add('CC', 'closed_caption', 'VTT', 'text/vtt', transcriptVtt(`${key}:cc`, names, duration), false);
+  if (hasTranscript && k % 3 === 0)
+    add('CC', 'closed_caption', 'VTT', 'text/vtt', transcriptVtt(`${key}:cc`, names, duration), false);
   if (k % 2 === 1) {
     const who = speakers.map((s) => ({ name: s.display_name, email: s.email }));
     add('TIMELINE', 'timeline', 'JSON', 'application/json', timelineJson(`${key}:tl`, who), false);
@@ -192,7 +290,9 @@ export function makeSummary(rng: Rng, m: ZoomMeeting, startMs: number): ZoomMeet
     summary_overview: overview,
     summary_details: details,
     next_steps: steps,
-    ...(edited ? { edited_summary: { summary_details: details.slice(0, 1), next_steps: [...steps, 'Circulate the notes'] } } : {}),
+    ...(edited
+      ? { edited_summary: { summary_details: details.slice(0, 1), next_steps: [...steps, 'Circulate the notes'] } }
+      : {}),
     summary_content: `## Quick recap\n\n${overview}\n\n## Next steps\n\n${steps.map((s) => `- ${s}`).join('\n')}\n`,
     summary_doc_url: `https://docs.zoom.us/doc/${rng.chars(BASE64URL, 22)}`,
   };
@@ -208,8 +308,12 @@ function makeChannels(rng: Rng, count: number, people: ZoomUser[]): ZoomChannel[
     const isPrivate = c % 2 === 0;
     const base = CHANNEL_NAMES[c % CHANNEL_NAMES.length];
     channels.push({
-      id, jid: `${id}@conference.xmpp.zoom.us`, name: c < CHANNEL_NAMES.length ? base : `${base}-${c}`,
-      type: isPrivate ? 1 : 3, isPrivate, memberIds: members.map((u) => u.id),
+      id,
+      jid: `${id}@conference.xmpp.zoom.us`,
+      name: c < CHANNEL_NAMES.length ? base : `${base}-${c}`,
+      type: isPrivate ? 1 : 3,
+      isPrivate,
+      memberIds: members.map((u) => u.id),
     });
   }
   return channels;
@@ -231,7 +335,10 @@ function makeOneToOne(rng: Rng, o: SeedOptions, people: ZoomUser[], deleted: Zoo
   }
   // The owner also talked to someone who has since been deleted from the account.
   if (people.length > 0 && o.oneToOnePeersPerUser > 0) {
-    out.push({ userIds: [people[0].id, deleted.id], messages: makeMessages(rng, [people[0], deleted], o.messagesPerChat, now) });
+    out.push({
+      userIds: [people[0].id, deleted.id],
+      messages: makeMessages(rng, [people[0], deleted], o.messagesPerChat, now),
+    });
   }
   return out;
 }

@@ -205,8 +205,9 @@ export class ZoomTenant implements TenantData {
   /** Any user ever seen, deleted ones included (chat peers can be deleted users). */
   anyUser(idOrEmail: string): ZoomUser | undefined {
     const needle = idOrEmail.toLowerCase();
-    return this.findUser(idOrEmail) ??
-      this.deletedUsers.find((u) => u.id === idOrEmail || u.email.toLowerCase() === needle);
+    return (
+      this.findUser(idOrEmail) ?? this.deletedUsers.find((u) => u.id === idOrEmail || u.email.toLowerCase() === needle)
+    );
   }
 
   meetingsOf(userId: string): ZoomMeeting[] {
@@ -241,7 +242,8 @@ export class ZoomTenant implements TenantData {
   /** A file attached to a chat message, by its download key (messages are few in a sandbox: scanned). */
   chatFile(downloadKey: string): ZoomChatFile | undefined {
     const lists = [...this.oneToOne.map((c) => c.messages), ...Object.values(this.channelMessages)];
-    for (const list of lists) for (const m of list) for (const f of m.files ?? []) if (f.downloadKey === downloadKey) return f;
+    for (const list of lists)
+      for (const m of list) for (const f of m.files ?? []) if (f.downloadKey === downloadKey) return f;
     return undefined;
   }
 

@@ -24,14 +24,19 @@ export function pkcePair(): { verifier: string; challenge: string } {
 /** Calls /oauth/authorize and returns the URL the browser would be sent to. */
 export async function authorizeRedirect(sb: ZoomSandbox, params: Record<string, string>): Promise<URL> {
   const url = new URL('/oauth/authorize', sb.oauthUrl);
-  for (const [k, v] of Object.entries({ response_type: 'code', client_id: sb.clientId, ...params })) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({ response_type: 'code', client_id: sb.clientId, ...params }))
+    url.searchParams.set(k, v);
   const res = await fetch(url, { redirect: 'manual' });
   const location = res.headers.get('location');
   if (res.status !== 302 || !location) throw new Error(`authorize answered ${res.status}`);
   return new URL(location);
 }
 
-export async function tokenRequest(sb: ZoomSandbox, form: Record<string, string>, auth = basicAuth(sb)): Promise<Response> {
+export async function tokenRequest(
+  sb: ZoomSandbox,
+  form: Record<string, string>,
+  auth = basicAuth(sb),
+): Promise<Response> {
   return fetch(`${sb.oauthUrl}/oauth/token`, {
     method: 'POST',
     headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
@@ -40,12 +45,25 @@ export async function tokenRequest(sb: ZoomSandbox, form: Record<string, string>
 }
 
 /** Full user-OAuth pairing with PKCE: authorize (auto-consent) then exchange the code. */
-export async function pairWithSandbox(sb: ZoomSandbox, redirectUri = 'http://127.0.0.1:9/callback'): Promise<SandboxTokens> {
+export async function pairWithSandbox(
+  sb: ZoomSandbox,
+  redirectUri = 'http://127.0.0.1:9/callback',
+): Promise<SandboxTokens> {
   const { verifier, challenge } = pkcePair();
-  const back = await authorizeRedirect(sb, { redirect_uri: redirectUri, state: 's', code_challenge: challenge, code_challenge_method: 'S256' });
+  const back = await authorizeRedirect(sb, {
+    redirect_uri: redirectUri,
+    state: 's',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
   const code = back.searchParams.get('code');
   if (!code) throw new Error('authorize gave no code');
-  const res = await tokenRequest(sb, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier });
+  const res = await tokenRequest(sb, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+  });
   if (res.status !== 200) throw new Error(`token exchange answered ${res.status}`);
   return (await res.json()) as SandboxTokens;
 }
@@ -74,7 +92,7 @@ export async function resolveSandboxHosts(hostname: string): Promise<() => void>
     if (name === hostname || name.endsWith(`.${hostname}`)) {
       return all ? cb(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4);
     }
-    return import('node:dns').then((dns) => dns.lookup(name, (options ?? {}), cb as never));
+    return import('node:dns').then((dns) => dns.lookup(name, options ?? {}, cb as never));
   };
   setGlobalDispatcher(new Agent({ connect: { lookup: lookup as never } }));
   return () => setGlobalDispatcher(previous);

@@ -26,11 +26,23 @@ export interface ZoomVarianceReport {
  * same thing to a client that reads HTTP semantics.
  */
 const NOT_FOUND_STYLES: Array<(what: string) => { type: string; body: string }> = [
-  (what) => ({ type: 'application/json;charset=UTF-8', body: JSON.stringify({ code: 3001, message: `${what} does not exist.` }) }),
-  (what) => ({ type: 'application/json;charset=UTF-8', body: JSON.stringify({ code: 3301, message: `There is no ${what.toLowerCase()} for this meeting.` }) }),
+  (what) => ({
+    type: 'application/json;charset=UTF-8',
+    body: JSON.stringify({ code: 3001, message: `${what} does not exist.` }),
+  }),
+  (what) => ({
+    type: 'application/json;charset=UTF-8',
+    body: JSON.stringify({ code: 3301, message: `There is no ${what.toLowerCase()} for this meeting.` }),
+  }),
   // An undocumented code: a client must not need to know it.
-  (what) => ({ type: 'application/json;charset=UTF-8', body: JSON.stringify({ code: 3322, message: `${what} not found.` }) }),
-  (what) => ({ type: 'application/json;charset=UTF-8', body: JSON.stringify({ code: 404, message: `Not found: ${what}.` }) }),
+  (what) => ({
+    type: 'application/json;charset=UTF-8',
+    body: JSON.stringify({ code: 3322, message: `${what} not found.` }),
+  }),
+  (what) => ({
+    type: 'application/json;charset=UTF-8',
+    body: JSON.stringify({ code: 404, message: `Not found: ${what}.` }),
+  }),
   () => ({ type: 'text/plain', body: '' }),
 ];
 
@@ -56,7 +68,9 @@ export class ZoomVariance {
     };
     this.report.vanishingFile = pickFile([]);
     this.report.failingFile = pickFile(this.report.vanishingFile ? [this.report.vanishingFile.meeting] : []);
-    const conversations = tenant.oneToOne.filter((c) => c.messages.length > 0 && c.userIds.every((id) => tenant.findUser(id)));
+    const conversations = tenant.oneToOne.filter(
+      (c) => c.messages.length > 0 && c.userIds.every((id) => tenant.findUser(id)),
+    );
     if (conversations.length) this.report.failingConversation = { userIds: [...rng.pick(conversations).userIds] };
   }
 
@@ -92,7 +106,9 @@ export class ZoomVariance {
     const rng = createRng(hash32(identity, this.seed));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(body)) if (!(optional.includes(k) && rng.chance(0.5))) out[k] = v;
-    out[`x_${rng.pick(['sandbox', 'beta', 'internal'])}_${rng.int(1, 99)}`] = rng.chance(0.5) ? { nested: [rng.int(0, 9)], flag: true } : 'unknown';
+    out[`x_${rng.pick(['sandbox', 'beta', 'internal'])}_${rng.int(1, 99)}`] = rng.chance(0.5)
+      ? { nested: [rng.int(0, 9)], flag: true }
+      : 'unknown';
     if (rng.chance(0.5)) out.feature_flags = [];
     return out;
   }
@@ -105,11 +121,24 @@ export class ZoomVariance {
 export function variantUuid(rng: Rng, base: string): string {
   const body = base.slice(0, 22).split('');
   switch (rng.int(0, 4)) {
-    case 0: body[0] = '/'; break;
-    case 1: body[0] = body[1] = '/'; break;
-    case 2: body[7] = body[8] = '/'; break;
-    case 3: body[21] = '/'; body[3] = '+'; break;
-    default: body[5] = '/'; body[6] = '/'; body[0] = '/'; break;
+    case 0:
+      body[0] = '/';
+      break;
+    case 1:
+      body[0] = body[1] = '/';
+      break;
+    case 2:
+      body[7] = body[8] = '/';
+      break;
+    case 3:
+      body[21] = '/';
+      body[3] = '+';
+      break;
+    default:
+      body[5] = '/';
+      body[6] = '/';
+      body[0] = '/';
+      break;
   }
   return `${body.join('')}==`;
 }

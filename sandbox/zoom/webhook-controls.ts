@@ -26,7 +26,12 @@ export function registerWebhookControls(app: FastifyInstance, webhooks: ZoomWebh
   app.post('/sandbox/chat_messages', async (req, reply) => {
     const b = (req.body ?? {}) as { from?: string; to?: string; channel_id?: string; text?: string };
     try {
-      const m = await webhooks.addChatMessage({ from: b.from ?? '', to: b.to, channelId: b.channel_id, text: b.text ?? '' });
+      const m = await webhooks.addChatMessage({
+        from: b.from ?? '',
+        to: b.to,
+        channelId: b.channel_id,
+        text: b.text ?? '',
+      });
       return reply.code(201).send({ id: m.id });
     } catch (err) {
       return reply.code(400).send(fail(err));

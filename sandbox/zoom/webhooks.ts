@@ -63,7 +63,14 @@ export interface ZoomWebhooks {
 }
 
 export function createZoomWebhooks(ctx: SandboxContext, opts: { clientId: string; pumpMs?: number }): ZoomWebhooks {
-  const faults: ZoomWebhookFaults = { duplicate: false, duplicateVariant: false, outOfOrder: false, delayMs: 0, staleTimestampSeconds: 0, badSignature: false };
+  const faults: ZoomWebhookFaults = {
+    duplicate: false,
+    duplicateVariant: false,
+    outOfOrder: false,
+    delayMs: 0,
+    staleTimestampSeconds: 0,
+    badSignature: false,
+  };
   const attempts: ZoomWebhookAttempt[] = [];
   let endpoint: { url: string; secretToken: string; validated: boolean } | null = null;
   let queue: Pending[] = [];
@@ -71,12 +78,26 @@ export function createZoomWebhooks(ctx: SandboxContext, opts: { clientId: string
   let seq = 0;
   const nowMs = () => ctx.now().getTime();
 
-  const post = async (body: Record<string, unknown>, timestamp: number, retry: number): Promise<{ status: number | null; text: string }> => {
+  const post = async (
+    body: Record<string, unknown>,
+    timestamp: number,
+    retry: number,
+  ): Promise<{ status: number | null; text: string }> => {
     const ep = endpoint!;
     const raw = JSON.stringify(body);
     const ts = String(timestamp);
-    const sig = createHmac('sha256', faults.badSignature ? `${ep.secretToken}x` : ep.secretToken).update(`v0:${ts}:${raw}`).digest('hex');
-    const attempt: ZoomWebhookAttempt = { event: String(body.event), url: ep.url, status: null, timestamp: ts, body: raw, at: ctx.now().toISOString(), retry };
+    const sig = createHmac('sha256', faults.badSignature ? `${ep.secretToken}x` : ep.secretToken)
+      .update(`v0:${ts}:${raw}`)
+      .digest('hex');
+    const attempt: ZoomWebhookAttempt = {
+      event: String(body.event),
+      url: ep.url,
+      status: null,
+      timestamp: ts,
+      body: raw,
+      at: ctx.now().toISOString(),
+      retry,
+    };
     attempts.push(attempt);
     try {
       const res = await fetch(ep.url, {
@@ -146,7 +167,11 @@ export function createZoomWebhooks(ctx: SandboxContext, opts: { clientId: string
     async subscribe({ url, secretToken }) {
       endpoint = { url, secretToken, validated: false };
       const plainToken = randomBytes(16).toString('base64url');
-      const { status, text } = await post({ event: 'endpoint.url_validation', event_ts: nowMs(), payload: { plainToken } }, Math.floor(nowMs() / 1000), 0);
+      const { status, text } = await post(
+        { event: 'endpoint.url_validation', event_ts: nowMs(), payload: { plainToken } },
+        Math.floor(nowMs() / 1000),
+        0,
+      );
       let answer: { plainToken?: unknown; encryptedToken?: unknown } = {};
       try {
         answer = JSON.parse(text) as typeof answer;
@@ -177,21 +202,39 @@ export function createZoomWebhooks(ctx: SandboxContext, opts: { clientId: string
         timezone: host.timezone,
         recording_files: [],
       };
-      const file = (file_type: ZoomRecordingFile['file_type'], ext: ZoomRecordingFile['file_extension'], recording_type: string, contentType: string, size: number): ZoomRecordingFile => ({
+      const file = (
+        file_type: ZoomRecordingFile['file_type'],
+        ext: ZoomRecordingFile['file_extension'],
+        recording_type: string,
+        contentType: string,
+        size: number,
+      ): ZoomRecordingFile => ({
         id: `${randomBytes(4).toString('hex')}-${randomBytes(2).toString('hex')}-4${randomBytes(2).toString('hex').slice(1)}-a${randomBytes(2).toString('hex').slice(1)}-${randomBytes(6).toString('hex')}`,
-        idOnWire: true, meeting_id: uuid, recording_start: iso(start + 4000), recording_end: iso(end), file_type, file_extension: ext,
-        file_size: size, recording_type, downloadKey: `${randomBytes(36).toString('base64url')}.${randomBytes(12).toString('base64url')}`, contentType,
+        idOnWire: true,
+        meeting_id: uuid,
+        recording_start: iso(start + 4000),
+        recording_end: iso(end),
+        file_type,
+        file_extension: ext,
+        file_size: size,
+        recording_type,
+        downloadKey: `${randomBytes(36).toString('base64url')}.${randomBytes(12).toString('base64url')}`,
+        contentType,
       });
       const video = file('MP4', 'MP4', 'shared_screen_with_speaker_view', 'video/mp4', 4096);
       meeting.recording_files.push(video);
       ctx.tenant.addMeeting(meeting);
-      await emit('recording.completed', recordingPayload(meeting, [video]), { download_token: randomBytes(24).toString('base64url') });
+      await emit('recording.completed', recordingPayload(meeting, [video]), {
+        download_token: randomBytes(24).toString('base64url'),
+      });
       if (o.transcript !== false) {
         const vtt = transcriptVtt(`${uuid}:t`, [host.display_name], 30);
         const transcript = file('TRANSCRIPT', 'VTT', 'audio_transcript', 'text/vtt', vtt.length);
         ctx.tenant.textBodies.set(transcript.id, vtt);
         ctx.tenant.addFile(meeting, transcript);
-        await emit('recording.transcript_completed', recordingPayload(meeting, [transcript]), { download_token: randomBytes(24).toString('base64url') });
+        await emit('recording.transcript_completed', recordingPayload(meeting, [transcript]), {
+          download_token: randomBytes(24).toString('base64url'),
+        });
       }
       return meeting;
     },
@@ -201,22 +244,44 @@ export function createZoomWebhooks(ctx: SandboxContext, opts: { clientId: string
       const at = nowMs();
       const message: ZoomChatMessage = {
         id: `${randomBytes(4).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(6).toString('hex')}`,
-        sender: sender.email, senderId: sender.id, sender_display_name: sender.display_name,
-        date_time: new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z'), timestamp: at, message: text, status: 'Normal',
+        sender: sender.email,
+        senderId: sender.id,
+        sender_display_name: sender.display_name,
+        date_time: new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        timestamp: at,
+        message: text,
+        status: 'Normal',
       };
-      const object: Record<string, unknown> = { id: message.id, date_time: message.date_time, timestamp: at, message: text };
+      const object: Record<string, unknown> = {
+        id: message.id,
+        date_time: message.date_time,
+        timestamp: at,
+        message: text,
+      };
       if (channelId) {
         const channel = ctx.tenant.channels.find((c) => c.id === channelId);
         if (!channel) throw new Error(`sandbox: unknown channel ${channelId}`);
         (ctx.tenant.channelMessages[channel.id] ??= []).push(message);
-        Object.assign(object, { type: 'to_channel', channel_id: channel.id, channel_name: channel.name, session_id: channel.jid });
+        Object.assign(object, {
+          type: 'to_channel',
+          channel_id: channel.id,
+          channel_name: channel.name,
+          session_id: channel.jid,
+        });
       } else {
         const peer = to ? ctx.tenant.anyUser(to) : undefined;
         if (!peer) throw new Error(`sandbox: unknown peer ${to}`);
-        let conversation = ctx.tenant.oneToOne.find((c) => c.userIds.includes(sender.id) && c.userIds.includes(peer.id));
+        let conversation = ctx.tenant.oneToOne.find(
+          (c) => c.userIds.includes(sender.id) && c.userIds.includes(peer.id),
+        );
         if (!conversation) ctx.tenant.oneToOne.push((conversation = { userIds: [sender.id, peer.id], messages: [] }));
         conversation.messages.push(message);
-        Object.assign(object, { type: 'to_contact', contact_email: peer.email, contact_id: peer.id, session_id: peer.id });
+        Object.assign(object, {
+          type: 'to_contact',
+          contact_email: peer.email,
+          contact_id: peer.id,
+          session_id: peer.id,
+        });
       }
       await emit('chat_message.sent', { operator: sender.email, operator_id: sender.id, object });
       return message;
@@ -236,9 +301,12 @@ export function createZoomWebhooks(ctx: SandboxContext, opts: { clientId: string
 }
 
 function variant(body: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(body) as { download_token?: string; payload: { object?: { recording_files?: Array<{ download_url?: string }> } } };
+  const copy = structuredClone(body) as {
+    download_token?: string;
+    payload: { object?: { recording_files?: Array<{ download_url?: string }> } };
+  };
   copy.download_token = randomBytes(24).toString('base64url');
-  for (const f of copy.payload.object?.recording_files ?? []) if (f.download_url) f.download_url = `${f.download_url}?dup=${randomBytes(4).toString('hex')}`;
+  for (const f of copy.payload.object?.recording_files ?? [])
+    if (f.download_url) f.download_url = `${f.download_url}?dup=${randomBytes(4).toString('hex')}`;
   return copy;
 }
-

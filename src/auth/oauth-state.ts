@@ -79,14 +79,26 @@ export function createOAuthStates(opts: OAuthStatesOptions): OAuthStates {
     async issue(binding) {
       const nonce = randomToken(18);
       const expiresAt = new Date(clock().getTime() + ttlMs);
-      const payload: Payload = { v: 1, a: binding.accountId, t: binding.type, r: binding.redirectTo, n: nonce, e: expiresAt.getTime() };
+      const payload: Payload = {
+        v: 1,
+        a: binding.accountId,
+        t: binding.type,
+        r: binding.redirectTo,
+        n: nonce,
+        e: expiresAt.getTime(),
+      };
       if (binding.clientState !== undefined) payload.s = binding.clientState;
       if (binding.carry !== undefined) {
         if (!isCarry(binding.carry)) throw new Error('a state carry must be a small object of strings');
         payload.c = binding.carry;
       }
       const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-      await opts.pairings.recordState({ nonceHash: sha256Hex(nonce), accountId: binding.accountId, type: binding.type, expiresAt: expiresAt.toISOString() });
+      await opts.pairings.recordState({
+        nonceHash: sha256Hex(nonce),
+        accountId: binding.accountId,
+        type: binding.type,
+        expiresAt: expiresAt.toISOString(),
+      });
       return { state: `${body}.${mac(body)}`, codeChallenge: pkceChallenge(verifierOf(nonce)), expiresAt };
     },
 
@@ -96,9 +108,20 @@ export function createOAuthStates(opts: OAuthStatesOptions): OAuthStates {
       if (!payload || payload.t !== type) throw new OAuthStateError('invalid');
       const now = clock();
       if (payload.e <= now.getTime()) throw new OAuthStateError('expired');
-      const fresh = await opts.pairings.useState({ nonceHash: sha256Hex(payload.n), accountId: payload.a, type, now: now.toISOString() });
+      const fresh = await opts.pairings.useState({
+        nonceHash: sha256Hex(payload.n),
+        accountId: payload.a,
+        type,
+        now: now.toISOString(),
+      });
       if (!fresh) throw new OAuthStateError('used');
-      const verified: VerifiedState = { accountId: payload.a, type: payload.t, redirectTo: payload.r, clientState: payload.s, codeVerifier: verifierOf(payload.n) };
+      const verified: VerifiedState = {
+        accountId: payload.a,
+        type: payload.t,
+        redirectTo: payload.r,
+        clientState: payload.s,
+        codeVerifier: verifierOf(payload.n),
+      };
       if (payload.c !== undefined) verified.carry = payload.c;
       return verified;
     },
@@ -135,5 +158,9 @@ function decode(state: string, mac: (body: string) => string): Payload | undefin
 function isCarry(value: unknown): value is Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const entries = Object.entries(value);
-  return entries.length <= MAX_CARRY_KEYS && entries.every(([, v]) => typeof v === 'string') && JSON.stringify(value).length <= MAX_CARRY_CHARS;
+  return (
+    entries.length <= MAX_CARRY_KEYS &&
+    entries.every(([, v]) => typeof v === 'string') &&
+    JSON.stringify(value).length <= MAX_CARRY_CHARS
+  );
 }

@@ -5,7 +5,11 @@ import type { TokenRepo } from '../store/tokens.ts';
 
 /** RFC 6749 §5.2 error: rendered as {error, error_description} by the token route. */
 export class OAuthError extends Error {
-  constructor(public status: 400 | 401, public error: string, description: string) {
+  constructor(
+    public status: 400 | 401,
+    public error: string,
+    description: string,
+  ) {
     super(description);
   }
 }
@@ -59,12 +63,24 @@ export function createServiceTokens(deps: {
   async function issue(accountId: string, clientId: string, familyId: string): Promise<TokenPair> {
     const access = randomToken();
     const refresh = randomToken();
-    const base = { account_id: accountId, client_id: clientId, family_id: familyId, created_at: at(), used_at: null, revoked_at: null };
+    const base = {
+      account_id: accountId,
+      client_id: clientId,
+      family_id: familyId,
+      created_at: at(),
+      used_at: null,
+      revoked_at: null,
+    };
     await deps.tokens.insert([
       { ...base, token_hash: sha256Hex(access), kind: 'access', expires_at: at(deps.ttl.accessTtlSeconds) },
       { ...base, token_hash: sha256Hex(refresh), kind: 'refresh', expires_at: at(deps.ttl.refreshTtlSeconds) },
     ]);
-    return { access_token: access, token_type: 'bearer', expires_in: deps.ttl.accessTtlSeconds, refresh_token: refresh };
+    return {
+      access_token: access,
+      token_type: 'bearer',
+      expires_in: deps.ttl.accessTtlSeconds,
+      refresh_token: refresh,
+    };
   }
 
   return {
@@ -91,7 +107,8 @@ export function createServiceTokens(deps: {
       const hash = sha256Hex(accessToken);
       const dbStamp = deps.tokens.changeStamp();
       const row = await deps.tokens.findWithClient(hash, dbStamp);
-      if (!row || row.kind !== 'access' || row.revoked_at || row.client_revoked_at || row.expires_at <= at()) return null;
+      if (!row || row.kind !== 'access' || row.revoked_at || row.client_revoked_at || row.expires_at <= at())
+        return null;
       return { accountId: row.account_id, clientId: row.client_id, tokenKey: hash, dbStamp };
     },
   };

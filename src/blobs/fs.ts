@@ -121,7 +121,9 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
       const tempPath = join(tmpDir, `${Date.now()}-${randomUUID()}.part`);
       const handle = await open(tempPath, 'wx', 0o600);
       active.add(tempPath);
-      return new PipelineWriter(new FsSink(handle, tempPath, pathFor), opts?.hashers, options.hashing, () => active.delete(tempPath));
+      return new PipelineWriter(new FsSink(handle, tempPath, pathFor), opts?.hashers, options.hashing, () =>
+        active.delete(tempPath),
+      );
     },
 
     async has(sha256) {

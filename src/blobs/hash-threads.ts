@@ -35,7 +35,11 @@ class HashThread {
 
   constructor(private readonly onExit: (thread: HashThread) => void) {
     // The ESM build of tsx's API (its CommonJS build cannot register hooks from a worker).
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+    const tsx = pathToFileURL(
+      createRequire(import.meta.url)
+        .resolve('tsx/esm/api')
+        .replace(/\.cjs$/, '.mjs'),
+    ).href;
     const entry = new URL('./hash-worker.ts', import.meta.url).href;
     this.worker = new Worker(BOOT, { eval: true, workerData: { tsx, entry } });
     this.worker.unref();
@@ -161,13 +165,17 @@ export class ThreadedDigests {
   private closed = false;
 
   constructor(pool: HashPool, hashers: Record<string, HasherFactory>, slotBytes: number, ringSlots = 4) {
-    this.slots = Array.from({ length: ringSlots }, () => ({ bytes: new Uint8Array(new SharedArrayBuffer(slotBytes)), busy: 0 }));
+    this.slots = Array.from({ length: ringSlots }, () => ({
+      bytes: new Uint8Array(new SharedArrayBuffer(slotBytes)),
+      busy: 0,
+    }));
     const specs: { name: string; spec: LaneSpec; cost: number }[] = [
       { name: 'sha256', spec: { kind: 'digest', algorithm: 'sha256' }, cost: COST.sha256 },
       { name: 'md5', spec: { kind: 'digest', algorithm: 'md5' }, cost: COST.md5 },
     ];
     for (const [name, factory] of Object.entries(hashers)) {
-      if (factory.threaded) specs.push({ name: `extra:${name}`, spec: { kind: 'module', ...factory.threaded }, cost: MODULE_COST });
+      if (factory.threaded)
+        specs.push({ name: `extra:${name}`, spec: { kind: 'module', ...factory.threaded }, cost: MODULE_COST });
       else this.local.push([name, factory()]);
     }
     // Heaviest first onto the least loaded thread keeps the slowest thread as light as it can be.
@@ -242,7 +250,8 @@ export class ThreadedDigests {
   private dispatch(): void {
     const slot = this.slots[this.current];
     slot.busy = this.lanes.length;
-    for (const lane of this.lanes) lane.thread.send({ op: 'update', id: lane.id, buffer: slot.bytes.buffer, length: this.fill, seq: this.seq });
+    for (const lane of this.lanes)
+      lane.thread.send({ op: 'update', id: lane.id, buffer: slot.bytes.buffer, length: this.fill, seq: this.seq });
     this.seq += 1;
     this.current = this.seq % this.slots.length;
     this.fill = 0;

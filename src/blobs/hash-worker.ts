@@ -53,7 +53,11 @@ if (port) {
         return step(message.id, ({ hasher, encoding }) => {
           const digest = hasher.digest();
           lanes.delete(message.id);
-          post({ op: 'digest', id: message.id, value: typeof digest === 'string' ? digest : digest.toString(encoding) });
+          post({
+            op: 'digest',
+            id: message.id,
+            value: typeof digest === 'string' ? digest : digest.toString(encoding),
+          });
         });
       case 'close':
         lanes.delete(message.id);

@@ -61,7 +61,11 @@ export function createDigests(hashers: Record<string, HasherFactory> = {}, optio
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   if (options.threads === false) {
     const inline = new StreamDigests(hashers);
-    return { update: async (bytes) => inline.update(bytes), finish: async () => inline.finish(), close: () => undefined };
+    return {
+      update: async (bytes) => inline.update(bytes),
+      finish: async () => inline.finish(),
+      close: () => undefined,
+    };
   }
   let held: Buffer[] = [];
   let heldBytes = 0;

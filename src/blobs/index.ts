@@ -22,4 +22,14 @@ export { createS3BlobStore, type S3BlobStore, type S3BlobStoreOptions } from './
 export { createDigests, StreamDigests, type Digests, type HashingOptions } from './hashing.ts';
 export { HashPool, sharedHashPool } from './hash-threads.ts';
 export { pipeToWriter } from './pipe.ts';
-export { assertSha256, BlobNotFoundError, type BlobRange, type BlobStore, type BlobWriter, type CommittedBlob, type Hasher, type HasherFactory, type HasherModule } from './types.ts';
+export {
+  assertSha256,
+  BlobNotFoundError,
+  type BlobRange,
+  type BlobStore,
+  type BlobWriter,
+  type CommittedBlob,
+  type Hasher,
+  type HasherFactory,
+  type HasherModule,
+} from './types.ts';

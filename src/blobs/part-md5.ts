@@ -13,7 +13,9 @@ export class PartMd5 {
   constructor(private readonly partSize: number) {}
 
   static factory(partSize: number): HasherFactory {
-    return Object.assign(() => new PartMd5(partSize), { threaded: { module: import.meta.url, exportName: 'PartMd5', args: [partSize] } });
+    return Object.assign(() => new PartMd5(partSize), {
+      threaded: { module: import.meta.url, exportName: 'PartMd5', args: [partSize] },
+    });
   }
 
   update(bytes: Uint8Array): void {

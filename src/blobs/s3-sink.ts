@@ -102,7 +102,9 @@ export class S3Sink implements BlobSink {
     this.check();
     if (!this.uploadId) {
       const body = this.part ? this.part.subarray(0, this.fill) : Buffer.concat(this.held);
-      await this.store.client.send(new PutObjectCommand({ Bucket: this.store.bucket, Key: this.tempKey, Body: body, ContentLength: body.length }));
+      await this.store.client.send(
+        new PutObjectCommand({ Bucket: this.store.bucket, Key: this.tempKey, Body: body, ContentLength: body.length }),
+      );
       this.releasePart();
       this.held = [];
       return;
@@ -111,7 +113,12 @@ export class S3Sink implements BlobSink {
     await Promise.all(this.inFlight);
     this.check();
     await this.store.client.send(
-      new CompleteMultipartUploadCommand({ Bucket: this.store.bucket, Key: this.tempKey, UploadId: await this.uploadId, MultipartUpload: { Parts: this.parts } }),
+      new CompleteMultipartUploadCommand({
+        Bucket: this.store.bucket,
+        Key: this.tempKey,
+        UploadId: await this.uploadId,
+        MultipartUpload: { Parts: this.parts },
+      }),
     );
     this.completed = true;
   }
@@ -131,7 +138,10 @@ export class S3Sink implements BlobSink {
     this.held = [];
     if (this.uploadId && !this.completed) {
       const UploadId = await this.uploadId.catch(() => undefined);
-      if (UploadId) await this.store.client.send(new AbortMultipartUploadCommand({ Bucket: this.store.bucket, Key: this.tempKey, UploadId })).catch(() => undefined);
+      if (UploadId)
+        await this.store.client
+          .send(new AbortMultipartUploadCommand({ Bucket: this.store.bucket, Key: this.tempKey, UploadId }))
+          .catch(() => undefined);
     }
     // A single-request upload (or a completed one) may already be stored.
     await this.store.remove(this.tempKey).catch(() => undefined);
@@ -166,7 +176,14 @@ export class S3Sink implements BlobSink {
     const sending = this.uploadId
       .then((UploadId) =>
         this.store.client.send(
-          new UploadPartCommand({ Bucket: this.store.bucket, Key: this.tempKey, UploadId, PartNumber: entry.PartNumber, Body: body.subarray(0, length), ContentLength: length }),
+          new UploadPartCommand({
+            Bucket: this.store.bucket,
+            Key: this.tempKey,
+            UploadId,
+            PartNumber: entry.PartNumber,
+            Body: body.subarray(0, length),
+            ContentLength: length,
+          }),
         ),
       )
       .then(
@@ -188,7 +205,7 @@ export class S3Sink implements BlobSink {
   }
 
   private check(): void {
-// eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the upload's own failure, as it came
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the upload's own failure, as it came
     if (this.failure) throw this.failure;
   }
 
@@ -200,13 +217,17 @@ export class S3Sink implements BlobSink {
   private async verify(blob: CommittedBlob, partsEtag: string | undefined): Promise<void> {
     const stored = await this.store.head(this.tempKey);
     if (!stored) throw new Error(`uploaded object ${this.tempKey} is missing`);
-    if (stored.size !== blob.size) throw new Error(`uploaded object has ${stored.size} bytes, ${blob.size} were written`);
+    if (stored.size !== blob.size)
+      throw new Error(`uploaded object has ${stored.size} bytes, ${blob.size} were written`);
     if (stored.etag === blob.md5 || (partsEtag !== undefined && stored.etag === partsEtag)) return;
-    const response = await this.store.client.send(new GetObjectCommand({ Bucket: this.store.bucket, Key: this.tempKey }));
+    const response = await this.store.client.send(
+      new GetObjectCommand({ Bucket: this.store.bucket, Key: this.tempKey }),
+    );
     const hash = createHash('sha256');
     for await (const chunk of response.Body as Readable) hash.update(chunk as Buffer);
     const sha256 = hash.digest('hex');
-    if (sha256 !== blob.sha256) throw new Error(`uploaded object hashes to ${sha256}, the bytes written to ${blob.sha256}`);
+    if (sha256 !== blob.sha256)
+      throw new Error(`uploaded object hashes to ${sha256}, the bytes written to ${blob.sha256}`);
   }
 }
 
@@ -222,13 +243,29 @@ async function copyObject(store: StoreInternals, from: string, to: string, size:
     for (let start = 0, n = 1; start < size; start += COPY_PART, n++) {
       const end = Math.min(start + COPY_PART, size) - 1;
       const { CopyPartResult } = await store.client.send(
-        new UploadPartCopyCommand({ Bucket: store.bucket, Key: to, UploadId, PartNumber: n, CopySource, CopySourceRange: `bytes=${start}-${end}` }),
+        new UploadPartCopyCommand({
+          Bucket: store.bucket,
+          Key: to,
+          UploadId,
+          PartNumber: n,
+          CopySource,
+          CopySourceRange: `bytes=${start}-${end}`,
+        }),
       );
       parts.push({ ETag: CopyPartResult?.ETag, PartNumber: n });
     }
-    await store.client.send(new CompleteMultipartUploadCommand({ Bucket: store.bucket, Key: to, UploadId, MultipartUpload: { Parts: parts } }));
+    await store.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: store.bucket,
+        Key: to,
+        UploadId,
+        MultipartUpload: { Parts: parts },
+      }),
+    );
   } catch (error) {
-    await store.client.send(new AbortMultipartUploadCommand({ Bucket: store.bucket, Key: to, UploadId })).catch(() => undefined);
+    await store.client
+      .send(new AbortMultipartUploadCommand({ Bucket: store.bucket, Key: to, UploadId }))
+      .catch(() => undefined);
     throw error;
   }
 }

@@ -108,7 +108,12 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
     async writer(opts) {
       const tempKey = `${tmpPrefix}${Date.now()}-${randomUUID()}`;
       active.add(tempKey);
-      return new PipelineWriter(new S3Sink(internals, tempKey, buffers, queueSize), opts?.hashers, options.hashing, () => settled(tempKey));
+      return new PipelineWriter(
+        new S3Sink(internals, tempKey, buffers, queueSize),
+        opts?.hashers,
+        options.hashing,
+        () => settled(tempKey),
+      );
     },
 
     async has(sha256) {
@@ -126,7 +131,9 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
         throw new RangeError(`invalid range ${range.start}-${range.end ?? ''}`);
       }
       try {
-        const r = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: range && `bytes=${range.start}-${range.end ?? ''}` }));
+        const r = await client.send(
+          new GetObjectCommand({ Bucket: bucket, Key: key, Range: range && `bytes=${range.start}-${range.end ?? ''}` }),
+        );
         const body = r.Body as Readable;
         if (!range) return body;
         // Some S3-compatible servers answer more than asked (the whole object, or `bytes=0-0` as `0-`): cut to the range.
@@ -151,7 +158,9 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
       let removed = 0;
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: tmpPrefix, ContinuationToken: token }));
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: tmpPrefix, ContinuationToken: token }),
+        );
         for (const object of page.Contents ?? []) {
           if (!object.Key || active.has(object.Key) || (object.LastModified?.getTime() ?? Infinity) >= cutoff) continue;
           await remove(object.Key);
@@ -171,7 +180,14 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
     do {
       let page;
       try {
-        page = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: tmpPrefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+        page = await client.send(
+          new ListMultipartUploadsCommand({
+            Bucket: bucket,
+            Prefix: tmpPrefix,
+            KeyMarker: keyMarker,
+            UploadIdMarker: uploadIdMarker,
+          }),
+        );
       } catch (error) {
         // Some S3-compatible servers cannot list uploads; a lifecycle rule (AbortIncompleteMultipartUpload) covers them.
         if (errorName(error) === 'NotImplemented') return aborted;
@@ -179,7 +195,9 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
       }
       for (const upload of page.Uploads ?? []) {
         if (!upload.Key || active.has(upload.Key) || (upload.Initiated?.getTime() ?? Infinity) >= cutoff) continue;
-        await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }));
+        await client.send(
+          new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }),
+        );
         aborted += 1;
       }
       keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;

@@ -35,7 +35,8 @@ export class PipelineWriter implements BlobWriter {
     private readonly settled: () => void,
   ) {
     this.own = new Set(Object.keys(sink.hashers ?? {}));
-    for (const name of Object.keys(hashers ?? {})) if (this.own.has(name)) throw new Error(`hasher name ${name} is reserved by the blob store`);
+    for (const name of Object.keys(hashers ?? {}))
+      if (this.own.has(name)) throw new Error(`hasher name ${name} is reserved by the blob store`);
     this.digests = createDigests({ ...hashers, ...sink.hashers }, hashing);
   }
 
@@ -68,7 +69,8 @@ export class PipelineWriter implements BlobWriter {
       const blob: CommittedBlob = { sha256: digested.sha256, md5: digested.md5, size: digested.size };
       const extra: Record<string, string> = {};
       const own: Record<string, string> = {};
-      for (const [name, value] of Object.entries(digested.extra ?? {})) (this.own.has(name) ? own : extra)[name] = value;
+      for (const [name, value] of Object.entries(digested.extra ?? {}))
+        (this.own.has(name) ? own : extra)[name] = value;
       if (Object.keys(extra).length > 0) blob.extra = extra;
       await this.sink.commit(blob, own);
       return blob;

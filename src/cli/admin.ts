@@ -8,7 +8,10 @@ import { migrate, openDatabase } from '../store/db.ts';
 import { CliError, usageError } from './errors.ts';
 
 /** `custody admin …`: works against the same DATA_DIR / DATABASE_URL, also while the server runs. Prints one JSON line. */
-async function withAccounts<T>(config: Config, fn: (accounts: AccountRepo, db: ReturnType<typeof openDatabase>) => Promise<T>): Promise<T> {
+async function withAccounts<T>(
+  config: Config,
+  fn: (accounts: AccountRepo, db: ReturnType<typeof openDatabase>) => Promise<T>,
+): Promise<T> {
   const db = openDatabase({ url: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'custody.db') });
   try {
     await migrate(db);
@@ -45,7 +48,14 @@ export async function revokeClient(config: Config, clientId: string): Promise<vo
   await withAccounts(config, async (accounts, db) => {
     const client = await accounts.findClient(clientId);
     if (!client || !(await accounts.revokeClient(clientId))) throw new CliError(`no client ${clientId}`, 2);
-    await new AuditRepo(db).record({ accountId: client.account_id, clientId: null, action: 'client.revoke', targetId: clientId, outcome: 'success', detail: { via: 'cli' } });
+    await new AuditRepo(db).record({
+      accountId: client.account_id,
+      clientId: null,
+      action: 'client.revoke',
+      targetId: clientId,
+      outcome: 'success',
+      detail: { via: 'cli' },
+    });
     process.stdout.write(`${JSON.stringify({ client_id: clientId, revoked: true })}\n`);
   });
 }

@@ -14,8 +14,19 @@ const args = process.argv.slice(2);
 const check = args.includes('--check');
 const target = args.find((a) => !a.startsWith('--')) ?? 'docs/openapi.json';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-openapi-'));
-const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://127.0.0.1:8080', LOG_LEVEL: 'silent', CUSTODY_SECRET_KEY: 'x'.repeat(40), ZOOM_CLIENT_ID: 'doc', MS_CLIENT_ID: 'doc' });
-const runtime = await createRuntime(config, { log: pino({ level: 'silent' }), connectors: createConnectors(config), workers: false });
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  PUBLIC_URL: 'http://127.0.0.1:8080',
+  LOG_LEVEL: 'silent',
+  CUSTODY_SECRET_KEY: 'x'.repeat(40),
+  ZOOM_CLIENT_ID: 'doc',
+  MS_CLIENT_ID: 'doc',
+});
+const runtime = await createRuntime(config, {
+  log: pino({ level: 'silent' }),
+  connectors: createConnectors(config),
+  workers: false,
+});
 await runtime.app.ready();
 const doc = `${JSON.stringify(runtime.app.swagger(), null, 2)}\n`;
 await runtime.close();

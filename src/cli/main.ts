@@ -18,21 +18,32 @@ function config(): Config {
 
 const port = (value: string) => {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 = any free port).');
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 = any free port).');
   return n;
 };
 
 function buildProgram(): Command {
   const program = new Command('custody')
     .description('Custody: verifiable, complete collection syncs from Zoom and Microsoft 365.')
-    .option('--url <url>', 'server of the API commands (default: $CUSTODY_URL, else the login profile, else http://127.0.0.1:8080)')
+    .option(
+      '--url <url>',
+      'server of the API commands (default: $CUSTODY_URL, else the login profile, else http://127.0.0.1:8080)',
+    )
     .option('--json', 'print JSON for scripts')
     .option('--debug', 'print stack traces with errors')
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .exitOverride()
     .configureOutput({
-      outputError: (text, write) => write(`${text.replace(/^error: /, 'custody: ').trim().replace(/\s*\n\s*/g, ' ').replace('(Did you mean', '(did you mean')}\n`),
+      outputError: (text, write) =>
+        write(
+          `${text
+            .replace(/^error: /, 'custody: ')
+            .trim()
+            .replace(/\s*\n\s*/g, ' ')
+            .replace('(Did you mean', '(did you mean')}\n`,
+        ),
     });
 
   program
@@ -53,19 +64,29 @@ function buildProgram(): Command {
       keepRunning = true;
     });
 
-  const admin = program.command('admin').description('manage accounts and API clients directly in the database (DATA_DIR / DATABASE_URL)');
+  const admin = program
+    .command('admin')
+    .description('manage accounts and API clients directly in the database (DATA_DIR / DATABASE_URL)');
   admin
     .command('create-client')
     .description('create an API client (and its account if new); prints {account_id, client_id, client_secret}')
     .requiredOption('--account <name>', 'account name')
-    .option('--redirect-allow <url>', 'allow this OAuth redirect URL (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .action(async (opts: { account: string; redirectAllow?: string[] }) => (await import('./admin.ts')).createClient(config(), opts));
+    .option(
+      '--redirect-allow <url>',
+      'allow this OAuth redirect URL (repeatable)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .action(async (opts: { account: string; redirectAllow?: string[] }) =>
+      (await import('./admin.ts')).createClient(config(), opts),
+    );
   admin
     .command('allow-redirect')
     .description("add a URL to an account's OAuth redirect allowlist")
     .requiredOption('--account <name>', 'account name')
     .argument('<url>', 'absolute http(s) URL')
-    .action(async (url: string, opts: { account: string }) => (await import('./admin.ts')).allowRedirect(config(), opts, url));
+    .action(async (url: string, opts: { account: string }) =>
+      (await import('./admin.ts')).allowRedirect(config(), opts, url),
+    );
   admin
     .command('revoke-client')
     .description('revoke an API client; its tokens stop working at once')
@@ -103,7 +124,10 @@ function checkMandatoryAfterUnknown(program: Command): void {
   walk(program);
   program.hook('preAction', (_root, action) => {
     const missing = (required.get(action) ?? []).find((o) => action.getOptionValue(o.attributeName()) === undefined);
-    if (missing) action.error(`error: required option '${missing.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+    if (missing)
+      action.error(`error: required option '${missing.flags}' not specified`, {
+        code: 'commander.missingMandatoryOptionValue',
+      });
   });
 }
 
@@ -127,7 +151,9 @@ async function main(argv: string[]): Promise<number> {
       if (debug && err.stack) process.stderr.write(`${err.stack}\n`);
       return err.exitCode;
     }
-    process.stderr.write(`custody: ${(err as Error).message ?? String(err)}${debug ? '' : ' (run with --debug for details)'}\n`);
+    process.stderr.write(
+      `custody: ${(err as Error).message ?? String(err)}${debug ? '' : ' (run with --debug for details)'}\n`,
+    );
     if (debug) process.stderr.write(`${(err as Error).stack ?? ''}\n`);
     return EXIT.error;
   }

@@ -10,7 +10,9 @@ export async function sandbox(opts: SandboxOptions): Promise<void> {
   const { startZoomSandbox } = await import('../../sandbox/zoom/index.ts');
   const { startMicrosoftSandbox } = await import('../../sandbox/microsoft/index.ts');
   const zoom = await listening('Zoom', '--zoom-port', opts.zoomPort, () => startZoomSandbox({ port: opts.zoomPort }));
-  const ms = await listening('Microsoft', '--ms-port', opts.msPort, () => startMicrosoftSandbox({ port: opts.msPort })).catch(async (err) => {
+  const ms = await listening('Microsoft', '--ms-port', opts.msPort, () =>
+    startMicrosoftSandbox({ port: opts.msPort }),
+  ).catch(async (err) => {
     await zoom.close();
     throw err;
   });
@@ -40,8 +42,14 @@ async function listening<T>(name: string, flag: string, port: number, start: () 
     return await start();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new CliError(`port ${port} for the ${name} simulator is taken: pick another with ${flag} <port> (0 = any free port)`);
-    if (code === 'EACCES') throw new CliError(`no permission to listen on port ${port} for the ${name} simulator: pick another with ${flag} <port> (0 = any free port)`);
+    if (code === 'EADDRINUSE')
+      throw new CliError(
+        `port ${port} for the ${name} simulator is taken: pick another with ${flag} <port> (0 = any free port)`,
+      );
+    if (code === 'EACCES')
+      throw new CliError(
+        `no permission to listen on port ${port} for the ${name} simulator: pick another with ${flag} <port> (0 = any free port)`,
+      );
     throw err;
   }
 }

@@ -10,7 +10,12 @@ export async function startSandboxesIfUnconfigured(config: Config, log: Logger):
   if (!config.zoom.clientId) {
     const { startZoomSandbox } = await import('../../sandbox/zoom/index.ts');
     const zoom = await startZoomSandbox({});
-    Object.assign(config.zoom, { clientId: zoom.clientId, clientSecret: zoom.clientSecret, oauthUrl: zoom.oauthUrl, apiUrl: zoom.apiUrl });
+    Object.assign(config.zoom, {
+      clientId: zoom.clientId,
+      clientSecret: zoom.clientSecret,
+      oauthUrl: zoom.oauthUrl,
+      apiUrl: zoom.apiUrl,
+    });
     closers.push(() => zoom.close());
     log.warn(
       { zoom_oauth_url: zoom.oauthUrl, zoom_api_url: zoom.apiUrl },
@@ -20,7 +25,12 @@ export async function startSandboxesIfUnconfigured(config: Config, log: Logger):
   if (!config.microsoft.clientId) {
     const { startMicrosoftSandbox } = await import('../../sandbox/microsoft/index.ts');
     const ms = await startMicrosoftSandbox({});
-    Object.assign(config.microsoft, { clientId: ms.clientId, clientSecret: ms.clientSecret, loginUrl: ms.loginUrl, graphUrl: ms.graphUrl });
+    Object.assign(config.microsoft, {
+      clientId: ms.clientId,
+      clientSecret: ms.clientSecret,
+      loginUrl: ms.loginUrl,
+      graphUrl: ms.graphUrl,
+    });
     closers.push(() => ms.close());
     log.warn(
       { ms_login_url: ms.loginUrl, ms_graph_url: ms.graphUrl, tenant_id: ms.tenantId },

@@ -15,7 +15,12 @@ export async function serve(config: Config, opts: { workers: boolean; api?: bool
   if (opts.api !== false) {
     await runtime.app.listen({ host: config.host, port: config.port });
     log.info(
-      { url: config.publicUrl, docs: `${config.publicUrl}/docs`, database: config.databaseUrl ? 'postgresql' : 'sqlite', data_dir: config.dataDir },
+      {
+        url: config.publicUrl,
+        docs: `${config.publicUrl}/docs`,
+        database: config.databaseUrl ? 'postgresql' : 'sqlite',
+        data_dir: config.dataDir,
+      },
       'custody is listening',
     );
   } else {

@@ -50,7 +50,10 @@ export interface Connector {
    */
   subscriptions?: ChangeSubscriptions;
   /** How an event-driven collection of this grant learns of changes (the collection view's `event_mode`). */
-  eventMode?(grantInfo: Record<string, unknown>, filters: unknown): { event_mode: 'subscription' | 'polling'; polling_interval_minutes?: number };
+  eventMode?(
+    grantInfo: Record<string, unknown>,
+    filters: unknown,
+  ): { event_mode: 'subscription' | 'polling'; polling_interval_minutes?: number };
   /** Events the provider pushes to Custody's webhook route (Zoom): what a stored event concerns. */
   webhooks?: WebhookEvents;
 }
@@ -88,7 +91,10 @@ export interface WebhookEvents {
 export interface ChangeSubscriptions {
   /** Whether subscriptions may be tried with this grant (its non-secret facts); absent: always. */
   usable?(grantInfo: Record<string, unknown>): boolean;
-  create(ctx: ProviderContext, input: { userId: string; notificationUrl: string; clientState: string; expiresAt: string }): Promise<{ id: string; expiresAt: string }>;
+  create(
+    ctx: ProviderContext,
+    input: { userId: string; notificationUrl: string; clientState: string; expiresAt: string },
+  ): Promise<{ id: string; expiresAt: string }>;
   /** 'gone' when the provider no longer knows the subscription (expired, removed). */
   renew(ctx: ProviderContext, id: string, expiresAt: string): Promise<{ expiresAt: string } | 'gone'>;
   /** Deletes it; one already gone is not an error. */
@@ -165,7 +171,10 @@ export class ContentRejectedError extends Error {
 
 /** Thrown by completeCallback when the provider reports a failure the user should see. */
 export class ProviderAuthError extends Error {
-  constructor(public error: string, public description: string) {
+  constructor(
+    public error: string,
+    public description: string,
+  ) {
     super(description);
   }
 }
@@ -246,7 +255,15 @@ export type CollectEvent =
    * `custodian`). It affects that piece only; it counts once in its unit's `failed`. `retry` is what the connector
    * needs to fetch the piece again (see Connector.retry); without it the piece is reported but not retried.
    */
-  | { type: 'error'; reason: string; sourceId?: string; kind?: string; custodian?: string; name?: string; retry?: unknown }
+  | {
+      type: 'error';
+      reason: string;
+      sourceId?: string;
+      kind?: string;
+      custodian?: string;
+      name?: string;
+      retry?: unknown;
+    }
   /** An optional piece the source does not have (e.g. a 404 on a meeting's AI summary): counted `not_present`. */
   | { type: 'not_present'; custodian: string; kind: string; sourceId: string; name: string; reason: string }
   /**

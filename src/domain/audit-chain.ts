@@ -68,19 +68,27 @@ export interface ChainBreak {
  * recomputed from the entry. `head`: a head known from elsewhere (a signed export, the chain's head row) that the
  * chain must still contain, so that deleting the newest entries is detected too.
  */
-export function verifyChain(entries: AuditView[], heads: Array<{ seq: number; hash: string; what: string }> = []): ChainBreak | null {
+export function verifyChain(
+  entries: AuditView[],
+  heads: Array<{ seq: number; hash: string; what: string }> = [],
+): ChainBreak | null {
   let prev = GENESIS_HASH;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
-    if (e.seq !== i + 1) return { seq: i + 1, id: e.id, reason: `entry ${i + 1} is missing or out of order (found seq ${e.seq})` };
-    if (e.prev_hash !== prev) return { seq: e.seq, id: e.id, reason: `entry ${e.seq} does not follow the previous entry (prev_hash differs)` };
-    if (entryHash(e) !== e.hash) return { seq: e.seq, id: e.id, reason: `entry ${e.seq} was altered (its hash does not match its content)` };
+    if (e.seq !== i + 1)
+      return { seq: i + 1, id: e.id, reason: `entry ${i + 1} is missing or out of order (found seq ${e.seq})` };
+    if (e.prev_hash !== prev)
+      return { seq: e.seq, id: e.id, reason: `entry ${e.seq} does not follow the previous entry (prev_hash differs)` };
+    if (entryHash(e) !== e.hash)
+      return { seq: e.seq, id: e.id, reason: `entry ${e.seq} was altered (its hash does not match its content)` };
     prev = e.hash;
   }
   for (const h of heads) {
     const at = entries[h.seq - 1];
-    if (!at) return { seq: h.seq, id: null, reason: `entry ${h.seq} named by ${h.what} is missing (newest entries deleted)` };
-    if (at.hash !== h.hash) return { seq: h.seq, id: at.id, reason: `entry ${h.seq} differs from the one ${h.what} names` };
+    if (!at)
+      return { seq: h.seq, id: null, reason: `entry ${h.seq} named by ${h.what} is missing (newest entries deleted)` };
+    if (at.hash !== h.hash)
+      return { seq: h.seq, id: at.id, reason: `entry ${h.seq} differs from the one ${h.what} names` };
   }
   return null;
 }

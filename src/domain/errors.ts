@@ -31,7 +31,9 @@ export function titleOf(status: number): string {
 
 /** `00404_not_found`: the spec's 429 pattern applied to every status. */
 export function codeOf(status: number): string {
-  return `00${status}_${titleOf(status).toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
+  return `00${status}_${titleOf(status)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')}`;
 }
 
 /**
@@ -79,5 +81,6 @@ export class AppError extends Error {
 export const badRequest = (detail: string, pointer?: string) => new AppError(400, detail, pointer);
 export const unauthorized = (detail = 'A valid bearer access token is required.') => new AppError(401, detail);
 export const notFound = (what: string) => new AppError(404, `${what} not found.`);
-export const conflict = (cause: ConflictCause, detail: string, pointer?: string) => new AppError(409, detail, pointer, {}, CONFLICTS[cause]);
+export const conflict = (cause: ConflictCause, detail: string, pointer?: string) =>
+  new AppError(409, detail, pointer, {}, CONFLICTS[cause]);
 export const unprocessable = (detail: string, pointer?: string) => new AppError(422, detail, pointer);

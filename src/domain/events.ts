@@ -5,7 +5,14 @@
 export interface EventData {
   'run.started': { run_id: string; collection_id: string };
   /** cumulative for that custodian (or channel id) in that run */
-  'run.progress': { run_id: string; custodian: string; listed: number; collected: number; bytes: number; failed: number };
+  'run.progress': {
+    run_id: string;
+    custodian: string;
+    listed: number;
+    collected: number;
+    bytes: number;
+    failed: number;
+  };
   /** status: a run status (succeeded, completed_with_errors, failed, error, cancelled) */
   'run.finished': { run_id: string; collection_id: string; status: string };
   /** the collection needs user action (pair again, grant a scope) */

@@ -10,7 +10,8 @@ const WORD = /^[A-Za-z][A-Za-z_-]*$/;
 
 function providerOf(url: URL): string {
   if (/(^|\.)zoom\.us$/i.test(url.hostname) || /^\/v2(\/|$)/.test(url.pathname)) return 'Zoom';
-  if (/(^|\.)graph\.microsoft\.com$/i.test(url.hostname) || /^\/(v1\.0|beta)(\/|$)/.test(url.pathname)) return 'Microsoft Graph';
+  if (/(^|\.)graph\.microsoft\.com$/i.test(url.hostname) || /^\/(v1\.0|beta)(\/|$)/.test(url.pathname))
+    return 'Microsoft Graph';
   if (/(^|\.)login\.microsoftonline\.com$/i.test(url.hostname)) return 'Microsoft sign-in';
   return 'The provider';
 }
@@ -39,6 +40,10 @@ function requestReason(urlText: string, verb: string, rest: string): string {
 
 export function plainReason(reason: string): string {
   return reason
-    .replace(REQUEST, (_all, url: string, verb: string, rest: string) => requestReason(url, verb.trim().replace(/:$/, ''), rest) + /\s*$/.exec(rest)![0])
+    .replace(
+      REQUEST,
+      (_all, url: string, verb: string, rest: string) =>
+        requestReason(url, verb.trim().replace(/:$/, ''), rest) + /\s*$/.exec(rest)![0],
+    )
     .replace(ANY_URL, 'a provider address');
 }

@@ -7,7 +7,15 @@
  * statuses from this table, so a transition the table does not allow can never be written.
  */
 /** A fixed contract: `completed_with_errors` = finished, but some selected pieces could not be collected. */
-export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'completed_with_errors', 'failed', 'error', 'cancelled'] as const;
+export const RUN_STATUSES = [
+  'queued',
+  'running',
+  'succeeded',
+  'completed_with_errors',
+  'failed',
+  'error',
+  'cancelled',
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const ACTIVE_RUN_STATUSES = ['queued', 'running'] as const satisfies readonly RunStatus[];

@@ -23,7 +23,12 @@ export function createSealer(keyMaterial: string | Buffer): Sealer {
       const iv = crypto.randomBytes(12);
       const cipher = crypto.createCipheriv('aes-256-gcm', encKey, iv);
       const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
-      return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+      return [
+        'v1',
+        iv.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+        body.toString('base64url'),
+      ].join('.');
     },
     open<T>(sealed: string): T {
       const [v, iv, tag, body] = sealed.split('.');

@@ -14,10 +14,18 @@ export function zoomHmacHex(secret: string, message: string | Buffer): string {
  * Zoom's v0 scheme: `x-zm-signature` = "v0=" + hex HMAC-SHA256(secret, "v0:{x-zm-request-timestamp}:{raw body}"),
  * over the raw bytes as received (re-serialised JSON would not match). Returns why it fails, or null.
  */
-export function checkZoomSignature(input: { secret: string; timestamp: unknown; signature: unknown; rawBody: Buffer; nowMs: number }): string | null {
+export function checkZoomSignature(input: {
+  secret: string;
+  timestamp: unknown;
+  signature: unknown;
+  rawBody: Buffer;
+  nowMs: number;
+}): string | null {
   const { timestamp, signature } = input;
-  if (typeof timestamp !== 'string' || !/^\d{1,13}$/.test(timestamp)) return 'x-zm-request-timestamp is missing or malformed';
-  if (typeof signature !== 'string' || !/^v0=[0-9a-fA-F]{64}$/.test(signature)) return 'x-zm-signature is missing or malformed';
+  if (typeof timestamp !== 'string' || !/^\d{1,13}$/.test(timestamp))
+    return 'x-zm-request-timestamp is missing or malformed';
+  if (typeof signature !== 'string' || !/^v0=[0-9a-fA-F]{64}$/.test(signature))
+    return 'x-zm-signature is missing or malformed';
   const ageMs = input.nowMs - Number(timestamp) * 1000;
   if (ageMs > ZOOM_MAX_AGE_MS) return 'x-zm-request-timestamp is older than 90 minutes';
   if (ageMs < -MAX_FUTURE_MS) return 'x-zm-request-timestamp is in the future';

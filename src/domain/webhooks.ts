@@ -3,14 +3,23 @@ import net from 'node:net';
 import type { EventType } from './events.ts';
 
 /** The events an endpoint can subscribe to (fixed contract). */
-export const WEBHOOK_EVENT_TYPES = ['run.finished', 'collection.error', 'hold.placed', 'hold.released', 'export.finished'] as const satisfies readonly EventType[];
+export const WEBHOOK_EVENT_TYPES = [
+  'run.finished',
+  'collection.error',
+  'hold.placed',
+  'hold.released',
+  'export.finished',
+] as const satisfies readonly EventType[];
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const SIGNATURE_HEADER = 'Custody-Signature';
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret as UTF-8, "<t>.<raw body>")>` */
 export function signatureHeader(secret: string, unixSeconds: number, rawBody: string): string {
-  const mac = crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${unixSeconds}.${rawBody}`).digest('hex');
+  const mac = crypto
+    .createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(`${unixSeconds}.${rawBody}`)
+    .digest('hex');
   return `t=${unixSeconds},v1=${mac}`;
 }
 

@@ -23,12 +23,21 @@ export function chatMessageOf(item: ExportItem): ChatMessage {
   const sender = String(m.sender_member_id ?? m.sender ?? 'unknown');
   return {
     id: item.source_id,
-    conversation: { id: String(m.conversation_id ?? item.custodian ?? 'unknown'), name: String(m.conversation_name ?? m.conversation_id ?? ''), type: String(m.conversation_type ?? (item.kind === 'channel_message' ? 'channel' : 'one-to-one')) },
+    conversation: {
+      id: String(m.conversation_id ?? item.custodian ?? 'unknown'),
+      name: String(m.conversation_name ?? m.conversation_id ?? ''),
+      type: String(m.conversation_type ?? (item.kind === 'channel_message' ? 'channel' : 'one-to-one')),
+    },
     from: { id: sender, name: String(m.sender_display_name ?? m.sender ?? sender) },
     sent_at: isoOrNull(item.created_datetime),
     text: item.text ?? '',
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- stored provider metadata: ids and names are scalars
-    files: files.map((f) => ({ id: String(f.file_id ?? ''), name: String(f.file_name ?? ''), size: typeof f.file_size === 'number' ? f.file_size : null })),
+    files: files.map((f) => ({
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- stored provider metadata: ids are scalars
+      id: String(f.file_id ?? ''),
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- stored provider metadata: names are strings
+      name: String(f.file_name ?? ''),
+      size: typeof f.file_size === 'number' ? f.file_size : null,
+    })),
     parent_id: typeof m.reply_main_message_id === 'string' && m.reply_main_message_id ? m.reply_main_message_id : null,
   };
 }
@@ -74,7 +83,15 @@ export function rsmfManifest(g: ChatGroup) {
   return {
     version: '2.0.0',
     participants: participants.map((p) => ({ id: p.id, display: p.name })),
-    conversations: [{ id: g.conversation.id, display: g.conversation.name || g.conversation.id, platform: 'zoom', type: g.conversation.type === 'channel' ? 'channel' : 'direct', participants: participants.map((p) => p.id) }],
+    conversations: [
+      {
+        id: g.conversation.id,
+        display: g.conversation.name || g.conversation.id,
+        platform: 'zoom',
+        type: g.conversation.type === 'channel' ? 'channel' : 'direct',
+        participants: participants.map((p) => p.id),
+      },
+    ],
     events: g.messages.map((m) => ({
       id: m.id,
       type: 'message',
@@ -95,7 +112,10 @@ function zipBuffer(entries: Array<{ name: string; bytes: Buffer }>): Promise<Buf
   zip.end();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+    zip.outputStream
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => resolve(Buffer.concat(chunks)))
+      .on('error', reject);
   });
 }
 
@@ -113,8 +133,13 @@ function base64Lines(bytes: Buffer): string {
  */
 export async function rsmfFile(g: ChatGroup, exportId: string): Promise<Buffer> {
   const manifest = rsmfManifest(g);
-  const zip = await zipBuffer([{ name: 'rsmf_manifest.json', bytes: Buffer.from(JSON.stringify(manifest, null, 2), 'utf8') }]);
-  const times = g.messages.map((m) => m.sent_at).filter((t): t is string => t !== null).sort();
+  const zip = await zipBuffer([
+    { name: 'rsmf_manifest.json', bytes: Buffer.from(JSON.stringify(manifest, null, 2), 'utf8') },
+  ]);
+  const times = g.messages
+    .map((m) => m.sent_at)
+    .filter((t): t is string => t !== null)
+    .sort();
   const begin = times[0] ?? `${g.day}T00:00:00.000Z`;
   const boundary = `custody-rsmf-${exportId}`;
   const preview = chatText(g);

@@ -8,16 +8,43 @@ export const NEWLINE = '\u00ae';
 export const BOM = '\ufeff';
 
 export const DAT_FIELDS = [
-  'DOCID', 'PARENT_DOCID', 'BEGATTACH', 'ENDATTACH', 'CUSTODIAN', 'CUSTODIAN_NAME', 'CUSTODIAN_EMAIL', 'ALL_CUSTODIANS', 'SOURCE', 'KIND',
-  'FILENAME', 'ORIGINAL_PATH', 'FILE_SIZE', 'MD5', 'SHA256', 'PROVIDER_HASH', 'DATE_CREATED', 'DATE_MODIFIED', 'DATE_SENT', 'FROM', 'TO',
-  'CONVERSATION', 'NATIVE_PATH', 'TEXT_PATH', 'ITEM_ID', 'RUN_ID', 'COLLECTED_AT',
+  'DOCID',
+  'PARENT_DOCID',
+  'BEGATTACH',
+  'ENDATTACH',
+  'CUSTODIAN',
+  'CUSTODIAN_NAME',
+  'CUSTODIAN_EMAIL',
+  'ALL_CUSTODIANS',
+  'SOURCE',
+  'KIND',
+  'FILENAME',
+  'ORIGINAL_PATH',
+  'FILE_SIZE',
+  'MD5',
+  'SHA256',
+  'PROVIDER_HASH',
+  'DATE_CREATED',
+  'DATE_MODIFIED',
+  'DATE_SENT',
+  'FROM',
+  'TO',
+  'CONVERSATION',
+  'NATIVE_PATH',
+  'TEXT_PATH',
+  'ITEM_ID',
+  'RUN_ID',
+  'COLLECTED_AT',
 ] as const;
 
 export type DatField = (typeof DAT_FIELDS)[number];
 export type DatRecord = Record<DatField, string>;
 
 export function datValue(value: string): string {
-  return value.replaceAll(SEPARATOR, '').replace(/\r\n|\r|\n/g, NEWLINE).replaceAll(QUOTE, QUOTE + QUOTE);
+  return value
+    .replaceAll(SEPARATOR, '')
+    .replace(/\r\n|\r|\n/g, NEWLINE)
+    .replaceAll(QUOTE, QUOTE + QUOTE);
 }
 
 export function datLine(values: readonly string[]): string {

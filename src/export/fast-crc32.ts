@@ -8,6 +8,8 @@ import zlib from 'node:zlib';
  */
 export function useNativeCrc32(): void {
   if (typeof zlib.crc32 !== 'function') return;
-  const lib = createRequire(import.meta.url)('buffer-crc32') as { unsigned: (buf: Buffer, previous?: number) => number };
+  const lib = createRequire(import.meta.url)('buffer-crc32') as {
+    unsigned: (buf: Buffer, previous?: number) => number;
+  };
   lib.unsigned = (buf, previous) => zlib.crc32(buf, typeof previous === 'number' ? previous : 0);
 }

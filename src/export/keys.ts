@@ -41,7 +41,12 @@ export class SigningKeys {
 
   /** Every key ever used (retired ones too): what a recipient verifies with. */
   async jwks(): Promise<{ keys: PublicJwk[] }> {
-    const rows = await this.db.selectFrom('signing_keys').select('public_jwk').orderBy('created_at').orderBy('kid').execute();
+    const rows = await this.db
+      .selectFrom('signing_keys')
+      .select('public_jwk')
+      .orderBy('created_at')
+      .orderBy('kid')
+      .execute();
     return { keys: rows.map((r) => JSON.parse(r.public_jwk) as PublicJwk) };
   }
 
@@ -53,7 +58,14 @@ export class SigningKeys {
   }
 
   private current() {
-    return this.db.selectFrom('signing_keys').selectAll().where('retired_at', 'is', null).orderBy('created_at').orderBy('kid').limit(1).executeTakeFirst();
+    return this.db
+      .selectFrom('signing_keys')
+      .selectAll()
+      .where('retired_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('kid')
+      .limit(1)
+      .executeTakeFirst();
   }
 
   private async create(): Promise<string> {
@@ -64,7 +76,13 @@ export class SigningKeys {
     const sealed = this.sealer.seal({ ...(await exportJWK(privateKey)), kid });
     await this.db
       .insertInto('signing_keys')
-      .values({ kid, public_jwk: JSON.stringify(jwk), private_sealed: sealed, created_at: this.clock().toISOString(), retired_at: null })
+      .values({
+        kid,
+        public_jwk: JSON.stringify(jwk),
+        private_sealed: sealed,
+        created_at: this.clock().toISOString(),
+        retired_at: null,
+      })
       .onConflict((oc) => oc.column('kid').doNothing())
       .execute();
     return kid;

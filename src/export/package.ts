@@ -81,7 +81,11 @@ function fileTypeOf(metadata: string): string | null {
  */
 export async function writePackage(deps: PackageDeps, job: PackageJob, hooks: PackageHooks): Promise<PackageResult> {
   const plan = await planExport(deps.db, job.collection_id, job.options);
-  const collection = await deps.db.selectFrom('collections').select(['sync_filters']).where('id', '=', job.collection_id).executeTakeFirst();
+  const collection = await deps.db
+    .selectFrom('collections')
+    .select(['sync_filters'])
+    .where('id', '=', job.collection_id)
+    .executeTakeFirst();
   const audit = await new AuditRepo(deps.db).chain(`collection:${job.collection_id}`);
   const head = audit[audit.length - 1];
   const auditHead = { seq: head?.seq ?? 0, hash: head?.hash ?? '0'.repeat(64) };
@@ -115,13 +119,16 @@ export async function writePackage(deps: PackageDeps, job: PackageJob, hooks: Pa
       zip.addReadStreamLazy(path, { mtime: ZIP_TIME, compress }, (cb) => {
         Promise.resolve()
           .then(source)
-          .then((s) => {
-            s.on('error', (err) => tap.destroy(err));
-            cb(null, s.pipe(tap));
-          }, (err: Error) => {
-            reject(err);
-            cb(err, undefined as never);
-          });
+          .then(
+            (s) => {
+              s.on('error', (err) => tap.destroy(err));
+              cb(null, s.pipe(tap));
+            },
+            (err: Error) => {
+              reject(err);
+              cb(err, undefined as never);
+            },
+          );
       });
       consumed.catch(reject);
     });
@@ -129,7 +136,13 @@ export async function writePackage(deps: PackageDeps, job: PackageJob, hooks: Pa
 
   try {
     const records: DatRecord[] = [];
-    const counts: ExportCounts = { documents: plan.docs.length, natives: 0, texts: 0, families: plan.families, duplicates_suppressed: plan.duplicatesSuppressed };
+    const counts: ExportCounts = {
+      documents: plan.docs.length,
+      natives: 0,
+      texts: 0,
+      families: plan.families,
+      duplicates_suppressed: plan.duplicatesSuppressed,
+    };
     for (const doc of plan.docs) {
       if (hooks.signal.aborted) throw hooks.signal.reason ?? new Error('export cancelled');
       const folder = folderOf(doc.n);
@@ -141,7 +154,11 @@ export async function writePackage(deps: PackageDeps, job: PackageJob, hooks: Pa
         md5 = crypto.createHash('md5').update(bytes).digest('hex');
         native = await add(`NATIVES/${folder}/${doc.docid}.${extensionOf(doc)}`, buffer(bytes), false);
       } else if (it?.sha256 && it.content_state === 'stored') {
-        native = await add(`NATIVES/${folder}/${doc.docid}.${extensionOf(doc)}`, () => deps.blobs.read(it.sha256!), false);
+        native = await add(
+          `NATIVES/${folder}/${doc.docid}.${extensionOf(doc)}`,
+          () => deps.blobs.read(it.sha256!),
+          false,
+        );
         if (native.sha256 !== it.sha256) throw new Error(`item ${it.id}: stored content does not match its SHA-256`);
         md5 = it.md5 ?? '';
       }
@@ -150,7 +167,18 @@ export async function writePackage(deps: PackageDeps, job: PackageJob, hooks: Pa
       if (doc.chat) text = chatText(doc.chat);
       else if (it && TEXT_KINDS_FROM_RECORD.has(it.kind)) text = it.text;
       else if (it?.sha256 && it.content_state === 'stored') {
-        text = await extractContentText(deps.blobs, { name: it.name, mime_type: it.mime_type, kind: it.kind, file_type: fileTypeOf(it.metadata), sha256: it.sha256, size: it.size }, { documents: deps.documents }).catch(() => null);
+        text = await extractContentText(
+          deps.blobs,
+          {
+            name: it.name,
+            mime_type: it.mime_type,
+            kind: it.kind,
+            file_type: fileTypeOf(it.metadata),
+            sha256: it.sha256,
+            size: it.size,
+          },
+          { documents: deps.documents },
+        ).catch(() => null);
       }
       let textPath = '';
       if (text && text.trim() !== '') {
@@ -205,7 +233,12 @@ function providerHash(doc: PlannedDoc): string {
 function datRecord(doc: PlannedDoc, native: ListedFile | null, md5: string, textPath: string): DatRecord {
   const it = doc.item;
   const chat = doc.chat;
-  const sent = chat ? (chat.messages.map((m) => m.sent_at).filter((t): t is string => t !== null).sort()[0] ?? '') : '';
+  const sent = chat
+    ? (chat.messages
+        .map((m) => m.sent_at)
+        .filter((t): t is string => t !== null)
+        .sort()[0] ?? '')
+    : '';
   return {
     DOCID: doc.docid,
     PARENT_DOCID: doc.parentDocid,
@@ -217,7 +250,9 @@ function datRecord(doc: PlannedDoc, native: ListedFile | null, md5: string, text
     ALL_CUSTODIANS: doc.allCustodians.join(';'),
     SOURCE: it?.kind === 'file' || it?.kind === 'folder' ? 'onedrive' : 'zoom',
     KIND: doc.kind,
-    FILENAME: chat ? `${chat.conversation.name || chat.conversation.id} ${chat.day}.${doc.kind === 'rsmf' ? 'rsmf' : 'json'}` : (it?.name ?? ''),
+    FILENAME: chat
+      ? `${chat.conversation.name || chat.conversation.id} ${chat.day}.${doc.kind === 'rsmf' ? 'rsmf' : 'json'}`
+      : (it?.name ?? ''),
     ORIGINAL_PATH: it?.path ?? '',
     FILE_SIZE: native ? String(native.size) : it?.size != null ? String(it.size) : '',
     MD5: md5,
@@ -233,6 +268,13 @@ function datRecord(doc: PlannedDoc, native: ListedFile | null, md5: string, text
     TEXT_PATH: textPath,
     ITEM_ID: it?.id ?? '',
     RUN_ID: it?.run_id ?? (chat ? [...new Set(chat.items.map((i) => i.run_id))].join(';') : ''),
-    COLLECTED_AT: isoOrNull(it?.collected_datetime) ?? (chat ? (chat.items.map((i) => isoOrNull(i.collected_datetime) ?? '').sort().pop() ?? '') : ''),
+    COLLECTED_AT:
+      isoOrNull(it?.collected_datetime) ??
+      (chat
+        ? (chat.items
+            .map((i) => isoOrNull(i.collected_datetime) ?? '')
+            .sort()
+            .pop() ?? '')
+        : ''),
   };
 }

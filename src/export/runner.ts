@@ -55,8 +55,21 @@ export function createExporter(deps: ExporterDeps): Exporter {
   const local = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
 
   const finishEvent = async (row: ExportRow, status: string, extra: Record<string, string | number | null>) => {
-    await new EventRepo(deps.db).append({ accountId: row.account_id, collectionId: row.collection_id, type: 'export.finished', data: { export_id: row.id, status } });
-    await new AuditRepo(deps.db).record({ accountId: row.account_id, clientId: null, action: 'export.finish', targetId: row.id, collectionId: row.collection_id, outcome: status, detail: { export_id: row.id, ...extra } });
+    await new EventRepo(deps.db).append({
+      accountId: row.account_id,
+      collectionId: row.collection_id,
+      type: 'export.finished',
+      data: { export_id: row.id, status },
+    });
+    await new AuditRepo(deps.db).record({
+      accountId: row.account_id,
+      clientId: null,
+      action: 'export.finish',
+      targetId: row.id,
+      collectionId: row.collection_id,
+      outcome: status,
+      detail: { export_id: row.id, ...extra },
+    });
   };
 
   const execute = async (row: ExportRow, controller: AbortController) => {
@@ -64,14 +77,26 @@ export function createExporter(deps: ExporterDeps): Exporter {
     const events = new EventRepo(deps.db);
     const result = await writePackage(
       deps,
-      { id: row.id, collection_id: row.collection_id, created_at: row.created_at, options: JSON.parse(row.options) as ExportOptions },
+      {
+        id: row.id,
+        collection_id: row.collection_id,
+        created_at: row.created_at,
+        options: JSON.parse(row.options) as ExportOptions,
+      },
       {
         signal: controller.signal,
         progress: (p) => {
           const now = clock().getTime();
           if (p.documents_done < p.documents_total && now - lastProgress < progressMs) return;
           lastProgress = now;
-          void events.append({ accountId: row.account_id, collectionId: row.collection_id, type: 'export.progress', data: { export_id: row.id, ...p } }).catch((err: unknown) => deps.log.warn({ err, export_id: row.id }, 'export progress event not written'));
+          void events
+            .append({
+              accountId: row.account_id,
+              collectionId: row.collection_id,
+              type: 'export.progress',
+              data: { export_id: row.id, ...p },
+            })
+            .catch((err: unknown) => deps.log.warn({ err, export_id: row.id }, 'export progress event not written'));
         },
       },
     );
@@ -91,13 +116,22 @@ export function createExporter(deps: ExporterDeps): Exporter {
       await new BlobRefRepo(deps.db).release(result.sha256, at);
       throw new ExportStopped('cancelled');
     }
-    await finishEvent(row, 'succeeded', { documents: result.counts.documents, bytes: result.size, sha256: result.sha256 });
+    await finishEvent(row, 'succeeded', {
+      documents: result.counts.documents,
+      bytes: result.size,
+      sha256: result.sha256,
+    });
   };
 
   return {
     async run(exportId) {
       const now = clock();
-      const row = await exports.claim(exportId, deps.owner, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString());
+      const row = await exports.claim(
+        exportId,
+        deps.owner,
+        now.toISOString(),
+        new Date(now.getTime() + leaseMs).toISOString(),
+      );
       if (!row) return { status: 'not_claimed' };
       const controller = new AbortController();
       const heartbeat = setInterval(() => {
@@ -116,11 +150,23 @@ export function createExporter(deps: ExporterDeps): Exporter {
         await done;
         return { status: 'succeeded' };
       } catch (err) {
-        const stopped = err instanceof ExportStopped ? err : controller.signal.reason instanceof ExportStopped ? controller.signal.reason : undefined;
+        const stopped =
+          err instanceof ExportStopped
+            ? err
+            : controller.signal.reason instanceof ExportStopped
+              ? controller.signal.reason
+              : undefined;
         if (stopped) return { status: stopped.why === 'cancelled' ? 'cancelled' : 'interrupted' };
         const message = failureMessage(err);
         deps.log.warn({ export_id: exportId, err: message }, 'export failed');
-        if (await exports.finish(exportId, deps.owner, { status: 'failed', finished_at: clock().toISOString(), error: message })) await finishEvent(row, 'failed', { reason: message });
+        if (
+          await exports.finish(exportId, deps.owner, {
+            status: 'failed',
+            finished_at: clock().toISOString(),
+            error: message,
+          })
+        )
+          await finishEvent(row, 'failed', { reason: message });
         return { status: 'failed' };
       } finally {
         clearInterval(heartbeat);

@@ -58,8 +58,17 @@ function meta(item: ExportItem): Record<string, unknown> {
 }
 
 /** The custodians the collection's runs reached: id -> e-mail and kind (run_units). */
-async function custodianDirectory(db: Database, collectionId: string, items: ExportItem[]): Promise<(raw: string | null) => CustodianInfo> {
-  const units = await db.selectFrom('run_units').select(['unit_key', 'kind', 'email', 'updated_at']).where('collection_id', '=', collectionId).orderBy('updated_at').execute();
+async function custodianDirectory(
+  db: Database,
+  collectionId: string,
+  items: ExportItem[],
+): Promise<(raw: string | null) => CustodianInfo> {
+  const units = await db
+    .selectFrom('run_units')
+    .select(['unit_key', 'kind', 'email', 'updated_at'])
+    .where('collection_id', '=', collectionId)
+    .orderBy('updated_at')
+    .execute();
   const emails = new Map<string, string>();
   const channels = new Set<string>();
   for (const u of units) {
@@ -73,7 +82,8 @@ async function custodianDirectory(db: Database, collectionId: string, items: Exp
       channels.add(it.custodian);
       if (typeof m.conversation_name === 'string') names.set(it.custodian, m.conversation_name);
     }
-    if (it.kind === 'meeting' && it.custodian && typeof m.host_email === 'string' && !emails.has(it.custodian)) emails.set(it.custodian, m.host_email);
+    if (it.kind === 'meeting' && it.custodian && typeof m.host_email === 'string' && !emails.has(it.custodian))
+      emails.set(it.custodian, m.host_email);
   }
   return (raw) => {
     if (!raw) return { form: '', name: '', email: '' };
@@ -115,7 +125,13 @@ type Unit =
  * of family-less files suppressed per `dedupe`.
  */
 export async function planExport(db: Database, collectionId: string, opts: ExportOptions): Promise<ExportPlan> {
-  const all = await db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).where('tombstoned_at', 'is', null).orderBy('id').execute();
+  const all = await db
+    .selectFrom('items')
+    .selectAll()
+    .where('collection_id', '=', collectionId)
+    .where('tombstoned_at', 'is', null)
+    .orderBy('id')
+    .execute();
   const who = await custodianDirectory(db, collectionId, all);
   const meetings = new Map(all.filter((i) => i.kind === 'meeting').map((i) => [i.source_id, i]));
   const parentOf = (i: ExportItem) => {
@@ -141,7 +157,11 @@ export async function planExport(db: Database, collectionId: string, opts: Expor
       const day = (msg.sent_at ?? dateOf(i) ?? '0000-00-00').slice(0, 10);
       const key = `${msg.conversation.id}|${day}`;
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = { key, conversation: msg.conversation, day, custodian: i.custodian ?? '', messages: [], items: [] }));
+      if (!g)
+        groups.set(
+          key,
+          (g = { key, conversation: msg.conversation, day, custodian: i.custodian ?? '', messages: [], items: [] }),
+        );
       g.messages.push(msg);
       g.items.push(i);
       continue;
@@ -157,10 +177,17 @@ export async function planExport(db: Database, collectionId: string, opts: Expor
   }
   for (const f of families.values()) {
     f.children.sort((a, b) => (a.path === b.path ? (a.id < b.id ? -1 : 1) : a.path < b.path ? -1 : 1));
-    units.push({ type: 'family', sort: `${who(f.parent.custodian).form}\u0000${f.parent.path}\u0000${f.parent.id}`, parent: f.parent, children: f.children });
+    units.push({
+      type: 'family',
+      sort: `${who(f.parent.custodian).form}\u0000${f.parent.path}\u0000${f.parent.id}`,
+      parent: f.parent,
+      children: f.children,
+    });
   }
   for (const g of groups.values()) {
-    const order = g.messages.map((m, k) => ({ m, it: g.items[k] })).sort((a, b) => ((a.m.sent_at ?? '') + a.m.id < (b.m.sent_at ?? '') + b.m.id ? -1 : 1));
+    const order = g.messages
+      .map((m, k) => ({ m, it: g.items[k] }))
+      .sort((a, b) => ((a.m.sent_at ?? '') + a.m.id < (b.m.sent_at ?? '') + b.m.id ? -1 : 1));
     g.messages = order.map((o) => o.m);
     g.items = order.map((o) => o.it);
     units.push({ type: 'chat', sort: `${who(g.custodian).form}\u0000~chat\u0000${g.key}`, group: g });
@@ -189,24 +216,71 @@ export async function planExport(db: Database, collectionId: string, opts: Expor
           if (!first.allCustodians.includes(c.form)) first.allCustodians.push(c.form);
           continue;
         }
-        kept.set(key, push({ kind: u.item.kind, item: u.item, chat: null, custodian: c, allCustodians: [c.form], parentDocid: '', begAttach: '', endAttach: '' }));
-      } else push({ kind: u.item.kind, item: u.item, chat: null, custodian: c, allCustodians: [c.form], parentDocid: '', begAttach: '', endAttach: '' });
+        kept.set(
+          key,
+          push({
+            kind: u.item.kind,
+            item: u.item,
+            chat: null,
+            custodian: c,
+            allCustodians: [c.form],
+            parentDocid: '',
+            begAttach: '',
+            endAttach: '',
+          }),
+        );
+      } else
+        push({
+          kind: u.item.kind,
+          item: u.item,
+          chat: null,
+          custodian: c,
+          allCustodians: [c.form],
+          parentDocid: '',
+          begAttach: '',
+          endAttach: '',
+        });
     } else if (u.type === 'family') {
       const c = who(u.parent.custodian);
       const beg = docidOf(docs.length + 1);
       const end = docidOf(docs.length + 1 + u.children.length);
       const bounds = u.children.length > 0 ? { begAttach: beg, endAttach: end } : { begAttach: '', endAttach: '' };
       runIds.add(u.parent.run_id);
-      push({ kind: u.parent.kind, item: u.parent, chat: null, custodian: c, allCustodians: [c.form], parentDocid: '', ...bounds });
+      push({
+        kind: u.parent.kind,
+        item: u.parent,
+        chat: null,
+        custodian: c,
+        allCustodians: [c.form],
+        parentDocid: '',
+        ...bounds,
+      });
       for (const child of u.children) {
         const cc = who(child.custodian);
         runIds.add(child.run_id);
-        push({ kind: child.kind, item: child, chat: null, custodian: cc, allCustodians: [cc.form], parentDocid: beg, ...bounds });
+        push({
+          kind: child.kind,
+          item: child,
+          chat: null,
+          custodian: cc,
+          allCustodians: [cc.form],
+          parentDocid: beg,
+          ...bounds,
+        });
       }
     } else {
       const c = who(u.group.custodian);
       for (const it of u.group.items) runIds.add(it.run_id);
-      push({ kind: opts.chat_format === 'rsmf' ? 'rsmf' : 'chat_json', item: null, chat: u.group, custodian: c, allCustodians: [c.form], parentDocid: '', begAttach: '', endAttach: '' });
+      push({
+        kind: opts.chat_format === 'rsmf' ? 'rsmf' : 'chat_json',
+        item: null,
+        chat: u.group,
+        custodian: c,
+        allCustodians: [c.form],
+        parentDocid: '',
+        begAttach: '',
+        endAttach: '',
+      });
     }
   }
   for (const d of docs) d.allCustodians.sort();

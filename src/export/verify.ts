@@ -109,7 +109,8 @@ export function parseDat(bytes: Buffer): Array<Record<string, string>> {
   const [head, ...rows] = lines.map(parse);
   if (!head) throw new Error('DATA/custody.dat has no header record');
   return rows.map((r) => {
-    if (r.length !== head.length) throw new Error('a record of DATA/custody.dat does not have as many fields as the header');
+    if (r.length !== head.length)
+      throw new Error('a record of DATA/custody.dat does not have as many fields as the header');
     return Object.fromEntries(head.map((h, k) => [h, r[k]]));
   });
 }
@@ -152,7 +153,9 @@ export async function verifyPackage(target: string, jwks: { keys: JWK[] }): Prom
     if (got.size !== f.size) return fail(`${f.path}: size ${got.size}, the manifest says ${f.size}`);
     if (got.sha256 !== f.sha256) return fail(`${f.path}: SHA-256 differs from the manifest`);
   }
-  for (const p of scanned.files.keys()) if (p !== 'manifest.json' && p !== 'manifest.jws' && !listed.has(p)) return fail(`${p} is not listed in the manifest`);
+  for (const p of scanned.files.keys())
+    if (p !== 'manifest.json' && p !== 'manifest.jws' && !listed.has(p))
+      return fail(`${p} is not listed in the manifest`);
 
   const dat = scanned.kept.get('DATA/custody.dat');
   if (!dat) return fail('DATA/custody.dat is missing');
@@ -162,26 +165,36 @@ export async function verifyPackage(target: string, jwks: { keys: JWK[] }): Prom
   } catch (err) {
     return fail((err as Error).message);
   }
-  if (records.length !== manifest.documents) return fail(`the load file has ${records.length} documents, the manifest says ${manifest.documents}`);
+  if (records.length !== manifest.documents)
+    return fail(`the load file has ${records.length} documents, the manifest says ${manifest.documents}`);
   for (const r of records) {
     if (r.NATIVE_PATH) {
       const f = scanned.files.get(r.NATIVE_PATH);
       if (!f) return fail(`${r.DOCID}: NATIVE_PATH ${r.NATIVE_PATH} does not exist`);
       if (f.sha256 !== r.SHA256) return fail(`${r.DOCID}: the native's SHA-256 differs from its SHA256 field`);
     }
-    if (r.TEXT_PATH && !scanned.files.has(r.TEXT_PATH)) return fail(`${r.DOCID}: TEXT_PATH ${r.TEXT_PATH} does not exist`);
+    if (r.TEXT_PATH && !scanned.files.has(r.TEXT_PATH))
+      return fail(`${r.DOCID}: TEXT_PATH ${r.TEXT_PATH} does not exist`);
   }
 
   const auditBytes = scanned.kept.get('audit.jsonl');
   if (!auditBytes) return fail('audit.jsonl is missing');
   let entries: AuditView[];
   try {
-    entries = auditBytes.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditView);
+    entries = auditBytes
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as AuditView);
   } catch {
     return fail('audit.jsonl is not JSON lines');
   }
-  const broken = verifyChain(entries, manifest.audit_head.seq > 0 ? [{ ...manifest.audit_head, what: 'the manifest' }] : []);
+  const broken = verifyChain(
+    entries,
+    manifest.audit_head.seq > 0 ? [{ ...manifest.audit_head, what: 'the manifest' }] : [],
+  );
   if (broken) return fail(`audit chain: ${broken.reason}`);
-  if (entries.length !== manifest.audit_head.seq) return fail('audit.jsonl goes beyond the audit head the manifest signed');
+  if (entries.length !== manifest.audit_head.seq)
+    return fail('audit.jsonl goes beyond the audit head the manifest signed');
   return { ok: true, files: manifest.files.length, documents: manifest.documents };
 }

@@ -57,10 +57,18 @@ type TokenBody = { grant_type?: string; client_id?: string; refresh_token?: stri
 async function tokenEntry(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<AuditEntry | null> {
   const body = (req.body ?? {}) as TokenBody;
   const clientId = req.auditInfo?.clientId ?? body.client_id;
-  const client = typeof clientId === 'string' && clientId.length <= 128 && storable(clientId) ? await ctx.repos.accounts.findClient(clientId) : undefined;
+  const client =
+    typeof clientId === 'string' && clientId.length <= 128 && storable(clientId)
+      ? await ctx.repos.accounts.findClient(clientId)
+      : undefined;
   if (!client) return null;
   let action = body.grant_type === 'refresh_token' ? 'token.refresh' : 'token.issue';
-  if (action === 'token.refresh' && reply.statusCode === 400 && typeof body.refresh_token === 'string' && storable(body.refresh_token)) {
+  if (
+    action === 'token.refresh' &&
+    reply.statusCode === 400 &&
+    typeof body.refresh_token === 'string' &&
+    storable(body.refresh_token)
+  ) {
     const row = await ctx.repos.tokens.find(sha256Hex(body.refresh_token));
     const startedAt = new Date(Date.now() - reply.elapsedTime - 1).toISOString();
     if (row && row.client_id === client.id && row.revoked_at && row.revoked_at >= startedAt) action = 'token.revoke';
@@ -73,7 +81,10 @@ async function tokenEntry(ctx: AppContext, req: FastifyRequest, reply: FastifyRe
     outcome: reply.statusCode < 400 ? 'success' : 'failure',
     statusCode: reply.statusCode,
     correlationId: req.id,
-    detail: { grant_type: typeof body.grant_type === 'string' ? body.grant_type.slice(0, 40) : null, ...(action === 'token.revoke' && { reason: 'refresh token reuse: token family revoked' }) },
+    detail: {
+      grant_type: typeof body.grant_type === 'string' ? body.grant_type.slice(0, 40) : null,
+      ...(action === 'token.revoke' && { reason: 'refresh token reuse: token family revoked' }),
+    },
   };
 }
 
@@ -87,8 +98,13 @@ function callEntry(req: FastifyRequest, reply: FastifyReply, action: string, pay
     accountId,
     clientId: info.clientId ?? req.caller?.clientId ?? null,
     action,
-    targetId: info.targetId ?? (typeof params?.id === 'string' ? params.id : null) ?? (reply.statusCode === 201 ? createdId(payload) : null),
-    collectionId: info.collectionId ?? (req.routeOptions.url?.startsWith('/v1/collections/:id') && typeof params?.id === 'string' ? params.id : null),
+    targetId:
+      info.targetId ??
+      (typeof params?.id === 'string' ? params.id : null) ??
+      (reply.statusCode === 201 ? createdId(payload) : null),
+    collectionId:
+      info.collectionId ??
+      (req.routeOptions.url?.startsWith('/v1/collections/:id') && typeof params?.id === 'string' ? params.id : null),
     outcome: reply.statusCode < 400 ? 'success' : 'failure',
     statusCode: reply.statusCode,
     correlationId: req.id,
@@ -119,7 +135,12 @@ export function installAuditHook(app: App, ctx: AppContext): void {
   app.addHook('onRoute', (route) => {
     const cfg = (route.config as { audit?: unknown } | undefined)?.audit;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (cfg === false || !route.url.startsWith('/v1/') || (typeof cfg !== 'string' && !methods.some((m) => WRITES.has(m)))) return;
+    if (
+      cfg === false ||
+      !route.url.startsWith('/v1/') ||
+      (typeof cfg !== 'string' && !methods.some((m) => WRITES.has(m)))
+    )
+      return;
     route.onSend = [...(route.onSend ? [route.onSend].flat() : []), record];
   });
 }

@@ -41,21 +41,44 @@ export function installAuth(app: App, deps: { tokens: ServiceTokens; limits: Rat
     const caller = token ? await deps.tokens.verify(token) : null;
     if (!caller) {
       // RFC 6750 §3: no credentials get the bare challenge; a token that was sent but is not (or no longer) valid, invalid_token.
-      reply.header('WWW-Authenticate', token ? 'Bearer error="invalid_token", error_description="The access token is invalid, expired or revoked"' : 'Bearer');
-      return sendError(req, reply, unauthorized(token ? 'The access token is invalid, expired or revoked.' : undefined), deps.docsUrl);
+      reply.header(
+        'WWW-Authenticate',
+        token
+          ? 'Bearer error="invalid_token", error_description="The access token is invalid, expired or revoked"'
+          : 'Bearer',
+      );
+      return sendError(
+        req,
+        reply,
+        unauthorized(token ? 'The access token is invalid, expired or revoked.' : undefined),
+        deps.docsUrl,
+      );
     }
     req.caller = caller;
     const bucket = cfg?.rateLimit ?? 'default';
     if (bucket === 'none') return;
     const res = await deps.limits.consume(bucket, caller.tokenKey);
     if (!res.allowed) return sendTooMany(req, reply, res.resetSeconds, deps.docsUrl);
-    reply.header('RateLimit-Limit', res.limit).header('RateLimit-Remaining', res.remaining).header('RateLimit-Reset', res.resetSeconds);
+    reply
+      .header('RateLimit-Limit', res.limit)
+      .header('RateLimit-Remaining', res.remaining)
+      .header('RateLimit-Reset', res.resetSeconds);
   });
 }
 
-export function sendTooMany(req: FastifyRequest, reply: import('fastify').FastifyReply, retryAfter: number, docsUrl: string) {
-  const err = new AppError(429, `Rate limit exceeded. Wait ${retryAfter} seconds (the Retry-After header) and retry.`, undefined, {
-    'Retry-After': String(retryAfter),
-  });
+export function sendTooMany(
+  req: FastifyRequest,
+  reply: import('fastify').FastifyReply,
+  retryAfter: number,
+  docsUrl: string,
+) {
+  const err = new AppError(
+    429,
+    `Rate limit exceeded. Wait ${retryAfter} seconds (the Retry-After header) and retry.`,
+    undefined,
+    {
+      'Retry-After': String(retryAfter),
+    },
+  );
   return sendError(req, reply, err, docsUrl);
 }

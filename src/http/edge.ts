@@ -29,7 +29,14 @@ const lingering = new WeakSet<Socket>();
 /** A whole HTTP/1.1 answer in the error shape, written on a raw socket; the connection closes after it. */
 export function rawErrorResponse(status: number, detail: string, docsUrl: string, extraHeaders = ''): string {
   const id = crypto.randomUUID();
-  const body = JSON.stringify({ code: codeOf(status), id, title: titleOf(status), detail, links: { about: docsUrl }, source: null });
+  const body = JSON.stringify({
+    code: codeOf(status),
+    id,
+    title: titleOf(status),
+    detail,
+    links: { about: docsUrl },
+    source: null,
+  });
   return (
     `HTTP/1.1 ${status} ${titleOf(status)}\r\nContent-Type: application/json; charset=utf-8\r\nX-Correlation-ID: ${id}\r\n${extraHeaders}` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
@@ -70,7 +77,7 @@ function closeGentlyAfterAnswer(socket: Socket): void {
 
 /** The answer Node is writing (or about to write) on this connection, if any. */
 function inFlight(socket: Socket): ServerResponse | null {
-  return ((socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? null);
+  return (socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
 }
 
 const CLIENT_ERRORS: Record<string, [number, string]> = {
@@ -123,10 +130,28 @@ function lastAnswer(socket: Socket, answer: string): void {
 }
 
 /** An error-shaped answer written straight on a Node response (Fastify is not involved or has let go), then close. */
-function endWithError(res: ServerResponse, status: number, detail: string, docsUrl: string, id: string = crypto.randomUUID()): void {
-  const body = JSON.stringify({ code: codeOf(status), id, title: titleOf(status), detail, links: { about: docsUrl }, source: null });
+function endWithError(
+  res: ServerResponse,
+  status: number,
+  detail: string,
+  docsUrl: string,
+  id: string = crypto.randomUUID(),
+): void {
+  const body = JSON.stringify({
+    code: codeOf(status),
+    id,
+    title: titleOf(status),
+    detail,
+    links: { about: docsUrl },
+    source: null,
+  });
   res
-    .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Correlation-ID': id, 'Content-Length': Buffer.byteLength(body), Connection: 'close' })
+    .writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'X-Correlation-ID': id,
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+    })
     .end(body);
 }
 
@@ -171,22 +196,37 @@ export function installRequestEdges(app: App, opts: { docsUrl: string; bodyTimeo
     if (unread) startBodyTimer(req, reply, opts);
     done();
   });
-  app.addHook('preParsing', (req: FastifyRequest, reply: FastifyReply, payload: RequestPayload, done: (err: null, payload: RequestPayload) => void) => {
-    if (req.headers.expect !== undefined && !reply.raw.headersSent && fitsBodyLimit(req)) reply.raw.writeContinue();
-    done(null, payload);
-  });
-  app.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    const status = reply.statusCode;
-    if (!req.raw.complete || status === 408 || status === 413 || status === 431) {
-      reply.header('Connection', 'close');
-      if (req.raw.socket) closeGentlyAfterAnswer(req.raw.socket);
-    }
-    done(null, payload);
-  });
+  app.addHook(
+    'preParsing',
+    (
+      req: FastifyRequest,
+      reply: FastifyReply,
+      payload: RequestPayload,
+      done: (err: null, payload: RequestPayload) => void,
+    ) => {
+      if (req.headers.expect !== undefined && !reply.raw.headersSent && fitsBodyLimit(req)) reply.raw.writeContinue();
+      done(null, payload);
+    },
+  );
+  app.addHook(
+    'onSend',
+    (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+      const status = reply.statusCode;
+      if (!req.raw.complete || status === 408 || status === 413 || status === 431) {
+        reply.header('Connection', 'close');
+        if (req.raw.socket) closeGentlyAfterAnswer(req.raw.socket);
+      }
+      done(null, payload);
+    },
+  );
 }
 
 /** The body must have arrived within bodyTimeoutMs of the headers; else 408 (if nothing was answered yet) and close. */
-function startBodyTimer(req: FastifyRequest, reply: FastifyReply, opts: { docsUrl: string; bodyTimeoutMs: number }): void {
+function startBodyTimer(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  opts: { docsUrl: string; bodyTimeoutMs: number },
+): void {
   const raw = req.raw;
   const timer = setTimeout(() => {
     if (raw.complete || reply.sent) return;
@@ -204,10 +244,12 @@ function startBodyTimer(req: FastifyRequest, reply: FastifyReply, opts: { docsUr
 function framingProblem(raw: IncomingMessage): [number, string] | null {
   if (raw.httpVersion === '1.1' && !raw.headers.host) return [400, 'The Host header is required.'];
   // Node keeps the first of several Host headers; RFC 9112 §3.2 asks for a 400, as for a Host that is not one.
-  if (raw.headers.host !== undefined && (!HOST.test(raw.headers.host) || hostHeaders(raw.rawHeaders) > 1)) return [400, 'The Host header must appear once, as host[:port].'];
+  if (raw.headers.host !== undefined && (!HOST.test(raw.headers.host) || hostHeaders(raw.rawHeaders) > 1))
+    return [400, 'The Host header must appear once, as host[:port].'];
   const coding = raw.headers['transfer-encoding'];
   // RFC 9112 §6.1: a transfer coding the server does not understand gets 501 (Node's parser lets `gzip, chunked` through).
-  if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') return [501, 'Only the chunked transfer coding is supported.'];
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked')
+    return [501, 'Only the chunked transfer coding is supported.'];
   return null;
 }
 
@@ -215,7 +257,8 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~%!$&'()*+;=-]*)(?::\d{0,5})?$/
 
 function hostHeaders(rawHeaders: string[]): number {
   let n = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].length === 4 && rawHeaders[i].toLowerCase() === 'host') n++;
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i].length === 4 && rawHeaders[i].toLowerCase() === 'host') n++;
   return n;
 }
 

@@ -12,7 +12,14 @@ export function correlationId(req: { headers: Record<string, string | string[] |
   return typeof incoming === 'string' && CORRELATION_ID.test(incoming) ? incoming : crypto.randomUUID();
 }
 
-export function errorBody(req: FastifyRequest, status: number, detail: string, docsUrl: string, pointer?: string, code?: string) {
+export function errorBody(
+  req: FastifyRequest,
+  status: number,
+  detail: string,
+  docsUrl: string,
+  pointer?: string,
+  code?: string,
+) {
   return {
     code: code ?? codeOf(status),
     id: req.id,
@@ -25,7 +32,10 @@ export function errorBody(req: FastifyRequest, status: number, detail: string, d
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppError, docsUrl: string) {
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  return reply.code(err.status).type('application/json; charset=utf-8').send(errorBody(req, err.status, err.detail, docsUrl, err.pointer, err.code));
+  return reply
+    .code(err.status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(req, err.status, err.detail, docsUrl, err.pointer, err.code));
 }
 
 export function noRoute(req: FastifyRequest): AppError {
@@ -38,7 +48,10 @@ export function installErrorHandler(app: App, docsUrl: string) {
     const status4xx = err instanceof AppError ? err.status < 500 : (err.statusCode ?? 500) < 500;
     if (req.routeOptions.config?.oauthErrors && (err.validation || status4xx) && err.statusCode !== 413) {
       // The token endpoint speaks RFC 6749 §5.2 even when its body cannot be parsed (a body too large gets the error shape).
-      const description = err instanceof AppError && err.status !== 415 ? err.detail : 'The body must be form-encoded (application/x-www-form-urlencoded).';
+      const description =
+        err instanceof AppError && err.status !== 415
+          ? err.detail
+          : 'The body must be form-encoded (application/x-www-form-urlencoded).';
       return reply.code(400).send({ error: 'invalid_request', error_description: description });
     }
     if (err instanceof AppError) return sendError(req, reply, err, docsUrl);
@@ -46,7 +59,12 @@ export function installErrorHandler(app: App, docsUrl: string) {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {
       req.log.error({ err }, 'unhandled error');
-      return sendError(req, reply, new AppError(500, 'An internal error occurred. Quote the id when contacting support.'), docsUrl);
+      return sendError(
+        req,
+        reply,
+        new AppError(500, 'An internal error occurred. Quote the id when contacting support.'),
+        docsUrl,
+      );
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(req, reply, unsupportedMediaType(req), docsUrl);
     // Fastify's own 4xx (bad JSON, body too large): keep the status, plain message.
@@ -57,7 +75,7 @@ export function installErrorHandler(app: App, docsUrl: string) {
 
 /** A body of a media type the route does not read: name the one it does (only the token endpoint reads forms). */
 export function unsupportedMediaType(req: FastifyRequest): AppError {
-  const sent = (req.headers['content-type'] ?? '').split(';')[0]!.trim().slice(0, 80);
+  const sent = (req.headers['content-type'] ?? '').split(';')[0].trim().slice(0, 80);
   const got = sent ? `, not ${sent}` : ', and this request names none';
   return new AppError(415, `This route reads JSON bodies: send Content-Type: application/json${got}.`);
 }

@@ -54,7 +54,9 @@ function integerFieldsOf(schema: unknown): string[] {
 }
 
 export function installInputChecks(app: App): void {
-  app.addHook('preValidation', (req: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => done(inputError(req) ?? undefined));
+  app.addHook('preValidation', (req: FastifyRequest, _reply: unknown, done: (err?: Error) => void) =>
+    done(inputError(req) ?? undefined),
+  );
   // `Content-Type: application/json` with no body at all (a client's default header on a start or a DELETE) is no
   // body, as the spec's "request: none" reads; a route that needs one still answers its 400 naming the body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -63,24 +65,42 @@ export function installInputChecks(app: App): void {
   // endpoint), is a 415 naming application/json (as is a type with no parser, errors.ts), not a string or a form
   // the schema then misreads. Empty, either is no body.
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser(['text/plain', 'application/x-www-form-urlencoded'], { parseAs: 'buffer' }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
-    const form = req.routeOptions.config?.forms === true && /^application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '');
-    if (form) return done(null, formFields(body.toString('utf8')));
-    return body.length === 0 ? done(null, undefined) : done(unsupportedMediaType(req));
-  });
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
-    if (body.length === 0) return done(null, undefined);
-    // JSON is UTF-8 (RFC 8259 §8.1): another charset, or bytes that are not UTF-8, would be stored altered (U+FFFD)
-    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1];
-    if (charset !== undefined && !/^utf-?8$/i.test(charset)) return done(new AppError(415, `JSON bodies must be UTF-8, not ${charset.slice(0, 40)}.`));
-    let text: string;
-    try {
-      text = utf8.decode(body as Buffer);
-    } catch {
-      return done(badRequest('The body is not valid UTF-8.', '/body'));
-    }
-    void parseJson(req, text, (err, value) => done(err && isJson(text) ? badRequest('The body must not hold a "__proto__" key or a "constructor" with a "prototype".', '/body') : err, value));
-  });
+  app.addContentTypeParser(
+    ['text/plain', 'application/x-www-form-urlencoded'],
+    { parseAs: 'buffer' },
+    (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+      const form =
+        req.routeOptions.config?.forms === true &&
+        /^application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '');
+      if (form) return done(null, formFields(body.toString('utf8')));
+      return body.length === 0 ? done(null, undefined) : done(unsupportedMediaType(req));
+    },
+  );
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer' },
+    (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+      if (body.length === 0) return done(null, undefined);
+      // JSON is UTF-8 (RFC 8259 §8.1): another charset, or bytes that are not UTF-8, would be stored altered (U+FFFD)
+      const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1];
+      if (charset !== undefined && !/^utf-?8$/i.test(charset))
+        return done(new AppError(415, `JSON bodies must be UTF-8, not ${charset.slice(0, 40)}.`));
+      let text: string;
+      try {
+        text = utf8.decode(body as Buffer);
+      } catch {
+        return done(badRequest('The body is not valid UTF-8.', '/body'));
+      }
+      void parseJson(req, text, (err, value) =>
+        done(
+          err && isJson(text)
+            ? badRequest('The body must not hold a "__proto__" key or a "constructor" with a "prototype".', '/body')
+            : err,
+          value,
+        ),
+      );
+    },
+  );
 }
 
 /** A form's fields; a repeated field becomes a list (which the token endpoint's schema refuses). */
@@ -116,12 +136,22 @@ function inputError(req: FastifyRequest): Error | null {
       if (raw === undefined) continue;
       for (const v of Array.isArray(raw) ? raw : [raw]) {
         if (typeof v !== 'string' || !DECIMAL_INTEGER.test(v)) {
-          return badRequest(`${where} ${field} must be a whole number written in decimal digits.`, `/${where}/${field}`);
+          return badRequest(
+            `${where} ${field} must be a whole number written in decimal digits.`,
+            `/${where}/${field}`,
+          );
         }
       }
     }
   }
-  const found = firstUnstorable(req.params, '/params') ?? firstUnstorable(query, '/querystring') ?? firstUnstorable(req.body, '/body');
-  if (found) return badRequest(`${found.slice(1).replace('/', ' ')} contains a NUL character or unpaired surrogate, which cannot be stored.`, found);
+  const found =
+    firstUnstorable(req.params, '/params') ??
+    firstUnstorable(query, '/querystring') ??
+    firstUnstorable(req.body, '/body');
+  if (found)
+    return badRequest(
+      `${found.slice(1).replace('/', ' ')} contains a NUL character or unpaired surrogate, which cannot be stored.`,
+      found,
+    );
   return null;
 }

@@ -28,7 +28,10 @@ export function openapiInfo(publicUrl: string) {
       { name: 'legalhold', description: 'Legal holds that keep collected content from deletion' },
       { name: 'audit', description: "The account's append-only audit log" },
       { name: 'webhooks', description: 'Provider change events (called by Zoom and Microsoft Graph)' },
-      { name: 'webhook_endpoints', description: 'Outbound, signed notifications of finished runs, collections needing action and legal holds' },
+      {
+        name: 'webhook_endpoints',
+        description: 'Outbound, signed notifications of finished runs, collections needing action and legal holds',
+      },
     ],
   };
 }

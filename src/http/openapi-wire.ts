@@ -13,11 +13,16 @@ type Json = Record<string, any>;
 
 const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 
-const integer = (description: string, required = false) => ({ description, ...(required && { required }), schema: { type: 'integer', minimum: 0 } });
+const integer = (description: string, required = false) => ({
+  description,
+  ...(required && { required }),
+  schema: { type: 'integer', minimum: 0 },
+});
 
 const HEADERS: Json = {
   'X-Correlation-ID': {
-    description: 'On every answer: the id of the request (a well-formed incoming one is echoed); equals `id` in an error body.',
+    description:
+      'On every answer: the id of the request (a well-formed incoming one is echoed); equals `id` in an error body.',
     required: true,
     schema: { type: 'string' },
   },
@@ -26,20 +31,36 @@ const HEADERS: Json = {
   'RateLimit-Reset': integer('Seconds until the window resets.'),
   'Retry-After': integer('Seconds to wait before retrying.', true),
   'WWW-Authenticate': {
-    description: 'The challenge (RFC 6750 §3): `Bearer`, with `error="invalid_token"` when a token was sent but is invalid, expired or revoked.',
+    description:
+      'The challenge (RFC 6750 §3): `Bearer`, with `error="invalid_token"` when a token was sent but is invalid, expired or revoked.',
     schema: { type: 'string' },
   },
 };
 
 /** Statuses any request can meet before or around its route, by the condition under which they apply. */
 const EDGE_RESPONSES: Json = {
-  BadRequest: { description: 'The request is malformed: its URL, Host, framing, parameters or body.', content: ERROR_CONTENT },
-  RequestTimeout: { description: 'The request (or its body) took too long to arrive; the connection is closed.', content: ERROR_CONTENT },
-  PayloadTooLarge: { description: "The body exceeds the route's limit; the connection is closed.", content: ERROR_CONTENT },
+  BadRequest: {
+    description: 'The request is malformed: its URL, Host, framing, parameters or body.',
+    content: ERROR_CONTENT,
+  },
+  RequestTimeout: {
+    description: 'The request (or its body) took too long to arrive; the connection is closed.',
+    content: ERROR_CONTENT,
+  },
+  PayloadTooLarge: {
+    description: "The body exceeds the route's limit; the connection is closed.",
+    content: ERROR_CONTENT,
+  },
   UriTooLong: { description: 'A path segment is too long.', content: ERROR_CONTENT },
-  UnsupportedMediaType: { description: 'The body has a media type or charset the route does not read.', content: ERROR_CONTENT },
+  UnsupportedMediaType: {
+    description: 'The body has a media type or charset the route does not read.',
+    content: ERROR_CONTENT,
+  },
   ExpectationFailed: { description: 'An `Expect` other than `100-continue`.', content: ERROR_CONTENT },
-  HeadersTooLarge: { description: 'The request headers are too large; the connection is closed.', content: ERROR_CONTENT },
+  HeadersTooLarge: {
+    description: 'The request headers are too large; the connection is closed.',
+    content: ERROR_CONTENT,
+  },
   InternalError: { description: 'An internal error; quote the id when contacting support.', content: ERROR_CONTENT },
   NotImplemented: { description: 'A transfer coding other than chunked.', content: ERROR_CONTENT },
 };
@@ -51,7 +72,14 @@ const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 function edgeStatuses(method: string, op: Json, path: string): Record<string, string> {
-  const statuses: Record<string, string> = { 400: 'BadRequest', 408: 'RequestTimeout', 417: 'ExpectationFailed', 431: 'HeadersTooLarge', 500: 'InternalError', 501: 'NotImplemented' };
+  const statuses: Record<string, string> = {
+    400: 'BadRequest',
+    408: 'RequestTimeout',
+    417: 'ExpectationFailed',
+    431: 'HeadersTooLarge',
+    500: 'InternalError',
+    501: 'NotImplemented',
+  };
   if (path.includes('{')) statuses[414] = 'UriTooLong';
   if (BODY_METHODS.has(method)) {
     statuses[413] = 'PayloadTooLarge';
@@ -79,17 +107,20 @@ export function describeWire(doc: Json): Json {
       const responses = (op.responses ??= {}) as Json;
       for (const [status, name] of Object.entries(edgeStatuses(method, op, path))) responses[status] ??= ref(name);
       const bearer = op.security === undefined;
-      if (bearer) responses['401'] ??= { description: 'A valid bearer access token is required.', content: ERROR_CONTENT };
+      if (bearer)
+        responses['401'] ??= { description: 'A valid bearer access token is required.', content: ERROR_CONTENT };
       const limited = responses['429'] !== undefined;
       for (const [status, response] of Object.entries<Json>(responses)) {
         addHeaders(response, ['X-Correlation-ID']);
         if (status === '429') addHeaders(response, ['Retry-After']);
-        else if (limited && !(bearer && status === '401')) addHeaders(response, ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+        else if (limited && !(bearer && status === '401'))
+          addHeaders(response, ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
         if (status === '401' && bearer) addHeaders(response, ['WWW-Authenticate']);
       }
       for (const [status, headers] of Object.entries<Json>(op['x-response-headers'] ?? {})) {
         const response = responses[status] as Json | undefined;
-        if (!response) throw new Error(`${op.operationId}: x-response-headers names status ${status}, which it does not declare`);
+        if (!response)
+          throw new Error(`${op.operationId}: x-response-headers names status ${status}, which it does not declare`);
         response.headers = { ...response.headers, ...headers };
       }
       delete op['x-response-headers'];

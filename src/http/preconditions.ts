@@ -10,7 +10,8 @@ export interface Validators {
 }
 
 // IMF-fixdate, then the obsolete RFC 850 and asctime forms recipients must still accept (RFC 9110 §5.6.7).
-const HTTP_DATE = /^(?:\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT|\w{6,9}, \d{2}-\w{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|\w{3} \w{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+const HTTP_DATE =
+  /^(?:\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT|\w{6,9}, \d{2}-\w{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|\w{3} \w{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
 const ENTITY_TAG = /(?:W\/)?"[^"]*"/g;
 
 /** An HTTP-date in whole seconds; undefined when the value is not one (the header is then ignored). */
@@ -26,7 +27,10 @@ function tagsOf(value: string): string[] {
 }
 
 /** RFC 9110 §13.2.2, steps 1–4, for a GET or HEAD of a representation that exists. */
-export function evaluatePreconditions(headers: IncomingHttpHeaders, v: Validators): 'proceed' | 'not-modified' | 'failed' {
+export function evaluatePreconditions(
+  headers: IncomingHttpHeaders,
+  v: Validators,
+): 'proceed' | 'not-modified' | 'failed' {
   if (headers['if-match'] !== undefined) {
     // strong comparison: a weak tag never matches
     const tags = tagsOf(headers['if-match']);

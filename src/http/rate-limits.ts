@@ -38,15 +38,29 @@ export async function createRateLimits(config: Config, pgSchema?: string): Promi
   let close = async () => {};
   let make: (bucket: Bucket) => RateLimiterAbstract;
   if (config.redisUrl) {
-    const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 });
+    const redis = new Redis(config.redisUrl, {
+      enableOfflineQueue: false,
+      lazyConnect: false,
+      maxRetriesPerRequest: 1,
+    });
     await new Promise<void>((resolve, reject) => {
       redis.once('ready', () => resolve());
       redis.once('error', reject);
     });
-    make = (bucket) => new RateLimiterRedis({ storeClient: redis, keyPrefix: `custody:rl:${bucket}`, points: points[bucket], duration: 60 });
+    make = (bucket) =>
+      new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `custody:rl:${bucket}`,
+        points: points[bucket],
+        duration: 60,
+      });
     close = async () => void redis.disconnect();
   } else if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 5, options: pgSchema ? `-c search_path=${pgSchema}` : undefined });
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: 5,
+      options: pgSchema ? `-c search_path=${pgSchema}` : undefined,
+    });
     await createLimitTable(pool);
     make = (bucket) =>
       new RateLimiterPostgres({
@@ -71,7 +85,12 @@ export async function createRateLimits(config: Config, pgSchema?: string): Promi
       const limit = points[bucket];
       try {
         const res = await limiters[bucket].consume(key, 1);
-        return { allowed: true, limit, remaining: res.remainingPoints, resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+        return {
+          allowed: true,
+          limit,
+          remaining: res.remainingPoints,
+          resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+        };
       } catch (err) {
         if (!(err instanceof RateLimiterRes)) throw err;
         return { allowed: false, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
@@ -86,7 +105,9 @@ async function createLimitTable(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock(724002)');
-    await client.query('create table if not exists rate_limits (key varchar(255) primary key, points integer not null default 0, expire bigint)');
+    await client.query(
+      'create table if not exists rate_limits (key varchar(255) primary key, points integer not null default 0, expire bigint)',
+    );
   } finally {
     await client.query('select pg_advisory_unlock(724002)').catch(() => {});
     client.release();

@@ -17,10 +17,20 @@ export class RequestLog extends LogController {
     const log = reply.log as Logger;
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
-    if (error) return void log.error({ err: error, method: req.method, url: redactUrl(req.url), status }, 'request errored');
+    if (error)
+      return void log.error({ err: error, method: req.method, url: redactUrl(req.url), status }, 'request errored');
     const level = status >= 400 || ms >= SLOW_MS ? 'info' : 'debug';
     if (!log.isLevelEnabled(level)) return;
-    log[level]({ method: req.method, url: redactUrl(req.url), route: req.routeOptions.url, status, ms: Math.round(ms * 10) / 10 }, 'request');
+    log[level](
+      {
+        method: req.method,
+        url: redactUrl(req.url),
+        route: req.routeOptions.url,
+        status,
+        ms: Math.round(ms * 10) / 10,
+      },
+      'request',
+    );
   }
 }
 

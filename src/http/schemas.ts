@@ -9,7 +9,10 @@ export const ErrorBody = Type.Object(
     links: Type.Object({ about: Type.String() }),
     source: Type.Union([Type.Null(), Type.Object({ pointer: Type.String() })]),
   },
-  { $id: 'Error', description: 'The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749).' },
+  {
+    $id: 'Error',
+    description: 'The one error shape of every non-2xx response (the OAuth token endpoint speaks RFC 6749).',
+  },
 );
 
 /** The error responses a route can give, for the OpenAPI document. */

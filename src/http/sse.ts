@@ -20,7 +20,10 @@ export const SSE_HEARTBEAT = ': heartbeat\n\n';
  * (correlation id, rate-limit headers). Returns a writer that reports false once the client has gone. A HEAD
  * gets the headers alone and an ended response: its writer is closed from the start.
  */
-export function openEventStream(req: FastifyRequest, reply: FastifyReply): { write(chunk: string): boolean; closed(): boolean } {
+export function openEventStream(
+  req: FastifyRequest,
+  reply: FastifyReply,
+): { write(chunk: string): boolean; closed(): boolean } {
   reply.hijack();
   const res = reply.raw;
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value);

@@ -16,13 +16,14 @@ interface AjvIssue {
 export const SHOWN_PROBLEMS = 5;
 
 function issuesOf(err: FastifyError): AjvIssue[] {
-  return (err.validation ?? []) as AjvIssue[];
+  return err.validation ?? [];
 }
 
 /** A union's branches report one error each, then the union its own: the union's error, described once. */
 function grouped(issues: AjvIssue[]): Array<{ issue: AjvIssue; branches: AjvIssue[] }> {
   const unions = issues.filter((i) => i.keyword === 'anyOf' || i.keyword === 'oneOf');
-  const inUnion = (i: AjvIssue, u: AjvIssue) => i !== u && (i.schemaPath ?? '').startsWith(`${u.schemaPath}/`) && i.instancePath === u.instancePath;
+  const inUnion = (i: AjvIssue, u: AjvIssue) =>
+    i !== u && (i.schemaPath ?? '').startsWith(`${u.schemaPath}/`) && i.instancePath === u.instancePath;
   const out: Array<{ issue: AjvIssue; branches: AjvIssue[] }> = [];
   for (const issue of issues) {
     if (unions.some((u) => inUnion(issue, u))) continue;
@@ -34,7 +35,8 @@ function grouped(issues: AjvIssue[]): Array<{ issue: AjvIssue; branches: AjvIssu
 function fieldOf(issue: AjvIssue, where: string): string {
   const params = issue.params as { missingProperty?: string } | undefined;
   const path = (issue.instancePath ?? '').replace(/^\//, '');
-  if (issue.keyword === 'required' && params?.missingProperty) return path ? `${path}/${params.missingProperty}` : params.missingProperty;
+  if (issue.keyword === 'required' && params?.missingProperty)
+    return path ? `${path}/${params.missingProperty}` : params.missingProperty;
   return path || where;
 }
 
@@ -42,7 +44,8 @@ function choices(issue: AjvIssue, branches: AjvIssue[]): unknown[] | undefined {
   const listed = (issue.params as { allowedValues?: unknown[] } | undefined)?.allowedValues;
   if (issue.keyword === 'enum' && Array.isArray(listed)) return listed;
   if (issue.keyword === 'const') return [issue.params?.allowedValue];
-  if (branches.length > 0 && branches.every((b) => b.keyword === 'const')) return branches.map((b) => b.params?.allowedValue);
+  if (branches.length > 0 && branches.every((b) => b.keyword === 'const'))
+    return branches.map((b) => b.params?.allowedValue);
   return undefined;
 }
 
@@ -51,7 +54,8 @@ function describe(issue: AjvIssue, branches: AjvIssue[], where: string): string 
   if (issue.keyword === 'additionalProperties' && additional !== undefined) return `unknown field "${additional}"`;
   const field = fieldOf(issue, where) === where ? where : `${where} ${fieldOf(issue, where)}`;
   const allowed = choices(issue, branches);
-  if (allowed) return `${field} must be ${allowed.length === 1 ? '' : 'one of '}${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (allowed)
+    return `${field} must be ${allowed.length === 1 ? '' : 'one of '}${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
   if (branches.length > 0 && branches.every((b) => b.keyword === 'type')) {
     return `${field} must be ${[...new Set(branches.map((b) => String(b.params?.type)))].join(' or ')}`;
   }
@@ -80,7 +84,8 @@ export function pointerOf(err: FastifyError): string | undefined {
   const v = grouped(issuesOf(err))[0]?.issue;
   if (!v) return undefined;
   const where = err.validationContext ?? 'body';
-  const params = v.params as { missingProperty?: string; additionalProperty?: string; requiredProperties?: string[] } | undefined;
+  const params = v.params as
+    { missingProperty?: string; additionalProperty?: string; requiredProperties?: string[] } | undefined;
   const extra = params?.missingProperty ?? params?.additionalProperty ?? params?.requiredProperties?.[0];
   return `/${where}${v.instancePath ?? ''}${extra ? `/${extra}` : ''}`;
 }

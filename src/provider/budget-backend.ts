@@ -5,7 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { ProviderBudgetRepo } from '../store/provider-budgets.ts';
 
 export interface BudgetBackend {
@@ -105,17 +110,33 @@ end
 return 0`;
 
 function redisBackend(url: string, prefix: string): BudgetBackend {
-  const redis = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2, connectionName: `custody-budget-${randomUUID().slice(0, 8)}` });
+  const redis = new Redis(url, {
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: 2,
+    connectionName: `custody-budget-${randomUUID().slice(0, 8)}`,
+  });
   // Connection errors surface on the commands that fail; ioredis reconnects by itself.
   redis.on('error', () => undefined);
-  const ops = limiterOps((kind) => new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:${kind}`, points: UNLIMITED, duration: 60 }));
+  const ops = limiterOps(
+    (kind) =>
+      new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:${kind}`, points: UNLIMITED, duration: 60 }),
+  );
   const leaseKey = (key: string) => `${prefix}:lease:${key}`;
   return {
     kind: 'redis',
     ...ops,
     async tryLease(key, cap, leaseId, ttlMs) {
       const now = Date.now();
-      const granted = await redis.eval(LEASE_SCRIPT, 1, leaseKey(key), String(now), String(cap), String(now + ttlMs), leaseId, String(ttlMs * 2));
+      const granted = await redis.eval(
+        LEASE_SCRIPT,
+        1,
+        leaseKey(key),
+        String(now),
+        String(cap),
+        String(now + ttlMs),
+        leaseId,
+        String(ttlMs * 2),
+      );
       return granted === 1;
     },
     async renewLeases(key, ids, ttlMs) {

@@ -68,8 +68,14 @@ export function startingRate(config: LearnedRateConfig): LearnedRate {
 }
 
 /** The ceiling from a limit the provider stated, while it is trusted; null otherwise. */
-export function trustedCeiling(state: Pick<LearnedRate, 'ceiling' | 'ceilingAt'>, config: Pick<LearnedRateConfig, 'ceilingTtlMs'>, now: number): number | null {
-  return state.ceiling !== null && state.ceilingAt !== null && now - state.ceilingAt < config.ceilingTtlMs ? state.ceiling : null;
+export function trustedCeiling(
+  state: Pick<LearnedRate, 'ceiling' | 'ceilingAt'>,
+  config: Pick<LearnedRateConfig, 'ceilingTtlMs'>,
+  now: number,
+): number | null {
+  return state.ceiling !== null && state.ceilingAt !== null && now - state.ceilingAt < config.ceilingTtlMs
+    ? state.ceiling
+    : null;
 }
 
 /** The highest rate allowed at `now`: the configured max, or a stated limit still trusted. */
@@ -108,7 +114,14 @@ export function learn(state: LearnedRate, signal: RateSignal, config: LearnedRat
       const learned = { ...state, ceiling, ceilingAt: signal.at };
       // What is left of the window, spread over the time until it resets, is all that may be spent now.
       const sustainable = signal.remaining / Math.max(1, signal.resetSeconds);
-      return { ...learned, rate: clamp(Math.min(state.rate, Math.max(sustainable, ceiling * 0.5)), config.min, rateCap(learned, config, now)) };
+      return {
+        ...learned,
+        rate: clamp(
+          Math.min(state.rate, Math.max(sustainable, ceiling * 0.5)),
+          config.min,
+          rateCap(learned, config, now),
+        ),
+      };
     }
     default: {
       const unknown: never = signal;
@@ -136,12 +149,21 @@ const number = (value: string | undefined): number | undefined => {
  * X-RateLimit-Type is QPS (a Daily-limit is a day's cap, not a rate); Graph sends IETF RateLimit-Limit /
  * -Remaining / -Reset over its one-minute resource-unit window once 80 % of it is used.
  */
-export function rateSignalOf(response: { status: number; headers: Headers; waitMs?: number }, at: number, graphWindowSeconds = 60): RateSignal | null {
+export function rateSignalOf(
+  response: { status: number; headers: Headers; waitMs?: number },
+  at: number,
+  graphWindowSeconds = 60,
+): RateSignal | null {
   const { status, headers } = response;
   if (status === 429 || (status === 503 && header(headers, 'retry-after') !== undefined)) {
     const type = header(headers, 'x-ratelimit-type')?.trim().toLowerCase();
     const limit = number(header(headers, 'x-ratelimit-limit'));
-    return { kind: 'throttled', at, waitMs: response.waitMs ?? 0, ...(type === 'qps' && limit !== undefined && { limitPerSecond: limit }) };
+    return {
+      kind: 'throttled',
+      at,
+      waitMs: response.waitMs ?? 0,
+      ...(type === 'qps' && limit !== undefined && { limitPerSecond: limit }),
+    };
   }
   if (status >= 400) return null;
   const limit = number(header(headers, 'ratelimit-limit'));

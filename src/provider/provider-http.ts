@@ -78,7 +78,8 @@ export interface StreamResponse {
   finalUrl: string;
 }
 
-export type ProviderErrorCode = 'http_error' | 'auth_rejected' | 'network_error' | 'aborted' | 'invalid_response' | 'redirect_error';
+export type ProviderErrorCode =
+  'http_error' | 'auth_rejected' | 'network_error' | 'aborted' | 'invalid_response' | 'redirect_error';
 
 export interface ProviderErrorInit {
   code: ProviderErrorCode;
@@ -161,13 +162,16 @@ export class ProviderHttp {
       try {
         return JSON.parse(bytes.toString('utf8')) as T;
       } catch (cause) {
-        throw new ProviderError(`${prep.method} ${safeUrl(hop.finalUrl)} returned HTTP ${hop.status} with a body that is not JSON`, {
-          code: 'invalid_response',
-          retryable: false,
-          status: hop.status,
-          requestId: requestIdOf(this.options.quirks, hop.headers),
-          cause,
-        });
+        throw new ProviderError(
+          `${prep.method} ${safeUrl(hop.finalUrl)} returned HTTP ${hop.status} with a body that is not JSON`,
+          {
+            code: 'invalid_response',
+            retryable: false,
+            status: hop.status,
+            requestId: requestIdOf(this.options.quirks, hop.headers),
+            cause,
+          },
+        );
       }
     });
   }
@@ -182,11 +186,28 @@ export class ProviderHttp {
     });
   }
 
-  private prepare(method: string, headers: Record<string, string>, body: string | undefined, auth: boolean | undefined, cost = 1): Prepared {
-    return { method: method.toUpperCase(), headers: { ...headers, 'user-agent': this.options.userAgent }, body, auth: (auth ?? true) && !!this.options.auth, cost };
+  private prepare(
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    auth: boolean | undefined,
+    cost = 1,
+  ): Prepared {
+    return {
+      method: method.toUpperCase(),
+      headers: { ...headers, 'user-agent': this.options.userAgent },
+      body,
+      auth: (auth ?? true) && !!this.options.auth,
+      cost,
+    };
   }
 
-  private async run<T>(url: string, prep: Prepared, callSignal: AbortSignal | undefined, onSuccess: (hop: Hop, release: Release) => Promise<T>): Promise<T> {
+  private async run<T>(
+    url: string,
+    prep: Prepared,
+    callSignal: AbortSignal | undefined,
+    onSuccess: (hop: Hop, release: Release) => Promise<T>,
+  ): Promise<T> {
     const signals = [this.options.signal, callSignal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     const { budget, retry, auth, log, quirks } = this.options;
@@ -196,7 +217,12 @@ export class ProviderHttp {
     let refreshed = false;
     let attempt = 0;
 
-    const aborted = () => new ProviderError(`${prep.method} ${safeUrl(url)} aborted`, { code: 'aborted', retryable: false, cause: signal?.reason });
+    const aborted = () =>
+      new ProviderError(`${prep.method} ${safeUrl(url)} aborted`, {
+        code: 'aborted',
+        retryable: false,
+        cause: signal?.reason,
+      });
     const wait = (ms: number) => sleep(this.clock, ms, signal).catch(() => Promise.reject(aborted()));
 
     for (;;) {
@@ -209,9 +235,12 @@ export class ProviderHttp {
       }
       let release: Release;
       // A pause of the credential (a provider's Retry-After, seen by any request) is a wait the provider stated.
-      const pauseTick = this.options.onProgress && budget.pausedUntil ? setInterval(() => {
-        if (budget.pausedUntil!() > this.clock.now()) this.options.onProgress!();
-      }, PROGRESS_TICK_MS) : undefined;
+      const pauseTick =
+        this.options.onProgress && budget.pausedUntil
+          ? setInterval(() => {
+              if (budget.pausedUntil!() > this.clock.now()) this.options.onProgress!();
+            }, PROGRESS_TICK_MS)
+          : undefined;
       try {
         const waitStart = this.clock.now();
         release = await budget.acquire(prep.cost, signal);
@@ -236,27 +265,46 @@ export class ProviderHttp {
         if (error instanceof ProviderError) throw error;
         const code = networkCode(error);
         const elapsedMs = this.clock.now() - started;
-        const decision = decideRetry({ kind: 'network', code, attempt, elapsedMs, now: new Date(this.clock.now()), random: this.random }, retry, quirks);
+        const decision = decideRetry(
+          { kind: 'network', code, attempt, elapsedMs, now: new Date(this.clock.now()), random: this.random },
+          retry,
+          quirks,
+        );
         if (!decision.retry) {
-          throw new ProviderError(`${prep.method} ${safeUrl(url)} failed: ${decision.reason}`, { code: 'network_error', retryable: true, cause: error });
+          throw new ProviderError(`${prep.method} ${safeUrl(url)} failed: ${decision.reason}`, {
+            code: 'network_error',
+            retryable: true,
+            cause: error,
+          });
         }
         log?.warn({ url: safeUrl(url), attempt, code, waitMs: decision.waitMs }, decision.reason);
         await wait(decision.waitMs);
         continue;
       }
 
-      const body = redactDeep(parseBody(await readBody(hop.body, this.options.errorBodyLimit ?? 64 * 1024, false)), seenTokens);
+      const body = redactDeep(
+        parseBody(await readBody(hop.body, this.options.errorBodyLimit ?? 64 * 1024, false)),
+        seenTokens,
+      );
       release();
       const details = quirks.classifyError(hop.status, hop.headers, body);
       const reqId = requestIdOf(quirks, hop.headers);
       const fail = (code: ProviderErrorCode, reason: string, retryable: boolean) => {
         const said = details.message ? ` (provider said: ${details.message})` : '';
         const message = redact(`${prep.method} ${safeUrl(hop.finalUrl)} failed: ${reason}${said}`, seenTokens);
-        return new ProviderError(message, { code, retryable, status: hop.status, providerCode: details.code, body, requestId: reqId });
+        return new ProviderError(message, {
+          code,
+          retryable,
+          status: hop.status,
+          providerCode: details.code,
+          body,
+          requestId: reqId,
+        });
       };
 
       if (token !== undefined && hop.sameOrigin && this.isAuthError(hop.status, body)) {
-        if (refreshed || !auth) throw fail('auth_rejected', `HTTP ${hop.status}: the token was refused again after a refresh`, false);
+        if (refreshed || !auth)
+          throw fail('auth_rejected', `HTTP ${hop.status}: the token was refused again after a refresh`, false);
         refreshed = true;
         refreshedToken = await auth.refresh(token);
         attempt -= 1; // the refresh is not a retry of a failing provider
@@ -265,15 +313,38 @@ export class ProviderHttp {
 
       const now = this.clock.now();
       const decision = decideRetry(
-        { kind: 'response', status: hop.status, headers: hop.headers, body, attempt, elapsedMs: now - started, now: new Date(now), random: this.random },
+        {
+          kind: 'response',
+          status: hop.status,
+          headers: hop.headers,
+          body,
+          attempt,
+          elapsedMs: now - started,
+          now: new Date(now),
+          random: this.random,
+        },
         retry,
         quirks,
       );
-      budget.observe?.({ status: hop.status, headers: hop.headers, waitMs: decision.retry ? decision.waitMs : undefined });
+      budget.observe?.({
+        status: hop.status,
+        headers: hop.headers,
+        waitMs: decision.retry ? decision.waitMs : undefined,
+      });
       // Exhausted retries on a transient status may still succeed in a later run.
       if (!decision.retry) throw fail('http_error', decision.reason, details.retryable);
       if (decision.pauseCredential) budget.pause(now + decision.waitMs);
-      log?.warn({ url: safeUrl(hop.finalUrl), attempt, status: hop.status, providerCode: details.code, requestId: reqId, waitMs: decision.waitMs }, decision.reason);
+      log?.warn(
+        {
+          url: safeUrl(hop.finalUrl),
+          attempt,
+          status: hop.status,
+          providerCode: details.code,
+          requestId: reqId,
+          waitMs: decision.waitMs,
+        },
+        decision.reason,
+      );
       await this.statedWait(decision.waitMs, wait);
     }
   }
@@ -291,7 +362,12 @@ export class ProviderHttp {
     }
   }
 
-  private async follow(url: string, prep: Prepared, token: string | undefined, signal: AbortSignal | undefined): Promise<Hop> {
+  private async follow(
+    url: string,
+    prep: Prepared,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Hop> {
     const origin = new URL(url).origin;
     const maxRedirects = this.options.maxRedirects ?? 10;
     let current = new URL(url);
@@ -324,13 +400,20 @@ export class ProviderHttp {
       }
       await res.body.dump().catch(() => undefined);
       if (hops >= maxRedirects) {
-        throw new ProviderError(`${prep.method} ${safeUrl(url)} failed: more than ${maxRedirects} redirects`, { code: 'redirect_error', retryable: false });
+        throw new ProviderError(`${prep.method} ${safeUrl(url)} failed: more than ${maxRedirects} redirects`, {
+          code: 'redirect_error',
+          retryable: false,
+        });
       }
       let next: URL;
       try {
         next = new URL(location, current);
       } catch (cause) {
-        throw new ProviderError(`${prep.method} ${safeUrl(current.href)} redirected to an invalid Location`, { code: 'redirect_error', retryable: false, cause });
+        throw new ProviderError(`${prep.method} ${safeUrl(current.href)} redirected to an invalid Location`, {
+          code: 'redirect_error',
+          retryable: false,
+          cause,
+        });
       }
       // Fetch semantics: 303, and 301/302 after a POST, continue as a GET without a body.
       if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
@@ -352,7 +435,10 @@ async function readBody(body: Readable, limit: number, strict: boolean): Promise
     for await (const chunk of body as AsyncIterable<Buffer>) {
       if (size + chunk.length > limit) {
         if (strict) {
-          throw new ProviderError(`response body larger than ${limit} bytes`, { code: 'invalid_response', retryable: false });
+          throw new ProviderError(`response body larger than ${limit} bytes`, {
+            code: 'invalid_response',
+            retryable: false,
+          });
         }
         chunks.push(chunk.subarray(0, limit - size));
         size = limit;

@@ -54,7 +54,9 @@ export function oauthErrorDetails(body: unknown): { code?: string | number; mess
 export function classifyStatus(status: number, headers: HeaderBag): Pick<ErrorClass, 'retryable' | 'throttled'> {
   return {
     retryable: isRetryableStatus(status),
-    throttled: status === 429 || (status === 503 && parseRetryAfter(headerValue(headers, 'retry-after'), new Date(0)) !== undefined),
+    throttled:
+      status === 429 ||
+      (status === 503 && parseRetryAfter(headerValue(headers, 'retry-after'), new Date(0)) !== undefined),
   };
 }
 

@@ -21,14 +21,10 @@ export type RetryInput = {
   elapsedMs: number;
   now: Date;
   random: () => number;
-} & (
-  | { kind: 'response'; status: number; headers: HeaderBag; body?: unknown }
-  | { kind: 'network'; code?: string }
-);
+} & ({ kind: 'response'; status: number; headers: HeaderBag; body?: unknown } | { kind: 'network'; code?: string });
 
 export type RetryDecision =
-  | { retry: true; waitMs: number; reason: string; pauseCredential: boolean }
-  | { retry: false; reason: string };
+  { retry: true; waitMs: number; reason: string; pauseCredential: boolean } | { retry: false; reason: string };
 
 export const defaultRetryConfig: RetryConfig = {
   maxAttempts: 6,
@@ -169,7 +165,9 @@ export function decideRetry(input: RetryInput, config: RetryConfig, quirks: Prov
       waitMs = nextUtcMidnight(input.now);
       source = 'daily limit reset at 00:00 UTC';
     } else {
-      const reset = error.throttled ? parseRateLimitReset(input.headers, quirks.rateLimitHeaders.reset, input.now) : undefined;
+      const reset = error.throttled
+        ? parseRateLimitReset(input.headers, quirks.rateLimitHeaders.reset, input.now)
+        : undefined;
       waitMs = reset ?? backoffMs(input.attempt, config, input.random);
       source = reset === undefined ? 'backoff' : 'rate-limit reset header';
     }

@@ -7,7 +7,16 @@ import { randomUUID } from 'node:crypto';
 import type { ProviderBudgetRepo } from '../store/provider-budgets.ts';
 import { abortReason, sleep, systemClock, type BudgetConfig, type Clock, type Release } from './budget.ts';
 import { createBudgetBackend, type BudgetBackend } from './budget-backend.ts';
-import { defaultLearnedRateConfig, learn, rateCap, rateSignalOf, startingRate, type LearnedRate, type LearnedRateConfig, type RateSignal } from './learned-rate.ts';
+import {
+  defaultLearnedRateConfig,
+  learn,
+  rateCap,
+  rateSignalOf,
+  startingRate,
+  type LearnedRate,
+  type LearnedRateConfig,
+  type RateSignal,
+} from './learned-rate.ts';
 
 export const SLOT_MS = 100;
 const LEASE_TTL_MS = 60_000;
@@ -86,7 +95,10 @@ export class SharedBudget implements Budget {
   /** The rate in force (requests or cost units per second). */
   get rate(): number {
     // A rate stored by a process without the operator's ceiling (or before it was set) is held to it here.
-    return Math.min(this.options.learn === false ? this.config.ratePerSecond : this.state.rate, this.config.maxRatePerSecond ?? Infinity);
+    return Math.min(
+      this.options.learn === false ? this.config.ratePerSecond : this.state.rate,
+      this.config.maxRatePerSecond ?? Infinity,
+    );
   }
 
   async acquire(cost = 1, signal?: AbortSignal): Promise<Release> {
@@ -111,7 +123,9 @@ export class SharedBudget implements Budget {
     if (untilEpochMs <= this.localPause) return;
     this.localPause = untilEpochMs;
     const ttl = Math.ceil((untilEpochMs - this.clock.now()) / 1000) + 60;
-    this.options.backend.pause(this.key, untilEpochMs, Math.max(60, ttl)).catch((error) => this.options.onError?.(error));
+    this.options.backend
+      .pause(this.key, untilEpochMs, Math.max(60, ttl))
+      .catch((error) => this.options.onError?.(error));
   }
 
   observe(response: ObservedResponse): void {
@@ -144,7 +158,11 @@ export class SharedBudget implements Budget {
     if (!this.options.rates || this.options.learn === false) return;
     try {
       const stored = await this.options.rates.get(this.key);
-      if (stored) this.state = { ...stored, rate: Math.min(Math.max(stored.rate, this.learning.min), rateCap(stored, this.learning, this.clock.now())) };
+      if (stored)
+        this.state = {
+          ...stored,
+          rate: Math.min(Math.max(stored.rate, this.learning.min), rateCap(stored, this.learning, this.clock.now())),
+        };
     } catch (error) {
       this.options.onError?.(error);
     }
@@ -234,7 +252,9 @@ export class SharedBudget implements Budget {
 
   private async renew(): Promise<void> {
     if (this.held.size === 0) return;
-    await this.options.backend.renewLeases(this.key, [...this.held], LEASE_TTL_MS).catch((error) => this.options.onError?.(error));
+    await this.options.backend
+      .renewLeases(this.key, [...this.held], LEASE_TTL_MS)
+      .catch((error) => this.options.onError?.(error));
   }
 
   /** How long until `cost` more fits in the last second of this process's sends at `rate` (0: now). */
@@ -265,7 +285,10 @@ export class SharedBudget implements Budget {
           // so a provider counting any sliding second sees the rate, not a slot's burst.
           // This process also keeps its own requests one interval apart: a timer that fires late (a busy event
           // loop) must not send two at once.
-          const at = Math.max(Math.floor(((slotStartIndex(rate, k) + before) * 1000) / rate), this.lastSend + 1000 / rate);
+          const at = Math.max(
+            Math.floor(((slotStartIndex(rate, k) + before) * 1000) / rate),
+            this.lastSend + 1000 / rate,
+          );
           // Reserved now: concurrent acquirers space themselves after it; given back if this one does not go.
           const previous = this.lastSend;
           this.lastSend = at;
@@ -276,7 +299,8 @@ export class SharedBudget implements Budget {
             await sleep(this.clock, at - this.clock.now(), signal);
             // Timers fire late on a busy event loop, and the requests due after a late one would follow it at
             // once: never more than the rate leaves this process in any one second, as sent.
-            for (let wait = this.sentWindowWait(rate, cost); wait > 0; wait = this.sentWindowWait(rate, cost)) await sleep(this.clock, wait, signal);
+            for (let wait = this.sentWindowWait(rate, cost); wait > 0; wait = this.sentWindowWait(rate, cost))
+              await sleep(this.clock, wait, signal);
           } catch (error) {
             unreserve();
             throw error;
@@ -317,7 +341,8 @@ export class ProviderBudgets {
     let budget = this.budgets.get(key);
     if (!budget) {
       const at = key.indexOf(':');
-      const ids = at === -1 ? { provider: key, credential: '' } : { provider: key.slice(0, at), credential: key.slice(at + 1) };
+      const ids =
+        at === -1 ? { provider: key, credential: '' } : { provider: key.slice(0, at), credential: key.slice(at + 1) };
       budget = new SharedBudget(key, ids, config, this.options);
       this.budgets.set(key, budget);
     }
@@ -337,5 +362,9 @@ export class ProviderBudgets {
 
 /** A budget of this process alone with a fixed rate (e.g. a login host that is not the provider's metered API). */
 export function localBudget(config: BudgetConfig, clock?: Clock): SharedBudget {
-  return new SharedBudget('local', { provider: 'local', credential: '' }, config, { backend: createBudgetBackend({ kind: 'memory' }), clock, learn: false });
+  return new SharedBudget('local', { provider: 'local', credential: '' }, config, {
+    backend: createBudgetBackend({ kind: 'memory' }),
+    clock,
+    learn: false,
+  });
 }

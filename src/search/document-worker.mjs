@@ -8,12 +8,18 @@ import { parentPort } from 'node:worker_threads';
 
 // pdf.js reads its character maps (needed for CJK text) and standard font data from its own package directory.
 const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-const PDFJS_DATA = { cMapUrl: join(pdfjsRoot, 'cmaps') + '/', cMapPacked: true, standardFontDataUrl: join(pdfjsRoot, 'standard_fonts') + '/' };
+const PDFJS_DATA = {
+  cMapUrl: join(pdfjsRoot, 'cmaps') + '/',
+  cMapPacked: true,
+  standardFontDataUrl: join(pdfjsRoot, 'standard_fonts') + '/',
+};
 
 async function docxText(job, send) {
   const { default: mammoth } = await import('mammoth');
   // Raw text reads no images, and mammoth opens linked external files only when told to (externalFileAccess).
-  const { value } = await mammoth.extractRawText({ buffer: Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength) });
+  const { value } = await mammoth.extractRawText({
+    buffer: Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength),
+  });
   send({ text: value });
   return null;
 }

@@ -26,7 +26,12 @@ export interface SearchDocument {
  * Bounds shared by both backends so they index the same words. They also keep a PostgreSQL tsvector under its
  * 1 MB limit (distinct lexemes x (bytes + 4) + 2 bytes per position, at most 256 positions per lexeme).
  */
-export const DOC_LIMITS = { maxWords: 100_000, maxDistinct: 40_000, maxDistinctBytes: 400_000, maxOriginalChars: 2_000_000 };
+export const DOC_LIMITS = {
+  maxWords: 100_000,
+  maxDistinct: 40_000,
+  maxDistinctBytes: 400_000,
+  maxOriginalChars: 2_000_000,
+};
 
 // Provider fields that may carry secrets (Zoom meeting passcodes, download tokens) are never indexed; URLs carry
 // passcodes too (`join_url?pwd=…`) and are not worth searching.
@@ -76,7 +81,8 @@ class WordBudget {
       if (this.total >= DOC_LIMITS.maxWords) break;
       if (!this.distinct.has(w)) {
         const bytes = Buffer.byteLength(w);
-        if (this.distinct.size >= DOC_LIMITS.maxDistinct || this.distinctBytes + bytes > DOC_LIMITS.maxDistinctBytes) break;
+        if (this.distinct.size >= DOC_LIMITS.maxDistinct || this.distinctBytes + bytes > DOC_LIMITS.maxDistinctBytes)
+          break;
         this.distinct.add(w);
         this.distinctBytes += bytes;
       }
@@ -105,6 +111,13 @@ export function buildDocument(item: IndexableItem, contentText: string | null): 
     itemId: item.id,
     collectionId: item.collection_id,
     original,
-    words: { name, path, meta, body, kind: kindToken(item.kind), custodian: item.custodian ? custodianToken(item.custodian) : null },
+    words: {
+      name,
+      path,
+      meta,
+      body,
+      kind: kindToken(item.kind),
+      custodian: item.custodian ? custodianToken(item.custodian) : null,
+    },
   };
 }

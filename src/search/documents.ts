@@ -37,15 +37,24 @@ export function createDocumentReader(): DocumentReader {
       const started = Date.now();
       try {
         if (format === 'docx') {
-          const problem = zipProblem(bytes, { maxEntries: limits.maxZipEntries, maxInflatedBytes: limits.maxInflatedBytes });
+          const problem = zipProblem(bytes, {
+            maxEntries: limits.maxZipEntries,
+            maxInflatedBytes: limits.maxInflatedBytes,
+          });
           if (problem) throw new Error(problem);
         }
         thread ??= new ExtractorThread({ timeoutMs: limits.timeoutMs });
-        const { text, cut } = await thread.run({ format, bytes, maxPages: limits.maxPdfPages, maxChars: limits.maxChars }, limits.timeoutMs);
+        const { text, cut } = await thread.run(
+          { format, bytes, maxPages: limits.maxPdfPages, maxChars: limits.maxChars },
+          limits.timeoutMs,
+        );
         if (cut) log?.debug({ format, cut, ms: Date.now() - started }, 'document text cut short');
         return text.trim() === '' ? null : text.slice(0, limits.maxChars);
       } catch (err) {
-        log?.debug({ format, err: err instanceof Error ? err.message : String(err), ms: Date.now() - started }, 'document text not extracted');
+        log?.debug(
+          { format, err: err instanceof Error ? err.message : String(err), ms: Date.now() - started },
+          'document text not extracted',
+        );
         return null;
       }
     },

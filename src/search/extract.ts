@@ -61,12 +61,19 @@ const JSON_TRANSCRIPTS = new Set(['TIMELINE', 'TB']);
 
 /** Which extractor applies, or null for content that has no text we read (recordings, images…). */
 export function contentFormatOf(item: ContentDescriptor): ContentFormat | null {
-  if (item.kind === 'recording_video' || item.kind === 'recording_audio' || item.kind === 'participant_audio' || item.kind === 'folder') return null;
+  if (
+    item.kind === 'recording_video' ||
+    item.kind === 'recording_audio' ||
+    item.kind === 'participant_audio' ||
+    item.kind === 'folder'
+  )
+    return null;
   const mime = (item.mime_type ?? '').split(';')[0].trim().toLowerCase();
   const ext = /\.([A-Za-z0-9]+)$/.exec(item.name)?.[1]?.toLowerCase();
   if (item.kind === 'transcript') {
     // Transcripts and closed captions are WebVTT; the timeline, which shares the kind, is JSON.
-    const json = JSON_TRANSCRIPTS.has((item.file_type ?? '').toUpperCase()) || mime === 'application/json' || ext === 'json';
+    const json =
+      JSON_TRANSCRIPTS.has((item.file_type ?? '').toUpperCase()) || mime === 'application/json' || ext === 'json';
     return json ? 'json' : 'vtt';
   }
   if (BY_MIME[mime]) return BY_MIME[mime];
@@ -84,8 +91,10 @@ export function formatOf(item: ContentDescriptor): TextFormat | null {
 }
 
 function decode(bytes: Buffer): string | null {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe)
+    return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff)
+    return new TextDecoder('utf-16be').decode(bytes.subarray(2));
   // A NUL in the first KiB means binary content with a misleading name or type.
   if (bytes.subarray(0, 1024).includes(0)) return null;
   return new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
@@ -108,7 +117,9 @@ export function htmlToText(html: string): string {
     .replace(/<!--[\s\S]*?-->/g, ' ')
     .replace(/<(script|style|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<[^>]*>/g, ' ');
-  return decodeEntities(stripped).replace(/[ \t\r\f\v]+/g, ' ').replace(/\n\s*\n+/g, '\n');
+  return decodeEntities(stripped)
+    .replace(/[ \t\r\f\v]+/g, ' ')
+    .replace(/\n\s*\n+/g, '\n');
 }
 
 /** Cue text only: no header, timings, cue ids, NOTE/STYLE blocks; `<v Alice>` keeps the speaker's name. */
@@ -149,7 +160,8 @@ function jsonToText(raw: string): string {
 export function textOf(format: TextFormat, bytes: Buffer): string | null {
   const raw = decode(bytes);
   if (raw === null) return null;
-  const text = format === 'vtt' ? vttToText(raw) : format === 'html' ? htmlToText(raw) : format === 'json' ? jsonToText(raw) : raw;
+  const text =
+    format === 'vtt' ? vttToText(raw) : format === 'html' ? htmlToText(raw) : format === 'json' ? jsonToText(raw) : raw;
   return text.slice(0, EXTRACT_LIMITS.maxChars);
 }
 

@@ -54,7 +54,11 @@ export class ExtractorThread {
   }
 
   private start(): Worker {
-    const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb ?? 512 }, stdout: true, stderr: true });
+    const worker = new Worker(WORKER_URL, {
+      resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb ?? 512 },
+      stdout: true,
+      stderr: true,
+    });
     // Whatever the libraries print would otherwise land in the service's log stream.
     worker.stdout.resume();
     worker.stderr.resume();
@@ -82,7 +86,11 @@ export class ExtractorThread {
       };
       const timer = setTimeout(() => {
         void this.stop();
-        settle(() => (pages.length > 0 ? resolve({ text: pages.join('\n'), cut: 'time' }) : reject(new Error(`no text after ${timeoutMs} ms`))));
+        settle(() =>
+          pages.length > 0
+            ? resolve({ text: pages.join('\n'), cut: 'time' })
+            : reject(new Error(`no text after ${timeoutMs} ms`)),
+        );
       }, timeoutMs);
       const onMessage = (reply: Reply) => {
         if (reply.id !== id) return;
@@ -96,7 +104,9 @@ export class ExtractorThread {
       };
       const onExit = (code: number) => settle(() => reject(new Error(`extractor thread exited with code ${code}`)));
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-      worker.postMessage({ id, format: job.format, bytes, maxPages: job.maxPages, maxChars: job.maxChars }, [bytes.buffer]);
+      worker.postMessage({ id, format: job.format, bytes, maxPages: job.maxPages, maxChars: job.maxChars }, [
+        bytes.buffer,
+      ]);
     });
   }
 }

@@ -35,7 +35,10 @@ export function backendOf(ex: Executor): SearchBackend {
   throw new Error(`no search index for the database adapter ${adapter.constructor.name}`);
 }
 
-const indexes: Record<SearchBackend, SearchIndex> = { sqlite: createSqliteSearchIndex(), postgres: createPostgresSearchIndex() };
+const indexes: Record<SearchBackend, SearchIndex> = {
+  sqlite: createSqliteSearchIndex(),
+  postgres: createPostgresSearchIndex(),
+};
 
 export function searchIndexFor(ex: Executor): SearchIndex {
   return indexes[backendOf(ex)];
@@ -49,7 +52,9 @@ export function searchIndexFor(ex: Executor): SearchIndex {
 export async function indexItem(trx: Executor, item: IndexableItem, contentText?: string | null): Promise<void> {
   let content = contentText;
   if (content === undefined) {
-    const { rows } = await sql<{ content_text: string | null }>`select content_text from search_docs where item_id = ${item.id}`.execute(trx);
+    const { rows } = await sql<{
+      content_text: string | null;
+    }>`select content_text from search_docs where item_id = ${item.id}`.execute(trx);
     content = rows[0]?.content_text ?? null;
   }
   await searchIndexFor(trx).upsert(trx, buildDocument(item, content));

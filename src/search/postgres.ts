@@ -11,7 +11,13 @@ import { PHRASE_BONUS, type SearchIndex, type SearchResult } from './types.ts';
  * Fields are one position apart so that a phrase never runs from one field into the next.
  * Known limit: PostgreSQL keeps positions up to 16,383, so a phrase further into a long text is not found.
  */
-const WEIGHTS: Record<'any' | 'name' | 'path' | 'kind' | 'custodian', string> = { any: 'ACD', name: 'A', path: 'C', kind: 'B', custodian: 'B' };
+const WEIGHTS: Record<'any' | 'name' | 'path' | 'kind' | 'custodian', string> = {
+  any: 'ACD',
+  name: 'A',
+  path: 'C',
+  kind: 'B',
+  custodian: 'B',
+};
 const MAX_POSITION = 16_383;
 const MAX_POSITIONS_PER_LEXEME = 255;
 
@@ -62,7 +68,9 @@ export function createPostgresSearchIndex(): SearchIndex {
         insert into search_docs (item_id, collection_id, name, path, meta_text, item_text, content_text, tsv)
         values (${doc.itemId}, ${doc.collectionId}, ${o.name}, ${o.path}, ${o.meta}, ${o.itemText}, ${o.contentText}, ${toTsvector(doc)}::tsvector)
         on conflict (item_id) do update set collection_id = excluded.collection_id, name = excluded.name, path = excluded.path,
-          meta_text = excluded.meta_text, item_text = excluded.item_text, content_text = excluded.content_text, tsv = excluded.tsv`.execute(ex);
+          meta_text = excluded.meta_text, item_text = excluded.item_text, content_text = excluded.content_text, tsv = excluded.tsv`.execute(
+        ex,
+      );
     },
 
     async removeItems(ex, itemIds) {
@@ -80,8 +88,18 @@ export function createPostgresSearchIndex(): SearchIndex {
       const where = sql.join([sql`d.tsv @@ ${query}`, ...filterConditions(filters)], sql` and `);
       const from = sql`search_docs d join items i on i.id = d.item_id join collections c on c.id = i.collection_id`;
       const phraseQuery = parsed.rankPhrase.map((word) => `'${word}':${WEIGHTS.any}`).join(' <-> ');
-      const bonus = parsed.rankPhrase.length ? sql`case when d.tsv @@ ${phraseQuery}::tsquery then ${PHRASE_BONUS} else 0 end` : sql`0`;
-      const { rows } = await sql<{ item_id: string; score: number; name: string; path: string; meta_text: string; item_text: string; content_text: string }>`
+      const bonus = parsed.rankPhrase.length
+        ? sql`case when d.tsv @@ ${phraseQuery}::tsquery then ${PHRASE_BONUS} else 0 end`
+        : sql`0`;
+      const { rows } = await sql<{
+        item_id: string;
+        score: number;
+        name: string;
+        path: string;
+        meta_text: string;
+        item_text: string;
+        content_text: string;
+      }>`
         select d.item_id, (ts_rank(d.tsv, ${query}) + ${bonus})::float8 as score, d.name, d.path, d.meta_text, d.item_text, d.content_text
         from ${from} where ${where}
         order by score desc, d.item_id asc

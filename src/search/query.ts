@@ -69,7 +69,9 @@ function lex(input: string): Lexeme[] {
       } else if (field) {
         const name = field[1].toLowerCase();
         if (!(FIELDS as readonly string[]).includes(name)) {
-          throw new QueryError(`unknown field "${field[1]}:" at position ${i + 1}; the fields are ${FIELDS.map((f) => `${f}:`).join(', ')} (quote text that contains a colon).`);
+          throw new QueryError(
+            `unknown field "${field[1]}:" at position ${i + 1}; the fields are ${FIELDS.map((f) => `${f}:`).join(', ')} (quote text that contains a colon).`,
+          );
         }
         out.push({ t: 'field', name: name as FieldName, pos: i });
         if (field[2]) out.push({ t: 'word', text: field[2], pos: i + field[1].length + 1 });
@@ -96,13 +98,21 @@ interface ParseOptions {
 class Parser {
   private i = 0;
   private leaves = 0;
-  constructor(private lx: Lexeme[], private opts: ParseOptions) {}
+  constructor(
+    private lx: Lexeme[],
+    private opts: ParseOptions,
+  ) {}
 
   parse(): Raw | null {
     if (this.lx.length === 0) return null;
     const node = this.or(0, 'any');
     const extra = this.lx[this.i];
-    if (extra) throw new QueryError(extra.t === 'rparen' ? `unbalanced ")" at position ${extra.pos + 1}.` : `unexpected input at position ${extra.pos + 1}.`);
+    if (extra)
+      throw new QueryError(
+        extra.t === 'rparen'
+          ? `unbalanced ")" at position ${extra.pos + 1}.`
+          : `unexpected input at position ${extra.pos + 1}.`,
+      );
     return node;
   }
 
@@ -111,7 +121,8 @@ class Parser {
   }
 
   private or(depth: number, field: TextField): Raw | null {
-    if (depth > QUERY_LIMITS.maxDepth) throw new QueryError(`the query nests more than ${QUERY_LIMITS.maxDepth} levels.`);
+    if (depth > QUERY_LIMITS.maxDepth)
+      throw new QueryError(`the query nests more than ${QUERY_LIMITS.maxDepth} levels.`);
     const parts: Raw[] = [];
     for (;;) {
       const part = this.and(depth, field);
@@ -154,7 +165,8 @@ class Parser {
     if (tok.t === 'not') {
       this.i++;
       const next = this.peek();
-      if (!next || next.t === 'or' || next.t === 'and' || next.t === 'rparen') throw new QueryError(`NOT at position ${tok.pos + 1} has nothing after it.`);
+      if (!next || next.t === 'or' || next.t === 'and' || next.t === 'rparen')
+        throw new QueryError(`NOT at position ${tok.pos + 1} has nothing after it.`);
       const child = this.unary(depth, field);
       if (!child) throw new QueryError(`NOT at position ${tok.pos + 1} has no searchable word after it.`);
       return { type: 'not', child };
@@ -183,13 +195,22 @@ class Parser {
   }
 
   private field(tok: Extract<Lexeme, { t: 'field' }>, depth: number, outer: TextField): Raw {
-    if (outer !== 'any') throw new QueryError(`field ${tok.name}: at position ${tok.pos + 1} is inside another field's group.`);
+    if (outer !== 'any')
+      throw new QueryError(`field ${tok.name}: at position ${tok.pos + 1} is inside another field's group.`);
     const value = this.peek();
-    const missing = () => new QueryError(`${tok.name}: at position ${tok.pos + 1} needs a value right after the colon.`);
-    if (!value || (value.t !== 'word' && value.t !== 'phrase' && value.t !== 'lparen') || value.pos > tok.pos + tok.name.length + 1) throw missing();
+    const missing = () =>
+      new QueryError(`${tok.name}: at position ${tok.pos + 1} needs a value right after the colon.`);
+    if (
+      !value ||
+      (value.t !== 'word' && value.t !== 'phrase' && value.t !== 'lparen') ||
+      value.pos > tok.pos + tok.name.length + 1
+    )
+      throw missing();
     if (tok.name === 'kind' || tok.name === 'custodian') {
-      if (value.t === 'lparen') throw new QueryError(`${tok.name}: takes one value, not a group (use OR between ${tok.name}: filters).`);
-      if (value.t === 'word' && value.text.endsWith('*')) throw new QueryError(`${tok.name}: matches exactly; it takes no prefix "*".`);
+      if (value.t === 'lparen')
+        throw new QueryError(`${tok.name}: takes one value, not a group (use OR between ${tok.name}: filters).`);
+      if (value.t === 'word' && value.text.endsWith('*'))
+        throw new QueryError(`${tok.name}: matches exactly; it takes no prefix "*".`);
       this.i++;
       return this.exact(tok.name, value.text, value.pos);
     }
@@ -208,7 +229,8 @@ class Parser {
     const v = value.trim();
     if (!v) throw new QueryError(`${field}: at position ${pos + 1} needs a value.`);
     if (field === 'kind') {
-      if (!this.opts.kinds.includes(v)) throw new QueryError(`kind:${v} is not a known kind; kinds are ${this.opts.kinds.join(', ')}.`);
+      if (!this.opts.kinds.includes(v))
+        throw new QueryError(`kind:${v} is not a known kind; kinds are ${this.opts.kinds.join(', ')}.`);
       return this.leaf({ type: 'exact', field, token: kindToken(v), value: v });
     }
     return this.leaf({ type: 'exact', field, token: custodianToken(v), value: v });
@@ -222,24 +244,30 @@ class Parser {
         text = text.slice(0, -1);
         prefix = true;
       }
-      if (text.includes('*')) throw new QueryError(`"*" at position ${tok.pos + 1} may only end a word (prefix search, e.g. budg*).`);
+      if (text.includes('*'))
+        throw new QueryError(`"*" at position ${tok.pos + 1} may only end a word (prefix search, e.g. budg*).`);
     }
     const ws = words(text);
     if (prefix) {
       if (ws.length !== 1 || ws[0].length < QUERY_LIMITS.minPrefix) {
-        throw new QueryError(`prefix "${tok.text}" at position ${tok.pos + 1} must be one word of at least ${QUERY_LIMITS.minPrefix} letters or digits before the "*".`);
+        throw new QueryError(
+          `prefix "${tok.text}" at position ${tok.pos + 1} must be one word of at least ${QUERY_LIMITS.minPrefix} letters or digits before the "*".`,
+        );
       }
     }
     if (ws.length === 0) {
-      if (tok.t === 'phrase') throw new QueryError(`the quoted phrase at position ${tok.pos + 1} has no searchable word.`);
+      if (tok.t === 'phrase')
+        throw new QueryError(`the quoted phrase at position ${tok.pos + 1} has no searchable word.`);
       return null;
     }
-    if (ws.length > QUERY_LIMITS.maxPhraseWords) throw new QueryError(`the phrase at position ${tok.pos + 1} has more than ${QUERY_LIMITS.maxPhraseWords} words.`);
+    if (ws.length > QUERY_LIMITS.maxPhraseWords)
+      throw new QueryError(`the phrase at position ${tok.pos + 1} has more than ${QUERY_LIMITS.maxPhraseWords} words.`);
     return this.leaf({ type: 'text', field, words: ws, prefix });
   }
 
   private leaf(q: Query): Raw {
-    if (++this.leaves > QUERY_LIMITS.maxLeaves) throw new QueryError(`the query has more than ${QUERY_LIMITS.maxLeaves} terms.`);
+    if (++this.leaves > QUERY_LIMITS.maxLeaves)
+      throw new QueryError(`the query has more than ${QUERY_LIMITS.maxLeaves} terms.`);
     return { type: 'leaf', q };
   }
 }
@@ -262,7 +290,8 @@ function normalize(raw: Raw): Query {
           else exclude.push(normalize(child.child));
         } else include.push(normalize(child));
       }
-      if (include.length === 0) throw new QueryError('NOT needs a positive term to subtract from, e.g. budget NOT draft.');
+      if (include.length === 0)
+        throw new QueryError('NOT needs a positive term to subtract from, e.g. budget NOT draft.');
       return include.length === 1 && exclude.length === 0 ? include[0] : { type: 'and', include, exclude };
     }
   }

@@ -29,9 +29,24 @@ export interface ScoredHit {
 export const MAX_SIZE = 100;
 
 /** The Item contract's kinds (issue: sync engine) plus whatever a registered connector adds. */
-const CONTRACT_KINDS = ['meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message', 'participant_audio', 'file', 'folder'];
+const CONTRACT_KINDS = [
+  'meeting',
+  'recording_video',
+  'recording_audio',
+  'transcript',
+  'meeting_chat',
+  'ai_meeting_notes',
+  'chat_message',
+  'channel_message',
+  'participant_audio',
+  'file',
+  'folder',
+];
 
-export function knownKinds(connectors: { types(): string[]; get(type: string): { kinds: readonly string[] } | undefined }): string[] {
+export function knownKinds(connectors: {
+  types(): string[];
+  get(type: string): { kinds: readonly string[] } | undefined;
+}): string[] {
   const kinds = new Set(CONTRACT_KINDS);
   for (const t of connectors.types()) for (const k of connectors.get(t)?.kinds ?? []) kinds.add(k);
   return [...kinds];
@@ -42,8 +57,15 @@ const MAX_OFFSET = 10_000;
 function dateBound(value: string | undefined, end: boolean, field: string): string | undefined {
   if (value === undefined) return undefined;
   const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value;
-  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(date) && realDay(date) ? Date.parse(date) : NaN;
-  if (Number.isNaN(ms)) throw badRequest(`${field} must be a date (2024-05-01) or a date-time with a time zone (2024-05-01T09:30:00Z).`, `/body/${field}`);
+  const ms =
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(date) && realDay(date)
+      ? Date.parse(date)
+      : NaN;
+  if (Number.isNaN(ms))
+    throw badRequest(
+      `${field} must be a date (2024-05-01) or a date-time with a time zone (2024-05-01T09:30:00Z).`,
+      `/body/${field}`,
+    );
   return new Date(ms).toISOString();
 }
 
@@ -57,13 +79,18 @@ function realDay(value: string): boolean {
 /** Cursors are an offset bound to the request they came from (size may change between pages, nothing else). */
 function fingerprint(req: SearchRequest, accountId: string): string {
   const { cursor: _c, size: _s, ...rest } = req;
-  return crypto.createHash('sha256').update(JSON.stringify([accountId, rest])).digest('base64url').slice(0, 12);
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify([accountId, rest]))
+    .digest('base64url')
+    .slice(0, 12);
 }
 
 function decodeCursor(cursor: string | undefined, fp: string): number {
   if (!cursor) return 0;
   const m = /^(\d{1,6})\.([\w-]{12})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m || m[2] !== fp) throw badRequest('cursor is not a cursor this API returned for this query and these filters.', '/body/cursor');
+  if (!m || m[2] !== fp)
+    throw badRequest('cursor is not a cursor this API returned for this query and these filters.', '/body/cursor');
   return Number(m[1]);
 }
 
@@ -84,7 +111,8 @@ export async function searchItems(
     throw err;
   }
   req.kinds?.forEach((k, i) => {
-    if (!opts.kinds.includes(k)) throw badRequest(`kinds/${i}: "${k}" is not a kind; kinds are ${opts.kinds.join(', ')}.`, `/body/kinds/${i}`);
+    if (!opts.kinds.includes(k))
+      throw badRequest(`kinds/${i}: "${k}" is not a kind; kinds are ${opts.kinds.join(', ')}.`, `/body/kinds/${i}`);
   });
   const filters: SearchFilters = {
     accountId,
@@ -96,15 +124,19 @@ export async function searchItems(
     dateTo: dateBound(req.date_to, true, 'date_to'),
     includeDeleted: req.include_deleted ?? false,
   };
-  if (filters.dateFrom && filters.dateTo && filters.dateFrom > filters.dateTo) throw badRequest('date_from is after date_to.', '/body/date_from');
+  if (filters.dateFrom && filters.dateTo && filters.dateFrom > filters.dateTo)
+    throw badRequest('date_from is after date_to.', '/body/date_from');
   const size = Math.min(req.size ?? 20, MAX_SIZE);
   const fp = fingerprint(req, accountId);
   const offset = decodeCursor(req.cursor, fp);
-  if (offset >= MAX_OFFSET) throw badRequest(`results beyond the first ${MAX_OFFSET} cannot be paged to; narrow the query.`, '/body/cursor');
+  if (offset >= MAX_OFFSET)
+    throw badRequest(`results beyond the first ${MAX_OFFSET} cannot be paged to; narrow the query.`, '/body/cursor');
 
   const result = await searchIndexFor(db).search(db, parsed, filters, { offset, size });
   const ids = result.hits.map((h) => h.itemId);
-  const rows: ItemRow[] = ids.length ? await db.selectFrom('items').selectAll().where('id', 'in', ids).where('account_id', '=', accountId).execute() : [];
+  const rows: ItemRow[] = ids.length
+    ? await db.selectFrom('items').selectAll().where('id', 'in', ids).where('account_id', '=', accountId).execute()
+    : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const hits = result.hits.flatMap((h) => {
     const item = byId.get(h.itemId);
@@ -113,5 +145,9 @@ export async function searchItems(
     return [{ item, score: h.score, highlights: highlights(texts, parsed.highlight) }];
   });
   const next = offset + result.hits.length;
-  return { hits, total: result.total, cursor: next < result.total && hits.length > 0 && next < MAX_OFFSET ? encodeCursor(next, fp) : null };
+  return {
+    hits,
+    total: result.total,
+    cursor: next < result.total && hits.length > 0 && next < MAX_OFFSET ? encodeCursor(next, fp) : null,
+  };
 }

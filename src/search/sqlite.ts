@@ -9,7 +9,11 @@ import { PHRASE_BONUS, type Executor, type SearchIndex, type SearchResult } from
  * `search_docs.doc_id`; `search_docs` keeps the original text for highlights. Columns: name, path, meta, body,
  * kind, custodian. bm25 weights favour the name over metadata over path and body; kind and custodian only filter.
  */
-const TEXT_COLUMNS: Record<'any' | 'name' | 'path', string> = { any: '{name path meta body}', name: '{name}', path: '{path}' };
+const TEXT_COLUMNS: Record<'any' | 'name' | 'path', string> = {
+  any: '{name path meta body}',
+  name: '{name}',
+  path: '{path}',
+};
 const BM25 = sql.raw('bm25(search_fts, 10.0, 2.0, 3.0, 1.0, 0.0, 0.0)');
 
 /** Words are [letters digits] only (tokens.ts), so quoting them needs no escaping. */
@@ -64,7 +68,9 @@ export function createSqliteSearchIndex(): SearchIndex {
       const w = doc.words;
       await sql`
         insert into search_fts (rowid, name, path, meta, body, kind, custodian)
-        values (${docId}, ${w.name.join(' ')}, ${w.path.join(' ')}, ${w.meta.join(' ')}, ${w.body.join(' ')}, ${w.kind}, ${w.custodian ?? ''})`.execute(ex);
+        values (${docId}, ${w.name.join(' ')}, ${w.path.join(' ')}, ${w.meta.join(' ')}, ${w.body.join(' ')}, ${w.kind}, ${w.custodian ?? ''})`.execute(
+        ex,
+      );
     },
 
     async removeItems(ex, itemIds) {
@@ -84,7 +90,15 @@ export function createSqliteSearchIndex(): SearchIndex {
       const bonus = parsed.rankPhrase.length
         ? sql`case when search_fts.rowid in (select rowid from search_fts where search_fts match ${`${TEXT_COLUMNS.any} : ${phrase(parsed.rankPhrase)}`}) then ${PHRASE_BONUS} else 0 end`
         : sql`0`;
-      const { rows } = await sql<{ item_id: string; score: number; name: string; path: string; meta_text: string; item_text: string; content_text: string }>`
+      const { rows } = await sql<{
+        item_id: string;
+        score: number;
+        name: string;
+        path: string;
+        meta_text: string;
+        item_text: string;
+        content_text: string;
+      }>`
         select d.item_id, (-${BM25} + ${bonus}) as score, d.name, d.path, d.meta_text, d.item_text, d.content_text
         from ${from} where ${where}
         order by score desc, d.item_id asc

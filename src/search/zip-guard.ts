@@ -26,7 +26,9 @@ function inflatesWithin(data: Buffer, size: number): string | null {
     inflateRawSync(data, { maxOutputLength: Math.max(size, 1) });
     return null;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? 'an entry inflates past its declared size' : 'corrupt deflate data';
+    return (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE'
+      ? 'an entry inflates past its declared size'
+      : 'corrupt deflate data';
   }
 }
 

@@ -42,7 +42,10 @@ export class AccountRepo {
 
   async createClient(accountId: string, secretHash: string): Promise<string> {
     const id = newId('cli');
-    await this.db.insertInto('api_clients').values({ id, account_id: accountId, secret_hash: secretHash, created_at: nowIso(), revoked_at: null }).execute();
+    await this.db
+      .insertInto('api_clients')
+      .values({ id, account_id: accountId, secret_hash: secretHash, created_at: nowIso(), revoked_at: null })
+      .execute();
     return id;
   }
 
@@ -53,8 +56,18 @@ export class AccountRepo {
   /** Revokes the client and every token it was issued. Returns false for an unknown client. */
   async revokeClient(clientId: string): Promise<boolean> {
     const at = nowIso();
-    const res = await this.db.updateTable('api_clients').set({ revoked_at: at }).where('id', '=', clientId).where('revoked_at', 'is', null).executeTakeFirst();
-    await this.db.updateTable('service_tokens').set({ revoked_at: at }).where('client_id', '=', clientId).where('revoked_at', 'is', null).execute();
+    const res = await this.db
+      .updateTable('api_clients')
+      .set({ revoked_at: at })
+      .where('id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    await this.db
+      .updateTable('service_tokens')
+      .set({ revoked_at: at })
+      .where('client_id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .execute();
     if (Number(res.numUpdatedRows) > 0) return true;
     return Boolean(await this.findClient(clientId));
   }

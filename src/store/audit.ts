@@ -1,6 +1,14 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
-import { auditView, chainId, entryHash, GENESIS_HASH, verifyChain, type AuditView, type ChainBreak } from '../domain/audit-chain.ts';
+import {
+  auditView,
+  chainId,
+  entryHash,
+  GENESIS_HASH,
+  verifyChain,
+  type AuditView,
+  type ChainBreak,
+} from '../domain/audit-chain.ts';
 import { badRequest } from '../domain/errors.ts';
 import { newId, nowIso } from './ids.ts';
 import type { SearchTables } from './schema-search.ts';
@@ -84,7 +92,10 @@ export class AuditRepo {
         prev_hash: head.hash,
       };
       const hash = entryHash(auditView({ ...row, hash: null }));
-      await trx.insertInto('audit_log').values({ ...row, hash }).execute();
+      await trx
+        .insertInto('audit_log')
+        .values({ ...row, hash })
+        .execute();
       await trx.updateTable('audit_chains').set({ seq: row.chain_seq, hash }).where('chain_id', '=', chain).execute();
     });
     return id;
@@ -92,12 +103,21 @@ export class AuditRepo {
 
   /** A chain's entries, oldest first, as served. */
   async chain(chain: string): Promise<AuditView[]> {
-    const rows = await this.db.selectFrom('audit_log').selectAll().where('chain_id', '=', chain).orderBy('chain_seq').execute();
+    const rows = await this.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('chain_id', '=', chain)
+      .orderBy('chain_seq')
+      .execute();
     return rows.map(auditView);
   }
 
   async head(chain: string): Promise<{ seq: number; hash: string } | undefined> {
-    const row = await this.db.selectFrom('audit_chains').select(['seq', 'hash']).where('chain_id', '=', chain).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('audit_chains')
+      .select(['seq', 'hash'])
+      .where('chain_id', '=', chain)
+      .executeTakeFirst();
     return row ? { seq: Number(row.seq), hash: row.hash } : undefined;
   }
 
@@ -105,14 +125,45 @@ export class AuditRepo {
    * Verifies the account's chains (or one collection's): links, positions and hashes, and that the heads recorded
    * elsewhere (the chain's head row, every export's signed audit head) are still there.
    */
-  async verify(accountId: string, collectionId?: string): Promise<{ valid: boolean; entries: number; head_hash: string; broken_at: (ChainBreak & { collection_id: string | null }) | null }> {
+  async verify(
+    accountId: string,
+    collectionId?: string,
+  ): Promise<{
+    valid: boolean;
+    entries: number;
+    head_hash: string;
+    broken_at: (ChainBreak & { collection_id: string | null }) | null;
+  }> {
     let chains: string[];
     if (collectionId) chains = [chainId(accountId, collectionId)];
     else {
-      const fromLog = await this.db.selectFrom('audit_log').select('chain_id').distinct().where('account_id', '=', accountId).execute();
-      const fromExports = await this.db.selectFrom('exports').select('collection_id').distinct().where('account_id', '=', accountId).execute();
-      const fromCollections = await this.db.selectFrom('collections').select('id').where('account_id', '=', accountId).execute();
-      chains = [...new Set([chainId(accountId, null), ...fromLog.map((r) => r.chain_id ?? ''), ...fromExports.map((r) => chainId(accountId, r.collection_id)), ...fromCollections.map((r) => chainId(accountId, r.id))])].filter(Boolean).sort();
+      const fromLog = await this.db
+        .selectFrom('audit_log')
+        .select('chain_id')
+        .distinct()
+        .where('account_id', '=', accountId)
+        .execute();
+      const fromExports = await this.db
+        .selectFrom('exports')
+        .select('collection_id')
+        .distinct()
+        .where('account_id', '=', accountId)
+        .execute();
+      const fromCollections = await this.db
+        .selectFrom('collections')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .execute();
+      chains = [
+        ...new Set([
+          chainId(accountId, null),
+          ...fromLog.map((r) => r.chain_id ?? ''),
+          ...fromExports.map((r) => chainId(accountId, r.collection_id)),
+          ...fromCollections.map((r) => chainId(accountId, r.id)),
+        ]),
+      ]
+        .filter(Boolean)
+        .sort();
     }
     let entries = 0;
     let headHash = GENESIS_HASH;
@@ -124,8 +175,14 @@ export class AuditRepo {
       const recorded = await this.head(chain);
       if (recorded && recorded.seq > 0) heads.push({ ...recorded, what: 'the chain head record' });
       if (col) {
-        const signed = await this.db.selectFrom('exports').select(['id', 'audit_seq', 'audit_hash']).where('collection_id', '=', col).where('audit_seq', 'is not', null).execute();
-        for (const s of signed) heads.push({ seq: Number(s.audit_seq), hash: s.audit_hash ?? '', what: `export ${s.id}` });
+        const signed = await this.db
+          .selectFrom('exports')
+          .select(['id', 'audit_seq', 'audit_hash'])
+          .where('collection_id', '=', col)
+          .where('audit_seq', 'is not', null)
+          .execute();
+        for (const s of signed)
+          heads.push({ seq: Number(s.audit_seq), hash: s.audit_hash ?? '', what: `export ${s.id}` });
       }
       if (chain === chainId(accountId, collectionId ?? null)) headHash = list[list.length - 1]?.hash ?? GENESIS_HASH;
       const broken = verifyChain(list, heads);
@@ -144,7 +201,10 @@ export class AuditRepo {
     if (opts.action) q = q.where('action', '=', opts.action);
     if (opts.target) q = q.where('target_id', '=', opts.target);
     if (before !== undefined) q = q.where('seq', '<', before);
-    const rows = await q.orderBy('seq', 'desc').limit(opts.limit + 1).execute();
+    const rows = await q
+      .orderBy('seq', 'desc')
+      .limit(opts.limit + 1)
+      .execute();
     const page = rows.slice(0, opts.limit);
     const last = page[page.length - 1];
     return { rows: page, cursor: rows.length > opts.limit && last ? encodeSeq(Number(last.seq)) : null };

@@ -1,7 +1,6 @@
 import type { BlobStore } from '../blobs/types.ts';
 import type { Executor } from './transaction.ts';
 
-
 /** Rolls back an orphan deletion that found an item still holding the content. */
 class ClaimedBlob extends Error {}
 
@@ -19,7 +18,9 @@ export class BlobRefRepo {
     await this.db
       .insertInto('blob_refs')
       .values({ sha256, refs: 1, size, updated_at: at })
-      .onConflict((oc) => oc.column('sha256').doUpdateSet((eb) => ({ refs: eb('blob_refs.refs', '+', 1), updated_at: at })))
+      .onConflict((oc) =>
+        oc.column('sha256').doUpdateSet((eb) => ({ refs: eb('blob_refs.refs', '+', 1), updated_at: at })),
+      )
       .execute();
   }
 
@@ -42,7 +43,12 @@ export class BlobRefRepo {
   /** Deletes the blob when nothing references it any more; returns whether it was deleted. */
   async collect(sha256: string, blobs: BlobStore): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const gone = await trx.deleteFrom('blob_refs').where('sha256', '=', sha256).where('refs', '<=', 0).returning('sha256').executeTakeFirst();
+      const gone = await trx
+        .deleteFrom('blob_refs')
+        .where('sha256', '=', sha256)
+        .where('refs', '<=', 0)
+        .returning('sha256')
+        .executeTakeFirst();
       if (!gone) return false;
       await blobs.delete(sha256);
       return true;
@@ -64,7 +70,14 @@ export class BlobRefRepo {
 
   /** Zero-count rows untouched since `before` (orphans of a crash, or a collect that never ran). */
   async staleUnreferenced(before: string, limit: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('blob_refs').select('sha256').where('refs', '<=', 0).where('updated_at', '<', before).orderBy('updated_at').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('blob_refs')
+      .select('sha256')
+      .where('refs', '<=', 0)
+      .where('updated_at', '<', before)
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
     return rows.map((r) => r.sha256);
   }
 
@@ -73,29 +86,42 @@ export class BlobRefRepo {
    * it (a live run noting or acquiring the same content meanwhile wins), and no item row claims the content.
    */
   async collectStale(sha256: string, before: string, blobs: BlobStore): Promise<'deleted' | 'kept' | 'claimed'> {
-    return this.db.transaction().execute(async (trx) => {
-      const gone = await trx
-        .deleteFrom('blob_refs')
-        .where('sha256', '=', sha256)
-        .where('refs', '<=', 0)
-        .where('updated_at', '<', before)
-        .returning('sha256')
-        .executeTakeFirst();
-      if (!gone) return 'kept';
-      // The counts are exact by construction; an item still holding the content means they are not: keep it.
-      const claimed = await trx.selectFrom('items').select('id').where('sha256', '=', sha256).where('holds_ref', '=', 1).limit(1).executeTakeFirst();
-      if (claimed) throw new ClaimedBlob();
-      await blobs.delete(sha256);
-      return 'deleted' as const;
-    }).catch((err: unknown) => {
-      if (err instanceof ClaimedBlob) return 'claimed' as const;
-      throw err;
-    });
+    return this.db
+      .transaction()
+      .execute(async (trx) => {
+        const gone = await trx
+          .deleteFrom('blob_refs')
+          .where('sha256', '=', sha256)
+          .where('refs', '<=', 0)
+          .where('updated_at', '<', before)
+          .returning('sha256')
+          .executeTakeFirst();
+        if (!gone) return 'kept';
+        // The counts are exact by construction; an item still holding the content means they are not: keep it.
+        const claimed = await trx
+          .selectFrom('items')
+          .select('id')
+          .where('sha256', '=', sha256)
+          .where('holds_ref', '=', 1)
+          .limit(1)
+          .executeTakeFirst();
+        if (claimed) throw new ClaimedBlob();
+        await blobs.delete(sha256);
+        return 'deleted' as const;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ClaimedBlob) return 'claimed' as const;
+        throw err;
+      });
   }
 
   /** A blob that was committed but never referenced (a failed verification, a fenced-out run): delete unless used. */
   async discard(sha256: string, size: number, blobs: BlobStore, at: string): Promise<boolean> {
-    await this.db.insertInto('blob_refs').values({ sha256, refs: 0, size, updated_at: at }).onConflict((oc) => oc.doNothing()).execute();
+    await this.db
+      .insertInto('blob_refs')
+      .values({ sha256, refs: 0, size, updated_at: at })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
     return this.collect(sha256, blobs);
   }
 }

@@ -16,7 +16,10 @@ export type CollectionRow = Selectable<CoreTables['collections']>;
 export class CollectionRepo {
   constructor(private readonly db: Executor) {}
 
-  async create(accountId: string, input: { name: string; workspace_id: string; wallet_id: string; type: string }): Promise<string> {
+  async create(
+    accountId: string,
+    input: { name: string; workspace_id: string; wallet_id: string; type: string },
+  ): Promise<string> {
     const id = newId('col');
     const at = nowIso();
     await this.db
@@ -54,19 +57,36 @@ export class CollectionRepo {
   }
 
   async getById(id: string): Promise<CollectionRow | undefined> {
-    return this.db.selectFrom('collections').selectAll().where('id', '=', id).where('deleting_at', 'is', null).executeTakeFirst();
+    return this.db
+      .selectFrom('collections')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleting_at', 'is', null)
+      .executeTakeFirst();
   }
 
   async listByWorkspace(accountId: string, workspaceId: string, opts: { cursor?: string; limit: number }) {
     return keysetPage(
-      this.db.selectFrom('collections').selectAll().where('account_id', '=', accountId).where('workspace_id', '=', workspaceId).where('deleting_at', 'is', null),
+      this.db
+        .selectFrom('collections')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('workspace_id', '=', workspaceId)
+        .where('deleting_at', 'is', null),
       opts,
     );
   }
 
   /** The account's collections, oldest first, optionally of one workspace, type or sync status. */
-  async list(accountId: string, opts: { workspaceId?: string; type?: string; status?: string; cursor?: string; limit: number }) {
-    let q = this.db.selectFrom('collections').selectAll().where('account_id', '=', accountId).where('deleting_at', 'is', null);
+  async list(
+    accountId: string,
+    opts: { workspaceId?: string; type?: string; status?: string; cursor?: string; limit: number },
+  ) {
+    let q = this.db
+      .selectFrom('collections')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('deleting_at', 'is', null);
     if (opts.workspaceId !== undefined) q = q.where('workspace_id', '=', opts.workspaceId);
     if (opts.type !== undefined) q = q.where('type', '=', opts.type);
     if (opts.status !== undefined) q = q.where('sync_status', '=', opts.status as SyncStatus);
@@ -87,7 +107,14 @@ export class CollectionRepo {
       .where('c.sync_status', 'in', ['pending', 'syncing'])
       .where('c.deleting_at', 'is', null)
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('runs as r').select('r.id').whereRef('r.collection_id', '=', 'c.id').where('r.status', 'in', [...ACTIVE_RUN_STATUSES]))),
+        not(
+          exists(
+            selectFrom('runs as r')
+              .select('r.id')
+              .whereRef('r.collection_id', '=', 'c.id')
+              .where('r.status', 'in', [...ACTIVE_RUN_STATUSES]),
+          ),
+        ),
       )
       .orderBy('c.id')
       .limit(limit)
@@ -112,18 +139,31 @@ export class CollectionRepo {
         .where('sync_status', '=', 'syncing')
         .where('deleting_at', 'is', null)
         .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('runs').select('runs.id').where('runs.collection_id', '=', id).where('runs.status', 'in', [...ACTIVE_RUN_STATUSES]))),
+          not(
+            exists(
+              selectFrom('runs')
+                .select('runs.id')
+                .where('runs.collection_id', '=', id)
+                .where('runs.status', 'in', [...ACTIVE_RUN_STATUSES]),
+            ),
+          ),
         )
         .returning(['account_id'])
         .executeTakeFirst();
-      if (row && patch.sync_status === 'error') await appendCollectionError(trx, row.account_id, id, patch.status_reason);
+      if (row && patch.sync_status === 'error')
+        await appendCollectionError(trx, row.account_id, id, patch.status_reason);
       return row !== undefined;
     });
   }
 
   /** Collections whose deletion started but did not finish (a process stopped midway). */
   async deletingIds(): Promise<string[]> {
-    const rows = await this.db.selectFrom('collections').select('id').where('deleting_at', 'is not', null).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('collections')
+      .select('id')
+      .where('deleting_at', 'is not', null)
+      .orderBy('id')
+      .execute();
     return rows.map((r) => r.id);
   }
 
@@ -137,9 +177,15 @@ export class CollectionRepo {
 
   async update(
     id: string,
-    patch: Partial<Pick<CollectionRow, 'sync_filters' | 'filters_updated_at' | 'type_sync' | 'next_sync_at' | 'status_reason'>>,
+    patch: Partial<
+      Pick<CollectionRow, 'sync_filters' | 'filters_updated_at' | 'type_sync' | 'next_sync_at' | 'status_reason'>
+    >,
   ): Promise<void> {
-    await this.db.updateTable('collections').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('collections')
+      .set({ ...patch, updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
   }
 
   /**
@@ -188,7 +234,8 @@ export class CollectionRepo {
 
   /** Compare-and-swap on sync_status; a move to `error` appends `collection.error` to the event outbox with it. */
   async transition(id: string, from: SyncStatus, to: SyncStatus, reason: string | null = null): Promise<boolean> {
-    if (to === 'error' && !this.db.isTransaction) return this.db.transaction().execute((trx) => new CollectionRepo(trx).transition(id, from, to, reason));
+    if (to === 'error' && !this.db.isTransaction)
+      return this.db.transaction().execute((trx) => new CollectionRepo(trx).transition(id, from, to, reason));
     const row = await this.db
       .updateTable('collections')
       .set({ sync_status: to, status_reason: reason, updated_at: nowIso() })
@@ -207,7 +254,11 @@ export class CollectionRepo {
    */
   async markDeleting(ids: string[], accountId?: string): Promise<string[]> {
     if (ids.length === 0) return [];
-    let q = this.db.updateTable('collections').set({ deleting_at: nowIso() }).where('id', 'in', ids).where('deleting_at', 'is', null);
+    let q = this.db
+      .updateTable('collections')
+      .set({ deleting_at: nowIso() })
+      .where('id', 'in', ids)
+      .where('deleting_at', 'is', null);
     if (accountId !== undefined) q = q.where('account_id', '=', accountId);
     const rows = await q.returning('id').execute();
     return rows.map((r) => r.id);
@@ -241,7 +292,12 @@ export class CollectionRepo {
 }
 
 /** `collection.error`: the collection needs a person (pair again, grant a scope, start it again). */
-export async function appendCollectionError(db: Database, accountId: string, collectionId: string, reason: string | null): Promise<void> {
+export async function appendCollectionError(
+  db: Database,
+  accountId: string,
+  collectionId: string,
+  reason: string | null,
+): Promise<void> {
   await new EventRepo(db).append({
     accountId,
     collectionId,
@@ -251,7 +307,12 @@ export async function appendCollectionError(db: Database, accountId: string, col
 }
 // every collection route starts with this one
 const getCollection = compiledOnce((db: Executor, accountId: string, id: string) =>
-  db.selectFrom('collections').selectAll().where('id', '=', id).where('account_id', '=', accountId).where('deleting_at', 'is', null),
+  db
+    .selectFrom('collections')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('deleting_at', 'is', null),
 );
 
 // the sealed grant itself never leaves the database here: only whether there is one
@@ -276,7 +337,11 @@ const getCollectionWithPairing = compiledOnce((db: Executor, accountId: string, 
       ),
     )
     .selectAll('collections')
-    .select(sql<number>`case when wallets.sealed_grant is not null and wallets.sealed_grant <> '' then 1 else 0 end`.as('credentials_paired'))
+    .select(
+      sql<number>`case when wallets.sealed_grant is not null and wallets.sealed_grant <> '' then 1 else 0 end`.as(
+        'credentials_paired',
+      ),
+    )
     .select([
       'runs.id as run_id',
       'runs.trigger as run_trigger',
@@ -302,7 +367,23 @@ export type CollectionWithRun = Readonly<{ collection: CollectionRow; paired: bo
 async function readWithPairing(db: Executor, accountId: string, id: string): Promise<CollectionWithRun | undefined> {
   const row = (await getCollectionWithPairing(db, accountId, id))[0];
   if (!row) return undefined;
-  const { credentials_paired, run_id, run_trigger, run_scope, run_status, run_listed, run_collected, run_skipped, run_unchanged, run_failed, run_bytes, run_error_count, run_started_at, run_finished_at, ...collection } = row;
+  const {
+    credentials_paired,
+    run_id,
+    run_trigger,
+    run_scope,
+    run_status,
+    run_listed,
+    run_collected,
+    run_skipped,
+    run_unchanged,
+    run_failed,
+    run_bytes,
+    run_error_count,
+    run_started_at,
+    run_finished_at,
+    ...collection
+  } = row;
   const latestRun =
     run_id === null
       ? null

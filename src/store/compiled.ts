@@ -18,7 +18,11 @@ export function compiledOnce<A extends string[], R>(build: (db: Executor, ...arg
       // NUL never reaches a query from outside (the HTTP edge refuses it), so these cannot collide with a value
       const standIns = args.map((_, i) => `\u0000arg${i}\u0000`) as A;
       const query = build(db, ...standIns).compile();
-      entry = { query, slots: query.parameters.map((p) => (typeof p === 'string' ? standIns.indexOf(p) : -1)), stmt: directSqlite(db)?.prepare(query.sql) };
+      entry = {
+        query,
+        slots: query.parameters.map((p) => (typeof p === 'string' ? standIns.indexOf(p) : -1)),
+        stmt: directSqlite(db)?.prepare(query.sql),
+      };
       cache.set(db, entry);
     }
     const { query, slots, stmt } = entry;

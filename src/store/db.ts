@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  sql,
+  type SqliteDatabase,
+} from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
@@ -67,7 +75,8 @@ export async function migrate(db: Database, opts: { schema?: string } = {}): Pro
       // Kysely looks for its bookkeeping tables in every schema unless told which one: always name ours, so
       // databases living side by side in schemas of one PostgreSQL database never see each other's. The pool's
       // search_path (DatabaseOptions.schema, or options in the URL) names it.
-      const schema = opts.schema ?? (await sql<{ schema: string }>`select current_schema() as schema`.execute(conn)).rows[0]?.schema;
+      const schema =
+        opts.schema ?? (await sql<{ schema: string }>`select current_schema() as schema`.execute(conn)).rows[0]?.schema;
       await runMigrations(db, schema);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
@@ -79,7 +88,11 @@ export async function migrate(db: Database, opts: { schema?: string } = {}): Pro
 export const MIGRATION_LOCK = 724001;
 
 async function runMigrations(db: Database, migrationTableSchema: string | undefined): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider, ...(migrationTableSchema && { migrationTableSchema }) }).migrateToLatest();
+  const { error, results } = await new Migrator({
+    db,
+    provider,
+    ...(migrationTableSchema && { migrationTableSchema }),
+  }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- Kysely types the failure `unknown`; a non-Error is shown as it stringifies

@@ -41,7 +41,8 @@ export function registerDirectSqlite(db: Executor, sqlite: SQLite.Database): voi
       if (!free() || dataVersion.busy || totalChanges.busy) return undefined;
       // data_version first: a commit landing between the two reads makes the next stamp differ, never this one stale
       const [dv, tc] = [dataVersion.get() as number, totalChanges.get() as number];
-      if (dv !== seen.dataVersion || tc !== seen.totalChanges) seen = { dataVersion: dv, totalChanges: tc, stamp: seen.stamp + 1 };
+      if (dv !== seen.dataVersion || tc !== seen.totalChanges)
+        seen = { dataVersion: dv, totalChanges: tc, stamp: seen.stamp + 1 };
       return seen.stamp;
     },
   });

@@ -61,13 +61,25 @@ export class EventRepo {
 
   /** The seq of a collection's newest event (0 when it has none). */
   async latestSeq(collectionId: string): Promise<number> {
-    const row = await this.db.selectFrom('events').select('seq').where('collection_id', '=', collectionId).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('events')
+      .select('seq')
+      .where('collection_id', '=', collectionId)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return row ? Number(row.seq) : 0;
   }
 
   /** Every account's events after `afterSeq`, oldest first (the webhook dispatcher's feed). */
   async listAfter(afterSeq: number, limit = 500): Promise<CustodyEvent[]> {
-    const rows = await this.db.selectFrom('events').selectAll().where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
     return rows.map(toEvent);
   }
 }

@@ -8,10 +8,30 @@ export type ExportRow = Selectable<ExportTables['exports']>;
 export class ExportRepo {
   constructor(private readonly db: Executor) {}
 
-  async create(row: { id: string; account_id: string; collection_id: string; options: string; created_at: string }): Promise<ExportRow> {
+  async create(row: {
+    id: string;
+    account_id: string;
+    collection_id: string;
+    options: string;
+    created_at: string;
+  }): Promise<ExportRow> {
     return this.db
       .insertInto('exports')
-      .values({ ...row, status: 'queued', attempt: 0, started_at: null, finished_at: null, lease_owner: null, lease_expires_at: null, counts: null, bytes: null, sha256: null, error: null, audit_seq: null, audit_hash: null })
+      .values({
+        ...row,
+        status: 'queued',
+        attempt: 0,
+        started_at: null,
+        finished_at: null,
+        lease_owner: null,
+        lease_expires_at: null,
+        counts: null,
+        bytes: null,
+        sha256: null,
+        error: null,
+        audit_seq: null,
+        audit_hash: null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
   }
@@ -21,7 +41,14 @@ export class ExportRepo {
   }
 
   listForCollection(collectionId: string, limit = 200): Promise<ExportRow[]> {
-    return this.db.selectFrom('exports').selectAll().where('collection_id', '=', collectionId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return this.db
+      .selectFrom('exports')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /** Queued exports, and running ones whose worker stopped renewing the lease (restarted from the beginning). */
@@ -29,7 +56,9 @@ export class ExportRepo {
     const rows = await this.db
       .selectFrom('exports')
       .select('id')
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]))
+      .where((eb) =>
+        eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]),
+      )
       .orderBy('created_at')
       .limit(limit)
       .execute();
@@ -40,26 +69,57 @@ export class ExportRepo {
   claim(id: string, owner: string, now: string, until: string): Promise<ExportRow | undefined> {
     return this.db
       .updateTable('exports')
-      .set((eb) => ({ status: 'running', lease_owner: owner, lease_expires_at: until, started_at: now, attempt: eb('attempt', '+', 1) }))
+      .set((eb) => ({
+        status: 'running',
+        lease_owner: owner,
+        lease_expires_at: until,
+        started_at: now,
+        attempt: eb('attempt', '+', 1),
+      }))
       .where('id', '=', id)
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]))
+      .where((eb) =>
+        eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]),
+      )
       .returningAll()
       .executeTakeFirst();
   }
 
   async heartbeat(id: string, owner: string, until: string): Promise<boolean> {
-    const r = await this.db.updateTable('exports').set({ lease_expires_at: until }).where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
+    const r = await this.db
+      .updateTable('exports')
+      .set({ lease_expires_at: until })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 
   /** Ends the export if this owner still holds it (a cancel committed meanwhile wins). */
-  async finish(id: string, owner: string, fields: Partial<Pick<ExportRow, 'status' | 'finished_at' | 'counts' | 'bytes' | 'sha256' | 'error' | 'audit_seq' | 'audit_hash'>>): Promise<boolean> {
-    const r = await this.db.updateTable('exports').set({ ...fields, lease_owner: null, lease_expires_at: null }).where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
+  async finish(
+    id: string,
+    owner: string,
+    fields: Partial<
+      Pick<ExportRow, 'status' | 'finished_at' | 'counts' | 'bytes' | 'sha256' | 'error' | 'audit_seq' | 'audit_hash'>
+    >,
+  ): Promise<boolean> {
+    const r = await this.db
+      .updateTable('exports')
+      .set({ ...fields, lease_owner: null, lease_expires_at: null })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 
   async cancel(id: string, at: string): Promise<boolean> {
-    const r = await this.db.updateTable('exports').set({ status: 'cancelled', finished_at: at, lease_owner: null, lease_expires_at: null }).where('id', '=', id).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+    const r = await this.db
+      .updateTable('exports')
+      .set({ status: 'cancelled', finished_at: at, lease_owner: null, lease_expires_at: null })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 }

@@ -14,14 +14,22 @@ export class GraphSubscriptionRepo {
   }
 
   async bySubscriptionId(subscriptionId: string): Promise<GraphSubscriptionRow | undefined> {
-    return this.db.selectFrom('graph_subscriptions').selectAll().where('subscription_id', '=', subscriptionId).executeTakeFirst();
+    return this.db
+      .selectFrom('graph_subscriptions')
+      .selectAll()
+      .where('subscription_id', '=', subscriptionId)
+      .executeTakeFirst();
   }
 
   /** The rows of these Graph subscription ids, in one query (a notification batch is looked up at once). */
   async bySubscriptionIds(subscriptionIds: string[]): Promise<Map<string, GraphSubscriptionRow>> {
     const ids = [...new Set(subscriptionIds)];
     if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('graph_subscriptions').selectAll().where('subscription_id', 'in', ids).execute();
+    const rows = await this.db
+      .selectFrom('graph_subscriptions')
+      .selectAll()
+      .where('subscription_id', 'in', ids)
+      .execute();
     return new Map(rows.map((r) => [r.subscription_id!, r]));
   }
 
@@ -42,11 +50,24 @@ export class GraphSubscriptionRepo {
       })
       .onConflict((oc) => oc.columns(['wallet_id', 'user_id']).doNothing())
       .execute();
-    return this.db.selectFrom('graph_subscriptions').selectAll().where('wallet_id', '=', walletId).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    return this.db
+      .selectFrom('graph_subscriptions')
+      .selectAll()
+      .where('wallet_id', '=', walletId)
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
   }
 
-  async update(id: string, patch: Partial<Pick<GraphSubscriptionRow, 'subscription_id' | 'expires_at' | 'last_error'>>, at: string): Promise<void> {
-    await this.db.updateTable('graph_subscriptions').set({ ...patch, updated_at: at }).where('id', '=', id).execute();
+  async update(
+    id: string,
+    patch: Partial<Pick<GraphSubscriptionRow, 'subscription_id' | 'expires_at' | 'last_error'>>,
+    at: string,
+  ): Promise<void> {
+    await this.db
+      .updateTable('graph_subscriptions')
+      .set({ ...patch, updated_at: at })
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(id: string): Promise<void> {

@@ -48,17 +48,30 @@ export class HoldRepo {
         })
         .execute();
       const unique = [...new Set(input.collectionIds)];
-      if (unique.length) await trx.insertInto('legal_hold_collections').values(unique.map((c) => ({ hold_id: id, collection_id: c }))).execute();
+      if (unique.length)
+        await trx
+          .insertInto('legal_hold_collections')
+          .values(unique.map((c) => ({ hold_id: id, collection_id: c })))
+          .execute();
       await refuseDeleting(trx, accountId, input.collectionIds);
       await refuseDeletingWorkspace(trx, accountId, input.workspaceId);
-      await new EventRepo(trx).append({ accountId, type: 'hold.placed', data: { hold_id: id, collection_ids: unique, workspace_id: input.workspaceId } });
+      await new EventRepo(trx).append({
+        accountId,
+        type: 'hold.placed',
+        data: { hold_id: id, collection_ids: unique, workspace_id: input.workspaceId },
+      });
     });
     return id;
   }
 
   /** A hold of the account, active or released; undefined for unknown ids and other accounts' holds. */
   async get(accountId: string, id: string): Promise<Hold | undefined> {
-    const row = await this.db.selectFrom('legal_holds').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('legal_holds')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return row ? (await withCollections(this.db, [row]))[0] : undefined;
   }
 
@@ -103,8 +116,16 @@ export class HoldRepo {
         if (workspaceId) covers.push(eb('h.workspace_id', '=', workspaceId));
         if (collectionIds.length) {
           covers.push(
-            eb('h.id', 'in', eb.selectFrom('legal_hold_collections').select('hold_id').where('collection_id', 'in', collectionIds)),
-            eb('h.workspace_id', 'in', eb.selectFrom('collections').select('workspace_id').where('id', 'in', collectionIds)),
+            eb(
+              'h.id',
+              'in',
+              eb.selectFrom('legal_hold_collections').select('hold_id').where('collection_id', 'in', collectionIds),
+            ),
+            eb(
+              'h.workspace_id',
+              'in',
+              eb.selectFrom('collections').select('workspace_id').where('id', 'in', collectionIds),
+            ),
           );
         }
         return eb.or(covers);
@@ -126,7 +147,8 @@ export class HoldRepo {
    * caller's transaction already holds the write lock (it starts with a write), which serializes it with create.
    */
   async isHeldLocked(collectionId: string): Promise<boolean> {
-    if (isPostgres(this.db)) await this.db.selectFrom('collections').select('id').where('id', '=', collectionId).forKeyShare().execute();
+    if (isPostgres(this.db))
+      await this.db.selectFrom('collections').select('id').where('id', '=', collectionId).forKeyShare().execute();
     return this.isHeld(collectionId);
   }
 
@@ -138,7 +160,8 @@ export class HoldRepo {
     const trx = this.db;
     if (!isPostgres(trx) || (input.collectionIds.length === 0 && !input.workspaceId)) return;
     // Lock order, the same for a hold and a deletion: the workspace row, then its collections in id order.
-    if (input.workspaceId) await trx.selectFrom('workspaces').select('id').where('id', '=', input.workspaceId).forUpdate().execute();
+    if (input.workspaceId)
+      await trx.selectFrom('workspaces').select('id').where('id', '=', input.workspaceId).forUpdate().execute();
     await trx
       .selectFrom('collections')
       .select('id')
@@ -159,10 +182,17 @@ async function withCollections(db: Executor, rows: HoldRow[]): Promise<Hold[]> {
   const links = await db
     .selectFrom('legal_hold_collections')
     .select(['hold_id', 'collection_id'])
-    .where('hold_id', 'in', rows.map((r) => r.id))
+    .where(
+      'hold_id',
+      'in',
+      rows.map((r) => r.id),
+    )
     .orderBy('collection_id')
     .execute();
-  return rows.map((r) => ({ ...r, collection_ids: links.filter((l) => l.hold_id === r.id).map((l) => l.collection_id) }));
+  return rows.map((r) => ({
+    ...r,
+    collection_ids: links.filter((l) => l.hold_id === r.id).map((l) => l.collection_id),
+  }));
 }
 
 /**
@@ -181,7 +211,10 @@ async function refuseDeleting(trx: Executor, accountId: string, collectionIds: s
     .execute();
   const found = new Set(live.map((r) => r.id));
   const missing = collectionIds.findIndex((c) => !found.has(c));
-  if (missing >= 0) throw Object.assign(notFound(`Collection ${collectionIds[missing]}`), { pointer: `/body/collection_ids/${missing}` });
+  if (missing >= 0)
+    throw Object.assign(notFound(`Collection ${collectionIds[missing]}`), {
+      pointer: `/body/collection_ids/${missing}`,
+    });
 }
 
 /** A workspace whose deletion has started is gone too: a hold naming it answers 404 (rolled back). */
@@ -207,7 +240,10 @@ function isPostgres(ex: Executor): boolean {
  * transaction, which holds lockCovered's locks, so that a hold created concurrently is seen or waits.
  */
 export function legalHoldGuard(db: Executor) {
-  return async (req: { accountId: string; collectionIds: string[]; workspaceId?: string }, trx: Executor = db): Promise<void> => {
+  return async (
+    req: { accountId: string; collectionIds: string[]; workspaceId?: string },
+    trx: Executor = db,
+  ): Promise<void> => {
     const holds = await new HoldRepo(trx).covering(req);
     const hold = holds[0];
     if (!hold) return;

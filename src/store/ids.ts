@@ -1,7 +1,24 @@
 import crypto from 'node:crypto';
 
 /** Opaque, prefixed, URL-safe identifiers: the prefix tells a reader what kind of object an id names. */
-export type IdPrefix = 'acc' | 'cli' | 'ws' | 'wal' | 'col' | 'run' | 'itm' | 'err' | 'hold' | 'aud' | 'pair' | 'exc' | 'pev' | 'gsub' | 'whe' | 'dlv' | 'exp';
+export type IdPrefix =
+  | 'acc'
+  | 'cli'
+  | 'ws'
+  | 'wal'
+  | 'col'
+  | 'run'
+  | 'itm'
+  | 'err'
+  | 'hold'
+  | 'aud'
+  | 'pair'
+  | 'exc'
+  | 'pev'
+  | 'gsub'
+  | 'whe'
+  | 'dlv'
+  | 'exp';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${crypto.randomBytes(12).toString('hex')}`;

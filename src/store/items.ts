@@ -7,7 +7,6 @@ export type ItemRow = Selectable<SyncTables['items']>;
 export type NewItemRow = Insertable<SyncTables['items']>;
 export type ItemPatch = Updateable<SyncTables['items']>;
 
-
 function isPostgres(ex: Executor): boolean {
   return ex.getExecutor().adapter instanceof PostgresAdapter;
 }
@@ -106,8 +105,18 @@ export class ItemRepo {
    * it on PostgreSQL so that a concurrent purge cannot change it in between. SQLite transactions here start with
    * a write, which already holds the database's write lock.
    */
-  async findByKey(collectionId: string, kind: string, sourceId: string, opts: { forUpdate?: boolean } = {}): Promise<ItemRow | undefined> {
-    const q = this.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).where('kind', '=', kind).where('source_id', '=', sourceId);
+  async findByKey(
+    collectionId: string,
+    kind: string,
+    sourceId: string,
+    opts: { forUpdate?: boolean } = {},
+  ): Promise<ItemRow | undefined> {
+    const q = this.db
+      .selectFrom('items')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .where('kind', '=', kind)
+      .where('source_id', '=', sourceId);
     return (opts.forUpdate && isPostgres(this.db) ? q.forUpdate() : q).executeTakeFirst();
   }
 
@@ -131,7 +140,11 @@ export class ItemRepo {
   /** Stamps the items a listing run saw unchanged; one statement per 500 ids. */
   async markSeen(ids: string[], listingRunId: string): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) {
-      await this.db.updateTable('items').set({ last_seen_run_id: listingRunId }).where('id', 'in', ids.slice(i, i + 500)).execute();
+      await this.db
+        .updateTable('items')
+        .set({ last_seen_run_id: listingRunId })
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
     }
   }
 
@@ -156,7 +169,12 @@ export class ItemRepo {
    * Rewrites the item's version list, compare-and-swap on the list read before (`expected`): false when a run
    * superseded the item meanwhile (its new entry is kept).
    */
-  async replaceVersions(id: string, expected: string | null, versions: PreviousVersion[], at: string): Promise<boolean> {
+  async replaceVersions(
+    id: string,
+    expected: string | null,
+    versions: PreviousVersion[],
+    at: string,
+  ): Promise<boolean> {
     const res = await this.db
       .updateTable('items')
       .set({ ...versionColumns(versions), updated_at: at })
@@ -169,29 +187,48 @@ export class ItemRepo {
   /** Visible (not tombstoned) items of a collection, oldest first, keyset-paged. */
   async list(collectionId: string, filter: ItemListFilter, opts: { cursor?: string; limit: number }) {
     const after = decodeCursor(opts.cursor);
-    let q = this.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).where('tombstoned_at', 'is', null);
+    let q = this.db
+      .selectFrom('items')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .where('tombstoned_at', 'is', null);
     if (filter.kind) q = q.where('kind', '=', filter.kind);
     if (filter.custodian) q = q.where('custodian', '=', filter.custodian);
     if (after) {
       q = q.where((eb) =>
-        eb.or([eb('first_seen_at', '>', after[0]), eb.and([eb('first_seen_at', '=', after[0]), eb('id', '>', after[1])])]),
+        eb.or([
+          eb('first_seen_at', '>', after[0]),
+          eb.and([eb('first_seen_at', '=', after[0]), eb('id', '>', after[1])]),
+        ]),
       );
     }
-    const rows = await q.orderBy('first_seen_at').orderBy('id').limit(opts.limit + 1).execute();
+    const rows = await q
+      .orderBy('first_seen_at')
+      .orderBy('id')
+      .limit(opts.limit + 1)
+      .execute();
     const page = rows.slice(0, opts.limit);
     const last = page[page.length - 1];
     return { rows: page, cursor: rows.length > opts.limit && last ? encodeCursor(last.first_seen_at, last.id) : null };
   }
 
   /** Stamps the stored items (if any) of these source keys with the listing mark; one statement per 500 keys. */
-  async markPresent(collectionId: string, keys: Array<{ kind: string; sourceId: string }>, listingRunId: string): Promise<void> {
+  async markPresent(
+    collectionId: string,
+    keys: Array<{ kind: string; sourceId: string }>,
+    listingRunId: string,
+  ): Promise<void> {
     for (let i = 0; i < keys.length; i += 500) {
       const chunk = keys.slice(i, i + 500);
       await this.db
         .updateTable('items')
         .set({ last_seen_run_id: listingRunId })
         .where('collection_id', '=', collectionId)
-        .where('source_id', 'in', chunk.map((k) => k.sourceId))
+        .where(
+          'source_id',
+          'in',
+          chunk.map((k) => k.sourceId),
+        )
         .where('kind', 'in', [...new Set(chunk.map((k) => k.kind))])
         .execute();
     }
@@ -201,9 +238,14 @@ export class ItemRepo {
    * Items of a custodian and kinds that the listing run `listingRunId` has not seen, not yet tombstoned (or not
    * yet marked deleted at the source), for a complete listing to treat as deleted.
    */
-  async unseen(
-    q: { collectionId: string; custodian: string; kinds: string[]; listingRunId: string; already: 'tombstoned' | 'deleted_at_source'; limit: number },
-  ): Promise<Pick<ItemRow, 'id' | 'kind' | 'source_id'>[]> {
+  async unseen(q: {
+    collectionId: string;
+    custodian: string;
+    kinds: string[];
+    listingRunId: string;
+    already: 'tombstoned' | 'deleted_at_source';
+    limit: number;
+  }): Promise<Pick<ItemRow, 'id' | 'kind' | 'source_id'>[]> {
     return this.db
       .selectFrom('items')
       .select(['id', 'kind', 'source_id'])
@@ -218,7 +260,12 @@ export class ItemRepo {
   }
 
   async get(collectionId: string, id: string): Promise<ItemRow | undefined> {
-    return this.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('items')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** Every item including tombstones, in pages (manifest). */
@@ -228,7 +275,9 @@ export class ItemRepo {
       let q = this.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId);
       if (after) {
         const [at, id] = after;
-        q = q.where((eb) => eb.or([eb('first_seen_at', '>', at), eb.and([eb('first_seen_at', '=', at), eb('id', '>', id)])]));
+        q = q.where((eb) =>
+          eb.or([eb('first_seen_at', '>', at), eb.and([eb('first_seen_at', '=', at), eb('id', '>', id)])]),
+        );
       }
       const rows = await q.orderBy('first_seen_at').orderBy('id').limit(batch).execute();
       yield* rows;
@@ -283,13 +332,22 @@ export class ItemRepo {
   async purgeBatch(collectionId: string, limit: number) {
     return this.db
       .deleteFrom('items')
-      .where('id', 'in', (eb) => eb.selectFrom('items').select('id').where('collection_id', '=', collectionId).limit(limit))
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('items').select('id').where('collection_id', '=', collectionId).limit(limit),
+      )
       .returning(['id', 'sha256', 'holds_ref', 'previous_versions'])
       .execute();
   }
 
   async hasAny(collectionId: string): Promise<boolean> {
-    return Boolean(await this.db.selectFrom('items').select('id').where('collection_id', '=', collectionId).limit(1).executeTakeFirst());
+    return Boolean(
+      await this.db
+        .selectFrom('items')
+        .select('id')
+        .where('collection_id', '=', collectionId)
+        .limit(1)
+        .executeTakeFirst(),
+    );
   }
 
   async deleteIds(ids: string[]): Promise<void> {
@@ -301,7 +359,11 @@ export class CursorRepo {
   constructor(private readonly db: Executor) {}
 
   async get(collectionId: string): Promise<{ value: unknown; fingerprint: string | null } | undefined> {
-    const row = await this.db.selectFrom('collection_cursors').selectAll().where('collection_id', '=', collectionId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('collection_cursors')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .executeTakeFirst();
     return row ? { value: JSON.parse(row.value), fingerprint: row.filters_fingerprint } : undefined;
   }
 
@@ -309,7 +371,9 @@ export class CursorRepo {
     await this.db
       .insertInto('collection_cursors')
       .values({ collection_id: collectionId, value, filters_fingerprint: fingerprint, updated_at: at })
-      .onConflict((oc) => oc.column('collection_id').doUpdateSet({ value, filters_fingerprint: fingerprint, updated_at: at }))
+      .onConflict((oc) =>
+        oc.column('collection_id').doUpdateSet({ value, filters_fingerprint: fingerprint, updated_at: at }),
+      )
       .execute();
   }
 

@@ -11,7 +11,8 @@ export function decodeCursor(cursor: string | undefined): [string, string] | und
   if (!cursor) return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string' && storable(v))) return value as [string, string];
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string' && storable(v)))
+      return value as [string, string];
   } catch {
     // fall through
   }
@@ -27,7 +28,11 @@ export async function keysetPage<R extends { created_at: string; id: string }>(
   const after = decodeCursor(opts.cursor);
   // Row-value comparison: SQLite and PostgreSQL both order (created_at, id) pairs lexicographically.
   const q = after ? query.where(sql<boolean>`(created_at, id) > (${after[0]}, ${after[1]})`) : query;
-  const rows = await q.orderBy(sql`created_at`).orderBy(sql`id`).limit(opts.limit + 1).execute();
+  const rows = await q
+    .orderBy(sql`created_at`)
+    .orderBy(sql`id`)
+    .limit(opts.limit + 1)
+    .execute();
   const page = rows.slice(0, opts.limit);
   const last = page[page.length - 1];
   return { rows: page, cursor: rows.length > opts.limit && last ? encodeCursor(last.created_at, last.id) : null };

@@ -11,7 +11,13 @@ export class PairingRepo {
   async recordState(input: { nonceHash: string; accountId: string; type: string; expiresAt: string }): Promise<void> {
     await this.db
       .insertInto('oauth_states')
-      .values({ nonce_hash: input.nonceHash, account_id: input.accountId, type: input.type, expires_at: input.expiresAt, used_at: null })
+      .values({
+        nonce_hash: input.nonceHash,
+        account_id: input.accountId,
+        type: input.type,
+        expires_at: input.expiresAt,
+        used_at: null,
+      })
       .execute();
   }
 
@@ -29,7 +35,14 @@ export class PairingRepo {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  async createPairing(input: { codeHash: string; accountId: string; type: string; sealedGrant: string; expiresAt: string; now: string }): Promise<void> {
+  async createPairing(input: {
+    codeHash: string;
+    accountId: string;
+    type: string;
+    sealedGrant: string;
+    expiresAt: string;
+    now: string;
+  }): Promise<void> {
     await this.db
       .insertInto('pairings')
       .values({
@@ -48,7 +61,12 @@ export class PairingRepo {
    * Takes the sealed grant of a pending pairing, once. A code of another account or type is left untouched
    * (a guess from elsewhere must not burn it). The consumed row keeps no grant.
    */
-  async consumePairing(input: { codeHash: string; accountId: string; type: string; now: string }): Promise<string | undefined> {
+  async consumePairing(input: {
+    codeHash: string;
+    accountId: string;
+    type: string;
+    now: string;
+  }): Promise<string | undefined> {
     const row = await this.db
       .selectFrom('pairings')
       .select('sealed_grant')

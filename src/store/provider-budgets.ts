@@ -45,7 +45,11 @@ export class ProviderBudgetRepo {
    * Applies `change` to the stored state (or to `initial` when there is none) and stores the result, with the row
    * locked on PostgreSQL so that two processes learning at once both count.
    */
-  async update(ids: { key: string; provider: string; credential: string }, initial: StoredRate, change: (state: StoredRate) => StoredRate): Promise<StoredRate> {
+  async update(
+    ids: { key: string; provider: string; credential: string },
+    initial: StoredRate,
+    change: (state: StoredRate) => StoredRate,
+  ): Promise<StoredRate> {
     return this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('provider_budgets')
@@ -55,7 +59,11 @@ export class ProviderBudgetRepo {
       const select = trx.selectFrom('provider_budgets').selectAll().where('key', '=', ids.key);
       const row = await (this.postgres ? select.forUpdate() : select).executeTakeFirstOrThrow();
       const next = change(toRate(row));
-      await trx.updateTable('provider_budgets').set({ ...fromRate(next), updated_at: nowIso() }).where('key', '=', ids.key).execute();
+      await trx
+        .updateTable('provider_budgets')
+        .set({ ...fromRate(next), updated_at: nowIso() })
+        .where('key', '=', ids.key)
+        .execute();
       return next;
     });
   }
@@ -64,17 +72,33 @@ export class ProviderBudgetRepo {
   async tryLease(key: string, cap: number, leaseId: string, expiresAtMs: number, nowMs: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(hashtext(${`budget-lease:${key}`}))`.execute(trx);
-      await trx.deleteFrom('provider_budget_leases').where('key', '=', key).where('expires_at_ms', '<', nowMs).execute();
-      const { n } = await trx.selectFrom('provider_budget_leases').select((eb) => eb.fn.countAll<number>().as('n')).where('key', '=', key).executeTakeFirstOrThrow();
+      await trx
+        .deleteFrom('provider_budget_leases')
+        .where('key', '=', key)
+        .where('expires_at_ms', '<', nowMs)
+        .execute();
+      const { n } = await trx
+        .selectFrom('provider_budget_leases')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('key', '=', key)
+        .executeTakeFirstOrThrow();
       if (Number(n) >= cap) return false;
-      await trx.insertInto('provider_budget_leases').values({ key, lease_id: leaseId, expires_at_ms: expiresAtMs }).execute();
+      await trx
+        .insertInto('provider_budget_leases')
+        .values({ key, lease_id: leaseId, expires_at_ms: expiresAtMs })
+        .execute();
       return true;
     });
   }
 
   async renewLeases(key: string, leaseIds: string[], expiresAtMs: number): Promise<void> {
     if (leaseIds.length === 0) return;
-    await this.db.updateTable('provider_budget_leases').set({ expires_at_ms: expiresAtMs }).where('key', '=', key).where('lease_id', 'in', leaseIds).execute();
+    await this.db
+      .updateTable('provider_budget_leases')
+      .set({ expires_at_ms: expiresAtMs })
+      .where('key', '=', key)
+      .where('lease_id', 'in', leaseIds)
+      .execute();
   }
 
   async releaseLease(key: string, leaseId: string): Promise<void> {
@@ -82,11 +106,25 @@ export class ProviderBudgetRepo {
   }
 }
 
-function toRow(r: { key: string; provider: string; credential: string; updated_at: string; rate: number; ceiling: number | null; ceiling_at_ms: number | null; cut_at_ms: number | null }): LearnedRateRow {
+function toRow(r: {
+  key: string;
+  provider: string;
+  credential: string;
+  updated_at: string;
+  rate: number;
+  ceiling: number | null;
+  ceiling_at_ms: number | null;
+  cut_at_ms: number | null;
+}): LearnedRateRow {
   return { ...toRate(r), key: r.key, provider: r.provider, credential: r.credential, updatedAt: r.updated_at };
 }
 
-function toRate(row: { rate: number; ceiling: number | null; ceiling_at_ms: number | null; cut_at_ms: number | null }): StoredRate {
+function toRate(row: {
+  rate: number;
+  ceiling: number | null;
+  ceiling_at_ms: number | null;
+  cut_at_ms: number | null;
+}): StoredRate {
   const n = (v: number | string | null) => (v === null ? null : Number(v));
   return { rate: Number(row.rate), ceiling: n(row.ceiling), ceilingAt: n(row.ceiling_at_ms), cutAt: n(row.cut_at_ms) };
 }

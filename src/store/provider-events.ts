@@ -34,22 +34,42 @@ export class ProviderEventRepo {
         processed_at: null,
         outcome: null,
       })
-      .onConflict((oc) => oc.columns(['provider', 'dedup_key']).doUpdateSet((eb) => ({ deliveries: eb('provider_events.deliveries', '+', 1) })))
+      .onConflict((oc) =>
+        oc
+          .columns(['provider', 'dedup_key'])
+          .doUpdateSet((eb) => ({ deliveries: eb('provider_events.deliveries', '+', 1) })),
+      )
       .returning(['id', 'deliveries'])
       .executeTakeFirstOrThrow();
     return Number(inserted.deliveries) === 1;
   }
 
   async pending(limit: number): Promise<ProviderEventRow[]> {
-    return this.db.selectFrom('provider_events').selectAll().where('status', '=', 'pending').orderBy('received_at').orderBy('id').limit(limit).execute();
+    return this.db
+      .selectFrom('provider_events')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .orderBy('received_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   }
 
   async markDone(id: string, at: string, outcome: string): Promise<void> {
-    await this.db.updateTable('provider_events').set({ status: 'done', processed_at: at, outcome: outcome.slice(0, 500) }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('provider_events')
+      .set({ status: 'done', processed_at: at, outcome: outcome.slice(0, 500) })
+      .where('id', '=', id)
+      .execute();
   }
 
   async byProvider(provider: string): Promise<ProviderEventRow[]> {
-    return this.db.selectFrom('provider_events').selectAll().where('provider', '=', provider).orderBy('received_at').execute();
+    return this.db
+      .selectFrom('provider_events')
+      .selectAll()
+      .where('provider', '=', provider)
+      .orderBy('received_at')
+      .execute();
   }
 }
 
@@ -80,9 +100,14 @@ export class EventTargetRepo {
     const rows = await this.db
       .selectFrom('event_targets')
       .select(['collection_id', 'custodian', 'last_at'])
-      .where('collection_id', 'in', ids.map((r) => r.collection_id))
+      .where(
+        'collection_id',
+        'in',
+        ids.map((r) => r.collection_id),
+      )
       .execute();
-    for (const r of rows) out.set(r.collection_id, [...(out.get(r.collection_id) ?? []), { custodian: r.custodian, last_at: r.last_at }]);
+    for (const r of rows)
+      out.set(r.collection_id, [...(out.get(r.collection_id) ?? []), { custodian: r.custodian, last_at: r.last_at }]);
     return out;
   }
 
@@ -123,7 +148,9 @@ export class EventRoutingRepo {
   }
 
   /** Every live auto/arch collection with filters whose wallet is paired (the subscription manager's input). */
-  async pairedEventCollections(): Promise<Array<{ id: string; type: string; wallet_id: string; sync_filters: string | null }>> {
+  async pairedEventCollections(): Promise<
+    Array<{ id: string; type: string; wallet_id: string; sync_filters: string | null }>
+  > {
     return this.db
       .selectFrom('collections')
       .innerJoin('wallets', 'wallets.id', 'collections.wallet_id')

@@ -5,7 +5,11 @@ export class RefreshLockRepo {
   constructor(private readonly db: Executor) {}
 
   async holder(walletId: string): Promise<{ owner: string; expires_at: string } | undefined> {
-    return this.db.selectFrom('credential_refresh_locks').select(['owner', 'expires_at']).where('wallet_id', '=', walletId).executeTakeFirst();
+    return this.db
+      .selectFrom('credential_refresh_locks')
+      .select(['owner', 'expires_at'])
+      .where('wallet_id', '=', walletId)
+      .executeTakeFirst();
   }
 
   /** Takes the lock when nobody holds it, or when its holder's lock expired before `now` (the holder died). */
@@ -37,6 +41,10 @@ export class RefreshLockRepo {
   }
 
   async release(walletId: string, owner: string): Promise<void> {
-    await this.db.deleteFrom('credential_refresh_locks').where('wallet_id', '=', walletId).where('owner', '=', owner).execute();
+    await this.db
+      .deleteFrom('credential_refresh_locks')
+      .where('wallet_id', '=', walletId)
+      .where('owner', '=', owner)
+      .execute();
   }
 }

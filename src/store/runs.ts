@@ -11,7 +11,22 @@ import type { SyncTables } from './schema-sync.ts';
 
 export type RunRow = Selectable<SyncTables['runs']>;
 /** What a run's summary shows (read with the collection on its hot GET). */
-export type RunHead = Pick<RunRow, 'id' | 'trigger' | 'scope' | 'status' | 'listed' | 'collected' | 'skipped' | 'unchanged' | 'failed' | 'bytes' | 'error_count' | 'started_at' | 'finished_at'>;
+export type RunHead = Pick<
+  RunRow,
+  | 'id'
+  | 'trigger'
+  | 'scope'
+  | 'status'
+  | 'listed'
+  | 'collected'
+  | 'skipped'
+  | 'unchanged'
+  | 'failed'
+  | 'bytes'
+  | 'error_count'
+  | 'started_at'
+  | 'finished_at'
+>;
 export type RunErrorRow = Selectable<SyncTables['run_errors']>;
 /** `event`: a provider event's targeted run, limited to `scope` (custodian ids). */
 export type RunTrigger = 'start' | 'schedule' | 'retry' | 'event';
@@ -40,7 +55,13 @@ type FinalStatus = FinalRunStatus;
  * `run.finish` (audit) and `run.finished` (event outbox): outcome = the run's final status. Always inside the
  * transaction that sets that status.
  */
-async function auditFinish(trx: Executor, run: Pick<RunRow, 'id' | 'account_id' | 'collection_id'>, status: FinalStatus, at: string, reason: string | null) {
+async function auditFinish(
+  trx: Executor,
+  run: Pick<RunRow, 'id' | 'account_id' | 'collection_id'>,
+  status: FinalStatus,
+  at: string,
+  reason: string | null,
+) {
   await new EventRepo(trx).append({
     accountId: run.account_id,
     collectionId: run.collection_id,
@@ -159,9 +180,15 @@ export class RunRepo {
     const before = decodeCursor(opts.cursor);
     let q = this.db.selectFrom('runs').selectAll().where('collection_id', '=', collectionId);
     if (before) {
-      q = q.where((eb) => eb.or([eb('created_at', '<', before[0]), eb.and([eb('created_at', '=', before[0]), eb('id', '<', before[1])])]));
+      q = q.where((eb) =>
+        eb.or([eb('created_at', '<', before[0]), eb.and([eb('created_at', '=', before[0]), eb('id', '<', before[1])])]),
+      );
     }
-    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(opts.limit + 1).execute();
+    const rows = await q
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(opts.limit + 1)
+      .execute();
     const page = rows.slice(0, opts.limit);
     const last = page[page.length - 1];
     return { rows: page, cursor: rows.length > opts.limit && last ? encodeCursor(last.created_at, last.id) : null };
@@ -190,7 +217,9 @@ export class RunRepo {
     return this.db
       .selectFrom('runs')
       .selectAll()
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]))
+      .where((eb) =>
+        eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]),
+      )
       .orderBy('created_at')
       .limit(limit)
       .execute();
@@ -198,7 +227,12 @@ export class RunRepo {
 
   /** Running runs with a live lease held by one of these owner prefixes (used to spot owners that died). */
   async runningOwnedBy(ownerPrefix: string): Promise<RunRow[]> {
-    return this.db.selectFrom('runs').selectAll().where('status', '=', 'running').where('lease_owner', 'like', `${ownerPrefix}%`).execute();
+    return this.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('status', '=', 'running')
+      .where('lease_owner', 'like', `${ownerPrefix}%`)
+      .execute();
   }
 
   /**
@@ -206,7 +240,13 @@ export class RunRepo {
    * Returns the claimed row or undefined when someone else has it. The first claim (attempt 1) records
    * `run.start` in the same transaction; a run resumed after a crash or a lost lease records nothing new.
    */
-  async claim(id: string, owner: string, now: string, leaseUntil: string, deadOwner?: string): Promise<RunRow | undefined> {
+  async claim(
+    id: string,
+    owner: string,
+    now: string,
+    leaseUntil: string,
+    deadOwner?: string,
+  ): Promise<RunRow | undefined> {
     return atomically(this.db, async (trx) => {
       const row = await trx
         .updateTable('runs')
@@ -220,7 +260,10 @@ export class RunRepo {
         }))
         .where('id', '=', id)
         .where((eb) => {
-          const stale = [eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])];
+          const stale = [
+            eb('status', '=', 'queued'),
+            eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)]),
+          ];
           if (deadOwner) stale.push(eb.and([eb('status', '=', 'running'), eb('lease_owner', '=', deadOwner)]));
           return eb.or(stale);
         })
@@ -338,12 +381,20 @@ export class RunRepo {
 
   /** One more error on the run's counter (a run-level failure, beside the item errors counted with progress). */
   async countError(id: string): Promise<void> {
-    await this.db.updateTable('runs').set((eb) => ({ error_count: eb('error_count', '+', 1) })).where('id', '=', id).execute();
+    await this.db
+      .updateTable('runs')
+      .set((eb) => ({ error_count: eb('error_count', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
   }
 
   /** `n` pieces failed outside any unit's own counting (each also an error of the run). */
   async countFailures(id: string, n: number): Promise<void> {
-    await this.db.updateTable('runs').set((eb) => ({ failed: eb('failed', '+', n), error_count: eb('error_count', '+', n) })).where('id', '=', id).execute();
+    await this.db
+      .updateTable('runs')
+      .set((eb) => ({ failed: eb('failed', '+', n), error_count: eb('error_count', '+', n) }))
+      .where('id', '=', id)
+      .execute();
   }
 
   /** The cursors a run collected, kept for the next run only once it succeeds. */
@@ -353,7 +404,14 @@ export class RunRepo {
   }
 
   async errors(runId: string, limit: number): Promise<RunErrorRow[]> {
-    return this.db.selectFrom('run_errors').selectAll().where('run_id', '=', runId).orderBy('at').orderBy('id').limit(limit).execute();
+    return this.db
+      .selectFrom('run_errors')
+      .selectAll()
+      .where('run_id', '=', runId)
+      .orderBy('at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   }
 
   /** Every error of the collection's runs, oldest first (manifest exceptions). */
@@ -380,7 +438,12 @@ export class RunRepo {
 
   /** Every run of the collection, oldest first (manifest). */
   async allOfCollection(collectionId: string): Promise<RunRow[]> {
-    return this.db.selectFrom('runs').selectAll().where('collection_id', '=', collectionId).orderBy('created_at').execute();
+    return this.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .orderBy('created_at')
+      .execute();
   }
 
   async deleteByCollection(collectionId: string): Promise<void> {
@@ -392,5 +455,11 @@ export class RunRepo {
 // read by every GET of a collection
 // `limit 1` written out: SQLite plans a bound limit anew on every run, which costs it eight times the read itself
 const latestRun = compiledOnce((db: Executor, collectionId: string) =>
-  db.selectFrom('runs').selectAll().where('collection_id', '=', collectionId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(sql.lit(1)),
+  db
+    .selectFrom('runs')
+    .selectAll()
+    .where('collection_id', '=', collectionId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(sql.lit(1)),
 );

@@ -91,4 +91,5 @@ export interface CoreTables {
   };
 }
 
-export interface DB extends CoreTables, SyncTables, SearchTables, EventTables, UnitTables, WebhookTables, BudgetTables, ExportTables {}
+export interface DB
+  extends CoreTables, SyncTables, SearchTables, EventTables, UnitTables, WebhookTables, BudgetTables, ExportTables {}

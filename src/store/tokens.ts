@@ -28,7 +28,10 @@ export class TokenRepo {
    * write, by this process or another, is seen by the next call. `stamp`: the request's own look at the database
    * (whileUnchanged).
    */
-  async findWithClient(tokenHash: string, stamp?: number): Promise<Readonly<TokenRow & { client_revoked_at: string | null }> | undefined> {
+  async findWithClient(
+    tokenHash: string,
+    stamp?: number,
+  ): Promise<Readonly<TokenRow & { client_revoked_at: string | null }> | undefined> {
     return findWithClientCached(this.db, tokenHash, stamp);
   }
 
@@ -45,7 +48,12 @@ export class TokenRepo {
   }
 
   async revokeFamily(familyId: string, at: string): Promise<void> {
-    await this.db.updateTable('service_tokens').set({ revoked_at: at }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+    await this.db
+      .updateTable('service_tokens')
+      .set({ revoked_at: at })
+      .where('family_id', '=', familyId)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 
   async deleteExpired(before: string): Promise<void> {
@@ -54,7 +62,9 @@ export class TokenRepo {
 }
 
 // every authenticated request runs this one
-const findWithClientCached = whileUnchanged(async (db: Executor, tokenHash: string) => (await findWithClient(db, tokenHash))[0]);
+const findWithClientCached = whileUnchanged(
+  async (db: Executor, tokenHash: string) => (await findWithClient(db, tokenHash))[0],
+);
 const findWithClient = compiledOnce((db: Executor, tokenHash: string) =>
   db
     .selectFrom('service_tokens')

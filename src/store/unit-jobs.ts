@@ -26,7 +26,12 @@ export class UnitJobRepo {
   constructor(private readonly db: Executor) {}
 
   async get(runId: string, unitKey: string): Promise<UnitJobRow | undefined> {
-    return this.db.selectFrom('unit_jobs').selectAll().where('run_id', '=', runId).where('unit_key', '=', unitKey).executeTakeFirst();
+    return this.db
+      .selectFrom('unit_jobs')
+      .selectAll()
+      .where('run_id', '=', runId)
+      .where('unit_key', '=', unitKey)
+      .executeTakeFirst();
   }
 
   async list(runId: string): Promise<UnitJobRow[]> {
@@ -37,7 +42,13 @@ export class UnitJobRepo {
    * Inserts the run's units (idempotent: a planner resumed after a crash adds none twice) and hands the run to them:
    * its lease owner becomes `units:<run_id>` with no expiry. False when the caller no longer owns the run.
    */
-  async fanOut(runId: string, owner: string, collectionId: string, units: Array<{ key: string; kind: string; email: string | null; data?: unknown }>, at: string): Promise<boolean> {
+  async fanOut(
+    runId: string,
+    owner: string,
+    collectionId: string,
+    units: Array<{ key: string; kind: string; email: string | null; data?: unknown }>,
+    at: string,
+  ): Promise<boolean> {
     return atomically(this.db, async (trx) => {
       const res = await trx
         .updateTable('runs')
@@ -50,7 +61,23 @@ export class UnitJobRepo {
       for (const u of units) {
         await trx
           .insertInto('unit_jobs')
-          .values({ run_id: runId, unit_key: u.key, collection_id: collectionId, kind: u.kind, email: u.email, status: 'queued', lease_owner: null, lease_expires_at: null, heartbeat_at: null, checkpoint: null, pending_cursors: null, error: null, created_at: at, finished_at: null, plan_data: u.data === undefined ? null : JSON.stringify(u.data) })
+          .values({
+            run_id: runId,
+            unit_key: u.key,
+            collection_id: collectionId,
+            kind: u.kind,
+            email: u.email,
+            status: 'queued',
+            lease_owner: null,
+            lease_expires_at: null,
+            heartbeat_at: null,
+            checkpoint: null,
+            pending_cursors: null,
+            error: null,
+            created_at: at,
+            finished_at: null,
+            plan_data: u.data === undefined ? null : JSON.stringify(u.data),
+          })
           .onConflict((oc) => oc.columns(['run_id', 'unit_key']).doNothing())
           .execute();
       }
@@ -62,26 +89,58 @@ export class UnitJobRepo {
    * Compare-and-swap claim of a unit of a running run: queued, running with an expired lease, or held by `deadOwner`.
    * Undefined when another process holds it, it ended, or its run did.
    */
-  async claim(runId: string, unitKey: string, owner: string, now: string, leaseUntil: string, deadOwner?: string): Promise<UnitJobRow | undefined> {
+  async claim(
+    runId: string,
+    unitKey: string,
+    owner: string,
+    now: string,
+    leaseUntil: string,
+    deadOwner?: string,
+  ): Promise<UnitJobRow | undefined> {
     return this.db
       .updateTable('unit_jobs')
-      .set((eb) => ({ status: 'running', lease_owner: owner, lease_expires_at: leaseUntil, heartbeat_at: now, last_progress_at: now, attempt: eb('attempt', '+', 1) }))
+      .set((eb) => ({
+        status: 'running',
+        lease_owner: owner,
+        lease_expires_at: leaseUntil,
+        heartbeat_at: now,
+        last_progress_at: now,
+        attempt: eb('attempt', '+', 1),
+      }))
       .where('run_id', '=', runId)
       .where('unit_key', '=', unitKey)
       .where((eb) => {
-        const stale = [eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])];
+        const stale = [
+          eb('status', '=', 'queued'),
+          eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)]),
+        ];
         if (deadOwner) stale.push(eb.and([eb('status', '=', 'running'), eb('lease_owner', '=', deadOwner)]));
         return eb.or(stale);
       })
-      .where((eb) => eb.exists(eb.selectFrom('runs').select('runs.id').where('runs.id', '=', runId).where('runs.status', '=', 'running')))
+      .where((eb) =>
+        eb.exists(
+          eb.selectFrom('runs').select('runs.id').where('runs.id', '=', runId).where('runs.status', '=', 'running'),
+        ),
+      )
       .returningAll()
       .executeTakeFirst();
   }
 
-  async heartbeat(runId: string, unitKey: string, owner: string, now: string, leaseUntil: string, lastProgressAt?: string): Promise<boolean> {
+  async heartbeat(
+    runId: string,
+    unitKey: string,
+    owner: string,
+    now: string,
+    leaseUntil: string,
+    lastProgressAt?: string,
+  ): Promise<boolean> {
     const res = await this.db
       .updateTable('unit_jobs')
-      .set({ heartbeat_at: now, lease_expires_at: leaseUntil, ...(lastProgressAt !== undefined && { last_progress_at: lastProgressAt }) })
+      .set({
+        heartbeat_at: now,
+        lease_expires_at: leaseUntil,
+        ...(lastProgressAt !== undefined && { last_progress_at: lastProgressAt }),
+      })
       .where('run_id', '=', runId)
       .where('unit_key', '=', unitKey)
       .where('lease_owner', '=', owner)
@@ -107,7 +166,13 @@ export class UnitJobRepo {
    * the run's (the run row is locked first), then stores the unit's counters, checkpoint and cursors. False when
    * the unit or its run is no longer the caller's (cancelled, taken over): the caller must roll back.
    */
-  async saveProgress(runId: string, unitKey: string, owner: string, now: string, p: { counters: Counters; checkpoint?: string | null; pendingCursors?: string | null }): Promise<boolean> {
+  async saveProgress(
+    runId: string,
+    unitKey: string,
+    owner: string,
+    now: string,
+    p: { counters: Counters; checkpoint?: string | null; pendingCursors?: string | null },
+  ): Promise<boolean> {
     const row = await this.db
       .selectFrom('unit_jobs')
       .selectAll()
@@ -120,8 +185,10 @@ export class UnitJobRepo {
     const before = unitCountersOf(row);
     const run = await this.db
       .updateTable('runs')
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- Kysely's update object, built from the counter names
-      .set((eb) => Object.fromEntries([...COUNTERS.map((c) => [c, eb(c, '+', p.counters[c] - before[c])]), ['heartbeat_at', now]]))
+      .set((eb) =>
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- Kysely's update object, built from the counter names
+        Object.fromEntries([...COUNTERS.map((c) => [c, eb(c, '+', p.counters[c] - before[c])]), ['heartbeat_at', now]]),
+      )
       .where('id', '=', runId)
       .where('status', '=', 'running')
       .executeTakeFirst();
@@ -155,11 +222,22 @@ export class UnitJobRepo {
     failure?: { error: string; needsAction: boolean },
   ): Promise<{ finished: boolean; last: boolean }> {
     return atomically(this.db, async (trx) => {
-      const run = await trx.updateTable('runs').set({ heartbeat_at: at }).where('id', '=', runId).where('status', '=', 'running').executeTakeFirst();
+      const run = await trx
+        .updateTable('runs')
+        .set({ heartbeat_at: at })
+        .where('id', '=', runId)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
       if (Number(run.numUpdatedRows) !== 1) return { finished: false, last: false };
       const res = await trx
         .updateTable('unit_jobs')
-        .set({ status, finished_at: at, lease_expires_at: null, error: failure?.error ?? null, needs_action: failure?.needsAction ? 1 : 0 })
+        .set({
+          status,
+          finished_at: at,
+          lease_expires_at: null,
+          error: failure?.error ?? null,
+          needs_action: failure?.needsAction ? 1 : 0,
+        })
         .where('run_id', '=', runId)
         .where('unit_key', '=', unitKey)
         .where('lease_owner', '=', owner)
@@ -192,8 +270,18 @@ export class UnitJobRepo {
     return this.db
       .selectFrom('unit_jobs')
       .selectAll()
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]))
-      .where((eb) => eb.exists(eb.selectFrom('runs').select('runs.id').whereRef('runs.id', '=', 'unit_jobs.run_id').where('runs.status', '=', 'running')))
+      .where((eb) =>
+        eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]),
+      )
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('runs')
+            .select('runs.id')
+            .whereRef('runs.id', '=', 'unit_jobs.run_id')
+            .where('runs.status', '=', 'running'),
+        ),
+      )
       .orderBy('created_at')
       .orderBy('unit_key')
       .limit(limit)
@@ -202,7 +290,12 @@ export class UnitJobRepo {
 
   /** Running units with a live lease held by owners with this prefix (to spot owners that died). */
   async runningOwnedBy(ownerPrefix: string): Promise<UnitJobRow[]> {
-    return this.db.selectFrom('unit_jobs').selectAll().where('status', '=', 'running').where('lease_owner', 'like', `${ownerPrefix}%`).execute();
+    return this.db
+      .selectFrom('unit_jobs')
+      .selectAll()
+      .where('status', '=', 'running')
+      .where('lease_owner', 'like', `${ownerPrefix}%`)
+      .execute();
   }
 
   /**
@@ -210,8 +303,17 @@ export class UnitJobRepo {
    * True when it is (now) this unit's, also when the same unit claims it again after a takeover.
    */
   async claimPiece(runId: string, claimKey: string, unitKey: string): Promise<boolean> {
-    await this.db.insertInto('unit_claims').values({ run_id: runId, claim_key: claimKey, unit_key: unitKey }).onConflict((oc) => oc.columns(['run_id', 'claim_key']).doNothing()).execute();
-    const row = await this.db.selectFrom('unit_claims').select('unit_key').where('run_id', '=', runId).where('claim_key', '=', claimKey).executeTakeFirst();
+    await this.db
+      .insertInto('unit_claims')
+      .values({ run_id: runId, claim_key: claimKey, unit_key: unitKey })
+      .onConflict((oc) => oc.columns(['run_id', 'claim_key']).doNothing())
+      .execute();
+    const row = await this.db
+      .selectFrom('unit_claims')
+      .select('unit_key')
+      .where('run_id', '=', runId)
+      .where('claim_key', '=', claimKey)
+      .executeTakeFirst();
     return row?.unit_key === unitKey;
   }
 
@@ -223,7 +325,12 @@ export class UnitJobRepo {
 
   /** The ledger units (Zoom channels) a unit claimed: their counts continue after a takeover. */
   async claimedUnits(runId: string, unitKey: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('unit_claims').select('claim_key').where('run_id', '=', runId).where('unit_key', '=', unitKey).execute();
+    const rows = await this.db
+      .selectFrom('unit_claims')
+      .select('claim_key')
+      .where('run_id', '=', runId)
+      .where('unit_key', '=', unitKey)
+      .execute();
     return rows.map((r) => r.claim_key);
   }
 

@@ -20,7 +20,16 @@ export interface Tally {
   bytes: number;
 }
 
-export const TALLY_FIELDS = ['listed', 'collected', 'unchanged', 'excluded', 'not_present', 'failed', 'skipped', 'bytes'] as const;
+export const TALLY_FIELDS = [
+  'listed',
+  'collected',
+  'unchanged',
+  'excluded',
+  'not_present',
+  'failed',
+  'skipped',
+  'bytes',
+] as const;
 
 export function emptyTally(): Tally {
   return { listed: 0, collected: 0, unchanged: 0, excluded: 0, not_present: 0, failed: 0, skipped: 0, bytes: 0 };
@@ -49,8 +58,22 @@ export class UnitRepo {
       const counts = Object.fromEntries(TALLY_FIELDS.map((f) => [f, u[f]])) as unknown as Tally;
       await this.db
         .insertInto('run_units')
-        .values({ run_id: runId, unit_key: u.key, collection_id: collectionId, kind: u.kind, email: u.email, status: u.status, checkpoint: null, updated_at: at, ...counts })
-        .onConflict((oc) => oc.columns(['run_id', 'unit_key']).doUpdateSet({ kind: u.kind, email: u.email, status: u.status, updated_at: at, ...counts }))
+        .values({
+          run_id: runId,
+          unit_key: u.key,
+          collection_id: collectionId,
+          kind: u.kind,
+          email: u.email,
+          status: u.status,
+          checkpoint: null,
+          updated_at: at,
+          ...counts,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(['run_id', 'unit_key'])
+            .doUpdateSet({ kind: u.kind, email: u.email, status: u.status, updated_at: at, ...counts }),
+        )
         .execute();
     }
   }
@@ -77,16 +100,43 @@ export class UnitRepo {
   }
 
   async exceptions(runId: string): Promise<RunExceptionRow[]> {
-    return this.db.selectFrom('run_exceptions').selectAll().where('run_id', '=', runId).orderBy('unit_key').orderBy('at').orderBy('id').execute();
+    return this.db
+      .selectFrom('run_exceptions')
+      .selectAll()
+      .where('run_id', '=', runId)
+      .orderBy('unit_key')
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
   }
 
   /** Pieces still to be tried again (not yet permanently failed). */
   async retries(collectionId: string): Promise<UnitRetryRow[]> {
-    return this.db.selectFrom('unit_retries').selectAll().where('collection_id', '=', collectionId).where('permanent', '=', 0).orderBy('unit_key').orderBy('kind').orderBy('source_id').execute();
+    return this.db
+      .selectFrom('unit_retries')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .where('permanent', '=', 0)
+      .orderBy('unit_key')
+      .orderBy('kind')
+      .orderBy('source_id')
+      .execute();
   }
 
   /** A piece failed (again): one more attempt counted; `permanent` once `maxAttempts` are spent. */
-  async recordFailure(r: { collectionId: string; unitKey: string; kind: string; sourceId: string; name: string; piece: unknown; reason: string; at: string }, maxAttempts: number): Promise<UnitRetryRow> {
+  async recordFailure(
+    r: {
+      collectionId: string;
+      unitKey: string;
+      kind: string;
+      sourceId: string;
+      name: string;
+      piece: unknown;
+      reason: string;
+      at: string;
+    },
+    maxAttempts: number,
+  ): Promise<UnitRetryRow> {
     const existing = await this.db
       .selectFrom('unit_retries')
       .selectAll()
@@ -108,7 +158,13 @@ export class UnitRepo {
       updated_at: r.at,
     };
     if (existing) {
-      await this.db.updateTable('unit_retries').set(row).where('collection_id', '=', r.collectionId).where('kind', '=', r.kind).where('source_id', '=', r.sourceId).execute();
+      await this.db
+        .updateTable('unit_retries')
+        .set(row)
+        .where('collection_id', '=', r.collectionId)
+        .where('kind', '=', r.kind)
+        .where('source_id', '=', r.sourceId)
+        .execute();
     } else {
       await this.db.insertInto('unit_retries').values(row).execute();
     }
@@ -117,7 +173,12 @@ export class UnitRepo {
 
   /** The piece was collected (or is gone at the source): off the retry list. */
   async clearRetry(collectionId: string, kind: string, sourceId: string): Promise<void> {
-    await this.db.deleteFrom('unit_retries').where('collection_id', '=', collectionId).where('kind', '=', kind).where('source_id', '=', sourceId).execute();
+    await this.db
+      .deleteFrom('unit_retries')
+      .where('collection_id', '=', collectionId)
+      .where('kind', '=', kind)
+      .where('source_id', '=', sourceId)
+      .execute();
   }
 
   /** Every unit of every run of the collection (manifest). */
@@ -126,7 +187,14 @@ export class UnitRepo {
   }
 
   async permanentFailures(collectionId: string): Promise<UnitRetryRow[]> {
-    return this.db.selectFrom('unit_retries').selectAll().where('collection_id', '=', collectionId).where('permanent', '=', 1).orderBy('unit_key').orderBy('source_id').execute();
+    return this.db
+      .selectFrom('unit_retries')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .where('permanent', '=', 1)
+      .orderBy('unit_key')
+      .orderBy('source_id')
+      .execute();
   }
 
   async deleteByCollection(collectionId: string): Promise<void> {

@@ -7,7 +7,10 @@ import { atomically, type Executor } from './transaction.ts';
 export class WalletRepo {
   constructor(private readonly db: Executor) {}
 
-  async create(accountId: string, input: { name: string; credential_type_name: string; config_type: string }): Promise<string> {
+  async create(
+    accountId: string,
+    input: { name: string; credential_type_name: string; config_type: string },
+  ): Promise<string> {
     const id = newId('wal');
     await this.db
       .insertInto('wallets')
@@ -17,7 +20,12 @@ export class WalletRepo {
   }
 
   async get(accountId: string, id: string) {
-    return this.db.selectFrom('wallets').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    return this.db
+      .selectFrom('wallets')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
   }
 
   /** The account's wallets, oldest first; the sealed grant is never selected, only whether there is one. */
@@ -39,9 +47,19 @@ export class WalletRepo {
    */
   async delete(accountId: string, id: string): Promise<{ users: Array<{ id: string; deleting: boolean }> } | null> {
     return atomically(this.db, async (trx) => {
-      const wallet = await trx.selectFrom('wallets').select('id').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+      const wallet = await trx
+        .selectFrom('wallets')
+        .select('id')
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
       if (!wallet) return null;
-      const users = await trx.selectFrom('collections').select(['id', 'deleting_at']).where('wallet_id', '=', id).orderBy('id').execute();
+      const users = await trx
+        .selectFrom('collections')
+        .select(['id', 'deleting_at'])
+        .where('wallet_id', '=', id)
+        .orderBy('id')
+        .execute();
       if (users.length > 0) return { users: users.map((u) => ({ id: u.id, deleting: u.deleting_at !== null })) };
       await trx.deleteFrom('credential_refresh_locks').where('wallet_id', '=', id).execute();
       await trx.deleteFrom('wallets').where('id', '=', id).execute();
@@ -57,7 +75,12 @@ export class WalletRepo {
   async setGrant(id: string, sealedGrant: string, providerAccountId?: string | null): Promise<void> {
     await this.db
       .updateTable('wallets')
-      .set((eb) => ({ sealed_grant: sealedGrant, paired_at: nowIso(), grant_version: eb('grant_version', '+', 1), ...(providerAccountId !== undefined && { provider_account_id: providerAccountId }) }))
+      .set((eb) => ({
+        sealed_grant: sealedGrant,
+        paired_at: nowIso(),
+        grant_version: eb('grant_version', '+', 1),
+        ...(providerAccountId !== undefined && { provider_account_id: providerAccountId }),
+      }))
       .where('id', '=', id)
       .execute();
   }

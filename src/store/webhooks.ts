@@ -12,7 +12,10 @@ const CURSOR = 'dispatcher';
 export class WebhookRepo {
   constructor(private readonly db: Database) {}
 
-  async createEndpoint(accountId: string, input: { url: string; events: string[]; sealedSecret: string; at: string }): Promise<EndpointRow> {
+  async createEndpoint(
+    accountId: string,
+    input: { url: string; events: string[]; sealedSecret: string; at: string },
+  ): Promise<EndpointRow> {
     const row: EndpointRow = {
       id: newId('whe'),
       account_id: accountId,
@@ -26,16 +29,32 @@ export class WebhookRepo {
     return row;
   }
 
-  async listEndpoints(accountId: string, page: { cursor?: string; limit: number }): Promise<{ rows: EndpointRow[]; cursor: string | null }> {
-    let q = this.db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('deleted_at', 'is', null);
+  async listEndpoints(
+    accountId: string,
+    page: { cursor?: string; limit: number },
+  ): Promise<{ rows: EndpointRow[]; cursor: string | null }> {
+    let q = this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('deleted_at', 'is', null);
     if (page.cursor) q = q.where('id', '>', page.cursor);
-    const rows = await q.orderBy('id').limit(page.limit + 1).execute();
+    const rows = await q
+      .orderBy('id')
+      .limit(page.limit + 1)
+      .execute();
     const more = rows.length > page.limit;
     return { rows: rows.slice(0, page.limit), cursor: more ? rows[page.limit - 1].id : null };
   }
 
   getEndpoint(accountId: string, id: string): Promise<EndpointRow | undefined> {
-    return this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirst();
+    return this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   getEndpointById(id: string): Promise<EndpointRow | undefined> {
@@ -79,7 +98,13 @@ export class WebhookRepo {
   }
 
   /** One delivery per (endpoint, event): a second insert of the same pair is a no-op. */
-  async enqueue(input: { endpointId: string; eventSeq: number; eventType: string; body: string; at: string }): Promise<void> {
+  async enqueue(input: {
+    endpointId: string;
+    eventSeq: number;
+    eventType: string;
+    body: string;
+    at: string;
+  }): Promise<void> {
     await this.db
       .insertInto('webhook_deliveries')
       .values({
@@ -120,7 +145,9 @@ export class WebhookRepo {
         .set({ lease_until: leaseUntil })
         .where('id', '=', row.id)
         .where('status', '=', 'pending')
-        .where((eb) => (row.lease_until === null ? eb('lease_until', 'is', null) : eb('lease_until', '=', row.lease_until)))
+        .where((eb) =>
+          row.lease_until === null ? eb('lease_until', 'is', null) : eb('lease_until', '=', row.lease_until),
+        )
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) === 1) claimed.push({ ...row, lease_until: leaseUntil });
     }
@@ -130,7 +157,13 @@ export class WebhookRepo {
   /** Records an attempt: `next` null = done (succeeded or given up), else pending again at `next`. */
   async recordAttempt(
     row: DeliveryRow,
-    outcome: { status: 'succeeded' | 'failed' | 'pending'; statusCode: number | null; error: string | null; at: string; next: string | null },
+    outcome: {
+      status: 'succeeded' | 'failed' | 'pending';
+      statusCode: number | null;
+      error: string | null;
+      at: string;
+      next: string | null;
+    },
   ): Promise<void> {
     await this.db
       .updateTable('webhook_deliveries')
@@ -150,10 +183,16 @@ export class WebhookRepo {
   }
 
   /** Oldest event first; the cursor is the last event's seq. */
-  async listDeliveries(endpointId: string, page: { cursor?: string; limit: number }): Promise<{ rows: DeliveryRow[]; cursor: string | null }> {
+  async listDeliveries(
+    endpointId: string,
+    page: { cursor?: string; limit: number },
+  ): Promise<{ rows: DeliveryRow[]; cursor: string | null }> {
     let q = this.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId);
     if (page.cursor && /^\d+$/.test(page.cursor)) q = q.where('event_seq', '>', Number(page.cursor));
-    const rows = await q.orderBy('event_seq').limit(page.limit + 1).execute();
+    const rows = await q
+      .orderBy('event_seq')
+      .limit(page.limit + 1)
+      .execute();
     const more = rows.length > page.limit;
     return { rows: rows.slice(0, page.limit), cursor: more ? String(rows[page.limit - 1].event_seq) : null };
   }

@@ -8,7 +8,10 @@ export class WorkspaceRepo {
   async create(accountId: string, input: { name: string; description: string }): Promise<string> {
     const id = newId('ws');
     const at = nowIso();
-    await this.db.insertInto('workspaces').values({ id, account_id: accountId, ...input, created_at: at, updated_at: at }).execute();
+    await this.db
+      .insertInto('workspaces')
+      .values({ id, account_id: accountId, ...input, created_at: at, updated_at: at })
+      .execute();
     return id;
   }
 
@@ -23,7 +26,10 @@ export class WorkspaceRepo {
   }
 
   async list(accountId: string, opts: { cursor?: string; limit: number }) {
-    return keysetPage(this.db.selectFrom('workspaces').selectAll().where('account_id', '=', accountId).where('deleting_at', 'is', null), opts);
+    return keysetPage(
+      this.db.selectFrom('workspaces').selectAll().where('account_id', '=', accountId).where('deleting_at', 'is', null),
+      opts,
+    );
   }
 
   /** Starts a workspace deletion (sync/deletion.ts); false when it is unknown or already being deleted. */

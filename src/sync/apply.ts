@@ -57,7 +57,14 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
   const items = new ItemRepo(trx);
   const refs = new BlobRefRepo(trx);
   const result: ApplyResult = { released: [], acquired: [] };
-  const ctx: Ctx = { trx, items, refs, scope, result, keepVersions: async () => scope.typeSync === 'arch' || (await scope.held()) };
+  const ctx: Ctx = {
+    trx,
+    items,
+    refs,
+    scope,
+    result,
+    keepVersions: async () => scope.typeSync === 'arch' || (await scope.held()),
+  };
   const seen: string[] = [];
   const present: Array<{ kind: string; sourceId: string }> = [];
   for (const op of ops) {
@@ -77,7 +84,11 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
       case 'tombstone': {
         const row = await items.findByKey(scope.collectionId, op.kind, op.sourceId, { forUpdate: true });
         if (!row || row.tombstoned_at) break;
-        const patch: ItemPatch = { tombstoned_at: scope.at, deleted_at_source: row.deleted_at_source ?? scope.at, updated_at: scope.at };
+        const patch: ItemPatch = {
+          tombstoned_at: scope.at,
+          deleted_at_source: row.deleted_at_source ?? scope.at,
+          updated_at: scope.at,
+        };
         if (holdsContent(row) && !(await scope.held())) {
           await refs.release(row.sha256!, scope.at);
           result.released.push(row.sha256!);
@@ -90,7 +101,8 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
       }
       case 'mark_deleted': {
         const row = await items.findByKey(scope.collectionId, op.kind, op.sourceId);
-        if (row && !row.deleted_at_source) await items.update(row.id, { deleted_at_source: scope.at, updated_at: scope.at });
+        if (row && !row.deleted_at_source)
+          await items.update(row.id, { deleted_at_source: scope.at, updated_at: scope.at });
         break;
       }
       default: {
@@ -118,14 +130,21 @@ interface Ctx {
  * The row's current state becomes a superseded version: it keeps the row's blob reference when `takeRef`
  * (the row moves on to other content), else takes one of its own (the row keeps the same content).
  */
-async function keepVersion(ctx: Ctx, row: ItemRow, takeRef: boolean): Promise<Pick<ItemRow, 'previous_versions' | 'version_refs'>> {
+async function keepVersion(
+  ctx: Ctx,
+  row: ItemRow,
+  takeRef: boolean,
+): Promise<Pick<ItemRow, 'previous_versions' | 'version_refs'>> {
   const { scope } = ctx;
   const withContent = holdsContent(row);
   if (withContent && !takeRef) {
     await ctx.refs.acquire(row.sha256!, Number(row.size ?? 0), scope.at);
     ctx.result.acquired.push(row.sha256!);
   }
-  return versionColumns([...previousVersionsOf(row), supersededVersion(row, withContent, scope.at, scope.runId, scope.typeSync === 'arch' ? 'arch' : 'hold')]);
+  return versionColumns([
+    ...previousVersionsOf(row),
+    supersededVersion(row, withContent, scope.at, scope.runId, scope.typeSync === 'arch' ? 'arch' : 'hold'),
+  ]);
 }
 
 /** Descriptive fields changed at the source without a new version (a rename, a move, edited metadata). */
@@ -171,13 +190,23 @@ async function upsert(ctx: Ctx, op: Extract<ItemOp, { type: 'upsert' }>): Promis
   const { trx, items, refs, scope, result } = ctx;
   const { input, content } = op;
   const existing = await items.findByKey(scope.collectionId, input.kind, input.sourceId, { forUpdate: true });
-  const fields = { ...describedFields(input, scope.at), tombstoned_at: null, deleted_at_source: null, last_seen_run_id: scope.listingRunId };
+  const fields = {
+    ...describedFields(input, scope.at),
+    tombstoned_at: null,
+    deleted_at_source: null,
+    last_seen_run_id: scope.listingRunId,
+  };
 
   if (content === 'failed') {
     if (existing && (await ctx.keepVersions())) {
       // The row keeps describing the content it holds, so that the run that gets the new content supersedes a
       // coherent version; the failure is in the run's errors.
-      await items.update(existing.id, { tombstoned_at: null, deleted_at_source: null, last_seen_run_id: scope.listingRunId, updated_at: scope.at });
+      await items.update(existing.id, {
+        tombstoned_at: null,
+        deleted_at_source: null,
+        last_seen_run_id: scope.listingRunId,
+        updated_at: scope.at,
+      });
       return;
     }
     // Never collected: no item until its content is (it is on its unit's retry list and in the reconciliation),
@@ -191,7 +220,16 @@ async function upsert(ctx: Ctx, op: Extract<ItemOp, { type: 'upsert' }>): Promis
 
   const contentFields =
     content === 'none'
-      ? { size: input.size ?? null, sha256: null, md5: null, provider_hash_type: null, provider_hash_value: null, hash_verified: null, content_state: 'none', holds_ref: 0 }
+      ? {
+          size: input.size ?? null,
+          sha256: null,
+          md5: null,
+          provider_hash_type: null,
+          provider_hash_value: null,
+          hash_verified: null,
+          content_state: 'none',
+          holds_ref: 0,
+        }
       : {
           size: content.size,
           sha256: content.sha256,
@@ -222,7 +260,8 @@ async function upsert(ctx: Ctx, op: Extract<ItemOp, { type: 'upsert' }>): Promis
   } else {
     await items.insert({ ...newRow(scope, input), id, ...fields, ...contentFields, version: input.version ?? null });
   }
-  const contentText = content === 'none' ? null : sameContent && op.contentText === undefined ? undefined : (op.contentText ?? null);
+  const contentText =
+    content === 'none' ? null : sameContent && op.contentText === undefined ? undefined : (op.contentText ?? null);
   await indexItem(trx, { id, collection_id: scope.collectionId, kind: input.kind, ...fields }, contentText);
 }
 

@@ -32,7 +32,11 @@ const PROVIDER = 'provider';
  * A stream that breaks is reopened from the bytes already written when the source can answer a range, else
  * from the start. A provider hash mismatch costs one full re-download; a second mismatch is kept and reported.
  */
-export async function fetchContent(blobs: BlobStore, source: ContentSource, opts: FetchOptions): Promise<FetchedContent> {
+export async function fetchContent(
+  blobs: BlobStore,
+  source: ContentSource,
+  opts: FetchOptions,
+): Promise<FetchedContent> {
   const stated = source.providerHash;
   const hashers: Record<string, HasherFactory> | undefined = stated
     ? { [PROVIDER]: Object.assign(() => stated.create(), { threaded: stated.threaded }) }
@@ -45,7 +49,8 @@ export async function fetchContent(blobs: BlobStore, source: ContentSource, opts
     transferred += bytes;
     if (!expected) return { blob, providerHash: null, verified: null, transferred, rejected };
     const actual = blob.extra?.[PROVIDER] ?? '';
-    if (sameHash(actual, expected.value)) return { blob, providerHash: expected, verified: true, transferred, rejected };
+    if (sameHash(actual, expected.value))
+      return { blob, providerHash: expected, verified: true, transferred, rejected };
     const problem = `${expected.type} mismatch: the provider states ${expected.value}, the content hashes to ${actual}`;
     if (download >= 2) return { blob, providerHash: expected, verified: false, transferred, rejected, problem };
     rejected.push(blob);
@@ -89,7 +94,13 @@ async function downloadOnce(
   }
 }
 
-async function copy(body: Readable, writer: BlobWriter, source: ContentSource, signal: AbortSignal, onProgress?: () => void): Promise<number> {
+async function copy(
+  body: Readable,
+  writer: BlobWriter,
+  source: ContentSource,
+  signal: AbortSignal,
+  onProgress?: () => void,
+): Promise<number> {
   const onAbort = () => body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
   signal.addEventListener('abort', onAbort, { once: true });
   let n = 0;

@@ -116,7 +116,11 @@ export class CredentialManager {
     return entry;
   }
 
-  private refreshOnce(walletId: string, connector: Pick<Connector, 'oauth'>, stale: string | undefined): Promise<Entry> {
+  private refreshOnce(
+    walletId: string,
+    connector: Pick<Connector, 'oauth'>,
+    stale: string | undefined,
+  ): Promise<Entry> {
     let flight = this.inflight.get(walletId);
     if (!flight) {
       flight = this.refreshAcrossProcesses(walletId, connector, stale).finally(() => this.inflight.delete(walletId));
@@ -125,7 +129,11 @@ export class CredentialManager {
     return flight;
   }
 
-  private async refreshAcrossProcesses(walletId: string, connector: Pick<Connector, 'oauth'>, stale: string | undefined): Promise<Entry> {
+  private async refreshAcrossProcesses(
+    walletId: string,
+    connector: Pick<Connector, 'oauth'>,
+    stale: string | undefined,
+  ): Promise<Entry> {
     const deadline = this.clock().getTime() + this.waitMs;
     for (;;) {
       const seen = await this.load(walletId);
@@ -145,13 +153,18 @@ export class CredentialManager {
         }
         continue;
       }
-      if (this.clock().getTime() > deadline) throw new Error(`timed out waiting for another process to refresh wallet ${walletId}`);
+      if (this.clock().getTime() > deadline)
+        throw new Error(`timed out waiting for another process to refresh wallet ${walletId}`);
       await new Promise((r) => setTimeout(r, this.pollMs));
     }
   }
 
   /** Under the lock. Returns undefined when the grant changed meanwhile and the caller must look again. */
-  private async refreshLocked(walletId: string, connector: Pick<Connector, 'oauth'>, seen: Entry): Promise<Entry | undefined> {
+  private async refreshLocked(
+    walletId: string,
+    connector: Pick<Connector, 'oauth'>,
+    seen: Entry,
+  ): Promise<Entry | undefined> {
     const current = await this.load(walletId);
     if (current.version !== seen.version) return undefined;
     let next: Grant;
@@ -160,8 +173,12 @@ export class CredentialManager {
     } catch (err) {
       // invalid_grant is not proof of revocation: a re-pairing, or another process that spent the rotating refresh
       // token after our lock lapsed, replaces the grant. Look at it (waiting for a lock holder to finish first).
-      if (err instanceof GrantRevokedError && (await this.replacedMeanwhile(walletId, current.version))) return undefined;
-      this.opts.log?.warn({ wallet_id: walletId, grant_version: current.version, err_name: (err as Error).name }, 'token refresh failed');
+      if (err instanceof GrantRevokedError && (await this.replacedMeanwhile(walletId, current.version)))
+        return undefined;
+      this.opts.log?.warn(
+        { wallet_id: walletId, grant_version: current.version, err_name: (err as Error).name },
+        'token refresh failed',
+      );
       throw err;
     }
     return this.persist(walletId, current.version, next);
@@ -183,9 +200,14 @@ export class CredentialManager {
    */
   private async refreshWithLock(walletId: string, connector: Pick<Connector, 'oauth'>, current: Entry): Promise<Grant> {
     const call = connector.oauth.refresh(current.grant);
-    const renew = setInterval(() => {
-      this.renew(walletId).catch((err: unknown) => this.opts.log?.warn({ wallet_id: walletId, err_name: (err as Error).name }, 'refresh lock renewal failed'));
-    }, Math.max(10, Math.floor(this.lockMs / 3)));
+    const renew = setInterval(
+      () => {
+        this.renew(walletId).catch((err: unknown) =>
+          this.opts.log?.warn({ wallet_id: walletId, err_name: (err as Error).name }, 'refresh lock renewal failed'),
+        );
+      },
+      Math.max(10, Math.floor(this.lockMs / 3)),
+    );
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
       call.then(
@@ -227,7 +249,8 @@ export class CredentialManager {
       this.cache.delete(walletId);
       if ((await this.load(walletId)).version !== version) return true;
       const holder = await this.locks.holder(walletId);
-      const othersBusy = holder && holder.owner !== this.owner && Date.parse(holder.expires_at) > this.clock().getTime();
+      const othersBusy =
+        holder && holder.owner !== this.owner && Date.parse(holder.expires_at) > this.clock().getTime();
       if (!othersBusy || this.clock().getTime() > deadline) return false;
       await new Promise((r) => setTimeout(r, this.pollMs));
     }
@@ -235,7 +258,12 @@ export class CredentialManager {
 
   private async lock(walletId: string): Promise<boolean> {
     const now = this.clock();
-    return this.locks.take(walletId, this.owner, new Date(now.getTime() + this.lockMs).toISOString(), now.toISOString());
+    return this.locks.take(
+      walletId,
+      this.owner,
+      new Date(now.getTime() + this.lockMs).toISOString(),
+      now.toISOString(),
+    );
   }
 
   /** Extends our lock; false when it is no longer ours. */

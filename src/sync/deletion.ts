@@ -52,7 +52,8 @@ async function markDeleting(ctx: Ctx, req: DeletionRequest): Promise<void> {
   await withTransaction(ctx.db, async (tx, trx) => {
     await tx.holds.lockCovered({ collectionIds: req.collectionIds, workspaceId: req.workspaceId ?? null });
     // On SQLite the first write takes the database's write lock, which serializes this with createHold.
-    if (req.workspaceId && !(await tx.workspaces.markDeleting(req.accountId, req.workspaceId))) throw notFound('Workspace');
+    if (req.workspaceId && !(await tx.workspaces.markDeleting(req.accountId, req.workspaceId)))
+      throw notFound('Workspace');
     const marked = await tx.collections.markDeleting(req.collectionIds, req.accountId);
     if (!req.workspaceId && marked.length < req.collectionIds.length) throw notFound('Collection');
     for (const guard of ctx.deletionGuards) await guard(req, trx);
@@ -70,7 +71,11 @@ async function markDeleting(ctx: Ctx, req: DeletionRequest): Promise<void> {
  * workspace row goes (its audit trail stays: the audit log has no foreign keys).
  */
 export async function finishWorkspaceDeletion(
-  ctx: { engine: Purger; collections: Pick<CollectionRepo, 'idsByWorkspace' | 'markDeleting' | 'delete'>; workspaces: Pick<WorkspaceRepo, 'delete'> },
+  ctx: {
+    engine: Purger;
+    collections: Pick<CollectionRepo, 'idsByWorkspace' | 'markDeleting' | 'delete'>;
+    workspaces: Pick<WorkspaceRepo, 'delete'>;
+  },
   workspaceId: string,
 ): Promise<void> {
   for (let round = 0; round < 5; round++) {

@@ -74,7 +74,11 @@ export interface EngineTuning {
 
 export interface SyncEngine extends EngineApi {
   /** Queues a run with a trigger; returns the active run (created: false when one already was). */
-  enqueue(collectionId: string, trigger: RunTrigger, scope?: string[] | null): Promise<{ run: RunRow; created: boolean }>;
+  enqueue(
+    collectionId: string,
+    trigger: RunTrigger,
+    scope?: string[] | null,
+  ): Promise<{ run: RunRow; created: boolean }>;
   /** Targeted work for provider events: see sync/provider-events.ts TargetedWork. */
   queueTargeted(collectionId: string, custodians: string[]): Promise<'queued' | 'busy' | 'dropped'>;
   /** Executes one run to its end in this process (claims it first). */
@@ -158,9 +162,13 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const runQueued = (id: string) => {
     const unit = parseUnitJobId(id);
     const exportId = parseExportJobId(id);
-    return (exportId ? queue.exportQueued(exportId) : unit ? queue.unitQueued(unit.run_id, unit.unit_key) : queue.runQueued(id)).catch((err: unknown) =>
-      deps.log.warn({ err, job: id }, 'could not hand the job to the job queue'),
-    );
+    return (
+      exportId
+        ? queue.exportQueued(exportId)
+        : unit
+          ? queue.unitQueued(unit.run_id, unit.unit_key)
+          : queue.runQueued(id)
+    ).catch((err: unknown) => deps.log.warn({ err, job: id }, 'could not hand the job to the job queue'));
   };
 
   /** An owner in this PID namespace whose process is gone: its runs can be resumed without waiting for the lease. */
@@ -285,11 +293,26 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     scheduleNext: (collectionId) => scheduleNext(collectionId),
   });
   const unitsQueued = async (runId: string) => {
-    for (const u of await new UnitJobRepo(deps.db).list(runId)) if (u.status === 'queued') await runQueued(unitJobId(runId, u.unit_key));
+    for (const u of await new UnitJobRepo(deps.db).list(runId))
+      if (u.status === 'queued') await runQueued(unitJobId(runId, u.unit_key));
   };
 
-  const reconcile = () => reconcileStuckCollections({ db: deps.db, clock, retry: runner.retry, requeue: (id) => enqueue(id, 'start'), log: deps.log });
-  const scheduler = createScheduler({ db: deps.db, enqueue, reconcile, clock, tickMs: deps.tuning?.schedulerTickMs, log: deps.log });
+  const reconcile = () =>
+    reconcileStuckCollections({
+      db: deps.db,
+      clock,
+      retry: runner.retry,
+      requeue: (id) => enqueue(id, 'start'),
+      log: deps.log,
+    });
+  const scheduler = createScheduler({
+    db: deps.db,
+    enqueue,
+    reconcile,
+    clock,
+    tickMs: deps.tuning?.schedulerTickMs,
+    log: deps.log,
+  });
 
   /** After a run ended: the follow-up it left `pending` (runner.ts followUp) is queued; else the next scheduled run. */
   const scheduleNext = async (collectionId: string) => {
@@ -300,7 +323,16 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   };
 
   const exporter = deps.keys
-    ? createExporter({ db: deps.db, blobs: deps.blobs, documents: deps.documents, keys: deps.keys, log: deps.log, owner, clock, leaseMs })
+    ? createExporter({
+        db: deps.db,
+        blobs: deps.blobs,
+        documents: deps.documents,
+        keys: deps.keys,
+        log: deps.log,
+        owner,
+        clock,
+        leaseMs,
+      })
     : undefined;
 
   const handlers = jobHandlers({
@@ -368,13 +400,17 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     },
     startBackground() {
       if (working) return;
-      void sweepOrphans({ db: deps.db, blobs: deps.blobs, log: deps.log, now: clock() }, deps.tuning?.orphanAgeMs ?? 60 * 60_000).catch((err: unknown) =>
-        deps.log.warn({ err }, 'content store orphan sweep failed'),
+      void sweepOrphans(
+        { db: deps.db, blobs: deps.blobs, log: deps.log, now: clock() },
+        deps.tuning?.orphanAgeMs ?? 60 * 60_000,
+      ).catch((err: unknown) => deps.log.warn({ err }, 'content store orphan sweep failed'));
+      void finishInterruptedDeletions().catch((err: unknown) =>
+        deps.log.warn({ err }, 'finishing interrupted collection deletions failed'),
       );
-      void finishInterruptedDeletions().catch((err: unknown) => deps.log.warn({ err }, 'finishing interrupted collection deletions failed'));
       working = true;
       queue.startWorking(handlers).then(
-        () => void handlers['custody.sweep']({}).catch((err: unknown) => deps.log.warn({ err }, 'the first sweep failed')),
+        () =>
+          void handlers['custody.sweep']({}).catch((err: unknown) => deps.log.warn({ err }, 'the first sweep failed')),
         (err: unknown) => deps.log.error({ err }, 'the job queue could not start: this process executes no runs'),
       );
     },

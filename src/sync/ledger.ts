@@ -3,7 +3,14 @@
 import type { UnitSpec } from '../connectors/types.ts';
 import type { Database } from '../store/db.ts';
 import { EventRepo } from '../store/events.ts';
-import { emptyTally, UnitRepo, type NewException, type RunUnitRow, type Tally, type UnitState } from '../store/units.ts';
+import {
+  emptyTally,
+  UnitRepo,
+  type NewException,
+  type RunUnitRow,
+  type Tally,
+  type UnitState,
+} from '../store/units.ts';
 
 /** After this many failed attempts (this run's included) a piece is reported as permanently failed. */
 export const MAX_PIECE_ATTEMPTS = 5;
@@ -127,7 +134,19 @@ export class UnitLedger {
     if (dirty.length > 0) await repo.save(this.scope.runId, this.scope.collectionId, dirty, iso);
     if (this.exceptions.length > 0) await repo.addExceptions(this.exceptions);
     for (const f of this.failures) {
-      await repo.recordFailure({ collectionId: this.scope.collectionId, unitKey: f.unitKey, kind: f.kind, sourceId: f.sourceId, name: f.name, piece: f.piece, reason: f.reason, at: iso }, MAX_PIECE_ATTEMPTS);
+      await repo.recordFailure(
+        {
+          collectionId: this.scope.collectionId,
+          unitKey: f.unitKey,
+          kind: f.kind,
+          sourceId: f.sourceId,
+          name: f.name,
+          piece: f.piece,
+          reason: f.reason,
+          at: iso,
+        },
+        MAX_PIECE_ATTEMPTS,
+      );
     }
     for (const c of this.cleared) await repo.clearRetry(this.scope.collectionId, c.kind, c.sourceId);
     const events = new EventRepo(trx);
@@ -142,7 +161,14 @@ export class UnitLedger {
         collectionId: this.scope.collectionId,
         runId: this.scope.runId,
         type: 'run.progress',
-        data: { run_id: this.scope.runId, custodian: u.key, listed: u.listed - u.skipped, collected: u.collected, bytes: u.bytes, failed: u.failed },
+        data: {
+          run_id: this.scope.runId,
+          custodian: u.key,
+          listed: u.listed - u.skipped,
+          collected: u.collected,
+          bytes: u.bytes,
+          failed: u.failed,
+        },
         at: iso,
       });
     }

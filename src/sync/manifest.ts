@@ -42,14 +42,20 @@ export const ITEM_COLUMNS = [
  * item; in the CSV, `version` rows right after their item's row. `version_number` counts from 1 (the oldest);
  * an item's own row carries the number of its current version.
  */
-export const VERSION_COLUMNS = ['version_number', 'superseded_datetime', 'superseded_by_run_id', 'content_retained'] as const;
+export const VERSION_COLUMNS = [
+  'version_number',
+  'superseded_datetime',
+  'superseded_by_run_id',
+  'content_retained',
+] as const;
 
 // Version columns come after `detail`, so that the columns existing readers know keep their positions.
 export const CSV_COLUMNS = ['record_type', ...ITEM_COLUMNS, 'detail', ...VERSION_COLUMNS] as const;
 
 type Cell = string | number | boolean | null;
 type ManifestItem = Record<(typeof ITEM_COLUMNS)[number], Cell>;
-type VersionFields = Omit<ManifestItem, 'onna_id' | 'kind' | 'source_id' | 'tombstoned_datetime'> & Record<(typeof VERSION_COLUMNS)[number], Cell>;
+type VersionFields = Omit<ManifestItem, 'onna_id' | 'kind' | 'source_id' | 'tombstoned_datetime'> &
+  Record<(typeof VERSION_COLUMNS)[number], Cell>;
 
 /** A superseded version's fields as they were, and its place in the item's history. */
 function versionFields(v: PreviousVersion, n: number): VersionFields {
@@ -103,7 +109,15 @@ function manifestItem(r: ItemRow): ManifestItem {
 export interface ManifestSummary {
   manifest_version: number;
   generated_datetime: string;
-  collection: { onna_id: string; name: string; type: string; type_sync: string; onna_parent_id: string; credential_id: string; sync_status: string };
+  collection: {
+    onna_id: string;
+    name: string;
+    type: string;
+    type_sync: string;
+    onna_parent_id: string;
+    credential_id: string;
+    sync_status: string;
+  };
   filters: unknown;
   filters_fingerprint: string | null;
   counts: {
@@ -133,7 +147,14 @@ export interface ManifestSummary {
     reconciliation: { balanced: boolean; totals: Counts };
   }[];
   /** Pieces that failed on every one of their attempts and are no longer retried, with the last reason. */
-  permanently_failed: { custodian: string; kind: string; source_id: string; name: string; attempts: number; reason: string }[];
+  permanently_failed: {
+    custodian: string;
+    kind: string;
+    source_id: string;
+    name: string;
+    attempts: number;
+    reason: string;
+  }[];
 }
 
 async function summarize(db: Database, c: CollectionRow, now: Date): Promise<ManifestSummary> {
@@ -199,10 +220,23 @@ async function summarize(db: Database, c: CollectionRow, now: Date): Promise<Man
         finished_datetime: r.finished_at,
         counters: { ...counters, errors: error_count },
         error: r.error,
-        reconciliation: (({ balanced, totals }) => ({ balanced, totals }))(buildReconciliation(r, unitRows.filter((u) => u.run_id === r.id), [])),
+        reconciliation: (({ balanced, totals }) => ({ balanced, totals }))(
+          buildReconciliation(
+            r,
+            unitRows.filter((u) => u.run_id === r.id),
+            [],
+          ),
+        ),
       };
     }),
-    permanently_failed: permanent.map((p) => ({ custodian: p.unit_key, kind: p.kind, source_id: p.source_id, name: p.name, attempts: p.attempts, reason: p.reason })),
+    permanently_failed: permanent.map((p) => ({
+      custodian: p.unit_key,
+      kind: p.kind,
+      source_id: p.source_id,
+      name: p.name,
+      attempts: p.attempts,
+      reason: p.reason,
+    })),
   };
 }
 
@@ -251,11 +285,24 @@ export async function* manifestCsv(db: Database, c: CollectionRow, now: Date): A
     const versions = previousVersionsOf(r);
     yield csvRow({ record_type: 'item', ...manifestItem(r), version_number: versions.length + 1 });
     for (const [i, v] of versions.entries()) {
-      yield csvRow({ record_type: 'version', onna_id: r.id, kind: r.kind, source_id: r.source_id, ...versionFields(v, i + 1) });
+      yield csvRow({
+        record_type: 'version',
+        onna_id: r.id,
+        kind: r.kind,
+        source_id: r.source_id,
+        ...versionFields(v, i + 1),
+      });
     }
   }
   for await (const e of exceptions(db, c.id)) {
-    yield csvRow({ record_type: 'exception', kind: e.kind, source_id: e.source_id, run_id: e.run_id, collected_datetime: e.at, detail: e.reason });
+    yield csvRow({
+      record_type: 'exception',
+      kind: e.kind,
+      source_id: e.source_id,
+      run_id: e.run_id,
+      collected_datetime: e.at,
+      detail: e.reason,
+    });
   }
 }
 

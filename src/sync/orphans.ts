@@ -22,7 +22,10 @@ const BATCH = 200;
  * before writing its item, so nothing younger than `olderThanMs` is ever taken. A blob whose row a live run
  * notes or acquires again while the sweep looks at it is kept (collectStale re-checks inside its transaction).
  */
-export async function sweepOrphans(deps: { db: Database; blobs: BlobStore; log: Logger; now: Date }, olderThanMs: number): Promise<OrphanSweepResult> {
+export async function sweepOrphans(
+  deps: { db: Database; blobs: BlobStore; log: Logger; now: Date },
+  olderThanMs: number,
+): Promise<OrphanSweepResult> {
   const result: OrphanSweepResult = { temp: 0, blobs: 0 };
   const sweeper = deps.blobs as BlobStore & Partial<TempSweeper>;
   if (typeof sweeper.sweepTemp === 'function') result.temp = await sweeper.sweepTemp(olderThanMs);
@@ -37,9 +40,11 @@ export async function sweepOrphans(deps: { db: Database; blobs: BlobStore; log: 
       const outcome = await refs.collectStale(sha, before, deps.blobs);
       if (outcome === 'deleted') result.blobs += 1;
       else skipped.add(sha);
-      if (outcome === 'claimed') deps.log.error({ sha256: sha }, 'blob reference count is zero but an item holds the content: kept');
+      if (outcome === 'claimed')
+        deps.log.error({ sha256: sha }, 'blob reference count is zero but an item holds the content: kept');
     }
   }
-  if (result.temp + result.blobs > 0) deps.log.info({ ...result }, 'removed what interrupted runs left in the content store');
+  if (result.temp + result.blobs > 0)
+    deps.log.info({ ...result }, 'removed what interrupted runs left in the content store');
   return result;
 }

@@ -6,7 +6,12 @@ import { isObject } from '../domain/filters/selection.ts';
 import type { Sealer } from '../domain/seal.ts';
 import type { Database } from '../store/db.ts';
 import { GraphSubscriptionRepo } from '../store/graph-subscriptions.ts';
-import { EventRoutingRepo, EventTargetRepo, ProviderEventRepo, type ProviderEventRow } from '../store/provider-events.ts';
+import {
+  EventRoutingRepo,
+  EventTargetRepo,
+  ProviderEventRepo,
+  type ProviderEventRow,
+} from '../store/provider-events.ts';
 import { WalletRepo } from '../store/wallets.ts';
 
 /** The provider account a grant belongs to: Zoom's account_id, Microsoft's tenant id. */
@@ -71,7 +76,8 @@ export function createEventDispatcher(deps: EventDispatcherDeps) {
     if (!facts.accountId) return 'the event names no account';
     const out: Target[] = [];
     for (const c of await liveCollections(await walletsOf(connector.configType, facts.accountId))) {
-      if (connector.webhooks!.selects(JSON.parse(c.sync_filters!), facts)) out.push({ collectionId: c.id, custodian: facts.custodian });
+      if (connector.webhooks!.selects(JSON.parse(c.sync_filters!), facts))
+        out.push({ collectionId: c.id, custodian: facts.custodian });
     }
     return out;
   };
@@ -83,11 +89,12 @@ export function createEventDispatcher(deps: EventDispatcherDeps) {
 
   const routeGraph = async (row: ProviderEventRow): Promise<Target[] | string> => {
     const sub = await subscriptions.bySubscriptionId(row.route_key);
-    if (!sub) return 'the subscription is no longer Custody\'s';
+    if (!sub) return "the subscription is no longer Custody's";
     const out: Target[] = [];
     for (const c of await liveCollections([sub.wallet_id])) {
       const filters = JSON.parse(c.sync_filters!) as unknown;
-      if (isObject(filters) && Object.hasOwn(filters, sub.user_id)) out.push({ collectionId: c.id, custodian: sub.user_id });
+      if (isObject(filters) && Object.hasOwn(filters, sub.user_id))
+        out.push({ collectionId: c.id, custodian: sub.user_id });
     }
     return out;
   };
@@ -100,11 +107,17 @@ export function createEventDispatcher(deps: EventDispatcherDeps) {
       let outcome: string;
       try {
         const pushed = row.provider === 'microsoft' ? undefined : webhookConnector(row.provider);
-        const routed = row.provider === 'microsoft' ? await routeGraph(row) : pushed ? await routeWebhook(row, pushed) : 'no connector reads these events';
+        const routed =
+          row.provider === 'microsoft'
+            ? await routeGraph(row)
+            : pushed
+              ? await routeWebhook(row, pushed)
+              : 'no connector reads these events';
         if (typeof routed === 'string') outcome = routed;
         else {
           for (const t of routed) await targets.mark(t.collectionId, t.custodian, at);
-          outcome = routed.length === 0 ? 'no collection selects it' : `marked ${routed.map((t) => t.collectionId).join(',')}`;
+          outcome =
+            routed.length === 0 ? 'no collection selects it' : `marked ${routed.map((t) => t.collectionId).join(',')}`;
         }
       } catch (err) {
         deps.log.warn({ err, event_id: row.id }, 'routing a provider event failed; it stays pending');
@@ -121,7 +134,10 @@ export function createEventDispatcher(deps: EventDispatcherDeps) {
     let queued = 0;
     for (const [collectionId, marks] of await targets.ready(readyBefore, 100)) {
       const custodians = marks.map((m) => m.custodian).sort();
-      const upTo = marks.map((m) => m.last_at).sort().at(-1)!;
+      const upTo = marks
+        .map((m) => m.last_at)
+        .sort()
+        .at(-1)!;
       try {
         const result = await deps.work.queue(collectionId, custodians, 'event');
         if (result === 'dropped') await targets.dropCollection(collectionId);

@@ -58,7 +58,12 @@ export class ProviderSessions {
     this.rates = new ProviderBudgetRepo(opts.db);
     this.budgets =
       opts.budgets ??
-      new ProviderBudgets({ backend: createBudgetBackend({ kind: 'memory' }), rates: this.rates, clock: opts.budgetClock, onError: (err) => opts.log?.warn({ err }, 'provider budget store failed') });
+      new ProviderBudgets({
+        backend: createBudgetBackend({ kind: 'memory' }),
+        rates: this.rates,
+        clock: opts.budgetClock,
+        onError: (err) => opts.log?.warn({ err }, 'provider budget store failed'),
+      });
   }
 
   /**
@@ -66,7 +71,11 @@ export class ProviderSessions {
    * budget and applies (and refreshes) its tokens, and the grant's non-secret facts. Throws
    * CredentialsMissingError when the wallet is not paired.
    */
-  async open(collection: { id: string; wallet_id: string }, connector: Connector, options: OpenSession = {}): Promise<ProviderContext> {
+  async open(
+    collection: { id: string; wallet_id: string },
+    connector: Connector,
+    options: OpenSession = {},
+  ): Promise<ProviderContext> {
     const walletId = collection.wallet_id;
     // Read the wallet afresh: a re-pairing in any process (possibly with another provider account) must win
     // over a cached grant.
@@ -115,13 +124,23 @@ export class ProviderSessions {
   }
 
   /** The learned rate of one wallet's credential, as every process shares it (the run detail), if known yet. */
-  async learnedRate(connector: Pick<Connector, 'type'> & { limits?: Connector['limits'] }, walletId: string, now = Date.now()): Promise<LearnedRateDetail | undefined> {
+  async learnedRate(
+    connector: Pick<Connector, 'type'> & { limits?: Connector['limits'] },
+    walletId: string,
+    now = Date.now(),
+  ): Promise<LearnedRateDetail | undefined> {
     const row = await this.rates.row(budgetKey(connector, walletId));
     if (!row) return undefined;
     const operator = connector.limits?.budget.maxRatePerSecond ?? null;
     const stated = trustedCeiling(row, { ceilingTtlMs: CEILING_TTL_MS }, now);
     const ceiling = stated === null ? operator : operator === null ? stated : Math.min(stated, operator);
-    return { provider: row.provider, rate: Math.min(row.rate, operator ?? Infinity), ceiling, operatorCeiling: operator, learnedAt: row.updatedAt };
+    return {
+      provider: row.provider,
+      rate: Math.min(row.rate, operator ?? Infinity),
+      ceiling,
+      operatorCeiling: operator,
+      learnedAt: row.updatedAt,
+    };
   }
 
   async close(): Promise<void> {

@@ -16,7 +16,12 @@ import type { DB } from '../store/schema.ts';
  * references. Items go in batches, each batch with its reference releases in one transaction, so a crash
  * midway leaves counts exact and a second call finishes the job.
  */
-export async function purgeCollectionData(db: Database, blobs: BlobStore, collectionId: string, now: () => string): Promise<void> {
+export async function purgeCollectionData(
+  db: Database,
+  blobs: BlobStore,
+  collectionId: string,
+  now: () => string,
+): Promise<void> {
   const items = new ItemRepo(db);
   const refs = new BlobRefRepo(db);
   for (;;) {
@@ -31,7 +36,10 @@ export async function purgeCollectionData(db: Database, blobs: BlobStore, collec
       }
       const txRefs = new BlobRefRepo(trx);
       for (const sha of shas) await txRefs.release(sha, now());
-      await removeItemsFromIndex(trx, gone.map((r) => r.id));
+      await removeItemsFromIndex(
+        trx,
+        gone.map((r) => r.id),
+      );
       return { count: gone.length, shas };
     });
     for (const sha of new Set(released.shas)) await refs.collect(sha, blobs);
@@ -64,8 +72,25 @@ export async function purgeUnheldTombstones(
   const items = new ItemRepo(db);
   const scope = { collectionId, held: () => held(collectionId) };
   const tombstones =
-    typeSync === 'auto' ? await purgeBatches(db, blobs, scope, (after) => items.heldTombstones(collectionId, after, 200), purgeTombstone(opts.now)) : 0;
-  return tombstones + (await purgeBatches(db, blobs, scope, (after) => items.withVersionRefs(collectionId, after, 200), purgeVersions(opts.now)));
+    typeSync === 'auto'
+      ? await purgeBatches(
+          db,
+          blobs,
+          scope,
+          (after) => items.heldTombstones(collectionId, after, 200),
+          purgeTombstone(opts.now),
+        )
+      : 0;
+  return (
+    tombstones +
+    (await purgeBatches(
+      db,
+      blobs,
+      scope,
+      (after) => items.withVersionRefs(collectionId, after, 200),
+      purgeVersions(opts.now),
+    ))
+  );
 }
 
 type Purger = (trx: Transaction<DB>, row: ItemRow) => Promise<string[]>;

@@ -44,12 +44,23 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
     const stat = await deps.blobs.stat(sha256);
     if (!stat) throw notFound(what);
     const { name, mime_type, collected_datetime } = of;
-    return { sha256, size: stat.size, name, mime_type, collected_datetime, read: (range) => deps.blobs.read(sha256, range) };
+    return {
+      sha256,
+      size: stat.size,
+      name,
+      mime_type,
+      collected_datetime,
+      read: (range) => deps.blobs.read(sha256, range),
+    };
   };
 
   return {
     async listItems(collectionId: string, q: { cursor?: string; limit: number; kind?: string; custodian?: string }) {
-      const page = await items.list(collectionId, { kind: q.kind, custodian: q.custodian }, { cursor: q.cursor, limit: q.limit });
+      const page = await items.list(
+        collectionId,
+        { kind: q.kind, custodian: q.custodian },
+        { cursor: q.cursor, limit: q.limit },
+      );
       return { items: page.rows.map(itemView), cursor: page.cursor };
     },
 
@@ -65,9 +76,16 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
     },
 
     /** The item's superseded versions, oldest first. */
-    async listVersions(collectionId: string, itemId: string): Promise<{ item_id: string; current_version_number: number; versions: ItemVersionView[] }> {
+    async listVersions(
+      collectionId: string,
+      itemId: string,
+    ): Promise<{ item_id: string; current_version_number: number; versions: ItemVersionView[] }> {
       const versions = previousVersionsOf(await visibleItem(collectionId, itemId));
-      return { item_id: itemId, current_version_number: versions.length + 1, versions: versions.map((v, i) => itemVersionView(v, i + 1)) };
+      return {
+        item_id: itemId,
+        current_version_number: versions.length + 1,
+        versions: versions.map((v, i) => itemVersionView(v, i + 1)),
+      };
     },
 
     /** A superseded version's bytes; 404 when there is no such version or its content is not kept. */
@@ -79,10 +97,14 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
       return storedContent(v.sha256, v, 'Content of this version');
     },
 
-    async listRuns(collectionId: string, q: { cursor?: string; limit: number }): Promise<{ runs: RunView[]; cursor: string | null }> {
+    async listRuns(
+      collectionId: string,
+      q: { cursor?: string; limit: number },
+    ): Promise<{ runs: RunView[]; cursor: string | null }> {
       const page = await runs.list(collectionId, q);
       const views = [];
-      for (const run of page.rows) views.push(runView(run, await runs.errors(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN));
+      for (const run of page.rows)
+        views.push(runView(run, await runs.errors(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN));
       return { runs: views, cursor: page.cursor };
     },
   };
@@ -115,5 +137,7 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
 }
 
 function unsatisfiable(size: number): AppError {
-  return new AppError(416, `The range is outside the content (${size} bytes).`, undefined, { 'Content-Range': `bytes */${size}` });
+  return new AppError(416, `The range is outside the content (${size} bytes).`, undefined, {
+    'Content-Range': `bytes */${size}`,
+  });
 }

@@ -53,15 +53,21 @@ export async function queueRun(
 }
 
 /** A start with no run active: a queued run and the collection `syncing` (through `pending` when only filters were saved). */
-export async function startRun(db: Database, c: Pick<CollectionRow, 'id' | 'account_id' | 'sync_status' | 'sync_filters'>, at: string): Promise<{ run: RunRow; created: boolean }> {
+export async function startRun(
+  db: Database,
+  c: Pick<CollectionRow, 'id' | 'account_id' | 'sync_status' | 'sync_filters'>,
+  at: string,
+): Promise<{ run: RunRow; created: boolean }> {
   return withTransaction(db, async (tx) => {
     const txCollections = tx.collections;
     if (!(await txCollections.lockLive(c.id))) throw notFound('Collection');
     let from = c.sync_status as SyncStatus;
     // Filters saved without sync_status=pending leave the collection `created`: start queues, then starts.
-    if (from === 'created' && c.sync_filters !== null && (await txCollections.transition(c.id, 'created', 'pending'))) from = 'pending';
+    if (from === 'created' && c.sync_filters !== null && (await txCollections.transition(c.id, 'created', 'pending')))
+      from = 'pending';
     // `syncing` without an active run is left over from a cancelled run: starting again repairs it.
-    if (from !== 'syncing' && !nextStatus(from, 'start')) throw conflict('status', `cannot start a collection that is "${from}".`);
+    if (from !== 'syncing' && !nextStatus(from, 'start'))
+      throw conflict('status', `cannot start a collection that is "${from}".`);
     const queued = await tx.runs.insertQueued({ collectionId: c.id, accountId: c.account_id, trigger: 'start', at });
     if (queued.created && from !== 'syncing') await txCollections.transition(c.id, from, 'syncing');
     return queued;
@@ -81,7 +87,8 @@ export async function cancelRuns(db: Database, collectionId: string, at: string)
       const txCollections = tx.collections;
       const reason = 'the sync was cancelled; start it again';
       // A queued run leaves `pending` behind, which the scheduler's repair would queue again.
-      if (!(await txCollections.transition(collectionId, 'syncing', 'error', reason))) await txCollections.transition(collectionId, 'pending', 'error', reason);
+      if (!(await txCollections.transition(collectionId, 'syncing', 'error', reason)))
+        await txCollections.transition(collectionId, 'pending', 'error', reason);
       // A follow-up asked for during the cancelled run is cancelled with it. After the move, which holds the row:
       // a PATCH racing this cancel either set its request before (taken here) or finds the collection in `error`.
       await txCollections.takeRerunRequest(collectionId);

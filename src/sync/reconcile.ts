@@ -37,7 +37,10 @@ export async function reconcileStuckCollections(deps: ReconcileDeps): Promise<nu
         repaired += 1;
       }
     } catch (err) {
-      deps.log.warn({ collection_id: c.id, err: (err as Error).message }, 'could not repair a collection left without its run');
+      deps.log.warn(
+        { collection_id: c.id, err: (err as Error).message },
+        'could not repair a collection left without its run',
+      );
     }
   }
   if (repaired > 0) deps.log.warn({ repaired }, 'repaired collections whose run was missing');

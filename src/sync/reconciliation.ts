@@ -49,20 +49,42 @@ export function isBalanced(c: Counts): boolean {
   return c.listed === c.collected + c.unchanged + c.excluded + c.not_present + c.failed;
 }
 
-export function buildReconciliation(run: Pick<RunRow, 'id' | 'status'>, units: RunUnitRow[], exceptions: RunExceptionRow[]): Reconciliation {
+export function buildReconciliation(
+  run: Pick<RunRow, 'id' | 'status'>,
+  units: RunUnitRow[],
+  exceptions: RunExceptionRow[],
+): Reconciliation {
   const byUnit = new Map<string, ReconciliationException[]>();
   for (const e of exceptions) {
     const list = byUnit.get(e.unit_key) ?? [];
-    list.push({ source_id: e.source_id, kind: e.kind, name: e.name, outcome: e.outcome as ReconciliationException['outcome'], reason: e.reason });
+    list.push({
+      source_id: e.source_id,
+      kind: e.kind,
+      name: e.name,
+      outcome: e.outcome as ReconciliationException['outcome'],
+      reason: e.reason,
+    });
     byUnit.set(e.unit_key, list);
   }
   const totals: Counts = { listed: 0, collected: 0, unchanged: 0, excluded: 0, not_present: 0, failed: 0 };
   const custodians = units.map((u) => {
     const counts = countsOf(u);
     for (const f of COUNT_FIELDS) totals[f] += counts[f];
-    return { custodian: u.unit_key, unit_kind: u.kind, email: u.email, ...counts, exceptions: byUnit.get(u.unit_key) ?? [] };
+    return {
+      custodian: u.unit_key,
+      unit_kind: u.kind,
+      email: u.email,
+      ...counts,
+      exceptions: byUnit.get(u.unit_key) ?? [],
+    };
   });
-  return { run_id: run.id, status: run.status, balanced: isBalanced(totals) && custodians.every(isBalanced), totals, custodians };
+  return {
+    run_id: run.id,
+    status: run.status,
+    balanced: isBalanced(totals) && custodians.every(isBalanced),
+    totals,
+    custodians,
+  };
 }
 
 export async function loadReconciliation(db: Database, run: Pick<RunRow, 'id' | 'status'>): Promise<Reconciliation> {
@@ -77,12 +99,21 @@ export function reconciliationCsv(r: Reconciliation, rows: 'custodians' | 'excep
   if (rows === 'exceptions') {
     let out = csvLine(['run_id', 'custodian', 'email', 'source_id', 'kind', 'name', 'outcome', 'reason']);
     for (const c of r.custodians) {
-      for (const e of c.exceptions) out += csvLine([r.run_id, c.custodian, c.email, e.source_id, e.kind, e.name, e.outcome, e.reason]);
+      for (const e of c.exceptions)
+        out += csvLine([r.run_id, c.custodian, c.email, e.source_id, e.kind, e.name, e.outcome, e.reason]);
     }
     return out;
   }
   let out = csvLine(['run_id', 'custodian', 'unit_kind', 'email', ...COUNT_FIELDS, 'exceptions']);
-  for (const c of r.custodians) out += csvLine([r.run_id, c.custodian, c.unit_kind, c.email, ...COUNT_FIELDS.map((f) => c[f]), c.exceptions.length]);
+  for (const c of r.custodians)
+    out += csvLine([
+      r.run_id,
+      c.custodian,
+      c.unit_kind,
+      c.email,
+      ...COUNT_FIELDS.map((f) => c[f]),
+      c.exceptions.length,
+    ]);
   return out;
 }
 
@@ -110,13 +141,42 @@ export async function markNotReached(units: UnitRepo, runId: string, collectionI
  * Each piece named in the filters that no unit reached: a failed unit of the reconciliation, with its reason, counted
  * as failed in the run. Once per run: a run executed again after a crash finds them reported already.
  */
-export async function reportUnreached(tx: Repos, run: RunRow, unreached: Array<{ key: string; kind: string; reason: string }>, at: string): Promise<void> {
+export async function reportUnreached(
+  tx: Repos,
+  run: RunRow,
+  unreached: Array<{ key: string; kind: string; reason: string }>,
+  at: string,
+): Promise<void> {
   const reported = new Set((await tx.units.list(run.id)).map((u) => u.unit_key));
   const missed = unreached.filter((m) => !reported.has(m.key));
   if (missed.length === 0) return;
   const ids = { run_id: run.id, collection_id: run.collection_id };
-  await tx.units.save(run.id, run.collection_id, missed.map((m) => ({ ...emptyTally(), key: m.key, kind: m.kind, email: null, status: 'failed', listed: 1, failed: 1 })), at);
-  await tx.units.addExceptions(missed.map((m) => ({ ...ids, unit_key: m.key, source_id: m.key, kind: m.kind, name: m.key, outcome: 'failed', reason: m.reason, at })));
+  await tx.units.save(
+    run.id,
+    run.collection_id,
+    missed.map((m) => ({
+      ...emptyTally(),
+      key: m.key,
+      kind: m.kind,
+      email: null,
+      status: 'failed',
+      listed: 1,
+      failed: 1,
+    })),
+    at,
+  );
+  await tx.units.addExceptions(
+    missed.map((m) => ({
+      ...ids,
+      unit_key: m.key,
+      source_id: m.key,
+      kind: m.kind,
+      name: m.key,
+      outcome: 'failed',
+      reason: m.reason,
+      at,
+    })),
+  );
   await tx.runs.addErrors(missed.map((m) => ({ ...ids, source_id: m.key, kind: m.kind, reason: m.reason, at })));
   await tx.runs.countFailures(run.id, missed.length);
 }

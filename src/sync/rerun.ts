@@ -5,10 +5,16 @@ import type { Connector } from '../connectors/types.ts';
 import type { CollectionRow } from '../store/collections.ts';
 import type { ProviderSessions } from './provider-session.ts';
 
-export function rerunMinutes(connector: Pick<Connector, 'eventMode'> | undefined, grantInfo: Record<string, unknown> | undefined, filters: unknown, intervalMinutes: number): number {
+export function rerunMinutes(
+  connector: Pick<Connector, 'eventMode'> | undefined,
+  grantInfo: Record<string, unknown> | undefined,
+  filters: unknown,
+  intervalMinutes: number,
+): number {
   if (!connector?.eventMode || !grantInfo) return intervalMinutes;
   const mode = connector.eventMode(grantInfo, filters);
-  if (mode.event_mode !== 'polling' || !mode.polling_interval_minutes || mode.polling_interval_minutes <= 0) return intervalMinutes;
+  if (mode.event_mode !== 'polling' || !mode.polling_interval_minutes || mode.polling_interval_minutes <= 0)
+    return intervalMinutes;
   return Math.min(intervalMinutes, mode.polling_interval_minutes);
 }
 
@@ -17,11 +23,16 @@ export function rerunMinutes(connector: Pick<Connector, 'eventMode'> | undefined
  * grant's non-secret facts. Called before the transaction that ends the run, never inside it.
  */
 export async function rerunMinutesOf(
-  deps: { connectors: { get(type: string): Connector | undefined }; sessions: Pick<ProviderSessions, 'credentials'>; intervalMinutes: number },
+  deps: {
+    connectors: { get(type: string): Connector | undefined };
+    sessions: Pick<ProviderSessions, 'credentials'>;
+    intervalMinutes: number;
+  },
   collection: Pick<CollectionRow, 'type' | 'wallet_id' | 'sync_filters' | 'type_sync'> | undefined,
 ): Promise<number> {
   const connector = collection && deps.connectors.get(collection.type);
-  if (!collection || !connector?.eventMode || collection.sync_filters === null || collection.type_sync === 'one') return deps.intervalMinutes;
+  if (!collection || !connector?.eventMode || collection.sync_filters === null || collection.type_sync === 'one')
+    return deps.intervalMinutes;
   const grantInfo = await deps.sessions.credentials.grantInfo(collection.wallet_id).catch(() => undefined);
   return rerunMinutes(connector, grantInfo, JSON.parse(collection.sync_filters) as unknown, deps.intervalMinutes);
 }

@@ -1,6 +1,12 @@
 import type { BlobStore } from '../blobs/types.ts';
 import type { DocumentReader } from '../search/index.ts';
-import { GrantRevokedError, NeedsUserActionError, type CollectContext, type Connector, type Logger } from '../connectors/types.ts';
+import {
+  GrantRevokedError,
+  NeedsUserActionError,
+  type CollectContext,
+  type Connector,
+  type Logger,
+} from '../connectors/types.ts';
 import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
 import { CollectionRepo, type CollectionRow } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
@@ -64,7 +70,12 @@ export class RunStopped extends Error {
 }
 
 /** Executes a claimed run to its end. The caller holds the lease and heartbeats it. */
-export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, signal: AbortSignal): Promise<RunOutcome> {
+export async function executeRun(
+  deps: RunnerDeps,
+  run: RunRow,
+  owner: string,
+  signal: AbortSignal,
+): Promise<RunOutcome> {
   const collections = new CollectionRepo(deps.db);
   const runs = new RunRepo(deps.db);
   const now = () => deps.clock().toISOString();
@@ -79,9 +90,11 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     }
     if (collection.sync_status !== 'syncing') await moveCollection(collections, collection, 'start');
     const connector = deps.connectors.get(collection.type);
-    if (!connector) throw new NeedsUserActionError(`no connector for collection type "${collection.type}" on this server`);
+    if (!connector)
+      throw new NeedsUserActionError(`no connector for collection type "${collection.type}" on this server`);
     const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
-    if (!wallet?.sealed_grant) throw new NeedsUserActionError('re-pair credentials: the wallet has no paired credentials');
+    if (!wallet?.sealed_grant)
+      throw new NeedsUserActionError('re-pair credentials: the wallet has no paired credentials');
     if (collection.sync_filters === null) throw new NeedsUserActionError('no sync_filters saved: PATCH the collection');
 
     // a run resumed after a crash or a lost lease keeps the filters it started with (a PATCH since is for the next)
@@ -139,7 +152,10 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
       scope,
     };
     log.info({ resumed, attempt: run.attempt }, 'run started');
-    const planned = deps.units && connector.units ? await planUnits({ connector, ctx, session, ledger, run, owner, collectionId: collection.id, now }) : 'unsplit';
+    const planned =
+      deps.units && connector.units
+        ? await planUnits({ connector, ctx, session, ledger, run, owner, collectionId: collection.id, now })
+        : 'unsplit';
     if (planned === 'fanned_out') return { status: 'fanned_out', error: null };
     let unreached = 0;
     if (planned === 'unsplit') await collectInto({ session, ledger, connector, ctx, signal }, retries);
@@ -154,14 +170,27 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, s
     const totals = ledger.totals();
     // The invariant every reconciliation must satisfy; a run that breaks it is a defect worth shouting about.
     const unbalanced = [...ledger.units.values()].filter((u) => !isBalanced(countsOf(u))).map((u) => u.key);
-    if (unbalanced.length > 0 || !isBalanced(countsOf(totals))) log.error({ units: unbalanced }, 'run reconciliation does not balance');
+    if (unbalanced.length > 0 || !isBalanced(countsOf(totals)))
+      log.error({ units: unbalanced }, 'run reconciliation does not balance');
     const failed = session.counters.failed;
     if (failed > 0 && session.counters.collected + session.counters.unchanged + session.counters.skipped === 0) {
-      throw new NothingCollectedError(`nothing could be collected: ${failed} selected ${failed === 1 ? 'piece' : 'pieces'} failed; see the run's reconciliation`);
+      throw new NothingCollectedError(
+        `nothing could be collected: ${failed} selected ${failed === 1 ? 'piece' : 'pieces'} failed; see the run's reconciliation`,
+      );
     }
     const outcome = failed > 0 || totals.failed + unreached > 0 ? 'completed_with_errors' : 'succeeded';
     const rerun = rerunMinutes(connector, ctx.grantInfo, filters, deps.intervalMinutes);
-    return await succeed(deps, run, owner, collection, fingerprint, log, outcome, Math.max(failed, totals.failed + unreached), rerun);
+    return await succeed(
+      deps,
+      run,
+      owner,
+      collection,
+      fingerprint,
+      log,
+      outcome,
+      Math.max(failed, totals.failed + unreached),
+      rerun,
+    );
   } catch (err) {
     await session?.discardPending();
     return fail(deps, run, owner, collection, err, signal, log);
@@ -196,7 +225,16 @@ async function succeed(
   await withTransaction(deps.db, async (tx) => {
     // Cursors are kept only when the run completes: a failed run must not skip what it never collected.
     const pendingCursors = await tx.runs.pendingCursors(run.id);
-    if (!(await finishSucceeded(tx, deps, run, owner, collection, { fingerprint, outcome, failed, cursors: pendingCursors, rerunMinutes: rerun }))) throw new FencedOutError('the run is no longer ours');
+    if (
+      !(await finishSucceeded(tx, deps, run, owner, collection, {
+        fingerprint,
+        outcome,
+        failed,
+        cursors: pendingCursors,
+        rerunMinutes: rerun,
+      }))
+    )
+      throw new FencedOutError('the run is no longer ours');
   });
   await afterSuccess(deps, collection, log);
   log.info({ outcome }, 'run finished');
@@ -213,7 +251,13 @@ export async function finishSucceeded(
   run: RunRow,
   owner: string,
   collection: CollectionRow,
-  r: { fingerprint: string; outcome: 'succeeded' | 'completed_with_errors'; failed: number; cursors: string | null; rerunMinutes?: number },
+  r: {
+    fingerprint: string;
+    outcome: 'succeeded' | 'completed_with_errors';
+    failed: number;
+    cursors: string | null;
+    rerunMinutes?: number;
+  },
 ): Promise<boolean> {
   const at = deps.clock().toISOString();
   const rerun = collection.type_sync === 'auto' || collection.type_sync === 'arch';
@@ -222,9 +266,18 @@ export async function finishSucceeded(
   if (!(await tx.runs.finish(run.id, owner, r.outcome, at, null))) return false;
   if (r.cursors) await tx.cursors.put(collection.id, r.cursors, r.fingerprint, at);
   const collections = tx.collections;
-  await collections.transition(collection.id, 'syncing', 'synced', r.outcome === 'succeeded' ? null : incompleteReason(collection.id, run.id, r.failed));
+  await collections.transition(
+    collection.id,
+    'syncing',
+    'synced',
+    r.outcome === 'succeeded' ? null : incompleteReason(collection.id, run.id, r.failed),
+  );
   if (!targeted) {
-    await collections.update(collection.id, { next_sync_at: rerun ? new Date(deps.clock().getTime() + (r.rerunMinutes ?? deps.intervalMinutes) * 60_000).toISOString() : null });
+    await collections.update(collection.id, {
+      next_sync_at: rerun
+        ? new Date(deps.clock().getTime() + (r.rerunMinutes ?? deps.intervalMinutes) * 60_000).toISOString()
+        : null,
+    });
   }
   await followUp(collections, collection.id, 'synced');
   return true;
@@ -243,9 +296,10 @@ async function followUp(collections: CollectionRepo, id: string, ended: 'synced'
 export async function afterSuccess(deps: RunnerDeps, collection: CollectionRow, log: Logger): Promise<void> {
   if (collection.type_sync !== 'arch') {
     // Content tombstoned or superseded while a hold applied that has since been released (a release racing with this run).
-    await purgeUnheldTombstones(deps.db, deps.blobs, collection.id, { now: () => deps.clock().toISOString(), isHeld: deps.isHeld }).catch((err: unknown) =>
-      log.warn({ err }, 'purging content no hold keeps any more failed'),
-    );
+    await purgeUnheldTombstones(deps.db, deps.blobs, collection.id, {
+      now: () => deps.clock().toISOString(),
+      isHeld: deps.isHeld,
+    }).catch((err: unknown) => log.warn({ err }, 'purging content no hold keeps any more failed'));
   }
 }
 
@@ -307,7 +361,16 @@ export async function finishFailed(
   }
   const ok = await tx.runs.finish(run.id, owner, status, at, reason);
   if (!ok) return undefined;
-  await tx.runs.addErrors([{ run_id: run.id, collection_id: run.collection_id, source_id: null, kind: null, reason: `run ${status}: ${reason}`, at }]);
+  await tx.runs.addErrors([
+    {
+      run_id: run.id,
+      collection_id: run.collection_id,
+      source_id: null,
+      kind: null,
+      reason: `run ${status}: ${reason}`,
+      at,
+    },
+  ]);
   await tx.runs.countError(run.id);
   if (collection) {
     const collections = tx.collections;
@@ -319,10 +382,16 @@ export async function finishFailed(
   return { status, reason };
 }
 
-async function moveCollection(collections: CollectionRepo, c: CollectionRow, event: SyncEvent, reason: string | null = null) {
+async function moveCollection(
+  collections: CollectionRepo,
+  c: CollectionRow,
+  event: SyncEvent,
+  reason: string | null = null,
+) {
   let from = c.sync_status as SyncStatus;
   // A run that ends must leave `syncing`; pass through it when the collection is still `pending`.
-  if (event !== 'start' && from === 'pending' && (await collections.transition(c.id, 'pending', 'syncing'))) from = 'syncing';
+  if (event !== 'start' && from === 'pending' && (await collections.transition(c.id, 'pending', 'syncing')))
+    from = 'syncing';
   const to = nextStatus(from, event);
   if (to) await collections.transition(c.id, from, to, reason);
 }
@@ -338,9 +407,11 @@ export function needsUserAction(err: unknown): boolean {
 /** The status_reason: what a person must do when one must act, else why the run failed. */
 function describe(err: unknown): string {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof GrantRevokedError) return userFacingMessage(`re-pair credentials: the provider refused the stored grant (${e.message})`);
+    if (e instanceof GrantRevokedError)
+      return userFacingMessage(`re-pair credentials: the provider refused the stored grant (${e.message})`);
     if (e instanceof NeedsUserActionError) return userFacingMessage(e.message);
-    if (e instanceof ProviderError && e.code === 'auth_rejected') return userFacingMessage(`re-pair credentials: ${e.message}`);
+    if (e instanceof ProviderError && e.code === 'auth_rejected')
+      return userFacingMessage(`re-pair credentials: ${e.message}`);
   }
   const message = err instanceof Error ? err.message : String(err);
   return plainReason(message).slice(0, 1000) || 'unknown error';

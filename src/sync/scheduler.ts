@@ -34,7 +34,9 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
 
   const tick = async () => {
     if (opts.reconcile) {
-      await opts.reconcile().catch((err: unknown) => opts.log.error({ err }, 'repairing collections left without their run failed'));
+      await opts
+        .reconcile()
+        .catch((err: unknown) => opts.log.error({ err }, 'repairing collections left without their run failed'));
     }
     let queued = 0;
     for (const c of await due()) {

@@ -1,5 +1,11 @@
 import type { BlobStore } from '../blobs/types.ts';
-import { ContentGoneError, type CollectEvent, type ContentSource, type ItemInput, type Logger } from '../connectors/types.ts';
+import {
+  ContentGoneError,
+  type CollectEvent,
+  type ContentSource,
+  type ItemInput,
+  type Logger,
+} from '../connectors/types.ts';
 import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Database } from '../store/db.ts';
@@ -57,7 +63,11 @@ export interface SessionScope {
  * still owns what it executes. False: cancelled or taken over, and the transaction rolls back.
  */
 export interface SessionFence {
-  save(trx: Database, at: string, p: { counters: Counters; checkpoint?: string; pendingCursors?: string }): Promise<boolean>;
+  save(
+    trx: Database,
+    at: string,
+    p: { counters: Counters; checkpoint?: string; pendingCursors?: string },
+  ): Promise<boolean>;
 }
 
 export function runFence(runId: string, owner: string): SessionFence {
@@ -102,7 +112,13 @@ export class RunSession {
       case 'not_present':
         return this.onNotPresent(ev.custodian, ev);
       case 'provider_limit':
-        return this.ledger.exception(ev.custodian, { sourceId: ev.sourceId, kind: ev.kind, name: ev.name, outcome: 'provider_limit', reason: ev.reason });
+        return this.ledger.exception(ev.custodian, {
+          sourceId: ev.sourceId,
+          kind: ev.kind,
+          name: ev.name,
+          outcome: 'provider_limit',
+          reason: ev.reason,
+        });
       case 'excluded': {
         const n = Math.max(0, Math.floor(ev.count));
         this.ledger.count(ev.custodian, 'listed', n);
@@ -132,18 +148,26 @@ export class RunSession {
   }
 
   /** Writes everything buffered (and the checkpoint, when given) in one fenced transaction. */
-  async flush(extra: { checkpoint?: string; final?: boolean; within?: (trx: Database) => Promise<void> } = {}): Promise<void> {
+  async flush(
+    extra: { checkpoint?: string; final?: boolean; within?: (trx: Database) => Promise<void> } = {},
+  ): Promise<void> {
     if (extra.checkpoint !== undefined) this.scope.onProgress?.();
     const ops = this.ops;
     const errors = this.errors;
     const at = this.now();
     // arch keeps everything anyway; elsewhere only writes that could drop content need to know about holds.
-    const asks = this.scope.typeSync !== 'arch' && ops.some((op) => op.type !== 'seen' && op.type !== 'present' && op.type !== 'mark_deleted');
+    const asks =
+      this.scope.typeSync !== 'arch' &&
+      ops.some((op) => op.type !== 'seen' && op.type !== 'present' && op.type !== 'mark_deleted');
     const override = asks && this.deps.heldOverride ? await this.deps.heldOverride(this.scope.collectionId) : false;
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const runs = new RunRepo(trx);
       const fence = this.scope.fence ?? runFence(this.scope.runId, this.scope.owner);
-      const owned = await fence.save(trx, at, { counters: this.counters, checkpoint: extra.checkpoint, pendingCursors: this.pendingCursors });
+      const owned = await fence.save(trx, at, {
+        counters: this.counters,
+        checkpoint: extra.checkpoint,
+        pendingCursors: this.pendingCursors,
+      });
       if (!owned) throw new FencedOutError('the run was cancelled or taken over by another process');
       let held: Promise<boolean> | undefined;
       const scope: ApplyScope = {
@@ -153,7 +177,8 @@ export class RunSession {
         listingRunId: this.scope.listingRunId,
         typeSync: this.scope.typeSync,
         // Decided here, after the run row's lock, so that a hold placed concurrently is either seen or waits.
-        held: () => (held ??= override ? Promise.resolve(true) : new HoldRepo(trx).isHeldLocked(this.scope.collectionId)),
+        held: () =>
+          (held ??= override ? Promise.resolve(true) : new HoldRepo(trx).isHeldLocked(this.scope.collectionId)),
         at,
       };
       const applied = await applyOps(trx, scope, ops);
@@ -189,12 +214,33 @@ export class RunSession {
     this.ledger.count(key, 'listed');
     this.ledger.count(key, 'failed');
     // the stored reason is plain (domain/plain-reason.ts); the provider's full answer stays here, in the run's log
-    this.deps.log.warn({ run_id: this.scope.runId, collection_id: this.scope.collectionId, source_id: sourceId, kind, reason: ev.reason }, 'piece failed');
+    this.deps.log.warn(
+      {
+        run_id: this.scope.runId,
+        collection_id: this.scope.collectionId,
+        source_id: sourceId,
+        kind,
+        reason: ev.reason,
+      },
+      'piece failed',
+    );
     this.ledger.exception(key, { sourceId, kind, name: ev.name ?? sourceId, outcome: 'failed', reason: ev.reason });
-    if (ev.retry !== undefined && ev.sourceId) this.ledger.failure({ unitKey: key, kind, sourceId, name: ev.name ?? sourceId, piece: ev.retry, reason: ev.reason });
+    if (ev.retry !== undefined && ev.sourceId)
+      this.ledger.failure({
+        unitKey: key,
+        kind,
+        sourceId,
+        name: ev.name ?? sourceId,
+        piece: ev.retry,
+        reason: ev.reason,
+      });
   }
 
-  private onNotPresent(key: string, p: { kind: string; sourceId: string; name: string; reason: string }, listed = false): void {
+  private onNotPresent(
+    key: string,
+    p: { kind: string; sourceId: string; name: string; reason: string },
+    listed = false,
+  ): void {
     if (!listed) this.ledger.count(key, 'listed');
     this.ledger.count(key, 'not_present');
     this.ledger.exception(key, { ...p, outcome: 'not_present' });
@@ -243,13 +289,21 @@ export class RunSession {
       this.counters.failed += 1;
       this.ledger.count(unit, 'failed');
       const reason = `connector produced an item of unknown kind "${input.kind}"`;
-      this.ledger.exception(unit, { sourceId: input.sourceId, kind: input.kind, name: input.name, outcome: 'failed', reason });
+      this.ledger.exception(unit, {
+        sourceId: input.sourceId,
+        kind: input.kind,
+        name: input.name,
+        outcome: 'failed',
+        reason,
+      });
       return this.recordError(reason, input.sourceId, input.kind);
     }
     const existing = await this.lookup(input.kind, input.sourceId);
     const version = input.version ?? null;
     if (existing && !existing.tombstoned_at && existing.version === version && (version !== null || !content)) {
-      const stored = content ? existing.content_state === 'stored' && !!existing.sha256 && (await this.deps.blobs.has(existing.sha256)) : existing.content_state === 'none';
+      const stored = content
+        ? existing.content_state === 'stored' && !!existing.sha256 && (await this.deps.blobs.has(existing.sha256))
+        : existing.content_state === 'none';
       if (stored) {
         // Seen again after a resume from an earlier checkpoint of this same run.
         if (existing.run_id === this.scope.runId) {
@@ -283,14 +337,36 @@ export class RunSession {
     const stored = await this.download(input, content);
     if (stored === 'gone') {
       // Deleted at the source between its listing and its download: not a failure.
-      this.onNotPresent(unit, { kind: input.kind, sourceId: input.sourceId, name: input.name, reason: 'deleted at the source between its listing and its download' }, true);
+      this.onNotPresent(
+        unit,
+        {
+          kind: input.kind,
+          sourceId: input.sourceId,
+          name: input.name,
+          reason: 'deleted at the source between its listing and its download',
+        },
+        true,
+      );
       return this.onDeleted(input.kind, input.sourceId);
     }
     if (!stored.ok) {
       this.counters.failed += 1;
       this.ledger.count(unit, 'failed');
-      this.ledger.exception(unit, { sourceId: input.sourceId, kind: input.kind, name: input.name, outcome: 'failed', reason: stored.reason });
-      this.ledger.failure({ unitKey: unit, kind: input.kind, sourceId: input.sourceId, name: input.name, piece: { item: input }, reason: stored.reason });
+      this.ledger.exception(unit, {
+        sourceId: input.sourceId,
+        kind: input.kind,
+        name: input.name,
+        outcome: 'failed',
+        reason: stored.reason,
+      });
+      this.ledger.failure({
+        unitKey: unit,
+        kind: input.kind,
+        sourceId: input.sourceId,
+        name: input.name,
+        piece: { item: input },
+        reason: stored.reason,
+      });
       return this.push({ type: 'upsert', input, content: 'failed' }, key);
     }
     const blob = stored.content;
@@ -306,13 +382,21 @@ export class RunSession {
     this.ledger.count(unit, 'bytes', stored.transferred);
     // Read back from the blob store before the transaction, which should not wait on it.
     const fileType = typeof input.metadata?.file_type === 'string' ? input.metadata.file_type : null;
-    const descriptor = { name: input.name, mime_type: input.mimeType ?? null, kind: input.kind, file_type: fileType, sha256: blob.sha256, size: blob.size };
-    const contentText = await extractContentText(this.deps.blobs, descriptor, { log: this.deps.log, documents: this.deps.documents }).catch(
-      (err: unknown) => {
-        this.deps.log.warn({ err: (err as Error).message, source_id: input.sourceId }, 'content text extraction failed');
-        return null;
-      },
-    );
+    const descriptor = {
+      name: input.name,
+      mime_type: input.mimeType ?? null,
+      kind: input.kind,
+      file_type: fileType,
+      sha256: blob.sha256,
+      size: blob.size,
+    };
+    const contentText = await extractContentText(this.deps.blobs, descriptor, {
+      log: this.deps.log,
+      documents: this.deps.documents,
+    }).catch((err: unknown) => {
+      this.deps.log.warn({ err: (err as Error).message, source_id: input.sourceId }, 'content text extraction failed');
+      return null;
+    });
     this.ops.push({ type: 'upsert', input, content: blob, contentText });
     await this.flush();
     if (!(await this.deps.blobs.has(blob.sha256))) {
@@ -327,17 +411,30 @@ export class RunSession {
     content: ContentSource,
   ): Promise<{ ok: true; content: StoredContent; transferred: number } | { ok: false; reason: string } | 'gone'> {
     try {
-      const fetched = await fetchContent(this.deps.blobs, content, { signal: this.scope.signal, onProgress: this.scope.onProgress });
+      const fetched = await fetchContent(this.deps.blobs, content, {
+        signal: this.scope.signal,
+        onProgress: this.scope.onProgress,
+      });
       // Until the item is written, only this note tells the orphan sweep that a live run owns the blob.
       await this.refs.noteCommitted(fetched.blob.sha256, fetched.blob.size, this.now());
       this.counters.bytes += fetched.transferred;
       this.deps.metrics?.bytesCollected(this.scope.type, fetched.transferred);
       for (const blob of fetched.rejected) {
-        if (blob.sha256 !== fetched.blob.sha256) await this.refs.discard(blob.sha256, blob.size, this.deps.blobs, this.now());
+        if (blob.sha256 !== fetched.blob.sha256)
+          await this.refs.discard(blob.sha256, blob.size, this.deps.blobs, this.now());
       }
-      if (fetched.problem) this.recordError(`content hash not verified after a second download: ${fetched.problem}`, input.sourceId, input.kind);
+      if (fetched.problem)
+        this.recordError(
+          `content hash not verified after a second download: ${fetched.problem}`,
+          input.sourceId,
+          input.kind,
+        );
       const { sha256, md5, size } = fetched.blob;
-      return { ok: true, content: { sha256, md5, size, providerHash: fetched.providerHash, verified: fetched.verified }, transferred: fetched.transferred };
+      return {
+        ok: true,
+        content: { sha256, md5, size, providerHash: fetched.providerHash, verified: fetched.verified },
+        transferred: fetched.transferred,
+      };
     } catch (err) {
       if (this.scope.signal.aborted) throw err;
       if (isGone(err)) return 'gone';
@@ -392,7 +489,8 @@ export class RunSession {
 }
 
 function isGone(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof ContentGoneError) return true;
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    if (e instanceof ContentGoneError) return true;
   return false;
 }
 

@@ -57,7 +57,10 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps) {
   };
 
   const contextFor = (walletId: string, connector: Connector): Promise<ProviderContext> =>
-    deps.sessions.open({ id: `subscriptions:${walletId}`, wallet_id: walletId }, connector, { log: deps.log, now: deps.clock });
+    deps.sessions.open({ id: `subscriptions:${walletId}`, wallet_id: walletId }, connector, {
+      log: deps.log,
+      now: deps.clock,
+    });
 
   /** A (re)created subscription may have missed changes: the drive's delta runs for the collections selecting it. */
   const catchUp = async (need: Need) => {
@@ -72,7 +75,11 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps) {
       clientState: deps.sealer.open<string>(row.sealed_client_state),
       expiresAt: iso(deps.clock().getTime() + lifetimeMs),
     });
-    await repo.update(row.id, { subscription_id: created.id, expires_at: created.expiresAt, last_error: null }, deps.clock().toISOString());
+    await repo.update(
+      row.id,
+      { subscription_id: created.id, expires_at: created.expiresAt, last_error: null },
+      deps.clock().toISOString(),
+    );
     return created.id;
   };
 
@@ -83,7 +90,11 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps) {
     if (need.connector.subscriptions!.usable && !need.connector.subscriptions!.usable(ctx.grantInfo)) {
       if (row.subscription_id !== null) {
         await need.connector.subscriptions!.remove(ctx, row.subscription_id);
-        await repo.update(row.id, { subscription_id: null, expires_at: null, last_error: null }, deps.clock().toISOString());
+        await repo.update(
+          row.id,
+          { subscription_id: null, expires_at: null, last_error: null },
+          deps.clock().toISOString(),
+        );
       }
       return 'polling';
     }
@@ -110,7 +121,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps) {
       const wallet = await new WalletRepo(deps.db).getById(row.wallet_id);
       const connector = wallet ? deps.connectors.get(wallet.config_type) : undefined;
       // An unpaired or deleted wallet cannot call Graph: the subscription lapses on its own at expiry.
-      if (connector?.subscriptions && wallet?.sealed_grant) await connector.subscriptions.remove(await contextFor(row.wallet_id, connector), row.subscription_id);
+      if (connector?.subscriptions && wallet?.sealed_grant)
+        await connector.subscriptions.remove(await contextFor(row.wallet_id, connector), row.subscription_id);
     }
     await repo.delete(row.id);
   };
@@ -121,7 +133,11 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps) {
     const outcome: Record<string, string> = {};
     const rows = new Map((await repo.all()).map((r) => [key(r.wallet_id, r.user_id), r]));
     for (const [k, need] of wanted) {
-      if (!rows.has(k)) rows.set(k, await repo.ensure(need.walletId, need.userId, deps.sealer.seal(randomToken(32)), deps.clock().toISOString()));
+      if (!rows.has(k))
+        rows.set(
+          k,
+          await repo.ensure(need.walletId, need.userId, deps.sealer.seal(randomToken(32)), deps.clock().toISOString()),
+        );
     }
     for (const [k, row] of rows) {
       const need = wanted.get(k);
@@ -136,7 +152,10 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps) {
         outcome[label] = 'failed';
         const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
         await repo.update(row.id, { last_error: message }, deps.clock().toISOString()).catch(() => undefined);
-        deps.log.warn({ wallet_id: row.wallet_id, user_id: row.user_id, err: message }, 'keeping a change subscription failed; next pass retries');
+        deps.log.warn(
+          { wallet_id: row.wallet_id, user_id: row.user_id, err: message },
+          'keeping a change subscription failed; next pass retries',
+        );
       }
     }
     return outcome;

@@ -6,9 +6,13 @@ import { plainReason } from '../domain/plain-reason.ts';
  * a message that still carries a credential: `Bearer …`, `token=…`, `"refresh_token": "…"` and the like.
  */
 const SCHEME = /\b(bearer|basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
-const LABELLED = /\b([a-z_]*(?:token|secret|password|assertion|code_verifier|client_secret))(["']?\s*[:=]\s*["']?)([^\s"',;&)]{8,})/gi;
+const LABELLED =
+  /\b([a-z_]*(?:token|secret|password|assertion|code_verifier|client_secret))(["']?\s*[:=]\s*["']?)([^\s"',;&)]{8,})/gi;
 
 export function userFacingMessage(message: string, max = 1000): string {
   const clean = plainReason(message).replace(SCHEME, '$1 [redacted]').replace(LABELLED, '$1$2[redacted]').trim();
-  return (clean.length > max ? `${clean.slice(0, max - 1)}…` : clean) || 'the provider needs a person to act on this collection';
+  return (
+    (clean.length > max ? `${clean.slice(0, max - 1)}…` : clean) ||
+    'the provider needs a person to act on this collection'
+  );
 }

@@ -12,7 +12,16 @@ export interface Described {
   text?: string | null;
 }
 
-const DESCRIBED: (keyof Described)[] = ['name', 'path', 'custodian', 'mime_type', 'created_datetime', 'modified_datetime', 'metadata', 'text'];
+const DESCRIBED: (keyof Described)[] = [
+  'name',
+  'path',
+  'custodian',
+  'mime_type',
+  'created_datetime',
+  'modified_datetime',
+  'metadata',
+  'text',
+];
 
 /**
  * Whether writing `next` (and content `nextSha`, when given) over `row` loses something a person could have seen:

@@ -17,10 +17,12 @@ const Counters = Type.Object({
 export const RunSummarySchema = Type.Object({
   run_id: Type.String(),
   trigger: Type.String({
-    description: 'What queued the run: `start` (POST start or PATCH pending), `schedule` (the auto/arch re-sync), `retry` (after a failure), `event` (a provider event).',
+    description:
+      'What queued the run: `start` (POST start or PATCH pending), `schedule` (the auto/arch re-sync), `retry` (after a failure), `event` (a provider event).',
   }),
   custodians: Type.Union([Type.Array(Type.String()), Type.Null()], {
-    description: 'The custodians (provider user ids, or e-mails when the event named no id) an `event` run was limited to; null for a run of the whole collection.',
+    description:
+      'The custodians (provider user ids, or e-mails when the event named no id) an `event` run was limited to; null for a run of the whole collection.',
   }),
   status: Type.String({
     enum: [...RUN_STATUSES],
@@ -40,7 +42,10 @@ export const RunSummarySchema = Type.Object({
 export const Item = Type.Object({
   onna_id: Type.String(),
   collection_id: Type.String(),
-  kind: Type.String({ description: "What the item is; each collection type's connector defines its kinds (listed under the `kind` parameter of the items list)." }),
+  kind: Type.String({
+    description:
+      "What the item is; each collection type's connector defines its kinds (listed under the `kind` parameter of the items list).",
+  }),
   source_id: Type.String({ description: "The provider's own id of the thing." }),
   name: Type.String(),
   path: Type.String(),
@@ -50,7 +55,11 @@ export const Item = Type.Object({
   sha256: Nullable(Type.String()),
   md5: Nullable(Type.String()),
   provider_hash: Nullable(Type.Object({ type: Type.String(), value: Type.String() })),
-  hash_verified: Nullable(Type.Boolean({ description: 'Whether the content matched the hash the provider states; null when it states none.' })),
+  hash_verified: Nullable(
+    Type.Boolean({
+      description: 'Whether the content matched the hash the provider states; null when it states none.',
+    }),
+  ),
   created_datetime: Nullable(Type.String()),
   modified_datetime: Nullable(Type.String()),
   collected_datetime: Type.String(),
@@ -76,7 +85,9 @@ export const ItemVersion = Type.Object({
   collected_datetime: Type.String(),
   deleted_at_source: Nullable(Type.String()),
   run_id: Type.String({ description: 'The run that collected this version.' }),
-  metadata: Nullable(Type.Object({}, { additionalProperties: true, description: "The provider's fields as they were." })),
+  metadata: Nullable(
+    Type.Object({}, { additionalProperties: true, description: "The provider's fields as they were." }),
+  ),
   text: Nullable(Type.String({ description: 'The text the source gave (e.g. a chat message before an edit).' })),
   superseded_datetime: Type.String({ description: 'When a run found the next version.' }),
   superseded_by_run_id: Nullable(Type.String()),
@@ -88,7 +99,12 @@ export const Run = Type.Object({
   error: Nullable(Type.String({ description: 'Why the run failed, or needs a person.' })),
   attempt: Type.Integer({ description: 'Times the run was taken up (> 1 after a crash or a lost lease).' }),
   errors: Type.Array(
-    Type.Object({ source_id: Nullable(Type.String()), kind: Nullable(Type.String()), reason: Type.String(), datetime: Type.String() }),
+    Type.Object({
+      source_id: Nullable(Type.String()),
+      kind: Nullable(Type.String()),
+      reason: Type.String(),
+      datetime: Type.String(),
+    }),
     { description: 'The first recorded errors: items that failed and why.' },
   ),
   errors_truncated: Type.Boolean({ description: 'More errors were recorded than shown; the manifest lists them all.' }),
@@ -100,7 +116,7 @@ export const ProviderBudget = Type.Object(
     provider: Type.String({ description: '`zoom` or `microsoft`.' }),
     rate_per_second: Type.Number({
       description:
-        'The request rate (Zoom: requests, OneDrive: SharePoint resource units, per second) learned for this collection\'s wallet from the provider\'s answers: ' +
+        "The request rate (Zoom: requests, OneDrive: SharePoint resource units, per second) learned for this collection's wallet from the provider's answers: " +
         'raised while they are clean, cut on a 429, capped by a limit the provider states. Shared by every worker and every collection using the wallet, and kept across runs; ' +
         'its value now, not when the run ended.',
     }),
@@ -112,7 +128,10 @@ export const ProviderBudget = Type.Object(
       }),
     ),
     operator_ceiling_per_second: Nullable(
-      Type.Number({ description: "The operator's ceiling on the rate, fleet-wide (`ZOOM_MAX_REQUESTS_PER_SECOND`, `MS_MAX_RESOURCE_UNITS_PER_SECOND`); null when unset." }),
+      Type.Number({
+        description:
+          "The operator's ceiling on the rate, fleet-wide (`ZOOM_MAX_REQUESTS_PER_SECOND`, `MS_MAX_RESOURCE_UNITS_PER_SECOND`); null when unset.",
+      }),
     ),
     learned_at: Type.String({ description: 'When the rate was last learned (ISO 8601).' }),
   },
@@ -123,9 +142,14 @@ export const ProviderBudget = Type.Object(
 export const RunUnitJob = Type.Object({
   unit: Type.String({ description: 'The custodian (provider user id) or Zoom channel the unit collects.' }),
   status: Type.String({ description: '`queued`, `running`, `done`, `failed` or `cancelled`.' }),
-  attempt: Type.Integer({ description: 'Times the unit was taken up (> 1 after a crash, a lost lease or a stop for lack of progress).' }),
+  attempt: Type.Integer({
+    description: 'Times the unit was taken up (> 1 after a crash, a lost lease or a stop for lack of progress).',
+  }),
   last_progress_at: Nullable(
-    Type.String({ description: 'When the unit last made progress (a provider answer, a wait the provider stated, an item, a checkpoint); a unit without progress for UNIT_STALL_SECONDS is stopped and retried.' }),
+    Type.String({
+      description:
+        'When the unit last made progress (a provider answer, a wait the provider stated, an item, a checkpoint); a unit without progress for UNIT_STALL_SECONDS is stopped and retried.',
+    }),
   ),
   error: Nullable(Type.String({ description: 'Why the unit failed as a whole.' })),
 });
@@ -133,5 +157,7 @@ export const RunUnitJob = Type.Object({
 export const RunDetail = Type.Object({
   ...Run.properties,
   provider_budget: Type.Optional(ProviderBudget),
-  units: Type.Array(RunUnitJob, { description: "The run's units when it was split into one job per custodian (empty otherwise)." }),
+  units: Type.Array(RunUnitJob, {
+    description: "The run's units when it was split into one job per custodian (empty otherwise).",
+  }),
 });

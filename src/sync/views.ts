@@ -22,7 +22,10 @@ export function itemView(r: ItemRow): ItemView {
     mime_type: r.mime_type,
     sha256: r.sha256,
     md5: r.md5,
-    provider_hash: r.provider_hash_type && r.provider_hash_value ? { type: r.provider_hash_type, value: r.provider_hash_value } : null,
+    provider_hash:
+      r.provider_hash_type && r.provider_hash_value
+        ? { type: r.provider_hash_type, value: r.provider_hash_value }
+        : null,
     hash_verified: r.hash_verified === null ? null : r.hash_verified === 1,
     created_datetime: r.created_datetime,
     modified_datetime: r.modified_datetime,
@@ -46,7 +49,10 @@ export function itemVersionView(v: PreviousVersion, n: number): ItemVersionView 
     mime_type: v.mime_type,
     sha256: v.sha256,
     md5: v.md5,
-    provider_hash: v.provider_hash_type && v.provider_hash_value ? { type: v.provider_hash_type, value: v.provider_hash_value } : null,
+    provider_hash:
+      v.provider_hash_type && v.provider_hash_value
+        ? { type: v.provider_hash_type, value: v.provider_hash_value }
+        : null,
     hash_verified: v.hash_verified === null ? null : v.hash_verified === 1,
     created_datetime: v.created_datetime,
     modified_datetime: v.modified_datetime,

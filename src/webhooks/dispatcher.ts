@@ -1,6 +1,13 @@
 import type { Logger } from 'pino';
 import type { Sealer } from '../domain/seal.ts';
-import { DEFAULT_RETRY_POLICY, nextAttemptDelay, SIGNATURE_HEADER, signatureHeader, WEBHOOK_EVENT_TYPES, type RetryPolicy } from '../domain/webhooks.ts';
+import {
+  DEFAULT_RETRY_POLICY,
+  nextAttemptDelay,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  WEBHOOK_EVENT_TYPES,
+  type RetryPolicy,
+} from '../domain/webhooks.ts';
 import type { EventRepo } from '../store/events.ts';
 import type { DeliveryRow, WebhookRepo } from '../store/webhooks.ts';
 import type { WebhookSender } from './send.ts';
@@ -63,8 +70,19 @@ export function createDispatcher(deps: DispatcherDeps) {
       if (SUBSCRIBABLE.has(event.type)) {
         for (const endpoint of await deps.webhooks.liveEndpoints(event.accountId, event.createdAt)) {
           if (!(JSON.parse(endpoint.events) as string[]).includes(event.type)) continue;
-          const body = JSON.stringify({ id: `evt_${event.seq}`, type: event.type, created: event.createdAt, data: event.data });
-          await deps.webhooks.enqueue({ endpointId: endpoint.id, eventSeq: event.seq, eventType: event.type, body, at: iso(now()) });
+          const body = JSON.stringify({
+            id: `evt_${event.seq}`,
+            type: event.type,
+            created: event.createdAt,
+            data: event.data,
+          });
+          await deps.webhooks.enqueue({
+            endpointId: endpoint.id,
+            eventSeq: event.seq,
+            eventType: event.type,
+            body,
+            at: iso(now()),
+          });
         }
       }
       if (settling && event.createdAt < settledBefore) settled = event.seq;
@@ -77,7 +95,13 @@ export function createDispatcher(deps: DispatcherDeps) {
     const endpoint = await deps.webhooks.getEndpointById(row.endpoint_id);
     const at = now();
     if (!endpoint || endpoint.deleted_at) {
-      return deps.webhooks.recordAttempt(row, { status: 'failed', statusCode: null, error: 'the endpoint was deleted', at: iso(at), next: null });
+      return deps.webhooks.recordAttempt(row, {
+        status: 'failed',
+        statusCode: null,
+        error: 'the endpoint was deleted',
+        at: iso(at),
+        next: null,
+      });
     }
     const secret = deps.sealer.open<string>(endpoint.sealed_secret);
     const headers = {
@@ -94,9 +118,26 @@ export function createDispatcher(deps: DispatcherDeps) {
       error = (err as Error).message || String(err);
     }
     const done = now();
-    if (!error) return deps.webhooks.recordAttempt(row, { status: 'succeeded', statusCode, error: null, at: iso(done), next: null });
+    if (!error)
+      return deps.webhooks.recordAttempt(row, {
+        status: 'succeeded',
+        statusCode,
+        error: null,
+        at: iso(done),
+        next: null,
+      });
     const delay = nextAttemptDelay(policy, row.attempts + 1, done - Date.parse(row.created_at));
-    deps.log.info({ delivery_id: row.id, endpoint_id: row.endpoint_id, attempt: row.attempts + 1, status: statusCode, error, retry_in_ms: delay }, 'webhook delivery failed');
+    deps.log.info(
+      {
+        delivery_id: row.id,
+        endpoint_id: row.endpoint_id,
+        attempt: row.attempts + 1,
+        status: statusCode,
+        error,
+        retry_in_ms: delay,
+      },
+      'webhook delivery failed',
+    );
     await deps.webhooks.recordAttempt(row, {
       status: delay === null ? 'failed' : 'pending',
       statusCode,
@@ -109,7 +150,13 @@ export function createDispatcher(deps: DispatcherDeps) {
   async function deliverDue(): Promise<number> {
     const t = now();
     const claimed = await deps.webhooks.claimDue(iso(t), iso(t + leaseMs), batch);
-    await Promise.all(claimed.map((row) => attempt(row).catch((err) => deps.log.warn({ err, delivery_id: row.id }, 'webhook delivery could not be recorded'))));
+    await Promise.all(
+      claimed.map((row) =>
+        attempt(row).catch((err) =>
+          deps.log.warn({ err, delivery_id: row.id }, 'webhook delivery could not be recorded'),
+        ),
+      ),
+    );
     return claimed.length;
   }
 

@@ -28,11 +28,14 @@ export async function checkTarget(raw: string, allowPrivate: boolean): Promise<s
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
-    addresses = net.isIP(host) ? [host] : (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    addresses = net.isIP(host)
+      ? [host]
+      : (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
   } catch {
     return `host ${host} does not resolve.`;
   }
-  if (addresses.length === 0 || addresses.some(isPrivateAddress)) return `host ${host} is a loopback, private or link-local address; webhooks go to public addresses only.`;
+  if (addresses.length === 0 || addresses.some(isPrivateAddress))
+    return `host ${host} is a loopback, private or link-local address; webhooks go to public addresses only.`;
   return null;
 }
 
@@ -46,19 +49,35 @@ export function createSender(opts: { allowPrivate: boolean; timeoutMs: number })
       if (err) return callback(err, '', 0);
       const list = addresses;
       if (!opts.allowPrivate && (list.length === 0 || list.some((a) => isPrivateAddress(a.address)))) {
-        return callback(new UnsafeTargetError(`${hostname} resolves to a loopback, private or link-local address`), '', 0);
+        return callback(
+          new UnsafeTargetError(`${hostname} resolves to a loopback, private or link-local address`),
+          '',
+          0,
+        );
       }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
       callback(null, list[0].address, list[0].family);
     });
   };
-  const agent = new Agent({ connect: { lookup, timeout: opts.timeoutMs }, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs });
+  const agent = new Agent({
+    connect: { lookup, timeout: opts.timeoutMs },
+    headersTimeout: opts.timeoutMs,
+    bodyTimeout: opts.timeoutMs,
+  });
   return {
     async post(url, headers, body) {
       const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
       // an IP literal never goes through the lookup above
-      if (!opts.allowPrivate && net.isIP(host) && isPrivateAddress(host)) throw new UnsafeTargetError(`${host} is a loopback, private or link-local address`);
-      const res = await request(url, { method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.timeout(opts.timeoutMs) });
+      if (!opts.allowPrivate && net.isIP(host) && isPrivateAddress(host))
+        throw new UnsafeTargetError(`${host} is a loopback, private or link-local address`);
+      const res = await request(url, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: agent,
+        signal: AbortSignal.timeout(opts.timeoutMs),
+      });
       await res.body.dump();
       return res.statusCode;
     },

@@ -29,14 +29,31 @@ describe('the web console in Chromium', () => {
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or set CHROMIUM_PATH`);
+    if (!fs.existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or set CHROMIUM_PATH`);
     // The console as `npm ci` / `npm start` build it, from the sources under test.
     buildConsoleOnce();
     fs.mkdirSync(SHOTS, { recursive: true });
     // this test's screenshots only: test/browser/exports.test.ts writes exports-*.png next to them, maybe at the same time
-    for (const f of fs.readdirSync(SHOTS)) if (!f.startsWith('exports-')) fs.rmSync(path.join(SHOTS, f), { recursive: true, force: true });
-    zoom = await startZoomSandbox({ seed: 7, users: 4, meetingsPerUser: 2, channels: 2, messagesPerChannel: 3, messagesPerChat: 2 });
-    ms = await startMicrosoftSandbox({ seed: 7, users: 4, usersWithoutDrive: 1, folderDepth: 2, foldersPerLevel: 2, filesPerFolder: 2, fileSize: 2000 });
+    for (const f of fs.readdirSync(SHOTS))
+      if (!f.startsWith('exports-')) fs.rmSync(path.join(SHOTS, f), { recursive: true, force: true });
+    zoom = await startZoomSandbox({
+      seed: 7,
+      users: 4,
+      meetingsPerUser: 2,
+      channels: 2,
+      messagesPerChannel: 3,
+      messagesPerChat: 2,
+    });
+    ms = await startMicrosoftSandbox({
+      seed: 7,
+      users: 4,
+      usersWithoutDrive: 1,
+      folderDepth: 2,
+      foldersPerLevel: 2,
+      filesPerFolder: 2,
+      fileSize: 2000,
+    });
     const port = await freePort();
     t = await startTestApp({
       port,
@@ -58,7 +75,13 @@ describe('the web console in Chromium', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
@@ -77,12 +100,16 @@ describe('the web console in Chromium', () => {
 
   /** Connect in the consent window the console opens; it comes back, hands the code over and closes. */
   async function connect(button: string, provider: string) {
-    const [consent] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: button }).click()]);
+    const [consent] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.getByRole('button', { name: button }).click(),
+    ]);
     await consent.waitForEvent('close', { timeout: 20_000 });
     await expect.poll(() => page.getByText(`Connected to ${provider}.`).count(), { timeout: 20_000 }).toBe(1);
   }
 
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 
   async function waitSynced() {
     await page.locator('.title-row .badge', { hasText: /^synced$/ }).waitFor({ timeout: 60_000 });
@@ -91,7 +118,9 @@ describe('the web console in Chromium', () => {
   async function createCollection(name: string, source: string) {
     await nav('Collections');
     // the form re-renders once the workspaces have loaded: fill it after that, or the name is wiped
-    await expect.poll(() => page.locator('select').first().locator('option').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator('select').first().locator('option').count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
     await page.getByLabel('Name').fill(name);
     await page.getByLabel('Source').selectOption({ label: source });
     await page.getByRole('button', { name: 'Create collection' }).click();
@@ -117,7 +146,9 @@ describe('the web console in Chromium', () => {
     await page.getByRole('alert').waitFor();
     // The API's own words, not a generic failure.
     const refused = await jsonOf(
-      await t.call(null, 'POST', '/v1/oauth/token', { form: { grant_type: 'client_credentials', client_id: creds.clientId, client_secret: 'not the secret' } }),
+      await t.call(null, 'POST', '/v1/oauth/token', {
+        form: { grant_type: 'client_credentials', client_id: creds.clientId, client_secret: 'not the secret' },
+      }),
       401,
     );
     expect(await page.getByRole('alert').innerText()).toContain(refused.error_description);
@@ -146,7 +177,11 @@ describe('the web console in Chromium', () => {
     // the preview re-renders after each click: read it once it shows the last one
     await expect.poll(() => page.locator('pre.json').innerText(), { timeout: 10_000 }).toContain('one-to-one');
     const preview = JSON.parse(await page.locator('pre.json').innerText());
-    expect(preview.sync_filters.account_owners).toEqual({ all_selected: false, selected: zoomIds.map((id) => ({ id })), excluded: [] });
+    expect(preview.sync_filters.account_owners).toEqual({
+      all_selected: false,
+      selected: zoomIds.map((id) => ({ id })),
+      excluded: [],
+    });
     await shot('04-conf-filters');
     await page.getByRole('button', { name: 'Save filters' }).click();
     await page.getByText('Saved.').waitFor();
@@ -167,30 +202,49 @@ describe('the web console in Chromium', () => {
     await page.locator('td .badge', { hasText: 'succeeded' }).first().waitFor();
     await shot('06-runs');
     await page.getByRole('link', { name: 'Items', exact: true }).click();
-    await page.getByRole('button', { name: /^Preview/ }).first().waitFor();
+    await page
+      .getByRole('button', { name: /^Preview/ })
+      .first()
+      .waitFor();
     const custodianOfItems = new Set(
-      (await t.items(token, confId)).map((i) => i.custodian).filter((c): c is string => c !== null && !zoomIds.includes(c)),
+      (await t.items(token, confId))
+        .map((i) => i.custodian)
+        .filter((c): c is string => c !== null && !zoomIds.includes(c)),
     );
     expect(custodianOfItems.size).toBe(0); // only the two picked custodians were collected
     await page.getByLabel('Kind').selectOption('transcript');
-    await page.getByRole('button', { name: /^Preview/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Preview/ })
+      .first()
+      .click();
     await page.locator('.preview pre').waitFor();
     // The preview is the start of the first transcript's stored content, as the API serves it.
-    const first = (await jsonOf(await t.call(token, 'GET', `/v1/collections/${confId}/items?kind=transcript&limit=1`), 200)).items[0];
-    const stored = await (await t.call(token, 'GET', `/v1/collections/${confId}/items/${first.onna_id}/content`)).text();
+    const first = (
+      await jsonOf(await t.call(token, 'GET', `/v1/collections/${confId}/items?kind=transcript&limit=1`), 200)
+    ).items[0];
+    const stored = await (
+      await t.call(token, 'GET', `/v1/collections/${confId}/items/${first.onna_id}/content`)
+    ).text();
     expect(stored.length).toBeGreaterThan(0);
     expect(await page.locator('.preview pre').textContent()).toBe(stored.slice(0, 4096));
     await shot('07-items-preview');
     // A chat message shows its sender and its text (issue 20).
     await page.getByLabel('Kind').selectOption('chat_message');
-    const message = (await jsonOf(await t.call(token, 'GET', `/v1/collections/${confId}/items?kind=chat_message&limit=1`), 200)).items[0];
+    const message = (
+      await jsonOf(await t.call(token, 'GET', `/v1/collections/${confId}/items?kind=chat_message&limit=1`), 200)
+    ).items[0];
     const line = page.locator('.chat-line').first();
     await line.waitFor();
-    expect(await line.textContent()).toContain(`${message.metadata.sender_display_name ?? message.metadata.sender}: ${message.metadata.message}`);
+    expect(await line.textContent()).toContain(
+      `${message.metadata.sender_display_name ?? message.metadata.sender}: ${message.metadata.message}`,
+    );
 
     // The manifest, downloaded through the console.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download manifest (CSV)' }).click()]);
-    const [header, ...rows] = parseCsv(fs.readFileSync((await download.path()), 'utf8'));
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download manifest (CSV)' }).click(),
+    ]);
+    const [header, ...rows] = parseCsv(fs.readFileSync(await download.path(), 'utf8'));
     const col = (name: string) => header.indexOf(name);
     const itemIds = rows.filter((r) => r[col('record_type')] === 'item').map((r) => r[col('onna_id')]);
     expect(rows.filter((r) => r[col('record_type')] === 'summary')).toHaveLength(1);
@@ -210,13 +264,28 @@ describe('the web console in Chromium', () => {
     const folder = tree.locator('input[name="folder"]').first();
     await folder.check();
     const folderId = await folder.getAttribute('value');
-    await tree.getByRole('button', { name: /^Expand/ }).first().click();
+    await tree
+      .getByRole('button', { name: /^Expand/ })
+      .first()
+      .click();
     await tree.locator('.tree .tree').first().waitFor();
     await shot('08-edrive-folders');
     const drivePreview = JSON.parse(await page.locator('pre.json').innerText());
     expect(drivePreview.sync_filters).toEqual({
-      [alice!]: { all_selected: false, selected: [{ id: folderId }], excluded: [], filter_type: 'user_folders', filter_name: 'User drive' },
-      [bob!]: { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: 'User drive' },
+      [alice!]: {
+        all_selected: false,
+        selected: [{ id: folderId }],
+        excluded: [],
+        filter_type: 'user_folders',
+        filter_name: 'User drive',
+      },
+      [bob!]: {
+        all_selected: true,
+        selected: [],
+        excluded: [],
+        filter_type: 'user_folders',
+        filter_name: 'User drive',
+      },
     });
     await page.getByRole('button', { name: 'Save filters' }).click();
     await page.getByText('Saved.').waitFor();
@@ -237,7 +306,10 @@ describe('the web console in Chromium', () => {
     await page.getByLabel(/^Zoom meetings/).check();
     await page.getByLabel(/^Drives/).check();
     await page.getByRole('button', { name: 'Place hold' }).click();
-    await page.getByRole('cell', { name: /Preserve 2026-17/ }).first().waitFor();
+    await page
+      .getByRole('cell', { name: /Preserve 2026-17/ })
+      .first()
+      .waitFor();
     const held = await jsonOf(await t.call(token, 'GET', '/v1/legalhold/holds'), 200);
     expect(held.items).toHaveLength(1);
     expect([...held.items[0].collection_ids].sort()).toEqual([confId, driveId].sort());

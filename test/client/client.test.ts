@@ -18,7 +18,8 @@ describe('the typed client against the real server', () => {
     const custody = newClient();
     await custody.signIn();
     const names = ['A', 'B', 'C', 'D', 'E'].map((n) => `Matter ${n}`);
-    for (const name of names) await custody.ok(custody.api.POST('/v1/workspaces', { body: { name, description: 'client test' } }));
+    for (const name of names)
+      await custody.ok(custody.api.POST('/v1/workspaces', { body: { name, description: 'client test' } }));
     const pagesFetched: Array<string | undefined> = [];
     const rows = custody.each(async (cursor) => {
       pagesFetched.push(cursor);
@@ -41,7 +42,14 @@ describe('the typed client against the real server', () => {
     const second = custody.session.refreshToken!;
     expect(second).not.toBe(first);
     // The rotated-out refresh token is dead (and presenting it revokes the family).
-    const reuse = await app.call(null, 'POST', '/v1/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: first, client_id: creds.clientId, client_secret: creds.clientSecret } });
+    const reuse = await app.call(null, 'POST', '/v1/oauth/token', {
+      form: {
+        grant_type: 'refresh_token',
+        refresh_token: first,
+        client_id: creds.clientId,
+        client_secret: creds.clientSecret,
+      },
+    });
     expect(reuse.status).toBe(400);
   });
 
@@ -49,7 +57,12 @@ describe('the typed client against the real server', () => {
     const custody = newClient();
     await custody.signIn();
     const stolen = custody.session.refreshToken!;
-    const form = { grant_type: 'refresh_token', refresh_token: stolen, client_id: creds.clientId, client_secret: creds.clientSecret };
+    const form = {
+      grant_type: 'refresh_token',
+      refresh_token: stolen,
+      client_id: creds.clientId,
+      client_secret: creds.clientSecret,
+    };
     await jsonOf(await app.call(null, 'POST', '/v1/oauth/token', { form }), 200);
     expect((await app.call(null, 'POST', '/v1/oauth/token', { form })).status).toBe(400); // reuse: the family dies
     const list = await custody.ok(custody.api.GET('/v1/workspaces'));
@@ -77,7 +90,11 @@ describe('the typed client against the real server', () => {
     expect(tokenRequests).toEqual([]);
 
     // A kept token the service refuses (garbage here) is replaced by a fresh sign-in, which onTokens hears of.
-    const refused = newClient({ token: { access_token: 'not-a-token', expires_at: Date.now() + 600_000 }, fetch: counting, onTokens: (pair) => issued.push(pair.access_token) });
+    const refused = newClient({
+      token: { access_token: 'not-a-token', expires_at: Date.now() + 600_000 },
+      fetch: counting,
+      onTokens: (pair) => issued.push(pair.access_token),
+    });
     await refused.ok(refused.api.GET('/v1/workspaces'));
     expect(tokenRequests).toHaveLength(1);
     expect(issued).toHaveLength(2);
@@ -85,7 +102,9 @@ describe('the typed client against the real server', () => {
 
   it('throws errors that carry the service error body', async () => {
     const custody = newClient();
-    const err = await custody.ok(custody.api.GET('/v1/collections/{id}', { params: { path: { id: 'no-such-collection' } } })).catch((e: unknown) => e);
+    const err = await custody
+      .ok(custody.api.GET('/v1/collections/{id}', { params: { path: { id: 'no-such-collection' } } }))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CustodyApiError);
     const apiErr = err as CustodyApiError;
     expect(apiErr.status).toBe(404);
@@ -108,7 +127,9 @@ describe('the typed client against the real server', () => {
     const custody = newClient({ sleep: async (ms) => void waits.push(ms), maxRetries: 2 });
     // The search budget is 1/min here: the first search passes, the next is refused until the window resets.
     await custody.ok(custody.api.POST('/v1/search', { body: { query: 'anything' } }));
-    const err = (await custody.ok(custody.api.POST('/v1/search', { body: { query: 'anything' } })).catch((e: unknown) => e)) as CustodyApiError;
+    const err = (await custody
+      .ok(custody.api.POST('/v1/search', { body: { query: 'anything' } }))
+      .catch((e: unknown) => e)) as CustodyApiError;
     expect(err).toBeInstanceOf(CustodyApiError);
     expect(err.status).toBe(429);
     expect(waits).toHaveLength(2);

@@ -20,12 +20,16 @@ async function parse(chunks: string[]): Promise<StreamEvent[]> {
 
 describe('the text/event-stream parser (WHATWG field rules)', () => {
   it('reads id, event and JSON data, skipping comments', async () => {
-    const text = ': heartbeat\n\nid: 7\nevent: run.started\ndata: {"run_id":"r1","collection_id":"c1"}\n\n: heartbeat\n\n';
-    expect(await parse([text])).toEqual([{ id: '7', event: 'run.started', data: { run_id: 'r1', collection_id: 'c1' } }]);
+    const text =
+      ': heartbeat\n\nid: 7\nevent: run.started\ndata: {"run_id":"r1","collection_id":"c1"}\n\n: heartbeat\n\n';
+    expect(await parse([text])).toEqual([
+      { id: '7', event: 'run.started', data: { run_id: 'r1', collection_id: 'c1' } },
+    ]);
   });
 
   it('joins data lines with newlines, accepts CRLF and CR line ends, and a field without the space', async () => {
-    const text = 'id:1\r\nevent:run.progress\r\ndata: {"a":\r\ndata: 1}\r\n\r\nid: 2\revent: run.finished\rdata: {"status":"succeeded"}\r\r';
+    const text =
+      'id:1\r\nevent:run.progress\r\ndata: {"a":\r\ndata: 1}\r\n\r\nid: 2\revent: run.finished\rdata: {"status":"succeeded"}\r\r';
     expect(await parse([text])).toEqual([
       { id: '1', event: 'run.progress', data: { a: 1 } },
       { id: '2', event: 'run.finished', data: { status: 'succeeded' } },
@@ -50,7 +54,9 @@ describe('the text/event-stream parser (WHATWG field rules)', () => {
   });
 
   it('takes a CRLF split between two chunks as one line end', async () => {
-    expect(await parse(['event: run.started\r', '\ndata: {"n":1}\r', '\n\r', '\n'])).toEqual([{ id: undefined, event: 'run.started', data: { n: 1 } }]);
+    expect(await parse(['event: run.started\r', '\ndata: {"n":1}\r', '\n\r', '\n'])).toEqual([
+      { id: undefined, event: 'run.started', data: { n: 1 } },
+    ]);
   });
 
   it('keeps the last id for events without one, names unnamed events "message", and drops an unterminated last block', async () => {

@@ -4,7 +4,15 @@
 import fc from 'fast-check';
 import type { MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import type { ZoomTenant } from '../../sandbox/zoom/index.ts';
-import type { ChatEntry, ContentEntry, ContentKey, IdEntry, SpecConfFilters, SpecEdriveFilters, SpecSelection } from './oracle.ts';
+import type {
+  ChatEntry,
+  ContentEntry,
+  ContentKey,
+  IdEntry,
+  SpecConfFilters,
+  SpecEdriveFilters,
+  SpecSelection,
+} from './oracle.ts';
 
 /** numRuns for the property tests: small in CI, COMPLETENESS_RUNS=… for a longer search. */
 export const RUNS = Number(process.env.COMPLETENESS_RUNS ?? 6);
@@ -22,11 +30,17 @@ const pickSelection: fc.Arbitrary<PickSelection> = fc.record({ all: fc.boolean()
 
 function idSelection(ids: string[], p: PickSelection): SpecSelection<IdEntry> {
   const at = (i: number) => ({ id: ids[i % ids.length] });
-  return { all_selected: p.all, selected: ids.length ? p.selected.map(at) : [], excluded: ids.length ? p.excluded.map(at) : [] };
+  return {
+    all_selected: p.all,
+    selected: ids.length ? p.selected.map(at) : [],
+    excluded: ids.length ? p.excluded.map(at) : [],
+  };
 }
 
 const CONTENT_KEYS: ContentKey[] = ['chat', 'audio', 'video', 'transcript', 'AI-meeting-notes'];
-const contentEntry = fc.record({ k: fc.constantFrom(...CONTENT_KEYS), on: fc.boolean() }).map(({ k, on }): ContentEntry => ({ [k]: on }));
+const contentEntry = fc
+  .record({ k: fc.constantFrom(...CONTENT_KEYS), on: fc.boolean() })
+  .map(({ k, on }): ContentEntry => ({ [k]: on }));
 const contentSelection = fc.record({
   all_selected: fc.boolean(),
   selected: fc.array(contentEntry, { maxLength: 5 }),
@@ -45,8 +59,17 @@ type ChatPick =
 
 const chatPick: fc.Arbitrary<ChatPick> = fc.oneof(
   fc.constant({ mode: 'none' as const }),
-  fc.record({ mode: fc.constant('all' as const), offOneToOne: fc.option(fc.boolean()), offChannels: fc.option(pickSelection), junk: fc.boolean() }),
-  fc.record({ mode: fc.constant('some' as const), oneToOne: fc.option(fc.boolean()), channels: fc.option(pickSelection) }),
+  fc.record({
+    mode: fc.constant('all' as const),
+    offOneToOne: fc.option(fc.boolean()),
+    offChannels: fc.option(pickSelection),
+    junk: fc.boolean(),
+  }),
+  fc.record({
+    mode: fc.constant('some' as const),
+    oneToOne: fc.option(fc.boolean()),
+    channels: fc.option(pickSelection),
+  }),
 );
 
 export interface ConfPick {
@@ -70,14 +93,23 @@ export const confPick: fc.Arbitrary<ConfPick> = fc.record({
 /** A small Zoom tenant: a few owners (one inactive, one pending), channels and one-to-one chats. */
 export function zoomShape(p: ConfPick) {
   return {
-    seed: p.tenantSeed, users: p.users, meetingsPerUser: p.meetingsPerUser, fileSize: 512,
-    channels: 3, messagesPerChannel: 3, oneToOnePeersPerUser: 2, messagesPerChat: 3,
+    seed: p.tenantSeed,
+    users: p.users,
+    meetingsPerUser: p.meetingsPerUser,
+    fileSize: 512,
+    channels: 3,
+    messagesPerChannel: 3,
+    oneToOnePeersPerUser: 2,
+    messagesPerChat: 3,
   };
 }
 
 export function confFilters(tenant: ZoomTenant, p: ConfPick): SpecConfFilters {
   const filters: SpecConfFilters = {
-    account_owners: idSelection(tenant.users.map((u) => u.id), p.owners),
+    account_owners: idSelection(
+      tenant.users.map((u) => u.id),
+      p.owners,
+    ),
     content_selections: p.content,
   };
   const channelIds = tenant.channels.map((c) => c.id);
@@ -86,7 +118,9 @@ export function confFilters(tenant: ZoomTenant, p: ConfPick): SpecConfFilters {
     const excluded: ChatEntry[] = c.offOneToOne === null ? [] : [{ 'one-to-one': c.offOneToOne }];
     if (c.offChannels) excluded.push({ channels: idSelection(channelIds, c.offChannels) });
     // `selected` is not used when all_selected is true: a one-to-one switched off there must change nothing.
-    const selected: ChatEntry[] = c.junk ? [{ 'one-to-one': false }, { channels: idSelection(channelIds, { all: false, selected: [], excluded: [] }) }] : [];
+    const selected: ChatEntry[] = c.junk
+      ? [{ 'one-to-one': false }, { channels: idSelection(channelIds, { all: false, selected: [], excluded: [] }) }]
+      : [];
     filters.chats = { all_selected: true, selected, excluded };
   } else if (c.mode === 'some') {
     const selected: ChatEntry[] = [];
@@ -117,7 +151,16 @@ export const edrivePick: fc.Arbitrary<EdrivePick> = fc.record({
 });
 
 export function msShape(p: EdrivePick) {
-  return { seed: p.tenantSeed, users: p.users, usersWithoutDrive: p.withoutDrive, folderDepth: p.folderDepth, foldersPerLevel: 2, filesPerFolder: 1, fileSize: 256, deltaPageSize: 7 };
+  return {
+    seed: p.tenantSeed,
+    users: p.users,
+    usersWithoutDrive: p.withoutDrive,
+    folderDepth: p.folderDepth,
+    foldersPerLevel: 2,
+    filesPerFolder: 1,
+    fileSize: 256,
+    deltaPageSize: 7,
+  };
 }
 
 /** Folder ids of every depth (nested ones included); at least one user is a key. */
@@ -126,8 +169,17 @@ export function edriveFilters(sb: MicrosoftSandbox, p: EdrivePick): SpecEdriveFi
   sb.tenant.users.forEach((user, i) => {
     const pick = p.perUser[i % p.perUser.length];
     if (!pick.key && !(i === 0 && !p.perUser.some((u, j) => j < sb.tenant.users.length && u.key))) return;
-    const folders = user.drive ? sb.listItems(user.id).filter((it) => it.kind === 'folder' && it.parentId !== null).map((it) => it.id) : [];
-    filters[user.id] = { ...idSelection(folders, pick.folders), filter_type: 'user_folders', filter_name: user.displayName };
+    const folders = user.drive
+      ? sb
+          .listItems(user.id)
+          .filter((it) => it.kind === 'folder' && it.parentId !== null)
+          .map((it) => it.id)
+      : [];
+    filters[user.id] = {
+      ...idSelection(folders, pick.folders),
+      filter_type: 'user_folders',
+      filter_name: user.displayName,
+    };
   });
   return filters;
 }

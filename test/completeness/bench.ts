@@ -1,12 +1,24 @@
 // One running Custody (real runtime, background workers) whose Zoom and Microsoft simulators are replaced by a
 // freshly seeded tenant before every property run. The simulators come back on the same ports, so the server's
 // ZOOM_* / MS_* settings stay valid; every run pairs a new collection with the new tenant.
-import { startMicrosoftSandbox, type MicrosoftSandbox, type MicrosoftSandboxOptions } from '../../sandbox/microsoft/index.ts';
+import {
+  startMicrosoftSandbox,
+  type MicrosoftSandbox,
+  type MicrosoftSandboxOptions,
+} from '../../sandbox/microsoft/index.ts';
 import { startZoomSandbox, type ZoomSandbox, type ZoomSandboxOptions } from '../../sandbox/zoom/index.ts';
 import { resolveSandboxHosts } from '../../sandbox/zoom/testing.ts';
 import type { Connector } from '../../src/connectors/types.ts';
 import type { Config } from '../../src/config.ts';
-import { jsonOf, newCollection, pairFlow, startTestApp, type ApiItem, type Json, type TestApp } from '../support/app.ts';
+import {
+  jsonOf,
+  newCollection,
+  pairFlow,
+  startTestApp,
+  type ApiItem,
+  type Json,
+  type TestApp,
+} from '../support/app.ts';
 import type { TestDatabase } from '../support/databases.ts';
 
 const CB = 'https://client.example/completeness';
@@ -52,10 +64,14 @@ export class Bench {
     const real = async (config: Config) => (await import('../../src/connectors/index.ts')).createConnectors(config);
     let wrapped: Connector[] | undefined;
     const env = {
-      ZOOM_CLIENT_ID: bench.zoom.clientId, ZOOM_CLIENT_SECRET: bench.zoom.clientSecret,
-      ZOOM_OAUTH_URL: bench.zoom.oauthUrl, ZOOM_API_URL: bench.zoom.apiUrl,
-      MS_CLIENT_ID: bench.ms.clientId, MS_CLIENT_SECRET: bench.ms.clientSecret,
-      MS_LOGIN_URL: bench.ms.loginUrl, MS_GRAPH_URL: bench.ms.graphUrl,
+      ZOOM_CLIENT_ID: bench.zoom.clientId,
+      ZOOM_CLIENT_SECRET: bench.zoom.clientSecret,
+      ZOOM_OAUTH_URL: bench.zoom.oauthUrl,
+      ZOOM_API_URL: bench.zoom.apiUrl,
+      MS_CLIENT_ID: bench.ms.clientId,
+      MS_CLIENT_SECRET: bench.ms.clientSecret,
+      MS_LOGIN_URL: bench.ms.loginUrl,
+      MS_GRAPH_URL: bench.ms.graphUrl,
       // Every property run polls its collection; the per-token API budget is not what is under test here.
       RATE_LIMIT_DEFAULT_PER_MINUTE: '100000',
     };
@@ -72,7 +88,12 @@ export class Bench {
   /** A new Zoom tenant on the same ports. */
   async zoomTenant(opts: ZoomSandboxOptions): Promise<ZoomSandbox> {
     await this.zoom.close();
-    this.zoom = await startZoomSandbox({ ...opts, hostname: this.zoomHostname, port: this.ports.zoom[0], downloadPort: this.ports.zoom[1] });
+    this.zoom = await startZoomSandbox({
+      ...opts,
+      hostname: this.zoomHostname,
+      port: this.ports.zoom[0],
+      downloadPort: this.ports.zoom[1],
+    });
     return this.zoom;
   }
 
@@ -87,9 +108,17 @@ export class Bench {
   async sync(type: 'conf' | 'edrive', filters: unknown): Promise<SyncResult> {
     const call = this.app.call;
     const id = await newCollection(call, this.token, type, `${type}-${++this.runs}`);
-    await pairFlow(call, this.token, id, { type, redirectTo: CB, state: `s-${this.runs}`, callbackOrigin: this.app.url });
-    const patch = await call(this.token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters, type_sync: 'one' } });
-    if (patch.status !== 204) throw new Error(`PATCH filters answered ${patch.status}: ${await patch.text()} for ${JSON.stringify(filters)}`);
+    await pairFlow(call, this.token, id, {
+      type,
+      redirectTo: CB,
+      state: `s-${this.runs}`,
+      callbackOrigin: this.app.url,
+    });
+    const patch = await call(this.token, 'PATCH', `/v1/collections/${id}`, {
+      json: { sync_filters: filters, type_sync: 'one' },
+    });
+    if (patch.status !== 204)
+      throw new Error(`PATCH filters answered ${patch.status}: ${await patch.text()} for ${JSON.stringify(filters)}`);
     const start = await call(this.token, 'POST', `/v1/collections/${id}/start`);
     if (start.status !== 200) throw new Error(`start answered ${start.status}: ${await start.text()}`);
     const collection = await this.app.waitForStatus(this.token, id, ENDED, 60_000);

@@ -14,7 +14,8 @@ export function differences(want: Map<string, Expected>, got: ApiItem[]): string
     seen.add(k);
     const expected = want.get(k);
     if (!expected) problems.push(`not allowed by the filters: ${k} (custodian ${item.custodian})`);
-    else if (!expected.custodians.includes(item.custodian)) problems.push(`${k} held for ${item.custodian}, allowed for ${expected.custodians.join(', ')}`);
+    else if (!expected.custodians.includes(item.custodian))
+      problems.push(`${k} held for ${item.custodian}, allowed for ${expected.custodians.join(', ')}`);
   }
   for (const k of want.keys()) if (!seen.has(k)) problems.push(`missing: ${k}`);
   return problems;
@@ -24,6 +25,8 @@ export function differences(want: Map<string, Expected>, got: ApiItem[]): string
 export function assertSameSet(want: Map<string, Expected>, got: ApiItem[], context: unknown): void {
   const problems = differences(want, got);
   if (problems.length) {
-    throw new Error(`${problems.length} difference(s) with the oracle:\n  ${problems.slice(0, 12).join('\n  ')}\nfilters: ${JSON.stringify(context)}`);
+    throw new Error(
+      `${problems.length} difference(s) with the oracle:\n  ${problems.slice(0, 12).join('\n  ')}\nfilters: ${JSON.stringify(context)}`,
+    );
   }
 }

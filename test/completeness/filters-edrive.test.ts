@@ -7,20 +7,23 @@ import { RUNS, SEED } from './arbitraries.ts';
 import { Bench } from './bench.ts';
 import { edriveProperty, type Tally } from './properties.ts';
 
-describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive filter semantics against the spec oracle on %s', (_name, database) => {
-  let bench: Bench;
+describe.each(testDatabases.map((d) => [d.name, d] as const))(
+  'edrive filter semantics against the spec oracle on %s',
+  (_name, database) => {
+    let bench: Bench;
 
-  beforeAll(async () => {
-    bench = await Bench.start({ database });
-  });
+    beforeAll(async () => {
+      bench = await Bench.start({ database });
+    });
 
-  afterAll(async () => {
-    await bench?.close();
-  });
+    afterAll(async () => {
+      await bench?.close();
+    });
 
-  it('edrive: the collected set is the oracle set for random users and nested folder selections', async () => {
-    const tally: Tally = { nonEmpty: 0 };
-    await fc.assert(edriveProperty(bench, tally), { numRuns: RUNS, seed: SEED });
-    expect(tally.nonEmpty).toBeGreaterThan(0);
-  });
-});
+    it('edrive: the collected set is the oracle set for random users and nested folder selections', async () => {
+      const tally: Tally = { nonEmpty: 0 };
+      await fc.assert(edriveProperty(bench, tally), { numRuns: RUNS, seed: SEED });
+      expect(tally.nonEmpty).toBeGreaterThan(0);
+    });
+  },
+);

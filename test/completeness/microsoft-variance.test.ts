@@ -11,7 +11,14 @@ describe('the Microsoft simulator under its variance profile', () => {
   const graph = async (path: string) => (await get(`${sb.graphUrl}${path}`)).json() as Promise<any>;
 
   beforeAll(async () => {
-    sb = await startMicrosoftSandbox({ seed: 9, users: 3, usersWithoutDrive: 0, folderDepth: 2, filesPerFolder: 2, variance: {} });
+    sb = await startMicrosoftSandbox({
+      seed: 9,
+      users: 3,
+      usersWithoutDrive: 0,
+      folderDepth: 2,
+      filesPerFolder: 2,
+      variance: {},
+    });
     plain = await startMicrosoftSandbox({ seed: 9, users: 3, usersWithoutDrive: 0, folderDepth: 2, filesPerFolder: 2 });
     token = await consentAndGetAppToken(sb);
   });
@@ -32,13 +39,13 @@ describe('the Microsoft simulator under its variance profile', () => {
   it('starts the user list and every delta round with an empty page that carries a nextLink', async () => {
     const first = await graph('/users?$top=2');
     expect(first.value).toEqual([]);
-    const second = await (await get(first['@odata.nextLink'])).json() as any;
+    const second = (await (await get(first['@odata.nextLink'])).json()) as any;
     expect(second.value.map((u: any) => u.id)).toEqual(sb.tenant.users.slice(0, 2).map((u) => u.id));
     const user = sb.tenant.users[0];
     const delta = await graph(`/users/${user.id}/drive/root/delta`);
     expect(delta.value).toEqual([]);
     expect(delta['@odata.nextLink']).toBeTruthy();
-    const page = await (await get(delta['@odata.nextLink'])).json() as any;
+    const page = (await (await get(delta['@odata.nextLink'])).json()) as any;
     expect(page.value.length).toBeGreaterThan(0);
     // Optional properties left out, unknown ones added.
     expect(page.value.some((i: any) => Object.keys(i).some((k) => k.startsWith('x_sandbox_')))).toBe(true);
@@ -54,7 +61,7 @@ describe('the Microsoft simulator under its variance profile', () => {
       const refused = await fetch(redirect.headers.get('location')!);
       expect(refused.status).toBe(403);
       expect(refused.headers.get('x-virus-infected')).toBe('true');
-      expect((await refused.json() as any).error.code).toBe('malwareDetected');
+      expect(((await refused.json()) as any).error.code).toBe('malwareDetected');
     }
     const gone = await content(vanishingItem!.userId, vanishingItem!.item.id);
     expect(gone.status).toBe(404);

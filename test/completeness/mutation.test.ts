@@ -20,7 +20,8 @@ function mutate(mutation: Mutation, type: string, filters: AnyFilters): AnyFilte
     f.chats = chats;
   }
   if (type === 'conf' && mutation === 'content exclusions ignored') f.content_selections.excluded = [];
-  if (type === 'edrive' && mutation === 'folder exclusions ignored') for (const user of Object.values(f)) (user as AnyFilters).excluded = [];
+  if (type === 'edrive' && mutation === 'folder exclusions ignored')
+    for (const user of Object.values(f)) (user as AnyFilters).excluded = [];
   return f;
 }
 
@@ -32,7 +33,10 @@ describe('the oracle properties catch a broken filter', () => {
   let mutation: Mutation = 'none';
 
   beforeAll(async () => {
-    const breakFilters = (c: Connector): Connector => ({ ...c, collect: (ctx) => c.collect({ ...ctx, filters: mutate(mutation, c.type, ctx.filters as AnyFilters) }) });
+    const breakFilters = (c: Connector): Connector => ({
+      ...c,
+      collect: (ctx) => c.collect({ ...ctx, filters: mutate(mutation, c.type, ctx.filters as AnyFilters) }),
+    });
     bench = await Bench.start({ database: testDatabases[0], connectors: (_config, real) => real.map(breakFilters) });
   });
 
@@ -47,7 +51,10 @@ describe('the oracle properties catch a broken filter', () => {
   ] as const)('finds a counterexample when %s', async (broken, type) => {
     mutation = broken;
     const tally: Tally = { nonEmpty: 0 };
-    const result = type === 'conf' ? await fc.check(confProperty(bench, tally), SEARCH) : await fc.check(edriveProperty(bench, tally), SEARCH);
+    const result =
+      type === 'conf'
+        ? await fc.check(confProperty(bench, tally), SEARCH)
+        : await fc.check(edriveProperty(bench, tally), SEARCH);
     expect(result.failed).toBe(true);
     expect(String(result.errorInstance)).toMatch(/difference\(s\) with the oracle/);
   });

@@ -82,10 +82,14 @@ export function contentOn(sel: SpecSelection<ContentEntry>): Set<ContentKey> {
  * channels, each selected channel by its own nested selection. With `all_selected` every channel is in scope but
  * those a `channels` entry in `excluded` selects.
  */
-export function chatsOn(chats: SpecSelection<ChatEntry> | undefined): { oneToOne: boolean; channel: (id: string) => boolean } {
+export function chatsOn(chats: SpecSelection<ChatEntry> | undefined): {
+  oneToOne: boolean;
+  channel: (id: string) => boolean;
+} {
   if (!chats) return { oneToOne: false, channel: () => false };
   const oneToOne = (list: ChatEntry[]) => list.some((e) => 'one-to-one' in e && e['one-to-one'] === true);
-  const channelsEntry = (list: ChatEntry[]) => list.find((e): e is { channels: SpecSelection<IdEntry> } => 'channels' in e);
+  const channelsEntry = (list: ChatEntry[]) =>
+    list.find((e): e is { channels: SpecSelection<IdEntry> } => 'channels' in e);
   if (chats.all_selected) {
     // Everything minus `excluded`: a `channels` entry there takes away the channels its own selection selects.
     const off = channelsEntry(chats.excluded);
@@ -125,7 +129,12 @@ export function participantAudio(m: ZoomMeeting, content: Set<ContentKey>): Arra
 }
 
 /** Everything a conf collection with these filters must hold, from the Zoom simulator's ground truth. */
-export function confOracle(tenant: ZoomTenant, filters: SpecConfFilters, sinceMs = -Infinity, nowMs = Date.now()): Map<string, Expected> {
+export function confOracle(
+  tenant: ZoomTenant,
+  filters: SpecConfFilters,
+  sinceMs = -Infinity,
+  nowMs = Date.now(),
+): Map<string, Expected> {
   const out = new Map<string, Expected>();
   const add = (kind: string, sourceId: string, custodian: string) => {
     const k = key(kind, sourceId);
@@ -191,7 +200,8 @@ export function unreachableChannels(tenant: ZoomTenant, filters: SpecConfFilters
   if (!filters.chats || chats.channel('\u0000named-by-nobody')) return [];
   const named = new Set<string>();
   const collect = (entries: ChatEntry[]) => {
-    for (const e of entries) if ('channels' in e) for (const c of [...e.channels.selected, ...e.channels.excluded]) named.add(c.id);
+    for (const e of entries)
+      if ('channels' in e) for (const c of [...e.channels.selected, ...e.channels.excluded]) named.add(c.id);
   };
   collect(filters.chats.selected);
   collect(filters.chats.excluded);
@@ -213,7 +223,8 @@ export function edriveOracle(driveOf: DriveOf, filters: SpecEdriveFilters): Map<
     /** The item and its ancestors up to (not including) the root. */
     const lineage = (id: string): string[] => {
       const chain: string[] = [];
-      for (let cur: string | null | undefined = id; cur && parent.get(cur) !== null; cur = parent.get(cur)) chain.push(cur);
+      for (let cur: string | null | undefined = id; cur && parent.get(cur) !== null; cur = parent.get(cur))
+        chain.push(cur);
       return chain;
     };
     const ids = (list: IdEntry[]) => new Set(list.map((e) => e.id));

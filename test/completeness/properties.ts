@@ -21,12 +21,18 @@ export function confProperty(bench: Bench, tally: Tally) {
     assertSameSet(want, items, filters);
     // a channel named in the filters that no selected owner can reach is a failed unit of the run, each of them
     const reconciliation = await bench.get(`/v1/collections/${collectionId}/runs/${run.run_id}/reconciliation`);
-    const failedChannels = (reconciliation.custodians as Json[]).filter((u) => u.unit_kind === 'channel' && u.failed > 0).map((u) => u.custodian).sort();
+    const failedChannels = (reconciliation.custodians as Json[])
+      .filter((u) => u.unit_kind === 'channel' && u.failed > 0)
+      .map((u) => u.custodian)
+      .sort();
     const unreachable = unreachableChannels(sandbox.tenant, filters);
     if (JSON.stringify(failedChannels) !== JSON.stringify(unreachable)) {
-      throw new Error(`channels reported unreachable ${JSON.stringify(failedChannels)}, oracle ${JSON.stringify(unreachable)}; filters: ${JSON.stringify(filters)}`);
+      throw new Error(
+        `channels reported unreachable ${JSON.stringify(failedChannels)}, oracle ${JSON.stringify(unreachable)}; filters: ${JSON.stringify(filters)}`,
+      );
     }
-    if (unreachable.length > 0 && run.status !== 'completed_with_errors') throw new Error(`run ${run.status} with unreachable channels ${unreachable.join(', ')}`);
+    if (unreachable.length > 0 && run.status !== 'completed_with_errors')
+      throw new Error(`run ${run.status} with unreachable channels ${unreachable.join(', ')}`);
     if (want.size > 0) tally.nonEmpty += 1;
   });
 }
@@ -35,7 +41,8 @@ export function edriveProperty(bench: Bench, tally: Tally) {
   return fc.asyncProperty(edrivePick, async (p) => {
     const sandbox = await bench.msTenant(msShape(p));
     const filters = edriveFilters(sandbox, p);
-    const driveOf = (id: string) => (sandbox.tenant.users.find((u) => u.id === id)?.drive ? sandbox.listItems(id) : null);
+    const driveOf = (id: string) =>
+      sandbox.tenant.users.find((u) => u.id === id)?.drive ? sandbox.listItems(id) : null;
     const want = edriveOracle(driveOf, filters);
     const { items } = await bench.sync('edrive', filters);
     assertSameSet(want, items, filters);

@@ -6,7 +6,17 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiItem, Json } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
-import { SEED, confFilters, confPick, edriveFilters, edrivePick, msShape, zoomShape, type ConfPick, type EdrivePick } from './arbitraries.ts';
+import {
+  SEED,
+  confFilters,
+  confPick,
+  edriveFilters,
+  edrivePick,
+  msShape,
+  zoomShape,
+  type ConfPick,
+  type EdrivePick,
+} from './arbitraries.ts';
 import { Bench } from './bench.ts';
 import { assertSameSet } from './check.ts';
 import { confOracle, edriveOracle, key, zoomFileSourceId, type Expected } from './oracle.ts';
@@ -25,24 +35,43 @@ interface Impossible {
 }
 
 /** The reconciliation must balance, explain every impossible piece, and agree with the items API (soft: every miss is reported). */
-async function checkReconciliation(bench: Bench, collectionId: string, run: Json, items: ApiItem[], impossible: Impossible[]): Promise<Json> {
+async function checkReconciliation(
+  bench: Bench,
+  collectionId: string,
+  run: Json,
+  items: ApiItem[],
+  impossible: Impossible[],
+): Promise<Json> {
   const rec = await bench.get(`/v1/collections/${collectionId}/runs/${run.run_id}/reconciliation`);
   expect(rec.run_id).toBe(run.run_id);
   for (const entry of [rec.totals, ...rec.custodians]) {
     expect.soft(entry.listed, JSON.stringify(entry)).toBe(COUNTS.reduce((sum, f) => sum + entry[f], 0));
   }
   expect.soft(rec.balanced).toBe(true);
-  for (const f of ['listed', ...COUNTS]) expect.soft(rec.totals[f]).toBe(rec.custodians.reduce((sum: number, c: Json) => sum + c[f], 0));
+  for (const f of ['listed', ...COUNTS])
+    expect.soft(rec.totals[f]).toBe(rec.custodians.reduce((sum: number, c: Json) => sum + c[f], 0));
   // `collected` per custodian is what the items API lists for that custodian from this run.
   for (const c of rec.custodians as Json[]) {
-    expect.soft(c.collected, c.custodian).toBe(items.filter((i) => i.custodian === c.custodian && i.run_id === run.run_id).length);
+    expect
+      .soft(c.collected, c.custodian)
+      .toBe(items.filter((i) => i.custodian === c.custodian && i.run_id === run.run_id).length);
   }
   for (const piece of impossible) {
     const explained = (rec.custodians as Json[])
       .filter((c) => piece.custodians.includes(c.custodian))
       .flatMap((c) => c.exceptions as Json[])
-      .filter((e) => e.outcome === piece.outcome && e.kind === piece.exception.kind && (piece.exception.sourceId === undefined || e.source_id === piece.exception.sourceId));
-    expect.soft(explained, `no ${piece.outcome} exception for ${JSON.stringify(piece.exception)} in ${JSON.stringify(rec.custodians)}`).not.toHaveLength(0);
+      .filter(
+        (e) =>
+          e.outcome === piece.outcome &&
+          e.kind === piece.exception.kind &&
+          (piece.exception.sourceId === undefined || e.source_id === piece.exception.sourceId),
+      );
+    expect
+      .soft(
+        explained,
+        `no ${piece.outcome} exception for ${JSON.stringify(piece.exception)} in ${JSON.stringify(rec.custodians)}`,
+      )
+      .not.toHaveLength(0);
     for (const e of explained) expect.soft(e.reason).toBeTruthy();
   }
   expect.soft(rec.totals.failed).toBeGreaterThanOrEqual(impossible.filter((p) => p.outcome === 'failed').length);
@@ -59,7 +88,18 @@ function checkOutcome(collection: Json, run: Json, impossible: Impossible[]): vo
   expect.soft(collection.status_reason).toBeTruthy();
 }
 
-const CONTENT_KINDS = ['file', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_file', 'meeting', 'chat_message', 'channel_message'];
+const CONTENT_KINDS = [
+  'file',
+  'recording_video',
+  'recording_audio',
+  'transcript',
+  'meeting_chat',
+  'ai_meeting_notes',
+  'chat_file',
+  'meeting',
+  'chat_message',
+  'channel_message',
+];
 
 /** Items whose piece was collected: a content item listed without its content was not (its count is checked apart). */
 function collected(items: ApiItem[]): ApiItem[] {
@@ -85,90 +125,146 @@ function summaryRequests(paths: string[]): Set<string> {
   return out;
 }
 
-describe.each(testDatabases.map((d) => [d.name, d] as const))('completeness under provider variance on %s', (_name, database) => {
-  let bench: Bench;
+describe.each(testDatabases.map((d) => [d.name, d] as const))(
+  'completeness under provider variance on %s',
+  (_name, database) => {
+    let bench: Bench;
 
-  beforeAll(async () => {
-    bench = await Bench.start({ database, zoomHostname: 'zoom.sandbox.test' });
-  });
+    beforeAll(async () => {
+      bench = await Bench.start({ database, zoomHostname: 'zoom.sandbox.test' });
+    });
 
-  afterAll(async () => {
-    await bench?.close();
-  });
+    afterAll(async () => {
+      await bench?.close();
+    });
 
-  /** One run under variance; returns how many impossible pieces the selection reached. */
-  async function confRun(p: ConfPick): Promise<number> {
-    const sandbox = await bench.zoomTenant({ ...zoomShape(p), meetingsPerUser: p.meetingsPerUser + 1, variance: {} });
-    const filters = confFilters(sandbox.tenant, p);
-    const want = confOracle(sandbox.tenant, filters);
-    const report = sandbox.variance!;
-    const impossible: Impossible[] = [];
-    for (const [piece, outcome] of [[report.vanishingFile, 'not_present'], [report.failingFile, 'failed']] as const) {
-      if (!piece) continue;
-      const k = [...want.values()].find((e) => e.sourceId === zoomFileSourceId(piece.meeting, piece.file) && e.kind !== 'meeting');
-      if (k) impossible.push({ keys: [key(k.kind, k.sourceId)], custodians: k.custodians, outcome, exception: { kind: k.kind, sourceId: k.sourceId } });
+    /** One run under variance; returns how many impossible pieces the selection reached. */
+    async function confRun(p: ConfPick): Promise<number> {
+      const sandbox = await bench.zoomTenant({ ...zoomShape(p), meetingsPerUser: p.meetingsPerUser + 1, variance: {} });
+      const filters = confFilters(sandbox.tenant, p);
+      const want = confOracle(sandbox.tenant, filters);
+      const report = sandbox.variance!;
+      const impossible: Impossible[] = [];
+      for (const [piece, outcome] of [
+        [report.vanishingFile, 'not_present'],
+        [report.failingFile, 'failed'],
+      ] as const) {
+        if (!piece) continue;
+        const k = [...want.values()].find(
+          (e) => e.sourceId === zoomFileSourceId(piece.meeting, piece.file) && e.kind !== 'meeting',
+        );
+        if (k)
+          impossible.push({
+            keys: [key(k.kind, k.sourceId)],
+            custodians: k.custodians,
+            outcome,
+            exception: { kind: k.kind, sourceId: k.sourceId },
+          });
+      }
+      const pair = report.failingConversation?.userIds;
+      const conversation = pair && sandbox.tenant.oneToOne.find((c) => c.userIds.every((id) => pair.includes(id)));
+      // The unreadable conversation's messages, and the files on them (issue 20), cannot be collected.
+      const lost = conversation
+        ? conversation.messages
+            .flatMap((m) => [key('chat_message', m.id), ...(m.files ?? []).map((f) => key('chat_file', f.file_id))])
+            .filter((k) => want.has(k))
+        : [];
+      if (lost.length)
+        impossible.push({ keys: lost, custodians: [...pair!], outcome: 'failed', exception: { kind: 'chat_page' } });
+      const meetingsWithoutSummary = new Map(
+        sandbox.tenant.meetings
+          .filter((m) => !m.summary && want.has(key('meeting', m.uuid)))
+          .map((m) => [m.uuid, m.host_id]),
+      );
+
+      const { collectionId, collection, items, run } = await bench.sync('conf', filters);
+      assertSameSet(without(want, impossible), collected(items), { filters, impossible });
+      // A summary the connector asked for and Zoom answered 404 (whatever the body) is not present, not failed.
+      const asked = summaryRequests(sandbox.requests.filter((r) => r.listener === 'main').map((r) => r.path));
+      for (const [uuid, host] of meetingsWithoutSummary) {
+        if (asked.has(uuid))
+          impossible.push({
+            keys: [],
+            custodians: [host],
+            outcome: 'not_present',
+            exception: { kind: 'ai_meeting_notes', sourceId: uuid },
+          });
+      }
+      await checkReconciliation(bench, collectionId, run, items, impossible);
+      checkOutcome(collection, run, impossible);
+      return impossible.length;
     }
-    const pair = report.failingConversation?.userIds;
-    const conversation = pair && sandbox.tenant.oneToOne.find((c) => c.userIds.every((id) => pair.includes(id)));
-    // The unreadable conversation's messages, and the files on them (issue 20), cannot be collected.
-    const lost = conversation
-      ? conversation.messages.flatMap((m) => [key('chat_message', m.id), ...(m.files ?? []).map((f) => key('chat_file', f.file_id))]).filter((k) => want.has(k))
-      : [];
-    if (lost.length) impossible.push({ keys: lost, custodians: [...pair!], outcome: 'failed', exception: { kind: 'chat_page' } });
-    const meetingsWithoutSummary = new Map(
-      sandbox.tenant.meetings.filter((m) => !m.summary && want.has(key('meeting', m.uuid))).map((m) => [m.uuid, m.host_id]),
+
+    async function edriveRun(p: EdrivePick): Promise<number> {
+      const sandbox = await bench.msTenant({ ...msShape(p), filesPerFolder: 2, variance: {} });
+      const filters = edriveFilters(sandbox, p);
+      const want = edriveOracle(
+        (id) => (sandbox.tenant.users.find((u) => u.id === id)?.drive ? sandbox.listItems(id) : null),
+        filters,
+      );
+      const report = sandbox.variance!;
+      const impossible: Impossible[] = [];
+      for (const [piece, outcome] of [
+        [report.vanishingItem, 'not_present'],
+        [report.failingItem, 'failed'],
+      ] as const) {
+        const k = piece && key('file', piece.item.id);
+        if (k && want.has(k))
+          impossible.push({
+            keys: [k],
+            custodians: [piece.userId],
+            outcome,
+            exception: { kind: 'file', sourceId: piece.item.id },
+          });
+      }
+      const { collectionId, collection, items, run } = await bench.sync('edrive', filters);
+      assertSameSet(without(want, impossible), collected(items), { filters, impossible });
+      await checkReconciliation(bench, collectionId, run, items, impossible);
+      checkOutcome(collection, run, impossible);
+      return impossible.length;
+    }
+
+    const everything = { all: true, selected: [], excluded: [] };
+
+    it('conf, everything selected: the oracle set minus a vanished and a failing recording and an unreadable conversation', async () => {
+      const p: ConfPick = {
+        tenantSeed: 11,
+        users: 4,
+        meetingsPerUser: 2,
+        owners: everything,
+        content: { all_selected: true, selected: [], excluded: [] },
+        chats: { mode: 'all', offOneToOne: null, offChannels: null, junk: false },
+      };
+      expect(await confRun(p)).toBeGreaterThanOrEqual(3);
+    });
+
+    it('conf: the same for random selections', async () => {
+      await fc.assert(
+        fc.asyncProperty(confPick, async (p) => void (await confRun(p))),
+        { numRuns: RUNS, seed: SEED },
+      );
+    });
+
+    // Tenant seeds whose vanished file answers 404 with an empty body, `ResourceNotFound`, `ItemNotFound`.
+    it.each([14, 15, 16])(
+      'edrive, every user and folder (tenant %i): the oracle set minus the vanished and the always-failing file',
+      async (tenantSeed) => {
+        const p: EdrivePick = {
+          tenantSeed,
+          users: 2,
+          withoutDrive: 0,
+          folderDepth: 2,
+          perUser: [0, 1, 2].map(() => ({ key: true, folders: everything })),
+        };
+        expect(await edriveRun(p)).toBe(2);
+      },
     );
 
-    const { collectionId, collection, items, run } = await bench.sync('conf', filters);
-    assertSameSet(without(want, impossible), collected(items), { filters, impossible });
-    // A summary the connector asked for and Zoom answered 404 (whatever the body) is not present, not failed.
-    const asked = summaryRequests(sandbox.requests.filter((r) => r.listener === 'main').map((r) => r.path));
-    for (const [uuid, host] of meetingsWithoutSummary) {
-      if (asked.has(uuid)) impossible.push({ keys: [], custodians: [host], outcome: 'not_present', exception: { kind: 'ai_meeting_notes', sourceId: uuid } });
-    }
-    await checkReconciliation(bench, collectionId, run, items, impossible);
-    checkOutcome(collection, run, impossible);
-    return impossible.length;
-  }
-
-  async function edriveRun(p: EdrivePick): Promise<number> {
-    const sandbox = await bench.msTenant({ ...msShape(p), filesPerFolder: 2, variance: {} });
-    const filters = edriveFilters(sandbox, p);
-    const want = edriveOracle((id) => (sandbox.tenant.users.find((u) => u.id === id)?.drive ? sandbox.listItems(id) : null), filters);
-    const report = sandbox.variance!;
-    const impossible: Impossible[] = [];
-    for (const [piece, outcome] of [[report.vanishingItem, 'not_present'], [report.failingItem, 'failed']] as const) {
-      const k = piece && key('file', piece.item.id);
-      if (k && want.has(k)) impossible.push({ keys: [k], custodians: [piece.userId], outcome, exception: { kind: 'file', sourceId: piece.item.id } });
-    }
-    const { collectionId, collection, items, run } = await bench.sync('edrive', filters);
-    assertSameSet(without(want, impossible), collected(items), { filters, impossible });
-    await checkReconciliation(bench, collectionId, run, items, impossible);
-    checkOutcome(collection, run, impossible);
-    return impossible.length;
-  }
-
-  const everything = { all: true, selected: [], excluded: [] };
-
-  it('conf, everything selected: the oracle set minus a vanished and a failing recording and an unreadable conversation', async () => {
-    const p: ConfPick = {
-      tenantSeed: 11, users: 4, meetingsPerUser: 2, owners: everything,
-      content: { all_selected: true, selected: [], excluded: [] }, chats: { mode: 'all', offOneToOne: null, offChannels: null, junk: false },
-    };
-    expect(await confRun(p)).toBeGreaterThanOrEqual(3);
-  });
-
-  it('conf: the same for random selections', async () => {
-    await fc.assert(fc.asyncProperty(confPick, async (p) => void (await confRun(p))), { numRuns: RUNS, seed: SEED });
-  });
-
-  // Tenant seeds whose vanished file answers 404 with an empty body, `ResourceNotFound`, `ItemNotFound`.
-  it.each([14, 15, 16])('edrive, every user and folder (tenant %i): the oracle set minus the vanished and the always-failing file', async (tenantSeed) => {
-    const p: EdrivePick = { tenantSeed, users: 2, withoutDrive: 0, folderDepth: 2, perUser: [0, 1, 2].map(() => ({ key: true, folders: everything })) };
-    expect(await edriveRun(p)).toBe(2);
-  });
-
-  it('edrive: the same for random selections', async () => {
-    await fc.assert(fc.asyncProperty(edrivePick, async (p) => void (await edriveRun(p))), { numRuns: RUNS, seed: SEED });
-  });
-});
+    it('edrive: the same for random selections', async () => {
+      await fc.assert(
+        fc.asyncProperty(edrivePick, async (p) => void (await edriveRun(p))),
+        { numRuns: RUNS, seed: SEED },
+      );
+    });
+  },
+);

@@ -46,7 +46,9 @@ describe('the Zoom simulator under its variance profile', () => {
     const first = await json(await apiGet(sb, token, `/users/${owner.id}/recordings?${q}`));
     expect(first.meetings).toEqual([]);
     expect(first.next_page_token).not.toBe('');
-    const second = await json(await apiGet(sb, token, `/users/${owner.id}/recordings?${q}&next_page_token=${first.next_page_token}`));
+    const second = await json(
+      await apiGet(sb, token, `/users/${owner.id}/recordings?${q}&next_page_token=${first.next_page_token}`),
+    );
     expect(second.meetings.length).toBeGreaterThan(0);
     const files = second.meetings.flatMap((m: any) => m.recording_files);
     expect(second.meetings.some((m: any) => Object.keys(m).some((k) => k.startsWith('x_')))).toBe(true);
@@ -70,7 +72,11 @@ describe('the Zoom simulator under its variance profile', () => {
   });
 
   it('fails one download every time, deletes another on its first download, and refuses one conversation', async () => {
-    const get = (key: string) => fetch(`${sb.apiUrl.replace(/\/v2$/, '')}/rec/download/${key}`.replace('zoom.sandbox.test', '127.0.0.1'), { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+    const get = (key: string) =>
+      fetch(`${sb.apiUrl.replace(/\/v2$/, '')}/rec/download/${key}`.replace('zoom.sandbox.test', '127.0.0.1'), {
+        headers: { authorization: `Bearer ${token}` },
+        redirect: 'manual',
+      });
     const failing = sb.variance!.failingFile!.file;
     for (let i = 0; i < 2; i++) {
       const res = await get(failing.downloadKey);
@@ -87,8 +93,12 @@ describe('the Zoom simulator under its variance profile', () => {
 
     const [a, b] = sb.variance!.failingConversation!.userIds;
     const recent = new Date(Date.now() - 150 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    for (let i = 0; i < 2; i++) expect((await apiGet(sb, token, `/chat/users/${a}/messages?to_contact=${b}&from=${recent}`)).status).toBe(400);
+    for (let i = 0; i < 2; i++)
+      expect((await apiGet(sb, token, `/chat/users/${a}/messages?to_contact=${b}&from=${recent}`)).status).toBe(400);
     const elsewhere = sb.tenant.conversationsOf(a).find((c) => c.peerId !== b);
-    if (elsewhere) expect((await apiGet(sb, token, `/chat/users/${a}/messages?to_contact=${elsewhere.peerId}&from=${recent}`)).status).toBe(200);
+    if (elsewhere)
+      expect(
+        (await apiGet(sb, token, `/chat/users/${a}/messages?to_contact=${elsewhere.peerId}&from=${recent}`)).status,
+      ).toBe(200);
   });
 });

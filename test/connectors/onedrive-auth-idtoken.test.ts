@@ -25,22 +25,39 @@ let foreignJwksUri: string | undefined;
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-function sign(claims: Record<string, unknown>, opts: { key?: crypto.KeyObject; kid?: string; alg?: string } = {}): string {
+function sign(
+  claims: Record<string, unknown>,
+  opts: { key?: crypto.KeyObject; kid?: string; alg?: string } = {},
+): string {
   const head = b64({ typ: 'JWT', alg: opts.alg ?? 'RS256', kid: opts.kid ?? KID });
   const body = b64(claims);
-  const signature = crypto.sign('sha256', Buffer.from(`${head}.${body}`), opts.key ?? published.privateKey).toString('base64url');
+  const signature = crypto
+    .sign('sha256', Buffer.from(`${head}.${body}`), opts.key ?? published.privateKey)
+    .toString('base64url');
   return `${head}.${body}.${signature}`;
 }
 
 function claims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const now = Math.floor(Date.now() / 1000);
-  return { aud: CLIENT_ID, iss: `${loginUrl}/${TID}/v2.0`, iat: now, nbf: now, exp: now + 3600, tid: TID, oid: 'admin-oid', ver: '2.0', wids: [GLOBAL_ADMIN], ...overrides };
+  return {
+    aud: CLIENT_ID,
+    iss: `${loginUrl}/${TID}/v2.0`,
+    iat: now,
+    nbf: now,
+    exp: now + 3600,
+    tid: TID,
+    oid: 'admin-oid',
+    ver: '2.0',
+    wids: [GLOBAL_ADMIN],
+    ...overrides,
+  };
 }
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://login');
-    const send = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const send = (body: unknown) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (req.method === 'POST' && url.pathname === '/organizations/oauth2/v2.0/token') {
       let raw = '';
       req.on('data', (chunk) => (raw += chunk));
@@ -51,7 +68,11 @@ beforeAll(async () => {
       return;
     }
     const meta = /^\/([^/]+)\/v2\.0\/\.well-known\/openid-configuration$/.exec(url.pathname);
-    if (meta) return send({ issuer: `${loginUrl}/${meta[1]}/v2.0`, jwks_uri: foreignJwksUri ?? `${loginUrl}/${meta[1]}/discovery/v2.0/keys` });
+    if (meta)
+      return send({
+        issuer: `${loginUrl}/${meta[1]}/v2.0`,
+        jwks_uri: foreignJwksUri ?? `${loginUrl}/${meta[1]}/discovery/v2.0/keys`,
+      });
     if (url.pathname.endsWith('/discovery/v2.0/keys')) {
       const jwk = published.publicKey.export({ format: 'jwk' });
       return send({ keys: [{ kty: 'RSA', use: 'sig', kid: KID, n: jwk.n, e: jwk.e }] });
@@ -66,11 +87,21 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const connector = () => createOneDriveConnector({ clientId: CLIENT_ID, clientSecret: 'a-secret-value', loginUrl, graphUrl: `${loginUrl}/v1.0` });
+const connector = () =>
+  createOneDriveConnector({
+    clientId: CLIENT_ID,
+    clientSecret: 'a-secret-value',
+    loginUrl,
+    graphUrl: `${loginUrl}/v1.0`,
+  });
 const signIn = (token: string) => {
   idToken = token;
   tokenForms = [];
-  return connector().oauth.completeCallback({ query: { code: 'the-code' }, redirectUri: REDIRECT_URI, codeVerifier: 'the-verifier' });
+  return connector().oauth.completeCallback({
+    query: { code: 'the-code' },
+    redirectUri: REDIRECT_URI,
+    codeVerifier: 'the-verifier',
+  });
 };
 async function refused(token: string): Promise<string> {
   const err = await signIn(token).catch((e: unknown) => e);
@@ -96,9 +127,11 @@ describe('edrive sign-in: the id_token decides the tenant only once verified', (
   it('refuses a signature by another key, a tampered payload and an unknown key id', async () => {
     expect(await refused(sign(claims(), { key: stranger.privateKey }))).toMatch(/signature does not verify/);
     const [head, , signature] = sign(claims()).split('.');
-    expect(await refused(`${head}.${b64(claims({ tid: '11111111-2222-4333-8444-555555555555', iss: `${loginUrl}/11111111-2222-4333-8444-555555555555/v2.0` }))}.${signature}`)).toMatch(
-      /signature does not verify/,
-    );
+    expect(
+      await refused(
+        `${head}.${b64(claims({ tid: '11111111-2222-4333-8444-555555555555', iss: `${loginUrl}/11111111-2222-4333-8444-555555555555/v2.0` }))}.${signature}`,
+      ),
+    ).toMatch(/signature does not verify/);
     expect(await refused(sign(claims(), { kid: 'other-key' }))).toMatch(/key the tenant does not publish/);
   });
 
@@ -123,15 +156,21 @@ describe('edrive sign-in: the id_token decides the tenant only once verified', (
 
   it('refuses another audience, an issuer of another tenant, an expired token and a token without a tenant', async () => {
     expect(await refused(sign(claims({ aud: 'someone-else' })))).toMatch(/another application/);
-    expect(await refused(sign(claims({ iss: `${loginUrl}/99999999-2222-4333-8444-555555555555/v2.0` })))).toMatch(/issuer/);
+    expect(await refused(sign(claims({ iss: `${loginUrl}/99999999-2222-4333-8444-555555555555/v2.0` })))).toMatch(
+      /issuer/,
+    );
     expect(await refused(sign(claims({ exp: Math.floor(Date.now() / 1000) - 3600 })))).toMatch(/expired/);
     expect(await refused(sign(claims({ tid: undefined })))).toMatch(/no tenant id/);
     expect(await refused('not-a-jwt')).toMatch(/compact JWT/);
   });
 
   it('refuses a verified sign-in without an administrator role', async () => {
-    await expect(signIn(sign(claims({ wids: ['b79fbf4d-3ef9-4689-8143-76b194e85509'] })))).rejects.toMatchObject({ error: 'access_denied' });
-    await expect(signIn(sign(claims({ wids: ['constructor', '__proto__'] })))).rejects.toMatchObject({ error: 'access_denied' });
+    await expect(signIn(sign(claims({ wids: ['b79fbf4d-3ef9-4689-8143-76b194e85509'] })))).rejects.toMatchObject({
+      error: 'access_denied',
+    });
+    await expect(signIn(sign(claims({ wids: ['constructor', '__proto__'] })))).rejects.toMatchObject({
+      error: 'access_denied',
+    });
     const next = await signIn(sign(claims({ wids: ['E8611AB8-C189-46E8-94E1-60213AB1F814'] })));
     expect(isOAuthContinuation(next)).toBe(true);
   });
@@ -140,7 +179,9 @@ describe('edrive sign-in: the id_token decides the tenant only once verified', (
     const jwk = published.publicKey.export({ format: 'jwk' });
     const token = sign({ hello: 'world' });
     expect(await verifyRs256(token, [{ kty: 'RSA', kid: KID, n: jwk.n, e: jwk.e }])).toEqual({ hello: 'world' });
-    await expect(verifyRs256(token, [{ kty: 'RSA', kid: KID, use: 'enc', n: jwk.n, e: jwk.e }])).rejects.toThrow(/does not publish/);
+    await expect(verifyRs256(token, [{ kty: 'RSA', kid: KID, use: 'enc', n: jwk.n, e: jwk.e }])).rejects.toThrow(
+      /does not publish/,
+    );
     await expect(verifyRs256(token, [])).rejects.toThrow(/does not publish/);
   });
 });

@@ -2,7 +2,14 @@ import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { createOneDriveConnector } from '../../src/connectors/onedrive/index.ts';
-import { GrantRevokedError, isOAuthContinuation, ProviderAuthError, type Connector, type Grant, type OAuthContinuation } from '../../src/connectors/types.ts';
+import {
+  GrantRevokedError,
+  isOAuthContinuation,
+  ProviderAuthError,
+  type Connector,
+  type Grant,
+  type OAuthContinuation,
+} from '../../src/connectors/types.ts';
 import { validateEdriveFilters } from '../../src/domain/filters/edrive.ts';
 import { REDIRECT_URI, testConnector } from './onedrive-harness.ts';
 
@@ -64,7 +71,9 @@ describe('OneDrive pairing: the administrator signs in, then consents for their 
   });
 
   it('starts at the organizations sign-in with a code, PKCE S256, openid profile and the state', () => {
-    const url = new URL(connector.oauth.authorizationUrl({ state: 'signed-state', redirectUri: REDIRECT_URI, codeChallenge: CHALLENGE }));
+    const url = new URL(
+      connector.oauth.authorizationUrl({ state: 'signed-state', redirectUri: REDIRECT_URI, codeChallenge: CHALLENGE }),
+    );
     expect(`${url.origin}${url.pathname}`).toBe(`${sandbox.loginUrl}/organizations/oauth2/v2.0/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: sandbox.clientId,
@@ -111,11 +120,15 @@ describe('OneDrive pairing: the administrator signs in, then consents for their 
   it('refuses a consent for another tenant than the signed-in one, even a tenant that did consent', async () => {
     const next = await signIn();
     // The other organisation's admin consents for their own tenant, so a token for it could be had.
-    const other = await follow(`${sandbox.loginUrl}/${sandbox.otherTenant.id}/v2.0/adminconsent?${new URLSearchParams({ client_id: sandbox.clientId, scope: 'https://graph.microsoft.com/.default', redirect_uri: REDIRECT_URI, state: 'x' })}`);
+    const other = await follow(
+      `${sandbox.loginUrl}/${sandbox.otherTenant.id}/v2.0/adminconsent?${new URLSearchParams({ client_id: sandbox.clientId, scope: 'https://graph.microsoft.com/.default', redirect_uri: REDIRECT_URI, state: 'x' })}`,
+    );
     expect(other).toMatchObject({ admin_consent: 'True', tenant: sandbox.otherTenant.id });
     expect(sandbox.otherTenant.consentGranted).toBe(true);
 
-    const err = await complete({ admin_consent: 'True', tenant: sandbox.otherTenant.id }, next.carry).catch((e: unknown) => e);
+    const err = await complete({ admin_consent: 'True', tenant: sandbox.otherTenant.id }, next.carry).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ProviderAuthError);
     expect(err).toMatchObject({ error: 'access_denied' });
     expect((err as Error).message).toMatch(/another tenant than the one the administrator signed in to/);
@@ -127,7 +140,9 @@ describe('OneDrive pairing: the administrator signs in, then consents for their 
     expect(next.carry.tid).toBe(sandbox.otherTenant.id);
     expect(new URL(next.continueTo('s')).pathname).toBe(`/${sandbox.otherTenant.id}/v2.0/adminconsent`);
     sandbox.grantConsent();
-    await expect(complete({ admin_consent: 'True', tenant: sandbox.tenantId }, next.carry)).rejects.toMatchObject({ error: 'access_denied' });
+    await expect(complete({ admin_consent: 'True', tenant: sandbox.tenantId }, next.carry)).rejects.toMatchObject({
+      error: 'access_denied',
+    });
     const grant = await complete(await follow(next.continueTo('s')), next.carry);
     expect(grant).toMatchObject({ tenant_id: sandbox.otherTenant.id });
   });
@@ -146,13 +161,19 @@ describe('OneDrive pairing: the administrator signs in, then consents for their 
 
   it('wants a code at the first step: a consent-shaped redirect or a wrong PKCE verifier gets nowhere', async () => {
     sandbox.grantConsent();
-    await expect(complete({ admin_consent: 'True', tenant: sandbox.tenantId })).rejects.toMatchObject({ error: 'invalid_request' });
+    await expect(complete({ admin_consent: 'True', tenant: sandbox.tenantId })).rejects.toMatchObject({
+      error: 'invalid_request',
+    });
     const query = await follow(signInUrl());
-    await expect(complete(query, undefined, connector, 'not-the-verifier-0123456789-0123456789-abcdef')).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(
+      complete(query, undefined, connector, 'not-the-verifier-0123456789-0123456789-abcdef'),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
     // With the right verifier it works once; Microsoft codes are single use.
     expect(isOAuthContinuation(await complete(query))).toBe(true);
     await expect(complete(query)).rejects.toMatchObject({ error: 'invalid_grant' });
-    await expect(complete({ admin_consent: 'True', tenant: sandbox.tenantId }, { step: 'other' })).rejects.toMatchObject({ error: 'invalid_request' });
+    await expect(
+      complete({ admin_consent: 'True', tenant: sandbox.tenantId }, { step: 'other' }),
+    ).rejects.toMatchObject({ error: 'invalid_request' });
   });
 
   it('shows a denied consent as the documented error redirect, which carries no tenant to trust', async () => {
@@ -167,8 +188,12 @@ describe('OneDrive pairing: the administrator signs in, then consents for their 
 
   it('refuses a signed-in tenant that never consented, and a malformed tenant id', async () => {
     const next = await signIn();
-    await expect(complete({ admin_consent: 'True', tenant: sandbox.tenantId }, next.carry)).rejects.toMatchObject({ error: 'access_denied' });
-    await expect(complete({ admin_consent: 'True', tenant: '../evil' }, next.carry)).rejects.toMatchObject({ error: 'invalid_request' });
+    await expect(complete({ admin_consent: 'True', tenant: sandbox.tenantId }, next.carry)).rejects.toMatchObject({
+      error: 'access_denied',
+    });
+    await expect(complete({ admin_consent: 'True', tenant: '../evil' }, next.carry)).rejects.toMatchObject({
+      error: 'invalid_request',
+    });
     await expect(complete({ tenant: sandbox.tenantId }, next.carry)).rejects.toMatchObject({ error: 'access_denied' });
   });
 
@@ -183,7 +208,12 @@ describe('OneDrive pairing: the administrator signs in, then consents for their 
 
   it('does not call a wrong client secret a revoked grant or a refused sign-in, and never repeats the secret', async () => {
     const grant = await pairFully();
-    const wrong = createOneDriveConnector({ clientId: sandbox.clientId, clientSecret: 'not-the-secret-123', loginUrl: sandbox.loginUrl, graphUrl: sandbox.graphUrl });
+    const wrong = createOneDriveConnector({
+      clientId: sandbox.clientId,
+      clientSecret: 'not-the-secret-123',
+      loginUrl: sandbox.loginUrl,
+      graphUrl: sandbox.graphUrl,
+    });
     const error = await wrong.oauth.refresh(grant).catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(GrantRevokedError);
     expect(String((error as Error).message)).not.toContain('not-the-secret-123');

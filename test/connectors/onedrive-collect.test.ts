@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import type { Connector, Grant } from '../../src/connectors/types.ts';
 import { quickXorHashBase64 } from '../../src/connectors/onedrive/quickxorhash.ts';
-import { MiniEngine, descendantsOf, pair, providerContext, sandboxItems, selection, testConnector } from './onedrive-harness.ts';
+import {
+  MiniEngine,
+  descendantsOf,
+  pair,
+  providerContext,
+  sandboxItems,
+  selection,
+  testConnector,
+} from './onedrive-harness.ts';
 
 let sandbox: MicrosoftSandbox;
 let connector: Connector;
@@ -14,7 +22,10 @@ let carol: string;
 let driveless: string;
 
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
-const topFolders = (userId: string) => sandbox.listItems(userId).filter((i) => i.kind === 'folder' && i.parentId !== null && sandbox.listItems(userId)[0].id === i.parentId);
+const topFolders = (userId: string) =>
+  sandbox
+    .listItems(userId)
+    .filter((i) => i.kind === 'folder' && i.parentId !== null && sandbox.listItems(userId)[0].id === i.parentId);
 
 beforeAll(async () => {
   sandbox = await startMicrosoftSandbox({ seed: 7, users: 4, usersWithoutDrive: 1, deltaPageSize: 7 });
@@ -43,7 +54,11 @@ describe('OneDrive collection by filters', () => {
     expect(new Set(run.items.map((i) => i.sourceId))).toEqual(new Set(expected.map((i) => i.id)));
     for (const want of expected) {
       const got = run.items.find((i) => i.sourceId === want.id)!;
-      expect({ kind: got.kind, path: got.path, custodian: got.custodian }).toEqual({ kind: want.kind, path: want.path, custodian: alice });
+      expect({ kind: got.kind, path: got.path, custodian: got.custodian }).toEqual({
+        kind: want.kind,
+        path: want.path,
+        custodian: alice,
+      });
     }
     const files = e.files();
     expect(files.length).toBe(expected.filter((i) => i.kind === 'file').length);
@@ -85,7 +100,9 @@ describe('OneDrive collection by filters', () => {
     const carolSkip = descendantsOf(sandbox, carol, carolExcluded.id);
     const carolWant = sandboxItems(sandbox, carol).filter((i) => !carolSkip.has(i.id));
     expect(new Set(run.items.filter((i) => i.custodian === alice).map((i) => i.sourceId))).toEqual(aliceWant);
-    expect(new Set(run.items.filter((i) => i.custodian === carol).map((i) => i.sourceId))).toEqual(new Set(carolWant.map((i) => i.id)));
+    expect(new Set(run.items.filter((i) => i.custodian === carol).map((i) => i.sourceId))).toEqual(
+      new Set(carolWant.map((i) => i.id)),
+    );
     expect(run.items.every((i) => i.custodian === alice || i.custodian === carol)).toBe(true);
     const bobDrive = sandbox.tenant.users.find((u) => u.id === bob)!.drive!.id;
     const touchedBob = sandbox.requests.slice(before).filter((r) => r.path.includes(bob) || r.path.includes(bobDrive));
@@ -121,7 +138,10 @@ describe('OneDrive collection by filters', () => {
   it('charges SharePoint resource units: 2 for a token-less delta, 1 per delta page with a token, item read and download', async () => {
     const ctx = providerContext(connector, grant);
     const charged: Array<{ path: string; cost: number | undefined }> = [];
-    const http = ctx.http as unknown as Record<'json' | 'stream', (url: string, opts?: { cost?: number }) => Promise<unknown>>;
+    const http = ctx.http as unknown as Record<
+      'json' | 'stream',
+      (url: string, opts?: { cost?: number }) => Promise<unknown>
+    >;
     for (const method of ['json', 'stream'] as const) {
       const original = http[method].bind(ctx.http);
       http[method] = (url, opts) => {

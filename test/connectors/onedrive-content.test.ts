@@ -2,7 +2,16 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import type { Connector, ContentSource, Grant, ItemInput } from '../../src/connectors/types.ts';
-import { MiniEngine, pair, providerContext, readAll, sandboxItems, selection, testConnector, type TestLog } from './onedrive-harness.ts';
+import {
+  MiniEngine,
+  pair,
+  providerContext,
+  readAll,
+  sandboxItems,
+  selection,
+  testConnector,
+  type TestLog,
+} from './onedrive-harness.ts';
 
 let sandbox: MicrosoftSandbox;
 let connector: Connector;
@@ -36,7 +45,14 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  Object.assign(sandbox.faults, { corruptDownloads: 0, resetConnections: 0, expireDownloadUrls: false, ignoreRange: false, throttle429: 0, throttle503: 0 });
+  Object.assign(sandbox.faults, {
+    corruptDownloads: 0,
+    resetConnections: 0,
+    expireDownloadUrls: false,
+    ignoreRange: false,
+    throttle429: 0,
+    throttle503: 0,
+  });
 });
 
 describe('OneDrive content', () => {
@@ -63,7 +79,11 @@ describe('OneDrive content', () => {
   it('asks Graph for a fresh download URL when the download host says the old one expired', async () => {
     const { item, content } = sources[1];
     let refusals = 1;
-    Object.defineProperty(sandbox.faults, 'expireDownloadUrls', { configurable: true, get: () => refusals-- > 0, set: () => {} });
+    Object.defineProperty(sandbox.faults, 'expireDownloadUrls', {
+      configurable: true,
+      get: () => refusals-- > 0,
+      set: () => {},
+    });
     try {
       const mark = sandbox.requests.length;
       const { bytes } = await readAll(content);
@@ -72,7 +92,12 @@ describe('OneDrive content', () => {
       expect(made.filter((r) => r.host === 'download').map((r) => r.status)).toEqual([401, 200]);
       expect(made.filter((r) => r.path.endsWith(`/items/${item.sourceId}/content`))).toHaveLength(2);
     } finally {
-      Object.defineProperty(sandbox.faults, 'expireDownloadUrls', { configurable: true, writable: true, enumerable: true, value: false });
+      Object.defineProperty(sandbox.faults, 'expireDownloadUrls', {
+        configurable: true,
+        writable: true,
+        enumerable: true,
+        value: false,
+      });
     }
   });
 
@@ -91,28 +116,43 @@ describe('OneDrive content', () => {
     const made = sandbox.requests.slice(mark);
     expect(made.filter((r) => r.host === 'download').map((r) => r.status)).toEqual([200, 206]);
     // Range went to the download URL the first request was redirected to: /content was asked once, without it.
-    expect(made.filter((r) => r.host === 'graph').map((r) => [r.path.endsWith('/content'), r.status])).toEqual([[true, 302]]);
+    expect(made.filter((r) => r.host === 'graph').map((r) => [r.path.endsWith('/content'), r.status])).toEqual([
+      [true, 302],
+    ]);
   });
 
-  it('resumes through the item\'s download URL when none is known yet, and through a fresh one after it expired', async () => {
+  it("resumes through the item's download URL when none is known yet, and through a fresh one after it expired", async () => {
     // The last large file: no other test opened it, so its source knows no download URL yet.
     const { item, content } = sources.filter((s) => (s.item.size ?? 0) > 1000).at(-1)!;
     expect(sources.indexOf(sources.filter((s) => (s.item.size ?? 0) > 1000).at(-1)!)).toBeGreaterThan(3);
     const full = sandbox.contentOf(alice, item.sourceId);
     const mark = sandbox.requests.length;
-    const { bytes } = await readAll({ open: async (offset, signal) => (offset === 0 ? content.open(100, signal) : content.open(offset, signal)) });
+    const { bytes } = await readAll({
+      open: async (offset, signal) => (offset === 0 ? content.open(100, signal) : content.open(offset, signal)),
+    });
     expect(bytes.equals(full.subarray(100))).toBe(true);
     let refusals = 1;
-    Object.defineProperty(sandbox.faults, 'expireDownloadUrls', { configurable: true, get: () => refusals-- > 0, set: () => {} });
+    Object.defineProperty(sandbox.faults, 'expireDownloadUrls', {
+      configurable: true,
+      get: () => refusals-- > 0,
+      set: () => {},
+    });
     try {
       const again = await readAll({ open: async (offset, signal) => content.open(offset + 200, signal) });
       expect(again.bytes.equals(full.subarray(200))).toBe(true);
     } finally {
-      Object.defineProperty(sandbox.faults, 'expireDownloadUrls', { configurable: true, writable: true, enumerable: true, value: false });
+      Object.defineProperty(sandbox.faults, 'expireDownloadUrls', {
+        configurable: true,
+        writable: true,
+        enumerable: true,
+        value: false,
+      });
     }
     const made = sandbox.requests.slice(mark);
     expect(made.filter((r) => r.host === 'download').map((r) => r.status)).toEqual([206, 401, 206]);
-    expect(made.filter((r) => r.host === 'graph').every((r) => !r.path.endsWith('/content') && r.status === 200)).toBe(true);
+    expect(made.filter((r) => r.host === 'graph').every((r) => !r.path.endsWith('/content') && r.status === 200)).toBe(
+      true,
+    );
   });
 
   it('answers partial: false when the download host ignores Range', async () => {

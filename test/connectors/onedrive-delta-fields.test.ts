@@ -14,26 +14,48 @@ afterEach(async () => {
 type Entry = { id: string; root?: unknown; deleted?: unknown; createdBy?: unknown; lastModifiedBy?: unknown };
 
 /** Every entry of one delta round of the user's drive, as the wire has it (the oracle: no connector code). */
-async function deltaRound(sb: MicrosoftSandbox, userId: string, from?: string): Promise<{ entries: Entry[]; deltaLink: string }> {
+async function deltaRound(
+  sb: MicrosoftSandbox,
+  userId: string,
+  from?: string,
+): Promise<{ entries: Entry[]; deltaLink: string }> {
   const token = await consentAndGetAppToken(sb);
   const entries: Entry[] = [];
   let link = from ?? `${sb.graphUrl}/users/${userId}/drive/root/delta`;
   for (;;) {
-    const page = (await (await fetch(link, { headers: { authorization: `Bearer ${token}` } })).json()) as { value: Entry[]; '@odata.nextLink'?: string; '@odata.deltaLink'?: string };
+    const page = (await (await fetch(link, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      value: Entry[];
+      '@odata.nextLink'?: string;
+      '@odata.deltaLink'?: string;
+    };
     entries.push(...page.value);
     if (page['@odata.nextLink']) link = page['@odata.nextLink'];
     else return { entries, deltaLink: page['@odata.deltaLink']! };
   }
 }
 
-const lacksAuthors = (e: Entry) => !e.root && !e.deleted && (e.createdBy === undefined || e.lastModifiedBy === undefined);
+const lacksAuthors = (e: Entry) =>
+  !e.root && !e.deleted && (e.createdBy === undefined || e.lastModifiedBy === undefined);
 /** GET …/items/{id}: a single item read (not its content, children or delta). */
-const itemReads = (sb: MicrosoftSandbox, from: number) => sb.requests.slice(from).filter((r) => r.host === 'graph' && /\/items\/[^/]+$/.test(r.path.split('?')[0])).length;
-const who = (identity: { user: { id: string; displayName: string; email: string } }) => ({ id: identity.user.id, display_name: identity.user.displayName, email: identity.user.email });
+const itemReads = (sb: MicrosoftSandbox, from: number) =>
+  sb.requests.slice(from).filter((r) => r.host === 'graph' && /\/items\/[^/]+$/.test(r.path.split('?')[0])).length;
+const who = (identity: { user: { id: string; displayName: string; email: string } }) => ({
+  id: identity.user.id,
+  display_name: identity.user.displayName,
+  email: identity.user.email,
+});
 
 describe.each(['include', 'omit', 'vary'] as const)('delta entries that %s their authors', (deltaAuthors) => {
   it('reads an item again only when delta left its authors out, and every item names its authors', async () => {
-    sandbox = await startMicrosoftSandbox({ seed: 31, users: 2, usersWithoutDrive: 0, folderDepth: 2, filesPerFolder: 3, fileSize: 2000, deltaAuthors });
+    sandbox = await startMicrosoftSandbox({
+      seed: 31,
+      users: 2,
+      usersWithoutDrive: 0,
+      folderDepth: 2,
+      filesPerFolder: 3,
+      fileSize: 2000,
+      deltaAuthors,
+    });
     const sb = sandbox;
     const alice = sb.tenant.users[0].id;
     const connector = testConnector(sb);
@@ -57,17 +79,25 @@ describe.each(['include', 'omit', 'vary'] as const)('delta entries that %s their
       expect(stored.length).toBe(live);
       for (const s of stored) {
         const item = sb.listItems(alice).find((i) => i.id === s.input.sourceId)!;
-        expect(s.input.metadata).toMatchObject({ created_by: who(item.createdBy), last_modified_by: who(item.lastModifiedBy) });
+        expect(s.input.metadata).toMatchObject({
+          created_by: who(item.createdBy),
+          last_modified_by: who(item.lastModifiedBy),
+        });
         if (s.input.kind === 'file') expect(s.verified).toBe(true);
       }
     };
     check();
 
     // A change round: the changed files (their unchanged ancestors are no news) are read again only when needed.
-    const files = sb.listItems(alice).filter((i) => i.kind === 'file').slice(0, 4);
+    const files = sb
+      .listItems(alice)
+      .filter((i) => i.kind === 'file')
+      .slice(0, 4);
     const before = await deltaRound(sb, alice);
     for (const f of files) sb.mutate.modifyFile(alice, f.id);
-    const changed = (await deltaRound(sb, alice, before.deltaLink)).entries.filter((x) => files.some((f) => f.id === x.id));
+    const changed = (await deltaRound(sb, alice, before.deltaLink)).entries.filter((x) =>
+      files.some((f) => f.id === x.id),
+    );
     expect(changed).toHaveLength(files.length);
     mark = sb.requests.length;
     await e.run({ [alice]: selection({ all: true }) });

@@ -2,7 +2,15 @@ import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import type { Connector, Grant } from '../../src/connectors/types.ts';
-import { MiniEngine, descendantsOf, pair, providerContext, sandboxItems, selection, testConnector } from './onedrive-harness.ts';
+import {
+  MiniEngine,
+  descendantsOf,
+  pair,
+  providerContext,
+  sandboxItems,
+  selection,
+  testConnector,
+} from './onedrive-harness.ts';
 
 let sandbox: MicrosoftSandbox;
 let connector: Connector;
@@ -41,7 +49,8 @@ function expectMirror(e: MiniEngine, userId: string, want: Set<string>, kept: Se
   }
 }
 
-const downloadsSince = (mark: number) => sandbox.requests.slice(mark).filter((r) => r.host === 'download' && r.status === 200).length;
+const downloadsSince = (mark: number) =>
+  sandbox.requests.slice(mark).filter((r) => r.host === 'download' && r.status === 200).length;
 
 describe('OneDrive incremental collection', () => {
   it('fetches only the changes on a second run: added, modified, deleted, moved and renamed items', async () => {
@@ -52,7 +61,10 @@ describe('OneDrive incremental collection', () => {
     expect(first.errors).toEqual([]);
 
     const [keptA, keptB] = children(alice, kept.id, 'folder');
-    const [modified, deleted, movedOut, renamed] = [...children(alice, kept.id, 'file'), ...children(alice, keptA.id, 'file')];
+    const [modified, deleted, movedOut, renamed] = [
+      ...children(alice, kept.id, 'file'),
+      ...children(alice, keptA.id, 'file'),
+    ];
     const movedIn = children(alice, excluded.id, 'file')[0];
     const excludedSub = children(alice, excluded.id, 'folder')[0];
     const added = sandbox.mutate.addFile(alice, keptA.id, 'new notes.txt', Buffer.from('brand new'));
@@ -88,7 +100,16 @@ describe('OneDrive incremental collection', () => {
     }
 
     const skip = descendantsOf(sandbox, alice, excluded.id);
-    expectMirror(e, alice, new Set(sandboxItems(sandbox, alice).filter((i) => !skip.has(i.id)).map((i) => i.id)), new Set([movedOut.id, ...leaving]));
+    expectMirror(
+      e,
+      alice,
+      new Set(
+        sandboxItems(sandbox, alice)
+          .filter((i) => !skip.has(i.id))
+          .map((i) => i.id),
+      ),
+      new Set([movedOut.id, ...leaving]),
+    );
 
     const third = await e.run(filters);
     expect(third.items).toEqual([]);
@@ -102,7 +123,9 @@ describe('OneDrive incremental collection', () => {
     await e.run(filters);
 
     const incoming = children(bob, other.id, 'folder')[0];
-    const incomingFiles = [...descendantsOf(sandbox, bob, incoming.id)].filter((id) => sandbox.listItems(bob).find((i) => i.id === id)?.kind === 'file');
+    const incomingFiles = [...descendantsOf(sandbox, bob, incoming.id)].filter(
+      (id) => sandbox.listItems(bob).find((i) => i.id === id)?.kind === 'file',
+    );
     sandbox.mutate.moveItem(bob, incoming.id, selected.id, 'Moved in');
     sandbox.mutate.renameItem(bob, selected.id, 'Selected renamed');
 

@@ -14,13 +14,27 @@ interface UsersPage {
   next_marker: string | null;
 }
 interface FoldersPage {
-  results: Array<{ id: string; name: string; link: string; size: number; created_datetime: string; last_modified_datetime: string; sorted_path_elements: Array<{ id: string; name: string }> }>;
+  results: Array<{
+    id: string;
+    name: string;
+    link: string;
+    size: number;
+    created_datetime: string;
+    last_modified_datetime: string;
+    sorted_path_elements: Array<{ id: string; name: string }>;
+  }>;
   total_count_label: string;
   _next: string | null;
 }
 
 beforeAll(async () => {
-  sandbox = await startMicrosoftSandbox({ seed: 5, users: 7, usersWithoutDrive: 2, folderDepth: 3, foldersPerLevel: 3 });
+  sandbox = await startMicrosoftSandbox({
+    seed: 5,
+    users: 7,
+    usersWithoutDrive: 2,
+    folderDepth: 3,
+    foldersPerLevel: 3,
+  });
   connector = testConnector(sandbox);
   ctx = providerContext(connector, await pair(connector));
 });
@@ -29,9 +43,15 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const users = (query: Record<string, string | undefined>) => connector.discovery.users!(ctx, query) as Promise<UsersPage>;
-const folders = (query: Record<string, string | undefined>) => connector.discovery.folders!(ctx, query) as Promise<FoldersPage>;
-const rejection = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as AppError);
+const users = (query: Record<string, string | undefined>) =>
+  connector.discovery.users!(ctx, query) as Promise<UsersPage>;
+const folders = (query: Record<string, string | undefined>) =>
+  connector.discovery.folders!(ctx, query) as Promise<FoldersPage>;
+const rejection = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as AppError,
+  );
 
 describe('OneDrive discovery: users', () => {
   it('lists the tenant users in the spec shape, 100 by default', async () => {
@@ -67,8 +87,14 @@ describe('OneDrive discovery: users', () => {
   });
 
   it('refuses a marker that does not lead back to the Graph users endpoint', async () => {
-    const foreign = Buffer.from(JSON.stringify('http://attacker.example/v1.0/users?$skiptoken=x')).toString('base64url');
-    for (const marker of [foreign, 'not a marker', Buffer.from(JSON.stringify(`${sandbox.graphUrl}/users/x/drive`)).toString('base64url')]) {
+    const foreign = Buffer.from(JSON.stringify('http://attacker.example/v1.0/users?$skiptoken=x')).toString(
+      'base64url',
+    );
+    for (const marker of [
+      foreign,
+      'not a marker',
+      Buffer.from(JSON.stringify(`${sandbox.graphUrl}/users/x/drive`)).toString('base64url'),
+    ]) {
       const error = await rejection(users({ marker }));
       expect(error).toBeInstanceOf(AppError);
       expect(error?.status).toBe(400);
@@ -78,7 +104,8 @@ describe('OneDrive discovery: users', () => {
 
 describe('OneDrive discovery: folders', () => {
   const owner = () => sandbox.tenant.users[0].id;
-  const folderChildren = (parentId: string) => sandbox.listItems(owner()).filter((i) => i.parentId === parentId && i.kind === 'folder');
+  const folderChildren = (parentId: string) =>
+    sandbox.listItems(owner()).filter((i) => i.parentId === parentId && i.kind === 'folder');
 
   it('lists the folders directly under the drive root', async () => {
     const root = sandbox.listItems(owner())[0];
@@ -87,7 +114,10 @@ describe('OneDrive discovery: folders', () => {
     expect(page.results.map((r) => r.id)).toEqual(want.map((f) => f.id));
     expect(page._next).toBeNull();
     expect(page.total_count_label).toBe(`${want.length} folders`);
-    expect(page.results[0]).toMatchObject({ name: want[0].name, sorted_path_elements: [{ id: want[0].id, name: want[0].name }] });
+    expect(page.results[0]).toMatchObject({
+      name: want[0].name,
+      sorted_path_elements: [{ id: want[0].id, name: want[0].name }],
+    });
     expect(page.results[0].link).toMatch(/^https:\/\//);
     expect(page.results[0].size).toBeGreaterThan(0);
     expect(page.results[0].created_datetime).toBe(want[0].createdDateTime);
@@ -117,7 +147,9 @@ describe('OneDrive discovery: folders', () => {
       expect(error?.status).toBe(404);
       expect(error?.detail).toMatch(/no provisioned OneDrive/);
     }
-    expect((await rejection(folders({ user_id: '00000000-0000-0000-0000-000000000000' })))?.detail).toMatch(/not found in the tenant/);
+    expect((await rejection(folders({ user_id: '00000000-0000-0000-0000-000000000000' })))?.detail).toMatch(
+      /not found in the tenant/,
+    );
     expect((await rejection(folders({ user_id: owner(), parent_id: '01NOSUCHITEM' })))?.status).toBe(404);
   });
 
@@ -125,14 +157,23 @@ describe('OneDrive discovery: folders', () => {
     const missing = await rejection(folders({}));
     expect(missing?.status).toBe(400);
     expect(missing?.pointer).toBe('/querystring/user_id');
-    const cursor = Buffer.from(JSON.stringify({ l: `${sandbox.graphUrl}/users/x/drive/root/children`, u: 'someone-else', p: null, e: [], c: 0 })).toString('base64url');
+    const cursor = Buffer.from(
+      JSON.stringify({ l: `${sandbox.graphUrl}/users/x/drive/root/children`, u: 'someone-else', p: null, e: [], c: 0 }),
+    ).toString('base64url');
     expect((await rejection(folders({ user_id: owner(), cursor })))?.status).toBe(400);
   });
 });
 
 describe('OneDrive discovery: folder paging', () => {
   it('pages through more folders than one Graph page with _next as the cursor', async () => {
-    const big = await startMicrosoftSandbox({ seed: 9, users: 1, usersWithoutDrive: 0, folderDepth: 1, foldersPerLevel: 250, filesPerFolder: 1 });
+    const big = await startMicrosoftSandbox({
+      seed: 9,
+      users: 1,
+      usersWithoutDrive: 0,
+      folderDepth: 1,
+      foldersPerLevel: 250,
+      filesPerFolder: 1,
+    });
     try {
       const c = testConnector(big);
       const bigCtx = providerContext(c, await pair(c));

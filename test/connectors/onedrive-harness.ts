@@ -3,7 +3,14 @@
 // stored version is unchanged, broken streams resumed from the bytes received.
 import crypto from 'node:crypto';
 import { createOneDriveConnector } from '../../src/connectors/onedrive/index.ts';
-import { isOAuthContinuation, type Connector, type ContentSource, type Grant, type ItemInput, type ProviderContext } from '../../src/connectors/types.ts';
+import {
+  isOAuthContinuation,
+  type Connector,
+  type ContentSource,
+  type Grant,
+  type ItemInput,
+  type ProviderContext,
+} from '../../src/connectors/types.ts';
 import { localBudget } from '../../src/provider/shared-budget.ts';
 import { ProviderHttp } from '../../src/provider/provider-http.ts';
 import type { MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
@@ -31,11 +38,22 @@ async function redirectQuery(url: string): Promise<Record<string, string>> {
 export async function pair(connector: Connector): Promise<Grant> {
   const verifier = 'harness-pkce-verifier-0123456789-abcdefghijklmnop';
   const codeChallenge = crypto.createHash('sha256').update(verifier).digest('base64url');
-  const signIn = await redirectQuery(connector.oauth.authorizationUrl({ state: 'st-1', redirectUri: REDIRECT_URI, codeChallenge }));
-  const next = await connector.oauth.completeCallback({ query: signIn, redirectUri: REDIRECT_URI, codeVerifier: verifier });
+  const signIn = await redirectQuery(
+    connector.oauth.authorizationUrl({ state: 'st-1', redirectUri: REDIRECT_URI, codeChallenge }),
+  );
+  const next = await connector.oauth.completeCallback({
+    query: signIn,
+    redirectUri: REDIRECT_URI,
+    codeVerifier: verifier,
+  });
   if (!isOAuthContinuation(next)) return next;
   const consent = await redirectQuery(next.continueTo('st-2'));
-  const grant = await connector.oauth.completeCallback({ query: consent, redirectUri: REDIRECT_URI, codeVerifier: verifier, carried: next.carry });
+  const grant = await connector.oauth.completeCallback({
+    query: consent,
+    redirectUri: REDIRECT_URI,
+    codeVerifier: verifier,
+    carried: next.carry,
+  });
   if (isOAuthContinuation(grant)) throw new Error('pairing did not end after the admin consent');
   return grant;
 }
@@ -68,7 +86,13 @@ export function providerContext(connector: Connector, grant: Grant, log: TestLog
       },
     },
   });
-  return { http, grantInfo: { tenant_id: grant.tenant_id }, signal: new AbortController().signal, now: () => new Date(), log: logger };
+  return {
+    http,
+    grantInfo: { tenant_id: grant.tenant_id },
+    signal: new AbortController().signal,
+    now: () => new Date(),
+    log: logger,
+  };
 }
 
 export interface StoredItem {
@@ -105,7 +129,15 @@ export class MiniEngine {
 
   /** One run; `stopAfterCheckpoints` abandons it (like a crash) after that many checkpoints. */
   async run(filters: unknown, opts: { resume?: boolean; stopAfterCheckpoints?: number } = {}): Promise<RunResult> {
-    const result: RunResult = { items: [], deleted: [], errors: [], listings: [], checkpoints: 0, downloads: 0, cursors: undefined };
+    const result: RunResult = {
+      items: [],
+      deleted: [],
+      errors: [],
+      listings: [],
+      checkpoints: 0,
+      downloads: 0,
+      cursors: undefined,
+    };
     if (!opts.resume) this.seen = new Set();
     const events = this.connector.collect({
       ...this.ctx,
@@ -131,7 +163,9 @@ export class MiniEngine {
         this.seen.add(`${ev.kind}:${ev.sourceId}`);
       } else if (ev.type === 'listing_complete') {
         const unseen = [...this.stored.entries()]
-          .filter(([key, s]) => s.input.custodian === ev.custodian && ev.kinds.includes(s.input.kind) && !this.seen.has(key))
+          .filter(
+            ([key, s]) => s.input.custodian === ev.custodian && ev.kinds.includes(s.input.kind) && !this.seen.has(key),
+          )
           .map(([key]) => key);
         for (const key of unseen) this.stored.delete(key);
         result.listings.push({ custodian: ev.custodian, kinds: ev.kinds, unseen });
@@ -160,7 +194,12 @@ export class MiniEngine {
     result.downloads += 1;
     const { bytes, actualHash } = await readAll(content);
     const verified = content.providerHash ? actualHash === content.providerHash.value : null;
-    this.stored.set(key, { input, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), actualHash, verified });
+    this.stored.set(key, {
+      input,
+      sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
+      actualHash,
+      verified,
+    });
   }
 
   files(): StoredItem[] {
@@ -169,7 +208,9 @@ export class MiniEngine {
 }
 
 /** Reads a content source to the end, resuming after broken streams like the engine (at most 3 times). */
-export async function readAll(content: ContentSource): Promise<{ bytes: Buffer; actualHash: string | undefined; partials: number }> {
+export async function readAll(
+  content: ContentSource,
+): Promise<{ bytes: Buffer; actualHash: string | undefined; partials: number }> {
   const signal = new AbortController().signal;
   let chunks: Buffer[] = [];
   let size = 0;
@@ -195,11 +236,18 @@ export async function readAll(content: ContentSource): Promise<{ bytes: Buffer; 
   const hasher = content.providerHash?.create();
   hasher?.update(bytes);
   const digest = hasher?.digest();
-  return { bytes, actualHash: digest === undefined ? undefined : typeof digest === 'string' ? digest : digest.toString('base64'), partials };
+  return {
+    bytes,
+    actualHash: digest === undefined ? undefined : typeof digest === 'string' ? digest : digest.toString('base64'),
+    partials,
+  };
 }
 
 /** Live items of a user's drive as the sandbox holds them, with their paths (root excluded). */
-export function sandboxItems(sandbox: MicrosoftSandbox, userId: string): Array<{ id: string; kind: string; path: string }> {
+export function sandboxItems(
+  sandbox: MicrosoftSandbox,
+  userId: string,
+): Array<{ id: string; kind: string; path: string }> {
   return sandbox
     .listItems(userId)
     .filter((i) => i.parentId !== null)

@@ -35,7 +35,9 @@ describe('OneDrive full enumerations end with a complete listing', () => {
       sandbox.faults.deltaTokenExpired = true;
       const resync = await e.run(filters);
       expect(resync.deleted).toEqual([]);
-      expect(resync.listings).toEqual([{ custodian: alice, kinds: ['file', 'folder'], unseen: [`file:${files[1].id}`] }]);
+      expect(resync.listings).toEqual([
+        { custodian: alice, kinds: ['file', 'folder'], unseen: [`file:${files[1].id}`] },
+      ]);
     } finally {
       await sandbox.close();
     }
@@ -68,7 +70,12 @@ for (const database of testDatabases) {
 
     it.each(['auto', 'arch'] as const)('%s: a 410 resync finds them', async (typeSync) => {
       const userId = sandbox.tenant.users[typeSync === 'auto' ? 0 : 1].id;
-      const { collectionId } = await seedCollection(db, { type: 'edrive', typeSync, grant, filters: { [userId]: selection({ all: true }) } });
+      const { collectionId } = await seedCollection(db, {
+        type: 'edrive',
+        typeSync,
+        grant,
+        filters: { [userId]: selection({ all: true }) },
+      });
       const engine = engineFor(db, blobs, [connector], { workers: 'none' });
       expect((await syncOnce(engine, collectionId)).outcome.status).toBe('succeeded');
 
@@ -81,7 +88,12 @@ for (const database of testDatabases) {
       expect(sandbox.requests.slice(mark).some((r) => r.status === 410)).toBe(true);
 
       const rows = await db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).execute();
-      const live = new Set(sandbox.listItems(userId).filter((i) => i.parentId !== null).map((i) => i.id));
+      const live = new Set(
+        sandbox
+          .listItems(userId)
+          .filter((i) => i.parentId !== null)
+          .map((i) => i.id),
+      );
       for (const row of rows) {
         const gone = doomed.includes(row.source_id);
         expect(live.has(row.source_id), row.source_id).toBe(!gone);

@@ -4,7 +4,15 @@ import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { chatReach } from '../completeness/oracle.ts';
 import {
-  ALL_CHATS, expectedItems, filters, keyOf, MiniEngine, pair, sel, session, testConnector,
+  ALL_CHATS,
+  expectedItems,
+  filters,
+  keyOf,
+  MiniEngine,
+  pair,
+  sel,
+  session,
+  testConnector,
 } from './zoom-harness.ts';
 
 let sandbox: ZoomSandbox;
@@ -14,7 +22,16 @@ let grant: Grant;
 beforeAll(async () => {
   // With Team Chat as a real account holds it: external contacts, chat files, history beyond six months (issue 20),
   // and what users' recordings lists do not show (participant audio, trash, unrecorded summaries).
-  sandbox = await startZoomSandbox({ seed: 7, users: 6, meetingsPerUser: 4, channels: 4, messagesPerChannel: 9, messagesPerChat: 7, chatExtras: true, evidence: true });
+  sandbox = await startZoomSandbox({
+    seed: 7,
+    users: 6,
+    meetingsPerUser: 4,
+    channels: 4,
+    messagesPerChannel: 9,
+    messagesPerChat: 7,
+    chatExtras: true,
+    evidence: true,
+  });
   connector = testConnector(sandbox);
   grant = await pair(connector);
 });
@@ -42,7 +59,9 @@ async function collectExactly(f: ConfFilters) {
   }
   // Channel messages belong to their channel's unit; everything else to a selected owner.
   for (const { input } of engine.stored.values()) {
-    const ofChannel = input.kind === 'channel_message' || (input.kind === 'chat_file' && input.metadata.conversation_type === 'channel');
+    const ofChannel =
+      input.kind === 'channel_message' ||
+      (input.kind === 'chat_file' && input.metadata.conversation_type === 'channel');
     if (ofChannel) expect(input.custodian).toBe(input.metadata.conversation_id);
     else expect(expected.owners).toContain(input.custodian);
   }
@@ -56,13 +75,16 @@ const kindsOf = (engine: MiniEngine) => new Set([...engine.stored.values()].map(
 describe('zoom collect: account_owners', () => {
   it('all minus excluded owners collects every other active or deactivated user, with every byte as served', async () => {
     const excluded = active()[1].id;
-    const { engine, result, expected } = await collectExactly(filters({ account_owners: sel({ all: true, excluded: [excluded] }), chats: ALL_CHATS }));
+    const { engine, result, expected } = await collectExactly(
+      filters({ account_owners: sel({ all: true, excluded: [excluded] }), chats: ALL_CHATS }),
+    );
     expect(expected.owners).not.toContain(excluded);
     expect(expected.owners).toContain(users().find((u) => u.status === 'inactive')!.id);
     expect(kindsOf(engine)).toEqual(new Set(connector.kinds));
     expect(result.errors).toEqual([]);
     // Nothing of the excluded user's own meetings, even though others' chats with them are collected.
-    for (const m of sandbox.tenant.meetingsOf(excluded)) expect(engine.stored.has(keyOf('meeting', m.uuid))).toBe(false);
+    for (const m of sandbox.tenant.meetingsOf(excluded))
+      expect(engine.stored.has(keyOf('meeting', m.uuid))).toBe(false);
   });
 
   it('only selected owners; a selected user Zoom does not know is reported as not found (never "deleted"), the others are collected, and the run asks for a person', async () => {
@@ -75,7 +97,10 @@ describe('zoom collect: account_owners', () => {
       const f = filters({ account_owners: sel({ selected: [a.id, b.id, gone.id] }), chats: ALL_CHATS });
       const engine = new MiniEngine(c, session(c, g).ctx);
       const errors: Array<{ reason: string; sourceId?: string }> = [];
-      const thrown = await engine.run(f, { onEvent: (ev) => ev.type === 'error' && errors.push(ev) }).then(() => null, (e: unknown) => e);
+      const thrown = await engine.run(f, { onEvent: (ev) => ev.type === 'error' && errors.push(ev) }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       // A permanent failure: the collection needs a person (status `error`), it is not retried with backoff.
       expect(thrown).toBeInstanceOf(NeedsUserActionError);
       expect((thrown as Error).message).toContain(gone.id);
@@ -87,9 +112,12 @@ describe('zoom collect: account_owners', () => {
       expect(errors[0]).toMatchObject({ sourceId: gone.id });
       expect(errors[0].reason).toMatch(/not found in the Zoom account/);
       expect(errors[0].reason).not.toMatch(/deleted/);
-      const paths = [...engine.stored.values()].filter((s) => s.input.kind === 'recording_video').map((s) => s.input.path);
+      const paths = [...engine.stored.values()]
+        .filter((s) => s.input.kind === 'recording_video')
+        .map((s) => s.input.path);
       expect(paths.length).toBeGreaterThan(0);
-      for (const p of paths) expect([`/${a.email}/meetings/`, `/${b.email}/meetings/`].some((prefix) => p.startsWith(prefix))).toBe(true);
+      for (const p of paths)
+        expect([`/${a.email}/meetings/`, `/${b.email}/meetings/`].some((prefix) => p.startsWith(prefix))).toBe(true);
     } finally {
       await victim.close();
     }
@@ -101,24 +129,45 @@ describe('zoom collect: content_selections', () => {
   const owner = () => sel({ selected: [active()[0].id, active()[2].id] });
 
   it.each(types)('only %s on: meetings plus that content, nothing else', async (type) => {
-    const { engine } = await collectExactly(filters({ account_owners: owner(), content_selections: { all_selected: false, selected: [{ [type]: true }], excluded: [] } }));
+    const { engine } = await collectExactly(
+      filters({
+        account_owners: owner(),
+        content_selections: { all_selected: false, selected: [{ [type]: true }], excluded: [] },
+      }),
+    );
     expect(kindsOf(engine).has('meeting')).toBe(true);
   });
 
   it.each(types)('everything but %s', async (type) => {
-    await collectExactly(filters({ account_owners: owner(), content_selections: { all_selected: true, selected: [], excluded: [{ [type]: true }] } }));
+    await collectExactly(
+      filters({
+        account_owners: owner(),
+        content_selections: { all_selected: true, selected: [], excluded: [{ [type]: true }] },
+      }),
+    );
   });
 
-  it('nothing selected still collects each recorded meeting\'s metadata, with its topic as text', async () => {
-    const { engine } = await collectExactly(filters({ account_owners: owner(), content_selections: { all_selected: false, selected: [], excluded: [] } }));
+  it("nothing selected still collects each recorded meeting's metadata, with its topic as text", async () => {
+    const { engine } = await collectExactly(
+      filters({ account_owners: owner(), content_selections: { all_selected: false, selected: [], excluded: [] } }),
+    );
     expect(kindsOf(engine)).toEqual(new Set(['meeting']));
     const m = sandbox.tenant.meetingsOf(active()[0].id)[0];
-    expect(engine.stored.get(keyOf('meeting', m.uuid))!.input).toMatchObject({ text: m.topic, custodian: m.host_id, createdAt: m.start_time });
+    expect(engine.stored.get(keyOf('meeting', m.uuid))!.input).toMatchObject({
+      text: m.topic,
+      custodian: m.host_id,
+      createdAt: m.start_time,
+    });
   });
 
   it('collects the AI notes of meetings whose UUID needs double encoding', async () => {
-    const f = filters({ account_owners: sel({ all: true }), content_selections: { all_selected: false, selected: [{ 'AI-meeting-notes': true }], excluded: [] } });
-    const tricky = sandbox.tenant.meetings.filter((m) => m.summary && (m.uuid.startsWith('/') || m.uuid.includes('//')));
+    const f = filters({
+      account_owners: sel({ all: true }),
+      content_selections: { all_selected: false, selected: [{ 'AI-meeting-notes': true }], excluded: [] },
+    });
+    const tricky = sandbox.tenant.meetings.filter(
+      (m) => m.summary && (m.uuid.startsWith('/') || m.uuid.includes('//')),
+    );
     expect(tricky.length).toBeGreaterThan(0);
     const { engine } = await collectExactly(f);
     for (const m of tricky) expect(engine.stored.has(keyOf('ai_meeting_notes', m.uuid))).toBe(true);
@@ -136,10 +185,16 @@ describe('zoom collect: chats', () => {
 
   it('one-to-one only: every conversation, edited and deleted messages included, deleted peers too', async () => {
     const { engine } = await collectExactly(
-      filters({ account_owners: everyone(), content_selections: noContent, chats: { all_selected: false, selected: [{ 'one-to-one': true }], excluded: [] } }),
+      filters({
+        account_owners: everyone(),
+        content_selections: noContent,
+        chats: { all_selected: false, selected: [{ 'one-to-one': true }], excluded: [] },
+      }),
     );
     expect(kindsOf(engine)).toEqual(new Set(['meeting', 'chat_message', 'chat_file']));
-    const statuses = new Set([...engine.stored.values()].filter((s) => s.input.kind === 'chat_message').map((s) => s.input.metadata.status));
+    const statuses = new Set(
+      [...engine.stored.values()].filter((s) => s.input.kind === 'chat_message').map((s) => s.input.metadata.status),
+    );
     expect(statuses).toEqual(new Set(['Normal', 'Edited', 'Deleted']));
     const deletedPeer = sandbox.tenant.deletedUsers[0];
     const withDeleted = sandbox.tenant.oneToOne.find((c) => c.userIds.includes(deletedPeer.id))!;
@@ -154,11 +209,19 @@ describe('zoom collect: chats', () => {
       filters({
         account_owners: everyone(),
         content_selections: noContent,
-        chats: { all_selected: false, selected: [{ channels: sel({ all: true, excluded: [excluded] }) }], excluded: [] },
+        chats: {
+          all_selected: false,
+          selected: [{ channels: sel({ all: true, excluded: [excluded] }) }],
+          excluded: [],
+        },
       }),
     );
     expect(kindsOf(engine)).toEqual(new Set(['meeting', 'channel_message', 'chat_file']));
-    const channelIds = new Set([...engine.stored.values()].filter((s) => s.input.kind === 'channel_message').map((s) => s.input.metadata.conversation_id));
+    const channelIds = new Set(
+      [...engine.stored.values()]
+        .filter((s) => s.input.kind === 'channel_message')
+        .map((s) => s.input.metadata.conversation_id),
+    );
     expect(channelIds.has(excluded)).toBe(false);
     expect(channelIds.size).toBe(sandbox.tenant.channels.length - 1);
   });
@@ -174,13 +237,23 @@ describe('zoom collect: chats', () => {
     );
     const msgs = [...engine.stored.values()].filter((s) => s.input.kind === 'channel_message');
     // Zoom serves six months of history (Correction Z6): older messages cannot be collected.
-    expect(msgs).toHaveLength(sandbox.tenant.channelMessages[channel.id].filter((m) => m.timestamp >= chatReach(Date.now())).length);
-    expect(msgs[0].input.metadata).toMatchObject({ conversation_id: channel.id, conversation_name: channel.name, is_private: channel.isPrivate });
+    expect(msgs).toHaveLength(
+      sandbox.tenant.channelMessages[channel.id].filter((m) => m.timestamp >= chatReach(Date.now())).length,
+    );
+    expect(msgs[0].input.metadata).toMatchObject({
+      conversation_id: channel.id,
+      conversation_name: channel.name,
+      is_private: channel.isPrivate,
+    });
   });
 
   it('all chats minus one-to-one: channels only', async () => {
     await collectExactly(
-      filters({ account_owners: everyone(), content_selections: noContent, chats: { all_selected: true, selected: [], excluded: [{ 'one-to-one': true }] } }),
+      filters({
+        account_owners: everyone(),
+        content_selections: noContent,
+        chats: { all_selected: true, selected: [], excluded: [{ 'one-to-one': true }] },
+      }),
     );
   });
 });

@@ -10,7 +10,14 @@ let ctx: ProviderContext;
 
 beforeAll(async () => {
   // More users than one Zoom page (300) and more channels per user than one Zoom channel page (50).
-  sandbox = await startZoomSandbox({ seed: 3, users: 640, meetingsPerUser: 0, channels: 130, messagesPerChannel: 0, oneToOnePeersPerUser: 0 });
+  sandbox = await startZoomSandbox({
+    seed: 3,
+    users: 640,
+    meetingsPerUser: 0,
+    channels: 130,
+    messagesPerChannel: 0,
+    oneToOnePeersPerUser: 0,
+  });
   connector = testConnector(sandbox);
   ctx = session(connector, await pair(connector)).ctx;
 });
@@ -20,12 +27,19 @@ afterAll(async () => {
 });
 
 type UsersPage = { results: Array<{ id: string; data: Record<string, unknown> }>; next_page_token: string | null };
-type ChannelsPage = { results: Array<{ id: string; name: string; is_private: boolean }>; next_page_token: string | null };
+type ChannelsPage = {
+  results: Array<{ id: string; name: string; is_private: boolean }>;
+  next_page_token: string | null;
+};
 
 const users = (q: Record<string, string | undefined>) => connector.discovery.users!(ctx, q) as Promise<UsersPage>;
-const channels = (q: Record<string, string | undefined>) => connector.discovery.channels!(ctx, q) as Promise<ChannelsPage>;
+const channels = (q: Record<string, string | undefined>) =>
+  connector.discovery.channels!(ctx, q) as Promise<ChannelsPage>;
 
-async function walk<T extends { next_page_token: string | null; results: unknown[] }>(list: (q: Record<string, string | undefined>) => Promise<T>, q: Record<string, string | undefined>) {
+async function walk<T extends { next_page_token: string | null; results: unknown[] }>(
+  list: (q: Record<string, string | undefined>) => Promise<T>,
+  q: Record<string, string | undefined>,
+) {
   const pages: T[] = [];
   let offset: string | undefined;
   for (let i = 0; i < 200; i++) {
@@ -38,7 +52,10 @@ async function walk<T extends { next_page_token: string | null; results: unknown
 }
 
 async function status(p: Promise<unknown>): Promise<number | undefined> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   return err instanceof AppError ? err.status : undefined;
 }
 
@@ -55,7 +72,7 @@ describe('zoom discovery: users', () => {
     expect(first.data).toMatchObject({ id: u.id, first_name: u.first_name, last_name: u.last_name, email: u.email });
   });
 
-  it('pages of any size cross Zoom\'s pages and statuses without loss or repetition', async () => {
+  it("pages of any size cross Zoom's pages and statuses without loss or repetition", async () => {
     for (const limit of [7, 299, 301]) {
       const pages = await walk(users, { limit: String(limit) });
       const size = Math.min(limit, 300);
@@ -76,7 +93,7 @@ describe('zoom discovery: users', () => {
 describe('zoom discovery: channels', () => {
   const member = () => sandbox.tenant.users[5];
 
-  it('gathers several of Zoom\'s 50-channel pages into one of ours', async () => {
+  it("gathers several of Zoom's 50-channel pages into one of ours", async () => {
     const expected = sandbox.tenant.channelsOf(member().id);
     expect(expected.length).toBeGreaterThan(50);
     const [page, ...rest] = await walk(channels, { user: member().id });
@@ -88,10 +105,15 @@ describe('zoom discovery: channels', () => {
     }
   });
 
-  it('pages with a small limit across Zoom\'s pages', async () => {
+  it("pages with a small limit across Zoom's pages", async () => {
     const pages = await walk(channels, { user: member().id, limit: '17' });
     const ids = pages.flatMap((p) => p.results.map((c) => c.id));
-    expect(ids.sort()).toEqual(sandbox.tenant.channelsOf(member().id).map((c) => c.id).sort());
+    expect(ids.sort()).toEqual(
+      sandbox.tenant
+        .channelsOf(member().id)
+        .map((c) => c.id)
+        .sort(),
+    );
     expect(pages.slice(0, -1).every((p) => p.results.length === 17)).toBe(true);
   });
 

@@ -4,7 +4,14 @@
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
-import type { CollectEvent, Connector, ContentSource, Grant, ItemInput, ProviderContext } from '../../src/connectors/types.ts';
+import type {
+  CollectEvent,
+  Connector,
+  ContentSource,
+  Grant,
+  ItemInput,
+  ProviderContext,
+} from '../../src/connectors/types.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import type { Clock } from '../../src/provider/budget.ts';
 import { localBudget } from '../../src/provider/shared-budget.ts';
@@ -63,7 +70,11 @@ export interface Session {
   warnings: string[];
 }
 
-export function session(connector: Connector, grant: Grant, opts: { clock?: Clock; retry?: RetryConfig } = {}): Session {
+export function session(
+  connector: Connector,
+  grant: Grant,
+  opts: { clock?: Clock; retry?: RetryConfig } = {},
+): Session {
   const grants = [grant];
   const warnings: string[] = [];
   let refreshing: Promise<Grant> | undefined;
@@ -77,12 +88,15 @@ export function session(connector: Connector, grant: Grant, opts: { clock?: Cloc
   };
   const current = () => grants[grants.length - 1];
   const refresh = async () => {
-    refreshing ??= connector.oauth.refresh(current()).then((g) => {
-      grants.push(g);
-      return g;
-    }).finally(() => {
-      refreshing = undefined;
-    });
+    refreshing ??= connector.oauth
+      .refresh(current())
+      .then((g) => {
+        grants.push(g);
+        return g;
+      })
+      .finally(() => {
+        refreshing = undefined;
+      });
     return refreshing;
   };
   const http = new ProviderHttp({
@@ -97,7 +111,11 @@ export function session(connector: Connector, grant: Grant, opts: { clock?: Cloc
       refresh: async (rejected) => (current().access_token !== rejected ? current() : await refresh()).access_token!,
     },
   });
-  return { ctx: { http, grantInfo: {}, signal: new AbortController().signal, now: () => new Date(), log }, grants, warnings };
+  return {
+    ctx: { http, grantInfo: {}, signal: new AbortController().signal, now: () => new Date(), log },
+    grants,
+    warnings,
+  };
 }
 
 export interface Collected {
@@ -134,7 +152,15 @@ export class MiniEngine {
     filters: unknown,
     opts: { resume?: boolean; stopAfterCheckpoints?: number; onEvent?: (ev: CollectEvent) => void } = {},
   ): Promise<RunResult> {
-    const result: RunResult = { items: [], errors: [], checkpoints: [], cursors: undefined, downloads: 0, records: 0, stopped: false };
+    const result: RunResult = {
+      items: [],
+      errors: [],
+      checkpoints: [],
+      cursors: undefined,
+      downloads: 0,
+      records: 0,
+      stopped: false,
+    };
     const events = this.connector.collect({
       ...this.ctx,
       collectionId: 'col_zoom',
@@ -250,8 +276,13 @@ export const sandboxFileSourceId = zoomFileSourceId;
  */
 export function expectedItems(sandbox: ZoomSandbox, filters: ConfFilters): Expected {
   const tenant = sandbox.tenant;
-  const owners = tenant.users.filter((u) => selectsId(filters.account_owners, u.id) && !(filters.account_owners.all_selected && u.status === 'pending'));
-  const ownerFilters = { ...filters, account_owners: { all_selected: false, selected: owners.map((o) => ({ id: o.id })), excluded: [] } };
+  const owners = tenant.users.filter(
+    (u) => selectsId(filters.account_owners, u.id) && !(filters.account_owners.all_selected && u.status === 'pending'),
+  );
+  const ownerFilters = {
+    ...filters,
+    account_owners: { all_selected: false, selected: owners.map((o) => ({ id: o.id })), excluded: [] },
+  };
   const items = new Map<string, string | null>();
   for (const e of confOracle(tenant, ownerFilters).values()) {
     const k = keyOf(e.kind, e.sourceId);

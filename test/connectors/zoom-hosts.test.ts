@@ -31,7 +31,9 @@ describe('which hosts may receive the Zoom bearer token', () => {
 
   it('refuses a download_url on a foreign host without making any request', async () => {
     let requests = 0;
-    const http = { stream: async () => (requests++, Promise.reject(new Error('must not be called'))) } as unknown as ProviderHttp;
+    const http = {
+      stream: async () => (requests++, Promise.reject(new Error('must not be called'))),
+    } as unknown as ProviderHttp;
     const source = downloadSource(http, 'https://collector.evil.example/steal', 10, real);
     await expect(source.open(0, new AbortController().signal)).rejects.toBeInstanceOf(ContentRejectedError);
     expect(requests).toBe(0);

@@ -6,14 +6,32 @@ import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts'
 import { filters, MiniEngine, pair, sel, session, testConnector } from './zoom-harness.ts';
 
 /** The conf kinds of the fixed items contract (issue 3). */
-const CONTRACT_KINDS = ['meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message', 'chat_file', 'participant_audio'];
+const CONTRACT_KINDS = [
+  'meeting',
+  'recording_video',
+  'recording_audio',
+  'transcript',
+  'meeting_chat',
+  'ai_meeting_notes',
+  'chat_message',
+  'channel_message',
+  'chat_file',
+  'participant_audio',
+];
 
 let sandbox: ZoomSandbox;
 let connector: Connector;
 let grant: Grant;
 
 beforeAll(async () => {
-  sandbox = await startZoomSandbox({ seed: 11, users: 3, meetingsPerUser: 6, channels: 1, messagesPerChannel: 2, messagesPerChat: 2 });
+  sandbox = await startZoomSandbox({
+    seed: 11,
+    users: 3,
+    meetingsPerUser: 6,
+    channels: 1,
+    messagesPerChannel: 2,
+    messagesPerChat: 2,
+  });
   connector = testConnector(sandbox);
   grant = await pair(connector);
 });
@@ -29,7 +47,12 @@ describe('zoom kinds stay within the items contract', () => {
 
   it('collects closed captions and timelines as transcripts told apart by metadata.file_type, each under its own source id', async () => {
     const engine = new MiniEngine(connector, session(connector, grant).ctx);
-    const result = await engine.run(filters({ account_owners: sel({ all: true }), content_selections: { all_selected: false, selected: [{ transcript: true }], excluded: [] } }));
+    const result = await engine.run(
+      filters({
+        account_owners: sel({ all: true }),
+        content_selections: { all_selected: false, selected: [{ transcript: true }], excluded: [] },
+      }),
+    );
     expect(result.errors).toEqual([]);
     for (const item of result.items) expect(CONTRACT_KINDS, item.kind).toContain(item.kind);
     const transcripts = result.items.filter((i) => i.kind === 'transcript');
@@ -48,7 +71,13 @@ describe('zoom kinds stay within the items contract', () => {
     const meeting = { uuid: 'mtg==', topic: 'Budget' };
     const owner = { id: 'u1', email: 'u1@example.com' };
     const start = '2024-05-01T10:00:04Z';
-    const file = (file_type: string, file_extension: string) => ({ file_type, file_extension, recording_start: start, recording_end: '2024-05-01T11:00:00Z', file_size: 10 });
+    const file = (file_type: string, file_extension: string) => ({
+      file_type,
+      file_extension,
+      recording_start: start,
+      recording_end: '2024-05-01T11:00:00Z',
+      file_size: 10,
+    });
     const items = (['TRANSCRIPT', 'CC', 'TIMELINE', 'TB'] as const).map((t) => {
       const f = file(t, t === 'TIMELINE' || t === 'TB' ? 'JSON' : 'VTT');
       return fileItem(owner, meeting, f, fileKind(f)!.kind);
@@ -58,8 +87,17 @@ describe('zoom kinds stay within the items contract', () => {
     expect(new Set(items.map((i) => i.sourceId)).size).toBe(4);
 
     const vtt = Buffer.from('WEBVTT\n\n1\n00:00:01.000 --> 00:00:04.000\n<v Alice>The budget is approved\n');
-    const timeline = Buffer.from(JSON.stringify({ timeline: [{ ts: '00:00:01.000', users: [{ username: 'Alice Example', email_address: 'alice@example.com' }] }] }));
-    const descriptor = (i: (typeof items)[number]) => ({ name: i.name, mime_type: i.mimeType ?? null, kind: i.kind, file_type: i.metadata?.file_type as string });
+    const timeline = Buffer.from(
+      JSON.stringify({
+        timeline: [{ ts: '00:00:01.000', users: [{ username: 'Alice Example', email_address: 'alice@example.com' }] }],
+      }),
+    );
+    const descriptor = (i: (typeof items)[number]) => ({
+      name: i.name,
+      mime_type: i.mimeType ?? null,
+      kind: i.kind,
+      file_type: i.metadata?.file_type as string,
+    });
     expect(items.map((i) => formatOf(descriptor(i)))).toEqual(['vtt', 'vtt', 'json', 'json']);
     expect(textOf(formatOf(descriptor(items[1]))!, vtt)).toBe('Alice: The budget is approved');
     const timelineText = textOf(formatOf(descriptor(items[2]))!, timeline)!;

@@ -43,14 +43,27 @@ describe('Zoom one-to-one conversations across the units of a run', () => {
     for await (const ev of connector.collect(ctx)) events.push(ev);
     return events;
   }
-  const messagesIn = (events: CollectEvent[], ids: Set<string>) => events.filter((e) => e.type === 'item' && ids.has(e.item.sourceId)).map((e) => (e as { item: { sourceId: string } }).item.sourceId);
+  const messagesIn = (events: CollectEvent[], ids: Set<string>) =>
+    events
+      .filter((e) => e.type === 'item' && ids.has(e.item.sourceId))
+      .map((e) => (e as { item: { sourceId: string } }).item.sourceId);
 
   it('collects each conversation between two owners once, in whichever unit lists it first, whatever the order', async () => {
-    const plan = sandbox.tenant.users.filter((u) => u.status !== 'pending').map((u) => ({ key: u.id, kind: 'custodian' as const, email: u.email }));
-    const shared = sandbox.tenant.oneToOne.filter((c) => c.messages.length > 0 && c.userIds.every((id) => plan.some((p) => p.key === id)));
+    const plan = sandbox.tenant.users
+      .filter((u) => u.status !== 'pending')
+      .map((u) => ({ key: u.id, kind: 'custodian' as const, email: u.email }));
+    const shared = sandbox.tenant.oneToOne.filter(
+      (c) => c.messages.length > 0 && c.userIds.every((id) => plan.some((p) => p.key === id)),
+    );
     expect(shared.length).toBeGreaterThan(0);
     const ids = new Set(shared.flatMap((c) => c.messages.map((m) => m.id)));
-    for (const order of [plan.map((p) => p.key).sort(), plan.map((p) => p.key).sort().reverse()]) {
+    for (const order of [
+      plan.map((p) => p.key).sort(),
+      plan
+        .map((p) => p.key)
+        .sort()
+        .reverse(),
+    ]) {
       const claim = claims();
       const collected: string[] = [];
       for (const unit of order) collected.push(...messagesIn(await unitRun(unit, plan, claim(unit)), ids));
@@ -59,8 +72,12 @@ describe('Zoom one-to-one conversations across the units of a run', () => {
   });
 
   it('an owner deleted after the plan does not take the conversations with the other owners away', async () => {
-    const plan = sandbox.tenant.users.filter((u) => u.status !== 'pending').map((u) => ({ key: u.id, kind: 'custodian' as const, email: u.email }));
-    const conversation = sandbox.tenant.oneToOne.find((c) => c.messages.length > 0 && c.userIds.every((id) => plan.some((p) => p.key === id)))!;
+    const plan = sandbox.tenant.users
+      .filter((u) => u.status !== 'pending')
+      .map((u) => ({ key: u.id, kind: 'custodian' as const, email: u.email }));
+    const conversation = sandbox.tenant.oneToOne.find(
+      (c) => c.messages.length > 0 && c.userIds.every((id) => plan.some((p) => p.key === id)),
+    )!;
     const [first, second] = [...conversation.userIds].sort() as [string, string];
     const ids = new Set(conversation.messages.map((m) => m.id));
     sandbox.deleteUser(first);

@@ -6,7 +6,21 @@ import { ContentRejectedError } from '../../src/sync/content.ts';
 import { ProviderError } from '../../src/provider/provider-http.ts';
 import { startZoomSandbox, type ZoomSandboxOptions, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import {
-  ALL_CHATS, LOOKBACK_DAYS, expectedItems, shaMatcher, filters, keyOf, MiniEngine, pair, readAll, sandboxFileSourceId, sel, session, sha256, testConnector, virtualClock,
+  ALL_CHATS,
+  LOOKBACK_DAYS,
+  expectedItems,
+  shaMatcher,
+  filters,
+  keyOf,
+  MiniEngine,
+  pair,
+  readAll,
+  sandboxFileSourceId,
+  sel,
+  session,
+  sha256,
+  testConnector,
+  virtualClock,
 } from './zoom-harness.ts';
 
 const sandboxes: ZoomSandbox[] = [];
@@ -27,13 +41,21 @@ const everything = () => filters({ account_owners: sel({ all: true }), chats: AL
 function expectExact(sandbox: ZoomSandbox, engine: MiniEngine, f = everything()) {
   const expected = expectedItems(sandbox, f);
   expect([...engine.stored.keys()].sort()).toEqual([...expected.items.keys()].sort());
-  for (const [key, sha] of expected.items) if (sha) expect(engine.stored.get(key)!.sha256, key).toEqual(shaMatcher(sha));
+  for (const [key, sha] of expected.items)
+    if (sha) expect(engine.stored.get(key)!.sha256, key).toEqual(shaMatcher(sha));
 }
 
 /** The first recording file the connector offers, with its content source. */
 async function firstFile(connector: ReturnType<typeof testConnector>, ctx: ReturnType<typeof session>['ctx']) {
-  for await (const ev of connector.collect({ ...ctx, collectionId: 'c', filters: everything(), checkpoint: null, cursors: null })) {
-    if (ev.type === 'item' && ev.item.kind === 'recording_video' && ev.content) return { item: ev.item, content: ev.content };
+  for await (const ev of connector.collect({
+    ...ctx,
+    collectionId: 'c',
+    filters: everything(),
+    checkpoint: null,
+    cursors: null,
+  })) {
+    if (ev.type === 'item' && ev.item.kind === 'recording_video' && ev.content)
+      return { item: ev.item, content: ev.content };
   }
   throw new Error('no video offered');
 }
@@ -42,7 +64,12 @@ describe('zoom connector against a hostile Zoom', () => {
   it('keeps working across many access-token expiries, spending each rotated refresh token once', async () => {
     const t0 = Date.now();
     // Sandbox time runs 20 times faster: its 2-second tokens die every 100 ms of the run.
-    const { sandbox, connector, grant } = await setup({ accessTokenTtlSeconds: 2, now: () => new Date(t0 + (Date.now() - t0) * 20), users: 5, meetingsPerUser: 4 });
+    const { sandbox, connector, grant } = await setup({
+      accessTokenTtlSeconds: 2,
+      now: () => new Date(t0 + (Date.now() - t0) * 20),
+      users: 5,
+      meetingsPerUser: 4,
+    });
     const s = session(connector, grant);
     const first = new MiniEngine(connector, s.ctx);
     await first.run(everything());
@@ -63,11 +90,21 @@ describe('zoom connector against a hostile Zoom', () => {
     expect(fresh.refresh_token).not.toBe(s.grants[s.grants.length - 1].refresh_token);
   });
 
-  it('the default budget keeps a run under Zoom\'s Business+ per-second limits (no 429 at all)', async () => {
-    const sandbox = await startZoomSandbox({ seed: 12, users: 4, meetingsPerUser: 4, channels: 3, rateLimits: { light: 80, medium: 60, heavy: 40 } });
+  it("the default budget keeps a run under Zoom's Business+ per-second limits (no 429 at all)", async () => {
+    const sandbox = await startZoomSandbox({
+      seed: 12,
+      users: 4,
+      meetingsPerUser: 4,
+      channels: 3,
+      rateLimits: { light: 80, medium: 60, heavy: 40 },
+    });
     sandboxes.push(sandbox);
     const connector = createZoomConnector({
-      clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, oauthUrl: sandbox.oauthUrl, apiUrl: sandbox.apiUrl, lookbackDays: LOOKBACK_DAYS,
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
+      oauthUrl: sandbox.oauthUrl,
+      apiUrl: sandbox.apiUrl,
+      lookbackDays: LOOKBACK_DAYS,
     });
     const s = session(connector, await pair(connector));
     const engine = new MiniEngine(connector, s.ctx);
@@ -124,12 +161,14 @@ describe('zoom connector against a hostile Zoom', () => {
     await expect(engine.run(everything())).rejects.toBeInstanceOf(GrantRevokedError);
   });
 
-  it('detects Zoom\'s 200 HTML failure page instead of storing it', async () => {
+  it("detects Zoom's 200 HTML failure page instead of storing it", async () => {
     const { sandbox, connector, grant } = await setup();
     const { content, item } = await firstFile(connector, session(connector, grant).ctx);
     sandbox.faults.htmlDownloadFailure = 1;
     await expect(content.open(0, new AbortController().signal)).rejects.toBeInstanceOf(ContentRejectedError);
-    expect(content.rejectIf!(Buffer.from('\n<!DOCTYPE html><html><body>Only the host can download</body></html>'))).toMatch(/HTML/);
+    expect(
+      content.rejectIf!(Buffer.from('\n<!DOCTYPE html><html><body>Only the host can download</body></html>')),
+    ).toMatch(/HTML/);
     expect(content.rejectIf!(Buffer.from('WEBVTT\n\n1\n'))).toBeNull();
     const fileId = sandbox.tenant.meetings.flatMap((m) => m.recording_files).find((f) => f.id === item.sourceId)!.id;
     expect(sha256(await readAll(content))).toBe(sha256(sandbox.contentOf(fileId)));
@@ -186,22 +225,31 @@ describe('zoom connector against a hostile Zoom', () => {
     expect(Object.keys(cursors.owners)).not.toContain(victim);
     const others = expectedItems(sandbox, everything());
     for (const key of others.items.keys()) {
-      if (!key.startsWith('meeting|') || sandbox.tenant.meetings.find((m) => keyOf('meeting', m.uuid) === key)?.host_id === victim) continue;
+      if (
+        !key.startsWith('meeting|') ||
+        sandbox.tenant.meetings.find((m) => keyOf('meeting', m.uuid) === key)?.host_id === victim
+      )
+        continue;
       expect(engine.stored.has(key), key).toBe(true);
     }
   });
 
-  it('a 4xx about one owner\'s data is recorded; their other data and everyone else\'s is collected', async () => {
+  it("a 4xx about one owner's data is recorded; their other data and everyone else's is collected", async () => {
     const { sandbox, connector, grant } = await setup();
     const s = session(connector, grant);
     const victim = sandbox.tenant.users[1];
     // Zoom refuses that user's recordings (e.g. cloud recording disabled for them); nothing else fails.
     const real = s.ctx.http;
     const http = Object.create(real) as typeof real;
-    http.json = ((url: string, opts?: object) =>
+    http.json = (url: string, opts?: object) =>
       url.includes(`/users/${encodeURIComponent(victim.id)}/recordings`)
-        ? Promise.reject(new ProviderError('GET /v2/users/x/recordings failed: HTTP 400 (provider said: Cloud recording is not enabled)', { code: 'http_error', retryable: false, status: 400, providerCode: 3312 }))
-        : real.json(url, opts));
+        ? Promise.reject(
+            new ProviderError(
+              'GET /v2/users/x/recordings failed: HTTP 400 (provider said: Cloud recording is not enabled)',
+              { code: 'http_error', retryable: false, status: 400, providerCode: 3312 },
+            ),
+          )
+        : real.json(url, opts);
     const engine = new MiniEngine(connector, { ...s.ctx, http });
     const result = await engine.run(everything());
     expect(result.errors).toHaveLength(1);
@@ -211,12 +259,18 @@ describe('zoom connector against a hostile Zoom', () => {
     const lost = new Set<string>();
     for (const m of sandbox.tenant.meetingsOf(victim.id)) {
       lost.add(keyOf('meeting', m.uuid)).add(keyOf('ai_meeting_notes', m.uuid));
-      for (const f of m.recording_files) for (const kind of ['recording_video', 'recording_audio', 'transcript', 'meeting_chat']) lost.add(keyOf(kind, sandboxFileSourceId(m, f)));
+      for (const f of m.recording_files)
+        for (const kind of ['recording_video', 'recording_audio', 'transcript', 'meeting_chat'])
+          lost.add(keyOf(kind, sandboxFileSourceId(m, f)));
     }
     expect(sandbox.tenant.meetingsOf(victim.id).length).toBeGreaterThan(0);
     expect([...engine.stored.keys()].sort()).toEqual([...expected.items.keys()].filter((k) => !lost.has(k)).sort());
     // The victim's chats were still collected.
-    expect([...engine.stored.values()].some((v) => v.input.kind === 'chat_message' && v.input.metadata.sender === victim.email)).toBe(true);
+    expect(
+      [...engine.stored.values()].some(
+        (v) => v.input.kind === 'chat_message' && v.input.metadata.sender === victim.email,
+      ),
+    ).toBe(true);
     expect(Object.keys((result.cursors as { owners: object }).owners)).not.toContain(victim.id);
   });
 });

@@ -2,7 +2,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Connector, Grant } from '../../src/connectors/types.ts';
 import type { Cursors, Position, RunState } from '../../src/connectors/zoom/state.ts';
 import { startZoomSandbox, type ZoomSandbox, type ZoomSandboxOptions } from '../../sandbox/zoom/index.ts';
-import { ALL_CHATS, expectedItems, filters, keyOf, MiniEngine, pair, sel, session, testConnector } from './zoom-harness.ts';
+import {
+  ALL_CHATS,
+  expectedItems,
+  filters,
+  keyOf,
+  MiniEngine,
+  pair,
+  sel,
+  session,
+  testConnector,
+} from './zoom-harness.ts';
 
 const sandboxes: ZoomSandbox[] = [];
 afterEach(async () => {
@@ -10,7 +20,14 @@ afterEach(async () => {
 });
 
 // Enough messages that a month of one conversation spans several 50-message pages.
-const BUSY: ZoomSandboxOptions = { seed: 21, users: 4, meetingsPerUser: 3, channels: 2, messagesPerChannel: 300, messagesPerChat: 300 };
+const BUSY: ZoomSandboxOptions = {
+  seed: 21,
+  users: 4,
+  meetingsPerUser: 3,
+  channels: 2,
+  messagesPerChannel: 300,
+  messagesPerChat: 300,
+};
 
 async function setup(opts: ZoomSandboxOptions = BUSY) {
   const sandbox = await startZoomSandbox(opts);
@@ -45,30 +62,35 @@ describe('zoom connector: checkpoints and resume', () => {
     ['in the middle of a page run of one-to-one messages', midOneToOnePage],
     ['in the middle of a page run of channel messages', midChannelPage],
     ['between two owners', betweenOwners],
-  ] as const)('a run stopped %s resumes from its checkpoint; together they collect what a full run does', async (_label, cut) => {
-    const { sandbox, connector, grant } = await setup();
-    const full = await reference(connector, grant);
-    expect([...full.engine.stored.keys()].sort()).toEqual([...expectedItems(sandbox, everything()).items.keys()].sort());
-    const stopAt = full.states.findIndex(cut) + 1;
-    expect(stopAt).toBeGreaterThan(0);
+  ] as const)(
+    'a run stopped %s resumes from its checkpoint; together they collect what a full run does',
+    async (_label, cut) => {
+      const { sandbox, connector, grant } = await setup();
+      const full = await reference(connector, grant);
+      expect([...full.engine.stored.keys()].sort()).toEqual(
+        [...expectedItems(sandbox, everything()).items.keys()].sort(),
+      );
+      const stopAt = full.states.findIndex(cut) + 1;
+      expect(stopAt).toBeGreaterThan(0);
 
-    const engine = new MiniEngine(connector, session(connector, grant).ctx);
-    const before = await engine.run(everything(), { stopAfterCheckpoints: stopAt });
-    expect(before.stopped).toBe(true);
-    const after = await engine.run(everything(), { resume: true });
-    sameCollection(full.engine, engine);
-    // The resumed run went on from where it stopped instead of starting over.
-    expect(after.items.length).toBeLessThan(full.result.items.length);
-    const seenBefore = new Set(before.items.map((i) => keyOf(i.kind, i.sourceId)));
-    expect(after.items.filter((i) => seenBefore.has(keyOf(i.kind, i.sourceId)))).toEqual([]);
-    // The marks are the interrupted run's own start, for the same owners and channels as a full run.
-    const startedAt = (before.checkpoints[0] as RunState).startedAt;
-    const got = after.cursors as Cursors;
-    const want = full.result.cursors as Cursors;
-    expect(Object.keys(got.owners).sort()).toEqual(Object.keys(want.owners).sort());
-    expect(Object.keys(got.channels).sort()).toEqual(Object.keys(want.channels).sort());
-    expect(new Set([...Object.values(got.owners), ...Object.values(got.channels)])).toEqual(new Set([startedAt]));
-  });
+      const engine = new MiniEngine(connector, session(connector, grant).ctx);
+      const before = await engine.run(everything(), { stopAfterCheckpoints: stopAt });
+      expect(before.stopped).toBe(true);
+      const after = await engine.run(everything(), { resume: true });
+      sameCollection(full.engine, engine);
+      // The resumed run went on from where it stopped instead of starting over.
+      expect(after.items.length).toBeLessThan(full.result.items.length);
+      const seenBefore = new Set(before.items.map((i) => keyOf(i.kind, i.sourceId)));
+      expect(after.items.filter((i) => seenBefore.has(keyOf(i.kind, i.sourceId)))).toEqual([]);
+      // The marks are the interrupted run's own start, for the same owners and channels as a full run.
+      const startedAt = (before.checkpoints[0] as RunState).startedAt;
+      const got = after.cursors as Cursors;
+      const want = full.result.cursors as Cursors;
+      expect(Object.keys(got.owners).sort()).toEqual(Object.keys(want.owners).sort());
+      expect(Object.keys(got.channels).sort()).toEqual(Object.keys(want.channels).sort());
+      expect(new Set([...Object.values(got.owners), ...Object.values(got.channels)])).toEqual(new Set([startedAt]));
+    },
+  );
 
   it('a checkpoint whose page token is older than 15 minutes restarts that window without sending the dead token', async () => {
     const { sandbox, connector, grant } = await setup();
@@ -93,12 +115,14 @@ describe('zoom connector: checkpoints and resume', () => {
     skew = 16 * 60_000;
     await engine.run(everything(), { resume: true });
     sameCollection(full.engine, engine);
-    expect(sandbox.requests.filter((r) => r.path.includes(`next_page_token=${encodeURIComponent(token)}`))).toHaveLength(1);
+    expect(
+      sandbox.requests.filter((r) => r.path.includes(`next_page_token=${encodeURIComponent(token)}`)),
+    ).toHaveLength(1);
   });
 });
 
 describe('zoom connector: later runs', () => {
-  it('start from the previous run\'s mark with a small overlap, skip what is unchanged and pick up new and edited messages', async () => {
+  it("start from the previous run's mark with a small overlap, skip what is unchanged and pick up new and edited messages", async () => {
     const { sandbox, connector, grant } = await setup({ seed: 5, users: 4, meetingsPerUser: 4, channels: 2 });
     const s = session(connector, grant);
     const engine = new MiniEngine(connector, s.ctx);
@@ -110,8 +134,14 @@ describe('zoom connector: later runs', () => {
     const author = sandbox.tenant.findUser(channel.memberIds[0])!;
     const now = Date.now();
     sandbox.tenant.channelMessages[channel.id].push({
-      id: 'f00dfeed-0000-4000-8000-000000000001', sender: author.email, senderId: author.id, sender_display_name: author.display_name,
-      date_time: new Date(now - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'), timestamp: now - 1000, message: 'A brand new message', status: 'Normal',
+      id: 'f00dfeed-0000-4000-8000-000000000001',
+      sender: author.email,
+      senderId: author.id,
+      sender_display_name: author.display_name,
+      date_time: new Date(now - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      timestamp: now - 1000,
+      message: 'A brand new message',
+      status: 'Normal',
     });
     const conversation = sandbox.tenant.oneToOne[0];
     const edited = conversation.messages[conversation.messages.length - 1];
@@ -127,9 +157,12 @@ describe('zoom connector: later runs', () => {
     expect(second.items.length).toBeLessThan(first.items.length / 3);
     expect(sandbox.requests.length - requestsBefore).toBeLessThan(requestsBefore / 3);
     const overlapStart = mark - 2 * 86_400_000 - 86_400_000;
-    for (const item of second.items) expect(Date.parse(item.createdAt!), item.sourceId).toBeGreaterThanOrEqual(overlapStart);
+    for (const item of second.items)
+      expect(Date.parse(item.createdAt!), item.sourceId).toBeGreaterThanOrEqual(overlapStart);
 
-    expect(engine.stored.get(keyOf('channel_message', 'f00dfeed-0000-4000-8000-000000000001'))!.input.text).toBe('A brand new message');
+    expect(engine.stored.get(keyOf('channel_message', 'f00dfeed-0000-4000-8000-000000000001'))!.input.text).toBe(
+      'A brand new message',
+    );
     const editedItem = engine.stored.get(keyOf('chat_message', edited.id))!.input;
     expect(editedItem.text).toBe(edited.message);
     expect(editedItem.metadata.status).toBe('Edited');

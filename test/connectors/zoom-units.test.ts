@@ -24,7 +24,7 @@ describe('zoom connector pieces', () => {
     expect(isoSeconds(Date.parse('2024-02-01T00:00:00.999Z'))).toBe('2024-02-01T00:00:00Z');
   });
 
-  it('recognises Zoom\'s HTML failure page but not recording bytes', () => {
+  it("recognises Zoom's HTML failure page but not recording bytes", () => {
     expect(looksLikeHtml(Buffer.from('<!DOCTYPE html><html><head><title>Error - Zoom</title>'))).toBe(true);
     expect(looksLikeHtml(Buffer.from('  <html lang="en">'))).toBe(true);
     expect(looksLikeHtml(Buffer.from('WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000'))).toBe(false);
@@ -37,7 +37,9 @@ describe('zoom connector pieces', () => {
     expect(fileKind({ file_type: 'TB' })).toEqual({ kind: 'transcript', content: 'transcript' });
     expect(fileKind({ file_type: 'CSV' })).toBeUndefined();
     const m = { uuid: 'u==' };
-    expect(fileSourceId(m, { file_type: 'CC', recording_start: '2024-01-01T10:00:00Z' })).toBe('u==|CC|2024-01-01T10:00:00Z');
+    expect(fileSourceId(m, { file_type: 'CC', recording_start: '2024-01-01T10:00:00Z' })).toBe(
+      'u==|CC|2024-01-01T10:00:00Z',
+    );
     expect(fileSourceId(m, { id: 'abc', file_type: 'MP4' })).toBe('abc');
     expect(segment('Q3 / budget\\review\n', 'x')).toBe('Q3 - budget-review');
   });

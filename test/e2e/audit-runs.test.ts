@@ -19,13 +19,16 @@ for (const database of testDatabases) {
     });
     afterAll(async () => app?.close());
 
-    const audit = async (query: string, tok = token) => ((await (await app.call(tok, 'GET', `/v1/audit?${query}`)).json()) as Json).items as Json[];
+    const audit = async (query: string, tok = token) =>
+      ((await (await app.call(tok, 'GET', `/v1/audit?${query}`)).json()) as Json).items as Json[];
 
     it('lists each run once as run.start and once as run.finish, newest first, to its own account only', async () => {
       const { collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer });
       const runIds: string[] = [];
       for (const fail of [false, true]) {
-        source = fail ? { units: [{ items: [] }], failAfterUnit: { unit: 0, error: new Error('provider outage') } } : { units: [{ items: [{ kind: 'folder', sourceId: 'd' }] }] };
+        source = fail
+          ? { units: [{ items: [] }], failAfterUnit: { unit: 0, error: new Error('provider outage') } }
+          : { units: [{ items: [{ kind: 'folder', sourceId: 'd' }] }] };
         const start = (await (await app.call(token, 'POST', `/v1/collections/${collectionId}/start`)).json()) as Json;
         await app.engine.runOnce(start.run_id);
         runIds.push(start.run_id);

@@ -24,29 +24,72 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('audit log on %s',
 
   it('records each state-changing call exactly once, with who, what, target, outcome and correlation id, and no secret', async () => {
     const { clientId, clientSecret } = await t.client('initech');
-    const issued = await tokenForm({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
+    const issued = await tokenForm({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+    });
     expect(issued.status).toBe(200);
     const first = await json(issued);
     const token = first.access_token as string;
-    const refreshed = await json(await tokenForm({ grant_type: 'refresh_token', client_id: clientId, client_secret: clientSecret, refresh_token: first.refresh_token }));
+    const refreshed = await json(
+      await tokenForm({
+        grant_type: 'refresh_token',
+        client_id: clientId,
+        client_secret: clientSecret,
+        refresh_token: first.refresh_token,
+      }),
+    );
     expect(refreshed.access_token).toEqual(expect.any(String));
     // Replaying the rotated refresh token revokes the family (its access tokens stop working).
-    const replay = await tokenForm({ grant_type: 'refresh_token', client_id: clientId, client_secret: clientSecret, refresh_token: first.refresh_token });
+    const replay = await tokenForm({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      client_secret: clientSecret,
+      refresh_token: first.refresh_token,
+    });
     expect(replay.status).toBe(400);
-    expect((await tokenForm({ grant_type: 'client_credentials', client_id: clientId, client_secret: 'wrong' })).status).toBe(401);
-    expect((await tokenForm({ grant_type: 'client_credentials', client_id: 'cli_unknown', client_secret: 'x' })).status).toBe(401);
-    const tok = (await json(await tokenForm({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }))).access_token as string;
+    expect(
+      (await tokenForm({ grant_type: 'client_credentials', client_id: clientId, client_secret: 'wrong' })).status,
+    ).toBe(401);
+    expect(
+      (await tokenForm({ grant_type: 'client_credentials', client_id: 'cli_unknown', client_secret: 'x' })).status,
+    ).toBe(401);
+    const tok = (
+      await json(
+        await tokenForm({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+      )
+    ).access_token as string;
     expect((await t.call(token, 'GET', '/v1/workspaces')).status).toBe(401);
 
     const cid = (n: number) => `audit-test-correlation-${n}`;
-    const call = (method: string, path: string, n: number, body?: Json) => t.call(tok, method, path, { json: body, headers: { 'x-correlation-id': cid(n) } });
+    const call = (method: string, path: string, n: number, body?: Json) =>
+      t.call(tok, method, path, { json: body, headers: { 'x-correlation-id': cid(n) } });
     const ws = (await json(await call('POST', '/v1/workspaces', 1, { name: 'Audit', description: 'd' }))).onna_id;
-    const wallet = (await json(await call('POST', '/v1/wallet', 2, { name: 'w', credential_type_name: 'Datasource', config_type: 'conf' }))).onna_id;
-    const col = (await json(await call('POST', '/v1/collections', 3, { name: 'c', onna_parent_id: ws, type: 'conf', credential_id: wallet }))).onna_id;
-    expect((await call('PATCH', `/v1/collections/${col}`, 4, { sync_filters: {}, type_sync: 'auto' })).status).toBe(204);
+    const wallet = (
+      await json(
+        await call('POST', '/v1/wallet', 2, { name: 'w', credential_type_name: 'Datasource', config_type: 'conf' }),
+      )
+    ).onna_id;
+    const col = (
+      await json(
+        await call('POST', '/v1/collections', 3, {
+          name: 'c',
+          onna_parent_id: ws,
+          type: 'conf',
+          credential_id: wallet,
+        }),
+      )
+    ).onna_id;
+    expect((await call('PATCH', `/v1/collections/${col}`, 4, { sync_filters: {}, type_sync: 'auto' })).status).toBe(
+      204,
+    );
     expect((await call('POST', `/v1/collections/${col}/start`, 5)).status).toBe(409);
-    expect((await call('POST', `/v1/collections/${col}/pair_credentials?auth_code=secret-pairing-code`, 6)).status).toBe(400);
-    const hold = (await json(await call('POST', '/v1/legalhold/holds', 7, { name: 'H', collection_ids: [col] }))).onna_id;
+    expect(
+      (await call('POST', `/v1/collections/${col}/pair_credentials?auth_code=secret-pairing-code`, 6)).status,
+    ).toBe(400);
+    const hold = (await json(await call('POST', '/v1/legalhold/holds', 7, { name: 'H', collection_ids: [col] })))
+      .onna_id;
     expect((await call('DELETE', `/v1/collections/${col}`, 8)).status).toBe(409);
     expect((await call('DELETE', `/v1/legalhold/holds/${hold}`, 9)).status).toBe(204);
     expect((await call('DELETE', `/v1/collections/${col}`, 10)).status).toBe(204);
@@ -76,21 +119,38 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('audit log on %s',
       'collection.delete success 204',
       'workspace.delete success 204',
     ]);
-    const byCid = new Map(log.filter((e) => e.correlation_id?.startsWith('audit-test')).map((e) => [e.correlation_id, e]));
+    const byCid = new Map(
+      log.filter((e) => e.correlation_id?.startsWith('audit-test')).map((e) => [e.correlation_id, e]),
+    );
     expect(byCid.size).toBe(11);
-    expect(byCid.get(cid(1))).toMatchObject({ target_id: ws, client_id: clientId, detail: { fields: ['description', 'name'] } });
+    expect(byCid.get(cid(1))).toMatchObject({
+      target_id: ws,
+      client_id: clientId,
+      detail: { fields: ['description', 'name'] },
+    });
     expect(byCid.get(cid(3))).toMatchObject({ target_id: col });
     expect(byCid.get(cid(4))).toMatchObject({ target_id: col, detail: { fields: ['sync_filters', 'type_sync'] } });
     expect(byCid.get(cid(7))).toMatchObject({ target_id: hold });
     expect(byCid.get(cid(9))).toMatchObject({ target_id: hold });
     expect(byCid.get(cid(11))).toMatchObject({ target_id: ws });
     for (const e of log) {
-      expect(e).toMatchObject({ id: expect.stringMatching(/^aud_/), datetime: expect.any(String), client_id: clientId });
+      expect(e).toMatchObject({
+        id: expect.stringMatching(/^aud_/),
+        datetime: expect.any(String),
+        client_id: clientId,
+      });
       expect(e.account_id).toMatch(/^acc_/);
     }
     expect(log.filter((e) => e.action.startsWith('token.')).every((e) => e.target_id === clientId)).toBe(true);
     const text = JSON.stringify(log);
-    for (const secret of [clientSecret, first.access_token, first.refresh_token, refreshed.refresh_token, tok, 'secret-pairing-code']) {
+    for (const secret of [
+      clientSecret,
+      first.access_token,
+      first.refresh_token,
+      refreshed.refresh_token,
+      tok,
+      'secret-pairing-code',
+    ]) {
       expect(text).not.toContain(secret);
     }
   });
@@ -98,14 +158,24 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('audit log on %s',
   it('filters by action and target, pages newest first, and shows only the caller account', async () => {
     const tok = await t.token('hooli');
     const made: string[] = [];
-    for (let i = 0; i < 5; i++) made.push((await json(await t.call(tok, 'POST', '/v1/workspaces', { json: { name: `w${i}`, description: '' } }))).onna_id);
+    for (let i = 0; i < 5; i++)
+      made.push(
+        (await json(await t.call(tok, 'POST', '/v1/workspaces', { json: { name: `w${i}`, description: '' } }))).onna_id,
+      );
     await t.call(tok, 'DELETE', `/v1/workspaces/${made[2]}`);
     const creates = await entries(tok, '&action=workspace.create');
     expect(creates.map((e) => e.target_id)).toEqual([...made].reverse());
-    expect((await entries(tok, `&target=${made[2]}`)).map((e) => e.action)).toEqual(['workspace.delete', 'workspace.create']);
+    expect((await entries(tok, `&target=${made[2]}`)).map((e) => e.action)).toEqual([
+      'workspace.delete',
+      'workspace.create',
+    ]);
     const page1 = await json(await t.call(tok, 'GET', '/v1/audit?action=workspace.create&limit=2'));
-    const page2 = await json(await t.call(tok, 'GET', `/v1/audit?action=workspace.create&limit=2&cursor=${page1.cursor}`));
-    const page3 = await json(await t.call(tok, 'GET', `/v1/audit?action=workspace.create&limit=2&cursor=${page2.cursor}`));
+    const page2 = await json(
+      await t.call(tok, 'GET', `/v1/audit?action=workspace.create&limit=2&cursor=${page1.cursor}`),
+    );
+    const page3 = await json(
+      await t.call(tok, 'GET', `/v1/audit?action=workspace.create&limit=2&cursor=${page2.cursor}`),
+    );
     expect([...page1.items, ...page2.items, ...page3.items].map((e: Json) => e.target_id)).toEqual([...made].reverse());
     expect(page3.cursor).toBeNull();
     expect((await t.call(tok, 'GET', '/v1/audit?cursor=garbage')).status).toBe(400);
@@ -115,7 +185,8 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('audit log on %s',
 
   it('cannot be edited or deleted through the API, and outlives the workspace it describes', async () => {
     const tok = await t.token('umbrella');
-    const ws = (await json(await t.call(tok, 'POST', '/v1/workspaces', { json: { name: 'gone', description: '' } }))).onna_id;
+    const ws = (await json(await t.call(tok, 'POST', '/v1/workspaces', { json: { name: 'gone', description: '' } })))
+      .onna_id;
     expect((await t.call(tok, 'DELETE', `/v1/workspaces/${ws}`)).status).toBe(204);
     const trail = await entries(tok, `&target=${ws}`);
     expect(trail.map((e) => e.action)).toEqual(['workspace.delete', 'workspace.create']);
@@ -130,8 +201,22 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('audit log on %s',
     const { accountId } = await t.client('runs-co');
     const tok = await t.token('runs-co');
     const db = t.runtime.ctx.db;
-    await new AuditRepo(db).record({ accountId, clientId: null, action: 'run.start', targetId: 'col_x', outcome: 'started', detail: { run_id: 'run_1', trigger: 'start', access_token: 'leak' } });
-    await new AuditRepo(db).record({ accountId, clientId: null, action: 'run.finish', targetId: 'col_x', outcome: 'succeeded', detail: { run_id: 'run_1' } });
+    await new AuditRepo(db).record({
+      accountId,
+      clientId: null,
+      action: 'run.start',
+      targetId: 'col_x',
+      outcome: 'started',
+      detail: { run_id: 'run_1', trigger: 'start', access_token: 'leak' },
+    });
+    await new AuditRepo(db).record({
+      accountId,
+      clientId: null,
+      action: 'run.finish',
+      targetId: 'col_x',
+      outcome: 'succeeded',
+      detail: { run_id: 'run_1' },
+    });
     const log = await entries(tok, '&target=col_x');
     expect(log.map((e) => [e.action, e.outcome, e.status_code, e.client_id])).toEqual([
       ['run.finish', 'succeeded', null, null],

@@ -35,11 +35,25 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service auth and 
 
   it('issues tokens by client credentials and rotates refresh tokens', async () => {
     const c = await t.client('rotation-co');
-    const first = await tokenCall(t, { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret });
+    const first = await tokenCall(t, {
+      grant_type: 'client_credentials',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+    });
     expect(first.res.status).toBe(200);
-    expect(first.body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 3600, refresh_token: expect.any(String) });
+    expect(first.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'bearer',
+      expires_in: 3600,
+      refresh_token: expect.any(String),
+    });
     expect(first.res.headers.get('cache-control')).toBe('no-store');
-    const second = await tokenCall(t, { grant_type: 'refresh_token', client_id: c.clientId, client_secret: c.clientSecret, refresh_token: first.body.refresh_token });
+    const second = await tokenCall(t, {
+      grant_type: 'refresh_token',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+      refresh_token: first.body.refresh_token,
+    });
     expect(second.res.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(first.body.refresh_token);
     expect(second.body.access_token).not.toBe(first.body.access_token);
@@ -50,14 +64,26 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service auth and 
     const c = await t.client('reuse-co');
     const creds = { client_id: c.clientId, client_secret: c.clientSecret };
     const first = await tokenCall(t, { grant_type: 'client_credentials', ...creds });
-    const second = await tokenCall(t, { grant_type: 'refresh_token', ...creds, refresh_token: first.body.refresh_token });
+    const second = await tokenCall(t, {
+      grant_type: 'refresh_token',
+      ...creds,
+      refresh_token: first.body.refresh_token,
+    });
     expect((await t.call(second.body.access_token, 'GET', '/v1/workspaces')).status).toBe(200);
-    const replay = await tokenCall(t, { grant_type: 'refresh_token', ...creds, refresh_token: first.body.refresh_token });
+    const replay = await tokenCall(t, {
+      grant_type: 'refresh_token',
+      ...creds,
+      refresh_token: first.body.refresh_token,
+    });
     expect(replay.res.status).toBe(400);
     expect(replay.body).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
     // the family is dead: the newest access and refresh tokens no longer work
     expect((await t.call(second.body.access_token, 'GET', '/v1/workspaces')).status).toBe(401);
-    const after = await tokenCall(t, { grant_type: 'refresh_token', ...creds, refresh_token: second.body.refresh_token });
+    const after = await tokenCall(t, {
+      grant_type: 'refresh_token',
+      ...creds,
+      refresh_token: second.body.refresh_token,
+    });
     expect(after.res.status).toBe(400);
     // an unrelated family of the same client is untouched
     const fresh = await tokenCall(t, { grant_type: 'client_credentials', ...creds });
@@ -66,28 +92,50 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service auth and 
 
   it("stops a revoked client's access tokens at once, even one written after the revocation", async () => {
     const c = await t.client('revoked-co');
-    const { body } = await tokenCall(t, { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret });
+    const { body } = await tokenCall(t, {
+      grant_type: 'client_credentials',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+    });
     expect((await t.call(body.access_token, 'GET', '/v1/workspaces')).status).toBe(200);
     const { db } = t.runtime.ctx;
     await t.runtime.ctx.repos.accounts.revokeClient(c.clientId);
     // a refresh racing the revocation could insert tokens after it: the client's own revocation still wins
     await db.updateTable('service_tokens').set({ revoked_at: null }).where('client_id', '=', c.clientId).execute();
     expect((await t.call(body.access_token, 'GET', '/v1/workspaces')).status).toBe(401);
-    const refreshed = await tokenCall(t, { grant_type: 'refresh_token', client_id: c.clientId, client_secret: c.clientSecret, refresh_token: body.refresh_token });
+    const refreshed = await tokenCall(t, {
+      grant_type: 'refresh_token',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+      refresh_token: body.refresh_token,
+    });
     expect(refreshed.res.status).toBe(401);
   });
 
   it('answers RFC 6749 errors for bad clients and grants', async () => {
     const c = await t.client('errors-co');
-    const wrong = await tokenCall(t, { grant_type: 'client_credentials', client_id: c.clientId, client_secret: 'nope' });
+    const wrong = await tokenCall(t, {
+      grant_type: 'client_credentials',
+      client_id: c.clientId,
+      client_secret: 'nope',
+    });
     expect(wrong.res.status).toBe(401);
     expect(wrong.body.error).toBe('invalid_client');
     const grant = await tokenCall(t, { grant_type: 'password', client_id: c.clientId, client_secret: c.clientSecret });
     expect(grant.res.status).toBe(400);
     expect(grant.body.error).toBe('unsupported_grant_type');
     const other = await t.client('errors-other');
-    const mine = await tokenCall(t, { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret });
-    const stolen = await tokenCall(t, { grant_type: 'refresh_token', client_id: other.clientId, client_secret: other.clientSecret, refresh_token: mine.body.refresh_token });
+    const mine = await tokenCall(t, {
+      grant_type: 'client_credentials',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+    });
+    const stolen = await tokenCall(t, {
+      grant_type: 'refresh_token',
+      client_id: other.clientId,
+      client_secret: other.clientSecret,
+      refresh_token: mine.body.refresh_token,
+    });
     expect(stolen.res.status).toBe(400);
     expect(stolen.body.error).toBe('invalid_grant');
     expect(JSON.stringify([wrong.body, grant.body, stolen.body])).not.toContain(c.clientSecret);
@@ -96,16 +144,31 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service auth and 
   it('limits the token endpoint to 30/min per client_id, counting failed attempts', async () => {
     const c = await t.client('token-limit-co');
     for (let i = 0; i < 29; i++) {
-      const { res } = await tokenCall(t, { grant_type: 'client_credentials', client_id: c.clientId, client_secret: 'wrong' });
+      const { res } = await tokenCall(t, {
+        grant_type: 'client_credentials',
+        client_id: c.clientId,
+        client_secret: 'wrong',
+      });
       expect(res.status).toBe(401);
     }
-    const thirtieth = await tokenCall(t, { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret });
+    const thirtieth = await tokenCall(t, {
+      grant_type: 'client_credentials',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+    });
     expect(thirtieth.res.status).toBe(200);
-    const { res, body } = await tokenCall(t, { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret });
+    const { res, body } = await tokenCall(t, {
+      grant_type: 'client_credentials',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+    });
     expect429(res, body);
     // another client_id has its own budget
     const d = await t.client('token-limit-other');
-    expect((await tokenCall(t, { grant_type: 'client_credentials', client_id: d.clientId, client_secret: d.clientSecret })).res.status).toBe(200);
+    expect(
+      (await tokenCall(t, { grant_type: 'client_credentials', client_id: d.clientId, client_secret: d.clientSecret }))
+        .res.status,
+    ).toBe(200);
   });
 
   it('answers the 601st request in a minute with 429, exact headers and body', async () => {
@@ -147,7 +210,8 @@ describe.skipIf(!pgUrl)('a budget shared by two API processes', () => {
     it(`allows 600/min per token across two servers, not 1200 (${store})`, async () => {
       const pg = testDatabases.find((d) => d.name === 'postgres')!;
       const shared = await pg.open();
-      const env: Record<string, string> = store === 'redis' ? { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {};
+      const env: Record<string, string> =
+        store === 'redis' ? { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {};
       const a = await startTestApp({ shared, env });
       const b = await startTestApp({ shared, env });
       try {

@@ -3,8 +3,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/db.ts';
-import { httpCaller, jsonOf, listItems, newCollection, pairFlow, parseCsv, tokenFor, type Call, type Json } from '../support/app.ts';
-import { createClient, freePort, runCustody, spawnCustody, startCustody, type CustodyProcess, type ServeProcess } from '../support/process.ts';
+import {
+  httpCaller,
+  jsonOf,
+  listItems,
+  newCollection,
+  pairFlow,
+  parseCsv,
+  tokenFor,
+  type Call,
+  type Json,
+} from '../support/app.ts';
+import {
+  createClient,
+  freePort,
+  runCustody,
+  spawnCustody,
+  startCustody,
+  type CustodyProcess,
+  type ServeProcess,
+} from '../support/process.ts';
 
 /** The API commands of the real `bin/custody`, as child processes, against a real `custody serve` (simulators in-process). */
 describe('bin/custody API commands against a running server', () => {
@@ -29,7 +47,8 @@ describe('bin/custody API commands against a running server', () => {
     return Object.fromEntries([...zoom.output().matchAll(/(ZOOM_[A-Z_]+)=(\S+)/g)].map((m) => [m[1], m[2]]));
   }
   /** Only what the CLI reads: the profile directory (never the developer's ~/.config) and nothing of the service. */
-  const cli = (args: string[], env: Record<string, string> = {}) => runCustody(args, { CUSTODY_CONFIG_DIR: configDir, ...env }, 60_000);
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    runCustody(args, { CUSTODY_CONFIG_DIR: configDir, ...env }, 60_000);
   const json = async (args: string[]) => {
     const res = await cli([...args, '--json']);
     if (res.code !== 0) throw new Error(`custody ${args.join(' ')} exited ${res.code}: ${res.stderr}`);
@@ -45,7 +64,11 @@ describe('bin/custody API commands against a running server', () => {
     redirectTo = `http://127.0.0.1:${await freePort()}/cb`;
     zoomPort = await freePort();
     const zoomEnv = await startZoom();
-    server = await startCustody('serve', { DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info', ...zoomEnv }, { port });
+    server = await startCustody(
+      'serve',
+      { DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info', ...zoomEnv },
+      { port },
+    );
     call = httpCaller(server.url);
     client = await createClient({ DATA_DIR: dataDir }, 'cli', [redirectTo]);
     token = await tokenFor(call, client);
@@ -64,7 +87,15 @@ describe('bin/custody API commands against a running server', () => {
     expect(bad.stderr).toMatch(/invalid_client/);
     expect(fs.existsSync(path.join(configDir, 'profile.json'))).toBe(false);
 
-    const res = await cli(['login', '--url', server.url, '--client-id', client.client_id, '--client-secret', client.client_secret]);
+    const res = await cli([
+      'login',
+      '--url',
+      server.url,
+      '--client-id',
+      client.client_id,
+      '--client-secret',
+      client.client_secret,
+    ]);
     expect(res.code).toBe(0);
     const file = path.join(configDir, 'profile.json');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
@@ -74,7 +105,11 @@ describe('bin/custody API commands against a running server', () => {
   it('workspaces create and list, collections list and show, API errors as one line with exit 1', async () => {
     const created = await json(['workspaces', 'create', '--name', 'Matter CLI', '--description', 'from the terminal']);
     const listed = await json(['workspaces', 'list']);
-    expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ onna_id: created.onna_id, name: 'Matter CLI', description: 'from the terminal' })]));
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ onna_id: created.onna_id, name: 'Matter CLI', description: 'from the terminal' }),
+      ]),
+    );
 
     const id = await newCollection(call, token, 'edrive', 'Listed');
     const collections = await json(['collections', 'list']);
@@ -99,8 +134,19 @@ describe('bin/custody API commands against a running server', () => {
     await pairFlow(call, token, id, { type: 'edrive', redirectTo });
     const users = (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/users`), 200)).entries as Json[];
     const user = users[0].id as string;
-    const filters = { [user]: { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: 'Everything' } };
-    expect((await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters, type_sync: 'one' } })).status).toBe(204);
+    const filters = {
+      [user]: {
+        all_selected: true,
+        selected: [],
+        excluded: [],
+        filter_type: 'user_folders',
+        filter_name: 'Everything',
+      },
+    };
+    expect(
+      (await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters, type_sync: 'one' } }))
+        .status,
+    ).toBe(204);
 
     const watched = await cli(['collections', 'start', id, '--watch', '--interval', '200']);
     expect(watched.code, watched.stderr).toBe(0);
@@ -127,8 +173,14 @@ describe('bin/custody API commands against a running server', () => {
   it('collections start --watch exits non-zero when the run does not succeed (consent gone at Zoom: needs user action)', async () => {
     const id = await newCollection(call, token, 'conf', 'Doomed');
     await pairFlow(call, token, id, { type: 'conf', redirectTo });
-    const filters = { account_owners: { all_selected: true, selected: [], excluded: [] }, content_selections: { all_selected: true, selected: [], excluded: [] } };
-    expect((await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters, type_sync: 'one' } })).status).toBe(204);
+    const filters = {
+      account_owners: { all_selected: true, selected: [], excluded: [] },
+      content_selections: { all_selected: true, selected: [], excluded: [] },
+    };
+    expect(
+      (await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters, type_sync: 'one' } }))
+        .status,
+    ).toBe(204);
     await zoom!.stop();
     await startZoom();
 
@@ -140,7 +192,12 @@ describe('bin/custody API commands against a running server', () => {
     expect(watched.code).toBe(run.status === 'completed_with_errors' ? 3 : 4);
     // the engine told the outbox (the webhooks' feed) that the collection needs user action
     const db = openDatabase({ sqlitePath: path.join(dataDir, 'custody.db') });
-    const events = await db.selectFrom('events').select(['type', 'data']).where('collection_id', '=', id).where('type', '=', 'collection.error').execute();
+    const events = await db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('collection_id', '=', id)
+      .where('type', '=', 'collection.error')
+      .execute();
     await db.destroy();
     expect(events.length).toBeGreaterThanOrEqual(1);
     expect(JSON.parse(events[0].data)).toMatchObject({ collection_id: id, reason: expect.any(String) });
@@ -159,18 +216,29 @@ describe('bin/custody API commands against a running server', () => {
       return line === undefined ? undefined : Number(line.slice(series.length + 1));
     };
     expect(value('custody_runs_total{type="edrive",outcome="succeeded"}')).toBeGreaterThanOrEqual(1);
-    expect([value('custody_runs_total{type="conf",outcome="error"}'), value('custody_runs_total{type="conf",outcome="failed"}')].some((v) => v !== undefined && v >= 1)).toBe(true);
+    expect(
+      [
+        value('custody_runs_total{type="conf",outcome="error"}'),
+        value('custody_runs_total{type="conf",outcome="failed"}'),
+      ].some((v) => v !== undefined && v >= 1),
+    ).toBe(true);
     expect(value('custody_items_collected_total{type="edrive",kind="file"}')).toBeGreaterThan(0);
     expect(value('custody_bytes_collected_total{type="edrive"}')).toBeGreaterThan(0);
     expect(value('custody_provider_requests_total{provider="microsoft",status="200"}')).toBeGreaterThan(0);
     expect(value('custody_provider_requests_total{provider="zoom",status="401"}')).toBeGreaterThan(0);
     expect(value('custody_provider_budget_wait_seconds_count{provider="microsoft"}')).toBeGreaterThan(0);
     expect(value('custody_token_refreshes_total{provider="zoom",result="revoked"}')).toBeGreaterThanOrEqual(1);
-    const rate = text.split('\n').find((l) => l.startsWith('custody_provider_budget_rate{provider="microsoft",credential="'));
+    const rate = text
+      .split('\n')
+      .find((l) => l.startsWith('custody_provider_budget_rate{provider="microsoft",credential="'));
     expect(Number(rate?.split(' ')[1])).toBeGreaterThan(0);
     expect(value('custody_runs{state="running"}')).toBe(0);
     expect(value('custody_runs{state="queued"}')).toBe(0);
-    expect(value('custody_http_request_duration_seconds_count{route="/v1/collections/:id",method="GET",status="200"}')).toBeGreaterThan(0);
-    expect(value('custody_http_request_duration_seconds_count{route="/v1/collections/:id",method="GET",status="404"}')).toBeGreaterThan(0);
+    expect(
+      value('custody_http_request_duration_seconds_count{route="/v1/collections/:id",method="GET",status="200"}'),
+    ).toBeGreaterThan(0);
+    expect(
+      value('custody_http_request_duration_seconds_count{route="/v1/collections/:id",method="GET",status="404"}'),
+    ).toBeGreaterThan(0);
   });
 });

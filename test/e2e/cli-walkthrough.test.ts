@@ -22,12 +22,14 @@ describe('the README walk-through with the CLI alone', () => {
   let checkToken: string;
   let call: ReturnType<typeof httpCaller>;
 
-  const cli = (args: string[], timeoutMs = 120_000) => runCustody(args, { CUSTODY_CONFIG_DIR: configDir, DATA_DIR: dataDir }, timeoutMs);
+  const cli = (args: string[], timeoutMs = 120_000) =>
+    runCustody(args, { CUSTODY_CONFIG_DIR: configDir, DATA_DIR: dataDir }, timeoutMs);
   /** A command that must succeed: stdout and stderr each end with a newline (or are empty). */
   async function ok(args: string[]): Promise<{ stdout: string; stderr: string }> {
     const res = await cli(args);
     expect(res.code, `custody ${args.join(' ')}: ${res.stderr}`).toBe(0);
-    for (const stream of [res.stdout, res.stderr]) if (stream) expect(stream.endsWith('\n'), `custody ${args.join(' ')} output ends with a newline`).toBe(true);
+    for (const stream of [res.stdout, res.stderr])
+      if (stream) expect(stream.endsWith('\n'), `custody ${args.join(' ')} output ends with a newline`).toBe(true);
     return res;
   }
   const line = async (args: string[]) => (await ok(args)).stdout.trim();
@@ -35,10 +37,14 @@ describe('the README walk-through with the CLI alone', () => {
 
   /** `collections pair`, with this test as the browser: it follows the printed consent URL back to the CLI's listener. */
   async function pair(collection: string): Promise<void> {
-    const child = spawn(process.execPath, [BIN, 'collections', 'pair', collection, '--redirect-to', callback, '--timeout', '120'], {
-      env: childEnv({ CUSTODY_CONFIG_DIR: configDir }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'collections', 'pair', collection, '--redirect-to', callback, '--timeout', '120'],
+      {
+        env: childEnv({ CUSTODY_CONFIG_DIR: configDir }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
@@ -67,7 +73,11 @@ describe('the README walk-through with the CLI alone', () => {
     fs.mkdirSync(work);
     const port = await freePort();
     callback = `http://127.0.0.1:${await freePort()}/callback`;
-    server = await startCustody('serve', { DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info' }, { port, bootMs: 120_000 });
+    server = await startCustody(
+      'serve',
+      { DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info' },
+      { port, bootMs: 120_000 },
+    );
     call = httpCaller(server.url);
   }, 180_000);
 
@@ -77,17 +87,40 @@ describe('the README walk-through with the CLI alone', () => {
   });
 
   it('client, login, then edrive: wallet, collection, pairing, discovery, filters, watched sync, runs, reconciliation, items, download, manifest', async () => {
-    const created = JSON.parse(await line(['admin', 'create-client', '--account', 'walk', '--redirect-allow', callback]));
+    const created = JSON.parse(
+      await line(['admin', 'create-client', '--account', 'walk', '--redirect-allow', callback]),
+    );
     checkToken = await tokenFor(call, created);
-    await ok(['login', '--url', server.url, '--client-id', created.client_id, '--client-secret', created.client_secret]);
+    await ok([
+      'login',
+      '--url',
+      server.url,
+      '--client-id',
+      created.client_id,
+      '--client-secret',
+      created.client_secret,
+    ]);
     const kept = path.join(configDir, 'token.json');
 
     const ws = await line(['workspaces', 'create', '--name', 'Case 1', '--description', 'demo']);
     // the first API command signed in once and kept its token, readable by this user only, never printed
     expect(fs.statSync(kept).mode & 0o777).toBe(0o600);
     const wallet = await line(['wallets', 'create', '--name', 'OneDrive', '--type', 'edrive']);
-    expect(await json(['wallets', 'list'])).toEqual([expect.objectContaining({ onna_id: wallet, config_type: 'edrive', paired: false })]);
-    const col = await line(['collections', 'create', '--workspace', ws, '--name', 'OneDrive', '--type', 'edrive', '--credential', wallet]);
+    expect(await json(['wallets', 'list'])).toEqual([
+      expect.objectContaining({ onna_id: wallet, config_type: 'edrive', paired: false }),
+    ]);
+    const col = await line([
+      'collections',
+      'create',
+      '--workspace',
+      ws,
+      '--name',
+      'OneDrive',
+      '--type',
+      'edrive',
+      '--credential',
+      wallet,
+    ]);
 
     await pair(col);
     expect(await json(['collections', 'show', col])).toMatchObject({ credentials_paired: true });
@@ -96,7 +129,15 @@ describe('the README walk-through with the CLI alone', () => {
     const user = users[0].id as string;
     const folders = await json(['collections', 'folders', col, '--user', user]);
     const finance = folders.find((f: Json) => f.name === 'Finance') ?? folders[0];
-    const filters = { [user]: { filter_type: 'user_folders', filter_name: 'Finance only', all_selected: false, selected: [{ id: finance.id }], excluded: [] } };
+    const filters = {
+      [user]: {
+        filter_type: 'user_folders',
+        filter_name: 'Finance only',
+        all_selected: false,
+        selected: [{ id: finance.id }],
+        excluded: [],
+      },
+    };
     const file = path.join(work, 'edrive-filters.json');
     fs.writeFileSync(file, JSON.stringify(filters));
     const saved = await ok(['collections', 'filters', col, '--file', file]);
@@ -138,20 +179,33 @@ describe('the README walk-through with the CLI alone', () => {
     expect(fs.readFileSync(manifest, 'utf8')).toContain(withContent.sha256);
 
     // Every command so far used one token: the one the first API command got (and no refresh).
-    const issued = (await jsonOf(await call(checkToken, 'GET', '/v1/audit?action=token.issue&limit=200'), 200)).items as Json[];
+    const issued = (await jsonOf(await call(checkToken, 'GET', '/v1/audit?action=token.issue&limit=200'), 200))
+      .items as Json[];
     expect(issued.filter((e) => e.client_id === created.client_id)).toHaveLength(2); // this test's own check token + the CLI's one
     expect(fs.readFileSync(kept, 'utf8')).not.toContain(created.client_secret);
     for (const text of [shown, table]) expect(text).not.toMatch(/eyJ|access_token/);
 
     // The exports are on the audit trail.
-    const downloads = (await jsonOf(await call(checkToken, 'GET', '/v1/audit?action=content.download'), 200)).items as Json[];
+    const downloads = (await jsonOf(await call(checkToken, 'GET', '/v1/audit?action=content.download'), 200))
+      .items as Json[];
     expect(downloads.map((e) => e.target_id)).toContain(withContent.onna_id);
   }, 600_000);
 
   it('conf: wallet, collection, pairing, users and channels, filters, sync; then a hold blocks deletion until released, and everything is deleted', async () => {
     const ws = (await json(['workspaces', 'list'])).find((w: Json) => w.name === 'Case 1').onna_id as string;
     const wallet = await line(['wallets', 'create', '--name', 'Zoom', '--type', 'conf']);
-    const col = await line(['collections', 'create', '--workspace', ws, '--name', 'Zoom', '--type', 'conf', '--credential', wallet]);
+    const col = await line([
+      'collections',
+      'create',
+      '--workspace',
+      ws,
+      '--name',
+      'Zoom',
+      '--type',
+      'conf',
+      '--credential',
+      wallet,
+    ]);
     await pair(col);
 
     const users = await json(['collections', 'users', col]);
@@ -163,7 +217,11 @@ describe('the README walk-through with the CLI alone', () => {
       file,
       JSON.stringify({
         account_owners: { all_selected: true, selected: [], excluded: [] },
-        content_selections: { all_selected: false, selected: [{ video: true }, { transcript: true }, { chat: true }], excluded: [] },
+        content_selections: {
+          all_selected: false,
+          selected: [{ video: true }, { transcript: true }, { chat: true }],
+          excluded: [],
+        },
         chats: { all_selected: false, selected: [{ 'one-to-one': true }], excluded: [] },
       }),
     );
@@ -180,7 +238,9 @@ describe('the README walk-through with the CLI alone', () => {
     expect(refused.stderr).toContain(hold);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(await line(['holds', 'release', hold])).toBe(`released hold ${hold}`);
-    expect(await json(['holds', 'list', '--status', 'released'])).toEqual([expect.objectContaining({ onna_id: hold, status: 'released' })]);
+    expect(await json(['holds', 'list', '--status', 'released'])).toEqual([
+      expect.objectContaining({ onna_id: hold, status: 'released' }),
+    ]);
     expect(await json(['holds', 'list', '--status', 'active'])).toEqual([]);
 
     const inUse = await cli(['wallets', 'delete', wallet]);
@@ -189,7 +249,8 @@ describe('the README walk-through with the CLI alone', () => {
     await ok(['collections', 'delete', col]);
     expect(await line(['wallets', 'delete', wallet])).toBe(`deleted wallet ${wallet}`);
     expect((await json(['wallets', 'list'])).map((w: Json) => w.onna_id)).not.toContain(wallet);
-    for (const c of await json(['collections', 'list', '--workspace', ws])) await ok(['collections', 'delete', c.onna_id]);
+    for (const c of await json(['collections', 'list', '--workspace', ws]))
+      await ok(['collections', 'delete', c.onna_id]);
     await ok(['workspaces', 'delete', ws]);
     expect((await json(['workspaces', 'list'])).map((w: Json) => w.onna_id)).not.toContain(ws);
   }, 600_000);

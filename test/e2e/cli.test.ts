@@ -26,7 +26,16 @@ describe('bin/custody admin', () => {
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('create-client prints exactly one JSON line, records the allowlist and keeps only a hash of the secret', async () => {
-    const res = await custody(['admin', 'create-client', '--account', 'acme', '--redirect-allow', 'http://localhost:9000/cb', '--redirect-allow', 'https://app.example.com/done']);
+    const res = await custody([
+      'admin',
+      'create-client',
+      '--account',
+      'acme',
+      '--redirect-allow',
+      'http://localhost:9000/cb',
+      '--redirect-allow',
+      'https://app.example.com/done',
+    ]);
     expect(res.code).toBe(0);
     const lines = res.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -43,10 +52,16 @@ describe('bin/custody admin', () => {
     expect(await accounts.isRedirectAllowed(out.account_id, 'https://app.example.com/done')).toBe(true);
     expect(await accounts.isRedirectAllowed(out.account_id, 'https://evil.example.com')).toBe(false);
     // the secret is stored only as a hash
-    const row = await db.selectFrom('api_clients').selectAll().where('id', '=', out.client_id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('api_clients')
+      .selectAll()
+      .where('id', '=', out.client_id)
+      .executeTakeFirstOrThrow();
     expect(row.secret_hash).not.toContain(out.client_secret);
 
-    expect((await custody(['admin', 'allow-redirect', '--account', 'acme', 'https://later.example.com/cb'])).code).toBe(0);
+    expect((await custody(['admin', 'allow-redirect', '--account', 'acme', 'https://later.example.com/cb'])).code).toBe(
+      0,
+    );
     expect(await accounts.isRedirectAllowed(out.account_id, 'https://later.example.com/cb')).toBe(true);
 
     const revoked = await custody(['admin', 'revoke-client', out.client_id]);
@@ -54,16 +69,35 @@ describe('bin/custody admin', () => {
     const client = await accounts.findClient(out.client_id);
     expect(client?.revoked_at).toEqual(expect.any(String));
     const audit = await db.selectFrom('audit_log').selectAll().where('target_id', '=', out.client_id).execute();
-    expect(audit.map((a) => [a.action, a.account_id, a.outcome])).toEqual([['client.revoke', out.account_id, 'success']]);
+    expect(audit.map((a) => [a.action, a.account_id, a.outcome])).toEqual([
+      ['client.revoke', out.account_id, 'success'],
+    ]);
     await db.destroy();
   });
 
   it('refuses bad usage with a non-zero exit and a message', async () => {
     expect((await custody(['admin', 'create-client'])).code).not.toBe(0);
     // a bad URL refuses the whole command: no account, no allowlist entry is left behind
-    expect((await custody(['admin', 'create-client', '--account', 'half-made', '--redirect-allow', 'https://ok.example.com', '--redirect-allow', 'nope'])).code).toBe(2);
-    expect((await custody(['admin', 'allow-redirect', '--account', 'half-made', 'https://x.example.com'])).stderr).toMatch(/no account/);
-    expect((await custody(['admin', 'allow-redirect', '--account', 'nobody-here', 'https://x.example.com'])).stderr).toMatch(/no account/);
+    expect(
+      (
+        await custody([
+          'admin',
+          'create-client',
+          '--account',
+          'half-made',
+          '--redirect-allow',
+          'https://ok.example.com',
+          '--redirect-allow',
+          'nope',
+        ])
+      ).code,
+    ).toBe(2);
+    expect(
+      (await custody(['admin', 'allow-redirect', '--account', 'half-made', 'https://x.example.com'])).stderr,
+    ).toMatch(/no account/);
+    expect(
+      (await custody(['admin', 'allow-redirect', '--account', 'nobody-here', 'https://x.example.com'])).stderr,
+    ).toMatch(/no account/);
     expect((await custody(['admin', 'allow-redirect', '--account', 'acme', 'not a url'])).code).not.toBe(0);
     expect((await custody(['admin', 'revoke-client', 'cli_unknown'])).stderr).toMatch(/no client/);
   });

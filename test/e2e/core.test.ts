@@ -32,12 +32,23 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
     return (await res.json()) as Record<string, any>;
   }
   async function setup(tok = token, type = 'conf') {
-    const ws = await json(await t.call(tok, 'POST', '/v1/workspaces', { json: { name: 'Case 42', description: 'Matter' } }));
-    const wal = await json(await t.call(tok, 'POST', '/v1/wallet', { json: { name: 'Zoom', credential_type_name: 'Datasource', config_type: type } }));
+    const ws = await json(
+      await t.call(tok, 'POST', '/v1/workspaces', { json: { name: 'Case 42', description: 'Matter' } }),
+    );
+    const wal = await json(
+      await t.call(tok, 'POST', '/v1/wallet', {
+        json: { name: 'Zoom', credential_type_name: 'Datasource', config_type: type },
+      }),
+    );
     const col = await t.call(tok, 'POST', '/v1/collections', {
       json: { name: 'Zoom meetings', onna_parent_id: ws.onna_id, type, credential_id: wal.onna_id },
     });
-    return { ws: ws.onna_id as string, wallet: wal.onna_id as string, col: (await json(col)).onna_id as string, createStatus: col.status };
+    return {
+      ws: ws.onna_id as string,
+      wallet: wal.onna_id as string,
+      col: (await json(col)).onna_id as string,
+      createStatus: col.status,
+    };
   }
 
   it('creates workspaces, wallets and collections with the spec status codes and bodies', async () => {
@@ -75,7 +86,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
   });
 
   it('echoes a well-formed X-Correlation-ID and replaces a malformed one', async () => {
-    const good = await t.call(token, 'GET', '/v1/workspaces/ws_unknown', { headers: { 'x-correlation-id': 'abc-123-XYZ-789' } });
+    const good = await t.call(token, 'GET', '/v1/workspaces/ws_unknown', {
+      headers: { 'x-correlation-id': 'abc-123-XYZ-789' },
+    });
     expect(good.headers.get('x-correlation-id')).toBe('abc-123-XYZ-789');
     expect((await json(good)).id).toBe('abc-123-XYZ-789');
     const bad = await t.call(token, 'GET', '/v1/workspaces', { headers: { 'x-correlation-id': 'bad id with spaces' } });
@@ -95,7 +108,12 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
       ['DELETE', `/v1/workspaces/${mine.ws}`],
     ] as const) {
       const foreign = await t.call(other, method, path, method === 'PATCH' ? { json: { type_sync: 'one' } } : {});
-      const unknown = await t.call(other, method, path.replace(/(ws|wal|col)_[0-9a-f]+/, '$1_000000000000000000000000'), method === 'PATCH' ? { json: { type_sync: 'one' } } : {});
+      const unknown = await t.call(
+        other,
+        method,
+        path.replace(/(ws|wal|col)_[0-9a-f]+/, '$1_000000000000000000000000'),
+        method === 'PATCH' ? { json: { type_sync: 'one' } } : {},
+      );
       expect([path, foreign.status]).toEqual([path, 404]);
       expect(unknown.status).toBe(404);
       const [a, b] = [await json(foreign), await json(unknown)];
@@ -104,7 +122,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
     }
     // a collection may not reference another account's workspace or wallet
     const theirs = await setup(other);
-    const res = await t.call(token, 'POST', '/v1/collections', { json: { name: 'x', onna_parent_id: theirs.ws, type: 'conf', credential_id: theirs.wallet } });
+    const res = await t.call(token, 'POST', '/v1/collections', {
+      json: { name: 'x', onna_parent_id: theirs.ws, type: 'conf', credential_id: theirs.wallet },
+    });
     expect(res.status).toBe(404);
     expect((await json(res)).source).toEqual({ pointer: '/body/onna_parent_id' });
   });
@@ -113,7 +133,13 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
     const cases: Array<[string, string, unknown, number, string]> = [
       ['POST', '/v1/workspaces', { name: 'x' }, 400, '/body/description'],
       ['POST', '/v1/workspaces', { name: 'x', description: 'y', extra: 1 }, 400, '/body/extra'],
-      ['POST', '/v1/wallet', { name: 'x', credential_type_name: 'Datasource', config_type: 'dropbox' }, 400, '/body/config_type'],
+      [
+        'POST',
+        '/v1/wallet',
+        { name: 'x', credential_type_name: 'Datasource', config_type: 'dropbox' },
+        400,
+        '/body/config_type',
+      ],
     ];
     for (const [method, path, body, status, pointer] of cases) {
       const res = await t.call(token, method, path, { json: body });
@@ -123,13 +149,25 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
       expect(b.source).toEqual({ pointer });
     }
     const ws = await json(await t.call(token, 'POST', '/v1/workspaces', { json: { name: 'a', description: 'b' } }));
-    const edriveWallet = await json(await t.call(token, 'POST', '/v1/wallet', { json: { name: 'od', credential_type_name: 'Datasource', config_type: 'edrive' } }));
-    const mismatch = await t.call(token, 'POST', '/v1/collections', { json: { name: 'c', onna_parent_id: ws.onna_id, type: 'conf', credential_id: edriveWallet.onna_id } });
+    const edriveWallet = await json(
+      await t.call(token, 'POST', '/v1/wallet', {
+        json: { name: 'od', credential_type_name: 'Datasource', config_type: 'edrive' },
+      }),
+    );
+    const mismatch = await t.call(token, 'POST', '/v1/collections', {
+      json: { name: 'c', onna_parent_id: ws.onna_id, type: 'conf', credential_id: edriveWallet.onna_id },
+    });
     expect(mismatch.status).toBe(400);
     expect((await json(mismatch)).source).toEqual({ pointer: '/body/credential_id' });
-    const badType = await t.call(token, 'POST', '/v1/collections', { json: { name: 'c', onna_parent_id: ws.onna_id, type: 'dropbox', credential_id: edriveWallet.onna_id } });
+    const badType = await t.call(token, 'POST', '/v1/collections', {
+      json: { name: 'c', onna_parent_id: ws.onna_id, type: 'dropbox', credential_id: edriveWallet.onna_id },
+    });
     expect(badType.status).toBe(400);
-    const notJson = await fetch(`${t.url}/v1/workspaces`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"name":' });
+    const notJson = await fetch(`${t.url}/v1/workspaces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"name":',
+    });
     expect(notJson.status).toBe(400);
     expect(await json(notJson)).toEqual(errorShape(400));
   });
@@ -142,24 +180,65 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
       [null, '/body/sync_filters'],
       [{ ...confFilters, channels: {} }, '/body/sync_filters/channels'],
       [{ content_selections: confFilters.content_selections }, '/body/sync_filters/account_owners'],
-      [{ ...confFilters, account_owners: { all_selected: 'yes', selected: [], excluded: [] } }, '/body/sync_filters/account_owners/all_selected'],
-      [{ ...confFilters, content_selections: { all_selected: false, selected: [{ video: true, audio: true }], excluded: [] } }, '/body/sync_filters/content_selections/selected/0'],
-      [{ ...confFilters, content_selections: { all_selected: false, selected: [{ slides: true }], excluded: [] } }, '/body/sync_filters/content_selections/selected/0'],
-      [{ ...confFilters, chats: { all_selected: false, selected: [{ 'one-to-one': 'yes' }], excluded: [] } }, '/body/sync_filters/chats/selected/0/one-to-one'],
-      [{ ...confFilters, chats: { all_selected: false, selected: [{ channels: { all_selected: false, selected: [{ name: 'x' }], excluded: [] } }], excluded: [] } }, '/body/sync_filters/chats/selected/0/channels/selected/0/name'],
+      [
+        { ...confFilters, account_owners: { all_selected: 'yes', selected: [], excluded: [] } },
+        '/body/sync_filters/account_owners/all_selected',
+      ],
+      [
+        {
+          ...confFilters,
+          content_selections: { all_selected: false, selected: [{ video: true, audio: true }], excluded: [] },
+        },
+        '/body/sync_filters/content_selections/selected/0',
+      ],
+      [
+        { ...confFilters, content_selections: { all_selected: false, selected: [{ slides: true }], excluded: [] } },
+        '/body/sync_filters/content_selections/selected/0',
+      ],
+      [
+        { ...confFilters, chats: { all_selected: false, selected: [{ 'one-to-one': 'yes' }], excluded: [] } },
+        '/body/sync_filters/chats/selected/0/one-to-one',
+      ],
+      [
+        {
+          ...confFilters,
+          chats: {
+            all_selected: false,
+            selected: [{ channels: { all_selected: false, selected: [{ name: 'x' }], excluded: [] } }],
+            excluded: [],
+          },
+        },
+        '/body/sync_filters/chats/selected/0/channels/selected/0/name',
+      ],
     ];
     for (const [filters, pointer] of bad) {
       const res = await t.call(token, 'PATCH', `/v1/collections/${col}`, { json: { sync_filters: filters } });
       expect([pointer, res.status]).toEqual([pointer, 422]);
       const body = await json(res);
       expect(body.source).toEqual({ pointer });
-      if (pointer.endsWith('/users')) expect(body.detail).toMatch(/allowed keys: account_owners, content_selections, chats/);
+      if (pointer.endsWith('/users'))
+        expect(body.detail).toMatch(/allowed keys: account_owners, content_selections, chats/);
     }
-    const full = { ...confFilters, chats: { all_selected: false, selected: [{ 'one-to-one': true }, { channels: { all_selected: true, selected: [], excluded: [{ id: 'c1' }] } }], excluded: [] } };
-    expect((await t.call(token, 'PATCH', `/v1/collections/${col}`, { json: { sync_filters: full, type_sync: 'arch' } })).status).toBe(204);
+    const full = {
+      ...confFilters,
+      chats: {
+        all_selected: false,
+        selected: [
+          { 'one-to-one': true },
+          { channels: { all_selected: true, selected: [], excluded: [{ id: 'c1' }] } },
+        ],
+        excluded: [],
+      },
+    };
+    expect(
+      (await t.call(token, 'PATCH', `/v1/collections/${col}`, { json: { sync_filters: full, type_sync: 'arch' } }))
+        .status,
+    ).toBe(204);
     expect((await json(await t.call(token, 'GET', `/v1/collections/${col}`))).sync_filters).toEqual(full);
     // replacement rule: omitted keys are removed, not merged
-    expect((await t.call(token, 'PATCH', `/v1/collections/${col}`, { json: { sync_filters: confFilters } })).status).toBe(204);
+    expect(
+      (await t.call(token, 'PATCH', `/v1/collections/${col}`, { json: { sync_filters: confFilters } })).status,
+    ).toBe(204);
     const after = await json(await t.call(token, 'GET', `/v1/collections/${col}`));
     expect(after.sync_filters).toEqual(confFilters);
     expect(after.type_sync).toBe('arch');
@@ -171,7 +250,15 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
 
   it('validates edrive filters: user-id keys with user_folders selections', async () => {
     const { col } = await setup(token, 'edrive');
-    const good = { 'user-1': { all_selected: false, selected: [{ id: 'f1' }], excluded: [], filter_type: 'user_folders', filter_name: 'User drive' } };
+    const good = {
+      'user-1': {
+        all_selected: false,
+        selected: [{ id: 'f1' }],
+        excluded: [],
+        filter_type: 'user_folders',
+        filter_name: 'User drive',
+      },
+    };
     expect((await t.call(token, 'PATCH', `/v1/collections/${col}`, { json: { sync_filters: good } })).status).toBe(204);
     const bad: Array<[unknown, string]> = [
       [{ users: [] }, '/body/sync_filters/users'],
@@ -197,7 +284,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
     const res2 = await t.call(token, 'POST', `/v1/collections/${col}/start`);
     expect(res2.status).toBe(409);
     expect((await json(res2)).detail).not.toMatch(/sync filters/);
-    const pending = await t.call(token, 'PATCH', `/v1/collections/${(await setup()).col}`, { json: { sync_status: 'pending' } });
+    const pending = await t.call(token, 'PATCH', `/v1/collections/${(await setup()).col}`, {
+      json: { sync_status: 'pending' },
+    });
     expect(pending.status).toBe(409);
     expect((await json(pending)).code).toBe('00409_not_ready');
   });
@@ -205,11 +294,16 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
   it('lists workspaces and their collections with cursor paging', async () => {
     const tok = await t.token('paging-co');
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await json(await t.call(tok, 'POST', '/v1/workspaces', { json: { name: `w${i}`, description: '' } }))).onna_id);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (await json(await t.call(tok, 'POST', '/v1/workspaces', { json: { name: `w${i}`, description: '' } }))).onna_id,
+      );
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Record<string, any> = await json(await t.call(tok, 'GET', `/v1/workspaces?limit=2${cursor ? `&cursor=${cursor}` : ''}`));
+      const page: Record<string, any> = await json(
+        await t.call(tok, 'GET', `/v1/workspaces?limit=2${cursor ? `&cursor=${cursor}` : ''}`),
+      );
       expect(page.items.length).toBeLessThanOrEqual(2);
       seen.push(...page.items.map((w: { onna_id: string }) => w.onna_id));
       cursor = page.cursor;
@@ -236,7 +330,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('service core on %
     expect(await json(await fetch(`${t.url}/readyz`))).toEqual({ status: 'ready' });
     const doc = await json(await fetch(`${t.url}/v1/openapi.json`));
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/workspaces', '/v1/collections/{id}', '/v1/oauth/token']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/v1/workspaces', '/v1/collections/{id}', '/v1/oauth/token']),
+    );
     expect((await fetch(`${t.url}/docs`, { redirect: 'follow' })).status).toBe(200);
   });
 });

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
-import { CHANNELS, consent, fakeConfConnector, fakeDriveConnector, pair, startFakeProvider, USERS, type FakeProvider } from '../support/fake-oauth-connector.ts';
+import {
+  CHANNELS,
+  consent,
+  fakeConfConnector,
+  fakeDriveConnector,
+  pair,
+  startFakeProvider,
+  USERS,
+  type FakeProvider,
+} from '../support/fake-oauth-connector.ts';
 
 const CB = 'https://client.example/cb';
 
@@ -33,9 +42,15 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('discovery on %s',
 
   async function collection(bearer: string, type: string) {
     const ws = await json(await t.call(bearer, 'POST', '/v1/workspaces', { json: { name: 'Case', description: 'd' } }));
-    const wal = await json(await t.call(bearer, 'POST', '/v1/wallet', { json: { name: 'W', credential_type_name: 'Datasource', config_type: type } }));
+    const wal = await json(
+      await t.call(bearer, 'POST', '/v1/wallet', {
+        json: { name: 'W', credential_type_name: 'Datasource', config_type: type },
+      }),
+    );
     const col = await json(
-      await t.call(bearer, 'POST', '/v1/collections', { json: { name: 'C', onna_parent_id: ws.onna_id, type, credential_id: wal.onna_id } }),
+      await t.call(bearer, 'POST', '/v1/collections', {
+        json: { name: 'C', onna_parent_id: ws.onna_id, type, credential_id: wal.onna_id },
+      }),
     );
     return { id: col.onna_id as string, wallet: wal.onna_id as string };
   }
@@ -46,21 +61,34 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('discovery on %s',
   }
   async function pairedDrive(tenant = 'tenant-1') {
     const col = await collection(acme, 'edrive');
-    expect((await pair(t, acme, col.id, await consent(t, acme, 'edrive', { admin_consent: 'True', tenant }, CB))).status).toBe(204);
+    expect(
+      (await pair(t, acme, col.id, await consent(t, acme, 'edrive', { admin_consent: 'True', tenant }, CB))).status,
+    ).toBe(204);
     return col;
   }
   async function grantOf(walletId: string) {
-    const row = await t.runtime.ctx.db.selectFrom('wallets').selectAll().where('id', '=', walletId).executeTakeFirstOrThrow();
+    const row = await t.runtime.ctx.db
+      .selectFrom('wallets')
+      .selectAll()
+      .where('id', '=', walletId)
+      .executeTakeFirstOrThrow();
     return { version: row.grant_version, grant: t.runtime.ctx.sealer.open<Record<string, string>>(row.sealed_grant!) };
   }
 
   it('answers 409 for every kind while the collection is not paired, without calling the provider', async () => {
     const conf = await collection(acme, 'conf');
     const drive = await collection(acme, 'edrive');
-    for (const path of [`/v1/collections/${conf.id}/users`, `/v1/collections/${conf.id}/channels?user=u1`, `/v1/collections/${drive.id}/folders?user_id=u1`]) {
+    for (const path of [
+      `/v1/collections/${conf.id}/users`,
+      `/v1/collections/${conf.id}/channels?user=u1`,
+      `/v1/collections/${drive.id}/folders?user_id=u1`,
+    ]) {
       const res = await get(acme, path);
       expect(res.status).toBe(409);
-      expect(await json(res)).toMatchObject({ code: '00409_conflict', detail: expect.stringMatching(/pair_credentials/) });
+      expect(await json(res)).toMatchObject({
+        code: '00409_conflict',
+        detail: expect.stringMatching(/pair_credentials/),
+      });
     }
     expect(p.calls.api).toHaveLength(0);
   });
@@ -227,7 +255,10 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('discovery on %s',
     const failed = await get(acme, `/v1/collections/${healthy.id}/users`);
     expect(failed.status).toBe(502);
     const failedBody = await failed.text();
-    expect(JSON.parse(failedBody)).toMatchObject({ code: '00502_bad_gateway', detail: expect.stringMatching(/HTTP 500/) });
+    expect(JSON.parse(failedBody)).toMatchObject({
+      code: '00502_bad_gateway',
+      detail: expect.stringMatching(/HTTP 500/),
+    });
     for (const text of [body, failedBody]) expect(text).not.toMatch(/at-|rt-|Bearer/);
     expect(p.calls.api.filter((c) => c.path === '/api/users').length).toBeGreaterThanOrEqual(3);
   });

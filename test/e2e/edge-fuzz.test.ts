@@ -28,8 +28,40 @@ function prng(seed: number) {
 }
 type Rng = ReturnType<typeof prng>;
 
-const NASTY_IDS = ['%00', 'ws_%00x', '..%2F..%2Fetc%2Fpasswd', '../../etc/passwd', '%ZZ', '%', 'x'.repeat(70), '%F0%9F%92%A9', '%ED%A0%80', "'%20OR%201=1--", '%0D%0AX:%20y', '-1', 'null', '0', '%C0%AF'];
-const NASTY_VALUES = ['Infinity', '-Infinity', '1e400', 'NaN', '-1', '0', '99999999999999999999', '%00', '', '%ZZ', 'x'.repeat(600), 'true', '[]', '%ED%A0%80', 'a%00b'];
+const NASTY_IDS = [
+  '%00',
+  'ws_%00x',
+  '..%2F..%2Fetc%2Fpasswd',
+  '../../etc/passwd',
+  '%ZZ',
+  '%',
+  'x'.repeat(70),
+  '%F0%9F%92%A9',
+  '%ED%A0%80',
+  "'%20OR%201=1--",
+  '%0D%0AX:%20y',
+  '-1',
+  'null',
+  '0',
+  '%C0%AF',
+];
+const NASTY_VALUES = [
+  'Infinity',
+  '-Infinity',
+  '1e400',
+  'NaN',
+  '-1',
+  '0',
+  '99999999999999999999',
+  '%00',
+  '',
+  '%ZZ',
+  'x'.repeat(600),
+  'true',
+  '[]',
+  '%ED%A0%80',
+  'a%00b',
+];
 // (HEAD answers carry no body to check the shape of)
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'TRACE', 'get', 'BREW'];
 
@@ -50,7 +82,16 @@ function jsonValue(r: Rng, depth = 0): unknown {
       return Array.from({ length: 1 + Math.floor(r.next() * 3) }, () => jsonValue(r, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
-      for (const k of ['name', 'description', 'type', 'onna_parent_id', 'credential_id', 'filters', 'sync_mode', r.pick(['\u0000', 'extra', '__proto__', 'constructor'])]) {
+      for (const k of [
+        'name',
+        'description',
+        'type',
+        'onna_parent_id',
+        'credential_id',
+        'filters',
+        'sync_mode',
+        r.pick(['\u0000', 'extra', '__proto__', 'constructor']),
+      ]) {
         if (r.chance(0.5)) o[k] = jsonValue(r, depth + 1);
       }
       return o;
@@ -64,11 +105,17 @@ interface Operation {
   query: string[];
 }
 
-function operationsOf(doc: { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>> }): Operation[] {
+function operationsOf(doc: {
+  paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>>;
+}): Operation[] {
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
-      ops.push({ method: method.toUpperCase(), path, query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name) });
+      ops.push({
+        method: method.toUpperCase(),
+        path,
+        query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+      });
     }
   }
   return ops;
@@ -82,19 +129,30 @@ function request(r: Rng, op: Operation, ctx: { token: string; ids: string[] }): 
   const method = r.chance(0.85) ? op.method : r.pick(METHODS);
   const headers: string[] = [];
   if (r.chance(0.95)) headers.push('Host: fuzz');
-  if (r.chance(0.75)) headers.push(`Authorization: Bearer ${r.chance(0.9) ? ctx.token : r.pick(['x', '', 'a'.repeat(2000)])}`);
+  if (r.chance(0.75))
+    headers.push(`Authorization: Bearer ${r.chance(0.9) ? ctx.token : r.pick(['x', '', 'a'.repeat(2000)])}`);
   if (r.chance(0.1)) headers.push('Host: second');
   if (r.chance(0.05)) headers.push(`X-Big: ${'h'.repeat(20000)}`);
-  if (r.chance(0.1)) headers.push(`X-Correlation-ID: ${r.pick(['short', 'fuzz-correlation-0001', 'bad id with spaces'])}`);
-  if (r.chance(0.05)) headers.push(r.pick(['Expect: 100-continue', 'Expect: nonsense', 'Upgrade: websocket\r\nConnection: Upgrade']));
+  if (r.chance(0.1))
+    headers.push(`X-Correlation-ID: ${r.pick(['short', 'fuzz-correlation-0001', 'bad id with spaces'])}`);
+  if (r.chance(0.05))
+    headers.push(r.pick(['Expect: 100-continue', 'Expect: nonsense', 'Upgrade: websocket\r\nConnection: Upgrade']));
   let body = '';
   const kind = r.pick(['none', 'json', 'json', 'form', 'garbage', 'short', 'chunked', 'badchunk', 'nolastchunk']);
   if (kind !== 'none') {
-    body = kind === 'form' ? `name=${r.pick(NASTY_VALUES)}&grant_type=client_credentials&client_id=${r.pick(NASTY_VALUES)}` : kind === 'garbage' ? '{"name": "unterminated' : JSON.stringify(jsonValue(r));
-    headers.push(`Content-Type: ${kind === 'form' ? 'application/x-www-form-urlencoded' : r.pick(['application/json', 'application/json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data'])}`);
+    body =
+      kind === 'form'
+        ? `name=${r.pick(NASTY_VALUES)}&grant_type=client_credentials&client_id=${r.pick(NASTY_VALUES)}`
+        : kind === 'garbage'
+          ? '{"name": "unterminated'
+          : JSON.stringify(jsonValue(r));
+    headers.push(
+      `Content-Type: ${kind === 'form' ? 'application/x-www-form-urlencoded' : r.pick(['application/json', 'application/json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data'])}`,
+    );
   }
   headers.push('Connection: close');
-  const head = (extra: string[]) => `${method} ${path}${query ? `?${query}` : ''} HTTP/1.1\r\n${[...headers, ...extra].join('\r\n')}\r\n\r\n`;
+  const head = (extra: string[]) =>
+    `${method} ${path}${query ? `?${query}` : ''} HTTP/1.1\r\n${[...headers, ...extra].join('\r\n')}\r\n\r\n`;
   switch (kind) {
     case 'none':
       return [head([])];
@@ -102,7 +160,11 @@ function request(r: Rng, op: Operation, ctx: { token: string; ids: string[] }): 
       // shorter than its Content-Length: the body timeout answers
       return [head([`Content-Length: ${Buffer.byteLength(body) + 10}`]), body];
     case 'chunked':
-      return [head(['Transfer-Encoding: chunked']), `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n`, '0\r\n\r\n'];
+      return [
+        head(['Transfer-Encoding: chunked']),
+        `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n`,
+        '0\r\n\r\n',
+      ];
     case 'badchunk':
       return [head(['Transfer-Encoding: chunked']), `zz\r\n${body}\r\n0\r\n\r\n`];
     case 'nolastchunk':
@@ -120,7 +182,12 @@ describe.each(testDatabases)('raw-socket fuzz over every operation ($name)', (da
     t = await startTestApp({
       database,
       workers: false,
-      env: { HTTP_HEADERS_TIMEOUT_SECONDS: '1', HTTP_BODY_TIMEOUT_SECONDS: '1', HTTP_REQUEST_TIMEOUT_SECONDS: '2', RATE_LIMIT_DEFAULT_PER_MINUTE: '100000' },
+      env: {
+        HTTP_HEADERS_TIMEOUT_SECONDS: '1',
+        HTTP_BODY_TIMEOUT_SECONDS: '1',
+        HTTP_REQUEST_TIMEOUT_SECONDS: '2',
+        RATE_LIMIT_DEFAULT_PER_MINUTE: '100000',
+      },
     });
     token = await t.token('fuzz');
     const collection = await newCollection(t.call, token, 'conf', 'fuzz');
@@ -155,10 +222,14 @@ describe.each(testDatabases)('raw-socket fuzz over every operation ($name)', (da
           answered++;
           if (ex.ended === 'open') failures.push(`still open after its answer: ${what}`);
           if (res.status >= 500) failures.push(`${res.status} ${res.body.slice(0, 200)}: ${what}`);
-          const oauth = c.op.path === '/v1/oauth/token' && (res.status === 400 || res.status === 401) && res.body.includes('"error"');
+          const oauth =
+            c.op.path === '/v1/oauth/token' &&
+            (res.status === 400 || res.status === 401) &&
+            res.body.includes('"error"');
           if (res.status >= 400 && !oauth) {
             const problems = errorShapeProblems(res);
-            if (problems.length) failures.push(`${res.status} not in the error shape (${problems.join('; ')}): ${what}`);
+            if (problems.length)
+              failures.push(`${res.status} not in the error shape (${problems.join('; ')}): ${what}`);
           }
         }
       }),

@@ -30,12 +30,18 @@ describe.each(testDatabases)('an oversized body gets its 413, then a clean close
   afterAll(() => t.close());
 
   const head = (route: string, framing: string) =>
-    Buffer.from(`${route} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${framing}\r\n`);
+    Buffer.from(
+      `${route} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${framing}\r\n`,
+    );
 
   async function expect413(route: string, parts: Buffer[], readAfterWrite: boolean) {
     const ex = await rawExchange(t.url, parts, { waitMs: 15_000, readAfterWrite });
     const what = `${route} (${readAfterWrite ? 'read after writing' : 'reading while writing'}, ${ex.written} bytes written)`;
-    expect({ what, statuses: ex.responses.map((r) => r.status), ended: ex.ended }).toEqual({ what, statuses: [413], ended: 'closed' });
+    expect({ what, statuses: ex.responses.map((r) => r.status), ended: ex.ended }).toEqual({
+      what,
+      statuses: [413],
+      ended: 'closed',
+    });
     expect(errorShapeProblems(ex.responses[0])).toEqual([]);
     expect(ex.responses[0].headers.connection).toBe('close');
   }
@@ -43,7 +49,10 @@ describe.each(testDatabases)('an oversized body gets its 413, then a clean close
   it('whether the client reads while it sends or only after, for chunked bodies of 14 to 19 MB', async () => {
     for (const [i, route] of routes.entries()) {
       for (const readAfterWrite of [true, false]) {
-        const body = chunked((14 + i + (readAfterWrite ? 2 : 0)) * MIB + 12_345, [64 * 1024, MIB, 300_000, 19 * MIB][i]);
+        const body = chunked(
+          (14 + i + (readAfterWrite ? 2 : 0)) * MIB + 12_345,
+          [64 * 1024, MIB, 300_000, 19 * MIB][i],
+        );
         await expect413(route, [head(route, 'Transfer-Encoding: chunked\r\n'), body], readAfterWrite);
       }
     }

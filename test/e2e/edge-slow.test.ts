@@ -12,13 +12,19 @@ describe('clients that trickle or stop sending', () => {
   beforeAll(async () => {
     t = await startTestApp({
       workers: false,
-      env: { HTTP_HEADERS_TIMEOUT_SECONDS: '0.5', HTTP_BODY_TIMEOUT_SECONDS: '0.5', HTTP_REQUEST_TIMEOUT_SECONDS: '1', HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '0.5' },
+      env: {
+        HTTP_HEADERS_TIMEOUT_SECONDS: '0.5',
+        HTTP_BODY_TIMEOUT_SECONDS: '0.5',
+        HTTP_REQUEST_TIMEOUT_SECONDS: '1',
+        HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '0.5',
+      },
     });
     token = await t.token('slow');
   });
   afterAll(() => t.close());
 
-  const post = (extra: string) => `POST /v1/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${extra}\r\n`;
+  const post = (extra: string) =>
+    `POST /v1/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${extra}\r\n`;
 
   async function timedOut(parts: string[], gapMs = 0) {
     const ex = await rawExchange(t.url, parts, { waitMs: 8000, gapMs });
@@ -32,7 +38,10 @@ describe('clients that trickle or stop sending', () => {
   });
 
   it('answers 408 and closes when headers trickle in, one line at a time', async () => {
-    await timedOut(Array.from({ length: 40 }, (_, i) => (i === 0 ? 'GET /healthz HTTP/1.1\r\n' : `X-Trickle-${i}: y\r\n`)), 100);
+    await timedOut(
+      Array.from({ length: 40 }, (_, i) => (i === 0 ? 'GET /healthz HTTP/1.1\r\n' : `X-Trickle-${i}: y\r\n`)),
+      100,
+    );
   });
 
   it('answers 408 and closes when the body is shorter than its Content-Length', async () => {

@@ -25,7 +25,8 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
   let edrive: string;
   const packages = new Map<string, { exportId: string; bytes: Buffer }>();
 
-  const call = (method: string, p: string, body?: unknown, headers?: Record<string, string>) => t.call(token, method, p, { ...(body !== undefined && { json: body }), ...(headers && { headers }) });
+  const call = (method: string, p: string, body?: unknown, headers?: Record<string, string>) =>
+    t.call(token, method, p, { ...(body !== undefined && { json: body }), ...(headers && { headers }) });
 
   async function exportOf(col: string, body: Json): Promise<{ exportId: string; view: Json; bytes: Buffer }> {
     const res = await call('POST', `/v1/collections/${col}/exports`, body);
@@ -49,7 +50,12 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
   }
 
   /** The issue's checks of one package against the collection's current items. */
-  async function checkPackage(col: string, pkg: Buffer, view: Json, chatFormat: 'rsmf' | 'json'): Promise<Array<Record<string, string>>> {
+  async function checkPackage(
+    col: string,
+    pkg: Buffer,
+    view: Json,
+    chatFormat: 'rsmf' | 'json',
+  ): Promise<Array<Record<string, string>>> {
     const files = await unzip(pkg);
     const datBytes = files.get('DATA/custody.dat')!;
     expect(datHeader(datBytes)).toEqual(expect.arrayContaining(REQUIRED_FIELDS));
@@ -66,7 +72,8 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
         expect(sha256(files.get(r.NATIVE_PATH)!)).toBe(r.SHA256);
       }
       if (r.TEXT_PATH) expect(files.get(r.TEXT_PATH)!.length).toBeGreaterThan(0);
-      for (const f of ['DATE_CREATED', 'DATE_MODIFIED', 'DATE_SENT', 'COLLECTED_AT']) if (r[f]) expect(r[f], f).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+      for (const f of ['DATE_CREATED', 'DATE_MODIFIED', 'DATE_SENT', 'COLLECTED_AT'])
+        if (r[f]) expect(r[f], f).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
       if (r.ITEM_ID) {
         bump(r.ITEM_ID);
         const item = itemById.get(r.ITEM_ID)!;
@@ -116,28 +123,65 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
     }
     expect(suppressed).toBe(view.counts.duplicates_suppressed);
     const manifest = JSON.parse(files.get('manifest.json')!.toString('utf8'));
-    expect(manifest).toMatchObject({ format: 'custody-export/1', export_id: view.export_id, collection_id: col, documents: rows.length });
-    expect(manifest.files.map((f: Json) => f.path).sort()).toEqual([...files.keys()].filter((p) => p !== 'manifest.json' && p !== 'manifest.jws').sort());
+    expect(manifest).toMatchObject({
+      format: 'custody-export/1',
+      export_id: view.export_id,
+      collection_id: col,
+      documents: rows.length,
+    });
+    expect(manifest.files.map((f: Json) => f.path).sort()).toEqual(
+      [...files.keys()].filter((p) => p !== 'manifest.json' && p !== 'manifest.jws').sort(),
+    );
     const [header] = files.get('manifest.jws')!.toString('ascii').split('.');
-    expect(JSON.parse(Buffer.from(header, 'base64url').toString('utf8'))).toEqual({ alg: 'EdDSA', kid: expect.any(String) });
+    expect(JSON.parse(Buffer.from(header, 'base64url').toString('utf8'))).toEqual({
+      alg: 'EdDSA',
+      kid: expect.any(String),
+    });
     return rows;
   }
 
   beforeAll(async () => {
-    zoom = await startZoomSandbox({ seed: 7, users: 3, meetingsPerUser: 2, channels: 2, messagesPerChannel: 4, messagesPerChat: 3 });
-    ms = await startMicrosoftSandbox({ seed: 9, users: 2, usersWithoutDrive: 0, folderDepth: 1, foldersPerLevel: 1, filesPerFolder: 2 });
+    zoom = await startZoomSandbox({
+      seed: 7,
+      users: 3,
+      meetingsPerUser: 2,
+      channels: 2,
+      messagesPerChannel: 4,
+      messagesPerChat: 3,
+    });
+    ms = await startMicrosoftSandbox({
+      seed: 9,
+      users: 2,
+      usersWithoutDrive: 0,
+      folderDepth: 1,
+      foldersPerLevel: 1,
+      filesPerFolder: 2,
+    });
     t = await startTestApp({
       database,
       env: {
-        ZOOM_CLIENT_ID: zoom.clientId, ZOOM_CLIENT_SECRET: zoom.clientSecret, ZOOM_OAUTH_URL: zoom.oauthUrl, ZOOM_API_URL: zoom.apiUrl,
-        MS_CLIENT_ID: ms.clientId, MS_CLIENT_SECRET: ms.clientSecret, MS_LOGIN_URL: ms.loginUrl, MS_GRAPH_URL: ms.graphUrl,
+        ZOOM_CLIENT_ID: zoom.clientId,
+        ZOOM_CLIENT_SECRET: zoom.clientSecret,
+        ZOOM_OAUTH_URL: zoom.oauthUrl,
+        ZOOM_API_URL: zoom.apiUrl,
+        MS_CLIENT_ID: ms.clientId,
+        MS_CLIENT_SECRET: ms.clientSecret,
+        MS_LOGIN_URL: ms.loginUrl,
+        MS_GRAPH_URL: ms.graphUrl,
       },
     });
     token = await t.token('acme', [CB]);
     conf = await newCollection(t.call, token, 'conf', 'Zoom export');
     await pairFlow(t.call, token, conf, { type: 'conf', redirectTo: CB, state: 'c1', callbackOrigin: t.url });
     const all = { all_selected: true, selected: [], excluded: [] };
-    expect((await call('PATCH', `/v1/collections/${conf}`, { sync_filters: { account_owners: all, content_selections: all, chats: all }, type_sync: 'auto' })).status).toBe(204);
+    expect(
+      (
+        await call('PATCH', `/v1/collections/${conf}`, {
+          sync_filters: { account_owners: all, content_selections: all, chats: all },
+          type_sync: 'auto',
+        })
+      ).status,
+    ).toBe(204);
     expect((await call('POST', `/v1/collections/${conf}/start`)).status).toBe(200);
     await t.waitForStatus(token, conf, ['synced'], 30_000);
 
@@ -150,8 +194,21 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
     ms.mutate.addFile(bob, rootOf(bob), 'contract.txt', same);
     edrive = await newCollection(t.call, token, 'edrive', 'Drive export');
     await pairFlow(t.call, token, edrive, { type: 'edrive', redirectTo: CB, state: 'e1', callbackOrigin: t.url });
-    const drive = (name: string) => ({ all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: name });
-    expect((await call('PATCH', `/v1/collections/${edrive}`, { sync_filters: { [alice]: drive('Alice'), [bob]: drive('Bob') }, type_sync: 'auto' })).status).toBe(204);
+    const drive = (name: string) => ({
+      all_selected: true,
+      selected: [],
+      excluded: [],
+      filter_type: 'user_folders',
+      filter_name: name,
+    });
+    expect(
+      (
+        await call('PATCH', `/v1/collections/${edrive}`, {
+          sync_filters: { [alice]: drive('Alice'), [bob]: drive('Bob') },
+          type_sync: 'auto',
+        })
+      ).status,
+    ).toBe(204);
     expect((await call('POST', `/v1/collections/${edrive}/start`)).status).toBe(200);
     await t.waitForStatus(token, edrive, ['synced'], 30_000);
   }, 120_000);
@@ -206,7 +263,13 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
 
   it('verifies offline, and fails on a changed native byte, load-file line, manifest or audit row', async () => {
     const jwks = (await (await fetch(`${t.url}/v1/signing-keys`)).json()) as { keys: any[] };
-    expect(jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', use: 'sig', kid: expect.any(String), x: expect.any(String) });
+    expect(jwks.keys[0]).toMatchObject({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      use: 'sig',
+      kid: expect.any(String),
+      x: expect.any(String),
+    });
     const { bytes } = packages.get('edrive-global')!;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-export-'));
     try {
@@ -220,7 +283,11 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
         fs.mkdirSync(path.dirname(path.join(folder, p)), { recursive: true });
         fs.writeFileSync(path.join(folder, p), b);
       }
-      expect(await verifyPackage(folder, jwks)).toEqual({ ok: true, files: files.size - 2, documents: readDat(files.get('DATA/custody.dat')!).length });
+      expect(await verifyPackage(folder, jwks)).toEqual({
+        ok: true,
+        files: files.size - 2,
+        documents: readDat(files.get('DATA/custody.dat')!).length,
+      });
       const native = [...files.keys()].find((p) => p.startsWith('NATIVES/'))!;
       const tamper = async (p: string, change: (b: Buffer) => Buffer) => {
         fs.writeFileSync(path.join(folder, p), change(Buffer.from(files.get(p)!)));
@@ -233,9 +300,25 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
         return b;
       };
       expect(await tamper(native, flip)).toMatchObject({ ok: false, problem: expect.stringContaining(native) });
-      expect(await tamper('DATA/custody.dat', (b) => Buffer.from(b.toString('utf8').split('\r\n').filter((_l, i) => i !== 1).join('\r\n')))).toMatchObject({ ok: false });
-      expect(await tamper('manifest.json', (b) => Buffer.from(b.toString('utf8').replace('"documents": ', '"documents": 1'))) ).toMatchObject({ ok: false, problem: expect.stringMatching(/signature/) });
-      expect(await tamper('audit.jsonl', (b) => Buffer.from(b.toString('utf8').replace('"success"', '"failure"')))).toMatchObject({ ok: false });
+      expect(
+        await tamper('DATA/custody.dat', (b) =>
+          Buffer.from(
+            b
+              .toString('utf8')
+              .split('\r\n')
+              .filter((_l, i) => i !== 1)
+              .join('\r\n'),
+          ),
+        ),
+      ).toMatchObject({ ok: false });
+      expect(
+        await tamper('manifest.json', (b) =>
+          Buffer.from(b.toString('utf8').replace('"documents": ', '"documents": 1')),
+        ),
+      ).toMatchObject({ ok: false, problem: expect.stringMatching(/signature/) });
+      expect(
+        await tamper('audit.jsonl', (b) => Buffer.from(b.toString('utf8').replace('"success"', '"failure"'))),
+      ).toMatchObject({ ok: false });
       expect(await verifyPackage(folder, jwks)).toMatchObject({ ok: true });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -249,13 +332,18 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
     expect(await verification()).toMatchObject({ valid: true, broken_at: null });
     expect((await jsonOf(await call('GET', '/v1/audit/verification'), 200)).valid).toBe(true);
     const listed = await jsonOf(await call('GET', `/v1/audit?limit=200&target=${conf}`), 200);
-    for (const e of listed.items) expect(Object.keys(e)).toEqual(expect.arrayContaining(['seq', 'prev_hash', 'hash', 'collection_id']));
+    for (const e of listed.items)
+      expect(Object.keys(e)).toEqual(expect.arrayContaining(['seq', 'prev_hash', 'hash', 'collection_id']));
 
     await sql`update audit_log set outcome = 'forged' where chain_id = ${chain} and chain_seq = 2`.execute(db);
     expect(await verification()).toMatchObject({ valid: false, broken_at: { seq: 2, collection_id: conf } });
     expect((await jsonOf(await call('GET', '/v1/audit/verification'), 200)).valid).toBe(false);
     await sql`update audit_log set outcome = 'success' where chain_id = ${chain} and chain_seq = 2`.execute(db);
-    const original = (await sql<{ outcome: string }>`select outcome from audit_log where chain_id = ${chain} and chain_seq = 2`.execute(db)).rows[0];
+    const original = (
+      await sql<{ outcome: string }>`select outcome from audit_log where chain_id = ${chain} and chain_seq = 2`.execute(
+        db,
+      )
+    ).rows[0];
     expect(original).toBeDefined();
 
     await sql`update audit_log set chain_seq = -2 where chain_id = ${chain} and chain_seq = 2`.execute(db);
@@ -269,9 +357,14 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
 
     // A careful forger deletes the newest entries and rewinds the chain's head row: the export's signed head remains.
     const { exportId } = packages.get('conf-rsmf')!;
-    const head = (await sql<{ audit_seq: number }>`select audit_seq from exports where id = ${exportId}`.execute(db)).rows[0];
+    const head = (await sql<{ audit_seq: number }>`select audit_seq from exports where id = ${exportId}`.execute(db))
+      .rows[0];
     const keep = Number(head.audit_seq) - 1;
-    const prev = (await sql<{ hash: string }>`select hash from audit_log where chain_id = ${chain} and chain_seq = ${keep}`.execute(db)).rows[0];
+    const prev = (
+      await sql<{ hash: string }>`select hash from audit_log where chain_id = ${chain} and chain_seq = ${keep}`.execute(
+        db,
+      )
+    ).rows[0];
     await sql`delete from audit_log where chain_id = ${chain} and chain_seq > ${keep}`.execute(db);
     await sql`update audit_chains set seq = ${keep}, hash = ${prev.hash} where chain_id = ${chain}`.execute(db);
     const broken = await verification();

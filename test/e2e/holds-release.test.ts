@@ -35,8 +35,14 @@ for (const database of testDatabases) {
       return ((await res.json()) as Json).onna_id as string;
     };
     const item = (collectionId: string, sourceId: string) =>
-      app.ctx.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).where('source_id', '=', sourceId).executeTakeFirstOrThrow();
-    const refs = async (sha: string) => (await app.ctx.db.selectFrom('blob_refs').select('refs').where('sha256', '=', sha).executeTakeFirst())?.refs ?? 0;
+      app.ctx.db
+        .selectFrom('items')
+        .selectAll()
+        .where('collection_id', '=', collectionId)
+        .where('source_id', '=', sourceId)
+        .executeTakeFirstOrThrow();
+    const refs = async (sha: string) =>
+      (await app.ctx.db.selectFrom('blob_refs').select('refs').where('sha256', '=', sha).executeTakeFirst())?.refs ?? 0;
 
     it('keeps tombstoned content while any hold covers it, and purges it when the last one is released', async () => {
       const other = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer, typeSync: 'one' });
@@ -44,11 +50,29 @@ for (const database of testDatabases) {
       const held = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer, typeSync: 'auto' });
       const col = held.collectionId;
       await sync(col, {
-        units: [{ items: [{ kind: 'file', sourceId: 'own', content: own }, { kind: 'file', sourceId: 'shared', content: shared }, { kind: 'file', sourceId: 'alive', content: bytesOf('release-alive', 10) }] }],
+        units: [
+          {
+            items: [
+              { kind: 'file', sourceId: 'own', content: own },
+              { kind: 'file', sourceId: 'shared', content: shared },
+              { kind: 'file', sourceId: 'alive', content: bytesOf('release-alive', 10) },
+            ],
+          },
+        ],
       });
       const direct = await hold({ name: 'Direct', collection_ids: [col] });
       const byWorkspace = await hold({ name: 'Workspace', workspace_id: held.workspaceId });
-      await sync(col, { units: [{ items: [{ kind: 'file', sourceId: 'alive', content: bytesOf('release-alive', 10) }], deleted: [{ kind: 'file', sourceId: 'own' }, { kind: 'file', sourceId: 'shared' }] }] });
+      await sync(col, {
+        units: [
+          {
+            items: [{ kind: 'file', sourceId: 'alive', content: bytesOf('release-alive', 10) }],
+            deleted: [
+              { kind: 'file', sourceId: 'own' },
+              { kind: 'file', sourceId: 'shared' },
+            ],
+          },
+        ],
+      });
 
       for (const id of ['own', 'shared']) {
         const row = await item(col, id);

@@ -9,8 +9,19 @@ import { seedCollection } from '../support/sync-fixtures.ts';
 type Json = Record<string, any>;
 
 // Nothing here reaches a provider: listing items reads the database only.
-const zoom = createZoomConnector({ clientId: 'c', clientSecret: 's', oauthUrl: 'http://127.0.0.1:9', apiUrl: 'http://127.0.0.1:9/v2', lookbackDays: 30 });
-const onedrive = createOneDriveConnector({ clientId: 'c', clientSecret: 's', loginUrl: 'http://127.0.0.1:9', graphUrl: 'http://127.0.0.1:9/v1.0' });
+const zoom = createZoomConnector({
+  clientId: 'c',
+  clientSecret: 's',
+  oauthUrl: 'http://127.0.0.1:9',
+  apiUrl: 'http://127.0.0.1:9/v2',
+  lookbackDays: 30,
+});
+const onedrive = createOneDriveConnector({
+  clientId: 'c',
+  clientSecret: 's',
+  loginUrl: 'http://127.0.0.1:9',
+  graphUrl: 'http://127.0.0.1:9/v1.0',
+});
 
 for (const database of testDatabases) {
   describe(`item kinds come from the connector registry (${database.name})`, () => {
@@ -19,16 +30,46 @@ for (const database of testDatabases) {
     let conf: string;
     let edrive: string;
 
-    const insertItem = async (collectionId: string, accountId: string, kind: string, sourceId: string, metadata: Record<string, unknown> = {}) => {
+    const insertItem = async (
+      collectionId: string,
+      accountId: string,
+      kind: string,
+      sourceId: string,
+      metadata: Record<string, unknown> = {},
+    ) => {
       const at = new Date().toISOString();
       await app.ctx.db
         .insertInto('items')
         .values({
-          id: newId('itm'), collection_id: collectionId, account_id: accountId, kind, source_id: sourceId, name: sourceId, path: `/${sourceId}`,
-          custodian: 'u1', size: null, mime_type: null, sha256: null, md5: null, provider_hash_type: null, provider_hash_value: null,
-          hash_verified: null, created_datetime: null, modified_datetime: null, collected_datetime: at, deleted_at_source: null,
-          tombstoned_at: null, content_state: 'none', holds_ref: 0, run_id: 'run_x', version: null, metadata: JSON.stringify(metadata), text: null,
-          previous_versions: null, first_seen_at: at, updated_at: at,
+          id: newId('itm'),
+          collection_id: collectionId,
+          account_id: accountId,
+          kind,
+          source_id: sourceId,
+          name: sourceId,
+          path: `/${sourceId}`,
+          custodian: 'u1',
+          size: null,
+          mime_type: null,
+          sha256: null,
+          md5: null,
+          provider_hash_type: null,
+          provider_hash_value: null,
+          hash_verified: null,
+          created_datetime: null,
+          modified_datetime: null,
+          collected_datetime: at,
+          deleted_at_source: null,
+          tombstoned_at: null,
+          content_state: 'none',
+          holds_ref: 0,
+          run_id: 'run_x',
+          version: null,
+          metadata: JSON.stringify(metadata),
+          text: null,
+          previous_versions: null,
+          first_seen_at: at,
+          updated_at: at,
         })
         .execute();
     };
@@ -47,13 +88,27 @@ for (const database of testDatabases) {
     });
     afterAll(async () => app?.close());
 
-    const list = (collectionId: string, kind: string) => app.call(token, 'GET', `/v1/collections/${collectionId}/items?kind=${kind}`);
+    const list = (collectionId: string, kind: string) =>
+      app.call(token, 'GET', `/v1/collections/${collectionId}/items?kind=${kind}`);
 
     it('filters by any kind the collection type produces; closed captions and timelines are transcripts', async () => {
-      expect([...zoom.kinds].sort()).toEqual(
-        ['ai_meeting_notes', 'channel_message', 'chat_file', 'chat_message', 'meeting', 'meeting_chat', 'participant_audio', 'recording_audio', 'recording_video', 'transcript'],
-      );
-      for (const [kind, ids] of [['transcript', ['cc1', 'tl1']], ['meeting', ['m1']], ['recording_video', []]] as const) {
+      expect([...zoom.kinds].sort()).toEqual([
+        'ai_meeting_notes',
+        'channel_message',
+        'chat_file',
+        'chat_message',
+        'meeting',
+        'meeting_chat',
+        'participant_audio',
+        'recording_audio',
+        'recording_video',
+        'transcript',
+      ]);
+      for (const [kind, ids] of [
+        ['transcript', ['cc1', 'tl1']],
+        ['meeting', ['m1']],
+        ['recording_video', []],
+      ] as const) {
         const res = await list(conf, kind);
         expect(res.status, kind).toBe(200);
         expect(((await res.json()) as Json).items.map((i: Json) => i.source_id).sort()).toEqual(ids);

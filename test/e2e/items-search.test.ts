@@ -14,18 +14,28 @@ for (const database of testDatabases) {
     beforeAll(async () => {
       app = await startItemsApp(database, [createFakeConnector({ source: () => source })]);
       token = await app.token('acme');
-      ({ collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer, typeSync: 'auto' }));
+      ({ collectionId } = await seedCollection(app.ctx.db, {
+        account: 'acme',
+        sealer: app.ctx.sealer,
+        typeSync: 'auto',
+      }));
     });
     afterAll(async () => app?.close());
 
     const sync = async () => {
-      const { run_id } = (await (await app.call(token, 'POST', `/v1/collections/${collectionId}/start`)).json()) as { run_id: string };
+      const { run_id } = (await (await app.call(token, 'POST', `/v1/collections/${collectionId}/start`)).json()) as {
+        run_id: string;
+      };
       expect((await app.engine.runOnce(run_id)).status).toBe('succeeded');
     };
     const search = async (query: string, extra: Record<string, unknown> = {}) => {
-      const res = await app.call(token, 'POST', '/v1/search', { json: { query, collection_ids: [collectionId], ...extra } });
+      const res = await app.call(token, 'POST', '/v1/search', {
+        json: { query, collection_ids: [collectionId], ...extra },
+      });
       expect(res.status).toBe(200);
-      return ((await res.json()) as { results: { item: { source_id: string } }[] }).results.map((r) => r.item.source_id);
+      return ((await res.json()) as { results: { item: { source_id: string } }[] }).results.map(
+        (r) => r.item.source_id,
+      );
     };
 
     it('indexes item text and extracted content text, and drops purged content and deleted collections', async () => {
@@ -34,7 +44,12 @@ for (const database of testDatabases) {
           {
             items: [
               { kind: 'chat_message', sourceId: 'c1', name: 'chat', text: 'the quarterly zebra budget' },
-              { kind: 'file', sourceId: 'notes', name: 'notes.txt', content: Buffer.from('a giraffe walked into the meeting') },
+              {
+                kind: 'file',
+                sourceId: 'notes',
+                name: 'notes.txt',
+                content: Buffer.from('a giraffe walked into the meeting'),
+              },
             ],
           },
         ],
@@ -43,7 +58,14 @@ for (const database of testDatabases) {
       expect(await search('zebra')).toEqual(['c1']);
       expect(await search('giraffe')).toEqual(['notes']);
 
-      source = { units: [{ items: [{ kind: 'chat_message', sourceId: 'c1', name: 'chat', text: 'the quarterly zebra budget' }], deleted: [{ kind: 'file', sourceId: 'notes' }] }] };
+      source = {
+        units: [
+          {
+            items: [{ kind: 'chat_message', sourceId: 'c1', name: 'chat', text: 'the quarterly zebra budget' }],
+            deleted: [{ kind: 'file', sourceId: 'notes' }],
+          },
+        ],
+      };
       await sync();
       expect(await search('giraffe')).toEqual([]);
       expect(await search('notes', { include_deleted: true })).toEqual(['notes']);

@@ -38,7 +38,19 @@ for (const database of testDatabases) {
         ...base,
         async *collect(_ctx: CollectContext): AsyncIterable<CollectEvent> {
           for (const [name, given] of TIMES) {
-            yield { type: 'item', item: { kind: 'meeting', sourceId: name, name: `standup ${name}`, path: `/${name}`, custodian: 'u1', createdAt: given, modifiedAt: given, metadata: { start_time: given } } };
+            yield {
+              type: 'item',
+              item: {
+                kind: 'meeting',
+                sourceId: name,
+                name: `standup ${name}`,
+                path: `/${name}`,
+                custodian: 'u1',
+                createdAt: given,
+                modifiedAt: given,
+                metadata: { start_time: given },
+              },
+            };
           }
         },
       };
@@ -51,21 +63,32 @@ for (const database of testDatabases) {
     afterAll(async () => app?.close());
 
     it('the items API shows toISOString() times; the provider value stays in metadata', async () => {
-      const items = ((await (await app.call(token, 'GET', `/v1/collections/${collectionId}/items`)).json()) as Json).items as Json[];
+      const items = ((await (await app.call(token, 'GET', `/v1/collections/${collectionId}/items`)).json()) as Json)
+        .items as Json[];
       for (const [name, given, stored] of TIMES) {
         const item = items.find((i) => i.source_id === name)!;
-        expect(item, name).toMatchObject({ created_datetime: stored, modified_datetime: stored, metadata: { start_time: given } });
+        expect(item, name).toMatchObject({
+          created_datetime: stored,
+          modified_datetime: stored,
+          metadata: { start_time: given },
+        });
         expect(item.collected_datetime).toBe(new Date(item.collected_datetime).toISOString());
       }
     });
 
     it('search date filters compare the instants, whatever form the provider used', async () => {
       const search = async (body: Json) => {
-        const res = await app.call(token, 'POST', '/v1/search', { json: { query: 'standup', collection_ids: [collectionId], ...body } });
+        const res = await app.call(token, 'POST', '/v1/search', {
+          json: { query: 'standup', collection_ids: [collectionId], ...body },
+        });
         expect(res.status).toBe(200);
         return (((await res.json()) as Json).results as Json[]).map((r) => r.item.source_id as string).sort();
       };
-      expect(await search({ date_from: '2024-05-01T10:00:00Z', date_to: '2024-05-01T10:00:00Z' })).toEqual(['offset', 'unzoned', 'zulu']);
+      expect(await search({ date_from: '2024-05-01T10:00:00Z', date_to: '2024-05-01T10:00:00Z' })).toEqual([
+        'offset',
+        'unzoned',
+        'zulu',
+      ]);
       expect(await search({ date_to: '2024-05-01T09:59:59Z' })).toEqual(['fraction']);
     });
   });

@@ -29,13 +29,24 @@ for (const database of testDatabases) {
     beforeAll(async () => {
       app = await startItemsApp(database, [connector]);
       token = await app.token('acme');
-      ({ collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer, typeSync: 'arch' }));
+      ({ collectionId } = await seedCollection(app.ctx.db, {
+        account: 'acme',
+        sealer: app.ctx.sealer,
+        typeSync: 'arch',
+      }));
       source = {
         units: [
           {
             items: [
               { kind: 'file', sourceId: 'doc', name: 'budget.txt', content: v1, version: '1', metadata: { rev: 1 } },
-              { kind: 'chat_message', sourceId: 'msg', name: 'msg', text: 'meet at 10', version: 'a', metadata: { status: 'Normal' } },
+              {
+                kind: 'chat_message',
+                sourceId: 'msg',
+                name: 'msg',
+                text: 'meet at 10',
+                version: 'a',
+                metadata: { status: 'Normal' },
+              },
             ],
           },
         ],
@@ -45,8 +56,22 @@ for (const database of testDatabases) {
         units: [
           {
             items: [
-              { kind: 'file', sourceId: 'doc', name: 'budget final.txt', content: v2, version: '2', metadata: { rev: 2 } },
-              { kind: 'chat_message', sourceId: 'msg', name: 'msg', text: 'meet at 11', version: 'b', metadata: { status: 'Edited' } },
+              {
+                kind: 'file',
+                sourceId: 'doc',
+                name: 'budget final.txt',
+                content: v2,
+                version: '2',
+                metadata: { rev: 2 },
+              },
+              {
+                kind: 'chat_message',
+                sourceId: 'msg',
+                name: 'msg',
+                text: 'meet at 11',
+                version: 'b',
+                metadata: { status: 'Edited' },
+              },
             ],
           },
         ],
@@ -55,7 +80,8 @@ for (const database of testDatabases) {
     });
     afterAll(async () => app?.close());
 
-    const get = (p: string, headers?: Record<string, string>) => app.call(token, 'GET', `/v1/collections/${collectionId}${p}`, { headers });
+    const get = (p: string, headers?: Record<string, string>) =>
+      app.call(token, 'GET', `/v1/collections/${collectionId}${p}`, { headers });
     const itemId = async (sourceId: string) => {
       const { items } = (await (await get('/items')).json()) as { items: Json[] };
       return items.find((i) => i.source_id === sourceId)!.onna_id as string;
@@ -88,7 +114,16 @@ for (const database of testDatabases) {
         ],
       });
       const msg = (await (await get(`/items/${await itemId('msg')}/versions`)).json()) as Json;
-      expect(msg.versions).toEqual([expect.objectContaining({ version_number: 1, text: 'meet at 10', metadata: { status: 'Normal' }, sha256: null, content_available: false, run_id: runIds[0] })]);
+      expect(msg.versions).toEqual([
+        expect.objectContaining({
+          version_number: 1,
+          text: 'meet at 10',
+          metadata: { status: 'Normal' },
+          sha256: null,
+          content_available: false,
+          run_id: runIds[0],
+        }),
+      ]);
     });
 
     it("downloads a version's bytes with ETag, Range and If-None-Match; 404 where there is none", async () => {
@@ -130,7 +165,10 @@ for (const database of testDatabases) {
       expect((await get(path, { range: 'bytes=0-9', 'if-range': `"${sha256(v2)}"` })).status).toBe(200);
       const failed = await get(path, { 'if-match': '"nope"' });
       expect(failed.status).toBe(412);
-      expect(await failed.json()).toMatchObject({ code: '00412_precondition_failed', id: failed.headers.get('x-correlation-id') });
+      expect(await failed.json()).toMatchObject({
+        code: '00412_precondition_failed',
+        id: failed.headers.get('x-correlation-id'),
+      });
       expect((await get(path, { 'if-match': `"${sha256(v1)}"` })).status).toBe(200);
       expect((await get(path, { 'if-unmodified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' })).status).toBe(412);
       expect((await get(path, { 'if-none-match': '*' })).status).toBe(304);
@@ -143,7 +181,12 @@ for (const database of testDatabases) {
       for (const n of ['Infinity', '-Infinity', '1e0', '0x1', '1.5', 'abc', '+1', '1%20', '0', '-1', '1000001']) {
         const res = await get(`/items/${doc}/versions/${n}/content`);
         const body = (await res.json()) as Json;
-        expect({ n, status: res.status, pointer: body.source?.pointer, id: body.id }).toEqual({ n, status: 400, pointer: '/params/version_number', id: res.headers.get('x-correlation-id') });
+        expect({ n, status: res.status, pointer: body.source?.pointer, id: body.id }).toEqual({
+          n,
+          status: 400,
+          pointer: '/params/version_number',
+          id: res.headers.get('x-correlation-id'),
+        });
       }
       expect((await get(`/items/${doc}/versions/1/content`)).status).toBe(200);
     });
@@ -154,17 +197,33 @@ for (const database of testDatabases) {
       const doc = m.items.find((i: Json) => i.source_id === 'doc');
       expect(doc).toMatchObject({ version_number: 2, sha256: sha256(v2), run_id: runIds[1] });
       expect(doc.previous_versions).toEqual([
-        expect.objectContaining({ version_number: 1, sha256: sha256(v1), md5: expect.stringMatching(/^[0-9a-f]{32}$/), run_id: runIds[0], superseded_by_run_id: runIds[1], content_retained: true, name: 'budget.txt' }),
+        expect.objectContaining({
+          version_number: 1,
+          sha256: sha256(v1),
+          md5: expect.stringMatching(/^[0-9a-f]{32}$/),
+          run_id: runIds[0],
+          superseded_by_run_id: runIds[1],
+          content_retained: true,
+          name: 'budget.txt',
+        }),
       ]);
 
       const rows = parseCsv(await (await get('/manifest?format=csv')).text());
       const header = rows[0];
       expect(header.slice(0, 4)).toEqual(['record_type', 'onna_id', 'kind', 'source_id']);
-      expect(header.slice(-5)).toEqual(['detail', 'version_number', 'superseded_datetime', 'superseded_by_run_id', 'content_retained']);
+      expect(header.slice(-5)).toEqual([
+        'detail',
+        'version_number',
+        'superseded_datetime',
+        'superseded_by_run_id',
+        'content_retained',
+      ]);
       expect(rows.every((r) => r.length === header.length)).toBe(true);
       const col = (r: string[], name: string) => r[header.indexOf(name)];
       const docRows = rows.filter((r) => col(r, 'source_id') === 'doc');
-      expect(docRows.map((r) => [col(r, 'record_type'), col(r, 'version_number'), col(r, 'sha256'), col(r, 'run_id')])).toEqual([
+      expect(
+        docRows.map((r) => [col(r, 'record_type'), col(r, 'version_number'), col(r, 'sha256'), col(r, 'run_id')]),
+      ).toEqual([
         ['item', '2', sha256(v2), runIds[1]],
         ['version', '1', sha256(v1), runIds[0]],
       ]);

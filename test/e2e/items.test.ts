@@ -6,8 +6,25 @@ import { seedCollection } from '../support/sync-fixtures.ts';
 import { parseCsv } from '../support/app.ts';
 
 const ITEM_KEYS = [
-  'onna_id', 'collection_id', 'kind', 'source_id', 'name', 'path', 'custodian', 'size', 'mime_type', 'sha256', 'md5',
-  'provider_hash', 'hash_verified', 'created_datetime', 'modified_datetime', 'collected_datetime', 'deleted_at_source', 'run_id', 'metadata',
+  'onna_id',
+  'collection_id',
+  'kind',
+  'source_id',
+  'name',
+  'path',
+  'custodian',
+  'size',
+  'mime_type',
+  'sha256',
+  'md5',
+  'provider_hash',
+  'hash_verified',
+  'created_datetime',
+  'modified_datetime',
+  'collected_datetime',
+  'deleted_at_source',
+  'run_id',
+  'metadata',
 ].sort();
 
 const doc = bytesOf('e2e-doc', 50_000);
@@ -26,18 +43,35 @@ for (const database of testDatabases) {
       app = await startItemsApp(database, [connector]);
       token = await app.token('acme');
       otherToken = await app.token('umbrella');
-      ({ collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer, typeSync: 'auto', filters: { users: ['u1'] } }));
+      ({ collectionId } = await seedCollection(app.ctx.db, {
+        account: 'acme',
+        sealer: app.ctx.sealer,
+        typeSync: 'auto',
+        filters: { users: ['u1'] },
+      }));
       source = {
         units: [
           {
             items: [
-              { kind: 'file', sourceId: 'doc', name: 'report, final.pdf', content: doc, custodian: 'u1', metadata: { webUrl: 'https://x/doc' } },
+              {
+                kind: 'file',
+                sourceId: 'doc',
+                name: 'report, final.pdf',
+                content: doc,
+                custodian: 'u1',
+                metadata: { webUrl: 'https://x/doc' },
+              },
               { kind: 'file', sourceId: 'clip', name: '=HYPERLINK("x")', content: clip, custodian: 'u2', hash: 'bad' },
               { kind: 'folder', sourceId: 'dir', name: 'Projects', custodian: 'u1' },
             ],
             errors: ['user u3 has no drive'],
           },
-          { items: [{ kind: 'meeting', sourceId: 'm1', name: 'Standup', custodian: 'u2' }, { kind: 'file', sourceId: 'old', content: bytesOf('e2e-old', 10) }] },
+          {
+            items: [
+              { kind: 'meeting', sourceId: 'm1', name: 'Standup', custodian: 'u2' },
+              { kind: 'file', sourceId: 'old', content: bytesOf('e2e-old', 10) },
+            ],
+          },
         ],
       };
       const start = await app.call(token, 'POST', `/v1/collections/${collectionId}/start`);
@@ -46,14 +80,22 @@ for (const database of testDatabases) {
       // `user u3 has no drive` is a failed piece: the run is honest about it.
       expect((await app.engine.runOnce(run_id)).status).toBe('completed_with_errors');
       source = { units: [{ items: [], deleted: [{ kind: 'file', sourceId: 'old' }] }] };
-      const again = (await (await app.call(token, 'POST', `/v1/collections/${collectionId}/start`)).json()) as { run_id: string; created: boolean };
+      const again = (await (await app.call(token, 'POST', `/v1/collections/${collectionId}/start`)).json()) as {
+        run_id: string;
+        created: boolean;
+      };
       expect(again.created).toBe(true);
       await app.engine.runOnce(again.run_id);
     });
     afterAll(async () => app?.close());
 
-    const get = async (p: string, t: string | null = token, headers?: Record<string, string>) => app.call(t, 'GET', p, { headers });
-    const list = async (q = '') => (await (await get(`/v1/collections/${collectionId}/items${q}`)).json()) as { items: Record<string, unknown>[]; cursor: string | null };
+    const get = async (p: string, t: string | null = token, headers?: Record<string, string>) =>
+      app.call(t, 'GET', p, { headers });
+    const list = async (q = '') =>
+      (await (await get(`/v1/collections/${collectionId}/items${q}`)).json()) as {
+        items: Record<string, unknown>[];
+        cursor: string | null;
+      };
 
     it('lists items in the fixed Item shape, paged, filterable by kind and custodian, without tombstones', async () => {
       const all = await list('?limit=200');
@@ -72,7 +114,11 @@ for (const database of testDatabases) {
         deleted_at_source: null,
         metadata: { webUrl: 'https://x/doc' },
       });
-      expect(all.items.find((i) => i.source_id === 'dir')).toMatchObject({ sha256: null, provider_hash: null, hash_verified: null });
+      expect(all.items.find((i) => i.source_id === 'dir')).toMatchObject({
+        sha256: null,
+        provider_hash: null,
+        hash_verified: null,
+      });
       const first = await list('?limit=3');
       expect(first.items).toEqual(all.items.slice(0, 3));
       const second = await list(`?limit=3&cursor=${first.cursor}`);
@@ -121,7 +167,10 @@ for (const database of testDatabases) {
 
       const failed = await get(path, token, { 'if-match': '"nope"' });
       expect(failed.status).toBe(412);
-      expect(await failed.json()).toMatchObject({ code: '00412_precondition_failed', id: failed.headers.get('x-correlation-id') });
+      expect(await failed.json()).toMatchObject({
+        code: '00412_precondition_failed',
+        id: failed.headers.get('x-correlation-id'),
+      });
       expect(await status({ 'if-match': `"nope", ${etag}` })).toBe(200);
       expect(await status({ 'if-match': '*' })).toBe(200);
       expect(await status({ 'if-match': `W/${etag}` })).toBe(412); // If-Match compares strongly
@@ -148,13 +197,22 @@ for (const database of testDatabases) {
       expect(await ranged({ range: 'bytes=0-9', 'if-range': etag })).toEqual({ status: 206, length: 10 });
       expect(await ranged({ range: 'bytes=0-9', 'if-range': lastModified })).toEqual({ status: 206, length: 10 });
       for (const stale of ['"other"', `W/${etag}`, OLD, 'not a validator']) {
-        expect(await ranged({ range: 'bytes=0-9', 'if-range': stale }), stale).toEqual({ status: 200, length: doc.length });
+        expect(await ranged({ range: 'bytes=0-9', 'if-range': stale }), stale).toEqual({
+          status: 200,
+          length: doc.length,
+        });
       }
-      expect(await ranged({ range: `bytes=${doc.length}-`, 'if-range': '"other"' })).toEqual({ status: 200, length: doc.length });
+      expect(await ranged({ range: `bytes=${doc.length}-`, 'if-range': '"other"' })).toEqual({
+        status: 200,
+        length: doc.length,
+      });
 
       // An item without content answers its 404 before any precondition.
       const folder = (await list('?kind=folder')).items[0];
-      expect((await get(`/v1/collections/${collectionId}/items/${folder.onna_id}/content`, token, { 'if-none-match': '*' })).status).toBe(404);
+      expect(
+        (await get(`/v1/collections/${collectionId}/items/${folder.onna_id}/content`, token, { 'if-none-match': '*' }))
+          .status,
+      ).toBe(404);
     });
 
     it('answers 404 for another account and 401 without a token', async () => {
@@ -168,13 +226,27 @@ for (const database of testDatabases) {
     });
 
     it('shows the run history with counters and errors, and the latest run on the collection', async () => {
-      const body = (await (await get(`/v1/collections/${collectionId}/runs`)).json()) as { runs: Record<string, unknown>[] };
+      const body = (await (await get(`/v1/collections/${collectionId}/runs`)).json()) as {
+        runs: Record<string, unknown>[];
+      };
       expect(body.runs).toHaveLength(2);
       const [latest, first] = body.runs;
-      expect(first).toMatchObject({ trigger: 'start', status: 'completed_with_errors', attempt: 1, counters: { listed: 5, collected: 5, failed: 1 }, error_count: 2 });
-      expect((first.errors as { reason: string }[]).map((e) => e.reason).sort()).toEqual([expect.stringContaining('sha1Hash mismatch'), 'user u3 has no drive']);
+      expect(first).toMatchObject({
+        trigger: 'start',
+        status: 'completed_with_errors',
+        attempt: 1,
+        counters: { listed: 5, collected: 5, failed: 1 },
+        error_count: 2,
+      });
+      expect((first.errors as { reason: string }[]).map((e) => e.reason).sort()).toEqual([
+        expect.stringContaining('sha1Hash mismatch'),
+        'user u3 has no drive',
+      ]);
       expect(latest).toMatchObject({ status: 'succeeded', counters: { listed: 0 } });
-      const collection = (await (await get(`/v1/collections/${collectionId}`)).json()) as { latest_run: { run_id: string }; sync_status: string };
+      const collection = (await (await get(`/v1/collections/${collectionId}`)).json()) as {
+        latest_run: { run_id: string };
+        sync_status: string;
+      };
       expect(collection.sync_status).toBe('synced');
       expect(collection.latest_run.run_id).toBe(latest.run_id);
     });
@@ -188,16 +260,35 @@ for (const database of testDatabases) {
         collection: { onna_id: collectionId, type: 'fake', type_sync: 'auto' },
         filters: { users: ['u1'] },
         filters_fingerprint: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
-        counts: { items: 5, items_by_kind: { file: 3, folder: 1, meeting: 1 }, hash_verified: 2, hash_mismatch: 1, without_content: 2, tombstoned: 1, deleted_at_source: 1, exceptions: 2 },
+        counts: {
+          items: 5,
+          items_by_kind: { file: 3, folder: 1, meeting: 1 },
+          hash_verified: 2,
+          hash_mismatch: 1,
+          without_content: 2,
+          tombstoned: 1,
+          deleted_at_source: 1,
+          exceptions: 2,
+        },
       });
       expect(m.runs).toHaveLength(2);
       const bySource = Object.fromEntries(m.items.map((i: any) => [i.source_id, i]));
       expect(Object.keys(bySource).sort()).toEqual(['clip', 'dir', 'doc', 'm1', 'old']);
-      expect(bySource.doc).toMatchObject({ path: '/fake/report, final.pdf', custodian: 'u1', sha256: sha256(doc), provider_hash_value: sha1(doc), hash_verified: true, created_datetime: '2024-01-01T00:00:00.000Z' });
+      expect(bySource.doc).toMatchObject({
+        path: '/fake/report, final.pdf',
+        custodian: 'u1',
+        sha256: sha256(doc),
+        provider_hash_value: sha1(doc),
+        hash_verified: true,
+        created_datetime: '2024-01-01T00:00:00.000Z',
+      });
       expect(bySource.clip).toMatchObject({ hash_verified: false });
       expect(bySource.old.tombstoned_datetime).not.toBeNull();
       expect(bySource.m1.tombstoned_datetime).toBeNull();
-      expect(m.exceptions.map((e: any) => e.reason).sort()).toEqual([expect.stringContaining('sha1Hash mismatch'), 'user u3 has no drive']);
+      expect(m.exceptions.map((e: any) => e.reason).sort()).toEqual([
+        expect.stringContaining('sha1Hash mismatch'),
+        'user u3 has no drive',
+      ]);
     });
 
     it('produces the CSV manifest as one rectangular table with summary, item and exception rows', async () => {
@@ -208,13 +299,27 @@ for (const database of testDatabases) {
       expect(header.slice(0, 4)).toEqual(['record_type', 'onna_id', 'kind', 'source_id']);
       expect(rows.every((r) => r.length === header.length)).toBe(true);
       const col = (r: string[], name: string) => r[header.indexOf(name)];
-      expect(rows.slice(1).map((r) => r[0])).toEqual(['summary', 'item', 'item', 'item', 'item', 'item', 'exception', 'exception']);
+      expect(rows.slice(1).map((r) => r[0])).toEqual([
+        'summary',
+        'item',
+        'item',
+        'item',
+        'item',
+        'item',
+        'exception',
+        'exception',
+      ]);
       expect(JSON.parse(col(rows[1], 'detail'))).toMatchObject({ counts: { items: 5 } });
       const docRow = rows.find((r) => col(r, 'source_id') === 'doc')!;
       expect(col(docRow, 'name')).toBe('report, final.pdf');
       expect(col(docRow, 'sha256')).toBe(sha256(doc));
       expect(col(docRow, 'hash_verified')).toBe('true');
-      expect(col(rows.find((r) => col(r, 'source_id') === 'clip')!, 'name')).toBe(`'=HYPERLINK("x")`);
+      expect(
+        col(
+          rows.find((r) => col(r, 'source_id') === 'clip')!,
+          'name',
+        ),
+      ).toBe(`'=HYPERLINK("x")`);
     });
   });
 }

@@ -6,7 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
-import { httpCaller, jsonOf, listItems, newCollection, pairFlow, tokenFor, waitForStatus, type Call, type Json } from '../support/app.ts';
+import {
+  httpCaller,
+  jsonOf,
+  listItems,
+  newCollection,
+  pairFlow,
+  tokenFor,
+  waitForStatus,
+  type Call,
+  type Json,
+} from '../support/app.ts';
 import { pgUrl } from '../support/databases.ts';
 import { scratchDatabase, simulatorEnv, type ScratchDatabase } from '../support/scratch-database.ts';
 import { createClient, startCustody, type ServeProcess } from '../support/process.ts';
@@ -31,8 +41,10 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
   let env: Record<string, string>;
 
   // A run is planned by one worker and split into unit jobs (one per custodian) that any worker takes.
-  const startedBy = (p: ServeProcess, runId: string) => p.logs().some((l) => (l.msg === 'run started' || l.msg === 'unit started') && l.run_id === runId);
-  const runsOf = async (id: string) => (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/runs`), 200)).runs as Json[];
+  const startedBy = (p: ServeProcess, runId: string) =>
+    p.logs().some((l) => (l.msg === 'run started' || l.msg === 'unit started') && l.run_id === runId);
+  const runsOf = async (id: string) =>
+    (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/runs`), 200)).runs as Json[];
   const until = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => {
     const end = Date.now() + timeoutMs;
     for (;;) {
@@ -45,13 +57,24 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
   const collection = async (name: string, typeSync: 'one' | 'auto') => {
     const id = await newCollection(call, token, 'conf', name);
     await pairFlow(call, token, id, { type: 'conf', redirectTo: CB, state: name });
-    expect((await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: everything, type_sync: typeSync } })).status).toBe(204);
+    expect(
+      (await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: everything, type_sync: typeSync } }))
+        .status,
+    ).toBe(204);
     return id;
   };
 
   beforeAll(async () => {
     db = await scratchDatabase('custody_jobs');
-    zoom = await startZoomSandbox({ seed: 91, users: 12, meetingsPerUser: 3, channels: 2, messagesPerChannel: 3, messagesPerChat: 2, latencyMs: 25 });
+    zoom = await startZoomSandbox({
+      seed: 91,
+      users: 12,
+      meetingsPerUser: 3,
+      channels: 2,
+      messagesPerChannel: 3,
+      messagesPerChat: 2,
+      latencyMs: 25,
+    });
     env = {
       DATABASE_URL: db.url,
       DATA_DIR: dataDir,
@@ -63,7 +86,10 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
     };
     api = await startCustody('api', { ...env, WORKERS: 'none' });
     call = httpCaller(api.url);
-    token = await tokenFor(call, await createClient({ DATABASE_URL: env.DATABASE_URL, DATA_DIR: dataDir }, 'acme', [CB]));
+    token = await tokenFor(
+      call,
+      await createClient({ DATABASE_URL: env.DATABASE_URL, DATA_DIR: dataDir }, 'acme', [CB]),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -74,10 +100,15 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
   }, 60_000);
 
   it('a worker killed with SIGKILL mid-run: another worker takes the run over and finishes it, each item stored once', async () => {
-    workers.push(await startCustody('worker-1', env, { worker: true }), await startCustody('worker-2', env, { worker: true }));
+    workers.push(
+      await startCustody('worker-1', env, { worker: true }),
+      await startCustody('worker-2', env, { worker: true }),
+    );
     const id = await collection('killed', 'one');
     const { run_id: runId } = await jsonOf(await call(token, 'POST', `/v1/collections/${id}/start`), 200);
-    const first = await until('a worker to take the run', async () => workers.find((w) => startedBy(w, runId as string)));
+    const first = await until('a worker to take the run', async () =>
+      workers.find((w) => startedBy(w, runId as string)),
+    );
     await until('items to be collected', async () => {
       const run = (await runsOf(id))[0];
       return (run.counters as { collected: number }).collected > 0 ? run : undefined;
@@ -100,7 +131,11 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
   it('an auto collection re-runs through its schedule job (run_at), with the sweep out of the way', async () => {
     for (const w of workers.splice(0)) await w.stop('SIGTERM', 10_000);
     // 3 s between runs; the sweep (which would also find the due collection) every 10 minutes
-    const scheduled = await startCustody('worker-3', { ...env, SYNC_INTERVAL_MINUTES: '0.05', JOB_SWEEP_SECONDS: '600' }, { worker: true });
+    const scheduled = await startCustody(
+      'worker-3',
+      { ...env, SYNC_INTERVAL_MINUTES: '0.05', JOB_SWEEP_SECONDS: '600' },
+      { worker: true },
+    );
     workers.push(scheduled);
     const id = await collection('scheduled', 'auto');
     expect((await call(token, 'POST', `/v1/collections/${id}/start`)).status).toBe(200);
@@ -110,7 +145,11 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
       const runs = await runsOf(id);
       return runs.find((r) => r.trigger === 'schedule' && r.status === 'succeeded');
     });
-    expect(scheduled.logs().some((l) => l.msg === 'scheduled run queued' && l.collection_id === id && l.run_id === rerun.run_id)).toBe(true);
+    expect(
+      scheduled
+        .logs()
+        .some((l) => l.msg === 'scheduled run queued' && l.collection_id === id && l.run_id === rerun.run_id),
+    ).toBe(true);
   }, 120_000);
 
   it('a cancelled run stops on the worker executing it within seconds; what was collected stays', async () => {
@@ -122,7 +161,10 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
       return (run.counters as { collected: number }).collected > 0 ? run : undefined;
     });
     expect((await call(token, 'POST', `/v1/collections/${id}/runs/${runId as string}/cancel`)).status).toBe(202);
-    await worker.waitForLog((l) => l.run_id === runId && (l.msg === 'run stopped: cancelled' || l.msg === 'unit stopped: cancelled'), 10_000);
+    await worker.waitForLog(
+      (l) => l.run_id === runId && (l.msg === 'run stopped: cancelled' || l.msg === 'unit stopped: cancelled'),
+      10_000,
+    );
     const run = (await runsOf(id))[0];
     expect(run.status).toBe('cancelled');
     const collected = (run.counters as { collected: number }).collected;

@@ -17,7 +17,9 @@ describe('METRICS_PORT', () => {
     const res = await fetch(`http://127.0.0.1:${port}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(text).toMatch(/^custody_http_request_duration_seconds_count\{route="\/v1\/workspaces",method="GET",status="200"\} 1$/m);
+    expect(text).toMatch(
+      /^custody_http_request_duration_seconds_count\{route="\/v1\/workspaces",method="GET",status="200"\} 1$/m,
+    );
     expect(text).toMatch(/^# TYPE custody_runs gauge$/m);
     expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
     expect((await fetch(`${app.url}/metrics`)).status).toBe(404);

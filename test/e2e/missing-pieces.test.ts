@@ -18,7 +18,12 @@ for (const database of testDatabases) {
     const revoked: Grant[] = [];
     const fake = createFakeConnector({ source: () => source });
     // A connector whose OAuth offers revocation (neither built-in one does): DELETE of its wallet revokes the grant.
-    const revocable: Connector = { ...fake, type: 'revocable', configType: 'revocable', oauth: { ...fake.oauth, revoke: async (g: Grant) => void revoked.push(g) } as Connector['oauth'] };
+    const revocable: Connector = {
+      ...fake,
+      type: 'revocable',
+      configType: 'revocable',
+      oauth: { ...fake.oauth, revoke: async (g: Grant) => void revoked.push(g) } as Connector['oauth'],
+    };
 
     beforeAll(async () => {
       app = await startItemsApp(database, [fake, revocable]);
@@ -32,10 +37,16 @@ for (const database of testDatabases) {
       if (status !== undefined) expect(res.status, JSON.stringify(body)).toBe(status);
       return body;
     };
-    const audit = async (action: string) => (await json(await app.call(token, 'GET', `/v1/audit?action=${action}&limit=200`), 200)).items as Json[];
+    const audit = async (action: string) =>
+      (await json(await app.call(token, 'GET', `/v1/audit?action=${action}&limit=200`), 200)).items as Json[];
 
     it('DELETE /v1/wallet/{id}: 409 naming the collection while one uses it, then 204, gone, revoked where the provider offers it', async () => {
-      const seeded = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer, type: 'revocable', grant: { access_token: 'at-1', refresh_token: 'rt-1' } });
+      const seeded = await seedCollection(app.ctx.db, {
+        account: 'acme',
+        sealer: app.ctx.sealer,
+        type: 'revocable',
+        grant: { access_token: 'at-1', refresh_token: 'rt-1' },
+      });
       const inUse = await app.call(token, 'DELETE', `/v1/wallet/${seeded.walletId}`);
       const refusal = await json(inUse, 409);
       expect(refusal.code).toBe('00409_in_use');
@@ -71,17 +82,44 @@ for (const database of testDatabases) {
 
     it('a released hold keeps its history: GET answers it, the list shows both, ?status= filters, releasing again is 409', async () => {
       const { collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer });
-      const kept = (await json(await app.call(token, 'POST', '/v1/legalhold/holds', { json: { name: 'Kept', collection_ids: [collectionId] } }), 201)).onna_id;
-      const gone = (await json(await app.call(token, 'POST', '/v1/legalhold/holds', { json: { name: 'Released', collection_ids: [collectionId] } }), 201)).onna_id;
+      const kept = (
+        await json(
+          await app.call(token, 'POST', '/v1/legalhold/holds', {
+            json: { name: 'Kept', collection_ids: [collectionId] },
+          }),
+          201,
+        )
+      ).onna_id;
+      const gone = (
+        await json(
+          await app.call(token, 'POST', '/v1/legalhold/holds', {
+            json: { name: 'Released', collection_ids: [collectionId] },
+          }),
+          201,
+        )
+      ).onna_id;
       expect((await app.call(token, 'DELETE', `/v1/legalhold/holds/${gone}`)).status).toBe(204);
 
       const [releaseEntry] = (await audit('legalhold.release')).filter((e) => e.target_id === gone);
       const released = await json(await app.call(token, 'GET', `/v1/legalhold/holds/${gone}`), 200);
-      expect(released).toMatchObject({ onna_id: gone, name: 'Released', status: 'released', collection_ids: [collectionId], released_by: releaseEntry.client_id });
+      expect(released).toMatchObject({
+        onna_id: gone,
+        name: 'Released',
+        status: 'released',
+        collection_ids: [collectionId],
+        released_by: releaseEntry.client_id,
+      });
       expect(Date.parse(released.released_at)).toBeGreaterThanOrEqual(Date.parse(released.creation_datetime));
-      expect(await json(await app.call(token, 'GET', `/v1/legalhold/holds/${kept}`), 200)).toMatchObject({ status: 'active', released_at: null, released_by: null });
+      expect(await json(await app.call(token, 'GET', `/v1/legalhold/holds/${kept}`), 200)).toMatchObject({
+        status: 'active',
+        released_at: null,
+        released_by: null,
+      });
 
-      const ids = async (query: string) => (await json(await app.call(token, 'GET', `/v1/legalhold/holds?limit=200${query}`), 200)).items.map((h: Json) => h.onna_id);
+      const ids = async (query: string) =>
+        (await json(await app.call(token, 'GET', `/v1/legalhold/holds?limit=200${query}`), 200)).items.map(
+          (h: Json) => h.onna_id,
+        );
       expect(await ids('')).toEqual(expect.arrayContaining([kept, gone]));
       expect(await ids('&status=active')).toContain(kept);
       expect(await ids('&status=active')).not.toContain(gone);
@@ -98,10 +136,13 @@ for (const database of testDatabases) {
 
     it('each answered download (range requests included) is a content.download entry; manifest and reconciliation exports are audited', async () => {
       const { collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer });
-      source = { units: [{ items: [{ kind: 'file', sourceId: 'memo', name: 'memo.txt', content: memo, version: '1' }] }] };
+      source = {
+        units: [{ items: [{ kind: 'file', sourceId: 'memo', name: 'memo.txt', content: memo, version: '1' }] }],
+      };
       const start = await json(await app.call(token, 'POST', `/v1/collections/${collectionId}/start`));
       expect((await app.engine.runOnce(start.run_id)).status).toBe('succeeded');
-      const [item] = (await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/items`), 200)).items as Json[];
+      const [item] = (await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/items`), 200))
+        .items as Json[];
       const content = `/v1/collections/${collectionId}/items/${item.onna_id}/content`;
 
       const whole = await app.call(token, 'GET', content);
@@ -129,11 +170,19 @@ for (const database of testDatabases) {
         [200, 'json'],
       ]);
 
-      const csv = await app.call(token, 'GET', `/v1/collections/${collectionId}/runs/${start.run_id}/reconciliation?format=csv&rows=exceptions`);
+      const csv = await app.call(
+        token,
+        'GET',
+        `/v1/collections/${collectionId}/runs/${start.run_id}/reconciliation?format=csv&rows=exceptions`,
+      );
       expect(csv.status).toBe(200);
       await csv.text();
       const [export1] = (await audit('reconciliation.export')).filter((e) => e.target_id === start.run_id);
-      expect(export1).toMatchObject({ status_code: 200, outcome: 'success', detail: { collection_id: collectionId, format: 'csv', rows: 'exceptions' } });
+      expect(export1).toMatchObject({
+        status_code: 200,
+        outcome: 'success',
+        detail: { collection_id: collectionId, format: 'csv', rows: 'exceptions' },
+      });
     });
   });
 }

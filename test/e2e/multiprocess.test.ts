@@ -7,7 +7,17 @@ import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/micr
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { expectedItems, keyOf, shaMatcher } from '../connectors/zoom-harness.ts';
-import { httpCaller, jsonOf, listItems, newCollection, pairFlow, tokenFor, waitForStatus, type Call, type Json } from '../support/app.ts';
+import {
+  httpCaller,
+  jsonOf,
+  listItems,
+  newCollection,
+  pairFlow,
+  tokenFor,
+  waitForStatus,
+  type Call,
+  type Json,
+} from '../support/app.ts';
 import { pgUrl } from '../support/databases.ts';
 import { scratchDatabase, simulatorEnv, type ScratchDatabase } from '../support/scratch-database.ts';
 import { createClient, freePort, startCustody, type ServeProcess } from '../support/process.ts';
@@ -32,11 +42,17 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
   let token: string;
   let client: { client_id: string; client_secret: string };
 
-
   beforeAll(async () => {
     db = await scratchDatabase('custody_mp');
     [zoom, ms] = await Promise.all([
-      startZoomSandbox({ seed: 77, users: 5, meetingsPerUser: 2, channels: 3, messagesPerChannel: 4, messagesPerChat: 3 }),
+      startZoomSandbox({
+        seed: 77,
+        users: 5,
+        meetingsPerUser: 2,
+        channels: 3,
+        messagesPerChannel: 4,
+        messagesPerChat: 3,
+      }),
       startMicrosoftSandbox({ seed: 78, users: 3, usersWithoutDrive: 0, deltaPageSize: 10 }),
     ]);
     const [portA, portB] = [await freePort(), await freePort()];
@@ -92,7 +108,8 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
       },
     ];
     const [alice, bob] = ms.tenant.users.map((u) => u.id) as [string, string];
-    const top = (user: string) => ms.listItems(user).filter((i) => i.kind === 'folder' && i.parentId === ms.listItems(user)[0].id);
+    const top = (user: string) =>
+      ms.listItems(user).filter((i) => i.kind === 'folder' && i.parentId === ms.listItems(user)[0].id);
     const folder = (selected: string[], excluded: string[] = []) => ({
       all_selected: selected.length === 0,
       selected: selected.map((id) => ({ id })),
@@ -100,7 +117,10 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
       filter_type: 'user_folders',
       filter_name: 'f',
     });
-    const driveFilters = [{ [alice]: folder([]) }, { [bob]: folder([top(bob)[0].id]), [alice]: folder([], [top(alice)[1].id]) }];
+    const driveFilters = [
+      { [alice]: folder([]) },
+      { [bob]: folder([top(bob)[0].id]), [alice]: folder([], [top(alice)[1].id]) },
+    ];
     const subtree = (user: string, root: string) => {
       const out = new Set([root]);
       for (const i of ms.listItems(user)) if (i.parentId && out.has(i.parentId)) out.add(i.id);
@@ -111,7 +131,9 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
       const want = new Map<string, string | null>();
       for (const [user, sel] of Object.entries(f)) {
         const rootId = ms.listItems(user)[0].id;
-        const inside = sel.all_selected ? subtree(user, rootId) : new Set(sel.selected.flatMap((s) => [...subtree(user, s.id)]));
+        const inside = sel.all_selected
+          ? subtree(user, rootId)
+          : new Set(sel.selected.flatMap((s) => [...subtree(user, s.id)]));
         const outside = new Set(sel.excluded.flatMap((s) => [...subtree(user, s.id)]));
         for (const i of ms.listItems(user)) {
           if (i.id === rootId || !inside.has(i.id) || outside.has(i.id)) continue;
@@ -122,7 +144,11 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
     };
 
     const plans = [
-      ...confFilters.map((filters) => ({ type: 'conf' as const, filters, expected: expectedItems(zoom, filters).items })),
+      ...confFilters.map((filters) => ({
+        type: 'conf' as const,
+        filters,
+        expected: expectedItems(zoom, filters).items,
+      })),
       ...driveFilters.map((filters) => ({ type: 'edrive' as const, filters, expected: expectedDrive(filters) })),
     ];
     const ids: string[] = [];
@@ -130,11 +156,19 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
       const [here, there] = [i % 2, (i + 1) % 2];
       const id = await newCollection(calls[0], token, plan.type, `c${i}`);
       // The browser's return to the callback lands on the other process: the state and PKCE verifier are shared.
-      await pairFlow(calls[here], token, id, { type: plan.type, redirectTo: CB, state: `s${i}`, callbackOrigin: api[there].url });
-      expect((await calls[there](token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: plan.filters } })).status).toBe(204);
+      await pairFlow(calls[here], token, id, {
+        type: plan.type,
+        redirectTo: CB,
+        state: `s${i}`,
+        callbackOrigin: api[there].url,
+      });
+      expect(
+        (await calls[there](token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: plan.filters } })).status,
+      ).toBe(204);
       ids.push(id);
     }
-    for (const [i, id] of ids.entries()) expect((await calls[i % 2](token, 'POST', `/v1/collections/${id}/start`)).status).toBe(200);
+    for (const [i, id] of ids.entries())
+      expect((await calls[i % 2](token, 'POST', `/v1/collections/${id}/start`)).status).toBe(200);
     const done = await Promise.all(ids.map((id) => waitForStatus(calls[1], token, id, ['synced'], 60_000, 300)));
 
     const runIds = done.map((c) => c.latest_run.run_id as string);
@@ -152,12 +186,17 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
       const withContent = got.find((it) => it.sha256 !== null)!;
       const content = await calls[i % 2](token, 'GET', `/v1/collections/${id}/items/${withContent.onna_id}/content`);
       expect(sha256(Buffer.from(await content.arrayBuffer()))).toBe(withContent.sha256);
-      const runs = (await jsonOf(await calls[(i + 1) % 2](token, 'GET', `/v1/collections/${id}/runs`), 200)).runs as Json[];
+      const runs = (await jsonOf(await calls[(i + 1) % 2](token, 'GET', `/v1/collections/${id}/runs`), 200))
+        .runs as Json[];
       expect(runs.map((r) => [r.run_id, r.status, r.attempt])).toEqual([[runIds[i], 'succeeded', 1]]);
     }
 
     // Every run was taken up by exactly one worker process, never by an API process.
-    const startedBy = (p: ServeProcess) => p.logs().filter((l) => l.msg === 'run started').map((l) => l.run_id as string);
+    const startedBy = (p: ServeProcess) =>
+      p
+        .logs()
+        .filter((l) => l.msg === 'run started')
+        .map((l) => l.run_id as string);
     const byWorker = workers.map(startedBy);
     expect(byWorker.flat().sort()).toEqual([...runIds].sort());
     expect(api.flatMap(startedBy)).toEqual([]);

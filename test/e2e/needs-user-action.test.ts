@@ -65,7 +65,11 @@ for (const database of testDatabases) {
         const c = (await (await app.call(token, 'GET', `/v1/collections/${id}`)).json()) as Json;
         expect(c.sync_status).toBe('error');
         expect(c.status_reason).toMatch(/team_chat:read:list_user_messages:admin/);
-        const row = await app.ctx.db.selectFrom('collections').select('next_sync_at').where('id', '=', id).executeTakeFirstOrThrow();
+        const row = await app.ctx.db
+          .selectFrom('collections')
+          .select('next_sync_at')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
         expect(row.next_sync_at).toBeNull();
         for (const secret of secrets()) expect(JSON.stringify(c)).not.toContain(secret);
       } finally {

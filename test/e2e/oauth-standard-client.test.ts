@@ -18,7 +18,10 @@ describe('OAuth 2.0 authorization server, through openid-client', () => {
     return fetch(`${t.url}${u.pathname}${u.search}`, options);
   };
   const discover = async (clientId: string, auth: oidc.ClientAuth) => {
-    const config = await oidc.discovery(new URL(ISSUER), clientId, undefined, auth, { algorithm: 'oauth2', [oidc.customFetch]: viaTls });
+    const config = await oidc.discovery(new URL(ISSUER), clientId, undefined, auth, {
+      algorithm: 'oauth2',
+      [oidc.customFetch]: viaTls,
+    });
     config[oidc.customFetch] = viaTls;
     return config;
   };
@@ -62,7 +65,9 @@ describe('OAuth 2.0 authorization server, through openid-client', () => {
     expect(meta.issuer).toBe(ISSUER);
     expect(meta.token_endpoint).toBe(`${ISSUER}/v1/oauth/token`);
     expect(meta.grant_types_supported).toEqual(expect.arrayContaining(['client_credentials', 'refresh_token']));
-    expect(meta.token_endpoint_auth_methods_supported).toEqual(expect.arrayContaining(['client_secret_basic', 'client_secret_post']));
+    expect(meta.token_endpoint_auth_methods_supported).toEqual(
+      expect.arrayContaining(['client_secret_basic', 'client_secret_post']),
+    );
     expect(c.clientId).toBeTruthy();
   });
 
@@ -76,10 +81,16 @@ describe('OAuth 2.0 authorization server, through openid-client', () => {
       const path = u.pathname.startsWith('/custody/') ? u.pathname.slice('/custody'.length) : u.pathname;
       return fetch(`${proxied.url}${path}${u.search}`, options);
     };
-    const config = await oidc.discovery(new URL('https://custody.example/custody'), c.clientId, undefined, oidc.ClientSecretPost(c.clientSecret), {
-      algorithm: 'oauth2',
-      [oidc.customFetch]: viaProxy,
-    });
+    const config = await oidc.discovery(
+      new URL('https://custody.example/custody'),
+      c.clientId,
+      undefined,
+      oidc.ClientSecretPost(c.clientSecret),
+      {
+        algorithm: 'oauth2',
+        [oidc.customFetch]: viaProxy,
+      },
+    );
     expect(seen[0]).toBe('/.well-known/oauth-authorization-server/custody');
     expect(config.serverMetadata().issuer).toBe('https://custody.example/custody');
     expect(config.serverMetadata().token_endpoint).toBe('https://custody.example/custody/v1/oauth/token');
@@ -144,16 +155,27 @@ describe('OAuth 2.0 authorization server, through openid-client', () => {
 
     // What a library never sends: requests built by hand.
     const basicHeader = `Basic ${Buffer.from(`${encodeURIComponent(c.clientId)}:${encodeURIComponent(c.clientSecret)}`).toString('base64')}`;
-    const token = (body: string, headers: Record<string, string>) => fetch(`${t.url}/v1/oauth/token`, { method: 'POST', body, headers });
+    const token = (body: string, headers: Record<string, string>) =>
+      fetch(`${t.url}/v1/oauth/token`, { method: 'POST', body, headers });
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const noGrant = await token('', { ...form, authorization: basicHeader });
     expect([noGrant.status, (await jsonOf(noGrant)).error]).toEqual([400, 'invalid_request']);
-    const both = await token(new URLSearchParams({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret }).toString(), {
-      ...form,
-      authorization: basicHeader,
-    });
+    const both = await token(
+      new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: c.clientId,
+        client_secret: c.clientSecret,
+      }).toString(),
+      {
+        ...form,
+        authorization: basicHeader,
+      },
+    );
     expect([both.status, (await jsonOf(both)).error]).toEqual([400, 'invalid_request']);
-    const asJson = await token(JSON.stringify({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret }), { 'content-type': 'application/json' });
+    const asJson = await token(
+      JSON.stringify({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret }),
+      { 'content-type': 'application/json' },
+    );
     expect([asJson.status, (await jsonOf(asJson)).error]).toEqual([400, 'invalid_request']);
   });
 
@@ -176,7 +198,9 @@ describe('OAuth 2.0 authorization server, through openid-client', () => {
     expect((await oidc.clientCredentialsGrant((await basic('limit-other')).config)).access_token).toBeTruthy();
 
     const audit = await jsonOf(await t.call(issued.access_token, 'GET', '/v1/audit?limit=50'), 200);
-    const tokenEntries = (audit.items as Array<{ action: string; client_id: string; outcome: string }>).filter((e) => e.action === 'token.issue');
+    const tokenEntries = (audit.items as Array<{ action: string; client_id: string; outcome: string }>).filter(
+      (e) => e.action === 'token.issue',
+    );
     expect(tokenEntries.filter((e) => e.outcome === 'success').map((e) => e.client_id)).toEqual([c.clientId]);
     expect(tokenEntries.filter((e) => e.outcome === 'failure')).toHaveLength(4);
   });

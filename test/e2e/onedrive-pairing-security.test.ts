@@ -20,7 +20,12 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive pairing se
     t = await startTestApp({
       database,
       workers: false,
-      env: { MS_CLIENT_ID: sandbox.clientId, MS_CLIENT_SECRET: sandbox.clientSecret, MS_LOGIN_URL: sandbox.loginUrl, MS_GRAPH_URL: sandbox.graphUrl },
+      env: {
+        MS_CLIENT_ID: sandbox.clientId,
+        MS_CLIENT_SECRET: sandbox.clientSecret,
+        MS_LOGIN_URL: sandbox.loginUrl,
+        MS_GRAPH_URL: sandbox.graphUrl,
+      },
     });
     victim = await t.token('victim', [VICTIM_CB]);
     attacker = await t.token('attacker', [ATTACKER_CB]);
@@ -32,8 +37,17 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive pairing se
   });
 
   const db = () => t.runtime.ctx.db;
-  const pairings = async () => Number((await db().selectFrom('pairings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  const ourCallback = (url: URL) => url.origin === new URL(t.config.publicUrl).origin && url.pathname.startsWith('/v1/oauth/callback/');
+  const pairings = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom('pairings')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const ourCallback = (url: URL) =>
+    url.origin === new URL(t.config.publicUrl).origin && url.pathname.startsWith('/v1/oauth/callback/');
   /** Our callback as the browser reaches it (PUBLIC_URL names port 0 in tests). */
   const callbackUrl = (url: URL) => `${t.url}${url.pathname}${url.search}`;
   const callback = (type: string, query: Record<string, string>) =>
@@ -41,7 +55,10 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive pairing se
 
   async function authorizationUrl(bearer: string, redirectTo: string, state?: string): Promise<URL> {
     const query = new URLSearchParams({ redirect_to: redirectTo, ...(state !== undefined && { state }) });
-    return new URL((await jsonOf(await t.call(bearer, 'GET', `/v1/collections/authorization_url/edrive?${query}`), 200)).authorization_url);
+    return new URL(
+      (await jsonOf(await t.call(bearer, 'GET', `/v1/collections/authorization_url/edrive?${query}`), 200))
+        .authorization_url,
+    );
   }
 
   /**
@@ -62,7 +79,12 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive pairing se
     throw new Error('too many redirects');
   }
 
-  async function signIn(bearer: string, redirectTo: string, extra: Record<string, string> = {}, state?: string): Promise<URL> {
+  async function signIn(
+    bearer: string,
+    redirectTo: string,
+    extra: Record<string, string> = {},
+    state?: string,
+  ): Promise<URL> {
     const start = await authorizationUrl(bearer, redirectTo, state);
     for (const [k, v] of Object.entries(extra)) start.searchParams.set(k, v);
     return start;
@@ -73,15 +95,27 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive pairing se
     t.call(bearer, 'POST', `/v1/collections/${collectionId}/pair_credentials?auth_code=${encodeURIComponent(code)}`);
 
   async function storedGrant(collectionId: string): Promise<Grant | null> {
-    const { wallet_id } = await db().selectFrom('collections').select('wallet_id').where('id', '=', collectionId).executeTakeFirstOrThrow();
-    const { sealed_grant } = await db().selectFrom('wallets').select('sealed_grant').where('id', '=', wallet_id).executeTakeFirstOrThrow();
+    const { wallet_id } = await db()
+      .selectFrom('collections')
+      .select('wallet_id')
+      .where('id', '=', collectionId)
+      .executeTakeFirstOrThrow();
+    const { sealed_grant } = await db()
+      .selectFrom('wallets')
+      .select('sealed_grant')
+      .where('id', '=', wallet_id)
+      .executeTakeFirstOrThrow();
     return sealed_grant ? t.runtime.ctx.sealer.open<Grant>(sealed_grant) : null;
   }
 
   it('pairs when the administrator signs in, then consents for the tenant they signed in to', async () => {
     const col = await newCollection(t.call, victim, 'edrive', 'Victim');
     const hops = await browse(await signIn(victim, VICTIM_CB, {}, 'client-1'));
-    expect(hops.map((u) => (ourCallback(u) ? 'callback' : u.origin === sandbox.loginUrl ? u.pathname : u.origin + u.pathname))).toEqual([
+    expect(
+      hops.map((u) =>
+        ourCallback(u) ? 'callback' : u.origin === sandbox.loginUrl ? u.pathname : u.origin + u.pathname,
+      ),
+    ).toEqual([
       '/organizations/oauth2/v2.0/authorize',
       'callback',
       `/${sandbox.tenantId}/v2.0/adminconsent`,
@@ -119,7 +153,10 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive pairing se
 
   it("refuses an admin of another organisation who swaps a consented tenant into the consent step's callback", async () => {
     const col = await newCollection(t.call, attacker, 'edrive', 'Swap');
-    const hops = await browse(await signIn(attacker, ATTACKER_CB, { login_hint: sandbox.otherTenant.adminUpn }, 'swap'), atConsent);
+    const hops = await browse(
+      await signIn(attacker, ATTACKER_CB, { login_hint: sandbox.otherTenant.adminUpn }, 'swap'),
+      atConsent,
+    );
     const consentUrl = hops.at(-1)!;
     expect(consentUrl.pathname).toBe(`/${sandbox.otherTenant.id}/v2.0/adminconsent`);
     const state = consentUrl.searchParams.get('state')!;
@@ -130,9 +167,13 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive pairing se
     expect(landed.origin + landed.pathname).toBe(ATTACKER_CB);
     expect(landed.searchParams.get('code')).toBeNull();
     expect(landed.searchParams.get('error')).toBe('access_denied');
-    expect(landed.searchParams.get('error_description')).toMatch(/another tenant than the one the administrator signed in to/);
+    expect(landed.searchParams.get('error_description')).toMatch(
+      /another tenant than the one the administrator signed in to/,
+    );
     expect(await pairings()).toBe(before);
-    expect((await callback('edrive', { admin_consent: 'True', tenant: sandbox.otherTenant.id, state })).status).toBe(400);
+    expect((await callback('edrive', { admin_consent: 'True', tenant: sandbox.otherTenant.id, state })).status).toBe(
+      400,
+    );
     expect(await storedGrant(col)).toBeNull();
 
     // Going through honestly, that admin pairs their own tenant, and only that.
@@ -185,7 +226,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive pairing se
     const [body, mac] = second.split('.') as [string, string];
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString());
     expect(payload.c).toEqual({ step: 'consent', tid: sandbox.tenantId });
-    const swapped = Buffer.from(JSON.stringify({ ...payload, c: { step: 'consent', tid: sandbox.otherTenant.id } })).toString('base64url');
+    const swapped = Buffer.from(
+      JSON.stringify({ ...payload, c: { step: 'consent', tid: sandbox.otherTenant.id } }),
+    ).toString('base64url');
     for (const state of [`${swapped}.${mac}`, tamper(second)]) {
       const res = await callback('edrive', { admin_consent: 'True', tenant: sandbox.otherTenant.id, state });
       expect(res.status).toBe(400);
@@ -195,7 +238,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive pairing se
 
     const landed = (await browse(consentUrl)).at(-1)!;
     expect(landed.searchParams.get('code')).toBeTruthy();
-    expect((await callback('edrive', { admin_consent: 'True', tenant: sandbox.tenantId, state: second })).status).toBe(400);
+    expect((await callback('edrive', { admin_consent: 'True', tenant: sandbox.tenantId, state: second })).status).toBe(
+      400,
+    );
   });
 
   it('lets a second account pair a tenant that is already paired elsewhere when its administrator goes through the flow', async () => {

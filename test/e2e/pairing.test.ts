@@ -6,7 +6,14 @@ import { createSealer } from '../../src/domain/seal.ts';
 import { PairingRepo } from '../../src/store/pairings.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
-import { consent, fakeConfConnector, fakeDriveConnector, pair, startFakeProvider, type FakeProvider } from '../support/fake-oauth-connector.ts';
+import {
+  consent,
+  fakeConfConnector,
+  fakeDriveConnector,
+  pair,
+  startFakeProvider,
+  type FakeProvider,
+} from '../support/fake-oauth-connector.ts';
 
 const CB = 'https://client.example/cb';
 const CB_QUERY = 'https://client.example/cb2?tenant=7&x=a%20b#done';
@@ -35,7 +42,14 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OAuth pairing on 
   const db = () => t.runtime.ctx.db;
   const json = async (res: Response) => (await res.json()) as Record<string, any>;
   const count = async (table: 'pairings' | 'oauth_states') =>
-    Number((await db().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db()
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const authorize = (bearer: string, type: string, query: Record<string, string>) =>
     t.call(bearer, 'GET', `/v1/collections/authorization_url/${type}?${new URLSearchParams(query)}`);
   const callback = (type: string, query: Record<string, string>) =>
@@ -45,15 +59,25 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OAuth pairing on 
 
   async function collection(bearer: string, type: string) {
     const ws = await json(await t.call(bearer, 'POST', '/v1/workspaces', { json: { name: 'Case', description: 'd' } }));
-    const wal = await json(await t.call(bearer, 'POST', '/v1/wallet', { json: { name: 'W', credential_type_name: 'Datasource', config_type: type } }));
+    const wal = await json(
+      await t.call(bearer, 'POST', '/v1/wallet', {
+        json: { name: 'W', credential_type_name: 'Datasource', config_type: type },
+      }),
+    );
     const col = await json(
-      await t.call(bearer, 'POST', '/v1/collections', { json: { name: 'C', onna_parent_id: ws.onna_id, type, credential_id: wal.onna_id } }),
+      await t.call(bearer, 'POST', '/v1/collections', {
+        json: { name: 'C', onna_parent_id: ws.onna_id, type, credential_id: wal.onna_id },
+      }),
     );
     return { id: col.onna_id as string, wallet: wal.onna_id as string };
   }
   async function storedGrant(walletId: string) {
     const row = await db().selectFrom('wallets').selectAll().where('id', '=', walletId).executeTakeFirstOrThrow();
-    return { version: row.grant_version, sealed: row.sealed_grant, grant: row.sealed_grant ? t.runtime.ctx.sealer.open<Grant>(row.sealed_grant) : null };
+    return {
+      version: row.grant_version,
+      sealed: row.sealed_grant,
+      grant: row.sealed_grant ? t.runtime.ctx.sealer.open<Grant>(row.sealed_grant) : null,
+    };
   }
   function expectStateError(body: Record<string, any>) {
     expect(body).toMatchObject({ code: '00400_bad_request', source: { pointer: '/querystring/state' } });
@@ -99,7 +123,13 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OAuth pairing on 
 
   it('rejects a redirect_to off the allowlist (exact match, per account) with 400 and records no state', async () => {
     const before = await count('oauth_states');
-    for (const redirect of [`${CB}/deeper`, `${CB}?x=1`, 'https://evil.example/cb', 'https://globex.example/cb', 'HTTPS://client.example/cb']) {
+    for (const redirect of [
+      `${CB}/deeper`,
+      `${CB}?x=1`,
+      'https://evil.example/cb',
+      'https://globex.example/cb',
+      'HTTPS://client.example/cb',
+    ]) {
       const res = await authorize(acme, 'conf', { redirect_to: redirect });
       expect(res.status).toBe(400);
       const body = await json(res);
@@ -142,9 +172,15 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OAuth pairing on 
     expect(stored.grant).toMatchObject({ account_id: 'acct-alpha', access_token: expect.stringMatching(/^at-/) });
     const wallet = await json(await t.call(acme, 'GET', `/v1/wallet/${col.wallet}`));
     expect(wallet).toMatchObject({ paired: true, paired_datetime: expect.any(String) });
-    expect(await json(await t.call(acme, 'GET', `/v1/collections/${col.id}`))).toMatchObject({ credentials_paired: true });
+    expect(await json(await t.call(acme, 'GET', `/v1/collections/${col.id}`))).toMatchObject({
+      credentials_paired: true,
+    });
     // The consumed pairing keeps no grant.
-    expect((await db().selectFrom('pairings').select('sealed_grant').where('used_at', 'is not', null).execute()).every((r) => r.sealed_grant === '')).toBe(true);
+    expect(
+      (await db().selectFrom('pairings').select('sealed_grant').where('used_at', 'is not', null).execute()).every(
+        (r) => r.sealed_grant === '',
+      ),
+    ).toBe(true);
   });
 
   it('appends to a redirect_to that already has a query string and a fragment, and omits an absent client state', async () => {
@@ -209,7 +245,10 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OAuth pairing on 
   it('lets exactly one of two concurrent callbacks with the same state through', async () => {
     await authorize(acme, 'conf', { redirect_to: CB });
     const state = issuedState();
-    const results = await Promise.all([callback('conf', { code: 'r1', state }), callback('conf', { code: 'r2', state })]);
+    const results = await Promise.all([
+      callback('conf', { code: 'r1', state }),
+      callback('conf', { code: 'r2', state }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([302, 400]);
   });
 
@@ -239,8 +278,14 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OAuth pairing on 
 
   it("redirects with the provider's refusal of the code, and hides unexpected failures", async () => {
     await authorize(acme, 'conf', { redirect_to: CB, state: 'k' });
-    const refused = new URL((await callback('conf', { code: 'refused', state: issuedState() })).headers.get('location')!);
-    expect(Object.fromEntries(refused.searchParams)).toEqual({ error: 'invalid_grant', error_description: 'The authorization code is invalid or expired.', state: 'k' });
+    const refused = new URL(
+      (await callback('conf', { code: 'refused', state: issuedState() })).headers.get('location')!,
+    );
+    expect(Object.fromEntries(refused.searchParams)).toEqual({
+      error: 'invalid_grant',
+      error_description: 'The authorization code is invalid or expired.',
+      state: 'k',
+    });
 
     await authorize(acme, 'conf', { redirect_to: CB, state: 'k' });
     const boom = await callback('conf', { code: 'boom', state: issuedState() });
@@ -257,7 +302,10 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OAuth pairing on 
     const code = await consent(t, acme, 'conf', { code: 'one' }, CB);
     const expectBadCode = async (res: Response) => {
       expect(res.status).toBe(400);
-      expect(await json(res)).toMatchObject({ code: '00400_bad_request', source: { pointer: '/querystring/auth_code' } });
+      expect(await json(res)).toMatchObject({
+        code: '00400_bad_request',
+        source: { pointer: '/querystring/auth_code' },
+      });
     };
 
     await expectBadCode(await pair(t, globex, foreign.id, code));
@@ -273,7 +321,11 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OAuth pairing on 
     await expectBadCode(await pair(t, acme, conf.id, code));
 
     const late = await consent(t, acme, 'conf', { code: 'late' }, CB);
-    await db().updateTable('pairings').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('used_at', 'is', null).execute();
+    await db()
+      .updateTable('pairings')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('used_at', 'is', null)
+      .execute();
     await expectBadCode(await pair(t, acme, conf.id, late));
     expect((await storedGrant(conf.wallet)).grant).toMatchObject({ account_id: 'acct-one' });
   });
@@ -289,13 +341,21 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OAuth pairing on 
     const col = await collection(acme, 'conf');
     expect((await pair(t, acme, col.id, await consent(t, acme, 'conf', { code: 'first' }, CB))).status).toBe(204);
     const first = await storedGrant(col.wallet);
-    await t.runtime.ctx.repos.collections.transition(col.id, 'created', 'error', 'the provider revoked the grant: pair again');
+    await t.runtime.ctx.repos.collections.transition(
+      col.id,
+      'created',
+      'error',
+      'the provider revoked the grant: pair again',
+    );
     expect((await pair(t, acme, col.id, await consent(t, acme, 'conf', { code: 'second' }, CB))).status).toBe(204);
     const second = await storedGrant(col.wallet);
     expect(second.grant).toMatchObject({ account_id: 'acct-second' });
     expect(second.grant!.access_token).not.toBe(first.grant!.access_token);
     expect(second.version).toBeGreaterThan(first.version);
-    expect(await json(await t.call(acme, 'GET', `/v1/collections/${col.id}`))).toMatchObject({ sync_status: 'error', credentials_paired: true });
+    expect(await json(await t.call(acme, 'GET', `/v1/collections/${col.id}`))).toMatchObject({
+      sync_status: 'error',
+      credentials_paired: true,
+    });
   });
 
   it('pairs an edrive collection through admin consent', async () => {

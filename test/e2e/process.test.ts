@@ -4,7 +4,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quickXorHashBase64 } from '../../src/connectors/onedrive/quickxorhash.ts';
-import { consentFlow, httpCaller, jsonOf, listItems, newCollection, tokenFor, waitForStatus, type ApiItem, type Call, type Json } from '../support/app.ts';
+import {
+  consentFlow,
+  httpCaller,
+  jsonOf,
+  listItems,
+  newCollection,
+  tokenFor,
+  waitForStatus,
+  type ApiItem,
+  type Call,
+  type Json,
+} from '../support/app.ts';
 import { createClient, freePort, startCustody, type ServeProcess } from '../support/process.ts';
 
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
@@ -23,7 +34,8 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
   const synced: Partial<Record<'conf' | 'edrive', { id: string; items: ApiItem[] }>> = {};
 
   const envFor = (port: number) => ({ DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info' });
-  const sandboxLine = (variable: string) => server!.logs().find((l) => String(l.msg).startsWith(`SANDBOX MODE: ${variable} is not set`));
+  const sandboxLine = (variable: string) =>
+    server!.logs().find((l) => String(l.msg).startsWith(`SANDBOX MODE: ${variable} is not set`));
 
   async function boot(): Promise<void> {
     const port = await freePort();
@@ -53,9 +65,16 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
   });
 
   it('says loudly that both providers are simulated, and keeps its data under DATA_DIR', () => {
-    expect(sandboxLine('ZOOM_CLIENT_ID')).toMatchObject({ zoom_oauth_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
-    expect(sandboxLine('MS_CLIENT_ID')).toMatchObject({ ms_login_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
-    expect(server!.logs().find((l) => l.msg === 'custody is listening')).toMatchObject({ database: 'sqlite', data_dir: dataDir });
+    expect(sandboxLine('ZOOM_CLIENT_ID')).toMatchObject({
+      zoom_oauth_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    });
+    expect(sandboxLine('MS_CLIENT_ID')).toMatchObject({
+      ms_login_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    });
+    expect(server!.logs().find((l) => l.msg === 'custody is listening')).toMatchObject({
+      database: 'sqlite',
+      data_dir: dataDir,
+    });
     expect(fs.existsSync(path.join(dataDir, 'custody.db'))).toBe(true);
     expect(fs.statSync(path.join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
     expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
@@ -78,21 +97,32 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
     expect(`${landed.origin}${landed.pathname}`).toBe(redirectTo);
     expect(landed.searchParams.get('state')).toBe('xyz');
     const code = landed.searchParams.get('code')!;
-    expect((await call(token, 'POST', `/v1/collections/${id}/pair_credentials?auth_code=${encodeURIComponent(code)}`)).status).toBe(204);
+    expect(
+      (await call(token, 'POST', `/v1/collections/${id}/pair_credentials?auth_code=${encodeURIComponent(code)}`))
+        .status,
+    ).toBe(204);
 
     const users = (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/users`), 200)).results as Json[];
     expect(users.length).toBeGreaterThan(1);
     const owner = users[0].id as string;
-    const channels = (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/channels?user=${owner}`), 200)).results as Json[];
+    const channels = (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/channels?user=${owner}`), 200))
+      .results as Json[];
     expect(channels.length).toBeGreaterThan(0);
     const channel = channels[0].id as string;
 
     const filters = {
       account_owners: { all_selected: false, selected: [{ id: owner }], excluded: [] },
       content_selections: { all_selected: true, selected: [], excluded: [] },
-      chats: { all_selected: false, selected: [{ channels: { all_selected: false, selected: [{ id: channel }], excluded: [] } }], excluded: [] },
+      chats: {
+        all_selected: false,
+        selected: [{ channels: { all_selected: false, selected: [{ id: channel }], excluded: [] } }],
+        excluded: [],
+      },
     };
-    expect((await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters, sync_status: 'pending' } })).status).toBe(204);
+    expect(
+      (await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters, sync_status: 'pending' } }))
+        .status,
+    ).toBe(204);
     const c = await waitForStatus(call, token, id, ['synced'], 45_000);
     expect(c.latest_run).toMatchObject({ status: 'succeeded', error_count: 0 });
 
@@ -102,8 +132,13 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
     const kinds = new Set(items.map((i) => i.kind));
     expect([...kinds]).toEqual(expect.arrayContaining(['meeting', 'recording_video', 'transcript', 'channel_message']));
     expect(kinds.has('chat_message')).toBe(false);
-    expect(items.filter((i) => i.kind === 'channel_message').every((i) => i.metadata.conversation_id === channel)).toBe(true);
-    await expectContent(id, items.find((i) => i.kind === 'recording_video')!);
+    expect(items.filter((i) => i.kind === 'channel_message').every((i) => i.metadata.conversation_id === channel)).toBe(
+      true,
+    );
+    await expectContent(
+      id,
+      items.find((i) => i.kind === 'recording_video')!,
+    );
     synced.conf = { id, items };
   }, 60_000);
 
@@ -117,7 +152,10 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
     });
     expect(landed.searchParams.get('state')).toBe('abc');
     const code = landed.searchParams.get('code')!;
-    expect((await call(token, 'POST', `/v1/collections/${id}/pair_credentials?auth_code=${encodeURIComponent(code)}`)).status).toBe(204);
+    expect(
+      (await call(token, 'POST', `/v1/collections/${id}/pair_credentials?auth_code=${encodeURIComponent(code)}`))
+        .status,
+    ).toBe(204);
 
     const users = (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/users`), 200)).entries as Json[];
     let user: string | undefined;
@@ -131,15 +169,28 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
     }
     expect(folders.length).toBeGreaterThan(0);
 
-    const filters = { [user!]: { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: 'Everything' } };
-    expect((await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters, type_sync: 'one' } })).status).toBe(204);
+    const filters = {
+      [user!]: {
+        all_selected: true,
+        selected: [],
+        excluded: [],
+        filter_type: 'user_folders',
+        filter_name: 'Everything',
+      },
+    };
+    expect(
+      (await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters, type_sync: 'one' } }))
+        .status,
+    ).toBe(204);
     expect((await call(token, 'POST', `/v1/collections/${id}/start`)).status).toBe(200);
     const c = await waitForStatus(call, token, id, ['synced'], 45_000);
     expect(c.latest_run).toMatchObject({ status: 'succeeded', error_count: 0 });
 
     const items = await listItems(call, token, id);
     expect(new Set(items.map((i) => i.custodian))).toEqual(new Set([user]));
-    expect(items.filter((i) => i.kind === 'folder').map((i) => i.source_id)).toEqual(expect.arrayContaining(folders.map((f) => f.id)));
+    expect(items.filter((i) => i.kind === 'folder').map((i) => i.source_id)).toEqual(
+      expect.arrayContaining(folders.map((f) => f.id)),
+    );
     const files = items.filter((i) => i.kind === 'file');
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) expect(f.hash_verified, f.path).toBe(true);
@@ -150,7 +201,8 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
 
   it('never logs a secret', () => {
     const log = server!.output();
-    for (const secret of [client.client_secret, token, 'sandbox-zoom-secret', 'sandbox-ms-secret']) expect(log).not.toContain(secret);
+    for (const secret of [client.client_secret, token, 'sandbox-zoom-secret', 'sandbox-ms-secret'])
+      expect(log).not.toContain(secret);
   });
 
   it('exits 0 on SIGTERM, and a restart on the same DATA_DIR still has every item, token and blob', async () => {
@@ -162,7 +214,10 @@ describe('bin/custody serve out of the box (embedded default, simulators in-proc
     for (const { id, items } of Object.values(synced)) {
       const again = await listItems(call, token, id);
       expect(again.map((i) => [i.onna_id, i.sha256]).sort()).toEqual(items.map((i) => [i.onna_id, i.sha256]).sort());
-      await expectContent(id, items.find((i) => i.sha256 !== null)!);
+      await expectContent(
+        id,
+        items.find((i) => i.sha256 !== null)!,
+      );
       expect((await jsonOf(await call(token, 'GET', `/v1/collections/${id}`), 200)).sync_status).toBe('synced');
     }
     expect(await server!.stop('SIGTERM')).toEqual({ code: 0, signal: null });

@@ -17,17 +17,43 @@ describe('learned provider budget in the run detail and the gauge', () => {
   let token: string;
   let collectionId: string;
   let walletId: string;
-  const call = (method: string, path: string, body?: unknown) => t.call(token, method, path, body === undefined ? {} : { json: body });
+  const call = (method: string, path: string, body?: unknown) =>
+    t.call(token, method, path, body === undefined ? {} : { json: body });
 
   beforeAll(async () => {
-    sandbox = await startZoomSandbox({ seed: 7, users: 2, meetingsPerUser: 2, channels: 1, messagesPerChannel: 3, messagesPerChat: 2, rateLimits: { light: LIMIT, medium: LIMIT, heavy: LIMIT } });
-    t = await startTestApp({ env: { ZOOM_CLIENT_ID: sandbox.clientId, ZOOM_CLIENT_SECRET: sandbox.clientSecret, ZOOM_OAUTH_URL: sandbox.oauthUrl, ZOOM_API_URL: sandbox.apiUrl } });
+    sandbox = await startZoomSandbox({
+      seed: 7,
+      users: 2,
+      meetingsPerUser: 2,
+      channels: 1,
+      messagesPerChannel: 3,
+      messagesPerChat: 2,
+      rateLimits: { light: LIMIT, medium: LIMIT, heavy: LIMIT },
+    });
+    t = await startTestApp({
+      env: {
+        ZOOM_CLIENT_ID: sandbox.clientId,
+        ZOOM_CLIENT_SECRET: sandbox.clientSecret,
+        ZOOM_OAUTH_URL: sandbox.oauthUrl,
+        ZOOM_API_URL: sandbox.apiUrl,
+      },
+    });
     token = await t.token('acme', [CB]);
     const post = async (p: string, json: unknown) => (await jsonOf(await call('POST', p, json), 201)).onna_id as string;
     const ws = await post('/v1/workspaces', { name: 'Matter budget', description: 'conf' });
     walletId = await post('/v1/wallet', { name: 'budget', credential_type_name: 'Datasource', config_type: 'conf' });
-    collectionId = await post('/v1/collections', { name: 'budget', onna_parent_id: ws, type: 'conf', credential_id: walletId });
-    await pairFlow(t.call, token, collectionId, { type: 'conf', redirectTo: CB, state: 'budget', callbackOrigin: t.url });
+    collectionId = await post('/v1/collections', {
+      name: 'budget',
+      onna_parent_id: ws,
+      type: 'conf',
+      credential_id: walletId,
+    });
+    await pairFlow(t.call, token, collectionId, {
+      type: 'conf',
+      redirectTo: CB,
+      state: 'budget',
+      callbackOrigin: t.url,
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -41,7 +67,9 @@ describe('learned provider budget in the run detail and the gauge', () => {
       content_selections: { all_selected: true, selected: [], excluded: [] },
       chats: { all_selected: true, selected: [], excluded: [] },
     };
-    expect((await call('PATCH', `/v1/collections/${collectionId}`, { sync_filters: filters, type_sync: 'arch' })).status).toBe(204);
+    expect(
+      (await call('PATCH', `/v1/collections/${collectionId}`, { sync_filters: filters, type_sync: 'arch' })).status,
+    ).toBe(204);
     expect((await call('POST', `/v1/collections/${collectionId}/start`)).status).toBe(200);
     await t.waitForStatus(token, collectionId, ['synced'], 60_000);
     const runs = (await jsonOf(await call('GET', `/v1/collections/${collectionId}/runs`), 200)).runs as Json[];
@@ -63,7 +91,9 @@ describe('learned provider budget in the run detail and the gauge', () => {
     expect(JSON.stringify(run)).not.toMatch(/token|secret/i);
 
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
-    const line = metrics.split('\n').find((l) => l.startsWith(`custody_provider_budget_rate{provider="zoom",credential="${walletId}"} `));
+    const line = metrics
+      .split('\n')
+      .find((l) => l.startsWith(`custody_provider_budget_rate{provider="zoom",credential="${walletId}"} `));
     expect(line, metrics).toBeDefined();
     expect(Number(line!.split(' ')[1])).toBe(budget.rate_per_second);
   }, 90_000);

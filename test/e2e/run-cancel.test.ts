@@ -12,10 +12,19 @@ for (const database of testDatabases) {
     let token: string;
     const source: FakeSource = {
       units: [
-        { custodian: { key: 'u1', email: 'u1@example.com' }, items: [{ kind: 'file', sourceId: 'kept', custodian: 'u1', content: bytesOf('kept', 1000) }] },
+        {
+          custodian: { key: 'u1', email: 'u1@example.com' },
+          items: [{ kind: 'file', sourceId: 'kept', custodian: 'u1', content: bytesOf('kept', 1000) }],
+        },
         // Slow enough to be cancelled midway: 256 chunks, 10 ms apart.
-        { custodian: { key: 'u2' }, items: [{ kind: 'file', sourceId: 'slow', custodian: 'u2', content: bytesOf('slow', 256 * 1024) }] },
-        { custodian: { key: 'u3' }, items: [{ kind: 'file', sourceId: 'never', custodian: 'u3', content: bytesOf('never', 10) }] },
+        {
+          custodian: { key: 'u2' },
+          items: [{ kind: 'file', sourceId: 'slow', custodian: 'u2', content: bytesOf('slow', 256 * 1024) }],
+        },
+        {
+          custodian: { key: 'u3' },
+          items: [{ kind: 'file', sourceId: 'never', custodian: 'u3', content: bytesOf('never', 10) }],
+        },
       ],
     };
     const connector = createFakeConnector({ source: () => source, chunkSize: 1024, chunkDelayMs: 10 });
@@ -41,15 +50,22 @@ for (const database of testDatabases) {
         if (items.items.length > 0) break;
         await new Promise((r) => setTimeout(r, 10));
       }
-      const cancelled = await json(await app.call(token, 'POST', `/v1/collections/${collectionId}/runs/${start.run_id}/cancel`), 202);
+      const cancelled = await json(
+        await app.call(token, 'POST', `/v1/collections/${collectionId}/runs/${start.run_id}/cancel`),
+        202,
+      );
       expect(cancelled).toEqual({ run_id: start.run_id, status: 'cancelled' });
       expect((await running).status).toBe('cancelled');
 
       const items = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/items`), 200);
       expect(items.items.map((i: Json) => i.source_id)).toEqual(['kept']);
-      const r = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/runs/${start.run_id}/reconciliation`), 200);
+      const r = await json(
+        await app.call(token, 'GET', `/v1/collections/${collectionId}/runs/${start.run_id}/reconciliation`),
+        200,
+      );
       expect(r.status).toBe('cancelled');
-      const outcome = (c: string) => (r.custodians as Json[]).find((x) => x.custodian === c)?.exceptions.map((e: Json) => e.outcome);
+      const outcome = (c: string) =>
+        (r.custodians as Json[]).find((x) => x.custodian === c)?.exceptions.map((e: Json) => e.outcome);
       expect(r.custodians.find((x: Json) => x.custodian === 'u1')).toMatchObject({ collected: 1, exceptions: [] });
       expect(outcome('u2')).toEqual(['not_reached']);
       expect(outcome('u3')).toEqual(['not_reached']);
@@ -57,7 +73,9 @@ for (const database of testDatabases) {
       await json(await app.call(token, 'POST', `/v1/collections/${collectionId}/runs/${start.run_id}/cancel`), 409);
       await json(await app.call(token, 'POST', `/v1/collections/${collectionId}/runs/run_unknown/cancel`), 404);
       const events = await app.ctx.repos.events.listForCollection(collectionId, 0);
-      expect(events.filter((e) => e.type === 'run.finished').map((e) => e.data)).toEqual([{ run_id: start.run_id, collection_id: collectionId, status: 'cancelled' }]);
+      expect(events.filter((e) => e.type === 'run.finished').map((e) => e.data)).toEqual([
+        { run_id: start.run_id, collection_id: collectionId, status: 'cancelled' },
+      ]);
     });
   });
 }

@@ -36,7 +36,8 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('POST /v1/search o
   };
 
   async function collection(tok: string, type: 'conf' | 'edrive') {
-    const call = async (path: string, json: Json) => ((await (await t.call(tok, 'POST', path, { json })).json()) as Json).onna_id as string;
+    const call = async (path: string, json: Json) =>
+      ((await (await t.call(tok, 'POST', path, { json })).json()) as Json).onna_id as string;
     const ws = await call('/v1/workspaces', { name: `ws ${type}`, description: '' });
     const wallet = await call('/v1/wallet', { name: 'w', credential_type_name: 'Datasource', config_type: type });
     const col = await call('/v1/collections', { name: type, onna_parent_id: ws, type, credential_id: wallet });
@@ -75,11 +76,20 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('POST /v1/search o
       custodian: 'carol@example.com',
       modified: '2024-04-10T12:00:00Z',
     });
-    ids.tombstoned = await seedItem(db, accountId, drive.col, { kind: 'file', name: 'old.txt', content: 'merger rumours', tombstoned: true });
+    ids.tombstoned = await seedItem(db, accountId, drive.col, {
+      kind: 'file',
+      name: 'old.txt',
+      content: 'merger rumours',
+      tombstoned: true,
+    });
     const otherClient = await t.client('globex');
     const otherToken = await t.token('globex');
     const other = await collection(otherToken, 'conf');
-    ids.foreign = await seedItem(db, otherClient.accountId, other.col, { kind: 'transcript', name: 'x.vtt', content: 'merger agreement with Zephyr, shred everything' });
+    ids.foreign = await seedItem(db, otherClient.accountId, other.col, {
+      kind: 'transcript',
+      name: 'x.vtt',
+      content: 'merger agreement with Zephyr, shred everything',
+    });
   });
   afterAll(() => t.close());
 
@@ -149,7 +159,12 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('POST /v1/search o
     ] as const) {
       const { status, body, res } = await search({ query });
       expect(status).toBe(400);
-      expect(body).toMatchObject({ code: '00400_bad_request', title: 'Bad Request', source: { pointer: '/body/query' }, id: res.headers.get('x-correlation-id') });
+      expect(body).toMatchObject({
+        code: '00400_bad_request',
+        title: 'Bad Request',
+        source: { pointer: '/body/query' },
+        id: res.headers.get('x-correlation-id'),
+      });
       expect(body.detail).toContain(detail);
     }
     expect((await search({ query: 'x', kinds: ['webinar'] })).body.source).toEqual({ pointer: '/body/kinds/0' });
@@ -162,7 +177,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('POST /v1/search o
     const tok = await t.token('acme');
     const statuses: number[] = [];
     for (let batch = 0; batch < 300; batch += 25) {
-      const res = await Promise.all(Array.from({ length: 25 }, () => t.call(tok, 'POST', '/v1/search', { json: { query: 'merger' } })));
+      const res = await Promise.all(
+        Array.from({ length: 25 }, () => t.call(tok, 'POST', '/v1/search', { json: { query: 'merger' } })),
+      );
       statuses.push(...res.map((r) => r.status));
       const remaining = res.map((r) => Number(r.headers.get('ratelimit-remaining')));
       expect(Math.min(...remaining)).toBe(300 - batch - 25);
@@ -171,7 +188,11 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('POST /v1/search o
     const refused = await t.call(tok, 'POST', '/v1/search', { json: { query: 'merger' } });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(await refused.json()).toMatchObject({ code: '00429_too_many_requests', title: 'Too Many Requests', source: null });
+    expect(await refused.json()).toMatchObject({
+      code: '00429_too_many_requests',
+      title: 'Too Many Requests',
+      source: null,
+    });
     const list = await t.call(tok, 'GET', '/v1/workspaces');
     expect(list.status).toBe(200);
     expect(list.headers.get('ratelimit-limit')).toBe('600');

@@ -12,7 +12,11 @@ describe('units that make no progress are stopped and the run ends', () => {
   let release: () => void = () => undefined;
 
   beforeAll(async () => {
-    s = await startFaultedSync({ seed: 23, env: { UNIT_STALL_SECONDS: '1', JOB_SWEEP_SECONDS: '0.2', RUN_LEASE_SECONDS: '2' }, zoom: { users: 2, meetingsPerUser: 1 } });
+    s = await startFaultedSync({
+      seed: 23,
+      env: { UNIT_STALL_SECONDS: '1', JOB_SWEEP_SECONDS: '0.2', RUN_LEASE_SECONDS: '2' },
+      zoom: { users: 2, meetingsPerUser: 1 },
+    });
   }, 60_000);
   afterAll(async () => {
     release();
@@ -24,7 +28,8 @@ describe('units that make no progress are stopped and the run ends', () => {
     expect((await t.call(s.token, 'POST', `/v1/collections/${s.conf}/start`, {})).status).toBe(200);
     // once the units are at work (the plan is made before the fan-out), Zoom stops answering
     const planned = Date.now() + 20_000;
-    while (!s.zoom.requests.some((r) => r.path.includes('/recordings')) && Date.now() < planned) await new Promise((r) => setTimeout(r, 5));
+    while (!s.zoom.requests.some((r) => r.path.includes('/recordings')) && Date.now() < planned)
+      await new Promise((r) => setTimeout(r, 5));
     s.zoom.faults.stall = new Promise<void>((resolve) => (release = resolve));
     const deadline = Date.now() + 45_000;
     let c = await jsonOf(await t.call(s.token, 'GET', `/v1/collections/${s.conf}`, {}), 200);
@@ -34,7 +39,10 @@ describe('units that make no progress are stopped and the run ends', () => {
     }
     expect(c.sync_status).toMatch(/^(synced|failed)$/);
     expect(['failed', 'completed_with_errors']).toContain(c.latest_run.status);
-    const run = await jsonOf(await t.call(s.token, 'GET', `/v1/collections/${s.conf}/runs/${c.latest_run.run_id}`, {}), 200);
+    const run = await jsonOf(
+      await t.call(s.token, 'GET', `/v1/collections/${s.conf}/runs/${c.latest_run.run_id}`, {}),
+      200,
+    );
     expect(JSON.stringify(run.errors)).toMatch(/no progress/);
     expect(run.units.length).toBe(2);
     for (const unit of run.units) {

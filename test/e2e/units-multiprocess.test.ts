@@ -8,7 +8,16 @@ import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/micr
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { expectedItems, keyOf, shaMatcher } from '../connectors/zoom-harness.ts';
-import { httpCaller, jsonOf, listItems, newCollection, pairFlow, tokenFor, waitForStatus, type Call } from '../support/app.ts';
+import {
+  httpCaller,
+  jsonOf,
+  listItems,
+  newCollection,
+  pairFlow,
+  tokenFor,
+  waitForStatus,
+  type Call,
+} from '../support/app.ts';
 import { pgUrl } from '../support/databases.ts';
 import { scratchDatabase, simulatorEnv, type ScratchDatabase } from '../support/scratch-database.ts';
 import { createClient, freePort, startCustody, type ServeProcess } from '../support/process.ts';
@@ -48,7 +57,15 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
     db = await scratchDatabase('custody_units');
     [zoom, ms] = await Promise.all([
       // Every API call answered 40 ms late: a unit takes long enough for both workers to take some.
-      startZoomSandbox({ seed: 91, users: 8, meetingsPerUser: 3, channels: 3, messagesPerChannel: 4, messagesPerChat: 3, latencyMs: 40 }),
+      startZoomSandbox({
+        seed: 91,
+        users: 8,
+        meetingsPerUser: 3,
+        channels: 3,
+        messagesPerChannel: 4,
+        messagesPerChat: 3,
+        latencyMs: 40,
+      }),
       startMicrosoftSandbox({ seed: 92, users: 4, usersWithoutDrive: 0, deltaPageSize: 10 }),
     ]);
     const port = await freePort();
@@ -65,7 +82,10 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
       ...simulatorEnv(zoom, ms),
     };
     api = await startCustody('api', { ...env, WORKERS: 'none' }, { port });
-    workers = await Promise.all([startCustody('worker-1', env, { worker: true }), startCustody('worker-2', env, { worker: true })]);
+    workers = await Promise.all([
+      startCustody('worker-1', env, { worker: true }),
+      startCustody('worker-2', env, { worker: true }),
+    ]);
     call = httpCaller(api.url);
     const client = await createClient({ DATABASE_URL: env.DATABASE_URL, DATA_DIR: dataDir }, 'acme', [CB]);
     token = await tokenFor(call, client);
@@ -78,15 +98,25 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
-  const confFilters: ConfFilters = { account_owners: all, content_selections: all, chats: { all_selected: true, selected: [], excluded: [] } };
+  const confFilters: ConfFilters = {
+    account_owners: all,
+    content_selections: all,
+    chats: { all_selected: true, selected: [], excluded: [] },
+  };
   const conf = async (name: string) => {
     const id = await newCollection(call, token, 'conf', name);
     await pairFlow(call, token, id, { type: 'conf', redirectTo: CB, state: name });
-    expect((await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: confFilters } })).status).toBe(204);
+    expect((await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: confFilters } })).status).toBe(
+      204,
+    );
     return id;
   };
   const runOf = async (id: string, runId: string) => {
-    const runs = (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/runs`), 200)).runs as Array<{ run_id: string; status: string; counters: { collected: number } }>;
+    const runs = (await jsonOf(await call(token, 'GET', `/v1/collections/${id}/runs`), 200)).runs as Array<{
+      run_id: string;
+      status: string;
+      counters: { collected: number };
+    }>;
     return runs.find((r) => r.run_id === runId)!;
   };
   /** Items as `kind\0source_id` with their SHA-256, and that no item is there twice. */
@@ -94,7 +124,10 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
     const got = await listItems(call, token, id);
     const keys = got.map((it) => keyOf(it.kind, it.source_id));
     expect(new Set(keys).size).toBe(keys.length);
-    const dup = await query('select kind, source_id from items where collection_id = $1 group by kind, source_id having count(*) > 1', [id]);
+    const dup = await query(
+      'select kind, source_id from items where collection_id = $1 group by kind, source_id having count(*) > 1',
+      [id],
+    );
     expect(dup).toEqual([]);
     return new Map(got.map((it) => [keyOf(it.kind, it.source_id), it.sha256]));
   };
@@ -102,13 +135,23 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
   it('collects every custodian of a Zoom and a OneDrive collection through unit jobs both workers executed', async () => {
     const confId = await conf('all');
     const users = ms.tenant.users.map((u) => u.id);
-    const driveFilters = Object.fromEntries(users.map((u) => [u, { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: u }]));
+    const driveFilters = Object.fromEntries(
+      users.map((u) => [
+        u,
+        { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: u },
+      ]),
+    );
     const driveId = await newCollection(call, token, 'edrive', 'drive');
     await pairFlow(call, token, driveId, { type: 'edrive', redirectTo: CB, state: 'drive' });
-    expect((await call(token, 'PATCH', `/v1/collections/${driveId}`, { json: { sync_filters: driveFilters } })).status).toBe(204);
+    expect(
+      (await call(token, 'PATCH', `/v1/collections/${driveId}`, { json: { sync_filters: driveFilters } })).status,
+    ).toBe(204);
 
-    for (const id of [confId, driveId]) expect((await call(token, 'POST', `/v1/collections/${id}/start`)).status).toBe(200);
-    const [confDone, driveDone] = await Promise.all([confId, driveId].map((id) => waitForStatus(call, token, id, ['synced'], 90_000, 200)));
+    for (const id of [confId, driveId])
+      expect((await call(token, 'POST', `/v1/collections/${id}/start`)).status).toBe(200);
+    const [confDone, driveDone] = await Promise.all(
+      [confId, driveId].map((id) => waitForStatus(call, token, id, ['synced'], 90_000, 200)),
+    );
 
     // Zoom: exactly the items the filters select, with the simulator's bytes.
     const want = expectedItems(zoom, confFilters).items;
@@ -121,7 +164,9 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
     const wantDrive = new Map<string, string | null>();
     for (const u of users) {
       const [root, ...rest] = ms.listItems(u);
-      for (const i of rest) if (i.id !== root.id) wantDrive.set(keyOf(i.kind, i.id), i.kind === 'file' ? sha256(ms.contentOf(u, i.id)) : null);
+      for (const i of rest)
+        if (i.id !== root.id)
+          wantDrive.set(keyOf(i.kind, i.id), i.kind === 'file' ? sha256(ms.contentOf(u, i.id)) : null);
     }
     expect([...drive.keys()].sort()).toEqual([...wantDrive.keys()].sort());
     for (const [k, sha] of drive) expect(sha, k).toBe(wantDrive.get(k));
@@ -134,16 +179,23 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
       const run = await runOf(id, runId);
       expect(run.status).toBe('succeeded');
       // One unit job per custodian, each done, the run's counters the sum of the items.
-      const units = await query<{ unit_key: string; status: string; lease_owner: string }>('select unit_key, status, lease_owner from unit_jobs where run_id = $1', [runId]);
+      const units = await query<{ unit_key: string; status: string; lease_owner: string }>(
+        'select unit_key, status, lease_owner from unit_jobs where run_id = $1',
+        [runId],
+      );
       expect(units).toHaveLength(custodians);
       expect(units.every((u) => u.status === 'done')).toBe(true);
       expect(run.counters.collected).toBe(id === confId ? want.size : wantDrive.size);
       // Every custodian's reconciliation written by its own unit, and the totals add up.
       const r = await jsonOf(await call(token, 'GET', `/v1/collections/${id}/runs/${runId}/reconciliation`), 200);
       expect(r.balanced).toBe(true);
-      const perCustodian = (r.custodians as Array<{ custodian: string; unit_kind: string; collected: number }>).filter((x) => x.unit_kind === 'custodian');
+      const perCustodian = (r.custodians as Array<{ custodian: string; unit_kind: string; collected: number }>).filter(
+        (x) => x.unit_kind === 'custodian',
+      );
       expect(perCustodian.map((x) => x.custodian).sort()).toEqual(units.map((u) => u.unit_key).sort());
-      expect((r.custodians as Array<{ collected: number }>).reduce((n, x) => n + x.collected, 0)).toBe(run.counters.collected);
+      expect((r.custodians as Array<{ collected: number }>).reduce((n, x) => n + x.collected, 0)).toBe(
+        run.counters.collected,
+      );
     }
     // Both worker processes executed units.
     const owners = await query<{ lease_owner: string }>('select lease_owner from unit_jobs');
@@ -157,7 +209,7 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
     const victim = workers[0];
     // Wait until the victim holds a unit that has already stored part of its items.
     let unit: { run_id: string; unit_key: string } | undefined;
-    for (const deadline = Date.now() + 60_000; !unit && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; !unit && Date.now() < deadline;) {
       const rows = await query<{ run_id: string; unit_key: string; lease_owner: string; collected: number }>(
         "select run_id, unit_key, lease_owner, collected from unit_jobs where status = 'running' and collected > 0",
       );
@@ -179,10 +231,10 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
     // Each item collected once: what the victim stored before it died is not counted (nor stored) again.
     expect(run.counters.collected).toBe(want.size);
     // The survivor took the victim's unit over and finished it.
-    const [taken] = await query<{ status: string; lease_owner: string; attempt: number }>('select status, lease_owner, attempt from unit_jobs where run_id = $1 and unit_key = $2', [
-      unit!.run_id,
-      unit!.unit_key,
-    ]);
+    const [taken] = await query<{ status: string; lease_owner: string; attempt: number }>(
+      'select status, lease_owner, attempt from unit_jobs where run_id = $1 and unit_key = $2',
+      [unit!.run_id, unit!.unit_key],
+    );
     expect([taken.status, pidOf(taken.lease_owner), taken.attempt]).toEqual(['done', workers[1].child.pid, 2]);
   }, 150_000);
 });

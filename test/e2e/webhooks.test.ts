@@ -59,12 +59,24 @@ describe.each(testDatabases)('webhooks ($name)', (database) => {
       settleMs: 0,
       policy,
     });
-  const deliveries = async (id: string) => (await jsonOf(await app.call(token, 'GET', `/v1/webhook_endpoints/${id}/deliveries`), 200)).items as Json[];
+  const deliveries = async (id: string) =>
+    (await jsonOf(await app.call(token, 'GET', `/v1/webhook_endpoints/${id}/deliveries`), 200)).items as Json[];
   const placeHold = async () => {
-    const ws = (await jsonOf(await app.call(token, 'POST', '/v1/workspaces', { json: { name: 'Matter', description: '' } }), 201)).onna_id as string;
-    return { ws, hold: (await jsonOf(await app.call(token, 'POST', '/v1/legalhold/holds', { json: { name: 'Hold', workspace_id: ws } }), 201)).onna_id as string };
+    const ws = (
+      await jsonOf(await app.call(token, 'POST', '/v1/workspaces', { json: { name: 'Matter', description: '' } }), 201)
+    ).onna_id as string;
+    return {
+      ws,
+      hold: (
+        await jsonOf(
+          await app.call(token, 'POST', '/v1/legalhold/holds', { json: { name: 'Hold', workspace_id: ws } }),
+          201,
+        )
+      ).onna_id as string,
+    };
   };
-  const register = async (events: string[]) => jsonOf(await app.call(token, 'POST', '/v1/webhook_endpoints', { json: { url: rx.url, events } }), 201);
+  const register = async (events: string[]) =>
+    jsonOf(await app.call(token, 'POST', '/v1/webhook_endpoints', { json: { url: rx.url, events } }), 201);
 
   beforeAll(async () => {
     app = await startTestApp({ database, workers: false, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
@@ -81,16 +93,27 @@ describe.each(testDatabases)('webhooks ($name)', (database) => {
     expect(Object.keys(created).sort()).toEqual(['created', 'events', 'id', 'secret', 'url']);
     expect(created.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
     const one = await jsonOf(await app.call(token, 'GET', `/v1/webhook_endpoints/${created.id}`), 200);
-    expect(one).toEqual({ id: created.id, url: rx.url, events: ['hold.placed', 'run.finished'], created: created.created });
+    expect(one).toEqual({
+      id: created.id,
+      url: rx.url,
+      events: ['hold.placed', 'run.finished'],
+      created: created.created,
+    });
     const list = await jsonOf(await app.call(token, 'GET', '/v1/webhook_endpoints'), 200);
     expect(list.items).toContainEqual(one);
-    const row = await app.runtime.ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+    const row = await app.runtime.ctx.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(created.secret);
     const other = await app.token('someone-else');
     expect((await app.call(other, 'GET', `/v1/webhook_endpoints/${created.id}`)).status).toBe(404);
     expect((await app.call(token, 'DELETE', `/v1/webhook_endpoints/${created.id}`)).status).toBe(204);
     expect((await app.call(token, 'GET', `/v1/webhook_endpoints/${created.id}`)).status).toBe(404);
-    const bad = await app.call(token, 'POST', '/v1/webhook_endpoints', { json: { url: rx.url, events: ['run.progress'] } });
+    const bad = await app.call(token, 'POST', '/v1/webhook_endpoints', {
+      json: { url: rx.url, events: ['run.progress'] },
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -132,7 +155,12 @@ describe.each(testDatabases)('webhooks ($name)', (database) => {
     await d.tick(); // not due yet
     expect(rx.got.length - before).toBe(1);
     let [first] = await deliveries(endpoint.id);
-    expect(first).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 500, next_attempt: new Date(clock + 10_000).toISOString() });
+    expect(first).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_status_code: 500,
+      next_attempt: new Date(clock + 10_000).toISOString(),
+    });
     clock += 10_000;
     await d.tick();
     clock += 30_000;
@@ -162,7 +190,15 @@ describe.each(testDatabases)('webhooks ($name)', (database) => {
     const strict = await startTestApp({ database, workers: false });
     try {
       const t = await strict.token('strict');
-      for (const url of [rx.url, 'http://localhost:9/x', 'http://10.0.0.8/x', 'http://169.254.169.254/latest', 'http://[::1]:8080/', 'ftp://example.com/x', 'https://user:pw@example.com/']) {
+      for (const url of [
+        rx.url,
+        'http://localhost:9/x',
+        'http://10.0.0.8/x',
+        'http://169.254.169.254/latest',
+        'http://[::1]:8080/',
+        'ftp://example.com/x',
+        'https://user:pw@example.com/',
+      ]) {
         const res = await strict.call(t, 'POST', '/v1/webhook_endpoints', { json: { url, events: ['hold.placed'] } });
         expect(res.status, url).toBe(400);
         expect(((await res.json()) as Json).source).toEqual({ pointer: '/body/url' });
@@ -179,6 +215,11 @@ describe.each(testDatabases)('webhooks ($name)', (database) => {
     await d.stop();
     expect(rx.got.length).toBe(before);
     const [attempt] = await deliveries(endpoint.id);
-    expect(attempt).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: expect.stringMatching(/private/) });
+    expect(attempt).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_status_code: null,
+      last_error: expect.stringMatching(/private/),
+    });
   });
 });

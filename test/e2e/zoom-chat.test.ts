@@ -6,71 +6,112 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
-import { fetchManifest, jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
+import {
+  fetchManifest,
+  jsonOf,
+  newCollection,
+  pairFlow,
+  startTestApp,
+  type Json,
+  type TestApp,
+} from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
 
 const CB = 'https://client.example/zoom-done';
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
-describe.each(testDatabases.map((d) => [d.name, d] as const))('Zoom Team Chat beyond six months, through the public API on %s', (_name, database) => {
-  let sandbox: ZoomSandbox;
-  let t: TestApp;
-  let token: string;
-  const call = (method: string, path: string, body?: unknown) => t.call(token, method, path, body === undefined ? {} : { json: body });
+describe.each(testDatabases.map((d) => [d.name, d] as const))(
+  'Zoom Team Chat beyond six months, through the public API on %s',
+  (_name, database) => {
+    let sandbox: ZoomSandbox;
+    let t: TestApp;
+    let token: string;
+    const call = (method: string, path: string, body?: unknown) =>
+      t.call(token, method, path, body === undefined ? {} : { json: body });
 
-  beforeAll(async () => {
-    sandbox = await startZoomSandbox({ seed: 43, users: 4, meetingsPerUser: 1, channels: 2, messagesPerChannel: 6, messagesPerChat: 5, chatExtras: true });
-    t = await startTestApp({
-      database,
-      env: {
-        ZOOM_CLIENT_ID: sandbox.clientId, ZOOM_CLIENT_SECRET: sandbox.clientSecret, ZOOM_OAUTH_URL: sandbox.oauthUrl, ZOOM_API_URL: sandbox.apiUrl,
-        ZOOM_LOOKBACK_DAYS: '365',
-      },
+    beforeAll(async () => {
+      sandbox = await startZoomSandbox({
+        seed: 43,
+        users: 4,
+        meetingsPerUser: 1,
+        channels: 2,
+        messagesPerChannel: 6,
+        messagesPerChat: 5,
+        chatExtras: true,
+      });
+      t = await startTestApp({
+        database,
+        env: {
+          ZOOM_CLIENT_ID: sandbox.clientId,
+          ZOOM_CLIENT_SECRET: sandbox.clientSecret,
+          ZOOM_OAUTH_URL: sandbox.oauthUrl,
+          ZOOM_API_URL: sandbox.apiUrl,
+          ZOOM_LOOKBACK_DAYS: '365',
+        },
+      });
+      token = await t.token('acme', [CB]);
     });
-    token = await t.token('acme', [CB]);
-  });
 
-  afterAll(async () => {
-    await t?.close();
-    await sandbox?.close();
-  });
+    afterAll(async () => {
+      await t?.close();
+      await sandbox?.close();
+    });
 
-  it('ends succeeded with the window reported once per owner, external conversations and chat files collected with their bytes', async () => {
-    const id = await newCollection(t.call, token, 'conf', 'chat-365');
-    await pairFlow(t.call, token, id, { type: 'conf', redirectTo: CB, state: `client-${id}`, callbackOrigin: t.url });
-    const filters: ConfFilters = {
-      account_owners: { all_selected: true, selected: [], excluded: [] },
-      content_selections: { all_selected: true, selected: [], excluded: [] },
-      chats: { all_selected: true, selected: [], excluded: [] },
-    };
-    expect((await call('PATCH', `/v1/collections/${id}`, { sync_filters: filters, type_sync: 'auto' })).status).toBe(204);
-    expect((await call('POST', `/v1/collections/${id}/start`)).status).toBe(200);
-    const c = await t.waitForStatus(token, id, ['synced'], 60_000);
-    expect(c.latest_run.status).toBe('succeeded');
-    expect(c.latest_run.counters.failed).toBe(0);
+    it('ends succeeded with the window reported once per owner, external conversations and chat files collected with their bytes', async () => {
+      const id = await newCollection(t.call, token, 'conf', 'chat-365');
+      await pairFlow(t.call, token, id, { type: 'conf', redirectTo: CB, state: `client-${id}`, callbackOrigin: t.url });
+      const filters: ConfFilters = {
+        account_owners: { all_selected: true, selected: [], excluded: [] },
+        content_selections: { all_selected: true, selected: [], excluded: [] },
+        chats: { all_selected: true, selected: [], excluded: [] },
+      };
+      expect((await call('PATCH', `/v1/collections/${id}`, { sync_filters: filters, type_sync: 'auto' })).status).toBe(
+        204,
+      );
+      expect((await call('POST', `/v1/collections/${id}/start`)).status).toBe(200);
+      const c = await t.waitForStatus(token, id, ['synced'], 60_000);
+      expect(c.latest_run.status).toBe('succeeded');
+      expect(c.latest_run.counters.failed).toBe(0);
 
-    const items = await t.items(token, id);
-    const expected = expectedItems(sandbox, filters);
-    expect(items.map((i) => keyOf(i.kind, i.source_id)).sort()).toEqual([...expected.items.keys()].sort());
-    const files = items.filter((i) => i.kind === 'chat_file');
-    expect(files.length).toBeGreaterThan(0);
-    for (const f of files) expect(f.sha256, f.source_id).toBe(sha256(sandbox.tenant.textBodies.get(f.source_id)!));
-    const externalIds = new Set(sandbox.tenant.externalContacts.map((x) => x.member_id));
-    expect(items.some((i) => i.kind === 'chat_message' && externalIds.has(i.metadata.conversation_id as string))).toBe(true);
+      const items = await t.items(token, id);
+      const expected = expectedItems(sandbox, filters);
+      expect(items.map((i) => keyOf(i.kind, i.source_id)).sort()).toEqual([...expected.items.keys()].sort());
+      const files = items.filter((i) => i.kind === 'chat_file');
+      expect(files.length).toBeGreaterThan(0);
+      for (const f of files) expect(f.sha256, f.source_id).toBe(sha256(sandbox.tenant.textBodies.get(f.source_id)!));
+      const externalIds = new Set(sandbox.tenant.externalContacts.map((x) => x.member_id));
+      expect(
+        items.some((i) => i.kind === 'chat_message' && externalIds.has(i.metadata.conversation_id as string)),
+      ).toBe(true);
 
-    const rec = await jsonOf(await call('GET', `/v1/collections/${id}/runs/${c.latest_run.run_id}/reconciliation`), 200);
-    expect(rec.balanced).toBe(true);
-    const limits = (rec.custodians as Json[]).flatMap((u) => (u.exceptions as Json[]).filter((e) => e.outcome === 'provider_limit' && e.kind === 'chat_history').map((e) => ({ unit: u.custodian, ...e })));
-    const owners = (rec.custodians as Json[]).filter((u) => u.unit_kind === 'custodian').map((u) => u.custodian as string);
-    expect(owners.length).toBeGreaterThan(0);
-    // Once per owner (and per channel read through one), nothing else.
-    for (const o of owners) expect(limits.filter((l) => l.unit === o), o).toHaveLength(1);
-    expect(new Set(limits.map((l) => l.unit)).size).toBe(limits.length);
-    for (const l of limits) expect(l).toMatchObject({ kind: 'chat_history', reason: expect.stringMatching(/6 months/) });
-    // Not counted: listed = collected + unchanged + excluded + not_present + failed still holds, with 0 failed.
-    expect(rec.totals.failed).toBe(0);
+      const rec = await jsonOf(
+        await call('GET', `/v1/collections/${id}/runs/${c.latest_run.run_id}/reconciliation`),
+        200,
+      );
+      expect(rec.balanced).toBe(true);
+      const limits = (rec.custodians as Json[]).flatMap((u) =>
+        (u.exceptions as Json[])
+          .filter((e) => e.outcome === 'provider_limit' && e.kind === 'chat_history')
+          .map((e) => ({ unit: u.custodian, ...e })),
+      );
+      const owners = (rec.custodians as Json[])
+        .filter((u) => u.unit_kind === 'custodian')
+        .map((u) => u.custodian as string);
+      expect(owners.length).toBeGreaterThan(0);
+      // Once per owner (and per channel read through one), nothing else.
+      for (const o of owners)
+        expect(
+          limits.filter((l) => l.unit === o),
+          o,
+        ).toHaveLength(1);
+      expect(new Set(limits.map((l) => l.unit)).size).toBe(limits.length);
+      for (const l of limits)
+        expect(l).toMatchObject({ kind: 'chat_history', reason: expect.stringMatching(/6 months/) });
+      // Not counted: listed = collected + unchanged + excluded + not_present + failed still holds, with 0 failed.
+      expect(rec.totals.failed).toBe(0);
 
-    const { json } = await fetchManifest(t.call, token, id);
-    expect(json.counts.without_content).toBe(0);
-  });
-});
+      const { json } = await fetchManifest(t.call, token, id);
+      expect(json.counts.without_content).toBe(0);
+    });
+  },
+);

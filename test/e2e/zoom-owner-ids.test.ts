@@ -28,20 +28,28 @@ for (const database of testDatabases) {
       await sandbox?.close();
     });
 
-    const collection = async (f: unknown) => (await seedCollection(app.ctx.db, { type: 'conf', account: 'acme', sealer: app.ctx.sealer, grant, filters: f })).collectionId;
+    const collection = async (f: unknown) =>
+      (await seedCollection(app.ctx.db, { type: 'conf', account: 'acme', sealer: app.ctx.sealer, grant, filters: f }))
+        .collectionId;
     const known = () => sandbox.tenant.users[0].id;
 
-    it('PATCH answers 422 with the entry\'s JSON pointer, naming an id the account does not have; known ids are saved', async () => {
+    it("PATCH answers 422 with the entry's JSON pointer, naming an id the account does not have; known ids are saved", async () => {
       const id = await collection(filters({ account_owners: sel({ selected: [known()] }) }));
-      const res = await app.call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters({ account_owners: sel({ selected: [known(), 'nobody'] }) }) } });
+      const res = await app.call(token, 'PATCH', `/v1/collections/${id}`, {
+        json: { sync_filters: filters({ account_owners: sel({ selected: [known(), 'nobody'] }) }) },
+      });
       expect(res.status).toBe(422);
       const text = await res.text();
       expect(text).toContain('/body/sync_filters/account_owners/selected/1/id');
       expect(JSON.parse(text).detail).toMatch(/"nobody" is not found in the paired Zoom account/);
-      const excluded = await app.call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters({ account_owners: sel({ all: true, excluded: ['ghost'] }) }) } });
+      const excluded = await app.call(token, 'PATCH', `/v1/collections/${id}`, {
+        json: { sync_filters: filters({ account_owners: sel({ all: true, excluded: ['ghost'] }) }) },
+      });
       expect(excluded.status).toBe(422);
       expect(await excluded.text()).toContain('/body/sync_filters/account_owners/excluded/0/id');
-      const ok = await app.call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters({ account_owners: sel({ selected: [known()] }) }) } });
+      const ok = await app.call(token, 'PATCH', `/v1/collections/${id}`, {
+        json: { sync_filters: filters({ account_owners: sel({ selected: [known()] }) }) },
+      });
       expect(ok.status).toBe(204);
     });
 
@@ -54,9 +62,15 @@ for (const database of testDatabases) {
       const c = (await (await app.call(token, 'GET', `/v1/collections/${id}`)).json()) as Json;
       expect(c.sync_status).toBe('error');
       expect(c.status_reason).toMatch(/nobody.*not found in the Zoom account/);
-      const row = await app.ctx.db.selectFrom('collections').select('next_sync_at').where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await app.ctx.db
+        .selectFrom('collections')
+        .select('next_sync_at')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(row.next_sync_at).toBeNull();
-      const r = (await (await app.call(token, 'GET', `/v1/collections/${id}/runs/${runId}/reconciliation`)).json()) as Json;
+      const r = (await (
+        await app.call(token, 'GET', `/v1/collections/${id}/runs/${runId}/reconciliation`)
+      ).json()) as Json;
       const nobody = r.custodians.find((u: Json) => u.custodian === 'nobody');
       expect(nobody.exceptions.map((e: Json) => e.outcome)).toContain('failed');
       expect(JSON.stringify(nobody.exceptions)).toMatch(/not found in the Zoom account/);

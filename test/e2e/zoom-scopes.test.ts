@@ -10,10 +10,22 @@ type Json = Record<string, any>;
 
 const PARTICIPANT_AUDIO_SCOPE = 'cloud_recording:read:list_recording_files:admin';
 /** Zoom's legacy macro scopes of older apps (../shared/reference/zoom-api.md, Correction Z7). */
-const LEGACY = ['user:read:admin', 'recording:read:admin', 'meeting:read:admin', 'chat_message:read:admin', 'chat_channel:read:admin'];
+const LEGACY = [
+  'user:read:admin',
+  'recording:read:admin',
+  'meeting:read:admin',
+  'chat_message:read:admin',
+  'chat_channel:read:admin',
+];
 
-const audio = filters({ account_owners: sel({ all: true }), content_selections: { all_selected: false, selected: [{ audio: true }], excluded: [] } });
-const videoOnly = filters({ account_owners: sel({ all: true }), content_selections: { all_selected: false, selected: [{ video: true }], excluded: [] } });
+const audio = filters({
+  account_owners: sel({ all: true }),
+  content_selections: { all_selected: false, selected: [{ audio: true }], excluded: [] },
+});
+const videoOnly = filters({
+  account_owners: sel({ all: true }),
+  content_selections: { all_selected: false, selected: [{ video: true }], excluded: [] },
+});
 
 /** Scopes come with the token and are compared with what the filters need before anything is asked of Zoom. */
 for (const database of testDatabases) {
@@ -27,8 +39,22 @@ for (const database of testDatabases) {
 
     beforeAll(async () => {
       // An app configured without the meeting recordings endpoint's scope.
-      narrow = await startZoomSandbox({ seed: 31, users: 2, meetingsPerUser: 1, channels: 1, evidence: true, scopes: ZOOM_SANDBOX_SCOPES.filter((s) => s !== PARTICIPANT_AUDIO_SCOPE) });
-      legacy = await startZoomSandbox({ seed: 32, users: 2, meetingsPerUser: 2, channels: 1, evidence: true, scopes: LEGACY });
+      narrow = await startZoomSandbox({
+        seed: 31,
+        users: 2,
+        meetingsPerUser: 1,
+        channels: 1,
+        evidence: true,
+        scopes: ZOOM_SANDBOX_SCOPES.filter((s) => s !== PARTICIPANT_AUDIO_SCOPE),
+      });
+      legacy = await startZoomSandbox({
+        seed: 32,
+        users: 2,
+        meetingsPerUser: 2,
+        channels: 1,
+        evidence: true,
+        scopes: LEGACY,
+      });
       narrowGrant = await pair(testConnector(narrow));
       legacyGrant = await pair(testConnector(legacy));
       app = await startItemsApp(database, [testConnector(narrow)]);
@@ -41,8 +67,10 @@ for (const database of testDatabases) {
     });
 
     const collection = async (grant: Grant, f: unknown) =>
-      (await seedCollection(app.ctx.db, { type: 'conf', account: 'acme', sealer: app.ctx.sealer, grant, filters: f })).collectionId;
-    const apiRequests = (s: ZoomSandbox) => s.requests.filter((r) => r.listener === 'main' && r.path.startsWith('/v2/')).length;
+      (await seedCollection(app.ctx.db, { type: 'conf', account: 'acme', sealer: app.ctx.sealer, grant, filters: f }))
+        .collectionId;
+    const apiRequests = (s: ZoomSandbox) =>
+      s.requests.filter((r) => r.listener === 'main' && r.path.startsWith('/v2/')).length;
 
     it('keeps the scopes Zoom granted with the token', () => {
       expect(narrowGrant.scope).toBeTypeOf('string');
@@ -56,8 +84,12 @@ for (const database of testDatabases) {
       const body = (await res.json()) as Json;
       expect(body.detail).toContain(PARTICIPANT_AUDIO_SCOPE);
       expect(body.detail).toMatch(/participant audio/);
-      expect(body.pointer ?? body.source?.pointer ?? JSON.stringify(body)).toContain('/body/sync_filters/content_selections');
-      expect((await app.call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: videoOnly } })).status).toBe(204);
+      expect(body.pointer ?? body.source?.pointer ?? JSON.stringify(body)).toContain(
+        '/body/sync_filters/content_selections',
+      );
+      expect(
+        (await app.call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: videoOnly } })).status,
+      ).toBe(204);
     });
 
     it('start answers 409 naming the scope, and a run of such filters stops in `error` saying so, before asking Zoom anything', async () => {
@@ -83,8 +115,18 @@ for (const database of testDatabases) {
       try {
         const t = await legacyApp.token('acme');
         const all = filters({ account_owners: sel({ all: true }), chats: ALL_CHATS });
-        const id = (await seedCollection(legacyApp.ctx.db, { type: 'conf', account: 'acme', sealer: legacyApp.ctx.sealer, grant: legacyGrant, filters: videoOnly })).collectionId;
-        expect((await legacyApp.call(t, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: all } })).status).toBe(204);
+        const id = (
+          await seedCollection(legacyApp.ctx.db, {
+            type: 'conf',
+            account: 'acme',
+            sealer: legacyApp.ctx.sealer,
+            grant: legacyGrant,
+            filters: videoOnly,
+          })
+        ).collectionId;
+        expect(
+          (await legacyApp.call(t, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: all } })).status,
+        ).toBe(204);
         const start = await legacyApp.call(t, 'POST', `/v1/collections/${id}/start`);
         expect(start.status).toBe(200);
         expect(await runToEnd(legacyApp, ((await start.json()) as Json).run_id)).toBe('succeeded');

@@ -7,7 +7,13 @@ import { jsonOf, newCollection, pairFlow, startTestApp, type TestApp } from '../
 import { testDatabases } from '../support/databases.ts';
 
 const CB = 'https://client.example/edrive-done';
-const allFolders = (name: string) => ({ all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: name });
+const allFolders = (name: string) => ({
+  all_selected: true,
+  selected: [],
+  excluded: [],
+  filter_type: 'user_folders',
+  filter_name: name,
+});
 /** Graph's permission table: driveItem (OneDrive for Business) subscriptions need Files.ReadWrite.All (Correction G1). */
 
 describe('polling interval sized to the tenant budget', () => {
@@ -24,11 +30,23 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive event mo
   const setups: Array<{ sandbox: MicrosoftSandbox; t: TestApp; token: string; id: string }> = [];
 
   async function setup(opts: { roles?: string[]; env?: Record<string, string> }) {
-    const sandbox = await startMicrosoftSandbox({ seed: 6, users: 2, usersWithoutDrive: 0, folderDepth: 1, filesPerFolder: 1 });
+    const sandbox = await startMicrosoftSandbox({
+      seed: 6,
+      users: 2,
+      usersWithoutDrive: 0,
+      folderDepth: 1,
+      filesPerFolder: 1,
+    });
     if (opts.roles) sandbox.appRoles = opts.roles;
     const t = await startTestApp({
       database,
-      env: { MS_CLIENT_ID: sandbox.clientId, MS_CLIENT_SECRET: sandbox.clientSecret, MS_LOGIN_URL: sandbox.loginUrl, MS_GRAPH_URL: sandbox.graphUrl, ...opts.env },
+      env: {
+        MS_CLIENT_ID: sandbox.clientId,
+        MS_CLIENT_SECRET: sandbox.clientSecret,
+        MS_LOGIN_URL: sandbox.loginUrl,
+        MS_GRAPH_URL: sandbox.graphUrl,
+        ...opts.env,
+      },
     });
     t.config.publicUrl = t.url;
     const token = await t.token('acme', [CB]);
@@ -52,7 +70,8 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive event mo
       notificationUrl: () => `${t.url}/v1/webhooks/microsoft`,
       lifetimeMinutes: 42_300,
     });
-  const posts = (sandbox: MicrosoftSandbox) => sandbox.requests.filter((r) => r.method === 'POST' && /\/subscriptions$/.test(r.path.split('?')[0])).length;
+  const posts = (sandbox: MicrosoftSandbox) =>
+    sandbox.requests.filter((r) => r.method === 'POST' && /\/subscriptions$/.test(r.path.split('?')[0])).length;
   let readOnly: Awaited<ReturnType<typeof setup>>;
   let writable: Awaited<ReturnType<typeof setup>>;
   let off: Awaited<ReturnType<typeof setup>>;
@@ -70,12 +89,29 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive event mo
   });
 
   it('the sandbox refuses a drive subscription from an app without Files.ReadWrite.All, as Graph does', async () => {
-    const grant = await readOnly.t.runtime.ctx.providers.open({ id: readOnly.id, wallet_id: ((await jsonOf(await readOnly.t.call(readOnly.token, 'GET', `/v1/collections/${readOnly.id}`), 200))).credential_id }, readOnly.t.runtime.ctx.connectors.get('edrive')!);
+    const grant = await readOnly.t.runtime.ctx.providers.open(
+      {
+        id: readOnly.id,
+        wallet_id: (await jsonOf(await readOnly.t.call(readOnly.token, 'GET', `/v1/collections/${readOnly.id}`), 200))
+          .credential_id,
+      },
+      readOnly.t.runtime.ctx.connectors.get('edrive')!,
+    );
     expect(grant.grantInfo.roles).toEqual(['Files.Read.All', 'User.Read.All']);
-    const refused = await grant.http.json(`${readOnly.sandbox.graphUrl}/subscriptions`, {
-      method: 'POST',
-      body: { changeType: 'updated', notificationUrl: `${readOnly.t.url}/v1/webhooks/microsoft`, resource: `/users/${readOnly.sandbox.tenant.users[0].id}/drive/root`, expirationDateTime: new Date(Date.now() + 3600_000).toISOString() },
-    }).then(() => null, (e: { status?: number }) => e.status);
+    const refused = await grant.http
+      .json(`${readOnly.sandbox.graphUrl}/subscriptions`, {
+        method: 'POST',
+        body: {
+          changeType: 'updated',
+          notificationUrl: `${readOnly.t.url}/v1/webhooks/microsoft`,
+          resource: `/users/${readOnly.sandbox.tenant.users[0].id}/drive/root`,
+          expirationDateTime: new Date(Date.now() + 3600_000).toISOString(),
+        },
+      })
+      .then(
+        () => null,
+        (e: { status?: number }) => e.status,
+      );
     expect(refused).toBe(403);
   });
 
@@ -83,7 +119,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive event mo
     const before = posts(readOnly.sandbox);
     expect(Object.values(await manager(readOnly.t).tick())).toEqual(['polling', 'polling']);
     expect(posts(readOnly.sandbox)).toBe(before);
-    const c = (await jsonOf(await readOnly.t.call(readOnly.token, 'GET', `/v1/collections/${readOnly.id}`), 200));
+    const c = await jsonOf(await readOnly.t.call(readOnly.token, 'GET', `/v1/collections/${readOnly.id}`), 200);
     expect(c.event_mode).toBe('polling');
     expect(c.polling_interval_minutes).toBe(pollingIntervalMinutes(2, 20));
   });
@@ -91,7 +127,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive event mo
   it('with it: subscriptions as before, and the collection shows subscription', async () => {
     expect(Object.values(await manager(writable.t).tick())).toEqual(['created', 'created']);
     expect(writable.sandbox.subscriptions.list()).toHaveLength(2);
-    const c = (await jsonOf(await writable.t.call(writable.token, 'GET', `/v1/collections/${writable.id}`), 200));
+    const c = await jsonOf(await writable.t.call(writable.token, 'GET', `/v1/collections/${writable.id}`), 200);
     expect(c.event_mode).toBe('subscription');
     expect(c.polling_interval_minutes).toBeUndefined();
   });
@@ -100,7 +136,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('OneDrive event mo
     const before = posts(off.sandbox);
     expect(Object.values(await manager(off.t).tick())).toEqual(['polling', 'polling']);
     expect(posts(off.sandbox)).toBe(before);
-    const c = (await jsonOf(await off.t.call(off.token, 'GET', `/v1/collections/${off.id}`), 200));
+    const c = await jsonOf(await off.t.call(off.token, 'GET', `/v1/collections/${off.id}`), 200);
     expect(c.event_mode).toBe('polling');
   });
 });

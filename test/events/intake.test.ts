@@ -12,7 +12,11 @@ const SECRET = 'zoom-event-secret-token-for-tests';
 // Oracle straight from the reference (§1.4): "v0=" + hex HMAC-SHA256(secret, "v0:{ts}:{raw body}").
 function signed(raw: string, tsSeconds: number, secret = SECRET) {
   const sig = `v0=${crypto.createHmac('sha256', secret).update(`v0:${tsSeconds}:${raw}`).digest('hex')}`;
-  return { 'content-type': 'application/json; charset=utf-8', 'x-zm-request-timestamp': String(tsSeconds), 'x-zm-signature': sig };
+  return {
+    'content-type': 'application/json; charset=utf-8',
+    'x-zm-request-timestamp': String(tsSeconds),
+    'x-zm-signature': sig,
+  };
 }
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -23,7 +27,16 @@ function recordingCompleted(downloadToken: string, uuid = 'mtg-uuid-1==') {
     download_token: downloadToken,
     payload: {
       account_id: 'acct-1',
-      object: { uuid, id: 812, host_id: 'user-a', host_email: 'a@example.com', recording_files: [{ id: 'f2' }, { id: 'f1', download_url: `https://zoom.us/rec/download/x?t=${downloadToken}` }] },
+      object: {
+        uuid,
+        id: 812,
+        host_id: 'user-a',
+        host_email: 'a@example.com',
+        recording_files: [
+          { id: 'f2' },
+          { id: 'f1', download_url: `https://zoom.us/rec/download/x?t=${downloadToken}` },
+        ],
+      },
     },
   };
 }
@@ -48,19 +61,40 @@ function bigRecordingCompleted(files: number) {
     event: 'recording.completed',
     event_ts: Date.now(),
     download_token: `eyJ${crypto.randomBytes(400).toString('base64url')}`,
-    payload: { account_id: 'acct-1', object: { uuid, id: 81234567890, host_id: 'user-a', host_email: 'a@example.com', topic: 'All hands', recording_count: files, recording_files } },
+    payload: {
+      account_id: 'acct-1',
+      object: {
+        uuid,
+        id: 81234567890,
+        host_id: 'user-a',
+        host_email: 'a@example.com',
+        topic: 'All hands',
+        recording_count: files,
+        recording_files,
+      },
+    },
   };
 }
 
 describe.each(testDatabases.map((d) => [d.name, d] as const))('webhook intake on %s', (_name, database) => {
   let t: TestApp;
-  const zoom = (raw: string, headers: Record<string, string>) => fetch(`${t.url}/v1/webhooks/zoom`, { method: 'POST', headers, body: raw });
-  const graph = (body: unknown) => fetch(`${t.url}/v1/webhooks/microsoft`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const zoom = (raw: string, headers: Record<string, string>) =>
+    fetch(`${t.url}/v1/webhooks/zoom`, { method: 'POST', headers, body: raw });
+  const graph = (body: unknown) =>
+    fetch(`${t.url}/v1/webhooks/microsoft`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
   const stored = () => t.runtime.ctx.db.selectFrom('provider_events').selectAll().orderBy('received_at').execute();
   const subscribe = async (subscriptionId: string, userId: string, clientState: string) => {
     const subs = new GraphSubscriptionRepo(t.runtime.ctx.db);
     const row = await subs.ensure('wal_x', userId, t.runtime.ctx.sealer.seal(clientState), new Date().toISOString());
-    await subs.update(row.id, { subscription_id: subscriptionId, expires_at: new Date(Date.now() + 3600_000).toISOString() }, new Date().toISOString());
+    await subs.update(
+      row.id,
+      { subscription_id: subscriptionId, expires_at: new Date(Date.now() + 3600_000).toISOString() },
+      new Date().toISOString(),
+    );
   };
 
   beforeAll(async () => {
@@ -71,7 +105,11 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('webhook intake on
   });
 
   it('answers the endpoint.url_validation challenge with the HMAC of plainToken', async () => {
-    const raw = JSON.stringify({ event: 'endpoint.url_validation', event_ts: Date.now(), payload: { plainToken: 'qgg8vlvZRS6UYooatFL8Aw' } });
+    const raw = JSON.stringify({
+      event: 'endpoint.url_validation',
+      event_ts: Date.now(),
+      payload: { plainToken: 'qgg8vlvZRS6UYooatFL8Aw' },
+    });
     const res = await zoom(raw, signed(raw, nowSeconds()));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
@@ -114,7 +152,11 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('webhook intake on
     expect(rows[0].route_key).toBe('acct-1');
     expect(JSON.parse(rows[0].body).download_token).toBeUndefined();
     const before = (await stored()).length;
-    const other = JSON.stringify({ event: 'meeting.started', event_ts: Date.now(), payload: { account_id: 'acct-1', object: { id: 1 } } });
+    const other = JSON.stringify({
+      event: 'meeting.started',
+      event_ts: Date.now(),
+      payload: { account_id: 'acct-1', object: { id: 1 } },
+    });
     expect((await zoom(other, signed(other, nowSeconds()))).status).toBe(204);
     expect(await stored()).toHaveLength(before);
   });
@@ -137,13 +179,39 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('webhook intake on
 
   it('keeps Graph notifications whose clientState matches and ignores the others', async () => {
     const subs = new GraphSubscriptionRepo(t.runtime.ctx.db);
-    const row = await subs.ensure('wal_x', 'user-1', t.runtime.ctx.sealer.seal('the-client-state'), new Date().toISOString());
-    await subs.update(row.id, { subscription_id: 'sub-1', expires_at: new Date(Date.now() + 3600_000).toISOString() }, new Date().toISOString());
+    const row = await subs.ensure(
+      'wal_x',
+      'user-1',
+      t.runtime.ctx.sealer.seal('the-client-state'),
+      new Date().toISOString(),
+    );
+    await subs.update(
+      row.id,
+      { subscription_id: 'sub-1', expires_at: new Date(Date.now() + 3600_000).toISOString() },
+      new Date().toISOString(),
+    );
     const note = (clientState: string, id: string, subscriptionId = 'sub-1') => ({
-      subscriptionId, clientState, changeType: 'updated', resource: 'users/user-1/drive/root', tenantId: 'tid', id, resourceData: null,
+      subscriptionId,
+      clientState,
+      changeType: 'updated',
+      resource: 'users/user-1/drive/root',
+      tenantId: 'tid',
+      id,
+      resourceData: null,
     });
-    const body = { value: [note('wrong', 'n1'), note('the-client-state', 'n2'), note('the-client-state', 'n3', 'unknown-sub'), note('the-client-state', 'n2')] };
-    const res = await fetch(`${t.url}/v1/webhooks/microsoft`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const body = {
+      value: [
+        note('wrong', 'n1'),
+        note('the-client-state', 'n2'),
+        note('the-client-state', 'n3', 'unknown-sub'),
+        note('the-client-state', 'n2'),
+      ],
+    };
+    const res = await fetch(`${t.url}/v1/webhooks/microsoft`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(202);
     const rows = (await stored()).filter((r) => r.provider === 'microsoft');
     expect(rows.map((r) => JSON.parse(r.body).id)).toEqual(['n2']);
@@ -160,7 +228,11 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('webhook intake on
 
   it('takes a body up to its route limit in BODY_LIMITS and refuses one byte more with 413, on both intake routes', async () => {
     const zoomLimit = BODY_LIMITS['POST /v1/webhooks/zoom'];
-    const event = JSON.stringify({ event: 'meeting.started', event_ts: Date.now(), payload: { account_id: 'acct-1', object: { id: 1 } } });
+    const event = JSON.stringify({
+      event: 'meeting.started',
+      event_ts: Date.now(),
+      payload: { account_id: 'acct-1', object: { id: 1 } },
+    });
     const atLimit = event.padEnd(zoomLimit, ' '); // JSON may end in whitespace, and the signature covers it
     expect((await zoom(atLimit, signed(atLimit, nowSeconds()))).status).toBe(204);
     const over = `${atLimit} `;
@@ -192,18 +264,33 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('webhook intake on
     // the workers' routing reads the same facts: neither id reaches a query there either
     const { ctx } = t.runtime;
     await createEventDispatcher({
-      db: ctx.db, connectors: ctx.connectors, sealer: ctx.sealer, log: pino({ level: 'silent' }), clock: () => new Date(), coalesceMs: 1000,
+      db: ctx.db,
+      connectors: ctx.connectors,
+      sealer: ctx.sealer,
+      log: pino({ level: 'silent' }),
+      clock: () => new Date(),
+      coalesceMs: 1000,
       work: { queue: async () => 'dropped' },
     }).route();
-    const outcome = (id: string) => ctx.db.selectFrom('provider_events').select(['status', 'outcome']).where('id', '=', id).executeTakeFirst();
+    const outcome = (id: string) =>
+      ctx.db.selectFrom('provider_events').select(['status', 'outcome']).where('id', '=', id).executeTakeFirst();
     expect(await outcome(nulRow.id)).toEqual({ status: 'done', outcome: 'the event names no account' });
     expect(await outcome(surrogateRow.id)).toEqual({ status: 'done', outcome: 'the event names no user' });
   });
 
   it('ignores Graph notifications whose ids hold text no database can store, keeping the others of the batch', async () => {
     await subscribe('sub-text', 'user-text', 'text-client-state');
-    const note = (subscriptionId: string, id: string) => ({ subscriptionId, clientState: 'text-client-state', changeType: 'updated', resource: 'r', id, resourceData: null });
-    const body = { value: [note('\u0000', 't1'), note('sub-\udc00', 't2'), note('sub-text', 'nul\u0000id'), note('sub-text', 't4')] };
+    const note = (subscriptionId: string, id: string) => ({
+      subscriptionId,
+      clientState: 'text-client-state',
+      changeType: 'updated',
+      resource: 'r',
+      id,
+      resourceData: null,
+    });
+    const body = {
+      value: [note('\u0000', 't1'), note('sub-\udc00', 't2'), note('sub-text', 'nul\u0000id'), note('sub-text', 't4')],
+    };
     expect((await graph(body)).status).toBe(202);
     expect((await graph('{"value":[{"subscriptionId":"\\u0000","clientState":"x","resource":"r"}]}')).status).toBe(202);
     const rows = (await stored()).filter((r) => r.route_key === 'sub-text');
@@ -215,12 +302,19 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('webhook intake on
     await subscribe('sub-b', 'user-b', 'state-b');
     const value = Array.from({ length: 600 }, (_, i) => {
       const sub = i % 3 === 0 ? 'sub-a' : i % 3 === 1 ? 'sub-b' : `unknown-${i}`;
-      return { subscriptionId: sub, clientState: sub === 'sub-b' ? 'state-b' : sub === 'sub-a' ? 'state-a' : 'x', resource: 'r', id: `batch-${i}` };
+      return {
+        subscriptionId: sub,
+        clientState: sub === 'sub-b' ? 'state-b' : sub === 'sub-a' ? 'state-a' : 'x',
+        resource: 'r',
+        id: `batch-${i}`,
+      };
     });
     const selects = vi.spyOn(t.runtime.ctx.db, 'selectFrom');
     try {
       expect((await graph({ value })).status).toBe(202);
-      expect(selects.mock.calls.filter(([table]) => String(table as string).startsWith('graph_subscriptions'))).toHaveLength(1);
+      expect(
+        selects.mock.calls.filter(([table]) => String(table as string).startsWith('graph_subscriptions')),
+      ).toHaveLength(1);
     } finally {
       selects.mockRestore();
     }

@@ -5,7 +5,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
-import { httpCaller, jsonOf, listItems, newCollection, pairFlow, tokenFor, waitForStatus, type Call, type Json } from '../support/app.ts';
+import {
+  httpCaller,
+  jsonOf,
+  listItems,
+  newCollection,
+  pairFlow,
+  tokenFor,
+  waitForStatus,
+  type Call,
+  type Json,
+} from '../support/app.ts';
 import { pgUrl } from '../support/databases.ts';
 import { scratchDatabase, simulatorEnv, type ScratchDatabase } from '../support/scratch-database.ts';
 import { createClient, freePort, startCustody, type ServeProcess } from '../support/process.ts';
@@ -36,12 +46,22 @@ describe.skipIf(!pgUrl)('provider events with separate API and worker processes 
   let token: string;
 
   const api = (method: string, p: string, json?: unknown) => call(token, method, p, json === undefined ? {} : { json });
-  const eventRuns = async (id: string) => ((await jsonOf(await api('GET', `/v1/collections/${id}/runs`), 200)).runs as Json[]).filter((r) => r.trigger === 'event');
+  const eventRuns = async (id: string) =>
+    ((await jsonOf(await api('GET', `/v1/collections/${id}/runs`), 200)).runs as Json[]).filter(
+      (r) => r.trigger === 'event',
+    );
 
   beforeAll(async () => {
     db = await scratchDatabase('custody_ev');
     [zoom, ms] = await Promise.all([
-      startZoomSandbox({ seed: 91, users: 4, meetingsPerUser: 1, channels: 1, messagesPerChannel: 2, messagesPerChat: 2 }),
+      startZoomSandbox({
+        seed: 91,
+        users: 4,
+        meetingsPerUser: 1,
+        channels: 1,
+        messagesPerChannel: 2,
+        messagesPerChat: 2,
+      }),
       startMicrosoftSandbox({ seed: 92, users: 2, usersWithoutDrive: 0, folderDepth: 1, filesPerFolder: 1 }),
     ]);
     const port = await freePort();
@@ -58,7 +78,10 @@ describe.skipIf(!pgUrl)('provider events with separate API and worker processes 
     apiProc = await startCustody('api', { ...env, WORKERS: 'none' }, { port });
     worker = await startCustody('worker', env, { worker: true });
     call = httpCaller(apiProc.url);
-    token = await tokenFor(call, await createClient({ DATABASE_URL: env.DATABASE_URL, DATA_DIR: dataDir }, 'acme', [CB]));
+    token = await tokenFor(
+      call,
+      await createClient({ DATABASE_URL: env.DATABASE_URL, DATA_DIR: dataDir }, 'acme', [CB]),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -72,12 +95,29 @@ describe.skipIf(!pgUrl)('provider events with separate API and worker processes 
     const owner = zoom.tenant.users.find((u) => u.status === 'active')!;
     const id = await newCollection(call, token, 'conf', 'zoom-events');
     await pairFlow(call, token, id, { type: 'conf', redirectTo: CB, state: 'z', callbackOrigin: apiProc.url });
-    const filters = { account_owners: { all_selected: false, selected: [{ id: owner.id }], excluded: [] }, content_selections: all };
-    expect((await api('PATCH', `/v1/collections/${id}`, { sync_filters: filters, type_sync: 'auto', sync_status: 'pending' })).status).toBe(204);
+    const filters = {
+      account_owners: { all_selected: false, selected: [{ id: owner.id }], excluded: [] },
+      content_selections: all,
+    };
+    expect(
+      (
+        await api('PATCH', `/v1/collections/${id}`, {
+          sync_filters: filters,
+          type_sync: 'auto',
+          sync_status: 'pending',
+        })
+      ).status,
+    ).toBe(204);
     await waitForStatus(call, token, id, ['synced'], 60_000);
     expect(await zoom.webhooks.subscribe({ url: `${apiProc.url}/v1/webhooks/zoom`, secretToken: SECRET })).toBe(true);
     const meeting = await zoom.webhooks.addRecording(owner.id);
-    await until('the recording', async () => (await listItems(call, token, id)).some((i) => i.source_id.includes(meeting.recording_files[0].id) || JSON.stringify(i).includes(meeting.recording_files[0].id)));
+    await until('the recording', async () =>
+      (await listItems(call, token, id)).some(
+        (i) =>
+          i.source_id.includes(meeting.recording_files[0].id) ||
+          JSON.stringify(i).includes(meeting.recording_files[0].id),
+      ),
+    );
     const runs = await eventRuns(id);
     expect(runs.length).toBeGreaterThanOrEqual(1);
     expect(runs[0].custodians).toEqual([owner.id]);
@@ -91,9 +131,19 @@ describe.skipIf(!pgUrl)('provider events with separate API and worker processes 
     const id = await newCollection(call, token, 'edrive', 'drive-events');
     await pairFlow(call, token, id, { type: 'edrive', redirectTo: CB, state: 'm', callbackOrigin: apiProc.url });
     const filters = { [alice]: { ...all, filter_type: 'user_folders', filter_name: 'Alice' } };
-    expect((await api('PATCH', `/v1/collections/${id}`, { sync_filters: filters, type_sync: 'auto', sync_status: 'pending' })).status).toBe(204);
+    expect(
+      (
+        await api('PATCH', `/v1/collections/${id}`, {
+          sync_filters: filters,
+          type_sync: 'auto',
+          sync_status: 'pending',
+        })
+      ).status,
+    ).toBe(204);
     await waitForStatus(call, token, id, ['synced'], 60_000);
-    const sub = await until('the subscription', async () => ms.subscriptions.list().find((s) => s.resource === `/users/${alice}/drive/root`));
+    const sub = await until('the subscription', async () =>
+      ms.subscriptions.list().find((s) => s.resource === `/users/${alice}/drive/root`),
+    );
     expect(sub.notificationUrl).toBe(`${apiProc.url}/v1/webhooks/microsoft`);
     const file = ms.mutate.addFile(alice, ms.listItems(alice)[0].id, 'late-night.txt', Buffer.from('preserve me'));
     await until('the new file', async () => (await listItems(call, token, id)).some((i) => i.source_id === file.id));

@@ -2,9 +2,33 @@
 import JSZip from 'jszip';
 
 export const REQUIRED_FIELDS = [
-  'DOCID', 'PARENT_DOCID', 'BEGATTACH', 'ENDATTACH', 'CUSTODIAN', 'CUSTODIAN_NAME', 'CUSTODIAN_EMAIL', 'ALL_CUSTODIANS', 'SOURCE', 'KIND',
-  'FILENAME', 'ORIGINAL_PATH', 'FILE_SIZE', 'MD5', 'SHA256', 'PROVIDER_HASH', 'DATE_CREATED', 'DATE_MODIFIED', 'DATE_SENT', 'FROM', 'TO',
-  'CONVERSATION', 'NATIVE_PATH', 'TEXT_PATH', 'ITEM_ID', 'RUN_ID', 'COLLECTED_AT',
+  'DOCID',
+  'PARENT_DOCID',
+  'BEGATTACH',
+  'ENDATTACH',
+  'CUSTODIAN',
+  'CUSTODIAN_NAME',
+  'CUSTODIAN_EMAIL',
+  'ALL_CUSTODIANS',
+  'SOURCE',
+  'KIND',
+  'FILENAME',
+  'ORIGINAL_PATH',
+  'FILE_SIZE',
+  'MD5',
+  'SHA256',
+  'PROVIDER_HASH',
+  'DATE_CREATED',
+  'DATE_MODIFIED',
+  'DATE_SENT',
+  'FROM',
+  'TO',
+  'CONVERSATION',
+  'NATIVE_PATH',
+  'TEXT_PATH',
+  'ITEM_ID',
+  'RUN_ID',
+  'COLLECTED_AT',
 ];
 
 /** Concordance: UTF-8 BOM, CRLF records, fields in þ separated by U+0014; þþ is a þ, ® a line break. */
@@ -12,17 +36,20 @@ export function readDat(bytes: Buffer): Array<Record<string, string>> {
   if (bytes[0] !== 0xef || bytes[1] !== 0xbb || bytes[2] !== 0xbf) throw new Error('no UTF-8 BOM');
   const text = bytes.subarray(3).toString('utf8');
   if (!text.endsWith('\r\n')) throw new Error('last record does not end with CRLF');
-  const records = text.slice(0, -2).split('\r\n').map((line) => {
-    if (!line.startsWith('þ') || !line.endsWith('þ')) throw new Error(`record not qualified: ${line.slice(0, 40)}`);
-    return line
-      .slice(1, -1)
-      .split('þ\u0014þ')
-      .map((v) => {
-        if (/\r|\n|\u0014/.test(v)) throw new Error('raw line break or separator inside a value');
-        if (/(^|[^þ])þ([^þ]|$)/.test(v.replaceAll('þþ', ''))) throw new Error('undoubled þ inside a value');
-        return v.replaceAll('þþ', 'þ').replaceAll('®', '\n');
-      });
-  });
+  const records = text
+    .slice(0, -2)
+    .split('\r\n')
+    .map((line) => {
+      if (!line.startsWith('þ') || !line.endsWith('þ')) throw new Error(`record not qualified: ${line.slice(0, 40)}`);
+      return line
+        .slice(1, -1)
+        .split('þ\u0014þ')
+        .map((v) => {
+          if (/\r|\n|\u0014/.test(v)) throw new Error('raw line break or separator inside a value');
+          if (/(^|[^þ])þ([^þ]|$)/.test(v.replaceAll('þþ', ''))) throw new Error('undoubled þ inside a value');
+          return v.replaceAll('þþ', 'þ').replaceAll('®', '\n');
+        });
+    });
   const [head, ...rows] = records;
   return rows.map((r) => {
     if (r.length !== head.length) throw new Error('record width differs from the header');
@@ -53,11 +80,15 @@ export async function readRsmf(bytes: Buffer): Promise<{ headers: Map<string, st
   }
   const boundary = /boundary="([^"]+)"/.exec(headers.get('content-type') ?? '')?.[1];
   if (!boundary) throw new Error('not multipart');
-  const parts = text.slice(split + 4).split(`--${boundary}`).slice(1, -1);
+  const parts = text
+    .slice(split + 4)
+    .split(`--${boundary}`)
+    .slice(1, -1);
   const attachments = parts.filter((p) => /Content-Disposition: attachment/i.test(p));
   if (attachments.length !== 1) throw new Error(`${attachments.length} attachments`);
   const att = attachments[0];
-  if (!/filename="rsmf\.zip"/.test(att) || !/Content-Transfer-Encoding: base64/i.test(att)) throw new Error('the attachment is not a base64 rsmf.zip');
+  if (!/filename="rsmf\.zip"/.test(att) || !/Content-Transfer-Encoding: base64/i.test(att))
+    throw new Error('the attachment is not a base64 rsmf.zip');
   const zip = await unzip(Buffer.from(att.slice(att.indexOf('\r\n\r\n') + 4).replace(/\s+/g, ''), 'base64'));
   const manifest = zip.get('rsmf_manifest.json');
   if (!manifest) throw new Error('no rsmf_manifest.json');

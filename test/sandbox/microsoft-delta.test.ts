@@ -10,7 +10,14 @@ let token: string;
 let owner: MsUser;
 
 beforeAll(async () => {
-  sb = await startMicrosoftSandbox({ seed: 23, users: 2, folderDepth: 2, foldersPerLevel: 2, filesPerFolder: 3, deltaPageSize: 5 });
+  sb = await startMicrosoftSandbox({
+    seed: 23,
+    users: 2,
+    folderDepth: 2,
+    foldersPerLevel: 2,
+    filesPerFolder: 3,
+    deltaPageSize: 5,
+  });
   token = await consentAndGetAppToken(sb);
   owner = sb.tenant.users.find((u) => u.drive)!;
 });
@@ -22,7 +29,9 @@ beforeEach(() => {
 });
 
 async function get(url: string) {
-  const response = await fetch(url.startsWith('http') ? url : `${sb.graphUrl}${url}`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(url.startsWith('http') ? url : `${sb.graphUrl}${url}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return { status: response.status, headers: response.headers, body: (await response.json()) as Json };
 }
 
@@ -85,8 +94,15 @@ describe('Microsoft Graph sandbox: delta', () => {
     const toModify = files[0];
     const toMove = files[1];
     const toRename = files[2];
-    const doomedFolder = folders.find((f) => f.id !== deep.id && f.id !== deepChild.id && !sb.pathOf(owner.id, deepChild.id).startsWith(sb.pathOf(owner.id, f.id)))!;
-    const doomedDescendants = all.filter((i) => sb.pathOf(owner.id, i.id).startsWith(`${sb.pathOf(owner.id, doomedFolder.id)}/`));
+    const doomedFolder = folders.find(
+      (f) =>
+        f.id !== deep.id &&
+        f.id !== deepChild.id &&
+        !sb.pathOf(owner.id, deepChild.id).startsWith(sb.pathOf(owner.id, f.id)),
+    )!;
+    const doomedDescendants = all.filter((i) =>
+      sb.pathOf(owner.id, i.id).startsWith(`${sb.pathOf(owner.id, doomedFolder.id)}/`),
+    );
 
     const added = sb.mutate.addFile(owner.id, deepChild.id, 'new evidence.txt', Buffer.from('fresh bytes'));
     const oldHash = toModify.quickXorHash;
@@ -97,7 +113,11 @@ describe('Microsoft Graph sandbox: delta', () => {
 
     const changes = await round(first.deltaLink);
     const byId = new Map(changes.items.map((i) => [i.id, i]));
-    expect(byId.get(added.id)).toMatchObject({ name: 'new evidence.txt', size: 11, parentReference: { id: deepChild.id } });
+    expect(byId.get(added.id)).toMatchObject({
+      name: 'new evidence.txt',
+      size: 11,
+      parentReference: { id: deepChild.id },
+    });
     expect(byId.get(toModify.id)!.file.hashes.quickXorHash).not.toBe(oldHash);
     expect(byId.get(toModify.id)!.file.hashes.quickXorHash).toBe(owner.drive!.items.get(toModify.id)!.quickXorHash);
     expect(byId.get(toMove.id)!.parentReference.id).toBe(deepChild.id);
@@ -127,7 +147,12 @@ describe('Microsoft Graph sandbox: delta', () => {
     const location = gone.headers.get('location')!;
     expect(location.startsWith(`${sb.graphUrl}/`)).toBe(true);
     const resync = await round(location);
-    expect(resync.items.map((i) => i.id).sort()).toEqual(sb.listItems(owner.id).map((i) => i.id).sort());
+    expect(resync.items.map((i) => i.id).sort()).toEqual(
+      sb
+        .listItems(owner.id)
+        .map((i) => i.id)
+        .sort(),
+    );
     expect(sb.faults.deltaTokenExpired).toBe(false);
     expect((await get(first.deltaLink)).status).toBe(200);
   });
@@ -146,7 +171,12 @@ describe('Microsoft Graph sandbox: delta', () => {
     expect(pages[0]['@odata.nextLink']).toEqual(expect.any(String));
     const ids = items.map((i) => i.id);
     expect(ids.length).toBeGreaterThan(new Set(ids).size);
-    expect([...new Set(ids)].sort()).toEqual(sb.listItems(owner.id).map((i) => i.id).sort());
+    expect([...new Set(ids)].sort()).toEqual(
+      sb
+        .listItems(owner.id)
+        .map((i) => i.id)
+        .sort(),
+    );
   });
 
   it('token=latest gives an empty page and a deltaLink from now', async () => {

@@ -18,7 +18,10 @@ describe('Microsoft simulator file content', () => {
     const csv = documentContent('export 2.csv', 7, 'd/2', 300).toString('utf8').split('\r\n');
     expect(csv[0]).toBe('id,item,owner,amount');
     expect(csv[1]).toMatch(/^1,[a-z]+,[a-z]+,\d+\.00$/);
-    expect(JSON.parse(documentContent('Budget 3.json', 7, 'd/3', 200).toString('utf8'))).toMatchObject({ title: 'Budget 3.json', body: expect.stringMatching(/[a-z]+ [a-z]+/) });
+    expect(JSON.parse(documentContent('Budget 3.json', 7, 'd/3', 200).toString('utf8'))).toMatchObject({
+      title: 'Budget 3.json',
+      body: expect.stringMatching(/[a-z]+ [a-z]+/),
+    });
   });
 
   it('a .docx is a Word package whose text the search extractor reads', async () => {
@@ -38,11 +41,20 @@ describe('Microsoft simulator file content', () => {
     const text = await reader.text('pdf', bytes, EXTRACT_LIMITS);
     const words = documentContent('same.txt', 7, 'd/5', 5000).toString('utf8').split(/[ .]+/).filter(Boolean);
     expect(text).toBeTruthy();
-    for (const w of [...words.slice(0, 10), ...words.slice(-10, -1)]) expect(text!.toLowerCase()).toContain(w.toLowerCase());
+    for (const w of [...words.slice(0, 10), ...words.slice(-10, -1)])
+      expect(text!.toLowerCase()).toContain(w.toLowerCase());
   });
 
   it('the seeded tenant serves those documents and stays deterministic per seed', () => {
-    const opts = { seed: 11, users: 2, usersWithoutDrive: 0, folderDepth: 1, foldersPerLevel: 1, filesPerFolder: 8, fileSize: 300 };
+    const opts = {
+      seed: 11,
+      users: 2,
+      usersWithoutDrive: 0,
+      folderDepth: 1,
+      foldersPerLevel: 1,
+      filesPerFolder: 8,
+      fileSize: 300,
+    };
     const snapshot = (model: ReturnType<typeof buildTenant>) =>
       [...model.contents.entries()].map(([id, c]) => `${id}:${Buffer.from(c).toString('base64')}`).join('|');
     const a = buildTenant(opts);

@@ -11,7 +11,15 @@ let owner: MsUser;
 let files: MsItem[];
 
 beforeAll(async () => {
-  sb = await startMicrosoftSandbox({ seed: 5, users: 3, folderDepth: 1, filesPerFolder: 3, fileSize: 40_000, now: () => new Date(clock), downloadUrlLifetimeSeconds: 300 });
+  sb = await startMicrosoftSandbox({
+    seed: 5,
+    users: 3,
+    folderDepth: 1,
+    filesPerFolder: 3,
+    fileSize: 40_000,
+    now: () => new Date(clock),
+    downloadUrlLifetimeSeconds: 300,
+  });
   token = await consentAndGetAppToken(sb);
   owner = sb.tenant.users.find((u) => u.drive)!;
   files = sb.listItems(owner.id).filter((i) => i.kind === 'file');
@@ -88,7 +96,10 @@ describe('Microsoft sandbox downloads', () => {
   });
 
   it('refuses Range on /content (416 invalidRange): the docs send it to the download URL only', async () => {
-    const response = await fetch(contentUrl(files[1]), { headers: { ...auth(), range: 'bytes=10-' }, redirect: 'manual' });
+    const response = await fetch(contentUrl(files[1]), {
+      headers: { ...auth(), range: 'bytes=10-' },
+      redirect: 'manual',
+    });
     expect(response.status).toBe(416);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalidRange');
   });
@@ -98,7 +109,9 @@ describe('Microsoft sandbox downloads', () => {
     const url = await downloadUrlOf(item);
     const hash = new QuickXorHash();
     for (let start = 0; start < item.size; start += 7_777) {
-      const response = await fetch(url, { headers: { range: `bytes=${start}-${Math.min(item.size, start + 7_777) - 1}` } });
+      const response = await fetch(url, {
+        headers: { range: `bytes=${start}-${Math.min(item.size, start + 7_777) - 1}` },
+      });
       hash.update(new Uint8Array(await response.arrayBuffer()));
     }
     expect(hash.digestBase64()).toBe(item.quickXorHash);
@@ -123,7 +136,9 @@ describe('Microsoft sandbox downloads', () => {
     const bad = new Uint8Array(await (await fetch(contentUrl(item), { headers: auth() })).arrayBuffer());
     expect(bad.length).toBe(item.size);
     expect(quickXorHashBase64(bad)).not.toBe(item.quickXorHash);
-    const meta = (await (await fetch(`${sb.graphUrl}/users/${owner.id}/drive/items/${item.id}`, { headers: auth() })).json()) as Record<string, any>;
+    const meta = (await (
+      await fetch(`${sb.graphUrl}/users/${owner.id}/drive/items/${item.id}`, { headers: auth() })
+    ).json()) as Record<string, any>;
     expect(meta.file.hashes.quickXorHash).toBe(item.quickXorHash);
     const good = new Uint8Array(await (await fetch(contentUrl(item), { headers: auth() })).arrayBuffer());
     expect(quickXorHashBase64(good)).toBe(item.quickXorHash);

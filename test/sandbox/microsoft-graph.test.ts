@@ -11,7 +11,16 @@ let token: string;
 let owner: MsUser;
 
 beforeAll(async () => {
-  sb = await startMicrosoftSandbox({ seed: 11, users: 7, usersWithoutDrive: 2, folderDepth: 1, foldersPerLevel: 3, filesPerFolder: 4, now: () => new Date(clock), resourceUnitsPerMinute: 60 });
+  sb = await startMicrosoftSandbox({
+    seed: 11,
+    users: 7,
+    usersWithoutDrive: 2,
+    folderDepth: 1,
+    foldersPerLevel: 3,
+    filesPerFolder: 4,
+    now: () => new Date(clock),
+    resourceUnitsPerMinute: 60,
+  });
   token = await consentAndGetAppToken(sb);
   owner = sb.tenant.users.find((u) => u.drive)!;
 });
@@ -22,9 +31,17 @@ beforeEach(() => {
 });
 
 async function get(url: string, headers: Record<string, string> = {}) {
-  const response = await fetch(url.startsWith('http') ? url : `${sb.graphUrl}${url}`, { headers: { authorization: `Bearer ${token}`, ...headers }, redirect: 'manual' });
+  const response = await fetch(url.startsWith('http') ? url : `${sb.graphUrl}${url}`, {
+    headers: { authorization: `Bearer ${token}`, ...headers },
+    redirect: 'manual',
+  });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: (text ? JSON.parse(text) : undefined) as Json };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: (text ? JSON.parse(text) : undefined) as Json,
+  };
 }
 
 function expectGraphError(body: Json, code: string) {
@@ -45,7 +62,8 @@ describe('Microsoft Graph sandbox: users and drives', () => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('application/json;odata.metadata=minimal');
       expect(page.headers.get('request-id')).toMatch(/^[0-9a-f-]{36}$/);
-      for (const user of page.body.value) expect(Object.keys(user).sort()).toEqual(['displayName', 'id', 'mail', 'userPrincipalName']);
+      for (const user of page.body.value)
+        expect(Object.keys(user).sort()).toEqual(['displayName', 'id', 'mail', 'userPrincipalName']);
       seen.push(...page.body.value);
       url = page.body['@odata.nextLink'];
       if (url) {
@@ -61,7 +79,11 @@ describe('Microsoft Graph sandbox: users and drives', () => {
   it('returns the default property set without $select and validates $top and $select', async () => {
     const page = await get('/users');
     expect(page.body['@odata.nextLink']).toBeUndefined();
-    expect(page.body.value[0]).toMatchObject({ id: sb.tenant.users[0].id, businessPhones: [], preferredLanguage: 'en-US' });
+    expect(page.body.value[0]).toMatchObject({
+      id: sb.tenant.users[0].id,
+      businessPhones: [],
+      preferredLanguage: 'en-US',
+    });
     expect(page.body.value[0]).not.toHaveProperty('department');
     expectGraphError((await get('/users?$top=1000')).body, 'Request_UnsupportedQuery');
     expectGraphError((await get('/users?$select=id,shoeSize')).body, 'Request_BadRequest');
@@ -90,14 +112,22 @@ describe('Microsoft Graph sandbox: users and drives', () => {
 
   it('serves the drive, addressable by owner and by id', async () => {
     const byUser = await get(`/users/${owner.id}/drive`);
-    expect(byUser.body).toMatchObject({ id: owner.drive!.id, driveType: 'business', owner: { user: { id: owner.id } } });
+    expect(byUser.body).toMatchObject({
+      id: owner.drive!.id,
+      driveType: 'business',
+      owner: { user: { id: owner.id } },
+    });
     const byId = await get(`/drives/${encodeURIComponent(owner.drive!.id)}`);
     expect(byId.body.id).toBe(owner.drive!.id);
   });
 
   it('lists children with paging and full driveItem fields', async () => {
     const drive = owner.drive!;
-    const expected = sb.listItems(owner.id).filter((i) => i.parentId === drive.rootId).map((i) => i.id).sort();
+    const expected = sb
+      .listItems(owner.id)
+      .filter((i) => i.parentId === drive.rootId)
+      .map((i) => i.id)
+      .sort();
     const got: Json[] = [];
     let url: string | undefined = `/users/${owner.id}/drive/root/children?$top=2`;
     while (url) {
@@ -124,7 +154,9 @@ describe('Microsoft Graph sandbox: users and drives', () => {
     const folder = got.find((i) => i.folder)!;
     expect(folder.folder.childCount).toBe(4);
     const nested = await get(`/users/${owner.id}/drive/items/${folder.id}/children`);
-    expect(nested.body.value[0].parentReference.path).toBe(`/drives/${drive.id}/root:/${encodeURIComponent(folder.name)}`);
+    expect(nested.body.value[0].parentReference.path).toBe(
+      `/drives/${drive.id}/root:/${encodeURIComponent(folder.name)}`,
+    );
     const root = await get(`/users/${owner.id}/drive/root`);
     expect(root.body).toMatchObject({ id: drive.rootId, root: {}, folder: { childCount: expected.length } });
     const selected = await get(`/users/${owner.id}/drive/items/${file.id}?$select=id,name`);
@@ -148,10 +180,18 @@ describe('Microsoft sandbox: seeded tenant', () => {
       other.tenant.users.map((u) => ({
         id: u.id,
         upn: u.userPrincipalName,
-        items: u.drive ? other.listItems(u.id).map((i) => [i.id, other.pathOf(u.id, i.id), i.size, i.quickXorHash, i.createdDateTime]) : null,
+        items: u.drive
+          ? other
+              .listItems(u.id)
+              .map((i) => [i.id, other.pathOf(u.id, i.id), i.size, i.quickXorHash, i.createdDateTime])
+          : null,
       }));
     const options = { seed: 99, users: 3, folderDepth: 1, filesPerFolder: 2 };
-    const [a, b, c] = await Promise.all([startMicrosoftSandbox(options), startMicrosoftSandbox(options), startMicrosoftSandbox({ ...options, seed: 100 })]);
+    const [a, b, c] = await Promise.all([
+      startMicrosoftSandbox(options),
+      startMicrosoftSandbox(options),
+      startMicrosoftSandbox({ ...options, seed: 100 }),
+    ]);
     try {
       expect(shape(a)).toEqual(shape(b));
       expect(a.tenantId).toBe(b.tenantId);

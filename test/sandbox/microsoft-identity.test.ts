@@ -10,13 +10,23 @@ let clock = Date.UTC(2025, 4, 2, 10, 0, 0);
 let sb: MicrosoftSandbox;
 
 beforeAll(async () => {
-  sb = await startMicrosoftSandbox({ seed: 7, users: 3, folderDepth: 1, now: () => new Date(clock), tokenLifetimeSeconds: 600 });
+  sb = await startMicrosoftSandbox({
+    seed: 7,
+    users: 3,
+    folderDepth: 1,
+    now: () => new Date(clock),
+    tokenLifetimeSeconds: 600,
+  });
 });
 afterAll(() => sb.close());
 
 type Json = Record<string, any>;
 
-async function tokenRequest(fields: Record<string, string>, tenant = sb.tenantId, headers: Record<string, string> = {}) {
+async function tokenRequest(
+  fields: Record<string, string>,
+  tenant = sb.tenantId,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${sb.loginUrl}/${tenant}/oauth2/v2.0/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -25,7 +35,12 @@ async function tokenRequest(fields: Record<string, string>, tenant = sb.tenantId
   return { status: response.status, body: (await response.json()) as Json };
 }
 
-const appTokenFields = () => ({ client_id: sb.clientId, client_secret: sb.clientSecret, scope: GRAPH_DEFAULT, grant_type: 'client_credentials' });
+const appTokenFields = () => ({
+  client_id: sb.clientId,
+  client_secret: sb.clientSecret,
+  scope: GRAPH_DEFAULT,
+  grant_type: 'client_credentials',
+});
 
 async function redirectOf(url: string): Promise<URL> {
   const response = await fetch(url, { redirect: 'manual' });
@@ -49,7 +64,9 @@ describe('Microsoft identity sandbox: admin consent and client credentials', () 
     expectAadError(before.body, 'unauthorized_client', 700016);
     expect(sb.consentGranted).toBe(false);
 
-    const location = await redirectOf(`${sb.loginUrl}/organizations/adminconsent?client_id=${sb.clientId}&state=s-123&redirect_uri=${encodeURIComponent(REDIRECT)}`);
+    const location = await redirectOf(
+      `${sb.loginUrl}/organizations/adminconsent?client_id=${sb.clientId}&state=s-123&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+    );
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
     expect(location.searchParams.get('admin_consent')).toBe('True');
     expect(location.searchParams.get('tenant')).toBe(sb.tenantId);
@@ -63,13 +80,23 @@ describe('Microsoft identity sandbox: admin consent and client credentials', () 
     expect(after.body.ext_expires_in).toBe(600);
     expect(after.body.refresh_token).toBeUndefined();
     const payload = JSON.parse(Buffer.from(after.body.access_token.split('.')[1], 'base64url').toString());
-    expect(payload).toMatchObject({ aud: 'https://graph.microsoft.com', tid: sb.tenantId, appid: sb.clientId, idtyp: 'app', roles: ['Files.Read.All', 'User.Read.All', 'Files.ReadWrite.All'] });
+    expect(payload).toMatchObject({
+      aud: 'https://graph.microsoft.com',
+      tid: sb.tenantId,
+      appid: sb.clientId,
+      idtyp: 'app',
+      roles: ['Files.Read.All', 'User.Read.All', 'Files.ReadWrite.All'],
+    });
     expect(payload.exp - payload.iat).toBe(600);
   });
 
   it('accepts the secret in HTTP Basic and the tenant by its domain name', async () => {
-    const basic = Buffer.from(`${encodeURIComponent(sb.clientId)}:${encodeURIComponent(sb.clientSecret)}`).toString('base64');
-    const result = await tokenRequest({ scope: GRAPH_DEFAULT, grant_type: 'client_credentials' }, sb.tenant.domain, { authorization: `Basic ${basic}` });
+    const basic = Buffer.from(`${encodeURIComponent(sb.clientId)}:${encodeURIComponent(sb.clientSecret)}`).toString(
+      'base64',
+    );
+    const result = await tokenRequest({ scope: GRAPH_DEFAULT, grant_type: 'client_credentials' }, sb.tenant.domain, {
+      authorization: `Basic ${basic}`,
+    });
     expect(result.status).toBe(200);
     expect(typeof result.body.access_token).toBe('string');
   });
@@ -86,7 +113,10 @@ describe('Microsoft identity sandbox: admin consent and client credentials', () 
     expectAadError(noScope.body, 'invalid_request', 900144);
     const notDefault = await tokenRequest({ ...appTokenFields(), scope: 'https://graph.microsoft.com/Files.Read.All' });
     expectAadError(notDefault.body, 'invalid_scope', 70011);
-    const twoResources = await tokenRequest({ ...appTokenFields(), scope: `${GRAPH_DEFAULT} https://outlook.office.com/.default` });
+    const twoResources = await tokenRequest({
+      ...appTokenFields(),
+      scope: `${GRAPH_DEFAULT} https://outlook.office.com/.default`,
+    });
     expectAadError(twoResources.body, 'invalid_scope', 700022);
     const common = await tokenRequest(appTokenFields(), 'common');
     expectAadError(common.body, 'invalid_request', 9001023);
@@ -102,7 +132,9 @@ describe('Microsoft identity sandbox: admin consent and client credentials', () 
     const base = `${sb.loginUrl}/${sb.tenantId}/v2.0/adminconsent?client_id=${sb.clientId}&scope=${encodeURIComponent(GRAPH_DEFAULT)}&redirect_uri=${encodeURIComponent(REDIRECT)}&state=v2`;
     const ok = await redirectOf(base);
     expect(ok.searchParams.get('tenant')).toBe(sb.tenantId);
-    expect(ok.searchParams.get('scope')).toBe('https://graph.microsoft.com/Files.Read.All https://graph.microsoft.com/User.Read.All');
+    expect(ok.searchParams.get('scope')).toBe(
+      'https://graph.microsoft.com/Files.Read.All https://graph.microsoft.com/User.Read.All',
+    );
 
     const deniedV2 = await redirectOf(`${base}&sandbox_deny=1`);
     expect(deniedV2.searchParams.get('error')).toBe('consent_required');
@@ -113,7 +145,9 @@ describe('Microsoft identity sandbox: admin consent and client credentials', () 
 
     sb.denyConsent = true;
     try {
-      const deniedV1 = await redirectOf(`${sb.loginUrl}/${sb.tenantId}/adminconsent?client_id=${sb.clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}&state=v1`);
+      const deniedV1 = await redirectOf(
+        `${sb.loginUrl}/${sb.tenantId}/adminconsent?client_id=${sb.clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}&state=v1`,
+      );
       expect(deniedV1.searchParams.get('error')).toBe('permission_denied');
       expect(deniedV1.searchParams.get('error_description')).toBe('The admin canceled the request');
     } finally {
@@ -122,17 +156,24 @@ describe('Microsoft identity sandbox: admin consent and client credentials', () 
   });
 
   it('shows an error page instead of redirecting for an unknown app or a disallowed redirect_uri', async () => {
-    const response = await fetch(`${sb.loginUrl}/${sb.tenantId}/adminconsent?client_id=nope&redirect_uri=${encodeURIComponent(REDIRECT)}`, { redirect: 'manual' });
+    const response = await fetch(
+      `${sb.loginUrl}/${sb.tenantId}/adminconsent?client_id=nope&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+      { redirect: 'manual' },
+    );
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
     expect(await response.text()).toContain('AADSTS700016');
-    const badUri = await fetch(`${sb.loginUrl}/${sb.tenantId}/adminconsent?client_id=${sb.clientId}&redirect_uri=javascript:alert(1)`, { redirect: 'manual' });
+    const badUri = await fetch(
+      `${sb.loginUrl}/${sb.tenantId}/adminconsent?client_id=${sb.clientId}&redirect_uri=javascript:alert(1)`,
+      { redirect: 'manual' },
+    );
     expect(badUri.status).toBe(400);
   });
 
   it('app tokens stop working at Graph once expired (401 InvalidAuthenticationToken)', async () => {
     const { body } = await tokenRequest(appTokenFields());
-    const call = () => fetch(`${sb.graphUrl}/users?$top=1`, { headers: { authorization: `Bearer ${body.access_token}` } });
+    const call = () =>
+      fetch(`${sb.graphUrl}/users?$top=1`, { headers: { authorization: `Bearer ${body.access_token}` } });
     expect((await call()).status).toBe(200);
     clock += 601_000;
     const expired = await call();
@@ -157,7 +198,14 @@ describe('Microsoft identity sandbox: authorization code flow', () => {
     expect(location.searchParams.get('state')).toBe('st');
     const code = location.searchParams.get('code')!;
     const redeem = (codeVerifier: string) =>
-      tokenRequest({ client_id: sb.clientId, client_secret: sb.clientSecret, grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: codeVerifier });
+      tokenRequest({
+        client_id: sb.clientId,
+        client_secret: sb.clientSecret,
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        code_verifier: codeVerifier,
+      });
 
     const wrongVerifier = await redeem('not-the-verifier');
     expectAadError(wrongVerifier.body, 'invalid_grant', 501481);
@@ -173,13 +221,23 @@ describe('Microsoft identity sandbox: authorization code flow', () => {
     const me = await fetch(`${sb.graphUrl}/me`, { headers: { authorization: `Bearer ${first.body.access_token}` } });
     expect(((await me.json()) as Json).id).toBe(sb.tenant.users[0].id);
 
-    const refreshed = await tokenRequest({ client_id: sb.clientId, client_secret: sb.clientSecret, grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
+    const refreshed = await tokenRequest({
+      client_id: sb.clientId,
+      client_secret: sb.clientSecret,
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token,
+    });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).toEqual(expect.any(String));
     expect(refreshed.body.refresh_token).not.toBe(first.body.refresh_token);
 
     sb.revokeRefreshTokens();
-    const revoked = await tokenRequest({ client_id: sb.clientId, client_secret: sb.clientSecret, grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token });
+    const revoked = await tokenRequest({
+      client_id: sb.clientId,
+      client_secret: sb.clientSecret,
+      grant_type: 'refresh_token',
+      refresh_token: refreshed.body.refresh_token,
+    });
     expectAadError(revoked.body, 'invalid_grant', 50173);
   });
 

@@ -7,7 +7,9 @@ import { consentAndGetAppToken } from '../../sandbox/microsoft/testing.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 
 /** A receiver whose answers the test decides; it records every request with its raw body. */
-async function receiver(answer: (req: http.IncomingMessage, body: string) => { status: number; body?: string; type?: string }) {
+async function receiver(
+  answer: (req: http.IncomingMessage, body: string) => { status: number; body?: string; type?: string },
+) {
   const seen: Array<{ url: string; headers: http.IncomingHttpHeaders; body: string }> = [];
   const server = http.createServer((req, res) => {
     let body = '';
@@ -19,7 +21,11 @@ async function receiver(answer: (req: http.IncomingMessage, body: string) => { s
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    seen,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 describe('Zoom sandbox webhook delivery (reference §1.3–§1.5)', () => {
@@ -37,7 +43,13 @@ describe('Zoom sandbox webhook delivery (reference §1.3–§1.5)', () => {
       const parsed = JSON.parse(body) as { event: string; payload: { plainToken?: string } };
       if (parsed.event === 'endpoint.url_validation') {
         const token = parsed.payload.plainToken!;
-        return { status: 200, body: JSON.stringify({ plainToken: token, encryptedToken: crypto.createHmac('sha256', secret).update(token).digest('hex') }) };
+        return {
+          status: 200,
+          body: JSON.stringify({
+            plainToken: token,
+            encryptedToken: crypto.createHmac('sha256', secret).update(token).digest('hex'),
+          }),
+        };
       }
       return { status: failing ? 500 : 204 };
     });
@@ -47,11 +59,20 @@ describe('Zoom sandbox webhook delivery (reference §1.3–§1.5)', () => {
       await zoom.webhooks.addChatMessage({ from: owner.id, to: zoom.tenant.users[1].id, text: 'hello' });
       for (const s of r.seen) {
         const ts = s.headers['x-zm-request-timestamp'] as string;
-        expect(s.headers['x-zm-signature']).toBe(`v0=${crypto.createHmac('sha256', secret).update(`v0:${ts}:${s.body}`).digest('hex')}`);
+        expect(s.headers['x-zm-signature']).toBe(
+          `v0=${crypto.createHmac('sha256', secret).update(`v0:${ts}:${s.body}`).digest('hex')}`,
+        );
         expect(s.headers['user-agent']).toBe('Zoom Marketplace/1.0a');
       }
       const sent = JSON.parse(r.seen.at(-1)!.body);
-      expect(sent).toMatchObject({ event: 'chat_message.sent', payload: { account_id: zoom.tenant.accountId, operator_id: owner.id, object: { type: 'to_contact', message: 'hello' } } });
+      expect(sent).toMatchObject({
+        event: 'chat_message.sent',
+        payload: {
+          account_id: zoom.tenant.accountId,
+          operator_id: owner.id,
+          object: { type: 'to_contact', message: 'hello' },
+        },
+      });
       const attempts = () => zoom.webhooks.attempts.filter((a) => a.event === 'chat_message.sent').length;
       expect(attempts()).toBe(1);
       now += 4 * 60_000;
@@ -88,7 +109,11 @@ describe('Graph sandbox subscriptions (reference §2.2–§2.5)', () => {
   });
   afterAll(async () => ms?.close());
   const create = (body: Record<string, unknown>) =>
-    fetch(`${ms.graphUrl}/subscriptions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${ms.graphUrl}/subscriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   it('validates the endpoint before 201, refuses non-root resources, other change types and too long expiries', async () => {
     const user = ms.tenant.users[0].id;
@@ -99,10 +124,19 @@ describe('Graph sandbox subscriptions (reference §2.2–§2.5)', () => {
     const bad = await receiver(() => ({ status: 200, body: 'not the token', type: 'text/plain' }));
     try {
       const in10days = new Date(Date.now() + 10 * 24 * 3600_000).toISOString();
-      const base = { changeType: 'updated', notificationUrl: r.url, resource: `/users/${user}/drive/root`, expirationDateTime: in10days, clientState: 'cs' };
+      const base = {
+        changeType: 'updated',
+        notificationUrl: r.url,
+        resource: `/users/${user}/drive/root`,
+        expirationDateTime: in10days,
+        clientState: 'cs',
+      };
       expect((await create({ ...base, resource: `/users/${user}/drive/items/abc` })).status).toBe(400);
       expect((await create({ ...base, changeType: 'created' })).status).toBe(400);
-      const tooLong = await create({ ...base, expirationDateTime: new Date(Date.now() + 42_301 * 60_000).toISOString() });
+      const tooLong = await create({
+        ...base,
+        expirationDateTime: new Date(Date.now() + 42_301 * 60_000).toISOString(),
+      });
       expect(tooLong.status).toBe(400);
       expect(((await tooLong.json()) as { error: { code: string } }).error.code).toBe('ExtensionError');
       expect((await create({ ...base, notificationUrl: bad.url })).status).toBe(400);
@@ -115,9 +149,19 @@ describe('Graph sandbox subscriptions (reference §2.2–§2.5)', () => {
       ms.mutate.addFile(user, ms.listItems(user)[0].id, 'x.txt');
       for (let i = 0; i < 50 && r.seen.length < 2; i++) await new Promise((res) => setTimeout(res, 20));
       const note = JSON.parse(r.seen[1].body) as { value: Array<Record<string, unknown>> };
-      expect(note.value[0]).toMatchObject({ subscriptionId: sub.id, clientState: 'cs', changeType: 'updated', resourceData: null, tenantId: ms.tenantId });
+      expect(note.value[0]).toMatchObject({
+        subscriptionId: sub.id,
+        clientState: 'cs',
+        changeType: 'updated',
+        resourceData: null,
+        tenantId: ms.tenantId,
+      });
       const patch = (id: string) =>
-        fetch(`${ms.graphUrl}/subscriptions/${id}`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ expirationDateTime: in10days }) });
+        fetch(`${ms.graphUrl}/subscriptions/${id}`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ expirationDateTime: in10days }),
+        });
       expect((await patch(sub.id)).status).toBe(200);
       ms.subscriptions.lose(sub.id);
       expect((await patch(sub.id)).status).toBe(404);

@@ -91,7 +91,8 @@ describe('zoom sandbox: recordings', () => {
     const { status, body } = await get(`/users/${host().id}/recordings?from=2024-09-01&to=2025-03-15`);
     expect(status).toBe(200);
     expect(body.from).toBe('2025-02-15');
-    const expected = sb.tenant.meetingsOf(host().id)
+    const expected = sb.tenant
+      .meetingsOf(host().id)
       .filter((m) => m.start_time.slice(0, 10) >= '2025-02-15' && m.start_time.slice(0, 10) <= '2025-03-15');
     expect(body.meetings.map((m: any) => m.uuid).sort()).toEqual(expected.map((m) => m.uuid).sort());
     expect(body.total_records).toBe(expected.length);
@@ -169,7 +170,10 @@ describe('zoom sandbox: recordings', () => {
 describe('zoom sandbox: meeting summaries', () => {
   it('lists summaries by date-time and gets one by double-encoded UUID', async () => {
     const withSummary = sb.tenant.meetings.filter((m) => m.summary);
-    const { items } = await collect('/meetings/meeting_summaries?from=2024-01-01T00:00:00Z&to=2025-03-16T00:00:00Z&page_size=3', 'summaries');
+    const { items } = await collect(
+      '/meetings/meeting_summaries?from=2024-01-01T00:00:00Z&to=2025-03-16T00:00:00Z&page_size=3',
+      'summaries',
+    );
     expect(items.map((s) => s.meeting_uuid).sort()).toEqual(withSummary.map((m) => m.uuid).sort());
     const m = withSummary.find((x) => x.uuid.startsWith('/') || x.uuid.includes('//')) ?? withSummary[0];
     const one = await get(`/meetings/${encodeURIComponent(encodeURIComponent(m.uuid))}/meeting_summary`);
@@ -177,7 +181,9 @@ describe('zoom sandbox: meeting summaries', () => {
     expect(one.body.summary_content).toContain('## Quick recap');
     expect(one.body.meeting_uuid).toBe(m.uuid);
     const without = sb.tenant.meetings.find((x) => !x.summary)!;
-    expect((await get(`/meetings/${encodeURIComponent(encodeURIComponent(without.uuid))}/meeting_summary`)).status).toBe(404);
+    expect(
+      (await get(`/meetings/${encodeURIComponent(encodeURIComponent(without.uuid))}/meeting_summary`)).status,
+    ).toBe(404);
   });
 });
 
@@ -193,11 +199,19 @@ describe('zoom sandbox: team chat', () => {
 
   it('filters sessions by type and names each one-to-one peer', async () => {
     const oneToOne = await collect(`/chat/users/${owner().id}/sessions?type=1:1`, 'sessions');
-    const peers = sb.tenant.conversationsOf(owner().id).map((c) => c.peerId).sort();
+    const peers = sb.tenant
+      .conversationsOf(owner().id)
+      .map((c) => c.peerId)
+      .sort();
     expect(oneToOne.items.map((s) => s.peer_contact_user_id).sort()).toEqual(peers);
     expect(oneToOne.items.every((s) => s.type === '1:1' && s.peer_contact_email)).toBe(true);
     const group = await collect(`/chat/users/${owner().id}/sessions?type=groupchat`, 'sessions');
-    expect(group.items.map((s) => s.channel_id).sort()).toEqual(sb.tenant.channelsOf(owner().id).map((c) => c.id).sort());
+    expect(group.items.map((s) => s.channel_id).sort()).toEqual(
+      sb.tenant
+        .channelsOf(owner().id)
+        .map((c) => c.id)
+        .sort(),
+    );
   });
 
   it('returns edited and deleted messages only with include_deleted_and_edited_message', async () => {
@@ -207,7 +221,12 @@ describe('zoom sandbox: team chat', () => {
     const base = `/chat/users/${owner().id}/messages?to_contact=${encodeURIComponent(peer.email)}&${range}&page_size=2`;
     const plain = await collect(base, 'messages');
     const full = await collect(`${base}&include_deleted_and_edited_message=true`, 'messages');
-    expect(plain.items.map((m) => m.id).sort()).toEqual(conversation.messages.filter((m) => m.status === 'Normal').map((m) => m.id).sort());
+    expect(plain.items.map((m) => m.id).sort()).toEqual(
+      conversation.messages
+        .filter((m) => m.status === 'Normal')
+        .map((m) => m.id)
+        .sort(),
+    );
     expect(full.items.map((m) => m.id).sort()).toEqual(conversation.messages.map((m) => m.id).sort());
     const statuses = new Set(full.items.map((m) => m.status));
     expect(statuses.has('Edited')).toBe(true);
@@ -216,16 +235,25 @@ describe('zoom sandbox: team chat', () => {
 
   it('caps messages pages at 50, defaults to today, and reads channels with to_channel', async () => {
     const channel = sb.tenant.channelsOf(owner().id)[0];
-    const today = await get(`/chat/users/${owner().id}/messages?to_channel=${channel.id}&include_deleted_and_edited_message=true`);
+    const today = await get(
+      `/chat/users/${owner().id}/messages?to_channel=${channel.id}&include_deleted_and_edited_message=true`,
+    );
     expect(today.body.date).toBe('2025-03-15');
     const todays = sb.tenant.channelMessages[channel.id].filter((m) => m.date_time.startsWith('2025-03-15'));
     expect(today.body.messages.map((m: any) => m.id).sort()).toEqual(todays.map((m) => m.id).sort());
-    const big = await get(`/chat/users/${owner().id}/messages?to_channel=${channel.id}&from=2024-09-20T00:00:00Z&page_size=80`);
+    const big = await get(
+      `/chat/users/${owner().id}/messages?to_channel=${channel.id}&from=2024-09-20T00:00:00Z&page_size=80`,
+    );
     expect(big.body.page_size).toBe(50);
     // Correction Z6: six months back at most (now is 2025-03-15T12:00Z here).
     const old = await get(`/chat/users/${owner().id}/messages?to_channel=${channel.id}&from=2024-09-15T11:59:59Z`);
-    expect([old.status, old.body]).toEqual([400, { code: 300, message: 'Only provide past chat messages in recent 6 months.' }]);
-    expect((await get(`/chat/users/${owner().id}/messages?to_channel=${channel.id}&from=2024-09-15T12:00:00Z`)).status).toBe(200);
+    expect([old.status, old.body]).toEqual([
+      400,
+      { code: 300, message: 'Only provide past chat messages in recent 6 months.' },
+    ]);
+    expect(
+      (await get(`/chat/users/${owner().id}/messages?to_channel=${channel.id}&from=2024-09-15T12:00:00Z`)).status,
+    ).toBe(200);
     expect((await get(`/chat/users/${owner().id}/messages`)).status).toBe(400);
   });
 });
@@ -235,7 +263,10 @@ describe('zoom sandbox: errors, scopes and rate limits', () => {
     sb.faults.missingScopes = ['team_chat:read:list_user_channels:admin'];
     const res = await get(`/chat/users/me/channels`);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 4711, message: 'Invalid access token, does not contain scopes:[team_chat:read:list_user_channels:admin].' });
+    expect(res.body).toEqual({
+      code: 4711,
+      message: 'Invalid access token, does not contain scopes:[team_chat:read:list_user_channels:admin].',
+    });
     sb.faults.scopeErrorAs401 = true;
     expect((await get(`/chat/users/me/channels`)).status).toBe(401);
     sb.faults.missingScopes = [];

@@ -25,7 +25,10 @@ async function listedFiles(fileType: string): Promise<Array<{ id: string; downlo
   const body = await json(res);
   return body.recording_files
     .filter((f: any) => f.file_type === fileType)
-    .map((f: any) => ({ ...f, id: m.recording_files.find((t) => t.downloadKey === f.download_url.split('/').pop())!.id }));
+    .map((f: any) => ({
+      ...f,
+      id: m.recording_files.find((t) => t.downloadKey === f.download_url.split('/').pop())!.id,
+    }));
 }
 
 async function redirectFor(downloadUrl: string, bearer = token): Promise<Response> {
@@ -99,7 +102,11 @@ describe('zoom sandbox: downloads', () => {
 
   it('serves byte ranges and accepts a download_access_token as the bearer', async () => {
     const m = sb.tenant.meetings[0];
-    const res = await apiGet(sb, token, `/meetings/${encodeURIComponent(encodeURIComponent(m.uuid))}/recordings?include_fields=download_access_token&ttl=600`);
+    const res = await apiGet(
+      sb,
+      token,
+      `/meetings/${encodeURIComponent(encodeURIComponent(m.uuid))}/recordings?include_fields=download_access_token&ttl=600`,
+    );
     const body = await json(res);
     expect(typeof body.download_access_token).toBe('string');
     const mp4 = body.recording_files.find((f: any) => f.file_type === 'MP4');
@@ -135,7 +142,8 @@ describe('zoom sandbox: determinism', () => {
       expect(b.tenant.users).toEqual(a.tenant.users);
       expect(b.tenant.meetings).toEqual(a.tenant.meetings);
       expect(b.tenant.channelMessages).toEqual(a.tenant.channelMessages);
-      for (const f of a.tenant.meetings.flatMap((m) => m.recording_files)) expect(sha(b.contentOf(f.id))).toBe(sha(a.contentOf(f.id)));
+      for (const f of a.tenant.meetings.flatMap((m) => m.recording_files))
+        expect(sha(b.contentOf(f.id))).toBe(sha(a.contentOf(f.id)));
       expect(c.tenant.users.map((u) => u.id)).not.toEqual(a.tenant.users.map((u) => u.id));
       const statuses = a.tenant.users.map((u) => u.status);
       expect(statuses).toContain('inactive');

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
-import { apiGet, authorizeRedirect, basicAuth, json, pairWithSandbox, pkcePair, tokenRequest } from '../../sandbox/zoom/testing.ts';
+import {
+  apiGet,
+  authorizeRedirect,
+  basicAuth,
+  json,
+  pairWithSandbox,
+  pkcePair,
+  tokenRequest,
+} from '../../sandbox/zoom/testing.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/v1/oauth/callback/conf';
 let clock = Date.parse('2025-03-15T12:00:00Z');
@@ -24,7 +32,12 @@ describe('zoom sandbox: OAuth', () => {
     expect(back.origin + back.pathname).toBe(REDIRECT);
     expect(back.searchParams.get('state')).toBe('client-state');
     const code = back.searchParams.get('code')!;
-    const res = await tokenRequest(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const res = await tokenRequest(sb, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
     expect(res.status).toBe(200);
     const body = await json(res);
     expect(body).toMatchObject({ token_type: 'bearer', expires_in: 60, api_url: sb.oauthUrl });
@@ -36,16 +49,32 @@ describe('zoom sandbox: OAuth', () => {
 
   it('refuses a wrong verifier, and a code is single-use', async () => {
     const { challenge } = pkcePair();
-    const code = (await codeFor({ code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get('code')!;
-    const wrong = await tokenRequest(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: 'nope' });
+    const code = (await codeFor({ code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get(
+      'code',
+    )!;
+    const wrong = await tokenRequest(sb, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: 'nope',
+    });
     expect(wrong.status).toBe(400);
     expect(await json(wrong)).toEqual({ reason: 'Invalid code_verifier', error: 'invalid_grant' });
-    const again = await tokenRequest(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: 'nope' });
+    const again = await tokenRequest(sb, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: 'nope',
+    });
     expect((await json(again)).error).toBe('invalid_grant');
 
     const plain = (await codeFor()).searchParams.get('code')!;
-    expect((await tokenRequest(sb, { grant_type: 'authorization_code', code: plain, redirect_uri: REDIRECT })).status).toBe(200);
-    expect((await tokenRequest(sb, { grant_type: 'authorization_code', code: plain, redirect_uri: REDIRECT })).status).toBe(400);
+    expect(
+      (await tokenRequest(sb, { grant_type: 'authorization_code', code: plain, redirect_uri: REDIRECT })).status,
+    ).toBe(200);
+    expect(
+      (await tokenRequest(sb, { grant_type: 'authorization_code', code: plain, redirect_uri: REDIRECT })).status,
+    ).toBe(400);
   });
 
   it('lets a code expire after 5 minutes by the clock and checks the redirect_uri', async () => {
@@ -54,7 +83,11 @@ describe('zoom sandbox: OAuth', () => {
     const res = await tokenRequest(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
     expect(await json(res)).toEqual({ reason: 'Code is expired', error: 'invalid_grant' });
     const other = (await codeFor()).searchParams.get('code')!;
-    const mismatch = await tokenRequest(sb, { grant_type: 'authorization_code', code: other, redirect_uri: 'http://127.0.0.1:9/else' });
+    const mismatch = await tokenRequest(sb, {
+      grant_type: 'authorization_code',
+      code: other,
+      redirect_uri: 'http://127.0.0.1:9/else',
+    });
     expect(mismatch.status).toBe(400);
   });
 
@@ -67,12 +100,19 @@ describe('zoom sandbox: OAuth', () => {
 
   it('authenticates the client with Basic and accepts parameters in the query string', async () => {
     const code = (await codeFor()).searchParams.get('code')!;
-    const bad = await tokenRequest(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, `Basic ${Buffer.from('sandbox-zoom-client:wrong').toString('base64')}`);
+    const bad = await tokenRequest(
+      sb,
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
+      `Basic ${Buffer.from('sandbox-zoom-client:wrong').toString('base64')}`,
+    );
     expect(bad.status).toBe(401);
     expect((await json(bad)).error).toBe('invalid_client');
     const fresh = (await codeFor()).searchParams.get('code')!;
     const query = new URLSearchParams({ grant_type: 'authorization_code', code: fresh, redirect_uri: REDIRECT });
-    const res = await fetch(`${sb.oauthUrl}/oauth/token?${query}`, { method: 'POST', headers: { authorization: basicAuth(sb) } });
+    const res = await fetch(`${sb.oauthUrl}/oauth/token?${query}`, {
+      method: 'POST',
+      headers: { authorization: basicAuth(sb) },
+    });
     expect(res.status).toBe(200);
   });
 

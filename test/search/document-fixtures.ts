@@ -48,7 +48,9 @@ export function pdfWith(pages: string[][]): Buffer {
   ];
   pages.forEach((lines, i) => {
     const stream = `BT /F1 12 Tf 14 TL 72 720 Td ${lines.map((l) => `(${escapePdfString(l)}) Tj T*`).join(' ')} ET`;
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`,
+    );
     objects.push(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
   });
   let out = '%PDF-1.4\n';

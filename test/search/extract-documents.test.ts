@@ -18,12 +18,21 @@ describe('docx and PDF text extraction', () => {
   let debug: { obj: Record<string, unknown>; msg?: string }[];
   const log = { debug: (obj: object, msg?: string) => void debug.push({ obj: obj as Record<string, unknown>, msg }) };
 
-  async function extract(name: string, bytes: Buffer, options: Partial<ExtractOptions> = {}, mime: string | null = null) {
+  async function extract(
+    name: string,
+    bytes: Buffer,
+    options: Partial<ExtractOptions> = {},
+    mime: string | null = null,
+  ) {
     const w = await blobs.writer();
     await w.write(bytes);
     const { sha256, size } = await w.commit();
     debug = [];
-    return extractContentText(blobs, { sha256, size, name, mime_type: mime, kind: 'file' }, { log, documents, ...options });
+    return extractContentText(
+      blobs,
+      { sha256, size, name, mime_type: mime, kind: 'file' },
+      { log, documents, ...options },
+    );
   }
 
   beforeAll(async () => {
@@ -46,13 +55,18 @@ describe('docx and PDF text extraction', () => {
   });
 
   it('reads the paragraphs of a docx, deflated or stored', async () => {
-    const paragraphs = ['Quarterly forecast for the Lisbon office', 'Contains the phrase "amber falcon protocol" & more'];
+    const paragraphs = [
+      'Quarterly forecast for the Lisbon office',
+      'Contains the phrase "amber falcon protocol" & more',
+    ];
     for (const compression of ['DEFLATE', 'STORE'] as const) {
       const text = await extract('plan.docx', await docxWith(paragraphs, compression));
       expect(text).toContain('Quarterly forecast for the Lisbon office');
       expect(text).toContain('"amber falcon protocol" & more');
     }
-    expect(await extract('no-extension', await docxWith(['typed by media type']), {}, DOCX_MIME)).toContain('typed by media type');
+    expect(await extract('no-extension', await docxWith(['typed by media type']), {}, DOCX_MIME)).toContain(
+      'typed by media type',
+    );
   });
 
   it('reads the text of every page of a PDF, escaped characters included', async () => {
@@ -76,7 +90,10 @@ describe('docx and PDF text extraction', () => {
     ];
     for (const [name, bytes] of cases) {
       await expect(extract(name, bytes)).resolves.toBeNull();
-      expect(debug.map((d) => d.msg), name).toEqual(['document text not extracted']);
+      expect(
+        debug.map((d) => d.msg),
+        name,
+      ).toEqual(['document text not extracted']);
       expect(typeof debug[0].obj.err, name).toBe('string');
     }
   });
@@ -97,7 +114,9 @@ describe('docx and PDF text extraction', () => {
     expect(zip.readUInt32LE(central)).toBe(0x02014b50);
     const lying = Buffer.from(zip);
     lying.writeUInt32LE(1024, central + 24);
-    expect(zipProblem(lying, { maxEntries: 10, maxInflatedBytes: 1_000_000 })).toBe('an entry inflates past its declared size');
+    expect(zipProblem(lying, { maxEntries: 10, maxInflatedBytes: 1_000_000 })).toBe(
+      'an entry inflates past its declared size',
+    );
     expect(await extract('lying.docx', lying)).toBeNull();
     // Three files, and the two folders JSZip adds.
     expect(zipProblem(zip, { maxEntries: 2, maxInflatedBytes: 1_000_000 })).toBe('5 entries');
@@ -114,7 +133,9 @@ describe('docx and PDF text extraction', () => {
     const text = await extract('long.pdf', pdf, { maxPdfPages: 4 });
     expect(text).toContain('marker4');
     expect(text).not.toContain('marker5');
-    expect(debug).toEqual([{ obj: expect.objectContaining({ format: 'pdf', cut: 'pages' }), msg: 'document text cut short' }]);
+    expect(debug).toEqual([
+      { obj: expect.objectContaining({ format: 'pdf', cut: 'pages' }), msg: 'document text cut short' },
+    ]);
   });
 
   it('still reads a PDF cut at the read cap when the objects it needs were read', async () => {
@@ -126,7 +147,9 @@ describe('docx and PDF text extraction', () => {
 
   it('stops at the time limit with the pages read so far, or null', async () => {
     // 40 lines fit on a page: pdf.js leaves out text set below the bottom edge.
-    const pages = Array.from({ length: 150 }, (_, p) => Array.from({ length: 40 }, (_, l) => `page${p + 1} line ${l} words words words`));
+    const pages = Array.from({ length: 150 }, (_, p) =>
+      Array.from({ length: 40 }, (_, l) => `page${p + 1} line ${l} words words words`),
+    );
     const pdf = pdfWith(pages);
     const full = await extract('slow.pdf', pdf);
     expect(full).toContain('page150 line 39');

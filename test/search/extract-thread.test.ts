@@ -4,7 +4,12 @@ import { docxWith, pdfWith } from './document-fixtures.ts';
 
 const job = (format: 'docx' | 'pdf', bytes: Buffer) => ({ format, bytes, maxPages: 500, maxChars: 10_000_000 });
 // 40 lines fit on a page (pdf.js leaves out text set below the bottom edge); parsing this takes a few hundred ms.
-const longPdf = () => pdfWith(Array.from({ length: 150 }, (_, p) => Array.from({ length: 40 }, (_, l) => `page${p + 1} line ${l} words words words`)));
+const longPdf = () =>
+  pdfWith(
+    Array.from({ length: 150 }, (_, p) =>
+      Array.from({ length: 40 }, (_, l) => `page${p + 1} line ${l} words words words`),
+    ),
+  );
 
 describe('the extractor thread', () => {
   let thread: ExtractorThread | undefined;

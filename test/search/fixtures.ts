@@ -22,7 +22,10 @@ export interface ItemSpec {
 const id = (p: string) => `${p}_${crypto.randomBytes(12).toString('hex')}`;
 const now = () => new Date().toISOString();
 
-export async function seedAccount(db: Database, name = `acct-${crypto.randomBytes(4).toString('hex')}`): Promise<string> {
+export async function seedAccount(
+  db: Database,
+  name = `acct-${crypto.randomBytes(4).toString('hex')}`,
+): Promise<string> {
   const accountId = id('acc');
   await db.insertInto('accounts').values({ id: accountId, name, created_at: now() }).execute();
   return accountId;
@@ -30,15 +33,32 @@ export async function seedAccount(db: Database, name = `acct-${crypto.randomByte
 
 export async function seedWorkspace(db: Database, accountId: string): Promise<string> {
   const wsId = id('ws');
-  await db.insertInto('workspaces').values({ id: wsId, account_id: accountId, name: 'ws', description: '', created_at: now(), updated_at: now() }).execute();
+  await db
+    .insertInto('workspaces')
+    .values({ id: wsId, account_id: accountId, name: 'ws', description: '', created_at: now(), updated_at: now() })
+    .execute();
   return wsId;
 }
 
-export async function seedCollection(db: Database, accountId: string, workspaceId: string, type = 'conf'): Promise<string> {
+export async function seedCollection(
+  db: Database,
+  accountId: string,
+  workspaceId: string,
+  type = 'conf',
+): Promise<string> {
   const walletId = id('wal');
   await db
     .insertInto('wallets')
-    .values({ id: walletId, account_id: accountId, name: 'w', credential_type_name: 'Datasource', config_type: type, sealed_grant: null, paired_at: null, created_at: now() })
+    .values({
+      id: walletId,
+      account_id: accountId,
+      name: 'w',
+      credential_type_name: 'Datasource',
+      config_type: type,
+      sealed_grant: null,
+      paired_at: null,
+      created_at: now(),
+    })
     .execute();
   const colId = id('col');
   await db

@@ -23,10 +23,26 @@ for (const database of testDatabases) {
       const b = await seedCollection(db, acc, ws);
       const elsewhere = await seedCollection(db, acc, await seedWorkspace(db, acc));
       expect(await holds.isHeld(a)).toBe(false);
-      const direct = await holds.create(acc, { name: 'd', description: '', workspaceId: null, collectionIds: [a, a], clientId: 'cli_1' });
+      const direct = await holds.create(acc, {
+        name: 'd',
+        description: '',
+        workspaceId: null,
+        collectionIds: [a, a],
+        clientId: 'cli_1',
+      });
       expect([await holds.isHeld(a), await holds.isHeld(b)]).toEqual([true, false]);
-      const wide = await holds.create(acc, { name: 'w', description: '', workspaceId: ws, collectionIds: [], clientId: 'cli_1' });
-      expect([await holds.isHeld(a), await holds.isHeld(b), await holds.isHeld(elsewhere)]).toEqual([true, true, false]);
+      const wide = await holds.create(acc, {
+        name: 'w',
+        description: '',
+        workspaceId: ws,
+        collectionIds: [],
+        clientId: 'cli_1',
+      });
+      expect([await holds.isHeld(a), await holds.isHeld(b), await holds.isHeld(elsewhere)]).toEqual([
+        true,
+        true,
+        false,
+      ]);
       expect((await holds.covering({ accountId: acc, collectionIds: [a] })).map((h) => h.id)).toEqual([direct, wide]);
       expect(await holds.release(acc, wide, 'cli_1')).toBe(true);
       expect(await holds.release(acc, wide, 'cli_1')).toBe(false);
@@ -40,10 +56,21 @@ for (const database of testDatabases) {
       const acc = await seedAccount(db);
       const ws = await seedWorkspace(db, acc);
       const col = await seedCollection(db, acc, ws);
-      const id = await holds.create(acc, { name: 'Case 7', description: '', workspaceId: ws, collectionIds: [], clientId: 'cli_1' });
+      const id = await holds.create(acc, {
+        name: 'Case 7',
+        description: '',
+        workspaceId: ws,
+        collectionIds: [],
+        clientId: 'cli_1',
+      });
       const guard = legalHoldGuard(db);
-      await expect(guard({ accountId: acc, collectionIds: [col] })).rejects.toMatchObject({ status: 409, detail: expect.stringContaining(`"Case 7" (${id})`) });
-      await expect(guard({ accountId: acc, collectionIds: [], workspaceId: ws })).rejects.toMatchObject({ status: 409 });
+      await expect(guard({ accountId: acc, collectionIds: [col] })).rejects.toMatchObject({
+        status: 409,
+        detail: expect.stringContaining(`"Case 7" (${id})`),
+      });
+      await expect(guard({ accountId: acc, collectionIds: [], workspaceId: ws })).rejects.toMatchObject({
+        status: 409,
+      });
       await expect(guard({ accountId: 'acc_other', collectionIds: [col] })).resolves.toBeUndefined();
     });
   });

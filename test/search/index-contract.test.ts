@@ -35,7 +35,8 @@ for (const database of testDatabases) {
 
     const search = async (query: string, extra: Partial<SearchRequest> = {}, account = acc) =>
       searchItems(db, account, { query, ...extra }, { kinds: KINDS });
-    const found = async (query: string, extra: Partial<SearchRequest> = {}) => (await search(query, extra)).hits.map((h) => h.item.id);
+    const found = async (query: string, extra: Partial<SearchRequest> = {}) =>
+      (await search(query, extra)).hits.map((h) => h.item.id);
 
     beforeAll(async () => {
       handle = await database.open();
@@ -63,7 +64,12 @@ for (const database of testDatabases) {
       ids.meeting = await seedItem(db, acc, conf, {
         kind: 'meeting',
         name: 'Board meeting',
-        metadata: { topic: 'Acquisition of Zephyr Corp', participants: [{ email: 'carol@example.com' }], password: 'hunter2secret', join_url: 'https://zoom.us/j/1?pwd=abcdef' },
+        metadata: {
+          topic: 'Acquisition of Zephyr Corp',
+          participants: [{ email: 'carol@example.com' }],
+          password: 'hunter2secret',
+          join_url: 'https://zoom.us/j/1?pwd=abcdef',
+        },
         custodian: 'carol@example.com',
         modified: '2024-05-01T00:00:00Z',
       });
@@ -75,11 +81,20 @@ for (const database of testDatabases) {
         custodian: 'dave@example.com',
         modified: '2024-06-15T12:00:00Z',
       });
-      ids.deleted = await seedItem(db, acc, drive, { kind: 'file', name: 'gone.txt', content: 'obsolete zebra text', tombstoned: true });
+      ids.deleted = await seedItem(db, acc, drive, {
+        kind: 'file',
+        name: 'gone.txt',
+        content: 'obsolete zebra text',
+        tombstoned: true,
+      });
       other = await seedAccount(db);
       const otherWs = await seedWorkspace(db, other);
       const otherCol = await seedCollection(db, other, otherWs);
-      ids.foreign = await seedItem(db, other, otherCol, { kind: 'transcript', name: 'x.vtt', content: 'quarterly budget review secret plans' });
+      ids.foreign = await seedItem(db, other, otherCol, {
+        kind: 'transcript',
+        name: 'x.vtt',
+        content: 'quarterly budget review secret plans',
+      });
     });
 
     afterAll(async () => {
@@ -121,7 +136,9 @@ for (const database of testDatabases) {
       expect(await found('budget kind:file')).toEqual([ids.file]);
       expect(await found('kind:meeting')).toEqual([ids.meeting]);
       expect(await found('budget custodian:ALICE@example.com')).toEqual([ids.transcript]);
-      expect((await found('custodian:bob@example.com OR custodian:dave@example.com')).sort()).toEqual([ids.chat, ids.file].sort());
+      expect((await found('custodian:bob@example.com OR custodian:dave@example.com')).sort()).toEqual(
+        [ids.chat, ids.file].sort(),
+      );
     });
 
     it('applies every request filter', async () => {
@@ -133,7 +150,9 @@ for (const database of testDatabases) {
       expect(await found('budget', { date_to: '2024-03-10' })).toEqual([ids.transcript]);
       expect(await found('budget', { date_to: '2024-03-10T10:00:00Z' })).toEqual([ids.transcript]);
       expect(await found('budget', { date_to: '2024-03-10T09:59:59Z' })).toEqual([]);
-      expect(await found('spreadsheet', { date_from: '2024-04-02T08:30:00Z', date_to: '2024-04-02T08:30:00Z' })).toEqual([ids.chat]);
+      expect(
+        await found('spreadsheet', { date_from: '2024-04-02T08:30:00Z', date_to: '2024-04-02T08:30:00Z' }),
+      ).toEqual([ids.chat]);
     });
 
     it('hides tombstoned items unless include_deleted', async () => {
@@ -196,12 +215,28 @@ for (const database of testDatabases) {
     });
 
     it('answers 400 naming the problem for a malformed query or a bad filter', async () => {
-      await expect(search('"open')).rejects.toMatchObject({ status: 400, pointer: '/body/query', detail: expect.stringContaining('unterminated') });
-      await expect(search('x', { kinds: ['webinar'] })).rejects.toMatchObject({ status: 400, pointer: '/body/kinds/0' });
-      await expect(search('x', { date_from: 'yesterday' })).rejects.toMatchObject({ status: 400, pointer: '/body/date_from' });
+      await expect(search('"open')).rejects.toMatchObject({
+        status: 400,
+        pointer: '/body/query',
+        detail: expect.stringContaining('unterminated'),
+      });
+      await expect(search('x', { kinds: ['webinar'] })).rejects.toMatchObject({
+        status: 400,
+        pointer: '/body/kinds/0',
+      });
+      await expect(search('x', { date_from: 'yesterday' })).rejects.toMatchObject({
+        status: 400,
+        pointer: '/body/date_from',
+      });
       // No such days: not read as 1 March or 1 May.
-      await expect(search('x', { date_from: '2024-02-30' })).rejects.toMatchObject({ status: 400, pointer: '/body/date_from' });
-      await expect(search('x', { date_to: '2023-04-31T10:00:00Z' })).rejects.toMatchObject({ status: 400, pointer: '/body/date_to' });
+      await expect(search('x', { date_from: '2024-02-30' })).rejects.toMatchObject({
+        status: 400,
+        pointer: '/body/date_from',
+      });
+      await expect(search('x', { date_to: '2023-04-31T10:00:00Z' })).rejects.toMatchObject({
+        status: 400,
+        pointer: '/body/date_to',
+      });
       await expect(search('x', { date_from: '2024-02-29' })).resolves.toBeDefined();
     });
   });

@@ -31,7 +31,16 @@ function inert(type: 'conf' | 'edrive', kinds: string[]): Connector {
 }
 
 export const inertConnectors = (): Connector[] => [
-  inert('conf', ['meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message']),
+  inert('conf', [
+    'meeting',
+    'recording_video',
+    'recording_audio',
+    'transcript',
+    'meeting_chat',
+    'ai_meeting_notes',
+    'chat_message',
+    'channel_message',
+  ]),
   inert('edrive', ['file', 'folder']),
 ];
 

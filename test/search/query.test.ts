@@ -6,7 +6,12 @@ import { custodianToken, kindToken } from '../../src/search/tokens.ts';
 
 const kinds = ['meeting', 'meeting_chat', 'transcript', 'file', 'chat_message'];
 const parse = (q: string) => parseQuery(q, { kinds });
-const text = (ws: string[], field: 'any' | 'name' | 'path' = 'any', prefix = false): Query => ({ type: 'text', field, words: ws, prefix });
+const text = (ws: string[], field: 'any' | 'name' | 'path' = 'any', prefix = false): Query => ({
+  type: 'text',
+  field,
+  words: ws,
+  prefix,
+});
 
 describe('search query language', () => {
   it('reads words, phrases and prefixes with implied AND', () => {
@@ -23,20 +28,35 @@ describe('search query language', () => {
   });
 
   it('gives NOT precedence over AND over OR, and honours parentheses', () => {
-    expect(parse('a b OR c').query).toEqual({ type: 'or', children: [{ type: 'and', include: [text(['a']), text(['b'])], exclude: [] }, text(['c'])] });
+    expect(parse('a b OR c').query).toEqual({
+      type: 'or',
+      children: [{ type: 'and', include: [text(['a']), text(['b'])], exclude: [] }, text(['c'])],
+    });
     expect(parse('a AND (b OR c) NOT d').query).toEqual({
       type: 'and',
       include: [text(['a']), { type: 'or', children: [text(['b']), text(['c'])] }],
       exclude: [text(['d'])],
     });
-    expect(parse('a and or').query).toEqual({ type: 'and', include: [text(['a']), text(['and']), text(['or'])], exclude: [] });
+    expect(parse('a and or').query).toEqual({
+      type: 'and',
+      include: [text(['a']), text(['and']), text(['or'])],
+      exclude: [],
+    });
   });
 
   it('reads field filters', () => {
     expect(parse('name:budget').query).toEqual(text(['budget'], 'name'));
     expect(parse('name:"budget plan"').query).toEqual(text(['budget', 'plan'], 'name'));
-    expect(parse('path:(finance OR legal)').query).toEqual({ type: 'or', children: [text(['finance'], 'path'), text(['legal'], 'path')] });
-    expect(parse('kind:meeting_chat').query).toEqual({ type: 'exact', field: 'kind', token: kindToken('meeting_chat'), value: 'meeting_chat' });
+    expect(parse('path:(finance OR legal)').query).toEqual({
+      type: 'or',
+      children: [text(['finance'], 'path'), text(['legal'], 'path')],
+    });
+    expect(parse('kind:meeting_chat').query).toEqual({
+      type: 'exact',
+      field: 'kind',
+      token: kindToken('meeting_chat'),
+      value: 'meeting_chat',
+    });
     expect(parse('custodian:Alice@Example.com').query).toEqual({
       type: 'exact',
       field: 'custodian',
@@ -80,6 +100,8 @@ describe('search query language', () => {
     expect(toFts5(q)).toBe(
       `(({name path meta body} : "budget review" AND {name} : "plan" * AND {kind} : "kfile") NOT {custodian} : "${custodianToken('bob')}")`,
     );
-    expect(toTsquery(q)).toBe(`(('budget':ACD <-> 'review':ACD) & 'plan':*A & 'kfile':B & !'${custodianToken('bob')}':B)`);
+    expect(toTsquery(q)).toBe(
+      `(('budget':ACD <-> 'review':ACD) & 'plan':*A & 'kfile':B & !'${custodianToken('bob')}':B)`,
+    );
   });
 });

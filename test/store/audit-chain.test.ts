@@ -16,11 +16,27 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('the audit chain o
     const accountId = await new AccountRepo(opened.db).ensureAccount('chain-test');
     const repo = new AuditRepo(opened.db);
     // Separate repositories on the pool: PostgreSQL runs these on several connections at once.
-    await Promise.all(Array.from({ length: 40 }, (_v, i) => new AuditRepo(opened.db).record({ accountId, clientId: null, action: 'test.append', targetId: `col_chaintest`, outcome: 'success', detail: { i } })));
+    await Promise.all(
+      Array.from({ length: 40 }, (_v, i) =>
+        new AuditRepo(opened.db).record({
+          accountId,
+          clientId: null,
+          action: 'test.append',
+          targetId: `col_chaintest`,
+          outcome: 'success',
+          detail: { i },
+        }),
+      ),
+    );
     const chain = await repo.chain('collection:col_chaintest');
     expect(chain.map((e) => e.seq)).toEqual(Array.from({ length: 40 }, (_v, i) => i + 1));
     expect(chain[0].prev_hash).toBe('0'.repeat(64));
     for (let i = 1; i < chain.length; i++) expect(chain[i].prev_hash).toBe(chain[i - 1].hash);
-    expect(await repo.verify(accountId, 'col_chaintest')).toMatchObject({ valid: true, entries: 40, head_hash: chain[39].hash, broken_at: null });
+    expect(await repo.verify(accountId, 'col_chaintest')).toMatchObject({
+      valid: true,
+      entries: 40,
+      head_hash: chain[39].hash,
+      broken_at: null,
+    });
   });
 });

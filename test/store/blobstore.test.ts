@@ -6,7 +6,16 @@ import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BlobNotFoundError, createBlobStore, createFsBlobStore, createS3BlobStore, pipeToWriter, type BlobStore, type BlobWriter, type FsBlobStore } from '../../src/blobs/index.ts';
+import {
+  BlobNotFoundError,
+  createBlobStore,
+  createFsBlobStore,
+  createS3BlobStore,
+  pipeToWriter,
+  type BlobStore,
+  type BlobWriter,
+  type FsBlobStore,
+} from '../../src/blobs/index.ts';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { S3_TEST_BUCKET, S3_TEST_CREDENTIALS, startS3, type TestS3 } from '../support/s3.ts';
 
@@ -164,7 +173,10 @@ blobStoreContract('filesystem', fsHarness);
 // The same store with hashing moved to worker threads from the first 16 KiB, so the contract's blobs take that path.
 blobStoreContract('filesystem, hashing on worker threads', async () => {
   const root = await mkdtemp(join(tmpdir(), 'custody-blobs-'));
-  return { store: createFsBlobStore({ root, hashing: { threshold: 16 * 1024 } }), cleanup: () => rm(root, { recursive: true, force: true }) };
+  return {
+    store: createFsBlobStore({ root, hashing: { threshold: 16 * 1024 } }),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
 });
 
 let s3: TestS3 | undefined;
@@ -235,7 +247,8 @@ describe('filesystem blob store specifics', () => {
     await writeFile(recent, 'another writer process');
     // Everything but `recent` looks three hours old, the live writer's file included.
     const old = new Date(Date.now() - 3 * 3600_000);
-    for (const f of await readdir(join(h.root, 'tmp'))) if (f !== 'recent.part') await utimes(join(h.root, 'tmp', f), old, old);
+    for (const f of await readdir(join(h.root, 'tmp')))
+      if (f !== 'recent.part') await utimes(join(h.root, 'tmp', f), old, old);
     expect(await h.store.sweepTemp(3600_000)).toBe(1);
     const left = await readdir(join(h.root, 'tmp'));
     expect(left).toHaveLength(2);
@@ -331,7 +344,11 @@ describe('pipeToWriter', () => {
 
   it('stops on abort, destroys the source and leaves the writer open for the caller', async () => {
     const { writer, state } = slowWriter();
-    const src = new Readable({ read() { this.push(Buffer.alloc(1024)); } });
+    const src = new Readable({
+      read() {
+        this.push(Buffer.alloc(1024));
+      },
+    });
     const ac = new AbortController();
     const done = pipeToWriter(src, writer, ac.signal);
     setTimeout(() => ac.abort(new Error('run cancelled')), 20);
@@ -393,7 +410,9 @@ describe('S3 blob store specifics', () => {
 
   it('sweeps temp objects a crash left but not those of live writers', async () => {
     const s = s3Store({ prefix: 'sweep' });
-    await s.client.send(new PutObjectCommand({ Bucket: S3_TEST_BUCKET, Key: 'sweep/tmp/crashed', Body: 'half a blob' }));
+    await s.client.send(
+      new PutObjectCommand({ Bucket: S3_TEST_BUCKET, Key: 'sweep/tmp/crashed', Body: 'half a blob' }),
+    );
     const live = await s.writer();
     await live.write(randomBytes(6 * 1024 * 1024)); // past one part: the live upload has sent data
     await new Promise((r) => setTimeout(r, 1100)); // S3 times have one-second resolution
@@ -405,7 +424,15 @@ describe('S3 blob store specifics', () => {
   });
 
   it('createBlobStore picks the S3 store', async () => {
-    const made = createBlobStore({ kind: 's3', bucket: S3_TEST_BUCKET, prefix: 'factory', endpoint: s3!.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: S3_TEST_CREDENTIALS });
+    const made = createBlobStore({
+      kind: 's3',
+      bucket: S3_TEST_BUCKET,
+      prefix: 'factory',
+      endpoint: s3!.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: S3_TEST_CREDENTIALS,
+    });
     const blob = await store(made, Buffer.from('hello'));
     expect(await s3Store({ prefix: 'factory' }).has(blob.sha256)).toBe(true);
   });

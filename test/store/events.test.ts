@@ -15,8 +15,19 @@ for (const database of testDatabases) {
 
     it('keeps events in one increasing order, per collection and across accounts, with their data intact', async () => {
       const events = new EventRepo(db);
-      const a1 = await events.append({ accountId: 'acc_a', collectionId: 'col_1', runId: 'run_1', type: 'run.started', data: { run_id: 'run_1', collection_id: 'col_1' } });
-      const b1 = await events.append({ accountId: 'acc_b', collectionId: 'col_2', type: 'hold.released', data: { hold_id: 'hold_x' } });
+      const a1 = await events.append({
+        accountId: 'acc_a',
+        collectionId: 'col_1',
+        runId: 'run_1',
+        type: 'run.started',
+        data: { run_id: 'run_1', collection_id: 'col_1' },
+      });
+      const b1 = await events.append({
+        accountId: 'acc_b',
+        collectionId: 'col_2',
+        type: 'hold.released',
+        data: { hold_id: 'hold_x' },
+      });
       const a2 = await events.append({
         accountId: 'acc_a',
         collectionId: 'col_1',
@@ -28,7 +39,10 @@ for (const database of testDatabases) {
       expect(b1).toBeLessThan(a2);
 
       const col1 = await events.listForCollection('col_1', 0);
-      expect(col1.map((e) => [e.seq, e.type])).toEqual([[a1, 'run.started'], [a2, 'run.progress']]);
+      expect(col1.map((e) => [e.seq, e.type])).toEqual([
+        [a1, 'run.started'],
+        [a2, 'run.progress'],
+      ]);
       expect(col1[1]).toMatchObject({ accountId: 'acc_a', runId: 'run_1', data: { custodian: 'u1', failed: 1 } });
       expect((await events.listForCollection('col_1', a1)).map((e) => e.seq)).toEqual([a2]);
       expect((await events.listAfter(a1)).map((e) => e.type)).toEqual(['hold.released', 'run.progress']);

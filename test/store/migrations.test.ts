@@ -27,7 +27,9 @@ describe.skipIf(!pgUrl)('migrations on PostgreSQL', () => {
         const db = openDatabase({ url, poolSize: 3 });
         await migrate(db);
         const tables = await db.introspection.getTables();
-        expect(tables.filter((t) => t.schema === schema).map((t) => t.name)).toEqual(expect.arrayContaining(['accounts', 'collections', 'items']));
+        expect(tables.filter((t) => t.schema === schema).map((t) => t.name)).toEqual(
+          expect.arrayContaining(['accounts', 'collections', 'items']),
+        );
         await db.destroy();
       }
     });

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/provider/budget.ts';
-import { createBudgetBackend, type BudgetBackend, type BudgetBackendConfig } from '../../src/provider/budget-backend.ts';
+import {
+  createBudgetBackend,
+  type BudgetBackend,
+  type BudgetBackendConfig,
+} from '../../src/provider/budget-backend.ts';
 import { SharedBudget } from '../../src/provider/shared-budget.ts';
 import { ProviderBudgetRepo } from '../../src/store/provider-budgets.ts';
 import { testDatabases } from '../support/databases.ts';
@@ -83,7 +87,12 @@ const fleets: { name: string; open(): Promise<Fleet> }[] = [
         return {
           name: 'postgres',
           backend: () => {
-            const config: BudgetBackendConfig = { kind: 'postgres', url: opened.url!, schema: opened.schema, repo: new ProviderBudgetRepo(opened.db) };
+            const config: BudgetBackendConfig = {
+              kind: 'postgres',
+              url: opened.url!,
+              schema: opened.schema,
+              repo: new ProviderBudgetRepo(opened.db),
+            };
             const b = createBudgetBackend(config);
             made.push(b);
             return b;
@@ -98,7 +107,14 @@ const fleets: { name: string; open(): Promise<Fleet> }[] = [
 ];
 
 /** Keeps `loops` requests going through `budget` (each held `holdMs` of fake time) until stopped; records grants. */
-function drive(budget: SharedBudget, clock: SteppingClock, loops: number, holdMs: number, grants: number[], inFlight: { now: number; max: number }) {
+function drive(
+  budget: SharedBudget,
+  clock: SteppingClock,
+  loops: number,
+  holdMs: number,
+  grants: number[],
+  inFlight: { now: number; max: number },
+) {
   const ac = new AbortController();
   const done = Array.from({ length: loops }, async () => {
     while (!ac.signal.aborted) {
@@ -127,7 +143,8 @@ function drive(budget: SharedBudget, clock: SteppingClock, loops: number, holdMs
 /** Grants per aligned second [n*1000, (n+1)*1000), only for seconds wholly inside the run. */
 function perSecond(grants: number[], from: number, to: number): number[] {
   const counts: number[] = [];
-  for (let s = Math.ceil(from / 1000) * 1000; s + 1000 <= to; s += 1000) counts.push(grants.filter((t) => t >= s && t < s + 1000).length);
+  for (let s = Math.ceil(from / 1000) * 1000; s + 1000 <= to; s += 1000)
+    counts.push(grants.filter((t) => t >= s && t < s + 1000).length);
   return counts;
 }
 
@@ -142,7 +159,8 @@ for (const kind of fleets) {
     const pair = (clock: SteppingClock, config: { ratePerSecond: number; concurrency: number }) => {
       const key = `conf:${randomUUID()}`;
       const ids = { provider: 'conf', credential: key.slice(5) };
-      const make = () => new SharedBudget(key, ids, { ...config, burst: 1 }, { backend: fleet!.backend(), clock, learn: false });
+      const make = () =>
+        new SharedBudget(key, ids, { ...config, burst: 1 }, { backend: fleet!.backend(), clock, learn: false });
       return [make(), make()] as const;
     };
 
@@ -172,7 +190,13 @@ for (const kind of fleets) {
       const key = `edrive:${randomUUID()}`;
       const ids = { provider: 'edrive', credential: key.slice(7) };
       // MS_RESOURCE_UNITS_PER_SECOND=10 and MS_MAX_RESOURCE_UNITS_PER_SECOND=10: learning may not raise it
-      const make = () => new SharedBudget(key, ids, { ratePerSecond: 10, maxRatePerSecond: 10, burst: 1, concurrency: 100 }, { backend: fleet!.backend(), clock });
+      const make = () =>
+        new SharedBudget(
+          key,
+          ids,
+          { ratePerSecond: 10, maxRatePerSecond: 10, burst: 1, concurrency: 100 },
+          { backend: fleet!.backend(), clock },
+        );
       const [a, b] = [make(), make()];
       const grants: number[] = [];
       const inFlight = { now: 0, max: 0 };

@@ -23,7 +23,12 @@ for (const database of testDatabases) {
     /** A running run claimed by `planner`, fanned out into `keys`. */
     const fannedOut = async (keys: string[]) => {
       const runs = new RunRepo(db);
-      const { run } = await runs.insertQueued({ collectionId: `col_${++n}`, accountId: 'acc', trigger: 'start', at: T0 });
+      const { run } = await runs.insertQueued({
+        collectionId: `col_${++n}`,
+        accountId: 'acc',
+        trigger: 'start',
+        at: T0,
+      });
       expect(await runs.claim(run.id, 'planner', T0, T1)).toBeDefined();
       const units = keys.map((key) => ({ key, kind: 'custodian', email: null }));
       expect(await new UnitJobRepo(db).fanOut(run.id, 'planner', `col_${n}`, units, T0)).toBe(true);
@@ -34,11 +39,19 @@ for (const database of testDatabases) {
       const jobs = new UnitJobRepo(db);
       const runId = await fannedOut(['u1', 'u2']);
       const run = (await new RunRepo(db).get(runId))!;
-      expect([run.status, run.lease_owner, run.lease_expires_at, run.units]).toEqual(['running', unitsOwner(runId), null, 2]);
+      expect([run.status, run.lease_owner, run.lease_expires_at, run.units]).toEqual([
+        'running',
+        unitsOwner(runId),
+        null,
+        2,
+      ]);
       expect((await new RunRepo(db).claimable(T2, 100)).map((r) => r.id)).not.toContain(runId);
       // The planner no longer owns the run: planning again is refused and changes nothing.
       expect(await jobs.fanOut(runId, 'planner', 'x', [{ key: 'u3', kind: 'custodian', email: null }], T1)).toBe(false);
-      expect((await jobs.list(runId)).map((u) => [u.unit_key, u.status])).toEqual([['u1', 'queued'], ['u2', 'queued']]);
+      expect((await jobs.list(runId)).map((u) => [u.unit_key, u.status])).toEqual([
+        ['u1', 'queued'],
+        ['u2', 'queued'],
+      ]);
     });
 
     it('lets exactly one worker claim a unit; another takes it over only once its lease expired', async () => {
@@ -50,8 +63,20 @@ for (const database of testDatabases) {
       const taken = await jobs.claim(runId, 'u1', 'w2', T2, '2026-01-01T00:03:00.000Z');
       expect([taken?.lease_owner, taken?.attempt]).toEqual(['w2', 2]);
       expect(await jobs.heartbeat(runId, 'u1', 'w1', T2, T2)).toBe(false);
-      expect(await db.transaction().execute((trx) => new UnitJobRepo(trx).saveProgress(runId, 'u1', 'w1', T2, { counters: { ...zero, collected: 5 } }))).toBe(false);
-      expect(await db.transaction().execute((trx) => new UnitJobRepo(trx).saveProgress(runId, 'u1', 'w2', T2, { counters: { ...zero, collected: 3 } }))).toBe(true);
+      expect(
+        await db
+          .transaction()
+          .execute((trx) =>
+            new UnitJobRepo(trx).saveProgress(runId, 'u1', 'w1', T2, { counters: { ...zero, collected: 5 } }),
+          ),
+      ).toBe(false);
+      expect(
+        await db
+          .transaction()
+          .execute((trx) =>
+            new UnitJobRepo(trx).saveProgress(runId, 'u1', 'w2', T2, { counters: { ...zero, collected: 3 } }),
+          ),
+      ).toBe(true);
       expect(Number((await new RunRepo(db).get(runId))!.collected)).toBe(3);
     });
 
@@ -61,7 +86,11 @@ for (const database of testDatabases) {
       await jobs.claim(runId, 'a', 'w1', T0, T2);
       await jobs.claim(runId, 'b', 'w2', T0, T2);
       const save = (key: string, owner: string, collected: number, bytes: number) =>
-        db.transaction().execute((trx) => new UnitJobRepo(trx).saveProgress(runId, key, owner, T1, { counters: { ...zero, listed: collected, collected, bytes } }));
+        db.transaction().execute((trx) =>
+          new UnitJobRepo(trx).saveProgress(runId, key, owner, T1, {
+            counters: { ...zero, listed: collected, collected, bytes },
+          }),
+        );
       expect(await save('a', 'w1', 2, 100)).toBe(true);
       expect(await save('b', 'w2', 4, 10)).toBe(true);
       expect(await save('a', 'w1', 3, 150)).toBe(true);
@@ -74,7 +103,9 @@ for (const database of testDatabases) {
       const keys = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6'];
       const runId = await fannedOut(keys);
       for (const k of keys) await jobs.claim(runId, k, `w-${k}`, T0, T2);
-      const ends = await Promise.all(keys.map((k) => db.transaction().execute((trx) => new UnitJobRepo(trx).finish(runId, k, `w-${k}`, 'done', T1))));
+      const ends = await Promise.all(
+        keys.map((k) => db.transaction().execute((trx) => new UnitJobRepo(trx).finish(runId, k, `w-${k}`, 'done', T1))),
+      );
       expect(ends.every((e) => e.finished)).toBe(true);
       expect(ends.filter((e) => e.last)).toHaveLength(1);
       // Ending twice is refused.

@@ -27,7 +27,10 @@ describe('reads kept while the SQLite database is unchanged', () => {
   beforeAll(async () => {
     handle = await sqlite.open();
     db = handle.db;
-    await db.insertInto('accounts').values({ id: 'acc_1', name: 'first', created_at: new Date().toISOString() }).execute();
+    await db
+      .insertInto('accounts')
+      .values({ id: 'acc_1', name: 'first', created_at: new Date().toISOString() })
+      .execute();
   });
   afterAll(() => handle?.close());
 

@@ -85,7 +85,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       return ((await res.json()) as { access_token: string }).access_token;
     },
     call: httpCaller(url),
-    waitForStatus: (token, collectionId, statuses, timeoutMs) => waitForStatus(app.call, token, collectionId, statuses, timeoutMs),
+    waitForStatus: (token, collectionId, statuses, timeoutMs) =>
+      waitForStatus(app.call, token, collectionId, statuses, timeoutMs),
     items: (token, collectionId) => listItems(app.call, token, collectionId),
     consent: (token, opts) => consentFlow(app.call, token, { callbackOrigin: url, ...opts }),
     async close() {
@@ -132,7 +133,8 @@ export function httpCaller(baseUrl: string): Call {
 
 export async function jsonOf(res: Response, expectStatus?: number): Promise<Json> {
   const text = await res.text();
-  if (expectStatus !== undefined && res.status !== expectStatus) throw new Error(`expected ${expectStatus}, got ${res.status}: ${text.slice(0, 500)}`);
+  if (expectStatus !== undefined && res.status !== expectStatus)
+    throw new Error(`expected ${expectStatus}, got ${res.status}: ${text.slice(0, 500)}`);
   return JSON.parse(text) as Json;
 }
 
@@ -165,10 +167,14 @@ export async function waitForStatus(
     last = await jsonOf(await call(token, 'GET', `/v1/collections/${collectionId}`), 200);
     if (statuses.includes(last.sync_status)) return last;
     if (ENDED.includes(last.sync_status)) {
-      throw new Error(`collection ${collectionId} ended "${last.sync_status}" (wanted ${statuses.join('|')}): ${last.status_reason ?? ''}`);
+      throw new Error(
+        `collection ${collectionId} ended "${last.sync_status}" (wanted ${statuses.join('|')}): ${last.status_reason ?? ''}`,
+      );
     }
     if (Date.now() > deadline) {
-      throw new Error(`collection ${collectionId} still "${last.sync_status}" after ${timeoutMs} ms (wanted ${statuses.join('|')})`);
+      throw new Error(
+        `collection ${collectionId} still "${last.sync_status}" after ${timeoutMs} ms (wanted ${statuses.join('|')})`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
@@ -220,9 +226,15 @@ export interface ConsentOptions {
  * after admin consent); each provider hop must answer 302.
  */
 export async function consentFlow(call: Call, token: string, opts: ConsentOptions): Promise<URL> {
-  const query = new URLSearchParams({ redirect_to: opts.redirectTo, ...(opts.state !== undefined && { state: opts.state }) });
+  const query = new URLSearchParams({
+    redirect_to: opts.redirectTo,
+    ...(opts.state !== undefined && { state: opts.state }),
+  });
   const res = await call(token, 'GET', `/v1/collections/authorization_url/${opts.type}?${query}`);
-  let next = res.status === 302 ? new URL(res.headers.get('location')!) : new URL((await jsonOf(res, 200)).authorization_url as string);
+  let next =
+    res.status === 302
+      ? new URL(res.headers.get('location')!)
+      : new URL((await jsonOf(res, 200)).authorization_url as string);
   next = opts.atProvider?.(next) ?? next;
   const target = new URL(opts.redirectTo);
   const callbackPath = `/v1/oauth/callback/${opts.type}`;
@@ -231,7 +243,9 @@ export async function consentFlow(call: Call, token: string, opts: ConsentOption
     if (atProvider.status !== 302) throw new Error(`the provider answered ${atProvider.status} at ${next.pathname}`);
     const callback = new URL(atProvider.headers.get('location')!);
     if (callback.pathname !== callbackPath) throw new Error(`the provider sent the browser to ${callback.pathname}`);
-    const back = await fetch(`${opts.callbackOrigin ?? callback.origin}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    const back = await fetch(`${opts.callbackOrigin ?? callback.origin}${callback.pathname}${callback.search}`, {
+      redirect: 'manual',
+    });
     if (back.status !== 302) throw new Error(`our callback answered ${back.status}: ${await back.text()}`);
     next = new URL(back.headers.get('location')!);
     if (next.origin === target.origin && next.pathname === target.pathname) return next;
@@ -244,24 +258,35 @@ export async function pairFlow(call: Call, token: string, collectionId: string, 
   const landed = await consentFlow(call, token, opts);
   const code = landed.searchParams.get('code');
   if (!code) throw new Error(`no pairing code: ${landed.search}`);
-  if (opts.state !== undefined && landed.searchParams.get('state') !== opts.state) throw new Error(`the client state came back as ${landed.searchParams.get('state')}`);
-  const res = await call(token, 'POST', `/v1/collections/${collectionId}/pair_credentials?auth_code=${encodeURIComponent(code)}`);
+  if (opts.state !== undefined && landed.searchParams.get('state') !== opts.state)
+    throw new Error(`the client state came back as ${landed.searchParams.get('state')}`);
+  const res = await call(
+    token,
+    'POST',
+    `/v1/collections/${collectionId}/pair_credentials?auth_code=${encodeURIComponent(code)}`,
+  );
   if (res.status !== 204) throw new Error(`pair_credentials answered ${res.status}: ${await res.text()}`);
 }
 
 /** Workspace, wallet and collection of a type; returns the collection id. */
 export async function newCollection(call: Call, token: string, type: 'conf' | 'edrive', name: string): Promise<string> {
-  const post = async (p: string, json: unknown) => (await jsonOf(await call(token, 'POST', p, { json }), 201)).onna_id as string;
+  const post = async (p: string, json: unknown) =>
+    (await jsonOf(await call(token, 'POST', p, { json }), 201)).onna_id as string;
   const ws = await post('/v1/workspaces', { name: `Matter ${name}`, description: type });
   const wallet = await post('/v1/wallet', { name, credential_type_name: 'Datasource', config_type: type });
   return post('/v1/collections', { name, onna_parent_id: ws, type, credential_id: wallet });
 }
 
 /** The manifest in both formats: the JSON document, and the CSV's rows as objects keyed by its header. */
-export async function fetchManifest(call: Call, token: string, collectionId: string): Promise<{ json: Json; csv: Array<Record<string, string>> }> {
+export async function fetchManifest(
+  call: Call,
+  token: string,
+  collectionId: string,
+): Promise<{ json: Json; csv: Array<Record<string, string>> }> {
   const json = await jsonOf(await call(token, 'GET', `/v1/collections/${collectionId}/manifest?format=json`), 200);
   const res = await call(token, 'GET', `/v1/collections/${collectionId}/manifest?format=csv`);
-  if (res.status !== 200 || !res.headers.get('content-type')?.startsWith('text/csv')) throw new Error(`csv manifest: ${res.status}`);
+  if (res.status !== 200 || !res.headers.get('content-type')?.startsWith('text/csv'))
+    throw new Error(`csv manifest: ${res.status}`);
   const [header, ...rows] = parseCsv(await res.text());
   return { json, csv: rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? '']))) };
 }

@@ -73,18 +73,28 @@ const messagesOf = (diagnostics: Array<{ message: string; path?: unknown[] }>) =
 
 export async function conformance(documentPath: string, baseUrl: string): Promise<Conformance> {
   const document = JSON.parse(fs.readFileSync(documentPath, 'utf8')) as object;
-  const operations = (await getHttpOperationsFromSpec(document));
+  const operations = await getHttpOperationsFromSpec(document);
   const violations: Violation[] = [];
   const seen = new Map<string, Set<number>>();
   const refusedInvalid = new Map<string, Set<number>>();
-  const add = (map: Map<string, Set<number>>, id: string, status: number) => map.set(id, (map.get(id) ?? new Set()).add(status));
+  const add = (map: Map<string, Set<number>>, id: string, status: number) =>
+    map.set(id, (map.get(id) ?? new Set()).add(status));
 
   function check(x: Exchange, requestIsInvalid = false): void {
     const label = `${x.method} ${x.path}${Object.keys(x.query).length ? `?${new URLSearchParams(x.query as Record<string, string>)}` : ''} -> ${x.status}`;
     const url = { path: x.path, query: x.query };
-    const routed = route({ resources: operations, input: { method: x.method.toLowerCase() as never, url } }) as { _tag: string; left?: Error; right?: IHttpOperation };
+    const routed = route({ resources: operations, input: { method: x.method.toLowerCase() as never, url } }) as {
+      _tag: string;
+      left?: Error;
+      right?: IHttpOperation;
+    };
     if (routed._tag !== 'Right' || !routed.right) {
-      violations.push({ exchange: label, operation: null, where: 'route', messages: [routed.left?.message ?? 'no operation'] });
+      violations.push({
+        exchange: label,
+        operation: null,
+        where: 'route',
+        messages: [routed.left?.message ?? 'no operation'],
+      });
       return;
     }
     const op = routed.right;
@@ -92,31 +102,54 @@ export async function conformance(documentPath: string, baseUrl: string): Promis
     add(seen, id, x.status);
     const input = validateInput({
       resource: op,
-      element: { method: x.method.toLowerCase() as never, url, headers: x.requestHeaders, body: parsedBody(x.requestHeaders['content-type'], x.requestBody ?? '') },
+      element: {
+        method: x.method.toLowerCase() as never,
+        url,
+        headers: x.requestHeaders,
+        body: parsedBody(x.requestHeaders['content-type'], x.requestBody ?? ''),
+      },
     }) as { _tag: string; left?: Array<{ message: string; path?: unknown[] }> };
     const requestValid = input._tag === 'Right';
     if (requestValid && requestIsInvalid) {
-      violations.push({ exchange: label, operation: id, where: 'request', messages: ['sent as invalid, but the document accepts it'] });
+      violations.push({
+        exchange: label,
+        operation: id,
+        where: 'request',
+        messages: ['sent as invalid, but the document accepts it'],
+      });
     }
     if (!requestValid) {
       // The document refuses this request: the service must refuse it too.
-      if (x.status < 400) violations.push({ exchange: label, operation: id, where: 'request', messages: ['the service accepted a request the document refuses', ...messagesOf(input.left ?? [])] });
-      else if (!requestIsInvalid) violations.push({ exchange: label, operation: id, where: 'request', messages: messagesOf(input.left ?? []) });
+      if (x.status < 400)
+        violations.push({
+          exchange: label,
+          operation: id,
+          where: 'request',
+          messages: ['the service accepted a request the document refuses', ...messagesOf(input.left ?? [])],
+        });
+      else if (!requestIsInvalid)
+        violations.push({ exchange: label, operation: id, where: 'request', messages: messagesOf(input.left ?? []) });
       else add(refusedInvalid, id, x.status);
     }
     const output = validateOutput({
       resource: op,
       element: { statusCode: x.status, headers: x.headers, body: parsedBody(x.headers['content-type'], x.body) },
     }) as { _tag: string; left?: Array<{ message: string; path?: unknown[] }> };
-    if (output._tag !== 'Right') violations.push({ exchange: label, operation: id, where: 'response', messages: messagesOf(output.left ?? []) });
+    if (output._tag !== 'Right')
+      violations.push({ exchange: label, operation: id, where: 'response', messages: messagesOf(output.left ?? []) });
     const declared = op.responses.find((r) => r.code === String(x.status));
     const bodiless = x.status === 204 || x.status === 304 || (declared !== undefined && !declared.contents?.length);
-    if (bodiless && (x.body !== '' || x.headers['content-type'] !== undefined || (x.headers['content-length'] ?? '0') !== '0')) {
+    if (
+      bodiless &&
+      (x.body !== '' || x.headers['content-type'] !== undefined || (x.headers['content-length'] ?? '0') !== '0')
+    ) {
       violations.push({
         exchange: label,
         operation: id,
         where: 'http',
-        messages: [`declared without content, sent content-type ${x.headers['content-type']}, content-length ${x.headers['content-length']}, ${x.body.length} bytes`],
+        messages: [
+          `declared without content, sent content-type ${x.headers['content-type']}, content-length ${x.headers['content-length']}, ${x.body.length} bytes`,
+        ],
       });
     }
   }
@@ -142,11 +175,30 @@ export async function conformance(documentPath: string, baseUrl: string): Promis
     const query: Record<string, string | string[]> = {};
     for (const [k, v] of u.searchParams) query[k] = k in query ? [query[k]].flat().concat(v) : v;
     check(
-      { method, path: u.pathname, query, requestHeaders: headers, requestBody: body, status: res.status, headers: Object.fromEntries(res.headers), body: bytes.toString('utf8') },
+      {
+        method,
+        path: u.pathname,
+        query,
+        requestHeaders: headers,
+        requestBody: body,
+        status: res.status,
+        headers: Object.fromEntries(res.headers),
+        body: bytes.toString('utf8'),
+      },
       init.invalid === true,
     );
-    return new Response(res.status === 204 || res.status === 304 ? null : bytes, { status: res.status, headers: res.headers });
+    return new Response(res.status === 204 || res.status === 304 ? null : bytes, {
+      status: res.status,
+      headers: res.headers,
+    });
   };
 
-  return { call, check, violations, seen, refusedInvalid, operationIds: () => operations.map((o) => o.iid ?? `${o.method} ${o.path}`) };
+  return {
+    call,
+    check,
+    violations,
+    seen,
+    refusedInvalid,
+    operationIds: () => operations.map((o) => o.iid ?? `${o.method} ${o.path}`),
+  };
 }

@@ -16,7 +16,7 @@ export function buildConsoleOnce(timeoutMs = 180_000): void {
     fs.mkdirSync(lock);
   } catch {
     const sleeper = new Int32Array(new SharedArrayBuffer(4));
-    for (const until = Date.now() + timeoutMs; !fs.existsSync(done); ) {
+    for (const until = Date.now() + timeoutMs; !fs.existsSync(done);) {
       if (Date.now() > until) throw new Error('the console build of another test file did not finish');
       Atomics.wait(sleeper, 0, 0, 200);
     }
@@ -24,7 +24,9 @@ export function buildConsoleOnce(timeoutMs = 180_000): void {
     return;
   }
   try {
-    execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', 'console'], { stdio: 'pipe' });
+    execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', 'console'], {
+      stdio: 'pipe',
+    });
     fs.writeFileSync(done, 'ok');
   } catch (err) {
     fs.writeFileSync(done, 'failed');

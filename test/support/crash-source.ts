@@ -7,7 +7,9 @@ export const crashBytes = (i: number) => bytesOf(`crash-${i}`, 192 * 1024 + i);
 export function crashSource(): FakeSource {
   const units = [];
   for (let i = 0; i < CRASH_ITEMS; i += 2) {
-    units.push({ items: [i, i + 1].map((n) => ({ kind: 'file', sourceId: `f${n}`, content: crashBytes(n), version: 'v1' })) });
+    units.push({
+      items: [i, i + 1].map((n) => ({ kind: 'file', sourceId: `f${n}`, content: crashBytes(n), version: 'v1' })),
+    });
   }
   return { units };
 }

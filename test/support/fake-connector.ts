@@ -1,7 +1,15 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { defaultRetryConfig } from '../../src/provider/retry.ts';
-import { ContentGoneError, type CollectContext, type CollectEvent, type Connector, type ContentSource, type Grant, type ItemInput } from '../../src/connectors/types.ts';
+import {
+  ContentGoneError,
+  type CollectContext,
+  type CollectEvent,
+  type Connector,
+  type ContentSource,
+  type Grant,
+  type ItemInput,
+} from '../../src/connectors/types.ts';
 import { httpQuirks } from '../../src/provider/quirks.ts';
 
 /** One thing at the fake source. */
@@ -163,7 +171,10 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
     kinds: FAKE_KINDS,
     userAgent: 'custody-test',
     quirks: httpQuirks,
-    limits: { budget: { ratePerSecond: 1000, burst: 1000, concurrency: 8 }, retry: { ...defaultRetryConfig, maxAttempts: 2, baseDelayMs: 1 } },
+    limits: {
+      budget: { ratePerSecond: 1000, burst: 1000, concurrency: 8 },
+      retry: { ...defaultRetryConfig, maxAttempts: 2, baseDelayMs: 1 },
+    },
     validateFilters: () => [],
     discovery: {},
     oauth: {
@@ -174,7 +185,11 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
       async refresh(grant) {
         calls.refreshes += 1;
         if (opts.refresh) return opts.refresh(grant);
-        return { ...grant, access_token: `a${calls.refreshes}`, expires_at: new Date(Date.now() + 3600_000).toISOString() };
+        return {
+          ...grant,
+          access_token: `a${calls.refreshes}`,
+          expires_at: new Date(Date.now() + 3600_000).toISOString(),
+        };
       },
     },
     calls,
@@ -184,23 +199,31 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
       const source = opts.source();
       const start = (ctx.checkpoint as { unit?: number } | null)?.unit ?? 0;
       // One unit of a run split into units (opts.split): only that custodian.
-      const inScope = (unit: FakeUnit) => !opts.split || !ctx.scope || ctx.scope.includes(unit.custodian?.key ?? 'user-1');
+      const inScope = (unit: FakeUnit) =>
+        !opts.split || !ctx.scope || ctx.scope.includes(unit.custodian?.key ?? 'user-1');
       if (start === 0) {
-        for (const unit of source.units) if (unit.custodian && inScope(unit)) yield unitEvent(unit.custodian, 'pending');
+        for (const unit of source.units)
+          if (unit.custodian && inScope(unit)) yield unitEvent(unit.custodian, 'pending');
       }
       for (let u = start; u < source.units.length; u++) {
         const unit = source.units[u];
         if (!inScope(unit)) continue;
         if (unit.custodian) yield unitEvent(unit.custodian, 'running');
         if (unit.custodian?.failed) {
-          yield { type: 'error', reason: unit.custodian.failed, kind: 'custodian', sourceId: unit.custodian.key, custodian: unit.custodian.key };
+          yield {
+            type: 'error',
+            reason: unit.custodian.failed,
+            kind: 'custodian',
+            sourceId: unit.custodian.key,
+            custodian: unit.custodian.key,
+          };
           yield unitEvent(unit.custodian, 'failed');
           yield { type: 'checkpoint', state: { unit: u + 1 } };
           continue;
         }
         for (const item of unit.items) yield { type: 'item', item: inputOf(item, u), content: contentOf(item) };
         if (source.failAfterUnit?.unit === u) throw source.failAfterUnit.error;
-// eslint-disable-next-line @typescript-eslint/only-throw-error -- the fake throws whatever the test hands it (non-Errors included)
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- the fake throws whatever the test hands it (non-Errors included)
         if (unit.throws) throw unit.throws;
         for (const d of unit.deleted ?? []) yield { type: 'deleted', kind: d.kind, sourceId: d.sourceId };
         for (const reason of unit.errors ?? []) yield { type: 'error', reason };
@@ -211,13 +234,20 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
         if (unit.custodian) yield unitEvent(unit.custodian, 'done');
         yield { type: 'checkpoint', state: { unit: u + 1 } };
       }
-      if (source.cursors !== undefined) yield { type: 'cursors', value: ctx.scope && opts.split ? { [ctx.scope[0]]: source.cursors } : source.cursors };
+      if (source.cursors !== undefined)
+        yield { type: 'cursors', value: ctx.scope && opts.split ? { [ctx.scope[0]]: source.cursors } : source.cursors };
     },
     ...(opts.split && {
       /** One unit per custodian; cursors `{[custodian]: value}`, merged per custodian. */
       units: {
         async plan(ctx: CollectContext) {
-          const units = opts.source().units.flatMap((u) => (u.custodian ? [{ key: u.custodian.key, kind: u.custodian.kind ?? 'custodian', email: u.custodian.email ?? null }] : []));
+          const units = opts
+            .source()
+            .units.flatMap((u) =>
+              u.custodian
+                ? [{ key: u.custodian.key, kind: u.custodian.kind ?? 'custodian', email: u.custodian.email ?? null }]
+                : [],
+            );
           return { units: units.filter((u) => !ctx.scope || ctx.scope.includes(u.key)), events: [] };
         },
         mergeCursors(previous: unknown, parts: Array<{ unit: string; cursors: unknown }>) {
@@ -232,20 +262,39 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
       calls.retried.push(...pieces.map((p) => p.sourceId));
       const source = opts.source();
       for (const p of pieces) {
-        const u = source.units.findIndex((unit) => unit.items.some((i) => i.kind === p.kind && i.sourceId === p.sourceId));
-        const item = u >= 0 ? source.units[u].items.find((i) => i.kind === p.kind && i.sourceId === p.sourceId) : undefined;
+        const u = source.units.findIndex((unit) =>
+          unit.items.some((i) => i.kind === p.kind && i.sourceId === p.sourceId),
+        );
+        const item =
+          u >= 0 ? source.units[u].items.find((i) => i.kind === p.kind && i.sourceId === p.sourceId) : undefined;
         if (item) {
           yield { type: 'item', item: inputOf(item, u), content: contentOf(item) };
           continue;
         }
-        const error = source.units.flatMap((unit) => unit.pieceErrors ?? []).find((e) => e.kind === p.kind && e.sourceId === p.sourceId);
+        const error = source.units
+          .flatMap((unit) => unit.pieceErrors ?? [])
+          .find((e) => e.kind === p.kind && e.sourceId === p.sourceId);
         if (error) yield { type: 'error', ...error, custodian: p.unit };
-        else yield { type: 'item', item: { kind: p.kind, sourceId: p.sourceId, name: p.name, path: `/fake/${p.name}`, custodian: p.unit, metadata: { retried: true } } };
+        else
+          yield {
+            type: 'item',
+            item: {
+              kind: p.kind,
+              sourceId: p.sourceId,
+              name: p.name,
+              path: `/fake/${p.name}`,
+              custodian: p.unit,
+              metadata: { retried: true },
+            },
+          };
       }
     },
   };
 }
 
-function unitEvent(c: NonNullable<FakeUnit['custodian']>, status: 'pending' | 'running' | 'done' | 'failed'): CollectEvent {
+function unitEvent(
+  c: NonNullable<FakeUnit['custodian']>,
+  status: 'pending' | 'running' | 'done' | 'failed',
+): CollectEvent {
   return { type: 'unit', unit: { key: c.key, kind: c.kind ?? 'custodian', email: c.email ?? null }, status };
 }

@@ -1,7 +1,13 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GrantRevokedError, ProviderAuthError, type Connector, type DiscoveryHandler, type Grant } from '../../src/connectors/types.ts';
+import {
+  GrantRevokedError,
+  ProviderAuthError,
+  type Connector,
+  type DiscoveryHandler,
+  type Grant,
+} from '../../src/connectors/types.ts';
 import { AppError } from '../../src/domain/errors.ts';
 import type { TestApp } from './app.ts';
 import { httpQuirks } from '../../src/provider/quirks.ts';
@@ -50,8 +56,24 @@ export const CHANNELS: Record<string, { id: string; name: string; is_private: bo
 };
 
 export const FOLDERS = [
-  { id: 'f1', name: 'Contracts', parent: 'root', size: 1234, webUrl: 'https://drive.example/f1', created: '2024-01-02T03:04:05Z', modified: '2024-02-03T04:05:06Z' },
-  { id: 'f2', name: '2024', parent: 'f1', size: 99, webUrl: 'https://drive.example/f2', created: '2024-01-03T00:00:00Z', modified: '2024-01-04T00:00:00Z' },
+  {
+    id: 'f1',
+    name: 'Contracts',
+    parent: 'root',
+    size: 1234,
+    webUrl: 'https://drive.example/f1',
+    created: '2024-01-02T03:04:05Z',
+    modified: '2024-02-03T04:05:06Z',
+  },
+  {
+    id: 'f2',
+    name: '2024',
+    parent: 'f1',
+    size: 99,
+    webUrl: 'https://drive.example/f2',
+    created: '2024-01-03T00:00:00Z',
+    modified: '2024-01-04T00:00:00Z',
+  },
 ];
 
 export async function startFakeProvider(): Promise<FakeProvider> {
@@ -74,7 +96,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     if (provider.failWith) return send(provider.failWith, { code: 'boom', message: 'the fake provider is failing' });
-    if (!bearer || !provider.accessTokens.has(bearer)) return send(401, { code: 124, message: 'Invalid access token.' });
+    if (!bearer || !provider.accessTokens.has(bearer))
+      return send(401, { code: 124, message: 'Invalid access token.' });
     const start = Number(url.searchParams.get('page_token') || 0);
     const size = Number(url.searchParams.get('page_size') || 300);
     if (url.pathname === '/api/users') {
@@ -126,7 +149,13 @@ function withGrantInfo(p: FakeProvider, handler: DiscoveryHandler): DiscoveryHan
 /** User OAuth with a code exchange. Codes: `refused` → invalid_grant, `boom` → an unexpected failure. */
 export function fakeConfConnector(p: FakeProvider, type = 'conf'): Connector {
   const mint = (accountId: string): Grant => {
-    const grant = { access_token: token('at'), refresh_token: token('rt'), expires_at: new Date(Date.now() + 3600_000).toISOString(), account_id: accountId, scope: 'user:read' };
+    const grant = {
+      access_token: token('at'),
+      refresh_token: token('rt'),
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      account_id: accountId,
+      scope: 'user:read',
+    };
     p.accessTokens.add(grant.access_token);
     p.refreshTokens.add(grant.refresh_token);
     return grant;
@@ -138,19 +167,27 @@ export function fakeConfConnector(p: FakeProvider, type = 'conf'): Connector {
       scopes: { default: ['user:read'], preservation: ['user:read', 'archiving:read'] },
       authorizationUrl(input) {
         p.calls.authorizationUrl.push(input);
-        const q = new URLSearchParams({ response_type: 'code', state: input.state, redirect_uri: input.redirectUri, code_challenge: input.codeChallenge, code_challenge_method: 'S256' });
+        const q = new URLSearchParams({
+          response_type: 'code',
+          state: input.state,
+          redirect_uri: input.redirectUri,
+          code_challenge: input.codeChallenge,
+          code_challenge_method: 'S256',
+        });
         if (input.scopesType) q.set('scopes_type', input.scopesType);
         return `${p.url}/oauth/authorize?${q}`;
       },
       async completeCallback(input) {
         p.calls.completeCallback.push(input);
-        if (input.query.code === 'refused') throw new ProviderAuthError('invalid_grant', 'The authorization code is invalid or expired.');
+        if (input.query.code === 'refused')
+          throw new ProviderAuthError('invalid_grant', 'The authorization code is invalid or expired.');
         if (input.query.code === 'boom') throw new Error('socket hang up at 10.0.0.1 with secret s3cr3t');
         return mint(`acct-${input.query.code}`);
       },
       async refresh(grant) {
         p.calls.refresh.push(grant);
-        if (typeof grant.refresh_token !== 'string' || !p.refreshTokens.delete(grant.refresh_token)) throw new GrantRevokedError('invalid_grant');
+        if (typeof grant.refresh_token !== 'string' || !p.refreshTokens.delete(grant.refresh_token))
+          throw new GrantRevokedError('invalid_grant');
         return mint(String(grant.account_id));
       },
     },
@@ -160,11 +197,16 @@ export function fakeConfConnector(p: FakeProvider, type = 'conf'): Connector {
         const page = await ctx.http.json<{ users: Record<string, unknown>[]; next_page_token: string }>(
           `${p.url}/api/users?page_size=${size}&page_token=${encodeURIComponent(q.offset ?? '')}`,
         );
-        return { results: page.users.map((u) => ({ id: u.id, data: u })), next_page_token: page.next_page_token || null };
+        return {
+          results: page.users.map((u) => ({ id: u.id, data: u })),
+          next_page_token: page.next_page_token || null,
+        };
       }),
       channels: withGrantInfo(p, async (ctx, q) => {
         if (!USERS.some((u) => u.id === q.user)) throw new AppError(404, `user ${q.user} not found.`);
-        const page = await ctx.http.json<{ channels: unknown[] }>(`${p.url}/api/channels?user=${encodeURIComponent(q.user ?? '')}`);
+        const page = await ctx.http.json<{ channels: unknown[] }>(
+          `${p.url}/api/channels?user=${encodeURIComponent(q.user ?? '')}`,
+        );
         return { results: page.channels, next_page_token: null };
       }),
     },
@@ -184,7 +226,8 @@ export function fakeDriveConnector(p: FakeProvider, type = 'edrive'): Connector 
       },
       async completeCallback(input) {
         p.calls.completeCallback.push(input);
-        if (input.query.admin_consent !== 'True' || !input.query.tenant) throw new ProviderAuthError('access_denied', 'No consent was given.');
+        if (input.query.admin_consent !== 'True' || !input.query.tenant)
+          throw new ProviderAuthError('access_denied', 'No consent was given.');
         return { tenant_id: input.query.tenant };
       },
       async refresh(grant) {
@@ -192,7 +235,11 @@ export function fakeDriveConnector(p: FakeProvider, type = 'edrive'): Connector 
         if (p.revokedTenants.has(String(grant.tenant_id))) throw new GrantRevokedError('consent revoked');
         const accessToken = token('app');
         p.accessTokens.add(accessToken);
-        return { tenant_id: grant.tenant_id, access_token: accessToken, expires_at: new Date(Date.now() + 3600_000).toISOString() };
+        return {
+          tenant_id: grant.tenant_id,
+          access_token: accessToken,
+          expires_at: new Date(Date.now() + 3600_000).toISOString(),
+        };
       },
     },
     discovery: {
@@ -215,7 +262,9 @@ export function fakeDriveConnector(p: FakeProvider, type = 'edrive'): Connector 
       }),
       folders: withGrantInfo(p, async (ctx, q) => {
         if (q.user_id === 'nodrive') throw new AppError(404, `user ${q.user_id} has no provisioned OneDrive.`);
-        const page = await ctx.http.json<{ value: (typeof FOLDERS)[number][] }>(`${p.url}/api/folders?parent=${encodeURIComponent(q.parent_id ?? '')}`);
+        const page = await ctx.http.json<{ value: (typeof FOLDERS)[number][] }>(
+          `${p.url}/api/folders?parent=${encodeURIComponent(q.parent_id ?? '')}`,
+        );
         const results = page.value.map((f) => ({
           id: f.id,
           name: f.name,
@@ -223,7 +272,13 @@ export function fakeDriveConnector(p: FakeProvider, type = 'edrive'): Connector 
           size: f.size,
           created_datetime: f.created,
           last_modified_datetime: f.modified,
-          sorted_path_elements: f.parent === 'root' ? [{ id: f.id, name: f.name }] : [{ id: 'f1', name: 'Contracts' }, { id: f.id, name: f.name }],
+          sorted_path_elements:
+            f.parent === 'root'
+              ? [{ id: f.id, name: f.name }]
+              : [
+                  { id: 'f1', name: 'Contracts' },
+                  { id: f.id, name: f.name },
+                ],
           child_count: 1,
         }));
         return { results, total_count_label: `${results.length} folders`, _next: null };
@@ -233,17 +288,36 @@ export function fakeDriveConnector(p: FakeProvider, type = 'edrive'): Connector 
 }
 
 /** Drives the whole pairing flow over HTTP, as a client and a browser would; returns the pairing code. */
-export async function consent(t: TestApp, bearer: string, type: string, query: Record<string, string>, redirectTo: string): Promise<string> {
-  const res = await t.call(bearer, 'GET', `/v1/collections/authorization_url/${type}?${new URLSearchParams({ redirect_to: redirectTo, state: 'client-state' })}`);
-  const location = res.status === 302 ? res.headers.get('location') : ((await res.json()) as { authorization_url?: string }).authorization_url;
+export async function consent(
+  t: TestApp,
+  bearer: string,
+  type: string,
+  query: Record<string, string>,
+  redirectTo: string,
+): Promise<string> {
+  const res = await t.call(
+    bearer,
+    'GET',
+    `/v1/collections/authorization_url/${type}?${new URLSearchParams({ redirect_to: redirectTo, state: 'client-state' })}`,
+  );
+  const location =
+    res.status === 302
+      ? res.headers.get('location')
+      : ((await res.json()) as { authorization_url?: string }).authorization_url;
   if (!location) throw new Error(`authorization_url answered ${res.status}`);
   const state = new URL(location).searchParams.get('state') ?? '';
-  const back = await fetch(`${t.url}/v1/oauth/callback/${type}?${new URLSearchParams({ ...query, state })}`, { redirect: 'manual' });
+  const back = await fetch(`${t.url}/v1/oauth/callback/${type}?${new URLSearchParams({ ...query, state })}`, {
+    redirect: 'manual',
+  });
   const code = new URL(back.headers.get('location') ?? 'x:').searchParams.get('code');
   if (back.status !== 302 || !code) throw new Error(`callback answered ${back.status} ${back.headers.get('location')}`);
   return code;
 }
 
 export async function pair(t: TestApp, bearer: string, collectionId: string, code: string): Promise<Response> {
-  return t.call(bearer, 'POST', `/v1/collections/${collectionId}/pair_credentials?auth_code=${encodeURIComponent(code)}`);
+  return t.call(
+    bearer,
+    'POST',
+    `/v1/collections/${collectionId}/pair_credentials?auth_code=${encodeURIComponent(code)}`,
+  );
 }

@@ -15,7 +15,11 @@ export const PROVIDER_FAULT_RATES = { serverErrors: 0.1, tooMany: 0.05, resets: 
 
 const CB = 'https://client.example/faulted';
 const ALL = { all_selected: true, selected: [], excluded: [] };
-const CONF_FILTERS: ConfFilters = { account_owners: ALL, content_selections: ALL, chats: { all_selected: true, selected: [], excluded: [] } };
+const CONF_FILTERS: ConfFilters = {
+  account_owners: ALL,
+  content_selections: ALL,
+  chats: { all_selected: true, selected: [], excluded: [] },
+};
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
 export interface FaultedSyncOptions {
@@ -52,12 +56,34 @@ export interface FaultedSync {
 export async function startFaultedSync(opts: FaultedSyncOptions = {}): Promise<FaultedSync> {
   const seed = opts.seed ?? 19;
   const [zoom, ms] = await Promise.all([
-    startZoomSandbox({ seed, users: 4, meetingsPerUser: 2, channels: 2, messagesPerChannel: 3, messagesPerChat: 2, fileSize: 64 * 1024, ...opts.zoom }),
-    startMicrosoftSandbox({ seed: seed + 1, users: 2, usersWithoutDrive: 0, deltaPageSize: 10, fileSize: 32 * 1024, ...opts.ms }),
+    startZoomSandbox({
+      seed,
+      users: 4,
+      meetingsPerUser: 2,
+      channels: 2,
+      messagesPerChannel: 3,
+      messagesPerChat: 2,
+      fileSize: 64 * 1024,
+      ...opts.zoom,
+    }),
+    startMicrosoftSandbox({
+      seed: seed + 1,
+      users: 2,
+      usersWithoutDrive: 0,
+      deltaPageSize: 10,
+      fileSize: 32 * 1024,
+      ...opts.ms,
+    }),
   ]);
   const env = {
-    ZOOM_CLIENT_ID: zoom.clientId, ZOOM_CLIENT_SECRET: zoom.clientSecret, ZOOM_OAUTH_URL: zoom.oauthUrl, ZOOM_API_URL: zoom.apiUrl,
-    MS_CLIENT_ID: ms.clientId, MS_CLIENT_SECRET: ms.clientSecret, MS_LOGIN_URL: ms.loginUrl, MS_GRAPH_URL: ms.graphUrl,
+    ZOOM_CLIENT_ID: zoom.clientId,
+    ZOOM_CLIENT_SECRET: zoom.clientSecret,
+    ZOOM_OAUTH_URL: zoom.oauthUrl,
+    ZOOM_API_URL: zoom.apiUrl,
+    MS_CLIENT_ID: ms.clientId,
+    MS_CLIENT_SECRET: ms.clientSecret,
+    MS_LOGIN_URL: ms.loginUrl,
+    MS_GRAPH_URL: ms.graphUrl,
     RATE_LIMIT_DEFAULT_PER_MINUTE: '1000000',
     ...opts.env,
   };
@@ -72,12 +98,15 @@ export async function startFaultedSync(opts: FaultedSyncOptions = {}): Promise<F
   }
   const t = apps[0];
   const token = await t.token('faulted', [CB]);
-  const call = (method: string, path: string, json?: unknown) => t.call(token, method, path, json === undefined ? {} : { json });
+  const call = (method: string, path: string, json?: unknown) =>
+    t.call(token, method, path, json === undefined ? {} : { json });
   const conf = await newCollection(t.call, token, 'conf', 'faulted-conf');
   await pairFlow(t.call, token, conf, { type: 'conf', redirectTo: CB, state: 'c', callbackOrigin: t.url });
   const edrive = await newCollection(t.call, token, 'edrive', 'faulted-edrive');
   await pairFlow(t.call, token, edrive, { type: 'edrive', redirectTo: CB, state: 'e', callbackOrigin: t.url });
-  const driveFilters = Object.fromEntries(ms.tenant.users.map((u) => [u.id, { ...ALL, filter_type: 'user_folders', filter_name: u.id }]));
+  const driveFilters = Object.fromEntries(
+    ms.tenant.users.map((u) => [u.id, { ...ALL, filter_type: 'user_folders', filter_name: u.id }]),
+  );
   expect204(await call('PATCH', `/v1/collections/${conf}`, { sync_filters: CONF_FILTERS, type_sync: 'auto' }));
   expect204(await call('PATCH', `/v1/collections/${edrive}`, { sync_filters: driveFilters, type_sync: 'auto' }));
 
@@ -88,9 +117,16 @@ export async function startFaultedSync(opts: FaultedSyncOptions = {}): Promise<F
       if (ENDED.includes(c.sync_status)) return c;
       if (Date.now() > deadline) {
         const runs = await jsonOf(await call('GET', `/v1/collections/${id}/runs`), 200);
-        const detail = runs.runs?.[0] ? await jsonOf(await call('GET', `/v1/collections/${id}/runs/${runs.runs[0].run_id}`), 200) : undefined;
-        const tail = (c.type === 'conf' ? zoom.requests.slice(-8).map((r) => `${r.listener} ${r.method} ${r.path.split('?')[0]}`) : ms.requests.slice(-8).map((r) => `${r.host} ${r.method} ${r.path} ${r.status}`));
-        throw new Error(`collection ${id} (${c.type}) still "${c.sync_status}": ${JSON.stringify(detail ?? c).slice(0, 3000)}; last requests: ${tail.join(' | ')}`);
+        const detail = runs.runs?.[0]
+          ? await jsonOf(await call('GET', `/v1/collections/${id}/runs/${runs.runs[0].run_id}`), 200)
+          : undefined;
+        const tail =
+          c.type === 'conf'
+            ? zoom.requests.slice(-8).map((r) => `${r.listener} ${r.method} ${r.path.split('?')[0]}`)
+            : ms.requests.slice(-8).map((r) => `${r.host} ${r.method} ${r.path} ${r.status}`);
+        throw new Error(
+          `collection ${id} (${c.type}) still "${c.sync_status}": ${JSON.stringify(detail ?? c).slice(0, 3000)}; last requests: ${tail.join(' | ')}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -121,15 +157,21 @@ export async function startFaultedSync(opts: FaultedSyncOptions = {}): Promise<F
       for (const user of ms.tenant.users) {
         const [root, ...rest] = ms.listItems(user.id);
         if (!root) continue;
-        for (const i of rest) want.set(`edrive ${keyOf(i.kind, i.id)}`, i.kind === 'file' ? sha256(ms.contentOf(user.id, i.id)) : null);
+        for (const i of rest)
+          want.set(`edrive ${keyOf(i.kind, i.id)}`, i.kind === 'file' ? sha256(ms.contentOf(user.id, i.id)) : null);
       }
       const got = new Map<string, string | null>();
-      for (const [type, id] of [['conf', conf], ['edrive', edrive]] as const) {
-        for (const item of await t.items(token, id)) got.set(`${type} ${keyOf(item.kind, item.source_id)}`, item.sha256);
+      for (const [type, id] of [
+        ['conf', conf],
+        ['edrive', edrive],
+      ] as const) {
+        for (const item of await t.items(token, id))
+          got.set(`${type} ${keyOf(item.kind, item.source_id)}`, item.sha256);
       }
       const missing = [...want.keys()].filter((k) => !got.has(k));
       // a record-backed Zoom item ('record': its content is the record Zoom returned) must have a blob; files their bytes
-      const differs = (want: string, have: string | null | undefined) => (want === 'record' ? !/^[0-9a-f]{64}$/.test(have ?? '') : have !== want);
+      const differs = (want: string, have: string | null | undefined) =>
+        want === 'record' ? !/^[0-9a-f]{64}$/.test(have ?? '') : have !== want;
       const corrupt = [...want].filter(([k, v]) => got.has(k) && v !== null && differs(v, got.get(k))).map(([k]) => k);
       return { missing, corrupt };
     },

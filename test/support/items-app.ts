@@ -31,7 +31,10 @@ export async function startItemsApp(database: TestDatabase, connectors: Connecto
  * Sends `request` (a DELETE) and holds the purge it triggers until `release` is called: the target is then marked
  * deleting and nothing of it is purged yet — a deterministic window for a racing request.
  */
-export async function pausedPurge(app: ItemsApp, request: () => Promise<Response>): Promise<{ done: Promise<Response>; release: () => void }> {
+export async function pausedPurge(
+  app: ItemsApp,
+  request: () => Promise<Response>,
+): Promise<{ done: Promise<Response>; release: () => void }> {
   const engine = app.ctx.engine;
   const purge = engine.purgeCollection;
   let release!: () => void;
@@ -57,5 +60,6 @@ export async function runToEnd(app: ItemsApp, runId: string): Promise<string> {
   const first = await app.engine.runOnce(runId);
   if (first.status !== 'fanned_out') return first.status;
   await runUnits(app.engine, runId);
-  return (await app.ctx.db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirstOrThrow()).status;
+  return (await app.ctx.db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirstOrThrow())
+    .status;
 }

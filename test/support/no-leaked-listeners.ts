@@ -12,6 +12,8 @@ process.on('warning', onWarning);
 afterAll(() => {
   process.off('warning', onWarning);
   if (leaks.length > 0) {
-    throw new Error(`${leaks.length} MaxListenersExceededWarning: ${leaks.map((w) => `${w.message}\n${w.stack ?? ''}`).join('\n---\n')}`);
+    throw new Error(
+      `${leaks.length} MaxListenersExceededWarning: ${leaks.map((w) => `${w.message}\n${w.stack ?? ''}`).join('\n---\n')}`,
+    );
   }
 });

@@ -14,7 +14,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const SYSTEM_VARS = ['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'TZ', 'SYSTEMROOT'];
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const base = Object.fromEntries(SYSTEM_VARS.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]])));
+  const base = Object.fromEntries(
+    SYSTEM_VARS.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]])),
+  );
   return { ...base, ...env };
 }
 
@@ -26,12 +28,14 @@ const handedOut = new Set<number>();
  * slice of 500, so two test files never pick the same port either.
  */
 const SLICE = 500;
-const sliceStart = 12_000 + ((Number(process.env.VITEST_POOL_ID ?? process.pid) % 40) * SLICE);
+const sliceStart = 12_000 + (Number(process.env.VITEST_POOL_ID ?? process.pid) % 40) * SLICE;
 let next = Math.floor(Math.random() * SLICE); // two vitest runs at once (one per worktree) start apart
 
 async function bindable(port: number): Promise<boolean> {
   const server = net.createServer();
-  const ok = await new Promise<boolean>((resolve) => server.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true)));
+  const ok = await new Promise<boolean>((resolve) =>
+    server.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true)),
+  );
   if (ok) await new Promise<void>((resolve) => server.close(() => resolve()));
   return ok;
 }
@@ -44,7 +48,7 @@ export async function freePort(): Promise<number> {
     handedOut.add(port);
     return port;
   }
-  throw new Error('no free port left in this worker\'s slice');
+  throw new Error("no free port left in this worker's slice");
 }
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: number };
@@ -66,7 +70,11 @@ export interface CustodyProcess {
 
 /** `node bin/custody <args>` (what `npm start` runs), so signals reach the service itself. */
 export function spawnCustody(name: string, args: string[], env: Record<string, string>): CustodyProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const lines: LogLine[] = [];
   const waiters = new Set<() => void>();
@@ -109,9 +117,16 @@ export function spawnCustody(name: string, args: string[], env: Record<string, s
         const check = () => {
           const found = lines.find(match);
           if (found) finish(() => resolve(found));
-          else if (done) finish(() => reject(new Error(`${name} exited (${done!.code ?? done!.signal}) first:\n${out.slice(-3000)}`)));
+          else if (done)
+            finish(() =>
+              reject(new Error(`${name} exited (${done!.code ?? done!.signal}) first:\n${out.slice(-3000)}`)),
+            );
         };
-        const timer = setTimeout(() => finish(() => reject(new Error(`${name}: no such log line after ${timeoutMs} ms:\n${out.slice(-3000)}`))), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            finish(() => reject(new Error(`${name}: no such log line after ${timeoutMs} ms:\n${out.slice(-3000)}`))),
+          timeoutMs,
+        );
         const finish = (settle: () => void) => {
           clearTimeout(timer);
           waiters.delete(check);
@@ -161,8 +176,16 @@ export async function startCustody(
 }
 
 /** Runs `bin/custody <args>` to its end (e.g. `admin create-client`). */
-export async function runCustody(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runCustody(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
@@ -175,7 +198,10 @@ export async function runCustody(args: string[], env: Record<string, string>, ti
 
 /** `bin/custody admin create-client`: the one JSON line it prints. */
 export async function createClient(env: Record<string, string>, account: string, redirects: string[] = []) {
-  const res = await runCustody(['admin', 'create-client', '--account', account, ...redirects.flatMap((r) => ['--redirect-allow', r])], env);
+  const res = await runCustody(
+    ['admin', 'create-client', '--account', account, ...redirects.flatMap((r) => ['--redirect-allow', r])],
+    env,
+  );
   if (res.code !== 0) throw new Error(`create-client exited ${res.code}: ${res.stderr}`);
   return JSON.parse(res.stdout.trim()) as { account_id: string; client_id: string; client_secret: string };
 }

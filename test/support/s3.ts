@@ -15,7 +15,13 @@ export interface TestS3 {
 /** An S3-compatible server (s3rver) on a free port, storing into a temp dir, with one empty bucket. */
 export async function startS3(): Promise<TestS3> {
   const directory = await mkdtemp(join(tmpdir(), 'custody-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: [{ name: S3_TEST_BUCKET }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory,
+    silent: true,
+    configureBuckets: [{ name: S3_TEST_BUCKET }],
+  });
   const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,

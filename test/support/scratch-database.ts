@@ -43,7 +43,17 @@ export function simulatorEnv(
   ms?: { clientId: string; clientSecret: string; loginUrl: string; graphUrl: string },
 ): Record<string, string> {
   return {
-    ...(zoom && { ZOOM_CLIENT_ID: zoom.clientId, ZOOM_CLIENT_SECRET: zoom.clientSecret, ZOOM_OAUTH_URL: zoom.oauthUrl, ZOOM_API_URL: zoom.apiUrl }),
-    ...(ms && { MS_CLIENT_ID: ms.clientId, MS_CLIENT_SECRET: ms.clientSecret, MS_LOGIN_URL: ms.loginUrl, MS_GRAPH_URL: ms.graphUrl }),
+    ...(zoom && {
+      ZOOM_CLIENT_ID: zoom.clientId,
+      ZOOM_CLIENT_SECRET: zoom.clientSecret,
+      ZOOM_OAUTH_URL: zoom.oauthUrl,
+      ZOOM_API_URL: zoom.apiUrl,
+    }),
+    ...(ms && {
+      MS_CLIENT_ID: ms.clientId,
+      MS_CLIENT_SECRET: ms.clientSecret,
+      MS_LOGIN_URL: ms.loginUrl,
+      MS_GRAPH_URL: ms.graphUrl,
+    }),
   };
 }

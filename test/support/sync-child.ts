@@ -8,7 +8,9 @@ import { createFakeConnector } from './fake-connector.ts';
 import { engineFor } from './sync-fixtures.ts';
 
 const [runId, blobRoot, target, schema] = process.argv.slice(2) as [string, string, string, string | undefined];
-const db = target.startsWith('postgres') ? openDatabase({ url: target, schema, poolSize: 2 }) : openDatabase({ sqlitePath: target });
+const db = target.startsWith('postgres')
+  ? openDatabase({ url: target, schema, poolSize: 2 })
+  : openDatabase({ sqlitePath: target });
 const fake = createFakeConnector({ source: crashSource, chunkDelayMs: 2, chunkSize: 16 * 1024 });
 const connector = {
   ...fake,
@@ -17,7 +19,10 @@ const connector = {
     return fake.collect(ctx);
   },
 };
-const engine = engineFor(db, createFsBlobStore({ root: blobRoot }), [connector], { workers: 'none', tuning: { leaseMs: 60_000 } });
+const engine = engineFor(db, createFsBlobStore({ root: blobRoot }), [connector], {
+  workers: 'none',
+  tuning: { leaseMs: 60_000 },
+});
 const outcome = await engine.runOnce(runId);
 process.stdout.write(`OUTCOME ${JSON.stringify(outcome)}\n`);
 await db.destroy();

@@ -31,18 +31,37 @@ export interface Seeded {
 /** An account, workspace, paired wallet and a collection with saved filters (status `created`, as after a PATCH). */
 export async function seedCollection(
   db: Database,
-  opts: { type?: string; typeSync?: 'one' | 'auto' | 'arch'; filters?: unknown; grant?: Grant | null; account?: string; sealer?: Sealer } = {},
+  opts: {
+    type?: string;
+    typeSync?: 'one' | 'auto' | 'arch';
+    filters?: unknown;
+    grant?: Grant | null;
+    account?: string;
+    sealer?: Sealer;
+  } = {},
 ): Promise<Seeded> {
   const sealer = opts.sealer ?? testSealer;
   const type = opts.type ?? 'fake';
   const accountId = await new AccountRepo(db).ensureAccount(opts.account ?? 'acme');
   const workspaceId = await new WorkspaceRepo(db).create(accountId, { name: 'ws', description: 'd' });
   const wallets = new WalletRepo(db);
-  const walletId = await wallets.create(accountId, { name: 'w', credential_type_name: 'Datasource', config_type: type });
-  const grant = opts.grant === undefined ? { access_token: 'a0', refresh_token: 'r0', expires_at: new Date(Date.now() + 3600_000).toISOString() } : opts.grant;
+  const walletId = await wallets.create(accountId, {
+    name: 'w',
+    credential_type_name: 'Datasource',
+    config_type: type,
+  });
+  const grant =
+    opts.grant === undefined
+      ? { access_token: 'a0', refresh_token: 'r0', expires_at: new Date(Date.now() + 3600_000).toISOString() }
+      : opts.grant;
   if (grant) await wallets.setGrant(walletId, sealer.seal(grant));
   const collections = new CollectionRepo(db);
-  const collectionId = await collections.create(accountId, { name: 'c', workspace_id: workspaceId, wallet_id: walletId, type });
+  const collectionId = await collections.create(accountId, {
+    name: 'c',
+    workspace_id: workspaceId,
+    wallet_id: walletId,
+    type,
+  });
   await collections.update(collectionId, {
     sync_filters: JSON.stringify(opts.filters ?? { everything: true }),
     filters_updated_at: new Date().toISOString(),
@@ -55,7 +74,13 @@ export function engineFor(
   db: Database,
   blobs: BlobStore,
   connectors: Connector[],
-  extra: { tuning?: EngineTuning; isHeld?: (id: string) => Promise<boolean>; clock?: () => Date; workers?: 'inline' | 'none'; intervalMinutes?: number } = {},
+  extra: {
+    tuning?: EngineTuning;
+    isHeld?: (id: string) => Promise<boolean>;
+    clock?: () => Date;
+    workers?: 'inline' | 'none';
+    intervalMinutes?: number;
+  } = {},
 ): SyncEngine {
   const byType = new Map(connectors.map((c) => [c.type, c]));
   return createSyncEngine({
@@ -64,7 +89,9 @@ export function engineFor(
     blobs,
     documents: createDocumentReader(),
     connectors: { get: (t) => byType.get(t) },
-    config: { sync: { intervalMinutes: extra.intervalMinutes ?? 30, workers: extra.workers ?? 'inline', concurrency: 2 } },
+    config: {
+      sync: { intervalMinutes: extra.intervalMinutes ?? 30, workers: extra.workers ?? 'inline', concurrency: 2 },
+    },
     log: silentLog,
     clock: extra.clock,
     isHeld: extra.isHeld,
@@ -95,7 +122,10 @@ export async function runUnits(engine: SyncEngine, runId: string): Promise<void>
  * A migrated database and a fresh blob store for the enclosing describe block, opened before its tests and closed
  * after them. `use` receives them (assign them to the block's variables); `dir` is the blob store's root.
  */
-export function useSyncStore(database: TestDatabase, use: (store: { db: Database; blobs: FsBlobStore; dir: string }) => void): void {
+export function useSyncStore(
+  database: TestDatabase,
+  use: (store: { db: Database; blobs: FsBlobStore; dir: string }) => void,
+): void {
   let close: () => Promise<void>;
   let dir: string;
   beforeAll(async () => {

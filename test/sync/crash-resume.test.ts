@@ -18,7 +18,11 @@ const CHILD = path.resolve(import.meta.dirname, '../support/sync-child.ts');
 function runChild(args: string[]): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
   // `node --import tsx` runs the script in this very process, so SIGKILL hits the engine itself (a tsx
   // wrapper would forward it to a grandchild instead).
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: path.resolve(import.meta.dirname, '../..'), env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: childEnv({}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -63,7 +67,15 @@ for (const database of testDatabases) {
       const engine = engineFor(db, createFsBlobStore({ root: blobRoot }), [], { workers: 'none' });
       const { runId } = await engine.start(collectionId);
       const count = async () =>
-        Number((await db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n')).where('collection_id', '=', collectionId).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await db
+              .selectFrom('items')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('collection_id', '=', collectionId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
 
       const first = runChild([runId, blobRoot, ...target]);
       const deadline = Date.now() + 30_000;
@@ -88,18 +100,41 @@ for (const database of testDatabases) {
 
       const run = await new RunRepo(db).get(runId);
       expect(run).toMatchObject({ status: 'succeeded', attempt: 2 });
-      const items = await db.selectFrom('items').select(['source_id', 'sha256', 'size', 'holds_ref']).where('collection_id', '=', collectionId).orderBy('source_id').execute();
+      const items = await db
+        .selectFrom('items')
+        .select(['source_id', 'sha256', 'size', 'holds_ref'])
+        .where('collection_id', '=', collectionId)
+        .orderBy('source_id')
+        .execute();
       expect(items).toHaveLength(CRASH_ITEMS);
       for (let i = 0; i < CRASH_ITEMS; i++) {
         const bytes = crashBytes(i);
-        expect(items.find((r) => r.source_id === `f${i}`)).toEqual({ source_id: `f${i}`, sha256: sha256(bytes), size: bytes.length, holds_ref: 1 });
+        expect(items.find((r) => r.source_id === `f${i}`)).toEqual({
+          source_id: `f${i}`,
+          sha256: sha256(bytes),
+          size: bytes.length,
+          holds_ref: 1,
+        });
       }
-      const refs = await db.selectFrom('blob_refs').select(['sha256', 'refs']).where('sha256', 'in', items.map((r) => r.sha256!)).execute();
+      const refs = await db
+        .selectFrom('blob_refs')
+        .select(['sha256', 'refs'])
+        .where(
+          'sha256',
+          'in',
+          items.map((r) => r.sha256!),
+        )
+        .execute();
       expect(refs.every((r) => r.refs === 1)).toBe(true);
       const visible = visibleBlobs(blobRoot);
       for (const item of items) expect(visible).toContain(item.sha256);
       // The audit log saw one run: started once (the resumed attempt records nothing new), finished once.
-      const audit = await db.selectFrom('audit_log').select(['action', 'outcome', 'detail']).where('target_id', '=', collectionId).orderBy('seq').execute();
+      const audit = await db
+        .selectFrom('audit_log')
+        .select(['action', 'outcome', 'detail'])
+        .where('target_id', '=', collectionId)
+        .orderBy('seq')
+        .execute();
       expect(audit.map((a) => [a.action, a.outcome, JSON.parse(a.detail!).run_id])).toEqual([
         ['run.start', 'started', runId],
         ['run.finish', 'succeeded', runId],

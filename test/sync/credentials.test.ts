@@ -25,7 +25,9 @@ for (const database of testDatabases) {
       const opened = await database.open();
       ({ db, close } = opened);
       // A second connection pool on the same database: what a second process would have.
-      otherDb = opened.sqlitePath ? openDatabase({ sqlitePath: opened.sqlitePath }) : openDatabase({ url: opened.url, schema: opened.schema, poolSize: 3 });
+      otherDb = opened.sqlitePath
+        ? openDatabase({ sqlitePath: opened.sqlitePath })
+        : openDatabase({ url: opened.url, schema: opened.schema, poolSize: 3 });
     });
     afterAll(async () => {
       await otherDb.destroy();
@@ -53,7 +55,12 @@ for (const database of testDatabases) {
     const walletWith = async (grant: Grant) => (await seedCollection(db, { grant })).walletId;
 
     it('refreshes an expiring token once for many callers in two processes, and persists the rotation first', async () => {
-      const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(30_000), tenant: 't1' });
+      const walletId = await walletWith({
+        access_token: 'a0',
+        refresh_token: 'r0',
+        expires_at: soon(30_000),
+        tenant: 't1',
+      });
       const provider = rotatingProvider();
       const one = new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 });
       const two = new CredentialManager({ db: otherDb, sealer: testSealer, log, pollMs: 20 });
@@ -81,10 +88,15 @@ for (const database of testDatabases) {
 
     it('takes over the lock of a process that died mid-refresh once it expires', async () => {
       const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(-1000) });
-      await db.insertInto('credential_refresh_locks').values({ wallet_id: walletId, owner: 'ghost:1:dead', expires_at: soon(300) }).execute();
+      await db
+        .insertInto('credential_refresh_locks')
+        .values({ wallet_id: walletId, owner: 'ghost:1:dead', expires_at: soon(300) })
+        .execute();
       const provider = rotatingProvider();
       const started = Date.now();
-      expect(await new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 }).auth(walletId, provider).token()).toBe('a1');
+      expect(
+        await new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 }).auth(walletId, provider).token(),
+      ).toBe('a1');
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
       expect(provider.calls()).toBe(1);
     });
@@ -123,7 +135,13 @@ for (const database of testDatabases) {
       const [x, y] = await Promise.all([first, two.token()]);
       expect([x, y]).toEqual(['a1', 'a1']);
       expect(provider.calls()).toBe(1);
-      expect(await db.selectFrom('credential_refresh_locks').selectAll().where('wallet_id', '=', walletId).executeTakeFirst()).toBeUndefined();
+      expect(
+        await db
+          .selectFrom('credential_refresh_locks')
+          .selectAll()
+          .where('wallet_id', '=', walletId)
+          .executeTakeFirst(),
+      ).toBeUndefined();
     });
 
     it('after invalid_grant waits for the process that took the lock over and uses the grant it stored', async () => {
@@ -138,19 +156,38 @@ for (const database of testDatabases) {
           },
         },
       } as never;
-      const pending = new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 }).auth(walletId, refused).token();
+      const pending = new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 })
+        .auth(walletId, refused)
+        .token();
       // wait (up to 10 s on a loaded machine) until our process holds the lock
       for (let i = 0; i < 1000; i++) {
-        if (await db.selectFrom('credential_refresh_locks').select('owner').where('wallet_id', '=', walletId).executeTakeFirst()) break;
+        if (
+          await db
+            .selectFrom('credential_refresh_locks')
+            .select('owner')
+            .where('wallet_id', '=', walletId)
+            .executeTakeFirst()
+        )
+          break;
         await new Promise((r) => setTimeout(r, 10));
       }
       // Our process stalled past its lock; another took it over and spent the token first.
-      await db.updateTable('credential_refresh_locks').set({ owner: 'other:-:1:x', expires_at: soon(10_000) }).where('wallet_id', '=', walletId).execute();
+      await db
+        .updateTable('credential_refresh_locks')
+        .set({ owner: 'other:-:1:x', expires_at: soon(10_000) })
+        .where('wallet_id', '=', walletId)
+        .execute();
       refuse();
       await new Promise((r) => setTimeout(r, 150));
       const wallets = new WalletRepo(otherDb);
       const version = (await wallets.getById(walletId)).grant_version;
-      expect(await wallets.swapGrant(walletId, version, testSealer.seal({ access_token: 'b1', refresh_token: 'rb1', expires_at: soon(3600_000) }))).toBe(true);
+      expect(
+        await wallets.swapGrant(
+          walletId,
+          version,
+          testSealer.seal({ access_token: 'b1', refresh_token: 'rb1', expires_at: soon(3600_000) }),
+        ),
+      ).toBe(true);
       await otherDb.deleteFrom('credential_refresh_locks').where('wallet_id', '=', walletId).execute();
       expect(await pending).toBe('b1');
     });
@@ -170,10 +207,22 @@ for (const database of testDatabases) {
     });
 
     it('passes a refused grant on as GrantRevokedError and never logs a token', async () => {
-      const walletId = await walletWith({ access_token: 'secret-access', refresh_token: 'secret-refresh', expires_at: soon(-1000) });
-      const refusing = { oauth: { refresh: async () => Promise.reject(new GrantRevokedError('invalid_grant')) } } as never;
-      await expect(new CredentialManager({ db, sealer: testSealer, log }).auth(walletId, refusing).token()).rejects.toBeInstanceOf(GrantRevokedError);
-      const lock = await db.selectFrom('credential_refresh_locks').selectAll().where('wallet_id', '=', walletId).executeTakeFirst();
+      const walletId = await walletWith({
+        access_token: 'secret-access',
+        refresh_token: 'secret-refresh',
+        expires_at: soon(-1000),
+      });
+      const refusing = {
+        oauth: { refresh: async () => Promise.reject(new GrantRevokedError('invalid_grant')) },
+      } as never;
+      await expect(
+        new CredentialManager({ db, sealer: testSealer, log }).auth(walletId, refusing).token(),
+      ).rejects.toBeInstanceOf(GrantRevokedError);
+      const lock = await db
+        .selectFrom('credential_refresh_locks')
+        .selectAll()
+        .where('wallet_id', '=', walletId)
+        .executeTakeFirst();
       expect(lock).toBeUndefined();
       expect(logged.length).toBeGreaterThan(0);
       expect(logged.join('\n')).not.toMatch(/secret-access|secret-refresh|"a\d"|"r\d"/);

@@ -31,16 +31,25 @@ for (const database of testDatabases) {
       expect((await syncOnce(engine, collectionId)).outcome.status).toBe('succeeded');
       return engine;
     };
-    const refs = async (sha: string) => (await db.selectFrom('blob_refs').select('refs').where('sha256', '=', sha).executeTakeFirst())?.refs ?? 0;
-    const count = async (collectionId: string) => (await db.selectFrom('items').select('id').where('collection_id', '=', collectionId).execute()).length;
+    const refs = async (sha: string) =>
+      (await db.selectFrom('blob_refs').select('refs').where('sha256', '=', sha).executeTakeFirst())?.refs ?? 0;
+    const count = async (collectionId: string) =>
+      (await db.selectFrom('items').select('id').where('collection_id', '=', collectionId).execute()).length;
 
     it('two purges of one collection at once release each reference exactly once', async () => {
       const shared = bytesOf('race-shared', 2000);
       const keeper = await seedCollection(db);
       await sync(keeper.collectionId, { units: [{ items: [{ kind: 'file', sourceId: 'copy', content: shared }] }] });
       const doomed = await seedCollection(db);
-      const many = Array.from({ length: 700 }, (_, i) => ({ kind: 'file', sourceId: `f${i}`, content: bytesOf(`race-own-${i}`, 32), hash: 'none' as const }));
-      await sync(doomed.collectionId, { units: [{ items: [...many, { kind: 'file', sourceId: 'memo', content: shared }] }] });
+      const many = Array.from({ length: 700 }, (_, i) => ({
+        kind: 'file',
+        sourceId: `f${i}`,
+        content: bytesOf(`race-own-${i}`, 32),
+        hash: 'none' as const,
+      }));
+      await sync(doomed.collectionId, {
+        units: [{ items: [...many, { kind: 'file', sourceId: 'memo', content: shared }] }],
+      });
       expect(await refs(sha256(shared))).toBe(2);
 
       await Promise.all([
@@ -57,12 +66,33 @@ for (const database of testDatabases) {
 
     it('a hold committed after the purge looked at holds stops the batch in flight', async () => {
       const s = await seedCollection(db, { typeSync: 'auto' });
-      const files = Array.from({ length: 30 }, (_, i) => ({ kind: 'file', sourceId: `t${i}`, content: bytesOf(`tomb-${i}`, 50), hash: 'none' as const }));
+      const files = Array.from({ length: 30 }, (_, i) => ({
+        kind: 'file',
+        sourceId: `t${i}`,
+        content: bytesOf(`tomb-${i}`, 50),
+        hash: 'none' as const,
+      }));
       await sync(s.collectionId, { units: [{ items: files }] });
-      const first = await new HoldRepo(db).create(s.accountId, { name: 'h1', description: '', workspaceId: null, collectionIds: [s.collectionId], clientId: 'cli' });
-      await sync(s.collectionId, { units: [{ items: [], deleted: files.map((f) => ({ kind: 'file', sourceId: f.sourceId })) }] });
+      const first = await new HoldRepo(db).create(s.accountId, {
+        name: 'h1',
+        description: '',
+        workspaceId: null,
+        collectionIds: [s.collectionId],
+        clientId: 'cli',
+      });
+      await sync(s.collectionId, {
+        units: [{ items: [], deleted: files.map((f) => ({ kind: 'file', sourceId: f.sourceId })) }],
+      });
       const heldTombstones = async () =>
-        (await db.selectFrom('items').select('id').where('collection_id', '=', s.collectionId).where('holds_ref', '=', 1).where('tombstoned_at', 'is not', null).execute()).length;
+        (
+          await db
+            .selectFrom('items')
+            .select('id')
+            .where('collection_id', '=', s.collectionId)
+            .where('holds_ref', '=', 1)
+            .where('tombstoned_at', 'is not', null)
+            .execute()
+        ).length;
       expect(await heldTombstones()).toBe(30);
       await db.updateTable('legal_holds').set({ released_at: now() }).where('id', '=', first).execute();
 
@@ -74,7 +104,13 @@ for (const database of testDatabases) {
           const held = await new HoldRepo(db).isHeld(id);
           if (!placed) {
             placed = true;
-            await new HoldRepo(db).create(s.accountId, { name: 'h2', description: '', workspaceId: null, collectionIds: [id], clientId: 'cli' });
+            await new HoldRepo(db).create(s.accountId, {
+              name: 'h2',
+              description: '',
+              workspaceId: null,
+              collectionIds: [id],
+              clientId: 'cli',
+            });
           }
           return held;
         },
@@ -88,13 +124,22 @@ for (const database of testDatabases) {
     it('arch versions stay after a switch to auto; only the versions a hold kept are purged on release', async () => {
       const s = await seedCollection(db, { typeSync: 'arch' });
       const v = (n: number) => bytesOf(`doc-v${n}`, 300);
-      const file = (n: number) => ({ units: [{ items: [{ kind: 'file', sourceId: 'doc', content: v(n), version: String(n) }] }] });
+      const file = (n: number) => ({
+        units: [{ items: [{ kind: 'file', sourceId: 'doc', content: v(n), version: String(n) }] }],
+      });
       await sync(s.collectionId, file(1));
       await sync(s.collectionId, file(2));
       await db.updateTable('collections').set({ type_sync: 'auto' }).where('id', '=', s.collectionId).execute();
-      const hold = await new HoldRepo(db).create(s.accountId, { name: 'h', description: '', workspaceId: null, collectionIds: [s.collectionId], clientId: 'cli' });
+      const hold = await new HoldRepo(db).create(s.accountId, {
+        name: 'h',
+        description: '',
+        workspaceId: null,
+        collectionIds: [s.collectionId],
+        clientId: 'cli',
+      });
       await sync(s.collectionId, file(3));
-      const row = () => db.selectFrom('items').selectAll().where('collection_id', '=', s.collectionId).executeTakeFirstOrThrow();
+      const row = () =>
+        db.selectFrom('items').selectAll().where('collection_id', '=', s.collectionId).executeTakeFirstOrThrow();
       expect(previousVersionsOf(await row()).map((x) => [x.sha256, x.kept_for, x.holds_ref])).toEqual([
         [sha256(v(1)), 'arch', true],
         [sha256(v(2)), 'hold', true],
@@ -130,15 +175,20 @@ for (const database of testDatabases) {
       background.startBackground();
       try {
         for (let i = 0; i < 200; i++) {
-          if (!(await db.selectFrom('collections').select('id').where('id', '=', s.collectionId).executeTakeFirst())) break;
+          if (!(await db.selectFrom('collections').select('id').where('id', '=', s.collectionId).executeTakeFirst()))
+            break;
           await new Promise((r) => setTimeout(r, 25));
         }
       } finally {
         await background.stop();
       }
-      expect(await db.selectFrom('collections').select('id').where('id', '=', s.collectionId).executeTakeFirst()).toBeUndefined();
+      expect(
+        await db.selectFrom('collections').select('id').where('id', '=', s.collectionId).executeTakeFirst(),
+      ).toBeUndefined();
       expect(await count(s.collectionId)).toBe(0);
-      expect(await db.selectFrom('runs').select('id').where('collection_id', '=', s.collectionId).execute()).toEqual([]);
+      expect(await db.selectFrom('runs').select('id').where('collection_id', '=', s.collectionId).execute()).toEqual(
+        [],
+      );
       expect(await blobs.has(sha256(content))).toBe(false);
     });
   });
@@ -148,25 +198,66 @@ for (const database of testDatabases) {
       const opened = await database.open();
       try {
         const { db } = opened;
-        const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(opened.schema && { migrationTableSchema: opened.schema }) });
+        const migrator = new Migrator({
+          db,
+          provider: { getMigrations: async () => migrations },
+          ...(opened.schema && { migrationTableSchema: opened.schema }),
+        });
         expect((await migrator.migrateTo('004_listing')).error).toBeUndefined();
         const legacy = db as unknown as Kysely<any>;
         const s = await seedCollection(db, { typeSync: 'auto' });
         const at = now();
         const row = (kind: string, sourceId: string, previous: unknown[] | null) => ({
-          id: newId('itm'), collection_id: s.collectionId, account_id: s.accountId, kind, source_id: sourceId, name: `meeting ${sourceId}`, path: `/${sourceId}`,
-          custodian: 'u1', size: 1, mime_type: null, sha256: 'c'.repeat(64), md5: null, provider_hash_type: null, provider_hash_value: null, hash_verified: null,
-          created_datetime: null, modified_datetime: null, collected_datetime: at, deleted_at_source: null, tombstoned_at: null, content_state: 'stored',
-          holds_ref: 1, run_id: 'run_1', version: '1', metadata: '{}', text: null, previous_versions: previous && JSON.stringify(previous), last_seen_run_id: null,
-          first_seen_at: at, updated_at: at,
+          id: newId('itm'),
+          collection_id: s.collectionId,
+          account_id: s.accountId,
+          kind,
+          source_id: sourceId,
+          name: `meeting ${sourceId}`,
+          path: `/${sourceId}`,
+          custodian: 'u1',
+          size: 1,
+          mime_type: null,
+          sha256: 'c'.repeat(64),
+          md5: null,
+          provider_hash_type: null,
+          provider_hash_value: null,
+          hash_verified: null,
+          created_datetime: null,
+          modified_datetime: null,
+          collected_datetime: at,
+          deleted_at_source: null,
+          tombstoned_at: null,
+          content_state: 'stored',
+          holds_ref: 1,
+          run_id: 'run_1',
+          version: '1',
+          metadata: '{}',
+          text: null,
+          previous_versions: previous && JSON.stringify(previous),
+          last_seen_run_id: null,
+          first_seen_at: at,
+          updated_at: at,
         });
-        const old = (n: number) => ({ sha256: String(n).repeat(64), size: n, version: String(n), run_id: `run_${n}`, collected_datetime: at, replaced_at: at });
+        const old = (n: number) => ({
+          sha256: String(n).repeat(64),
+          size: n,
+          version: String(n),
+          run_id: `run_${n}`,
+          collected_datetime: at,
+          replaced_at: at,
+        });
         const rows = [row('closed_caption', 'cc', null), row('file', 'f', [old(1)])];
         await legacy.insertInto('items').values(rows).execute();
         await indexItem(db, rows[0], null);
 
         expect((await migrator.migrateToLatest()).error).toBeUndefined();
-        const hits = await searchIndexFor(db).search(db, parseQuery('kind:transcript', { kinds: ['transcript', 'file'] }), { accountId: s.accountId, includeDeleted: false }, { offset: 0, size: 10 });
+        const hits = await searchIndexFor(db).search(
+          db,
+          parseQuery('kind:transcript', { kinds: ['transcript', 'file'] }),
+          { accountId: s.accountId, includeDeleted: false },
+          { offset: 0, size: 10 },
+        );
         expect(hits.hits.map((h) => h.itemId)).toEqual([rows[0].id]);
         const file = await db.selectFrom('items').selectAll().where('id', '=', rows[1].id).executeTakeFirstOrThrow();
         // In a collection that is not arch, a version still holding its reference was kept for a hold.

@@ -39,8 +39,19 @@ for (const database of testDatabases) {
       const second = await engine.start(collectionId);
       expect(first.created).toBe(true);
       expect(second).toEqual({ runId: first.runId, created: false });
-      const row = { collection_id: collectionId, account_id: accountId, trigger: 'start', status: 'queued', created_at: new Date().toISOString() };
-      await expect(db.insertInto('runs').values({ ...row, id: newId('run') } as never).execute()).rejects.toThrow();
+      const row = {
+        collection_id: collectionId,
+        account_id: accountId,
+        trigger: 'start',
+        status: 'queued',
+        created_at: new Date().toISOString(),
+      };
+      await expect(
+        db
+          .insertInto('runs')
+          .values({ ...row, id: newId('run') } as never)
+          .execute(),
+      ).rejects.toThrow();
       await engine.runOnce(first.runId);
       const third = await engine.start(collectionId);
       expect(third.created).toBe(true);
@@ -62,8 +73,16 @@ for (const database of testDatabases) {
         liveOwner: { status: 'running', lease_owner: `${host}:${scope}:${process.ppid}:c`, lease_expires_at: future },
         otherHost: { status: 'running', lease_owner: `elsewhere:${scope}:99999999:d`, lease_expires_at: future },
         // Containers sharing this host name: the pid means nothing here, whether or not it exists.
-        otherNamespace: { status: 'running', lease_owner: `${host}:${bootId}.${Number(inode) + 1}:99999999:e`, lease_expires_at: future },
-        otherBoot: { status: 'running', lease_owner: `${host}:00000000-0000-4000-8000-000000000000.${inode}:99999999:f`, lease_expires_at: future },
+        otherNamespace: {
+          status: 'running',
+          lease_owner: `${host}:${bootId}.${Number(inode) + 1}:99999999:e`,
+          lease_expires_at: future,
+        },
+        otherBoot: {
+          status: 'running',
+          lease_owner: `${host}:00000000-0000-4000-8000-000000000000.${inode}:99999999:f`,
+          lease_expires_at: future,
+        },
         unknownScope: { status: 'running', lease_owner: `${host}:-:99999999:g`, lease_expires_at: future },
         // Written before owners carried a scope.
         legacy: { status: 'running', lease_owner: `${host}:99999999:h`, lease_expires_at: future },
@@ -73,12 +92,32 @@ for (const database of testDatabases) {
       for (const [name, c] of Object.entries(cases)) {
         const { collectionId, accountId } = await seedCollection(db);
         ids[name] = newId('run');
-        await db.insertInto('runs').values({ id: ids[name], collection_id: collectionId, account_id: accountId, trigger: 'start', created_at: new Date().toISOString(), ...c }).execute();
+        await db
+          .insertInto('runs')
+          .values({
+            id: ids[name],
+            collection_id: collectionId,
+            account_id: accountId,
+            trigger: 'start',
+            created_at: new Date().toISOString(),
+            ...c,
+          })
+          .execute();
       }
       const offered = await engine.claimableRunIds(100);
       for (const name of ['queued', 'expired', 'deadOwner']) expect(offered, name).toContain(ids[name]);
-      for (const name of ['liveOwner', 'otherHost', 'otherNamespace', 'otherBoot', 'unknownScope', 'legacy', 'finished']) expect(offered, name).not.toContain(ids[name]);
-      for (const name of ['liveOwner', 'otherNamespace', 'legacy']) expect((await engine.runOnce(ids[name])).status, name).toBe('not_claimed');
+      for (const name of [
+        'liveOwner',
+        'otherHost',
+        'otherNamespace',
+        'otherBoot',
+        'unknownScope',
+        'legacy',
+        'finished',
+      ])
+        expect(offered, name).not.toContain(ids[name]);
+      for (const name of ['liveOwner', 'otherNamespace', 'legacy'])
+        expect((await engine.runOnce(ids[name])).status, name).toBe('not_claimed');
       expect(engine.owner.startsWith(`${host}:${scope}:${process.pid}:`)).toBe(true);
       await db.updateTable('runs').set({ status: 'cancelled' }).where('id', 'in', Object.values(ids)).execute();
     });
@@ -87,32 +126,72 @@ for (const database of testDatabases) {
       const a = bytesOf('engine-a', 100_000);
       const b = bytesOf('engine-b', 10);
       const { engine, collectionId, connector } = await setup({
-        units: [{ items: [{ kind: 'file', sourceId: 'a', content: a }, { kind: 'folder', sourceId: 'dir' }] }, { items: [{ kind: 'file', sourceId: 'b', content: b, hash: 'none' }] }],
+        units: [
+          {
+            items: [
+              { kind: 'file', sourceId: 'a', content: a },
+              { kind: 'folder', sourceId: 'dir' },
+            ],
+          },
+          { items: [{ kind: 'file', sourceId: 'b', content: b, hash: 'none' }] },
+        ],
       });
       const { runId, outcome } = await syncOnce(engine, collectionId);
       expect(outcome.status).toBe('succeeded');
       const items = await new ItemRepo(db).list(collectionId, {}, { limit: 10 });
       const byId = Object.fromEntries(items.rows.map((r) => [r.source_id, r]));
-      expect(byId.a).toMatchObject({ sha256: sha256(a), size: a.length, hash_verified: 1, provider_hash_type: 'sha1Hash', provider_hash_value: sha1(a), run_id: runId, content_state: 'stored' });
+      expect(byId.a).toMatchObject({
+        sha256: sha256(a),
+        size: a.length,
+        hash_verified: 1,
+        provider_hash_type: 'sha1Hash',
+        provider_hash_value: sha1(a),
+        run_id: runId,
+        content_state: 'stored',
+      });
       expect(byId.b).toMatchObject({ sha256: sha256(b), hash_verified: null, provider_hash_type: null });
       expect(byId.dir).toMatchObject({ sha256: null, content_state: 'none', kind: 'folder' });
       expect(byId.a.md5).toMatch(/^[0-9a-f]{32}$/);
       expect((await readBlob(blobs, sha256(a))).equals(a)).toBe(true);
       const run = await new RunRepo(db).get(runId);
-      expect(run).toMatchObject({ status: 'succeeded', listed: 3, collected: 3, unchanged: 0, failed: 0, bytes: a.length + b.length });
+      expect(run).toMatchObject({
+        status: 'succeeded',
+        listed: 3,
+        collected: 3,
+        unchanged: 0,
+        failed: 0,
+        bytes: a.length + b.length,
+      });
       expect(JSON.parse(run!.checkpoint!)).toEqual({ state: { unit: 2 } });
       expect(connector.calls.opens.get('a')).toEqual([0]);
-      const c = await db.selectFrom('collections').select(['sync_status', 'next_sync_at']).where('id', '=', collectionId).executeTakeFirstOrThrow();
+      const c = await db
+        .selectFrom('collections')
+        .select(['sync_status', 'next_sync_at'])
+        .where('id', '=', collectionId)
+        .executeTakeFirstOrThrow();
       expect(c).toEqual({ sync_status: 'synced', next_sync_at: null });
     });
 
     it('stores identical content once and counts its references', async () => {
       const same = bytesOf('engine-dedup', 5000);
-      const first = await setup({ units: [{ items: [{ kind: 'file', sourceId: 'x', content: same }, { kind: 'file', sourceId: 'y', content: same }] }] });
+      const first = await setup({
+        units: [
+          {
+            items: [
+              { kind: 'file', sourceId: 'x', content: same },
+              { kind: 'file', sourceId: 'y', content: same },
+            ],
+          },
+        ],
+      });
       const second = await setup({ units: [{ items: [{ kind: 'file', sourceId: 'z', content: same }] }] });
       await syncOnce(first.engine, first.collectionId);
       await syncOnce(second.engine, second.collectionId);
-      const ref = await db.selectFrom('blob_refs').selectAll().where('sha256', '=', sha256(same)).executeTakeFirstOrThrow();
+      const ref = await db
+        .selectFrom('blob_refs')
+        .selectAll()
+        .where('sha256', '=', sha256(same))
+        .executeTakeFirstOrThrow();
       expect(ref.refs).toBe(3);
       const files = fs.readdirSync(path.dirname(blobs.pathFor(sha256(same))));
       expect(files.filter((f) => f === sha256(same))).toHaveLength(1);
@@ -125,7 +204,12 @@ for (const database of testDatabases) {
       await syncOnce(s.engine, s.collectionId);
       const second = await syncOnce(s.engine, s.collectionId);
       expect(s.connector.calls.opens.get('doc')).toEqual([0]);
-      expect(await new RunRepo(db).get(second.runId)).toMatchObject({ listed: 1, unchanged: 1, collected: 0, bytes: 0 });
+      expect(await new RunRepo(db).get(second.runId)).toMatchObject({
+        listed: 1,
+        unchanged: 1,
+        collected: 0,
+        bytes: 0,
+      });
 
       s.setSource({ units: [{ items: [{ kind: 'file', sourceId: 'doc', content: v2, version: 'e2' }] }] });
       const third = await syncOnce(s.engine, s.collectionId);
@@ -139,7 +223,16 @@ for (const database of testDatabases) {
     it('re-downloads once on a provider hash mismatch, then records a persistent one', async () => {
       const good = bytesOf('engine-corrupt-once', 4000);
       const bad = bytesOf('engine-bad', 4000);
-      const s = await setup({ units: [{ items: [{ kind: 'file', sourceId: 'flaky', content: good, hash: 'corrupt-once' }, { kind: 'file', sourceId: 'wrong', content: bad, hash: 'bad' }] }] });
+      const s = await setup({
+        units: [
+          {
+            items: [
+              { kind: 'file', sourceId: 'flaky', content: good, hash: 'corrupt-once' },
+              { kind: 'file', sourceId: 'wrong', content: bad, hash: 'bad' },
+            ],
+          },
+        ],
+      });
       const { runId } = await syncOnce(s.engine, s.collectionId);
       expect(s.connector.calls.opens.get('flaky')).toEqual([0, 0]);
       expect(s.connector.calls.opens.get('wrong')).toEqual([0, 0]);
@@ -162,7 +255,14 @@ for (const database of testDatabases) {
       const big = bytesOf('engine-ranged', 200_000);
       const other = bytesOf('engine-unranged', 200_000);
       const s = await setup({
-        units: [{ items: [{ kind: 'file', sourceId: 'r', content: big, breakAfter: 70_000, ranged: true }, { kind: 'file', sourceId: 'u', content: other, breakAfter: 70_000 }] }],
+        units: [
+          {
+            items: [
+              { kind: 'file', sourceId: 'r', content: big, breakAfter: 70_000, ranged: true },
+              { kind: 'file', sourceId: 'u', content: other, breakAfter: 70_000 },
+            ],
+          },
+        ],
       });
       await syncOnce(s.engine, s.collectionId);
       expect(s.connector.calls.opens.get('r')).toEqual([0, 70_000]);
@@ -175,11 +275,24 @@ for (const database of testDatabases) {
     });
 
     it('records connector errors and items of unknown kinds without stopping the run', async () => {
-      const s = await setup({ units: [{ items: [{ kind: 'spreadsheet', sourceId: 'odd' }, { kind: 'meeting', sourceId: 'm1' }], errors: ['user u2 has no drive'] }] });
+      const s = await setup({
+        units: [
+          {
+            items: [
+              { kind: 'spreadsheet', sourceId: 'odd' },
+              { kind: 'meeting', sourceId: 'm1' },
+            ],
+            errors: ['user u2 has no drive'],
+          },
+        ],
+      });
       const { runId, outcome } = await syncOnce(s.engine, s.collectionId);
       expect(outcome.status).toBe('completed_with_errors');
       const errors = await new RunRepo(db).errors(runId, 10);
-      expect(errors.map((e) => e.reason).sort()).toEqual(['connector produced an item of unknown kind "spreadsheet"', 'user u2 has no drive']);
+      expect(errors.map((e) => e.reason).sort()).toEqual([
+        'connector produced an item of unknown kind "spreadsheet"',
+        'user u2 has no drive',
+      ]);
       expect(await new RunRepo(db).get(runId)).toMatchObject({ listed: 2, collected: 1, failed: 2, error_count: 2 });
     });
   });

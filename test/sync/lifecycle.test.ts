@@ -5,7 +5,13 @@ import type { Database } from '../../src/store/db.ts';
 import { ItemRepo } from '../../src/store/items.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { testDatabases } from '../support/databases.ts';
-import { bytesOf, createFakeConnector, sha256, type FakeConnectorOptions, type FakeSource } from '../support/fake-connector.ts';
+import {
+  bytesOf,
+  createFakeConnector,
+  sha256,
+  type FakeConnectorOptions,
+  type FakeSource,
+} from '../support/fake-connector.ts';
 import { engineFor, seedCollection, syncOnce, useSyncStore } from '../support/sync-fixtures.ts';
 
 for (const database of testDatabases) {
@@ -18,25 +24,60 @@ for (const database of testDatabases) {
 
     const setup = async (
       source: FakeSource,
-      o: { typeSync?: 'one' | 'auto' | 'arch'; held?: boolean; connector?: Partial<FakeConnectorOptions>; grant?: Record<string, unknown> } = {},
+      o: {
+        typeSync?: 'one' | 'auto' | 'arch';
+        held?: boolean;
+        connector?: Partial<FakeConnectorOptions>;
+        grant?: Record<string, unknown>;
+      } = {},
     ) => {
       let current = source;
       const connector = createFakeConnector({ source: () => current, ...o.connector });
       const seeded = await seedCollection(db, { typeSync: o.typeSync, grant: o.grant as never });
-      const engine = engineFor(db, blobs, [connector], { workers: 'none', isHeld: async () => o.held ?? false, clock, tuning: { retry: { baseMs: 60_000, maxMs: 600_000, maxFailures: 3 } } });
+      const engine = engineFor(db, blobs, [connector], {
+        workers: 'none',
+        isHeld: async () => o.held ?? false,
+        clock,
+        tuning: { retry: { baseMs: 60_000, maxMs: 600_000, maxFailures: 3 } },
+      });
       return { connector, engine, ...seeded, setSource: (s: FakeSource) => (current = s) };
     };
-    const collection = (id: string) => db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const allItems = (id: string) => db.selectFrom('items').selectAll().where('collection_id', '=', id).orderBy('source_id').execute();
+    const collection = (id: string) =>
+      db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const allItems = (id: string) =>
+      db.selectFrom('items').selectAll().where('collection_id', '=', id).orderBy('source_id').execute();
 
     it('auto mirrors deletions: tombstoned, hidden, content purged unless another collection references it', async () => {
       const own = bytesOf('life-own', 2000);
       const shared = bytesOf('life-shared', 2000);
       const other = await setup({ units: [{ items: [{ kind: 'file', sourceId: 'keep', content: shared }] }] });
       await syncOnce(other.engine, other.collectionId);
-      const s = await setup({ units: [{ items: [{ kind: 'file', sourceId: 'p', content: own }, { kind: 'file', sourceId: 'q', content: shared }, { kind: 'folder', sourceId: 'f' }] }] }, { typeSync: 'auto' });
+      const s = await setup(
+        {
+          units: [
+            {
+              items: [
+                { kind: 'file', sourceId: 'p', content: own },
+                { kind: 'file', sourceId: 'q', content: shared },
+                { kind: 'folder', sourceId: 'f' },
+              ],
+            },
+          ],
+        },
+        { typeSync: 'auto' },
+      );
       await syncOnce(s.engine, s.collectionId);
-      s.setSource({ units: [{ items: [{ kind: 'folder', sourceId: 'f' }], deleted: [{ kind: 'file', sourceId: 'p' }, { kind: 'file', sourceId: 'q' }] }] });
+      s.setSource({
+        units: [
+          {
+            items: [{ kind: 'folder', sourceId: 'f' }],
+            deleted: [
+              { kind: 'file', sourceId: 'p' },
+              { kind: 'file', sourceId: 'q' },
+            ],
+          },
+        ],
+      });
       await syncOnce(s.engine, s.collectionId);
 
       const visible = (await new ItemRepo(db).list(s.collectionId, {}, { limit: 10 })).rows.map((r) => r.source_id);
@@ -46,13 +87,20 @@ for (const database of testDatabases) {
       expect(rows.find((r) => r.source_id === 'p')!.tombstoned_at).not.toBeNull();
       expect(await blobs.has(sha256(own))).toBe(false);
       expect(await blobs.has(sha256(shared))).toBe(true);
-      const ref = await db.selectFrom('blob_refs').select('refs').where('sha256', '=', sha256(shared)).executeTakeFirstOrThrow();
+      const ref = await db
+        .selectFrom('blob_refs')
+        .select('refs')
+        .where('sha256', '=', sha256(shared))
+        .executeTakeFirstOrThrow();
       expect(ref.refs).toBe(1);
     });
 
     it('auto keeps tombstoned content while a hold applies', async () => {
       const held = bytesOf('life-held', 1000);
-      const s = await setup({ units: [{ items: [{ kind: 'file', sourceId: 'h', content: held }] }] }, { typeSync: 'auto', held: true });
+      const s = await setup(
+        { units: [{ items: [{ kind: 'file', sourceId: 'h', content: held }] }] },
+        { typeSync: 'auto', held: true },
+      );
       await syncOnce(s.engine, s.collectionId);
       s.setSource({ units: [{ items: [], deleted: [{ kind: 'file', sourceId: 'h' }] }] });
       await syncOnce(s.engine, s.collectionId);
@@ -66,9 +114,28 @@ for (const database of testDatabases) {
       const v1 = bytesOf('life-arch-v1', 1500);
       const v2 = bytesOf('life-arch-v2', 1500);
       const gone = bytesOf('life-arch-gone', 1500);
-      const s = await setup({ units: [{ items: [{ kind: 'file', sourceId: 'd', content: v1, version: '1' }, { kind: 'file', sourceId: 'e', content: gone }] }] }, { typeSync: 'arch' });
+      const s = await setup(
+        {
+          units: [
+            {
+              items: [
+                { kind: 'file', sourceId: 'd', content: v1, version: '1' },
+                { kind: 'file', sourceId: 'e', content: gone },
+              ],
+            },
+          ],
+        },
+        { typeSync: 'arch' },
+      );
       await syncOnce(s.engine, s.collectionId);
-      s.setSource({ units: [{ items: [{ kind: 'file', sourceId: 'd', content: v2, version: '2' }], deleted: [{ kind: 'file', sourceId: 'e' }] }] });
+      s.setSource({
+        units: [
+          {
+            items: [{ kind: 'file', sourceId: 'd', content: v2, version: '2' }],
+            deleted: [{ kind: 'file', sourceId: 'e' }],
+          },
+        ],
+      });
       await syncOnce(s.engine, s.collectionId);
 
       const visible = (await new ItemRepo(db).list(s.collectionId, {}, { limit: 10 })).rows;
@@ -82,7 +149,7 @@ for (const database of testDatabases) {
       for (const b of [v1, v2, gone]) expect(await blobs.has(sha256(b))).toBe(true);
     });
 
-    it('a retry resumes from the failed run\'s checkpoint; changed filters restart planning', async () => {
+    it("a retry resumes from the failed run's checkpoint; changed filters restart planning", async () => {
       const units = [0, 1, 2].map((u) => ({ items: [{ kind: 'meeting', sourceId: `m${u}` }] }));
       const s = await setup({ units, failAfterUnit: { unit: 1, error: new Error('HTTP 503 after retries') } });
       const first = await syncOnce(s.engine, s.collectionId);
@@ -102,7 +169,11 @@ for (const database of testDatabases) {
 
       s.setSource({ units, failAfterUnit: { unit: 1, error: new Error('boom') } });
       await syncOnce(s.engine, s.collectionId);
-      await db.updateTable('collections').set({ sync_filters: JSON.stringify({ other: true }) }).where('id', '=', s.collectionId).execute();
+      await db
+        .updateTable('collections')
+        .set({ sync_filters: JSON.stringify({ other: true }) })
+        .where('id', '=', s.collectionId)
+        .execute();
       s.setSource({ units });
       const again = await s.engine.enqueue(s.collectionId, 'retry');
       await s.engine.runOnce(again.run.id);
@@ -114,7 +185,11 @@ for (const database of testDatabases) {
       await syncOnce(s.engine, s.collectionId);
       s.setSource({ units: [{ items: [] }], cursors: { delta: 'd2' } });
       await syncOnce(s.engine, s.collectionId);
-      await db.updateTable('collections').set({ sync_filters: JSON.stringify({ changed: 1 }) }).where('id', '=', s.collectionId).execute();
+      await db
+        .updateTable('collections')
+        .set({ sync_filters: JSON.stringify({ changed: 1 }) })
+        .where('id', '=', s.collectionId)
+        .execute();
       await syncOnce(s.engine, s.collectionId);
       expect(s.connector.calls.collects.map((c) => c.cursors)).toEqual([null, { delta: 'd1' }, null]);
     });
@@ -124,7 +199,10 @@ for (const database of testDatabases) {
         { units: [{ items: [{ kind: 'meeting', sourceId: 'm' }] }] },
         {
           grant: { access_token: 'old', refresh_token: 'r', expires_at: new Date(Date.now() - 1000).toISOString() },
-          connector: { touchApi: 'http://127.0.0.1:9/never', refresh: async () => Promise.reject(new GrantRevokedError('invalid_grant')) },
+          connector: {
+            touchApi: 'http://127.0.0.1:9/never',
+            refresh: async () => Promise.reject(new GrantRevokedError('invalid_grant')),
+          },
         },
       );
       const { runId, outcome } = await syncOnce(s.engine, s.collectionId);
@@ -167,11 +245,26 @@ for (const database of testDatabases) {
       const shared = bytesOf('life-purge-shared', 800);
       const keeper = await setup({ units: [{ items: [{ kind: 'file', sourceId: 's', content: shared }] }] });
       await syncOnce(keeper.engine, keeper.collectionId);
-      const s = await setup({ units: [{ items: [{ kind: 'file', sourceId: 'm', content: mine }, { kind: 'file', sourceId: 's', content: shared }], errors: ['x'] }], cursors: { c: 1 } });
+      const s = await setup({
+        units: [
+          {
+            items: [
+              { kind: 'file', sourceId: 'm', content: mine },
+              { kind: 'file', sourceId: 's', content: shared },
+            ],
+            errors: ['x'],
+          },
+        ],
+        cursors: { c: 1 },
+      });
       await syncOnce(s.engine, s.collectionId);
       await s.engine.purgeCollection(s.collectionId);
       for (const table of ['items', 'runs', 'run_errors', 'collection_cursors'] as const) {
-        const n = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('collection_id', '=', s.collectionId).executeTakeFirstOrThrow();
+        const n = await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('collection_id', '=', s.collectionId)
+          .executeTakeFirstOrThrow();
         expect(Number(n.n), table).toBe(0);
       }
       expect(await blobs.has(sha256(mine))).toBe(false);
@@ -180,7 +273,11 @@ for (const database of testDatabases) {
     });
 
     it('cancel stops a running run, which then writes nothing more', async () => {
-      const items = Array.from({ length: 40 }, (_, i) => ({ kind: 'file', sourceId: `c${i}`, content: bytesOf(`life-cancel-${i}`, 64 * 1024) }));
+      const items = Array.from({ length: 40 }, (_, i) => ({
+        kind: 'file',
+        sourceId: `c${i}`,
+        content: bytesOf(`life-cancel-${i}`, 64 * 1024),
+      }));
       const s = await setup({ units: items.map((it) => ({ items: [it] })) }, { connector: { chunkDelayMs: 5 } });
       const { runId } = await s.engine.start(s.collectionId);
       const running = s.engine.runOnce(runId);
@@ -202,7 +299,8 @@ for (const database of testDatabases) {
       try {
         await engine.queue(s.collectionId);
         const deadline = Date.now() + 5000;
-        while ((await collection(s.collectionId)).sync_status !== 'synced' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        while ((await collection(s.collectionId)).sync_status !== 'synced' && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 20));
         expect((await collection(s.collectionId)).sync_status).toBe('synced');
         expect((await engine.latestRun(s.collectionId))?.counters.collected).toBe(1);
       } finally {

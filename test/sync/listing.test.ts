@@ -36,7 +36,16 @@ function file(id: string, custodian = 'u1'): CollectEvent {
   const bytes = blobOf(id);
   return {
     type: 'item',
-    item: { kind: 'file', sourceId: id, name: id, path: `/${custodian}/${id}`, custodian, size: bytes.length, version: 'v1', metadata: {} },
+    item: {
+      kind: 'file',
+      sourceId: id,
+      name: id,
+      path: `/${custodian}/${id}`,
+      custodian,
+      size: bytes.length,
+      version: 'v1',
+      metadata: {},
+    },
     content: { open: async () => ({ body: Readable.from([bytes]), partial: false }) },
   };
 }
@@ -44,7 +53,11 @@ const folder = (id: string, custodian = 'u1'): CollectEvent => ({
   type: 'item',
   item: { kind: 'folder', sourceId: id, name: id, path: `/${custodian}/${id}`, custodian, version: 'v1', metadata: {} },
 });
-const complete = (custodian = 'u1', kinds = ['file', 'folder']): CollectEvent => ({ type: 'listing_complete', custodian, kinds });
+const complete = (custodian = 'u1', kinds = ['file', 'folder']): CollectEvent => ({
+  type: 'listing_complete',
+  custodian,
+  kinds,
+});
 const checkpoint = (state: unknown): CollectEvent => ({ type: 'checkpoint', state });
 
 /** Everything of u1 and u2 on the first run. */
@@ -78,7 +91,8 @@ for (const database of testDatabases) {
       expect(r.c.deleted_at_source).not.toBeNull();
       expect(await blobs.has(sha256(blobOf('c')))).toBe(false);
       // Seen unchanged: still there, stamped with the run that saw them.
-      for (const id of ['a', 'b']) expect(r[id]).toMatchObject({ tombstoned_at: null, content_state: 'stored', last_seen_run_id: runId });
+      for (const id of ['a', 'b'])
+        expect(r[id]).toMatchObject({ tombstoned_at: null, content_state: 'stored', last_seen_run_id: runId });
       // Another custodian and a kind the listing did not cover are not touched.
       expect(r.other.tombstoned_at).toBeNull();
       expect(r.dir.tombstoned_at).toBeNull();
@@ -97,7 +111,11 @@ for (const database of testDatabases) {
     });
 
     it('arch: unseen items are only marked deleted at the source, and unmarked when they come back', async () => {
-      const connector = scripted([firstRun, () => [file('a'), complete('u1'), checkpoint(2)], () => [file('a'), file('b'), complete('u1'), checkpoint(3)]]);
+      const connector = scripted([
+        firstRun,
+        () => [file('a'), complete('u1'), checkpoint(2)],
+        () => [file('a'), file('b'), complete('u1'), checkpoint(3)],
+      ]);
       const { engine, collectionId } = await setup(connector, 'arch');
       await syncOnce(engine, collectionId);
       await syncOnce(engine, collectionId);
@@ -118,14 +136,22 @@ for (const database of testDatabases) {
     it('a run interrupted mid-listing and resumed keeps what the first attempt saw', async () => {
       const connector = scripted([
         firstRun,
-        (cp) => (cp === null ? [file('a'), checkpoint('half'), { type: 'wait_for_abort' }] : [file('b'), complete('u1', ['file']), checkpoint('end')]),
+        (cp) =>
+          cp === null
+            ? [file('a'), checkpoint('half'), { type: 'wait_for_abort' }]
+            : [file('b'), complete('u1', ['file']), checkpoint('end')],
       ]);
       const { engine, collectionId } = await setup(connector, 'auto');
       await syncOnce(engine, collectionId);
       const { runId } = await engine.start(collectionId);
       const shutdown = new AbortController();
       const first = engine.runOnce(runId, { signal: shutdown.signal });
-      for (let i = 0; i < 400 && JSON.parse((await new RunRepo(db).get(runId))?.checkpoint ?? 'null')?.state !== 'half'; i++) await new Promise((r) => setTimeout(r, 5));
+      for (
+        let i = 0;
+        i < 400 && JSON.parse((await new RunRepo(db).get(runId))?.checkpoint ?? 'null')?.state !== 'half';
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 5));
       shutdown.abort();
       expect((await first).status).toBe('interrupted');
       await new Promise((r) => setTimeout(r, 5));
@@ -139,7 +165,10 @@ for (const database of testDatabases) {
     it("a retry that resumes a failed run's checkpoint keeps that run's marks", async () => {
       const connector = scripted([
         firstRun,
-        (cp) => (cp === null ? [file('a'), checkpoint('half'), { type: 'fail', message: 'provider outage' }] : [file('b'), complete('u1', ['file']), checkpoint('end')]),
+        (cp) =>
+          cp === null
+            ? [file('a'), checkpoint('half'), { type: 'fail', message: 'provider outage' }]
+            : [file('b'), complete('u1', ['file']), checkpoint('end')],
       ]);
       const { engine, collectionId } = await setup(connector, 'auto');
       await syncOnce(engine, collectionId);

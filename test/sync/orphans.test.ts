@@ -35,11 +35,14 @@ for (const database of testDatabases) {
       const orphan = await commit(blobs, bytesOf('orphan-old', 1000));
       const fresh = await commit(blobs, bytesOf('orphan-young', 1000));
       const used = await commit(blobs, bytesOf('orphan-used', 1000));
-      await db.insertInto('blob_refs').values([
-        { sha256: orphan, refs: 0, size: 1000, updated_at: old },
-        { sha256: fresh, refs: 0, size: 1000, updated_at: young },
-        { sha256: used, refs: 1, size: 1000, updated_at: old },
-      ]).execute();
+      await db
+        .insertInto('blob_refs')
+        .values([
+          { sha256: orphan, refs: 0, size: 1000, updated_at: old },
+          { sha256: fresh, refs: 0, size: 1000, updated_at: young },
+          { sha256: used, refs: 1, size: 1000, updated_at: old },
+        ])
+        .execute();
       const tmp = path.join(dir, 'tmp');
       fs.mkdirSync(tmp, { recursive: true });
       const staleTemp = path.join(tmp, 'stale.part');
@@ -62,7 +65,10 @@ for (const database of testDatabases) {
 
     it('runs when the engine starts its background work', async () => {
       const orphan = await commit(blobs, bytesOf('orphan-at-boot', 300));
-      await db.insertInto('blob_refs').values({ sha256: orphan, refs: 0, size: 300, updated_at: new Date(Date.now() - 2 * HOUR).toISOString() }).execute();
+      await db
+        .insertInto('blob_refs')
+        .values({ sha256: orphan, refs: 0, size: 300, updated_at: new Date(Date.now() - 2 * HOUR).toISOString() })
+        .execute();
       const engine = engineFor(db, blobs, [], { workers: 'inline' });
       engine.startBackground();
       try {
@@ -77,13 +83,44 @@ for (const database of testDatabases) {
       const sha = await commit(blobs, bytesOf('orphan-claimed', 700));
       const { collectionId, accountId } = await seedCollection(db);
       const at = new Date().toISOString();
-      await db.insertInto('items').values({
-        id: 'itm_claimed', collection_id: collectionId, account_id: accountId, kind: 'file', source_id: 'x', name: 'x', path: '/x', custodian: null,
-        size: 700, mime_type: null, sha256: sha, md5: null, provider_hash_type: null, provider_hash_value: null, hash_verified: null,
-        created_datetime: null, modified_datetime: null, collected_datetime: at, deleted_at_source: null, tombstoned_at: null,
-        content_state: 'stored', holds_ref: 1, run_id: 'run_x', version: null, metadata: '{}', text: null, previous_versions: null, first_seen_at: at, updated_at: at,
-      }).execute();
-      await db.insertInto('blob_refs').values({ sha256: sha, refs: 0, size: 700, updated_at: new Date(Date.now() - 2 * HOUR).toISOString() }).execute();
+      await db
+        .insertInto('items')
+        .values({
+          id: 'itm_claimed',
+          collection_id: collectionId,
+          account_id: accountId,
+          kind: 'file',
+          source_id: 'x',
+          name: 'x',
+          path: '/x',
+          custodian: null,
+          size: 700,
+          mime_type: null,
+          sha256: sha,
+          md5: null,
+          provider_hash_type: null,
+          provider_hash_value: null,
+          hash_verified: null,
+          created_datetime: null,
+          modified_datetime: null,
+          collected_datetime: at,
+          deleted_at_source: null,
+          tombstoned_at: null,
+          content_state: 'stored',
+          holds_ref: 1,
+          run_id: 'run_x',
+          version: null,
+          metadata: '{}',
+          text: null,
+          previous_versions: null,
+          first_seen_at: at,
+          updated_at: at,
+        })
+        .execute();
+      await db
+        .insertInto('blob_refs')
+        .values({ sha256: sha, refs: 0, size: 700, updated_at: new Date(Date.now() - 2 * HOUR).toISOString() })
+        .execute();
       await sweep();
       expect(await blobs.has(sha)).toBe(true);
       expect(await refRow(sha)).toBeDefined();
@@ -112,7 +149,17 @@ for (const database of testDatabases) {
         async *collect(_ctx: CollectContext): AsyncIterable<CollectEvent> {
           yield {
             type: 'item',
-            item: { kind: 'file', sourceId: 'doc', name: 'doc.txt', path: '/doc.txt', custodian: 'u1', mimeType: 'text/plain', size: bytes.length, version: 'v1', metadata: {} },
+            item: {
+              kind: 'file',
+              sourceId: 'doc',
+              name: 'doc.txt',
+              path: '/doc.txt',
+              custodian: 'u1',
+              mimeType: 'text/plain',
+              size: bytes.length,
+              version: 'v1',
+              metadata: {},
+            },
             content: { open: async () => ({ body: Readable.from([bytes]), partial: false }) },
           };
         },

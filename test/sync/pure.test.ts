@@ -6,8 +6,14 @@ import { parseRange } from '../../src/sync/queries.ts';
 
 describe('filters fingerprint', () => {
   it('ignores key order at every level but not array order or values', () => {
-    const a = { u1: { all_selected: false, selected: [{ id: 'f1' }, { id: 'f2' }], excluded: [] }, u2: { all_selected: true } };
-    const b = { u2: { all_selected: true }, u1: { excluded: [], selected: [{ id: 'f1' }, { id: 'f2' }], all_selected: false } };
+    const a = {
+      u1: { all_selected: false, selected: [{ id: 'f1' }, { id: 'f2' }], excluded: [] },
+      u2: { all_selected: true },
+    };
+    const b = {
+      u2: { all_selected: true },
+      u1: { excluded: [], selected: [{ id: 'f1' }, { id: 'f2' }], all_selected: false },
+    };
     expect(canonicalJson(a)).toBe(canonicalJson(b));
     expect(filtersFingerprint(a)).toBe(filtersFingerprint(b));
     expect(filtersFingerprint(a)).not.toBe(filtersFingerprint({ ...a, u2: { all_selected: false } }));

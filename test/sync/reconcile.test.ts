@@ -17,23 +17,56 @@ for (const database of testDatabases) {
     useSyncStore(database, (s) => ({ db, blobs } = s));
 
     const setup = async () => {
-      const connector = createFakeConnector({ source: () => ({ units: [{ items: [{ kind: 'meeting', sourceId: 'm1' }] }] }) });
+      const connector = createFakeConnector({
+        source: () => ({ units: [{ items: [{ kind: 'meeting', sourceId: 'm1' }] }] }),
+      });
       const seeded = await seedCollection(db, { typeSync: 'auto' });
-      const engine = engineFor(db, blobs, [connector], { workers: 'none', clock, tuning: { retry: { baseMs: 60_000, maxMs: 600_000, maxFailures: 3 } } });
+      const engine = engineFor(db, blobs, [connector], {
+        workers: 'none',
+        clock,
+        tuning: { retry: { baseMs: 60_000, maxMs: 600_000, maxFailures: 3 } },
+      });
       return { engine, ...seeded };
     };
-    const collection = (id: string) => db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const activeRuns = (id: string) => db.selectFrom('runs').selectAll().where('collection_id', '=', id).where('status', 'in', ['queued', 'running']).execute();
+    const collection = (id: string) =>
+      db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const activeRuns = (id: string) =>
+      db
+        .selectFrom('runs')
+        .selectAll()
+        .where('collection_id', '=', id)
+        .where('status', 'in', ['queued', 'running'])
+        .execute();
 
     /** What a SIGKILL between "run finished" and "collection synced" left, before both were one transaction. */
     const leaveStuckSyncing = async (collectionId: string, accountId: string) => {
       const at = clock().toISOString();
       await db
         .insertInto('runs')
-        .values({ id: newId('run'), collection_id: collectionId, account_id: accountId, trigger: 'start', status: 'succeeded', created_at: at, started_at: at,
-          finished_at: at, heartbeat_at: null, lease_owner: null, lease_expires_at: null, checkpoint: null, filters_fingerprint: null, pending_cursors: null, error: null, listing_run_id: null })
+        .values({
+          id: newId('run'),
+          collection_id: collectionId,
+          account_id: accountId,
+          trigger: 'start',
+          status: 'succeeded',
+          created_at: at,
+          started_at: at,
+          finished_at: at,
+          heartbeat_at: null,
+          lease_owner: null,
+          lease_expires_at: null,
+          checkpoint: null,
+          filters_fingerprint: null,
+          pending_cursors: null,
+          error: null,
+          listing_run_id: null,
+        })
         .execute();
-      await db.updateTable('collections').set({ sync_status: 'syncing', next_sync_at: null }).where('id', '=', collectionId).execute();
+      await db
+        .updateTable('collections')
+        .set({ sync_status: 'syncing', next_sync_at: null })
+        .where('id', '=', collectionId)
+        .execute();
     };
 
     it('`syncing` with no active run becomes `failed` with a reason, then is retried at the backoff time', async () => {
@@ -79,13 +112,33 @@ for (const database of testDatabases) {
       await engine.scheduler.tick();
       expect(await collection(collectionId)).toMatchObject({ sync_status: 'syncing' });
       expect((await activeRuns(collectionId)).map((r) => r.id)).toEqual([runId]);
-      await db.updateTable('runs').set({ status: 'failed', finished_at: clock().toISOString() }).where('id', '=', runId).execute();
+      await db
+        .updateTable('runs')
+        .set({ status: 'failed', finished_at: clock().toISOString() })
+        .where('id', '=', runId)
+        .execute();
       for (let i = 0; i < 2; i++) {
         const at = clock().toISOString();
         await db
           .insertInto('runs')
-          .values({ id: newId('run'), collection_id: collectionId, account_id: accountId, trigger: 'retry', status: 'failed', created_at: at, started_at: at,
-            finished_at: at, heartbeat_at: null, lease_owner: null, lease_expires_at: null, checkpoint: null, filters_fingerprint: null, pending_cursors: null, error: 'x', listing_run_id: null })
+          .values({
+            id: newId('run'),
+            collection_id: collectionId,
+            account_id: accountId,
+            trigger: 'retry',
+            status: 'failed',
+            created_at: at,
+            started_at: at,
+            finished_at: at,
+            heartbeat_at: null,
+            lease_owner: null,
+            lease_expires_at: null,
+            checkpoint: null,
+            filters_fingerprint: null,
+            pending_cursors: null,
+            error: 'x',
+            listing_run_id: null,
+          })
           .execute();
       }
       await engine.scheduler.tick();
@@ -101,10 +154,22 @@ for (const database of testDatabases) {
       // A failing run insert stands in for a crash between the two writes.
       const trigger = `refuse_${collectionId.replace(/[^a-z0-9]/gi, '')}`;
       if (postgres) {
-        await sql.raw(`create function ${trigger}() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`).execute(db);
-        await sql.raw(`create trigger ${trigger} before insert on runs for each row when (new.collection_id = '${collectionId}') execute function ${trigger}()`).execute(db);
+        await sql
+          .raw(
+            `create function ${trigger}() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`,
+          )
+          .execute(db);
+        await sql
+          .raw(
+            `create trigger ${trigger} before insert on runs for each row when (new.collection_id = '${collectionId}') execute function ${trigger}()`,
+          )
+          .execute(db);
       } else {
-        await sql.raw(`create trigger ${trigger} before insert on runs when new.collection_id = '${collectionId}' begin select raise(abort, 'refused'); end`).execute(db);
+        await sql
+          .raw(
+            `create trigger ${trigger} before insert on runs when new.collection_id = '${collectionId}' begin select raise(abort, 'refused'); end`,
+          )
+          .execute(db);
       }
       await expect(engine.enqueue(collectionId, 'start')).rejects.toThrow(/refused/);
       expect((await collection(collectionId)).sync_status).toBe('created');
@@ -118,7 +183,9 @@ for (const database of testDatabases) {
       expect(await collection(collectionId)).toMatchObject({ sync_status: 'syncing' });
       await engine.cancel(collectionId);
       expect(await collection(collectionId)).toMatchObject({ sync_status: 'error' });
-      expect(await db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst()).toEqual({ status: 'cancelled' });
+      expect(await db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst()).toEqual({
+        status: 'cancelled',
+      });
       expect(await syncOnce(engine, collectionId)).toMatchObject({ outcome: { status: 'succeeded' } });
     });
   });

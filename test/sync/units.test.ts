@@ -7,7 +7,12 @@ import { startItemsApp, type ItemsApp } from '../support/items-app.ts';
 import { seedCollection } from '../support/sync-fixtures.ts';
 
 type Json = Record<string, any>;
-const file = (sourceId: string, custodian: string, size = 100) => ({ kind: 'file', sourceId, custodian, content: bytesOf(sourceId, size) });
+const file = (sourceId: string, custodian: string, size = 100) => ({
+  kind: 'file',
+  sourceId,
+  custodian,
+  content: bytesOf(sourceId, size),
+});
 
 /** Runs split into one unit job per custodian, executed in this process (the embedded default's unit model). */
 for (const database of testDatabases) {
@@ -35,17 +40,28 @@ for (const database of testDatabases) {
       return { collectionId, runId: start.run_id as string };
     };
     const runUnits = (runId: string, keys: string[]) => Promise.all(keys.map((k) => app.engine.runUnit(runId, k)));
-    const latestRun = async (collectionId: string) => (await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/runs`), 200)).runs[0] as Json;
-    const finished = async (collectionId: string) => (await app.ctx.repos.events.listForCollection(collectionId, 0)).filter((e) => e.type === 'run.finished').map((e) => (e.data as { status?: string }).status);
+    const latestRun = async (collectionId: string) =>
+      (await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/runs`), 200)).runs[0] as Json;
+    const finished = async (collectionId: string) =>
+      (await app.ctx.repos.events.listForCollection(collectionId, 0))
+        .filter((e) => e.type === 'run.finished')
+        .map((e) => (e.data as { status?: string }).status);
 
     it('fans a run out into one job per custodian; the last unit to end finishes the run, with every unit’s cursors', async () => {
       source = {
-        units: ['u1', 'u2', 'u3'].map((key, i) => ({ custodian: { key }, items: [file(`f${i}`, key), file(`g${i}`, key)] })),
+        units: ['u1', 'u2', 'u3'].map((key, i) => ({
+          custodian: { key },
+          items: [file(`f${i}`, key), file(`g${i}`, key)],
+        })),
         cursors: 'mark-1',
       };
       const { collectionId, runId } = await fannedOut();
       const planned = await new UnitJobRepo(app.ctx.db).list(runId);
-      expect(planned.map((u) => [u.unit_key, u.status])).toEqual([['u1', 'queued'], ['u2', 'queued'], ['u3', 'queued']]);
+      expect(planned.map((u) => [u.unit_key, u.status])).toEqual([
+        ['u1', 'queued'],
+        ['u2', 'queued'],
+        ['u3', 'queued'],
+      ]);
       // The run is not claimable as one job any more; its units are.
       expect(await app.engine.claimableRunIds(10)).toEqual(['u1', 'u2', 'u3'].map((k) => `unit:${runId}:${k}`));
 
@@ -58,11 +74,22 @@ for (const database of testDatabases) {
       expect(items.items.map((i: Json) => i.source_id).sort()).toEqual(['f0', 'f1', 'f2', 'g0', 'g1', 'g2']);
       const c = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}`), 200);
       expect(c.sync_status).toBe('synced');
-      expect((await app.ctx.repos.cursors.get(collectionId))?.value).toEqual({ u1: 'mark-1', u2: 'mark-1', u3: 'mark-1' });
+      expect((await app.ctx.repos.cursors.get(collectionId))?.value).toEqual({
+        u1: 'mark-1',
+        u2: 'mark-1',
+        u3: 'mark-1',
+      });
       expect(await finished(collectionId)).toEqual(['succeeded']);
-      const r = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/runs/${runId}/reconciliation`), 200);
+      const r = await json(
+        await app.call(token, 'GET', `/v1/collections/${collectionId}/runs/${runId}/reconciliation`),
+        200,
+      );
       expect(r.balanced).toBe(true);
-      expect((r.custodians as Json[]).map((x) => [x.custodian, x.listed, x.collected])).toEqual([['u1', 2, 2], ['u2', 2, 2], ['u3', 2, 2]]);
+      expect((r.custodians as Json[]).map((x) => [x.custodian, x.listed, x.collected])).toEqual([
+        ['u1', 2, 2],
+        ['u2', 2, 2],
+        ['u3', 2, 2],
+      ]);
       // A unit job delivered again after the run ended does nothing.
       expect(await app.engine.runUnit(runId, 'u1')).toEqual({ status: 'not_claimed' });
     });
@@ -87,11 +114,19 @@ for (const database of testDatabases) {
       expect((await running).map((o) => o.status)).toEqual(['done', 'cancelled', 'cancelled']);
       const items = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/items`), 200);
       expect(items.items.map((i: Json) => i.source_id)).toEqual(['kept']);
-      const r = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/runs/${runId}/reconciliation`), 200);
+      const r = await json(
+        await app.call(token, 'GET', `/v1/collections/${collectionId}/runs/${runId}/reconciliation`),
+        200,
+      );
       expect(r.status).toBe('cancelled');
-      const outcome = (c: string) => (r.custodians as Json[]).find((x) => x.custodian === c)?.exceptions.map((e: Json) => e.outcome);
+      const outcome = (c: string) =>
+        (r.custodians as Json[]).find((x) => x.custodian === c)?.exceptions.map((e: Json) => e.outcome);
       expect([outcome('u1'), outcome('u2'), outcome('u3')]).toEqual([[], ['not_reached'], ['not_reached']]);
-      expect((await new UnitJobRepo(app.ctx.db).list(runId)).map((u) => u.status)).toEqual(['done', 'cancelled', 'cancelled']);
+      expect((await new UnitJobRepo(app.ctx.db).list(runId)).map((u) => u.status)).toEqual([
+        'done',
+        'cancelled',
+        'cancelled',
+      ]);
       expect(await finished(collectionId)).toEqual(['cancelled']);
     });
 
@@ -102,7 +137,13 @@ for (const database of testDatabases) {
         [[new NeedsUserActionError('re-pair credentials: consent revoked')], 'error'],
       ];
       for (const [errors, status] of cases) {
-        source = { units: ['u1', 'u2', 'u3'].map((key, i) => ({ custodian: { key }, items: errors[i] ? [] : [file(`${status}${i}`, key)], throws: errors[i] })) };
+        source = {
+          units: ['u1', 'u2', 'u3'].map((key, i) => ({
+            custodian: { key },
+            items: errors[i] ? [] : [file(`${status}${i}`, key)],
+            throws: errors[i],
+          })),
+        };
         const { collectionId, runId } = await fannedOut();
         for (const k of ['u1', 'u2', 'u3']) await app.engine.runUnit(runId, k);
         const run = await latestRun(collectionId);
@@ -115,7 +156,9 @@ for (const database of testDatabases) {
       source = { units: ['u1', 'u2'].map((key) => ({ custodian: { key }, items: [file(`e-${key}`, key)] })) };
       const { collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer });
       const { run: event } = await app.engine.enqueue(collectionId, 'event', ['u1']);
-      const patch = await app.call(token, 'PATCH', `/v1/collections/${collectionId}`, { json: { sync_filters: { everything: true, v: 2 }, sync_status: 'pending' } });
+      const patch = await app.call(token, 'PATCH', `/v1/collections/${collectionId}`, {
+        json: { sync_filters: { everything: true, v: 2 }, sync_status: 'pending' },
+      });
       expect(patch.status).toBe(204);
       expect(await app.engine.runOnce(event.id)).toEqual({ status: 'fanned_out', error: null });
       await runUnits(event.id, ['u1']);
@@ -129,18 +172,33 @@ for (const database of testDatabases) {
       expect((await latestRun(collectionId)).status).toBe('succeeded');
       const run = await app.ctx.repos.runs.get(next.run_id);
       expect(JSON.parse(run!.sync_filters!)).toEqual({ everything: true, v: 2 });
-      expect((await json(await app.call(token, 'GET', `/v1/collections/${collectionId}`), 200)).sync_status).toBe('synced');
+      expect((await json(await app.call(token, 'GET', `/v1/collections/${collectionId}`), 200)).sync_status).toBe(
+        'synced',
+      );
     });
 
     it('a run claimed again after a crash keeps the filters it started with', async () => {
       source = { units: [{ custodian: { key: 'u1' }, items: [file('crash', 'u1')] }] };
-      const { collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer, filters: { everything: true, v: 1 } });
+      const { collectionId } = await seedCollection(app.ctx.db, {
+        account: 'acme',
+        sealer: app.ctx.sealer,
+        filters: { everything: true, v: 1 },
+      });
       const start = await json(await app.call(token, 'POST', `/v1/collections/${collectionId}/start`), 200);
       // the first attempt recorded its filters, then its process died (the lease lapses); filters are saved since
-      await app.ctx.db.updateTable('runs').set({ sync_filters: JSON.stringify({ everything: true, v: 1 }) }).where('id', '=', start.run_id).execute();
-      await app.ctx.repos.collections.update(collectionId, { sync_filters: JSON.stringify({ everything: true, v: 2 }) });
+      await app.ctx.db
+        .updateTable('runs')
+        .set({ sync_filters: JSON.stringify({ everything: true, v: 1 }) })
+        .where('id', '=', start.run_id)
+        .execute();
+      await app.ctx.repos.collections.update(collectionId, {
+        sync_filters: JSON.stringify({ everything: true, v: 2 }),
+      });
       expect(await app.engine.runOnce(start.run_id)).toEqual({ status: 'fanned_out', error: null });
-      expect(JSON.parse((await app.ctx.repos.runs.get(start.run_id))!.sync_filters!)).toEqual({ everything: true, v: 1 });
+      expect(JSON.parse((await app.ctx.repos.runs.get(start.run_id))!.sync_filters!)).toEqual({
+        everything: true,
+        v: 1,
+      });
     });
   });
 }

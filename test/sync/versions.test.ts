@@ -29,25 +29,52 @@ for (const database of testDatabases) {
         expect(outcome.status).toBe('succeeded');
         return runId;
       };
-      const hold = () => new HoldRepo(db).create(seeded.accountId, { name: 'Matter', description: '', workspaceId: null, collectionIds: [seeded.collectionId], clientId: 'cli_test' });
+      const hold = () =>
+        new HoldRepo(db).create(seeded.accountId, {
+          name: 'Matter',
+          description: '',
+          workspaceId: null,
+          collectionIds: [seeded.collectionId],
+          clientId: 'cli_test',
+        });
       return { ...seeded, engine, sync, hold };
     };
     const item = async (collectionId: string, sourceId: string): Promise<ItemRow> =>
-      db.selectFrom('items').selectAll().where('collection_id', '=', collectionId).where('source_id', '=', sourceId).executeTakeFirstOrThrow();
-    const refsOf = async (sha: string) => (await db.selectFrom('blob_refs').select('refs').where('sha256', '=', sha).executeTakeFirst())?.refs ?? 0;
+      db
+        .selectFrom('items')
+        .selectAll()
+        .where('collection_id', '=', collectionId)
+        .where('source_id', '=', sourceId)
+        .executeTakeFirstOrThrow();
+    const refsOf = async (sha: string) =>
+      (await db.selectFrom('blob_refs').select('refs').where('sha256', '=', sha).executeTakeFirst())?.refs ?? 0;
 
-    it('an auto collection under a hold keeps a modified file\'s old content; releasing the hold purges it but keeps its record', async () => {
+    it("an auto collection under a hold keeps a modified file's old content; releasing the hold purges it but keeps its record", async () => {
       const v1 = bytesOf('ver-hold-v1', 4000);
       const v2 = bytesOf('ver-hold-v2', 4000);
-      const s = await setup([{ kind: 'file', sourceId: 'f', name: 'plan.txt', content: v1, version: '1', metadata: { rev: 1 } }], 'auto');
+      const s = await setup(
+        [{ kind: 'file', sourceId: 'f', name: 'plan.txt', content: v1, version: '1', metadata: { rev: 1 } }],
+        'auto',
+      );
       const firstRun = await s.sync();
       const holdId = await s.hold();
-      const secondRun = await s.sync([{ kind: 'file', sourceId: 'f', name: 'plan.txt', content: v2, version: '2', metadata: { rev: 2 } }]);
+      const secondRun = await s.sync([
+        { kind: 'file', sourceId: 'f', name: 'plan.txt', content: v2, version: '2', metadata: { rev: 2 } },
+      ]);
 
       const row = await item(s.collectionId, 'f');
       expect(row).toMatchObject({ sha256: sha256(v2), version: '2', run_id: secondRun, version_refs: 1 });
       const [old] = previousVersionsOf(row);
-      expect(old).toMatchObject({ sha256: sha256(v1), version: '1', holds_ref: true, content_state: 'stored', run_id: firstRun, replaced_by_run_id: secondRun, name: 'plan.txt', metadata: { rev: 1 } });
+      expect(old).toMatchObject({
+        sha256: sha256(v1),
+        version: '1',
+        holds_ref: true,
+        content_state: 'stored',
+        run_id: firstRun,
+        replaced_by_run_id: secondRun,
+        name: 'plan.txt',
+        metadata: { rev: 1 },
+      });
       expect(old.md5).toMatch(/^[0-9a-f]{32}$/);
       expect(await blobs.has(sha256(v1))).toBe(true);
       expect(await refsOf(sha256(v1))).toBe(1);
@@ -58,7 +85,9 @@ for (const database of testDatabases) {
       expect(await blobs.has(sha256(v2))).toBe(true);
       const after = await item(s.collectionId, 'f');
       expect(after.version_refs).toBe(0);
-      expect(previousVersionsOf(after)).toMatchObject([{ sha256: sha256(v1), holds_ref: false, content_state: 'purged', run_id: firstRun }]);
+      expect(previousVersionsOf(after)).toMatchObject([
+        { sha256: sha256(v1), holds_ref: false, content_state: 'purged', run_id: firstRun },
+      ]);
     });
 
     it('without a hold, auto replaces content and keeps no versions', async () => {
@@ -72,9 +101,20 @@ for (const database of testDatabases) {
       expect(await blobs.has(sha256(v1))).toBe(false);
     });
 
-    it('keeps an edited message\'s text and metadata in arch, and in auto or one under a hold, but not in auto without one', async () => {
-      const message = (text: string, status: string): FakeItem => ({ kind: 'chat_message', sourceId: 'msg', text, version: `${status}:${text}`, metadata: { status, sender: 'a@x' } });
-      for (const [typeSync, held, kept] of [['arch', false, true], ['auto', true, true], ['one', true, true], ['auto', false, false]] as const) {
+    it("keeps an edited message's text and metadata in arch, and in auto or one under a hold, but not in auto without one", async () => {
+      const message = (text: string, status: string): FakeItem => ({
+        kind: 'chat_message',
+        sourceId: 'msg',
+        text,
+        version: `${status}:${text}`,
+        metadata: { status, sender: 'a@x' },
+      });
+      for (const [typeSync, held, kept] of [
+        ['arch', false, true],
+        ['auto', true, true],
+        ['one', true, true],
+        ['auto', false, false],
+      ] as const) {
         const s = await setup([message('see you at 10', 'Normal')], typeSync);
         const first = await s.sync();
         if (held) await s.hold();
@@ -87,7 +127,16 @@ for (const database of testDatabases) {
           continue;
         }
         expect(previousVersionsOf(row), `${typeSync} held=${held}`).toMatchObject([
-          { text: 'see you at 10', metadata: { status: 'Normal', sender: 'a@x' }, version: 'Normal:see you at 10', sha256: null, holds_ref: false, content_state: 'none', run_id: first, replaced_by_run_id: second },
+          {
+            text: 'see you at 10',
+            metadata: { status: 'Normal', sender: 'a@x' },
+            version: 'Normal:see you at 10',
+            sha256: null,
+            holds_ref: false,
+            content_state: 'none',
+            run_id: first,
+            replaced_by_run_id: second,
+          },
         ]);
         expect(row.version_refs).toBe(0);
       }
@@ -95,12 +144,26 @@ for (const database of testDatabases) {
 
     it('arch records a rename as a version holding its own reference, and a purge releases every one', async () => {
       const bytes = bytesOf('ver-rename', 2500);
-      const s = await setup([{ kind: 'file', sourceId: 'r', name: 'draft.txt', content: bytes, version: 'c1', metadata: { etag: 1 } }], 'arch');
+      const s = await setup(
+        [{ kind: 'file', sourceId: 'r', name: 'draft.txt', content: bytes, version: 'c1', metadata: { etag: 1 } }],
+        'arch',
+      );
       const first = await s.sync();
-      await s.sync([{ kind: 'file', sourceId: 'r', name: 'final.txt', content: bytes, version: 'c1', metadata: { etag: 2 } }]);
+      await s.sync([
+        { kind: 'file', sourceId: 'r', name: 'final.txt', content: bytes, version: 'c1', metadata: { etag: 2 } },
+      ]);
       const row = await item(s.collectionId, 'r');
       expect(row).toMatchObject({ name: 'final.txt', path: '/fake/final.txt', sha256: sha256(bytes), version_refs: 1 });
-      expect(previousVersionsOf(row)).toMatchObject([{ name: 'draft.txt', path: '/fake/draft.txt', sha256: sha256(bytes), holds_ref: true, metadata: { etag: 1 }, run_id: first }]);
+      expect(previousVersionsOf(row)).toMatchObject([
+        {
+          name: 'draft.txt',
+          path: '/fake/draft.txt',
+          sha256: sha256(bytes),
+          holds_ref: true,
+          metadata: { etag: 1 },
+          run_id: first,
+        },
+      ]);
       expect(await refsOf(sha256(bytes))).toBe(2);
       // Unchanged on a third run: nothing more is recorded.
       await s.sync();
@@ -114,7 +177,8 @@ for (const database of testDatabases) {
       const versions = [0, 1, 2].map((i) => bytesOf(`ver-chain-${i}`, 1000 + i));
       const s = await setup([{ kind: 'file', sourceId: 'c', content: versions[0], version: '0' }], 'arch');
       const runs = [await s.sync()];
-      for (const i of [1, 2]) runs.push(await s.sync([{ kind: 'file', sourceId: 'c', content: versions[i], version: String(i) }]));
+      for (const i of [1, 2])
+        runs.push(await s.sync([{ kind: 'file', sourceId: 'c', content: versions[i], version: String(i) }]));
       const row = await item(s.collectionId, 'c');
       expect(row.version_refs).toBe(2);
       expect(previousVersionsOf(row).map((v) => [v.sha256, v.run_id, v.replaced_by_run_id, v.size])).toEqual([

@@ -49,14 +49,26 @@ class LaggingClock implements Clock {
 }
 
 describe('the budget keeps admitting requests when timers fire late', () => {
-  for (const [rate, lag, senders] of [[2.5, 40, 8], [3.43, 10, 8], [3.43, 40, 6], [4, 25, 8], [6, 40, 8], [1, 30, 8]] as const) {
+  for (const [rate, lag, senders] of [
+    [2.5, 40, 8],
+    [3.43, 10, 8],
+    [3.43, 40, 6],
+    [4, 25, 8],
+    [6, 40, 8],
+    [1, 30, 8],
+  ] as const) {
     it(`admits ${senders} concurrent senders at ${rate}/s with timers up to ${lag} ms late, at about the rate`, async () => {
       const clock = new LaggingClock(lag);
-      const budget = new SharedBudget('k', { provider: 'p', credential: 'c' }, { ratePerSecond: rate, burst: 1, concurrency: 4 }, {
-        backend: createBudgetBackend({ kind: 'memory' }),
-        clock,
-        learn: false,
-      });
+      const budget = new SharedBudget(
+        'k',
+        { provider: 'p', credential: 'c' },
+        { ratePerSecond: rate, burst: 1, concurrency: 4 },
+        {
+          backend: createBudgetBackend({ kind: 'memory' }),
+          clock,
+          learn: false,
+        },
+      );
       const perSender = 8;
       const sender = async () => {
         for (let i = 0; i < perSender; i++) {

@@ -190,14 +190,23 @@ describe('provider budget in one process', () => {
     expect(budgets.get('conf:wallet-1', { ratePerSecond: 99, burst: 1, concurrency: 99 })).toBe(a);
     budgets.get('edrive:wallet-2', { ratePerSecond: 20, burst: 1, concurrency: 4 });
     // A 429 stating Zoom's per-second limit: the rate drops to 95 % of it.
-    a.observe({ status: 429, headers: { 'x-ratelimit-type': 'QPS', 'x-ratelimit-limit': '20', 'retry-after': '1' }, waitMs: 1000 });
+    a.observe({
+      status: 429,
+      headers: { 'x-ratelimit-type': 'QPS', 'x-ratelimit-limit': '20', 'retry-after': '1' },
+      waitMs: 1000,
+    });
     expect(budgets.learnedRates()).toEqual([
       { provider: 'conf', credential: 'wallet-1', rate: 19 },
       { provider: 'edrive', credential: 'wallet-2', rate: 20 },
     ]);
     a.pause(clock.now() + 1000);
     const log: string[] = [];
-    track(clock, budgets.get('edrive:wallet-2', { ratePerSecond: 1, burst: 1, concurrency: 1 }), 'other credential', log);
+    track(
+      clock,
+      budgets.get('edrive:wallet-2', { ratePerSecond: 1, burst: 1, concurrency: 1 }),
+      'other credential',
+      log,
+    );
     track(clock, a, 'paused credential', log);
     await flush();
     expect(log).toEqual(['other credential']);

@@ -3,7 +3,9 @@ import { exitCodeFor, formatBytes, parseSse } from '../../src/cli/api/watch.ts';
 
 describe('custody collections start --watch helpers', () => {
   it('reads one server-sent event block: the event name and its JSON data, joined over several data lines', () => {
-    expect(parseSse('id: 7\nevent: run.progress\ndata: {"run_id":"r1","custodian":"alice",\ndata: "listed":3}')).toEqual({
+    expect(
+      parseSse('id: 7\nevent: run.progress\ndata: {"run_id":"r1","custodian":"alice",\ndata: "listed":3}'),
+    ).toEqual({
       type: 'run.progress',
       data: { run_id: 'r1', custodian: 'alice', listed: 3 },
     });

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { chatScope, type ConfFilters } from '../../src/domain/filters/conf.ts';
 import { selectsId } from '../../src/domain/filters/selection.ts';
 
-const base = { account_owners: { all_selected: true, selected: [], excluded: [] }, content_selections: { all_selected: true, selected: [], excluded: [] } };
+const base = {
+  account_owners: { all_selected: true, selected: [], excluded: [] },
+  content_selections: { all_selected: true, selected: [], excluded: [] },
+};
 const withChats = (chats: unknown) => ({ ...base, chats }) as unknown as ConfFilters;
 /** Which of channels a, b, c the filters collect (literal expectations from the spec's selection rule). */
 const channelsOn = (chats: unknown) => {
@@ -24,8 +27,12 @@ describe('conf chats: everything minus `excluded`, where a channels entry takes 
   });
 
   it('excludes all channels but the nested exclusions, or only the nested selection', () => {
-    expect(channelsOn(all([{ channels: { all_selected: true, selected: [], excluded: [{ id: 'b' }] } }]))).toEqual(['b']);
-    expect(channelsOn(all([{ channels: { all_selected: false, selected: [{ id: 'a' }, { id: 'c' }], excluded: [] } }]))).toEqual(['b']);
+    expect(channelsOn(all([{ channels: { all_selected: true, selected: [], excluded: [{ id: 'b' }] } }]))).toEqual([
+      'b',
+    ]);
+    expect(
+      channelsOn(all([{ channels: { all_selected: false, selected: [{ id: 'a' }, { id: 'c' }], excluded: [] } }])),
+    ).toEqual(['b']);
   });
 
   it('switches one-to-one off through excluded, channels untouched', () => {

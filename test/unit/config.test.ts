@@ -9,7 +9,10 @@ describe('configuration', () => {
     expect(c.publicUrl).toBe('http://127.0.0.1:8080');
     expect(c.rateLimits).toEqual({ defaultPerMinute: 600, tokenPerMinute: 30, searchPerMinute: 300 });
     expect(c.zoom).toMatchObject({ oauthUrl: 'https://zoom.us', apiUrl: 'https://api.zoom.us/v2', lookbackDays: 180 });
-    expect(c.microsoft).toMatchObject({ loginUrl: 'https://login.microsoftonline.com', graphUrl: 'https://graph.microsoft.com/v1.0' });
+    expect(c.microsoft).toMatchObject({
+      loginUrl: 'https://login.microsoftonline.com',
+      graphUrl: 'https://graph.microsoft.com/v1.0',
+    });
     expect(c.sync.intervalMinutes).toBe(30);
     expect(c.databaseUrl).toBeUndefined();
   });
@@ -27,12 +30,35 @@ describe('configuration', () => {
   it('keeps content on disk by default and in S3 with BLOB_STORE=s3, which needs a bucket', () => {
     expect(loadConfig({}).blobStore).toEqual({ kind: 'fs' });
     expect(
-      loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'evidence', S3_PREFIX: 'custody/', S3_ENDPOINT: 'http://minio:9000', S3_REGION: 'eu-west-1', S3_FORCE_PATH_STYLE: 'true' }).blobStore,
-    ).toEqual({ kind: 's3', bucket: 'evidence', prefix: 'custody/', endpoint: 'http://minio:9000', region: 'eu-west-1', forcePathStyle: true });
-    expect(loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'evidence' }).blobStore).toEqual({ kind: 's3', bucket: 'evidence', prefix: '', endpoint: undefined, region: undefined, forcePathStyle: false });
+      loadConfig({
+        BLOB_STORE: 's3',
+        S3_BUCKET: 'evidence',
+        S3_PREFIX: 'custody/',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_REGION: 'eu-west-1',
+        S3_FORCE_PATH_STYLE: 'true',
+      }).blobStore,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'evidence',
+      prefix: 'custody/',
+      endpoint: 'http://minio:9000',
+      region: 'eu-west-1',
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'evidence' }).blobStore).toEqual({
+      kind: 's3',
+      bucket: 'evidence',
+      prefix: '',
+      endpoint: undefined,
+      region: undefined,
+      forcePathStyle: false,
+    });
     expect(() => loadConfig({ BLOB_STORE: 's3' })).toThrow(/S3_BUCKET/);
     expect(() => loadConfig({ BLOB_STORE: 'gcs' })).toThrow(/BLOB_STORE/);
-    expect(() => loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'evidence', S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
+    expect(() => loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'evidence', S3_FORCE_PATH_STYLE: 'yes' })).toThrow(
+      /S3_FORCE_PATH_STYLE/,
+    );
   });
 
   it('derives PUBLIC_URL from PORT and trims trailing slashes', () => {
@@ -52,7 +78,8 @@ describe('configuration', () => {
     ['SYNC_INTERVAL_MINUTES', '0'],
     ['ZOOM_LOOKBACK_DAYS', '-3'],
   ])('refuses a bad %s with a message naming it', (name, value) => {
-    if (/SECRET|KEY|_URL$/.test(name)) expect(() => loadConfig({ [name]: value })).not.toThrow(new RegExp(value.replace(/[/.]/g, '\\$&')));
+    if (/SECRET|KEY|_URL$/.test(name))
+      expect(() => loadConfig({ [name]: value })).not.toThrow(new RegExp(value.replace(/[/.]/g, '\\$&')));
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
   });

@@ -6,7 +6,8 @@ const Q = '\u00fe';
 const S = '\u0014';
 
 describe('the Concordance load file', () => {
-  const record = (over: Record<string, string>) => Object.fromEntries(REQUIRED_FIELDS.map((f) => [f, over[f] ?? ''])) as never;
+  const record = (over: Record<string, string>) =>
+    Object.fromEntries(REQUIRED_FIELDS.map((f) => [f, over[f] ?? ''])) as never;
 
   it('starts with a BOM, quotes every field in þ, separates with U+0014 and ends each record with CRLF', () => {
     const bytes = datFile([record({ DOCID: 'CUST00000001', FILENAME: 'a.txt' })]);

@@ -10,7 +10,9 @@ describe('the OpenAPI examples of PATCH /v1/collections/{id}', () => {
     const [conf, edrive] = body.properties.sync_filters.examples;
     expect(Object.keys(conf).sort()).toEqual(['account_owners', 'chats', 'content_selections']);
     expect(validateConfFilters(conf)).toEqual([]);
-    expect(Object.values(edrive).every((f) => (f as { filter_type: string }).filter_type === 'user_folders')).toBe(true);
+    expect(Object.values(edrive).every((f) => (f as { filter_type: string }).filter_type === 'user_folders')).toBe(
+      true,
+    );
     expect(validateEdriveFilters(edrive)).toEqual([]);
     expect(validateEdriveFilters(conf)).not.toEqual([]);
   });

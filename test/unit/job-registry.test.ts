@@ -12,13 +12,40 @@ describe('job registry', () => {
       ['custody.schedule', noop],
       ['custody.export', noop],
     ]);
-    expect(Object.keys(handlers).sort()).toEqual(['custody.export', 'custody.run', 'custody.schedule', 'custody.sweep', 'custody.unit']);
+    expect(Object.keys(handlers).sort()).toEqual([
+      'custody.export',
+      'custody.run',
+      'custody.schedule',
+      'custody.sweep',
+      'custody.unit',
+    ]);
   });
 
   it('fails at boot when a job has no handler', () => {
-    expect(() => checkHandlers([['custody.run', noop], ['custody.unit', noop], ['custody.sweep', noop], ['custody.export', noop]])).toThrow(new JobRegistryError('no handler for job "custody.schedule"'));
-    expect(() => checkHandlers([['custody.run', noop], ['custody.schedule', noop], ['custody.sweep', noop], ['custody.export', noop]])).toThrow(new JobRegistryError('no handler for job "custody.unit"'));
-    expect(() => checkHandlers([['custody.run', noop], ['custody.schedule', noop], ['custody.sweep', noop], ['custody.unit', noop]])).toThrow(new JobRegistryError('no handler for job "custody.export"'));
+    expect(() =>
+      checkHandlers([
+        ['custody.run', noop],
+        ['custody.unit', noop],
+        ['custody.sweep', noop],
+        ['custody.export', noop],
+      ]),
+    ).toThrow(new JobRegistryError('no handler for job "custody.schedule"'));
+    expect(() =>
+      checkHandlers([
+        ['custody.run', noop],
+        ['custody.schedule', noop],
+        ['custody.sweep', noop],
+        ['custody.export', noop],
+      ]),
+    ).toThrow(new JobRegistryError('no handler for job "custody.unit"'));
+    expect(() =>
+      checkHandlers([
+        ['custody.run', noop],
+        ['custody.schedule', noop],
+        ['custody.sweep', noop],
+        ['custody.unit', noop],
+      ]),
+    ).toThrow(new JobRegistryError('no handler for job "custody.export"'));
   });
 
   it('fails at boot when a job has two handlers', () => {
@@ -33,6 +60,13 @@ describe('job registry', () => {
   });
 
   it('fails at boot on a handler for a job nobody registered', () => {
-    expect(() => checkHandlers([['custody.run', noop], ['custody.schedule', noop], ['custody.sweep', noop], ['custody.runs', noop]])).toThrow(/"custody.runs" is not a registered job/);
+    expect(() =>
+      checkHandlers([
+        ['custody.run', noop],
+        ['custody.schedule', noop],
+        ['custody.sweep', noop],
+        ['custody.runs', noop],
+      ]),
+    ).toThrow(/"custody.runs" is not a registered job/);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { defaultLearnedRateConfig, learn, rateSignalOf, startingRate, type LearnedRate } from '../../src/provider/learned-rate.ts';
+import {
+  defaultLearnedRateConfig,
+  learn,
+  rateSignalOf,
+  startingRate,
+  type LearnedRate,
+} from '../../src/provider/learned-rate.ts';
 
 const config = defaultLearnedRateConfig(48); // Zoom's default budget: +2.4/s per clean second, x0.7 on a 429
 const T = 1_700_000_000_000;
@@ -29,8 +35,15 @@ describe('learned rate (AIMD)', () => {
     expect(cleanFor(startingRate(config), 200).rate).toBe(48 * 4);
   });
 
-  it('takes Zoom\'s stated per-second limit (with headroom) as the ceiling on a QPS 429', () => {
-    const signal = rateSignalOf({ status: 429, headers: { 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '20', 'Retry-After': '1' }, waitMs: 1000 }, T);
+  it("takes Zoom's stated per-second limit (with headroom) as the ceiling on a QPS 429", () => {
+    const signal = rateSignalOf(
+      {
+        status: 429,
+        headers: { 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '20', 'Retry-After': '1' },
+        waitMs: 1000,
+      },
+      T,
+    );
     const s = learn(startingRate(config), signal!, config, T);
     expect(s.rate).toBe(19);
     expect(s.ceiling).toBe(19);
@@ -55,25 +68,49 @@ describe('learned rate (AIMD)', () => {
   it('goes to a per-second limit Zoom states when above it, instead of cutting below it', () => {
     // Probing up from the default: 61/s when the account's 60/s limit answers (Zoom docs' header set, QPS case).
     const probing: LearnedRate = { rate: 61, ceiling: null, ceilingAt: null, cutAt: null };
-    const headers = { 'X-RateLimit-Category': 'Medium', 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1700000001', 'Retry-After': '1' };
+    const headers = {
+      'X-RateLimit-Category': 'Medium',
+      'X-RateLimit-Type': 'QPS',
+      'X-RateLimit-Limit': '60',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': '1700000001',
+      'Retry-After': '1',
+    };
     const s = learn(probing, rateSignalOf({ status: 429, headers, waitMs: 1000 }, T)!, config, T);
     expect(s.ceiling).toBe(57);
     expect(s.rate).toBe(57); // not 61 x 0.7 = 42.7
   });
 
   it('backs off gently on a 429 at or below a stated limit, and blind without one', () => {
-    const headers = { 'x-ratelimit-category': 'Medium', 'x-ratelimit-type': 'QPS', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'retry-after': '1' };
+    const headers = {
+      'x-ratelimit-category': 'Medium',
+      'x-ratelimit-type': 'QPS',
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': '0',
+      'retry-after': '1',
+    };
     const atCeiling: LearnedRate = { rate: 57, ceiling: 57, ceilingAt: T - 60_000, cutAt: T - 60_000 };
     // Another app spent some of the account's 60/s: x0.85 (it keeps 5 % headroom already).
-    expect(learn(atCeiling, rateSignalOf({ status: 429, headers, waitMs: 1000 }, T)!, config, T).rate).toBeCloseTo(48.45, 6);
+    expect(learn(atCeiling, rateSignalOf({ status: 429, headers, waitMs: 1000 }, T)!, config, T).rate).toBeCloseTo(
+      48.45,
+      6,
+    );
     // The stated limit is no longer trusted after an hour: a 429 without one is cut x0.7.
     const stale: LearnedRate = { ...atCeiling, ceilingAt: T - 3600_000 };
-    expect(learn(stale, rateSignalOf({ status: 429, headers: { 'retry-after': '1' }, waitMs: 1000 }, T)!, config, T).rate).toBeCloseTo(39.9, 6);
+    expect(
+      learn(stale, rateSignalOf({ status: 429, headers: { 'retry-after': '1' }, waitMs: 1000 }, T)!, config, T).rate,
+    ).toBeCloseTo(39.9, 6);
   });
 
   it('does not take the daily count of a 429 without X-RateLimit-Type for a per-second limit', () => {
     // The shape seen in the field (devforum 18928): category, limit and remaining only.
-    const signal = rateSignalOf({ status: 429, headers: { 'x-ratelimit-category': 'Light', 'x-ratelimit-limit': '6000', 'x-ratelimit-remaining': '5893' } }, T)!;
+    const signal = rateSignalOf(
+      {
+        status: 429,
+        headers: { 'x-ratelimit-category': 'Light', 'x-ratelimit-limit': '6000', 'x-ratelimit-remaining': '5893' },
+      },
+      T,
+    )!;
     expect(signal).toEqual({ kind: 'throttled', at: T, waitMs: 0 });
     const s = learn(startingRate(config), signal, config, T);
     expect(s.ceiling).toBeNull();
@@ -82,7 +119,14 @@ describe('learned rate (AIMD)', () => {
 
   it('does not read a daily limit as a per-second rate', () => {
     const signal = rateSignalOf(
-      { status: 429, headers: { 'x-ratelimit-type': 'Daily-limit', 'x-ratelimit-limit': '60000', 'retry-after': '2026-11-25T00:00:00Z' } },
+      {
+        status: 429,
+        headers: {
+          'x-ratelimit-type': 'Daily-limit',
+          'x-ratelimit-limit': '60000',
+          'retry-after': '2026-11-25T00:00:00Z',
+        },
+      },
       T,
     );
     expect(signal).toEqual({ kind: 'throttled', at: T, waitMs: 0 });
@@ -93,21 +137,32 @@ describe('learned rate (AIMD)', () => {
     expect(rateSignalOf({ status: 503, headers: {} }, T)).toBeNull();
   });
 
-  it('slows to what is left of Graph\'s resource-unit window when RateLimit-* headers appear', () => {
+  it("slows to what is left of Graph's resource-unit window when RateLimit-* headers appear", () => {
     const ms = defaultLearnedRateConfig(20);
-    const signal = rateSignalOf({ status: 200, headers: { 'ratelimit-limit': '1200', 'ratelimit-remaining': '100', 'ratelimit-reset': '20' } }, T)!;
+    const signal = rateSignalOf(
+      { status: 200, headers: { 'ratelimit-limit': '1200', 'ratelimit-remaining': '100', 'ratelimit-reset': '20' } },
+      T,
+    )!;
     expect(signal).toEqual({ kind: 'quota', at: T, limit: 1200, windowSeconds: 60, remaining: 100, resetSeconds: 20 });
     const s = learn(startingRate(ms), signal, ms, T);
     // 1200 RU/min = 20/s, 95 % of it = 19; 100 RU over 20 s = 5/s, but never below half the ceiling.
     expect(s.ceiling).toBeCloseTo(19, 6);
     expect(s.rate).toBeCloseTo(9.5, 6);
     // Plenty left: only the ceiling applies.
-    const roomy = learn(startingRate(ms), { kind: 'quota', at: T, limit: 1200, windowSeconds: 60, remaining: 1000, resetSeconds: 50 }, ms, T);
+    const roomy = learn(
+      startingRate(ms),
+      { kind: 'quota', at: T, limit: 1200, windowSeconds: 60, remaining: 1000, resetSeconds: 50 },
+      ms,
+      T,
+    );
     expect(roomy.rate).toBeCloseTo(19, 6);
   });
 
   it('counts a plain success as clean', () => {
-    expect(rateSignalOf({ status: 200, headers: { 'content-type': 'application/json' } }, T)).toEqual({ kind: 'clean', count: 1 });
+    expect(rateSignalOf({ status: 200, headers: { 'content-type': 'application/json' } }, T)).toEqual({
+      kind: 'clean',
+      count: 1,
+    });
     expect(rateSignalOf({ status: 404, headers: {} }, T)).toBeNull();
   });
 });

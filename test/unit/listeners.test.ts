@@ -15,7 +15,8 @@ describe('no listeners left on long-lived signals', () => {
     served += 1;
     // every third answer is a 503 with Retry-After 0, every fifth a redirect: retries and hops included
     if (served % 3 === 0) return void res.writeHead(503, { 'retry-after': '0' }).end('busy');
-    if (served % 5 === 0 && !req.url?.startsWith('/final')) return void res.writeHead(302, { location: '/final' }).end();
+    if (served % 5 === 0 && !req.url?.startsWith('/final'))
+      return void res.writeHead(302, { location: '/final' }).end();
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
   beforeAll(async () => {
@@ -47,12 +48,17 @@ describe('no listeners left on long-lived signals', () => {
     expect(getEventListeners(controller.signal, 'abort').length).toBe(before);
   });
 
-  it('keeps the webhook dispatcher\'s stop signal flat over many passes', async () => {
+  it("keeps the webhook dispatcher's stop signal flat over many passes", async () => {
     let passes = 0;
     const stop = new AbortController();
     let signalSeen: AbortSignal | undefined;
     const dispatcher = createDispatcher({
-      webhooks: { cursor: async () => { passes += 1; return 0; } },
+      webhooks: {
+        cursor: async () => {
+          passes += 1;
+          return 0;
+        },
+      },
       events: { listAfter: async () => [] },
       sender: { close: async () => undefined },
       log: { warn: () => undefined, info: () => undefined },
@@ -61,8 +67,11 @@ describe('no listeners left on long-lived signals', () => {
     } as never);
     // the dispatcher's own sleep with its own stop signal: watch the signal through addEventListener
     const original = AbortSignal.prototype.addEventListener;
-    AbortSignal.prototype.addEventListener = function (this: AbortSignal, ...args: Parameters<AbortSignal['addEventListener']>) {
-// eslint-disable-next-line @typescript-eslint/no-this-alias -- records the receiver the code under test used
+    AbortSignal.prototype.addEventListener = function (
+      this: AbortSignal,
+      ...args: Parameters<AbortSignal['addEventListener']>
+    ) {
+      // eslint-disable-next-line @typescript-eslint/no-this-alias -- records the receiver the code under test used
       signalSeen ??= this;
       return original.apply(this, args);
     };

@@ -2,7 +2,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localBudget } from '../../src/provider/shared-budget.ts';
-import { ProviderError, ProviderHttp, type ProviderAuth, type ProviderHttpOptions } from '../../src/provider/provider-http.ts';
+import {
+  ProviderError,
+  ProviderHttp,
+  type ProviderAuth,
+  type ProviderHttpOptions,
+} from '../../src/provider/provider-http.ts';
 import type { RetryConfig } from '../../src/provider/retry.ts';
 import { graphQuirks } from '../../src/connectors/onedrive/quirks.ts';
 import { zoomQuirks } from '../../src/connectors/zoom/quirks.ts';
@@ -69,7 +74,8 @@ describe('ProviderHttp retries', () => {
     const arrivals: number[] = [];
     const base = await serve((req, res) => {
       arrivals.push(Date.now());
-      if (arrivals.length === 1) return json(res, 503, { error: { code: 'serviceNotAvailable', message: 'busy' } }, { 'retry-after': '0.05' });
+      if (arrivals.length === 1)
+        return json(res, 503, { error: { code: 'serviceNotAvailable', message: 'busy' } }, { 'retry-after': '0.05' });
       json(res, 200, { value: [1, 2], ua: req.headers['user-agent'] });
     });
     const { http, warnings } = client();
@@ -115,9 +121,13 @@ describe('ProviderHttp retries', () => {
       calls += 1;
       json(res, 404, { code: 1001, message: 'User does not exist: someone@example.com' });
     });
-    const error = (await client({ quirks: zoomQuirks }).http.json(`${base}/v2/users/x`).catch((e: unknown) => e)) as ProviderError;
+    const error = (await client({ quirks: zoomQuirks })
+      .http.json(`${base}/v2/users/x`)
+      .catch((e: unknown) => e)) as ProviderError;
     expect(error).toMatchObject({ code: 'http_error', status: 404, providerCode: 1001, retryable: false });
-    expect(error.message).toBe(`GET ${base}/v2/users/x failed: HTTP 404 is not retryable (provider said: User does not exist: someone@example.com)`);
+    expect(error.message).toBe(
+      `GET ${base}/v2/users/x failed: HTTP 404 is not retryable (provider said: User does not exist: someone@example.com)`,
+    );
     expect(calls).toBe(1);
   });
 
@@ -128,7 +138,12 @@ describe('ProviderHttp retries', () => {
       arrivals.push({ path: req.url!, at: Date.now() });
       if (req.url === '/a' && first429At === 0) {
         first429At = Date.now();
-        return json(res, 429, { code: 429, message: "You have reached the maximum per-second rate limit for this API. Try again later." }, { 'retry-after': '0.3' });
+        return json(
+          res,
+          429,
+          { code: 429, message: 'You have reached the maximum per-second rate limit for this API. Try again later.' },
+          { 'retry-after': '0.3' },
+        );
       }
       json(res, 200, { path: req.url });
     });
@@ -151,7 +166,8 @@ describe('ProviderHttp auth', () => {
     const seen: (string | undefined)[] = [];
     const base = await serve((req, res) => {
       seen.push(req.headers.authorization);
-      if (req.headers.authorization !== 'Bearer tok-new') return json(res, 401, { code: 124, message: 'Invalid access token.' });
+      if (req.headers.authorization !== 'Bearer tok-new')
+        return json(res, 401, { code: 124, message: 'Invalid access token.' });
       json(res, 200, { users: [] });
     });
     const { auth, calls } = staticAuth('tok-old', 'tok-new');
@@ -162,10 +178,21 @@ describe('ProviderHttp auth', () => {
   });
 
   it('fails with auth_rejected when the refreshed token is refused too, without a second refresh or the token in the message', async () => {
-    const base = await serve((req, res) => json(res, 401, { error: { code: 'InvalidAuthenticationToken', message: `Token ${req.headers.authorization} is expired` } }));
+    const base = await serve((req, res) =>
+      json(res, 401, {
+        error: { code: 'InvalidAuthenticationToken', message: `Token ${req.headers.authorization} is expired` },
+      }),
+    );
     const { auth, calls } = staticAuth('tok-old-secret', 'tok-new-secret');
-    const error = (await client({ auth }).http.json(`${base}/v1.0/me`).catch((e: unknown) => e)) as ProviderError;
-    expect(error).toMatchObject({ code: 'auth_rejected', status: 401, providerCode: 'InvalidAuthenticationToken', retryable: false });
+    const error = (await client({ auth })
+      .http.json(`${base}/v1.0/me`)
+      .catch((e: unknown) => e)) as ProviderError;
+    expect(error).toMatchObject({
+      code: 'auth_rejected',
+      status: 401,
+      providerCode: 'InvalidAuthenticationToken',
+      retryable: false,
+    });
     expect(calls).toEqual(['tok-old-secret']);
     expect(error.message).not.toContain('tok-new-secret');
     expect(error.message).not.toContain('tok-old-secret');
@@ -174,17 +201,23 @@ describe('ProviderHttp auth', () => {
 
   it('keeps tokens and pre-signed query strings out of error messages', async () => {
     const base = await serve((req, res) =>
-      json(res, 403, { error: { code: 'accessDenied', message: `caller ${req.headers.authorization} may not read this` } }),
+      json(res, 403, {
+        error: { code: 'accessDenied', message: `caller ${req.headers.authorization} may not read this` },
+      }),
     );
     const { auth } = staticAuth('tok-secret-123', 'unused');
-    const error = (await client({ auth }).http.json(`${base}/v1.0/drives/d/items/i?tempauth=presigned-secret`).catch((e: unknown) => e)) as ProviderError;
+    const error = (await client({ auth })
+      .http.json(`${base}/v1.0/drives/d/items/i?tempauth=presigned-secret`)
+      .catch((e: unknown) => e)) as ProviderError;
     expect(error).toMatchObject({ status: 403, providerCode: 'accessDenied', retryable: false });
     expect(error.message).not.toContain('tok-secret-123');
     expect(error.message).not.toContain('presigned-secret');
     expect(error.message).toContain('caller Bearer [redacted] may not read this');
     // The body is kept for diagnostics and ends up in logs: the echoed token must be gone from it too.
     expect(JSON.stringify(error.body)).not.toContain('tok-secret-123');
-    expect(error.body).toEqual({ error: { code: 'accessDenied', message: 'caller Bearer [redacted] may not read this' } });
+    expect(error.body).toEqual({
+      error: { code: 'accessDenied', message: 'caller Bearer [redacted] may not read this' },
+    });
   });
 
   it('posts a form without the bearer token when auth is false', async () => {
@@ -201,7 +234,11 @@ describe('ProviderHttp auth', () => {
       auth: false,
     });
     expect(out).toEqual({ access_token: 'x', expires_in: 3599 });
-    expect(got).toEqual({ auth: 'Basic Y2xpZW50OnNlY3JldA==', type: 'application/x-www-form-urlencoded', body: 'grant_type=account_credentials&account_id=acc+1' });
+    expect(got).toEqual({
+      auth: 'Basic Y2xpZW50OnNlY3JldA==',
+      type: 'application/x-www-form-urlencoded',
+      body: 'grant_type=account_credentials&account_id=acc+1',
+    });
   });
 });
 
@@ -240,7 +277,9 @@ describe('ProviderHttp downloads', () => {
     const files = await serve((_req, res) => res.writeHead(401).end());
     const api = await serve((_req, res) => res.writeHead(302, { location: `${files}/f` }).end());
     const { auth, calls } = staticAuth('tok', 'tok2');
-    const error = await client({ auth }).http.stream(`${api}/content`).catch((e: unknown) => e);
+    const error = await client({ auth })
+      .http.stream(`${api}/content`)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'http_error', status: 401, retryable: false });
     expect(calls).toEqual([]);
   });
@@ -270,7 +309,9 @@ describe('ProviderHttp downloads', () => {
   it('aborts a request that hangs, with an aborted ProviderError', async () => {
     const base = await serve(() => {});
     const ac = new AbortController();
-    const pending = client().http.json(`${base}/hang`, { signal: ac.signal }).catch((e: unknown) => e);
+    const pending = client()
+      .http.json(`${base}/hang`, { signal: ac.signal })
+      .catch((e: unknown) => e);
     setTimeout(() => ac.abort(), 30);
     expect(await pending).toMatchObject({ code: 'aborted', retryable: false });
   });
@@ -280,7 +321,9 @@ describe('ProviderHttp downloads', () => {
       res.writeHead(400, { 'content-type': 'text/html' });
       res.end('x'.repeat(500_000));
     });
-    const error = (await client().http.json(`${base}/x`).catch((e: unknown) => e)) as ProviderError;
+    const error = (await client()
+      .http.json(`${base}/x`)
+      .catch((e: unknown) => e)) as ProviderError;
     expect(error.status).toBe(400);
     expect(typeof error.body).toBe('string');
     expect((error.body as string).length).toBe(64 * 1024);

@@ -9,11 +9,17 @@ async function appLogging(level: string) {
   const lines: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l) as Record<string, unknown>);
+      for (const l of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(l) as Record<string, unknown>);
       done();
     },
   });
-  const app = Fastify({ loggerInstance: pino({ level }, sink), logController: new RequestLog(), childLoggerFactory: lazyChildLogger, genReqId: () => `req-${lines.length}` });
+  const app = Fastify({
+    loggerInstance: pino({ level }, sink),
+    logController: new RequestLog(),
+    childLoggerFactory: lazyChildLogger,
+    genReqId: () => `req-${lines.length}`,
+  });
   app.get('/ok', async () => ({ ok: true }));
   app.get('/gone', async (_req, reply) => reply.code(404).send({ code: 'not found' }));
   app.get('/warns', async (req) => {
@@ -31,13 +37,24 @@ describe('per-request log lines (README, LOG_LEVEL)', () => {
     expect(lines).toEqual([]);
     const res = await app.inject({ method: 'GET', url: '/gone?code=secret' });
     expect(res.statusCode).toBe(404);
-    expect(lines).toEqual([expect.objectContaining({ level: 30, reqId: 'req-0', msg: 'request', status: 404, method: 'GET', url: '/gone?code=[redacted]' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        reqId: 'req-0',
+        msg: 'request',
+        status: 404,
+        method: 'GET',
+        url: '/gone?code=[redacted]',
+      }),
+    ]);
   });
 
   it("a handler's own line carries its request's id", async () => {
     const { app, lines } = await appLogging('info');
     await app.inject({ method: 'GET', url: '/warns' });
-    expect(lines).toEqual([expect.objectContaining({ level: 40, reqId: 'req-0', msg: 'something to act on', detail: 1 })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 40, reqId: 'req-0', msg: 'something to act on', detail: 1 }),
+    ]);
   });
 
   it('at debug: every answered request has its line, with its id', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, isPrivateAddress, nextAttemptDelay, signatureHeader } from '../../src/domain/webhooks.ts';
+import {
+  DEFAULT_RETRY_POLICY,
+  isPrivateAddress,
+  nextAttemptDelay,
+  signatureHeader,
+} from '../../src/domain/webhooks.ts';
 
 describe('webhook rules', () => {
   it('signs "<t>.<raw body>" with HMAC-SHA256 under the UTF-8 secret, hex', () => {
@@ -10,10 +15,27 @@ describe('webhook rules', () => {
   });
 
   it('refuses loopback, private, link-local, mapped and reserved addresses; allows public ones', () => {
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not-an-ip']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '100.64.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      'not-an-ip',
+    ]) {
       expect(isPrivateAddress(a), a).toBe(true);
     }
-    for (const a of ['93.184.216.34', '172.32.0.1', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isPrivateAddress(a), a).toBe(false);
+    for (const a of ['93.184.216.34', '172.32.0.1', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
+      expect(isPrivateAddress(a), a).toBe(false);
   });
 
   it('backs off along the schedule and gives up once the next attempt would start after the bound', () => {

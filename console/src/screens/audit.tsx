@@ -9,7 +9,12 @@ export function AuditScreen({ session }: { session: Session }) {
   const [target, setTarget] = useState('');
   const log = usePaged(
     async (cursor) => {
-      const query = { cursor, limit: 50, ...(action.trim() && { action: action.trim() }), ...(target.trim() && { target: target.trim() }) };
+      const query = {
+        cursor,
+        limit: 50,
+        ...(action.trim() && { action: action.trim() }),
+        ...(target.trim() && { target: target.trim() }),
+      };
       const page = await custody.ok(custody.api.GET('/v1/audit', { params: { query } }));
       return { items: page.items, next: page.cursor };
     },
@@ -22,7 +27,12 @@ export function AuditScreen({ session }: { session: Session }) {
         <legend>Filter</legend>
         <label>
           Action
-          <input name="audit_action" value={action} onChange={(e) => setAction(e.currentTarget.value)} placeholder="collection.start" />
+          <input
+            name="audit_action"
+            value={action}
+            onChange={(e) => setAction(e.currentTarget.value)}
+            placeholder="collection.start"
+          />
         </label>
         <label>
           Target id

@@ -24,15 +24,26 @@ const TABS = [
   ['exports', 'Exports'],
 ] as const;
 
-export function CollectionScreen(props: { session: Session; id: string; tab: string; pairing?: PairingReturn; onPairingHandled(): void }) {
+export function CollectionScreen(props: {
+  session: Session;
+  id: string;
+  tab: string;
+  pairing?: PairingReturn;
+  onPairingHandled(): void;
+}) {
   const { session, id, tab } = props;
   const { custody } = session;
   const collection = useLoad(() => loadCollection(session, id), [id]);
   const c = collection.data;
 
   const pair = useAction(async (result: PairingReturn) => {
-    if (result.error) throw new Error(`The provider refused the connection: ${result.errorDescription ?? result.error}`);
-    await custody.ok(custody.api.POST('/v1/collections/{id}/pair_credentials', { params: { path: { id: result.collectionId }, query: { auth_code: result.code! } } }));
+    if (result.error)
+      throw new Error(`The provider refused the connection: ${result.errorDescription ?? result.error}`);
+    await custody.ok(
+      custody.api.POST('/v1/collections/{id}/pair_credentials', {
+        params: { path: { id: result.collectionId }, query: { auth_code: result.code! } },
+      }),
+    );
     collection.reload();
   });
   // A connection that came back in this tab (signed in again since).
@@ -62,12 +73,19 @@ export function CollectionScreen(props: { session: Session; id: string; tab: str
   const cancel = useAction(async () => {
     const runId = c?.latest_run?.run_id;
     if (!runId) return;
-    const res = await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/runs/${encodeURIComponent(runId)}/cancel`, { method: 'POST' });
-    if (!res.ok) await custody.ok(Promise.resolve({ error: (await res.json().catch(() => undefined)) as unknown, response: res }));
+    const res = await custody.fetch(
+      `/v1/collections/${encodeURIComponent(id)}/runs/${encodeURIComponent(runId)}/cancel`,
+      { method: 'POST' },
+    );
+    if (!res.ok)
+      await custody.ok(Promise.resolve({ error: (await res.json().catch(() => undefined)) as unknown, response: res }));
     collection.reload();
   });
   const manifest = useAction(async (format: 'json' | 'csv') => {
-    await download(await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/manifest?format=${format}`), `manifest-${id}.${format}`);
+    await download(
+      await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/manifest?format=${format}`),
+      `manifest-${id}.${format}`,
+    );
   });
 
   if (!c) {
@@ -89,12 +107,17 @@ export function CollectionScreen(props: { session: Session; id: string; tab: str
         <h1>{c.name}</h1>
         <StatusBadge status={c.sync_status} />
         <span class="muted">
-          {c.type === 'conf' ? 'Zoom' : 'OneDrive for Business'} · {c.credentials_paired ? 'connected' : 'not connected'} · sync type {c.type_sync}
+          {c.type === 'conf' ? 'Zoom' : 'OneDrive for Business'} ·{' '}
+          {c.credentials_paired ? 'connected' : 'not connected'} · sync type {c.type_sync}
         </span>
       </div>
       {c.status_reason && <Notice>{c.status_reason}</Notice>}
       <div class="actions">
-        <button type="button" onClick={() => void start.run()} disabled={start.busy || !c.sync_filters || !c.credentials_paired}>
+        <button
+          type="button"
+          onClick={() => void start.run()}
+          disabled={start.busy || !c.sync_filters || !c.credentials_paired}
+        >
           Start sync
         </button>
         {canCancel && active && (

@@ -20,7 +20,9 @@ export function CollectionsScreen({ session }: { session: Session }) {
     () =>
       collect(
         custody.each(async (cursor) => {
-          const page = await custody.ok(custody.api.GET('/v1/workspaces', { params: { query: { cursor, limit: 200 } } }));
+          const page = await custody.ok(
+            custody.api.GET('/v1/workspaces', { params: { query: { cursor, limit: 200 } } }),
+          );
           return { items: page.items, next: page.cursor };
         }),
         1000,
@@ -29,7 +31,13 @@ export function CollectionsScreen({ session }: { session: Session }) {
   );
   const paged = usePaged(
     async (cursor) => {
-      const query = { cursor, limit: 50, ...(workspace && { workspace }), ...(type && { type }), ...(status && { status: status as Status }) };
+      const query = {
+        cursor,
+        limit: 50,
+        ...(workspace && { workspace }),
+        ...(type && { type }),
+        ...(status && { status: status as Status }),
+      };
       const page = await custody.ok(custody.api.GET('/v1/collections', { params: { query } }));
       return { items: page.items, next: page.cursor };
     },
@@ -45,10 +53,14 @@ export function CollectionsScreen({ session }: { session: Session }) {
     if (!parent) throw new Error('Create a workspace first.');
     // The wallet that will hold this collection's credentials, created on the fly.
     const wallet = await custody.ok(
-      custody.api.POST('/v1/wallet', { body: { name: `${name} credentials`, credential_type_name: 'Datasource', config_type: newType } }),
+      custody.api.POST('/v1/wallet', {
+        body: { name: `${name} credentials`, credential_type_name: 'Datasource', config_type: newType },
+      }),
     );
     const created = await custody.ok(
-      custody.api.POST('/v1/collections', { body: { name, onna_parent_id: parent, type: newType, credential_id: wallet.onna_id } }),
+      custody.api.POST('/v1/collections', {
+        body: { name, onna_parent_id: parent, type: newType, credential_id: wallet.onna_id },
+      }),
     );
     navigate(`#/collections/${encodeURIComponent(created.onna_id)}/setup`);
   });
@@ -71,7 +83,11 @@ export function CollectionsScreen({ session }: { session: Session }) {
         </label>
         <label>
           Workspace
-          <select name="collection_workspace" value={newWorkspace} onChange={(e) => setNewWorkspace(e.currentTarget.value)}>
+          <select
+            name="collection_workspace"
+            value={newWorkspace}
+            onChange={(e) => setNewWorkspace(e.currentTarget.value)}
+          >
             {(workspaces.data ?? []).map((w) => (
               <option value={w.onna_id}>{w.name}</option>
             ))}
@@ -79,7 +95,11 @@ export function CollectionsScreen({ session }: { session: Session }) {
         </label>
         <label>
           Source
-          <select name="collection_type" value={newType} onChange={(e) => setNewType(e.currentTarget.value as 'conf' | 'edrive')}>
+          <select
+            name="collection_type"
+            value={newType}
+            onChange={(e) => setNewType(e.currentTarget.value as 'conf' | 'edrive')}
+          >
             {TYPES.map(([value, label]) => (
               <option value={value}>{label}</option>
             ))}

@@ -7,35 +7,60 @@ import { ALL, isSelected, NONE, Picker, toggle, type IdSelection } from './picke
 type UserFolders = IdSelection & { filter_type: 'user_folders'; filter_name: string };
 
 /** Custodians (drive users) and, for each, all folders or some, picked in a tree loaded one level at a time. */
-export function EdriveFilters(props: { session: Session; collectionId: string; initial: unknown; onChange(f: Record<string, unknown>): void }) {
+export function EdriveFilters(props: {
+  session: Session;
+  collectionId: string;
+  initial: unknown;
+  onChange(f: Record<string, unknown>): void;
+}) {
   const { custody } = props.session;
   const saved = (props.initial ?? {}) as Record<string, UserFolders>;
-  const [users, setUsers] = useState<IdSelection>(() => ({ ...NONE, selected: Object.keys(saved).map((id) => ({ id })) }));
+  const [users, setUsers] = useState<IdSelection>(() => ({
+    ...NONE,
+    selected: Object.keys(saved).map((id) => ({ id })),
+  }));
   const [folders, setFolders] = useState<Record<string, IdSelection>>(() =>
-    Object.fromEntries(Object.entries(saved).map(([id, f]) => [id, { all_selected: f.all_selected, selected: f.selected, excluded: f.excluded }])),
+    Object.fromEntries(
+      Object.entries(saved).map(([id, f]) => [
+        id,
+        { all_selected: f.all_selected, selected: f.selected, excluded: f.excluded },
+      ]),
+    ),
   );
 
-  const list = usePaged(async (marker) => {
-    const page = (await custody.ok(
-      custody.api.GET('/v1/collections/{id}/users', { params: { path: { id: props.collectionId }, query: { limit: 200, marker } } }),
-    )) as DriveUsersPage;
-    return { items: page.entries, next: page.next_marker };
-  }, [props.collectionId]);
-  const rows = list.rows.map((u) => ({ id: u.id, label: u.display_name ?? u.mail ?? u.id, detail: u.mail ?? u.user_principal_name ?? undefined }));
+  const list = usePaged(
+    async (marker) => {
+      const page = (await custody.ok(
+        custody.api.GET('/v1/collections/{id}/users', {
+          params: { path: { id: props.collectionId }, query: { limit: 200, marker } },
+        }),
+      )) as DriveUsersPage;
+      return { items: page.entries, next: page.next_marker };
+    },
+    [props.collectionId],
+  );
+  const rows = list.rows.map((u) => ({
+    id: u.id,
+    label: u.display_name ?? u.mail ?? u.id,
+    detail: u.mail ?? u.user_principal_name ?? undefined,
+  }));
   // edrive filters name each user: "all" means every user loaded so far, minus the unticked ones.
   const chosen = rows.filter((r) => isSelected(users, r.id));
   const chosenIds = users.all_selected ? chosen.map((r) => r.id) : users.selected.map((s) => s.id);
 
   useEffect(() => {
     const filters: Record<string, UserFolders> = {};
-    for (const id of chosenIds) filters[id] = { ...(folders[id] ?? ALL), filter_type: 'user_folders', filter_name: 'User drive' };
+    for (const id of chosenIds)
+      filters[id] = { ...(folders[id] ?? ALL), filter_type: 'user_folders', filter_name: 'User drive' };
     props.onChange(filters);
   }, [users, folders, list.rows.length]);
 
   return (
     <div class="stack">
       <Picker legend="Custodians" name="custodian" rows={rows} value={users} onChange={setUsers} paged={list} />
-      {users.all_selected && !list.done && <p class="muted">“Select all” covers the users loaded so far: load more to include the rest.</p>}
+      {users.all_selected && !list.done && (
+        <p class="muted">“Select all” covers the users loaded so far: load more to include the rest.</p>
+      )}
       {chosenIds.length > 0 && <h3>Folders</h3>}
       {chosenIds.map((id) => (
         <UserFolderTree
@@ -70,7 +95,12 @@ function UserFolderTree(props: {
         Folders of {props.label} <span class="muted">({count})</span>
       </summary>
       <label class="check">
-        <input type="checkbox" name={`all_folders_${props.userId}`} checked={props.value.all_selected} onChange={(e) => props.onChange(e.currentTarget.checked ? ALL : NONE)} />
+        <input
+          type="checkbox"
+          name={`all_folders_${props.userId}`}
+          checked={props.value.all_selected}
+          onChange={(e) => props.onChange(e.currentTarget.checked ? ALL : NONE)}
+        />
         All folders
       </label>
       {open && <FolderLevel {...props} parentId={undefined} />}
@@ -78,16 +108,29 @@ function UserFolderTree(props: {
   );
 }
 
-function FolderLevel(props: { session: Session; collectionId: string; userId: string; parentId: string | undefined; value: IdSelection; onChange(sel: IdSelection): void }) {
+function FolderLevel(props: {
+  session: Session;
+  collectionId: string;
+  userId: string;
+  parentId: string | undefined;
+  value: IdSelection;
+  onChange(sel: IdSelection): void;
+}) {
   const { custody } = props.session;
-  const level = usePaged(async (cursor) => {
-    const page = await custody.ok(
-      custody.api.GET('/v1/collections/{id}/folders', {
-        params: { path: { id: props.collectionId }, query: { user_id: props.userId, ...(props.parentId && { parent_id: props.parentId }), cursor } },
-      }),
-    );
-    return { items: page.results, next: page._next };
-  }, [props.collectionId, props.userId, props.parentId]);
+  const level = usePaged(
+    async (cursor) => {
+      const page = await custody.ok(
+        custody.api.GET('/v1/collections/{id}/folders', {
+          params: {
+            path: { id: props.collectionId },
+            query: { user_id: props.userId, ...(props.parentId && { parent_id: props.parentId }), cursor },
+          },
+        }),
+      );
+      return { items: page.results, next: page._next };
+    },
+    [props.collectionId, props.userId, props.parentId],
+  );
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   return (
     <ul class="tree" role="group">
@@ -108,7 +151,13 @@ function FolderLevel(props: { session: Session; collectionId: string; userId: st
             {expanded.has(f.id) ? '▾' : '▸'}
           </button>
           <label class="check">
-            <input type="checkbox" name="folder" value={f.id} checked={isSelected(props.value, f.id)} onChange={(e) => props.onChange(toggle(props.value, f.id, e.currentTarget.checked))} />
+            <input
+              type="checkbox"
+              name="folder"
+              value={f.id}
+              checked={isSelected(props.value, f.id)}
+              onChange={(e) => props.onChange(toggle(props.value, f.id, e.currentTarget.checked))}
+            />
             {f.name}
           </label>
           {expanded.has(f.id) && <FolderLevel {...props} parentId={f.id} />}

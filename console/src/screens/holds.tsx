@@ -6,14 +6,18 @@ import { ErrorBox, LoadMore, useAction, useLoad, usePaged } from '../ui.tsx';
 export function HoldsScreen({ session }: { session: Session }) {
   const { custody } = session;
   const holds = usePaged(async (cursor) => {
-    const page = await custody.ok(custody.api.GET('/v1/legalhold/holds', { params: { query: { cursor, limit: 50, status: 'active' } } }));
+    const page = await custody.ok(
+      custody.api.GET('/v1/legalhold/holds', { params: { query: { cursor, limit: 50, status: 'active' } } }),
+    );
     return { items: page.items, next: page.cursor };
   }, []);
   const collections = useLoad(
     () =>
       collect(
         custody.each(async (cursor) => {
-          const page = await custody.ok(custody.api.GET('/v1/collections', { params: { query: { cursor, limit: 200 } } }));
+          const page = await custody.ok(
+            custody.api.GET('/v1/collections', { params: { query: { cursor, limit: 200 } } }),
+          );
           return { items: page.items, next: page.cursor };
         }),
         2000,
@@ -69,7 +73,11 @@ export function HoldsScreen({ session }: { session: Session }) {
                     name="hold_collection"
                     value={c.onna_id}
                     checked={chosen.includes(c.onna_id)}
-                    onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, c.onna_id] : chosen.filter((x) => x !== c.onna_id))}
+                    onChange={(e) =>
+                      setChosen(
+                        e.currentTarget.checked ? [...chosen, c.onna_id] : chosen.filter((x) => x !== c.onna_id),
+                      )
+                    }
                   />
                   {c.name} <span class="muted">· {c.type}</span>
                 </label>
@@ -101,10 +109,17 @@ export function HoldsScreen({ session }: { session: Session }) {
                 {h.name}
                 {h.description && <div class="muted">{h.description}</div>}
               </td>
-              <td>{h.collection_ids.map(nameOf).join(', ') || (h.workspace_id ? `workspace ${h.workspace_id}` : '—')}</td>
+              <td>
+                {h.collection_ids.map(nameOf).join(', ') || (h.workspace_id ? `workspace ${h.workspace_id}` : '—')}
+              </td>
               <td>{formatDate(h.creation_datetime)}</td>
               <td>
-                <button type="button" class="danger" onClick={() => void release.run(h.onna_id, h.name)} disabled={release.busy}>
+                <button
+                  type="button"
+                  class="danger"
+                  onClick={() => void release.run(h.onna_id, h.name)}
+                  disabled={release.busy}
+                >
                   Release<span class="sr-only"> {h.name}</span>
                 </button>
               </td>

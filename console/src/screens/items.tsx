@@ -5,7 +5,18 @@ import { ErrorBox, LoadMore, useAction, usePaged } from '../ui.tsx';
 import type { Collection } from './collection.tsx';
 
 const KINDS: Record<string, string[]> = {
-  conf: ['meeting', 'recording_video', 'recording_audio', 'participant_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message', 'chat_file'],
+  conf: [
+    'meeting',
+    'recording_video',
+    'recording_audio',
+    'participant_audio',
+    'transcript',
+    'meeting_chat',
+    'ai_meeting_notes',
+    'chat_message',
+    'channel_message',
+    'chat_file',
+  ],
   edrive: ['file', 'folder'],
 };
 const PREVIEW_BYTES = 4096;
@@ -34,7 +45,12 @@ export function ItemsPanel({ session, collection }: { session: Session; collecti
   const [kind, setKind] = useState('');
   const items = usePaged(
     async (cursor) => {
-      const query = { cursor, limit: 50, ...(custodian.trim() && { custodian: custodian.trim() }), ...(kind && { kind }) };
+      const query = {
+        cursor,
+        limit: 50,
+        ...(custodian.trim() && { custodian: custodian.trim() }),
+        ...(kind && { kind }),
+      };
       const page = await custody.ok(custody.api.GET('/v1/collections/{id}/items', { params: { path: { id }, query } }));
       return { items: page.items, next: page.cursor };
     },
@@ -46,14 +62,21 @@ export function ItemsPanel({ session, collection }: { session: Session; collecti
       setPreview({ itemId, name, text: `No text preview for ${mime}: download it instead.` });
       return;
     }
-    const res = await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/items/${encodeURIComponent(itemId)}/content`, {
-      headers: { range: `bytes=0-${PREVIEW_BYTES - 1}` },
-    });
-    if (!res.ok) await custody.ok(Promise.resolve({ error: (await res.json().catch(() => undefined)) as unknown, response: res }));
+    const res = await custody.fetch(
+      `/v1/collections/${encodeURIComponent(id)}/items/${encodeURIComponent(itemId)}/content`,
+      {
+        headers: { range: `bytes=0-${PREVIEW_BYTES - 1}` },
+      },
+    );
+    if (!res.ok)
+      await custody.ok(Promise.resolve({ error: (await res.json().catch(() => undefined)) as unknown, response: res }));
     setPreview({ itemId, name, text: await res.text() });
   });
   const get = useAction(async (itemId: string, name: string) => {
-    await download(await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/items/${encodeURIComponent(itemId)}/content`), name);
+    await download(
+      await custody.fetch(`/v1/collections/${encodeURIComponent(id)}/items/${encodeURIComponent(itemId)}/content`),
+      name,
+    );
   });
 
   return (
@@ -83,7 +106,9 @@ export function ItemsPanel({ session, collection }: { session: Session; collecti
             <th scope="col">Name</th>
             <th scope="col">Kind</th>
             <th scope="col">Custodian</th>
-            <th scope="col" class="num">Size</th>
+            <th scope="col" class="num">
+              Size
+            </th>
             <th scope="col">Collected</th>
             <th scope="col">Actions</th>
           </tr>

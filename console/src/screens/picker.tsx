@@ -44,7 +44,9 @@ export function Picker(props: {
   const { rows, value, onChange } = props;
   const [search, setSearch] = useState('');
   const needle = search.trim().toLowerCase();
-  const shown = needle ? rows.filter((r) => `${r.label} ${r.detail ?? ''} ${r.id}`.toLowerCase().includes(needle)) : rows;
+  const shown = needle
+    ? rows.filter((r) => `${r.label} ${r.detail ?? ''} ${r.id}`.toLowerCase().includes(needle))
+    : rows;
   const summary = value.all_selected
     ? `All${props.paged.done ? ` ${rows.length}` : ''}${value.excluded.length ? `, except ${value.excluded.length}` : ''}`
     : `${value.selected.length} selected`;
@@ -56,10 +58,21 @@ export function Picker(props: {
       <div class="picker-tools">
         <label>
           Search
-          <input type="search" name={`${props.name}_search`} value={search} onInput={(e) => setSearch(e.currentTarget.value)} placeholder="Name, e-mail or id" />
+          <input
+            type="search"
+            name={`${props.name}_search`}
+            value={search}
+            onInput={(e) => setSearch(e.currentTarget.value)}
+            placeholder="Name, e-mail or id"
+          />
         </label>
         <label class="check">
-          <input type="checkbox" name={`${props.name}_all`} checked={value.all_selected} onChange={(e) => onChange(e.currentTarget.checked ? ALL : NONE)} />
+          <input
+            type="checkbox"
+            name={`${props.name}_all`}
+            checked={value.all_selected}
+            onChange={(e) => onChange(e.currentTarget.checked ? ALL : NONE)}
+          />
           Select all
         </label>
       </div>
@@ -67,7 +80,13 @@ export function Picker(props: {
         {shown.map((r) => (
           <li key={r.id}>
             <label class="check">
-              <input type="checkbox" name={props.name} value={r.id} checked={isSelected(value, r.id)} onChange={(e) => onChange(toggle(value, r.id, e.currentTarget.checked))} />
+              <input
+                type="checkbox"
+                name={props.name}
+                value={r.id}
+                checked={isSelected(value, r.id)}
+                onChange={(e) => onChange(toggle(value, r.id, e.currentTarget.checked))}
+              />
               <span>
                 {r.label}
                 {r.detail && <span class="muted"> · {r.detail}</span>}

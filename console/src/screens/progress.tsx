@@ -19,7 +19,15 @@ interface RunState {
 }
 
 /** Live progress per custodian, from the collection's event stream; reconnects with Last-Event-ID. */
-export function ProgressPanel({ session, collection, onFinished }: { session: Session; collection: Collection; onFinished(): void }) {
+export function ProgressPanel({
+  session,
+  collection,
+  onFinished,
+}: {
+  session: Session;
+  collection: Collection;
+  onFinished(): void;
+}) {
   const { custody } = session;
   const [run, setRun] = useState<RunState>({ status: 'no run yet', custodians: {} });
   const [error, setError] = useState<unknown>();
@@ -66,17 +74,26 @@ export function ProgressPanel({ session, collection, onFinished }: { session: Se
   const runId = run.runId ?? latest?.run_id;
   const status = latest && latest.run_id === runId ? latest.status : run.status;
   const rows = Object.values(run.custodians).sort((a, b) => a.custodian.localeCompare(b.custodian));
-  const total = rows.reduce((t, r) => ({ listed: t.listed + r.listed, collected: t.collected + r.collected, bytes: t.bytes + r.bytes, failed: t.failed + r.failed }), {
-    listed: 0,
-    collected: 0,
-    bytes: 0,
-    failed: 0,
-  });
+  const total = rows.reduce(
+    (t, r) => ({
+      listed: t.listed + r.listed,
+      collected: t.collected + r.collected,
+      bytes: t.bytes + r.bytes,
+      failed: t.failed + r.failed,
+    }),
+    {
+      listed: 0,
+      collected: 0,
+      bytes: 0,
+      failed: 0,
+    },
+  );
   return (
     <section class="panel" aria-labelledby="progress-h">
       <h2 id="progress-h">Live progress</h2>
       <p>
-        Run {runId ?? '—'}: <StatusBadge status={runId ? status : 'no run yet'} /> · collection <StatusBadge status={collection.sync_status} />{' '}
+        Run {runId ?? '—'}: <StatusBadge status={runId ? status : 'no run yet'} /> · collection{' '}
+        <StatusBadge status={collection.sync_status} />{' '}
         <span class="muted" role="status">
           {live ? 'live' : 'reconnecting…'}
         </span>
@@ -88,10 +105,18 @@ export function ProgressPanel({ session, collection, onFinished }: { session: Se
           <thead>
             <tr>
               <th scope="col">Custodian or channel</th>
-              <th scope="col" class="num">Listed</th>
-              <th scope="col" class="num">Collected</th>
-              <th scope="col" class="num">Bytes</th>
-              <th scope="col" class="num">Failed</th>
+              <th scope="col" class="num">
+                Listed
+              </th>
+              <th scope="col" class="num">
+                Collected
+              </th>
+              <th scope="col" class="num">
+                Bytes
+              </th>
+              <th scope="col" class="num">
+                Failed
+              </th>
               <th scope="col">Done</th>
             </tr>
           </thead>
@@ -104,7 +129,11 @@ export function ProgressPanel({ session, collection, onFinished }: { session: Se
                 <td class="num">{formatBytes(r.bytes)}</td>
                 <td class="num">{r.failed}</td>
                 <td>
-                  <progress max={Math.max(r.listed, 1)} value={r.collected + r.failed} aria-label={`${r.custodian} progress`} />
+                  <progress
+                    max={Math.max(r.listed, 1)}
+                    value={r.collected + r.failed}
+                    aria-label={`${r.custodian} progress`}
+                  />
                 </td>
               </tr>
             ))}
@@ -123,8 +152,8 @@ export function ProgressPanel({ session, collection, onFinished }: { session: Se
       )}
       {rows.length === 0 && latest && latest.run_id === runId && (
         <p>
-          Run totals so far: {latest.counters.listed} listed, {latest.counters.collected} collected, {formatBytes(latest.counters.bytes)},{' '}
-          {latest.counters.failed} failed.
+          Run totals so far: {latest.counters.listed} listed, {latest.counters.collected} collected,{' '}
+          {formatBytes(latest.counters.bytes)}, {latest.counters.failed} failed.
         </p>
       )}
       {rows.length === 0 && <p class="muted">No per-custodian progress reported for this run yet.</p>}

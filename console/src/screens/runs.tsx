@@ -5,10 +5,17 @@ import { ErrorBox, LoadMore, StatusBadge, usePaged } from '../ui.tsx';
 /** Run history with outcomes, errors and, where the server has it, the reconciliation of each run. */
 export function RunsPanel({ session, collectionId }: { session: Session; collectionId: string }) {
   const { custody } = session;
-  const runs = usePaged(async (cursor) => {
-    const page = await custody.ok(custody.api.GET('/v1/collections/{id}/runs', { params: { path: { id: collectionId }, query: { cursor, limit: 20 } } }));
-    return { items: page.runs, next: page.cursor };
-  }, [collectionId]);
+  const runs = usePaged(
+    async (cursor) => {
+      const page = await custody.ok(
+        custody.api.GET('/v1/collections/{id}/runs', {
+          params: { path: { id: collectionId }, query: { cursor, limit: 20 } },
+        }),
+      );
+      return { items: page.runs, next: page.cursor };
+    },
+    [collectionId],
+  );
   const hasReconciliation = session.server.has('get', '/v1/collections/{id}/runs/{run_id}/reconciliation');
   return (
     <section class="panel" aria-labelledby="runs-h">
@@ -22,11 +29,21 @@ export function RunsPanel({ session, collectionId }: { session: Session; collect
             <th scope="col">Finished</th>
             <th scope="col">Trigger</th>
             <th scope="col">Outcome</th>
-            <th scope="col" class="num">Listed</th>
-            <th scope="col" class="num">Collected</th>
-            <th scope="col" class="num">Unchanged</th>
-            <th scope="col" class="num">Failed</th>
-            <th scope="col" class="num">Bytes</th>
+            <th scope="col" class="num">
+              Listed
+            </th>
+            <th scope="col" class="num">
+              Collected
+            </th>
+            <th scope="col" class="num">
+              Unchanged
+            </th>
+            <th scope="col" class="num">
+              Failed
+            </th>
+            <th scope="col" class="num">
+              Bytes
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -61,7 +78,9 @@ export function RunsPanel({ session, collectionId }: { session: Session; collect
                         </ul>
                       </details>
                     )}
-                    {hasReconciliation && <Reconciliation session={session} collectionId={collectionId} runId={r.run_id} />}
+                    {hasReconciliation && (
+                      <Reconciliation session={session} collectionId={collectionId} runId={r.run_id} />
+                    )}
                   </td>
                 </tr>
               )}
@@ -85,9 +104,13 @@ function Reconciliation({ session, collectionId, runId }: { session: Session; co
         if (!el.open || el.dataset.loaded) return;
         el.dataset.loaded = '1';
         const pre = el.querySelector('pre')!;
-        const res = await custody.fetch(`/v1/collections/${encodeURIComponent(collectionId)}/runs/${encodeURIComponent(runId)}/reconciliation`);
+        const res = await custody.fetch(
+          `/v1/collections/${encodeURIComponent(collectionId)}/runs/${encodeURIComponent(runId)}/reconciliation`,
+        );
         const body: unknown = await res.json().catch(() => undefined);
-        pre.textContent = res.ok ? JSON.stringify(body, null, 2) : `Error ${res.status}: ${(body as { detail?: string } | undefined)?.detail ?? ''}`;
+        pre.textContent = res.ok
+          ? JSON.stringify(body, null, 2)
+          : `Error ${res.status}: ${(body as { detail?: string } | undefined)?.detail ?? ''}`;
       }}
     >
       <summary>Reconciliation</summary>

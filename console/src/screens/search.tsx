@@ -12,7 +12,9 @@ export function SearchScreen({ session }: { session: Session }) {
   const results = usePaged(
     async (cursor) => {
       if (!query) return { items: [], next: null };
-      const page = await custody.ok(custody.api.POST('/v1/search', { body: { query, size: 20, ...(cursor && { cursor }) } }));
+      const page = await custody.ok(
+        custody.api.POST('/v1/search', { body: { query, size: 20, ...(cursor && { cursor }) } }),
+      );
       setTotal(page.total);
       return { items: page.results, next: page.cursor };
     },
@@ -31,7 +33,14 @@ export function SearchScreen({ session }: { session: Session }) {
       >
         <label>
           Query
-          <input type="search" name="q" required value={draft} onInput={(e) => setDraft(e.currentTarget.value)} placeholder='"quarterly budget" OR forecast*' />
+          <input
+            type="search"
+            name="q"
+            required
+            value={draft}
+            onInput={(e) => setDraft(e.currentTarget.value)}
+            placeholder='"quarterly budget" OR forecast*'
+          />
         </label>
         <button type="submit">Search</button>
       </form>
@@ -47,7 +56,8 @@ export function SearchScreen({ session }: { session: Session }) {
             <div class="result-head">
               <strong>{r.item.name}</strong>
               <span class="muted">
-                {r.item.kind} · {r.item.custodian ?? '—'} · {formatDate(r.item.modified_datetime ?? r.item.collected_datetime)} ·{' '}
+                {r.item.kind} · {r.item.custodian ?? '—'} ·{' '}
+                {formatDate(r.item.modified_datetime ?? r.item.collected_datetime)} ·{' '}
                 <a href={`#/collections/${encodeURIComponent(r.item.collection_id)}/items`}>collection</a>
               </span>
             </div>

@@ -13,9 +13,17 @@ const SYNC_TYPES: Array<[SyncType, string]> = [
 ];
 
 /** Connect the source, choose what to collect, save. */
-export function SetupPanel({ session, collection, onSaved }: { session: Session; collection: Collection; onSaved(): void }) {
+export function SetupPanel({
+  session,
+  collection,
+  onSaved,
+}: {
+  session: Session;
+  collection: Collection;
+  onSaved(): void;
+}) {
   const { custody } = session;
-  const [filters, setFilters] = useState<Record<string, unknown> | null>((collection.sync_filters) ?? null);
+  const [filters, setFilters] = useState<Record<string, unknown> | null>(collection.sync_filters ?? null);
   const [syncType, setSyncType] = useState<SyncType>(collection.type_sync);
   const [saved, setSaved] = useState(false);
 
@@ -25,7 +33,10 @@ export function SetupPanel({ session, collection, onSaved }: { session: Session;
     try {
       const { authorization_url } = await custody.ok(
         custody.api.GET('/v1/collections/authorization_url/{type}', {
-          params: { path: { type: collection.type }, query: { redirect_to: `${session.server.publicUrl}/console/`, state: collection.onna_id } },
+          params: {
+            path: { type: collection.type },
+            query: { redirect_to: `${session.server.publicUrl}/console/`, state: collection.onna_id },
+          },
           headers: { accept: 'application/json' },
         }),
       );
@@ -41,7 +52,10 @@ export function SetupPanel({ session, collection, onSaved }: { session: Session;
     if (!filters) throw new Error('Choose what to collect first.');
     setSaved(false);
     await custody.ok(
-      custody.api.PATCH('/v1/collections/{id}', { params: { path: { id: collection.onna_id } }, body: { sync_filters: filters, type_sync: syncType } }),
+      custody.api.PATCH('/v1/collections/{id}', {
+        params: { path: { id: collection.onna_id } },
+        body: { sync_filters: filters, type_sync: syncType },
+      }),
     );
     setSaved(true);
     onSaved();
@@ -60,7 +74,10 @@ export function SetupPanel({ session, collection, onSaved }: { session: Session;
           </p>
         ) : (
           <>
-            <p>Sign in at {collection.type === 'conf' ? 'Zoom' : 'Microsoft 365'} as an administrator and consent; you come back here.</p>
+            <p>
+              Sign in at {collection.type === 'conf' ? 'Zoom' : 'Microsoft 365'} as an administrator and consent; you
+              come back here.
+            </p>
             <button type="button" onClick={() => void connect.run()} disabled={connect.busy}>
               Connect {collection.type === 'conf' ? 'Zoom' : 'Microsoft 365'}
             </button>
@@ -74,9 +91,19 @@ export function SetupPanel({ session, collection, onSaved }: { session: Session;
         {!collection.credentials_paired ? (
           <p class="muted">Connect first: the custodians, channels and folders come from the source.</p>
         ) : collection.type === 'conf' ? (
-          <ConfFilters session={session} collectionId={collection.onna_id} initial={collection.sync_filters} onChange={setFilters} />
+          <ConfFilters
+            session={session}
+            collectionId={collection.onna_id}
+            initial={collection.sync_filters}
+            onChange={setFilters}
+          />
         ) : (
-          <EdriveFilters session={session} collectionId={collection.onna_id} initial={collection.sync_filters} onChange={setFilters} />
+          <EdriveFilters
+            session={session}
+            collectionId={collection.onna_id}
+            initial={collection.sync_filters}
+            onChange={setFilters}
+          />
         )}
       </section>
 
@@ -86,7 +113,13 @@ export function SetupPanel({ session, collection, onSaved }: { session: Session;
           <legend>Sync type</legend>
           {SYNC_TYPES.map(([value, label]) => (
             <label class="check">
-              <input type="radio" name="type_sync" value={value} checked={syncType === value} onChange={() => setSyncType(value)} />
+              <input
+                type="radio"
+                name="type_sync"
+                value={value}
+                checked={syncType === value}
+                onChange={() => setSyncType(value)}
+              />
               {label}
             </label>
           ))}

@@ -13,7 +13,8 @@ const RESYNC_MESSAGE =
   "Resync required. Replace any local items with the server's version (including deletes) if you're sure that the service was up to date with your local changes when you last sync'd. Upload any local changes that the server doesn't know about.";
 
 /** Page token (a nextLink inside a round) or round token (a deltaLink). Both are sealed, hence opaque. */
-type DeltaToken = { t: 'p'; s: string; o: number; e?: 1 } | { t: 'd'; d: string; w: number; top?: number; sel?: string };
+type DeltaToken =
+  { t: 'p'; s: string; o: number; e?: 1 } | { t: 'd'; d: string; w: number; top?: number; sel?: string };
 
 /** Delta without a token costs 2 RU, with any token 1 RU (SharePoint throttling doc). */
 function deltaCost(request: FastifyRequest): number {
@@ -22,19 +23,31 @@ function deltaCost(request: FastifyRequest): number {
 
 export function registerDeltaRoutes(app: FastifyInstance, state: SandboxState): void {
   for (const prefix of DRIVE_PREFIXES) {
-    graphGet(app, state, `${prefix}/root/delta`, { ru: deltaCost, permission: 'Files.Read.All' }, async (request, reply) => {
-      const ctx = resolveDrive(state, request, reply);
-      if (!ctx) return reply;
-      return serveDelta(state, ctx, request, reply);
-    });
+    graphGet(
+      app,
+      state,
+      `${prefix}/root/delta`,
+      { ru: deltaCost, permission: 'Files.Read.All' },
+      async (request, reply) => {
+        const ctx = resolveDrive(state, request, reply);
+        if (!ctx) return reply;
+        return serveDelta(state, ctx, request, reply);
+      },
+    );
     // ODB historically rejected delta below the root; the connector is expected to filter a root delta instead.
-    graphGet(app, state, `${prefix}/items/:itemId/delta`, { ru: 2, permission: 'Files.Read.All' }, async (request, reply) => {
-      const ctx = resolveDrive(state, request, reply);
-      if (!ctx) return reply;
-      const itemId = (request.params as { itemId: string }).itemId;
-      if (itemId === 'root' || itemId === ctx.drive.rootId) return serveDelta(state, ctx, request, reply);
-      return sendGraphError(state, request, reply, 501, 'notSupported', 'view.delta can only be called on the root.');
-    });
+    graphGet(
+      app,
+      state,
+      `${prefix}/items/:itemId/delta`,
+      { ru: 2, permission: 'Files.Read.All' },
+      async (request, reply) => {
+        const ctx = resolveDrive(state, request, reply);
+        if (!ctx) return reply;
+        const itemId = (request.params as { itemId: string }).itemId;
+        if (itemId === 'root' || itemId === ctx.drive.rootId) return serveDelta(state, ctx, request, reply);
+        return sendGraphError(state, request, reply, 501, 'notSupported', 'view.delta can only be called on the root.');
+      },
+    );
   }
 }
 
@@ -67,26 +80,52 @@ function changedIds(state: SandboxState, drive: MsDrive, changed: (item: MsItem)
       continue;
     }
     // Changed items come with their ancestors up to the root, so the client can place them.
-    for (let cur: MsItem | undefined = item; cur; cur = cur.parentId === null ? undefined : drive.items.get(cur.parentId)) {
+    for (
+      let cur: MsItem | undefined = item;
+      cur;
+      cur = cur.parentId === null ? undefined : drive.items.get(cur.parentId)
+    ) {
       wanted.add(cur.id);
     }
   }
-  const live = state.model.preorder(drive).filter((i) => wanted.has(i.id)).map((i) => i.id);
+  const live = state.model
+    .preorder(drive)
+    .filter((i) => wanted.has(i.id))
+    .map((i) => i.id);
   return [...live, ...deleted.sort((a, b) => a.changeSeq - b.changeSeq).map((i) => i.id)];
 }
 
 function fullSession(state: SandboxState, drive: MsDrive, pageSize: number, select: string | undefined): DeltaSession {
-  return { driveId: drive.id, ids: state.model.preorder(drive).map((i) => i.id), watermark: drive.changeSeq, pageSize, select };
+  return {
+    driveId: drive.id,
+    ids: state.model.preorder(drive).map((i) => i.id),
+    watermark: drive.changeSeq,
+    pageSize,
+    select,
+  };
 }
 
-function sendResync(state: SandboxState, ctx: DriveContext, request: FastifyRequest, reply: FastifyReply, select: string | undefined): FastifyReply {
+function sendResync(
+  state: SandboxState,
+  ctx: DriveContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  select: string | undefined,
+): FastifyReply {
   const fresh = fullSession(state, ctx.drive, state.deltaPageSize, select);
   const sessionId = openSession(state, fresh);
   reply.header('location', deltaUrl(state, ctx.drive, { t: 'p', s: sessionId, o: 0 }));
-  return sendGraphError(state, request, reply, 410, 'resyncRequired', RESYNC_MESSAGE, { code: 'resyncChangesApplyDifferences' });
+  return sendGraphError(state, request, reply, 410, 'resyncRequired', RESYNC_MESSAGE, {
+    code: 'resyncChangesApplyDifferences',
+  });
 }
 
-function serveDelta(state: SandboxState, ctx: DriveContext, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function serveDelta(
+  state: SandboxState,
+  ctx: DriveContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
   const q = queryOf(request);
   const { drive } = ctx;
   const raw = q.token;
@@ -96,13 +135,22 @@ function serveDelta(state: SandboxState, ctx: DriveContext, request: FastifyRequ
   }
   if (raw === 'latest') {
     const body = { '@odata.context': `${state.graphUrl}/$metadata#Collection(driveItem)`, value: [] as unknown[] };
-    return sendOData(reply, { ...body, '@odata.deltaLink': deltaUrl(state, drive, { t: 'd', d: drive.id, w: drive.changeSeq, sel: q.$select }) });
+    return sendOData(reply, {
+      ...body,
+      '@odata.deltaLink': deltaUrl(state, drive, { t: 'd', d: drive.id, w: drive.changeSeq, sel: q.$select }),
+    });
   }
   if (/^\d{4}-\d{2}-\d{2}T/.test(raw) && !Number.isNaN(Date.parse(raw))) {
     // Timestamp tokens (ODB only, last resort): changes since that instant.
     const since = Date.parse(raw);
     const ids = changedIds(state, drive, (i) => Date.parse(i.changedAt) > since);
-    const session = { driveId: drive.id, ids, watermark: drive.changeSeq, pageSize: pageSizeOf(state, q.$top), select: q.$select };
+    const session = {
+      driveId: drive.id,
+      ids,
+      watermark: drive.changeSeq,
+      pageSize: pageSizeOf(state, q.$top),
+      select: q.$select,
+    };
     return servePage(state, ctx, reply, openSession(state, session), 0, true);
   }
   const token = state.keys.unseal<DeltaToken>(raw);
@@ -110,7 +158,8 @@ function serveDelta(state: SandboxState, ctx: DriveContext, request: FastifyRequ
   if (token.t === 'p') {
     const session = state.deltaSessions.get(token.s);
     if (!session) return sendResync(state, ctx, request, reply, q.$select);
-    if (session.driveId !== drive.id) return sendGraphError(state, request, reply, 400, 'invalidRequest', 'Invalid delta token.');
+    if (session.driveId !== drive.id)
+      return sendGraphError(state, request, reply, 400, 'invalidRequest', 'Invalid delta token.');
     return servePage(state, ctx, reply, token.s, token.o, token.e !== 1);
   }
   if (token.d !== drive.id) return sendGraphError(state, request, reply, 400, 'invalidRequest', 'Invalid delta token.');
@@ -119,11 +168,24 @@ function serveDelta(state: SandboxState, ctx: DriveContext, request: FastifyRequ
     return sendResync(state, ctx, request, reply, token.sel);
   }
   const ids = changedIds(state, drive, (i) => i.changeSeq > token.w);
-  const session = { driveId: drive.id, ids, watermark: drive.changeSeq, pageSize: pageSizeOf(state, token.top), select: token.sel };
+  const session = {
+    driveId: drive.id,
+    ids,
+    watermark: drive.changeSeq,
+    pageSize: pageSizeOf(state, token.top),
+    select: token.sel,
+  };
   return servePage(state, ctx, reply, openSession(state, session), 0, true);
 }
 
-function servePage(state: SandboxState, ctx: DriveContext, reply: FastifyReply, sessionId: string, offset: number, roundStart: boolean): FastifyReply {
+function servePage(
+  state: SandboxState,
+  ctx: DriveContext,
+  reply: FastifyReply,
+  sessionId: string,
+  offset: number,
+  roundStart: boolean,
+): FastifyReply {
   const session = state.deltaSessions.get(sessionId)!;
   const body: Record<string, unknown> = { '@odata.context': `${state.graphUrl}/$metadata#Collection(driveItem)` };
   if (roundStart && offset === 0 && state.faults.emptyDeltaPages) {
@@ -144,7 +206,13 @@ function servePage(state: SandboxState, ctx: DriveContext, reply: FastifyReply, 
     body['@odata.nextLink'] = deltaUrl(state, ctx.drive, { t: 'p', s: sessionId, o: next });
   } else {
     const top = session.pageSize === state.deltaPageSize ? undefined : session.pageSize;
-    body['@odata.deltaLink'] = deltaUrl(state, ctx.drive, { t: 'd', d: ctx.drive.id, w: session.watermark, top, sel: session.select });
+    body['@odata.deltaLink'] = deltaUrl(state, ctx.drive, {
+      t: 'd',
+      d: ctx.drive.id,
+      w: session.watermark,
+      top,
+      sel: session.select,
+    });
   }
   return sendOData(reply, body);
 }

@@ -4,7 +4,8 @@ import { GRAPH_RESOURCE, nowSeconds } from '../state.ts';
 import type { SandboxState } from '../state.ts';
 import { formatRetryAfter } from '../throttle.ts';
 
-export const ODATA_JSON = 'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8';
+export const ODATA_JSON =
+  'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8';
 
 /** Resource units a route costs (SharePoint throttling doc): a number or a function of the request. */
 export type RuCost = number | ((request: FastifyRequest) => number);
@@ -43,7 +44,12 @@ export function clientRequestIdOf(request: FastifyRequest): string {
 export function stampGraphHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('request-id', request.id);
   reply.header('client-request-id', clientRequestIdOf(request));
-  reply.header('x-ms-ags-diagnostic', JSON.stringify({ ServerInfo: { DataCenter: 'Sandbox', Slice: 'E', Ring: '5', ScaleUnit: '000', RoleInstance: 'SB1PEPF00000001' } }));
+  reply.header(
+    'x-ms-ags-diagnostic',
+    JSON.stringify({
+      ServerInfo: { DataCenter: 'Sandbox', Slice: 'E', Ring: '5', ScaleUnit: '000', RoleInstance: 'SB1PEPF00000001' },
+    }),
+  );
 }
 
 /** Graph's error envelope: {"error":{"code","message","innerError":{"date","request-id","client-request-id"}}}. */
@@ -63,13 +69,26 @@ export function sendGraphError(
       error: {
         code,
         message,
-        innerError: { ...inner, date: graphDate(state.now()), 'request-id': request.id, 'client-request-id': clientRequestIdOf(request) },
+        innerError: {
+          ...inner,
+          date: graphDate(state.now()),
+          'request-id': request.id,
+          'client-request-id': clientRequestIdOf(request),
+        },
       },
     });
 }
 
-function unauthenticated(state: SandboxState, request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply {
-  reply.header('www-authenticate', `Bearer realm="", authorization_uri="${state.loginUrl}/common/oauth2/authorize", client_id="00000003-0000-0000-c000-000000000000"`);
+function unauthenticated(
+  state: SandboxState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  message: string,
+): FastifyReply {
+  reply.header(
+    'www-authenticate',
+    `Bearer realm="", authorization_uri="${state.loginUrl}/common/oauth2/authorize", client_id="00000003-0000-0000-c000-000000000000"`,
+  );
   return sendGraphError(state, request, reply, 401, 'InvalidAuthenticationToken', message);
 }
 
@@ -79,15 +98,22 @@ function authenticate(state: SandboxState, request: FastifyRequest, reply: Fasti
   if (!match) return unauthenticated(state, request, reply, 'Access token is empty.');
   const token = match[1];
   if (token.split('.').length !== 3) {
-    return unauthenticated(state, request, reply, 'IDX14100: JWT is not well formed, there are no dots (.).\nThe token needs to be in JWS or JWE Compact Serialization Format.');
+    return unauthenticated(
+      state,
+      request,
+      reply,
+      'IDX14100: JWT is not well formed, there are no dots (.).\nThe token needs to be in JWS or JWE Compact Serialization Format.',
+    );
   }
   const payload: JwtPayload | undefined = state.keys.verifyJwt(token);
   if (!payload) return unauthenticated(state, request, reply, 'Access token validation failure. Invalid signature.');
-  if (payload.aud !== GRAPH_RESOURCE) return unauthenticated(state, request, reply, 'Access token validation failure. Invalid audience.');
+  if (payload.aud !== GRAPH_RESOURCE)
+    return unauthenticated(state, request, reply, 'Access token validation failure. Invalid audience.');
   if (typeof payload.exp !== 'number' || payload.exp <= nowSeconds(state)) {
     return unauthenticated(state, request, reply, 'Lifetime validation failed, the token is expired.');
   }
-  if (payload.tid !== state.model.tenant.id) return unauthenticated(state, request, reply, 'Access token validation failure. Invalid tenant.');
+  if (payload.tid !== state.model.tenant.id)
+    return unauthenticated(state, request, reply, 'Access token validation failure. Invalid tenant.');
   return {
     kind: payload.idtyp === 'app' ? 'app' : 'user',
     tid: String(payload.tid),
@@ -101,21 +127,47 @@ function authenticate(state: SandboxState, request: FastifyRequest, reply: Fasti
  * Runs before every Graph handler: authentication, permission, injected faults, then the resource-unit budget.
  * Returns true when the request may proceed (otherwise the reply has been sent).
  */
-export function admitGraphRequest(state: SandboxState, request: FastifyRequest, reply: FastifyReply, config: GraphRouteConfig): boolean {
+export function admitGraphRequest(
+  state: SandboxState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: GraphRouteConfig,
+): boolean {
   const claims = authenticate(state, request, reply);
   if (!('kind' in claims)) return false;
   claimsByRequest.set(request, claims);
   if (config.permission === 'delegated') {
     if (claims.kind === 'app') {
-      sendGraphError(state, request, reply, 400, 'BadRequest', '/me request is only valid with delegated authentication flow.');
+      sendGraphError(
+        state,
+        request,
+        reply,
+        400,
+        'BadRequest',
+        '/me request is only valid with delegated authentication flow.',
+      );
       return false;
     }
   } else if (claims.kind === 'user') {
     // The sandbox serves tenant-wide directory and drive data to application tokens only.
-    sendGraphError(state, request, reply, 403, 'accessDenied', 'Access denied. The sandbox serves this resource to application (client credentials) tokens only.');
+    sendGraphError(
+      state,
+      request,
+      reply,
+      403,
+      'accessDenied',
+      'Access denied. The sandbox serves this resource to application (client credentials) tokens only.',
+    );
     return false;
   } else if (!claims.roles.includes(config.permission)) {
-    sendGraphError(state, request, reply, 403, 'accessDenied', 'Either scp or roles claim need to be present in the token.');
+    sendGraphError(
+      state,
+      request,
+      reply,
+      403,
+      'accessDenied',
+      'Either scp or roles claim need to be present in the token.',
+    );
     return false;
   }
   const faults = state.faults;
@@ -123,7 +175,11 @@ export function admitGraphRequest(state: SandboxState, request: FastifyRequest, 
   if (faults.throttle429 > 0) {
     faults.throttle429 -= 1;
     reply.header('retry-after', retryAfter);
-    sendGraphError(state, request, reply, 429, 'TooManyRequests', 'Please retry again later.', { code: '429', message: 'Please retry after', status: '429' });
+    sendGraphError(state, request, reply, 429, 'TooManyRequests', 'Please retry again later.', {
+      code: '429',
+      message: 'Please retry after',
+      status: '429',
+    });
     return false;
   }
   if (faults.throttle503 > 0) {
@@ -142,11 +198,19 @@ export function admitGraphRequest(state: SandboxState, request: FastifyRequest, 
 }
 
 /** Charges resource units; on exhaustion answers 429 activityLimitReached with a fractional Retry-After. */
-export function chargeBudget(state: SandboxState, request: FastifyRequest, reply: FastifyReply, key: string, units: number): boolean {
+export function chargeBudget(
+  state: SandboxState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: string,
+  units: number,
+): boolean {
   const result = state.budget.charge(key, units, state.now().getTime());
   if (!result.ok) {
     reply.header('retry-after', formatRetryAfter(result.retryAfterSeconds));
-    sendGraphError(state, request, reply, 429, 'activityLimitReached', 'The request has been throttled', { code: 'throttledRequest' });
+    sendGraphError(state, request, reply, 429, 'activityLimitReached', 'The request has been throttled', {
+      code: 'throttledRequest',
+    });
     return false;
   }
   reply.header('x-ms-resource-unit', String(units));

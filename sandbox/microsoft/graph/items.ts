@@ -16,7 +16,11 @@ interface ChildrenCursor {
   o: number;
 }
 
-function itemOrReply(state: SandboxState, request: FastifyRequest, reply: FastifyReply): { ctx: DriveContext; item: MsItem } | undefined {
+function itemOrReply(
+  state: SandboxState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): { ctx: DriveContext; item: MsItem } | undefined {
   const ctx = resolveDrive(state, request, reply);
   if (!ctx) return undefined;
   const raw = (request.params as { itemId?: string }).itemId;
@@ -56,7 +60,8 @@ export function registerItemRoutes(app: FastifyInstance, state: SandboxState): v
         let top = DEFAULT_CHILDREN_TOP;
         if (q.$top !== undefined) {
           top = Number(q.$top);
-          if (!Number.isInteger(top) || top < 1) return sendGraphError(state, request, reply, 400, 'invalidRequest', `Invalid $top value: '${q.$top}'.`);
+          if (!Number.isInteger(top) || top < 1)
+            return sendGraphError(state, request, reply, 400, 'invalidRequest', `Invalid $top value: '${q.$top}'.`);
           top = Math.min(top, MAX_CHILDREN_TOP);
         }
         let offset = 0;
@@ -74,31 +79,60 @@ export function registerItemRoutes(app: FastifyInstance, state: SandboxState): v
         const body: Record<string, unknown> = { '@odata.context': `${state.graphUrl}/$metadata#Collection(driveItem)` };
         if (offset + top < children.length) {
           const next = state.keys.seal({ k: 'children', p: found.item.id, o: offset + top } satisfies ChildrenCursor);
-          body['@odata.nextLink'] = `${state.graphUrl}${addressedPath(request)}?${odataQuery([['$select', q.$select], ['$top', q.$top], ['$skiptoken', next]])}`;
+          body['@odata.nextLink'] = `${state.graphUrl}${addressedPath(request)}?${odataQuery([
+            ['$select', q.$select],
+            ['$top', q.$top],
+            ['$skiptoken', next],
+          ])}`;
         }
-        body.value = children.slice(offset, offset + top).map((c) => projectItem(itemJson(found.ctx, c, 'full'), select));
+        body.value = children
+          .slice(offset, offset + top)
+          .map((c) => projectItem(itemJson(found.ctx, c, 'full'), select));
         return sendOData(reply, body);
       });
     }
 
-    graphGet(app, state, `${prefix}/items/:itemId/content`, { ru: 1, permission: 'Files.Read.All' }, async (request, reply) => {
-      const found = itemOrReply(state, request, reply);
-      if (!found) return reply;
-      if (found.item.kind !== 'file') {
-        return sendGraphError(state, request, reply, 400, 'invalidRequest', 'Only items with a file facet can be downloaded.');
-      }
-      const { item, ctx } = found;
-      // The docs send Range to the download URL, "not to the request for /content" (reference §2.7): refused here.
-      if (request.headers.range !== undefined) {
-        return sendGraphError(state, request, reply, 416, 'invalidRange', 'Range requests are served by the download URL (@microsoft.graph.downloadUrl), not by /content.');
-      }
-      if (state.variance?.vanish(state.model, ctx.drive.id, item, state.now().toISOString().slice(0, 19) + 'Z')) {
-        return state.variance.notFound(request, reply, item.id, state.now().toISOString().slice(0, 19));
-      }
-      const ifNoneMatch = request.headers['if-none-match'];
-      const tags = [`"{${item.uniqueId}},${item.eTagVersion}"`, `"c:{${item.uniqueId}},${item.cTagVersion}"`];
-      if (typeof ifNoneMatch === 'string' && tags.includes(ifNoneMatch)) return reply.code(304).send();
-      return reply.code(302).header('location', makeDownloadUrl(state, ctx.drive, item, ctx.appId)).send();
-    });
+    graphGet(
+      app,
+      state,
+      `${prefix}/items/:itemId/content`,
+      { ru: 1, permission: 'Files.Read.All' },
+      async (request, reply) => {
+        const found = itemOrReply(state, request, reply);
+        if (!found) return reply;
+        if (found.item.kind !== 'file') {
+          return sendGraphError(
+            state,
+            request,
+            reply,
+            400,
+            'invalidRequest',
+            'Only items with a file facet can be downloaded.',
+          );
+        }
+        const { item, ctx } = found;
+        // The docs send Range to the download URL, "not to the request for /content" (reference §2.7): refused here.
+        if (request.headers.range !== undefined) {
+          return sendGraphError(
+            state,
+            request,
+            reply,
+            416,
+            'invalidRange',
+            'Range requests are served by the download URL (@microsoft.graph.downloadUrl), not by /content.',
+          );
+        }
+        if (state.variance?.vanish(state.model, ctx.drive.id, item, state.now().toISOString().slice(0, 19) + 'Z')) {
+          return state.variance.notFound(request, reply, item.id, state.now().toISOString().slice(0, 19));
+        }
+        const ifNoneMatch = request.headers['if-none-match'];
+        const tags = [`"{${item.uniqueId}},${item.eTagVersion}"`, `"c:{${item.uniqueId}},${item.cTagVersion}"`];
+        if (typeof ifNoneMatch === 'string' && tags.includes(ifNoneMatch)) return reply.code(304).send();
+        return reply
+          .code(302)
+          .header('location', makeDownloadUrl(state, ctx.drive, item, ctx.appId))
+          .send();
+      },
+    );
   }
 }

@@ -7,7 +7,13 @@ import type { DriveContext } from './serialize.ts';
 type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 
 /** Registers a Graph GET behind authentication, faults and the resource-unit budget. */
-export function graphGet(app: FastifyInstance, state: SandboxState, path: string, config: GraphRouteConfig, handler: Handler): void {
+export function graphGet(
+  app: FastifyInstance,
+  state: SandboxState,
+  path: string,
+  config: GraphRouteConfig,
+  handler: Handler,
+): void {
   app.get(path, {
     preHandler: async (request, reply) => {
       if (!admitGraphRequest(state, request, reply, config)) return reply;
@@ -20,12 +26,28 @@ export function graphGet(app: FastifyInstance, state: SandboxState, path: string
 /** The two ways to address a drive: by its owner (`/users/{id}/drive`) and by id (`/drives/{id}`). */
 export const DRIVE_PREFIXES = ['/users/:userId/drive', '/drives/:driveId'];
 
-export function sendUserNotFound(state: SandboxState, request: FastifyRequest, reply: FastifyReply, id: string): FastifyReply {
-  return sendGraphError(state, request, reply, 404, 'Request_ResourceNotFound', `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`);
+export function sendUserNotFound(
+  state: SandboxState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  id: string,
+): FastifyReply {
+  return sendGraphError(
+    state,
+    request,
+    reply,
+    404,
+    'Request_ResourceNotFound',
+    `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`,
+  );
 }
 
 /** Resolves the addressed drive, or answers 404 the way Graph does (including users without a OneDrive). */
-export function resolveDrive(state: SandboxState, request: FastifyRequest, reply: FastifyReply): DriveContext | undefined {
+export function resolveDrive(
+  state: SandboxState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): DriveContext | undefined {
   const params = request.params as { userId?: string; driveId?: string };
   const appId = claimsOf(request).appid;
   if (params.driveId !== undefined) {
@@ -43,7 +65,8 @@ export function resolveDrive(state: SandboxState, request: FastifyRequest, reply
   }
   if (!user.drive) {
     // App-only calls never provision a OneDrive; both bodies below are documented variants (reference §2.3).
-    if (user.missingDrive === 'fileNotFound') sendGraphError(state, request, reply, 404, 'UnknownError', '404 FILE NOT FOUND');
+    if (user.missingDrive === 'fileNotFound')
+      sendGraphError(state, request, reply, 404, 'UnknownError', '404 FILE NOT FOUND');
     else sendGraphError(state, request, reply, 404, 'ResourceNotFound', "User's mysite not found.");
     return undefined;
   }

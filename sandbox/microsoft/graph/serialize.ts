@@ -11,8 +11,26 @@ export interface DriveContext {
 }
 
 const OFFICE = /\.(docx|xlsx|pptx)$/i;
-const DEFAULT_USER_PROPERTIES = ['businessPhones', 'displayName', 'givenName', 'jobTitle', 'mail', 'mobilePhone', 'officeLocation', 'preferredLanguage', 'surname', 'userPrincipalName', 'id'];
-export const USER_PROPERTIES = new Set([...DEFAULT_USER_PROPERTIES, 'accountEnabled', 'userType', 'department', 'mySite']);
+const DEFAULT_USER_PROPERTIES = [
+  'businessPhones',
+  'displayName',
+  'givenName',
+  'jobTitle',
+  'mail',
+  'mobilePhone',
+  'officeLocation',
+  'preferredLanguage',
+  'surname',
+  'userPrincipalName',
+  'id',
+];
+export const USER_PROPERTIES = new Set([
+  ...DEFAULT_USER_PROPERTIES,
+  'accountEnabled',
+  'userType',
+  'department',
+  'mySite',
+]);
 /** Properties Graph only returns on a single-user GET, never on the collection (reference §2.2). */
 export const SINGLE_USER_ONLY = new Set(['mySite']);
 
@@ -43,7 +61,10 @@ export function driveJson(ctx: DriveContext): Record<string, unknown> {
   const used = state.model.folderSize(drive, drive.rootId);
   const total = 1_099_511_627_776;
   const owner = { user: { email: user.mail ?? user.userPrincipalName, id: user.id, displayName: user.displayName } };
-  const lastModified = [...drive.items.values()].reduce((max, i) => (i.changedAt > max ? i.changedAt : max), drive.createdDateTime);
+  const lastModified = [...drive.items.values()].reduce(
+    (max, i) => (i.changedAt > max ? i.changedAt : max),
+    drive.createdDateTime,
+  );
   return {
     createdDateTime: drive.createdDateTime,
     description: '',
@@ -94,7 +115,8 @@ export function itemJson(ctx: DriveContext, item: MsItem, mode: 'full' | 'delta'
 function plainItemJson(ctx: DriveContext, item: MsItem, mode: 'full' | 'delta'): Record<string, unknown> {
   const full = mode === 'full';
   const out: Record<string, unknown> = {};
-  if (item.kind === 'file') out['@microsoft.graph.downloadUrl'] = makeDownloadUrl(ctx.state, ctx.drive, item, ctx.appId);
+  if (item.kind === 'file')
+    out['@microsoft.graph.downloadUrl'] = makeDownloadUrl(ctx.state, ctx.drive, item, ctx.appId);
   if (full || deltaCarries(ctx.state, item, 'createdBy')) out.createdBy = item.createdBy;
   out.createdDateTime = item.createdDateTime;
   out.eTag = `"{${item.uniqueId}},${item.eTagVersion}"`;
@@ -119,7 +141,11 @@ function plainItemJson(ctx: DriveContext, item: MsItem, mode: 'full' | 'delta'):
 }
 
 /** Whether a delta entry carries `field`: fixed per item and field for a seed, so a test can count on it. */
-export function deltaCarries(state: Pick<SandboxState, 'deltaAuthors' | 'seed'>, item: Pick<MsItem, 'id'>, field: 'createdBy' | 'lastModifiedBy'): boolean {
+export function deltaCarries(
+  state: Pick<SandboxState, 'deltaAuthors' | 'seed'>,
+  item: Pick<MsItem, 'id'>,
+  field: 'createdBy' | 'lastModifiedBy',
+): boolean {
   if (state.deltaAuthors !== 'vary') return state.deltaAuthors === 'include';
   let h = (state.seed ^ 0x5bd1e995) >>> 0;
   for (const c of `${field}:${item.id}`) h = Math.imul(h ^ c.charCodeAt(0), 2654435761) >>> 0;
@@ -148,5 +174,8 @@ export function projectItem(json: Record<string, unknown>, select: string[] | un
 
 export function parseSelect(raw: unknown): string[] | undefined {
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
-  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

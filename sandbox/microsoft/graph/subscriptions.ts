@@ -74,7 +74,14 @@ const RETRY_WINDOW_MS = 4 * 3600_000;
 
 export function createGraphSubscriptions(state: SandboxState, opts: { pumpMs?: number } = {}): GraphSubscriptions {
   const subs = new Map<string, GraphSubscription>();
-  const faults: GraphNotificationFaults = { duplicates: 0, delayMs: 0, outOfOrder: false, drop: false, omitIds: false, maxMinutes: MAX_DRIVE_SUBSCRIPTION_MINUTES };
+  const faults: GraphNotificationFaults = {
+    duplicates: 0,
+    delayMs: 0,
+    outOfOrder: false,
+    drop: false,
+    omitIds: false,
+    maxMinutes: MAX_DRIVE_SUBSCRIPTION_MINUTES,
+  };
   const deliveries: GraphDelivery[] = [];
   let queue: Queued[] = [];
   let held: Queued[] = [];
@@ -89,7 +96,12 @@ export function createGraphSubscriptions(state: SandboxState, opts: { pumpMs?: n
     const d: GraphDelivery = { url: q.url, status: null, body: raw, at: state.now().toISOString() };
     deliveries.push(d);
     try {
-      const res = await fetch(q.url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: raw, signal: AbortSignal.timeout(3000) });
+      const res = await fetch(q.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: raw,
+        signal: AbortSignal.timeout(3000),
+      });
       d.status = res.status;
       await res.arrayBuffer();
     } catch {
@@ -97,7 +109,8 @@ export function createGraphSubscriptions(state: SandboxState, opts: { pumpMs?: n
     }
     if (d.status !== null && d.status >= 200 && d.status < 300) return;
     const backoff = Math.min(60 * 60_000, 60_000 * 2 ** Math.min(10, Math.round((nowMs() - q.firstAt) / 60_000)));
-    if (nowMs() + backoff - q.firstAt <= RETRY_WINDOW_MS) queue.push({ ...q, dueAt: nowMs() + backoff, attempt: q.attempt + 1 });
+    if (nowMs() + backoff - q.firstAt <= RETRY_WINDOW_MS)
+      queue.push({ ...q, dueAt: nowMs() + backoff, attempt: q.attempt + 1 });
   };
 
   const deliverDue = async () => {
@@ -143,7 +156,8 @@ export function createGraphSubscriptions(state: SandboxState, opts: { pumpMs?: n
       const now = nowMs();
       // One POST per notificationUrl may batch several subscriptions; duplicates go out as separate POSTs.
       for (const [url, value] of byUrl) {
-        for (let copy = 0; copy <= faults.duplicates; copy++) queue.push({ url, body: { value }, dueAt: now + faults.delayMs, firstAt: now, attempt: 0 });
+        for (let copy = 0; copy <= faults.duplicates; copy++)
+          queue.push({ url, body: { value }, dueAt: now + faults.delayMs, firstAt: now, attempt: 0 });
       }
       await deliverDue();
     },
@@ -185,34 +199,62 @@ const ROOT_RESOURCE = /^\/?(?:users\/([^/]+)\/drive|drives\/([^/]+))\/root$/;
 
 export function registerSubscriptionRoutes(app: FastifyInstance, state: SandboxState, subs: GraphSubscriptions): void {
   const store = subs.store;
-  const admit = async (request: FastifyRequest, reply: FastifyReply) => (admitGraphRequest(state, request, reply, CONFIG) ? undefined : reply);
+  const admit = async (request: FastifyRequest, reply: FastifyReply) =>
+    admitGraphRequest(state, request, reply, CONFIG) ? undefined : reply;
   const view = (s: GraphSubscription, withClientState = true) => {
     const { driveId: _d, ...rest } = s;
     if (!withClientState) delete rest.clientState;
-    return { ...rest, latestSupportedTlsVersion: 'v1_2', includeResourceData: false, encryptionCertificate: null, encryptionCertificateId: null, notificationUrlAppId: null };
+    return {
+      ...rest,
+      latestSupportedTlsVersion: 'v1_2',
+      includeResourceData: false,
+      encryptionCertificate: null,
+      encryptionCertificateId: null,
+      notificationUrlAppId: null,
+    };
   };
 
   app.post('/subscriptions', { preHandler: admit }, async (request, reply) => {
     if (!claimsOf(request).roles.includes(SUBSCRIPTION_ROLE)) {
-      return sendGraphError(state, request, reply, 403, 'ExtensionError', 'Operation: Create; Exception: [Status Code: Forbidden; Reason: Access denied]');
+      return sendGraphError(
+        state,
+        request,
+        reply,
+        403,
+        'ExtensionError',
+        'Operation: Create; Exception: [Status Code: Forbidden; Reason: Access denied]',
+      );
     }
     const b = (request.body ?? {}) as Record<string, unknown>;
     const bad = (message: string, code = 'InvalidRequest') => sendGraphError(state, request, reply, 400, code, message);
     if (b.changeType !== 'updated') return bad('Subscription change type must be "updated" for drive root resources.');
     const m = typeof b.resource === 'string' ? ROOT_RESOURCE.exec(b.resource) : null;
     if (!m) return bad('Only the drive root can be subscribed to on OneDrive for Business.');
-    const found = m[1] ? state.model.user(decodeURIComponent(m[1])) : state.model.tenant.users.find((u) => u.drive?.id === m[2]);
-    if (!found?.drive) return sendGraphError(state, request, reply, 404, 'itemNotFound', 'The resource could not be found.');
-    if (typeof b.notificationUrl !== 'string' || !/^https?:\/\//.test(b.notificationUrl)) return bad('notificationUrl must be an http(s) URL.');
-    if (b.clientState !== undefined && (typeof b.clientState !== 'string' || b.clientState.length > 128)) return bad('clientState must be at most 128 characters.');
+    const found = m[1]
+      ? state.model.user(decodeURIComponent(m[1]))
+      : state.model.tenant.users.find((u) => u.drive?.id === m[2]);
+    if (!found?.drive)
+      return sendGraphError(state, request, reply, 404, 'itemNotFound', 'The resource could not be found.');
+    if (typeof b.notificationUrl !== 'string' || !/^https?:\/\//.test(b.notificationUrl))
+      return bad('notificationUrl must be an http(s) URL.');
+    if (b.clientState !== undefined && (typeof b.clientState !== 'string' || b.clientState.length > 128))
+      return bad('clientState must be at most 128 characters.');
     const expires = typeof b.expirationDateTime === 'string' ? Date.parse(b.expirationDateTime) : Number.NaN;
-    if (Number.isNaN(expires) || expires <= state.now().getTime()) return bad('expirationDateTime must be in the future.');
+    if (Number.isNaN(expires) || expires <= state.now().getTime())
+      return bad('expirationDateTime must be in the future.');
     if (expires > state.now().getTime() + subs.faults.maxMinutes * 60_000) {
-      return bad(`Subscription expiration can only be ${subs.faults.maxMinutes} minutes in the future.`, 'ExtensionError');
+      return bad(
+        `Subscription expiration can only be ${subs.faults.maxMinutes} minutes in the future.`,
+        'ExtensionError',
+      );
     }
     const lifecycle = typeof b.lifecycleNotificationUrl === 'string' ? b.lifecycleNotificationUrl : undefined;
     for (const url of [b.notificationUrl, ...(lifecycle ? [lifecycle] : [])]) {
-      if (!(await validate(url))) return bad('Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request.', 'ValidationError');
+      if (!(await validate(url)))
+        return bad(
+          'Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request.',
+          'ValidationError',
+        );
     }
     const claims = claimsOf(request);
     const sub: GraphSubscription = {
@@ -228,7 +270,9 @@ export function registerSubscriptionRoutes(app: FastifyInstance, state: SandboxS
       creatorId: claims.appid,
     };
     store.set(sub.id, sub);
-    return reply.code(201).send({ '@odata.context': `${state.graphUrl}/$metadata#subscriptions/$entity`, ...view(sub) });
+    return reply
+      .code(201)
+      .send({ '@odata.context': `${state.graphUrl}/$metadata#subscriptions/$entity`, ...view(sub) });
   });
 
   app.patch('/subscriptions/:id', { preHandler: admit }, async (request, reply) => {
@@ -237,13 +281,35 @@ export function registerSubscriptionRoutes(app: FastifyInstance, state: SandboxS
     if (!sub) return sendGraphError(state, request, reply, 404, 'ResourceNotFound', 'The object was not found.');
     const b = (request.body ?? {}) as Record<string, unknown>;
     if (typeof b.expirationDateTime !== 'string' && typeof b.notificationUrl !== 'string') {
-      return sendGraphError(state, request, reply, 400, 'InvalidRequest', "Subscription must contain either the 'expirationDateTime' or 'notificationUrl' property and its value.");
+      return sendGraphError(
+        state,
+        request,
+        reply,
+        400,
+        'InvalidRequest',
+        "Subscription must contain either the 'expirationDateTime' or 'notificationUrl' property and its value.",
+      );
     }
     if (typeof b.expirationDateTime === 'string') {
       const expires = Date.parse(b.expirationDateTime);
-      if (Number.isNaN(expires) || expires <= state.now().getTime()) return sendGraphError(state, request, reply, 400, 'InvalidRequest', 'expirationDateTime must be in the future.');
+      if (Number.isNaN(expires) || expires <= state.now().getTime())
+        return sendGraphError(
+          state,
+          request,
+          reply,
+          400,
+          'InvalidRequest',
+          'expirationDateTime must be in the future.',
+        );
       if (expires > state.now().getTime() + subs.faults.maxMinutes * 60_000) {
-        return sendGraphError(state, request, reply, 400, 'ExtensionError', `Subscription expiration can only be ${subs.faults.maxMinutes} minutes in the future.`);
+        return sendGraphError(
+          state,
+          request,
+          reply,
+          400,
+          'ExtensionError',
+          `Subscription expiration can only be ${subs.faults.maxMinutes} minutes in the future.`,
+        );
       }
       sub.expirationDateTime = new Date(expires).toISOString();
     }
@@ -253,12 +319,16 @@ export function registerSubscriptionRoutes(app: FastifyInstance, state: SandboxS
   app.delete('/subscriptions/:id', { preHandler: admit }, async (request, reply) => {
     subs.list();
     const id = (request.params as { id: string }).id;
-    if (!store.delete(id)) return sendGraphError(state, request, reply, 404, 'ResourceNotFound', 'The object was not found.');
+    if (!store.delete(id))
+      return sendGraphError(state, request, reply, 404, 'ResourceNotFound', 'The object was not found.');
     return reply.code(204).send();
   });
 
   app.get('/subscriptions', { preHandler: admit }, async (_request, reply) => {
-    return reply.send({ '@odata.context': `${state.graphUrl}/$metadata#subscriptions`, value: subs.list().map((s) => view(s, false)) });
+    return reply.send({
+      '@odata.context': `${state.graphUrl}/$metadata#subscriptions`,
+      value: subs.list().map((s) => view(s, false)),
+    });
   });
 }
 

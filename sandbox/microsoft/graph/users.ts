@@ -28,28 +28,57 @@ export function registerUserRoutes(app: FastifyInstance, state: SandboxState): v
   graphGet(app, state, '/users', { ru: usersCost, permission: 'User.Read.All' }, async (request, reply) => {
     const q = queryOf(request);
     if (q.$filter !== undefined || q.$search !== undefined || q.$orderby !== undefined) {
-      return sendGraphError(state, request, reply, 400, 'Request_UnsupportedQuery', 'The sandbox does not implement $filter, $search or $orderby on users.');
+      return sendGraphError(
+        state,
+        request,
+        reply,
+        400,
+        'Request_UnsupportedQuery',
+        'The sandbox does not implement $filter, $search or $orderby on users.',
+      );
     }
     let top = DEFAULT_TOP;
     if (q.$top !== undefined) {
       top = Number(q.$top);
       if (!Number.isInteger(top) || top < 1 || top > MAX_TOP) {
-        return sendGraphError(state, request, reply, 400, 'Request_UnsupportedQuery', `Invalid page size specified: '${q.$top}'. Must be between 1 and ${MAX_TOP} inclusive.`);
+        return sendGraphError(
+          state,
+          request,
+          reply,
+          400,
+          'Request_UnsupportedQuery',
+          `Invalid page size specified: '${q.$top}'. Must be between 1 and ${MAX_TOP} inclusive.`,
+        );
       }
     }
     const select = parseSelect(q.$select);
     const invalid = select?.find((p) => !USER_PROPERTIES.has(p));
     if (invalid) {
-      return sendGraphError(state, request, reply, 400, 'Request_BadRequest', `Parsing OData Select and Expand failed: Could not find a property named '${invalid}' on type 'microsoft.graph.user'.`);
+      return sendGraphError(
+        state,
+        request,
+        reply,
+        400,
+        'Request_BadRequest',
+        `Parsing OData Select and Expand failed: Could not find a property named '${invalid}' on type 'microsoft.graph.user'.`,
+      );
     }
     const singleOnly = select?.find((p) => SINGLE_USER_ONLY.has(p));
     if (singleOnly) {
-      return sendGraphError(state, request, reply, 501, 'NotImplemented', `The '${singleOnly}' property can only be selected when getting a single user.`);
+      return sendGraphError(
+        state,
+        request,
+        reply,
+        501,
+        'NotImplemented',
+        `The '${singleOnly}' property can only be selected when getting a single user.`,
+      );
     }
     let offset = 0;
     if (q.$skiptoken !== undefined) {
       const cursor = state.keys.unseal<UsersCursor>(q.$skiptoken);
-      if (!cursor || cursor.k !== 'users') return sendGraphError(state, request, reply, 400, 'Request_BadRequest', 'Invalid $skiptoken.');
+      if (!cursor || cursor.k !== 'users')
+        return sendGraphError(state, request, reply, 400, 'Request_BadRequest', 'Invalid $skiptoken.');
       offset = cursor.o;
     }
     const users = state.model.tenant.users;
@@ -58,7 +87,12 @@ export function registerUserRoutes(app: FastifyInstance, state: SandboxState): v
       const skiptoken = state.keys.seal({ k: 'users', o: 0, e: 1 } satisfies UsersCursor);
       return sendOData(reply, {
         '@odata.context': `${state.graphUrl}/$metadata#users`,
-        '@odata.nextLink': `${state.graphUrl}/users?${odataQuery([['$select', q.$select], ['$top', q.$top], ['$count', q.$count], ['$skiptoken', skiptoken]])}`,
+        '@odata.nextLink': `${state.graphUrl}/users?${odataQuery([
+          ['$select', q.$select],
+          ['$top', q.$top],
+          ['$count', q.$count],
+          ['$skiptoken', skiptoken],
+        ])}`,
         value: [],
       });
     }
@@ -69,9 +103,18 @@ export function registerUserRoutes(app: FastifyInstance, state: SandboxState): v
     if (q.$count === 'true' && offset === 0) body['@odata.count'] = users.length;
     if (offset + top < users.length) {
       const skiptoken = state.keys.seal({ k: 'users', o: offset + top } satisfies UsersCursor);
-      body['@odata.nextLink'] = `${state.graphUrl}/users?${odataQuery([['$select', q.$select], ['$top', q.$top], ['$count', q.$count], ['$skiptoken', skiptoken]])}`;
+      body['@odata.nextLink'] = `${state.graphUrl}/users?${odataQuery([
+        ['$select', q.$select],
+        ['$top', q.$top],
+        ['$count', q.$count],
+        ['$skiptoken', skiptoken],
+      ])}`;
     }
-    body.value = page.map((u) => (state.variance ? state.variance.reshape(userJson(u, select), OPTIONAL_USER_PROPERTIES, u.id) : userJson(u, select)));
+    body.value = page.map((u) =>
+      state.variance
+        ? state.variance.reshape(userJson(u, select), OPTIONAL_USER_PROPERTIES, u.id)
+        : userJson(u, select),
+    );
     return sendOData(reply, body);
   });
 
@@ -82,15 +125,28 @@ export function registerUserRoutes(app: FastifyInstance, state: SandboxState): v
     const select = parseSelect(queryOf(request).$select);
     const invalid = select?.find((p) => !USER_PROPERTIES.has(p));
     if (invalid) {
-      return sendGraphError(state, request, reply, 400, 'Request_BadRequest', `Parsing OData Select and Expand failed: Could not find a property named '${invalid}' on type 'microsoft.graph.user'.`);
+      return sendGraphError(
+        state,
+        request,
+        reply,
+        400,
+        'Request_BadRequest',
+        `Parsing OData Select and Expand failed: Could not find a property named '${invalid}' on type 'microsoft.graph.user'.`,
+      );
     }
-    return sendOData(reply, { '@odata.context': `${state.graphUrl}/$metadata#users/$entity`, ...userJson(user, select) });
+    return sendOData(reply, {
+      '@odata.context': `${state.graphUrl}/$metadata#users/$entity`,
+      ...userJson(user, select),
+    });
   });
 
   graphGet(app, state, '/me', { ru: 1, permission: 'delegated' }, async (request, reply) => {
     const user = state.model.user(claimsOf(request).oid ?? '');
     if (!user) return sendUserNotFound(state, request, reply, claimsOf(request).oid ?? '');
-    return sendOData(reply, { '@odata.context': `${state.graphUrl}/$metadata#users/$entity`, ...userJson(user, parseSelect(queryOf(request).$select)) });
+    return sendOData(reply, {
+      '@odata.context': `${state.graphUrl}/$metadata#users/$entity`,
+      ...userJson(user, parseSelect(queryOf(request).$select)),
+    });
   });
 
   for (const prefix of DRIVE_PREFIXES) {

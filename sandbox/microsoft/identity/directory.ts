@@ -23,7 +23,11 @@ export interface OtherTenant {
 export function otherTenantOf(seed: number): OtherTenant {
   const rng = new SeededRandom(seed ^ 0x0f4b1c);
   const domain = `fabrikam-sandbox-${seed}.onmicrosoft.com`;
-  return { id: rng.guid(), domain, admin: { id: rng.guid(), userPrincipalName: `admin@${domain}`, displayName: 'Fabrikam Admin' } };
+  return {
+    id: rng.guid(),
+    domain,
+    admin: { id: rng.guid(), userPrincipalName: `admin@${domain}`, displayName: 'Fabrikam Admin' },
+  };
 }
 
 /** Whoever the authorize endpoint signed in, with what their tokens say about them. */
@@ -64,7 +68,8 @@ export function signedInById(state: SandboxState, userId: string): SignedIn | un
 /** Without a (known) hint the demo tenant's admin signs in, as before there was a second organisation. */
 export function signedInByHint(state: SandboxState, hint: string | undefined): SignedIn {
   const other = state.otherTenant.admin;
-  if (hint && (hint.toLowerCase() === other.userPrincipalName.toLowerCase() || hint === other.id)) return signedInById(state, other.id)!;
+  if (hint && (hint.toLowerCase() === other.userPrincipalName.toLowerCase() || hint === other.id))
+    return signedInById(state, other.id)!;
   const user = (hint ? state.model.user(hint) : undefined) ?? state.model.tenant.users[0];
   return signedInById(state, user.id)!;
 }

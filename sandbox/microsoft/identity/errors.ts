@@ -27,7 +27,13 @@ export function correlationIdOf(request: FastifyRequest): string {
   return query['client-request-id'] ?? (typeof header === 'string' ? header : undefined) ?? randomUUID();
 }
 
-export function describeAad(state: SandboxState, code: number, text: string, correlationId: string, traceId: string): string {
+export function describeAad(
+  state: SandboxState,
+  code: number,
+  text: string,
+  correlationId: string,
+  traceId: string,
+): string {
   return `AADSTS${code}: ${text} Trace ID: ${traceId} Correlation ID: ${correlationId} Timestamp: ${aadTimestamp(state.now())}`;
 }
 
@@ -67,7 +73,9 @@ export function sendAadErrorPage(state: SandboxState, reply: FastifyReply, code:
     .code(400)
     .header('content-type', 'text/html; charset=utf-8')
     .header('x-ms-request-id', traceId)
-    .send(`<!DOCTYPE html><html><head><title>Sign in to your account</title></head><body><h1>Sorry, but we're having trouble signing you in.</h1><p id="error">${escaped}</p><p>Trace ID: ${traceId}</p><p>Timestamp: ${aadTimestamp(state.now())}</p></body></html>`);
+    .send(
+      `<!DOCTYPE html><html><head><title>Sign in to your account</title></head><body><h1>Sorry, but we're having trouble signing you in.</h1><p id="error">${escaped}</p><p>Trace ID: ${traceId}</p><p>Timestamp: ${aadTimestamp(state.now())}</p></body></html>`,
+    );
 }
 
 export function validRedirectUri(state: SandboxState, value: string | undefined): value is string {
@@ -81,7 +89,11 @@ export function validRedirectUri(state: SandboxState, value: string | undefined)
   }
 }
 
-export function withQuery(base: string, params: Array<[string, string | undefined]>, mode: 'query' | 'fragment' = 'query'): string {
+export function withQuery(
+  base: string,
+  params: Array<[string, string | undefined]>,
+  mode: 'query' | 'fragment' = 'query',
+): string {
   const search = new URLSearchParams();
   for (const [key, value] of params) if (value !== undefined) search.append(key, value);
   if (mode === 'fragment') return `${base}#${search.toString()}`;

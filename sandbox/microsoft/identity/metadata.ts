@@ -8,7 +8,15 @@ export function registerMetadataRoutes(app: FastifyInstance, state: SandboxState
     const segment = (request.params as { tenant: string }).tenant;
     const ref = resolveTenant(state, segment);
     if (!ref) {
-      return sendAadError(state, request, reply, 400, 'invalid_tenant', 90002, `Tenant '${segment}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`);
+      return sendAadError(
+        state,
+        request,
+        reply,
+        400,
+        'invalid_tenant',
+        90002,
+        `Tenant '${segment}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`,
+      );
     }
     // For the multi-tenant aliases the issuer keeps the literal "{tenantid}" placeholder, as Entra's does.
     const issuerTenant = ref.kind === 'tenant' ? ref.id : '{tenantid}';
@@ -30,7 +38,27 @@ export function registerMetadataRoutes(app: FastifyInstance, state: SandboxState
       http_logout_supported: true,
       frontchannel_logout_supported: true,
       end_session_endpoint: `${base}/oauth2/v2.0/logout`,
-      claims_supported: ['sub', 'iss', 'cloud_instance_name', 'cloud_instance_host_name', 'cloud_graph_host_name', 'msgraph_host', 'aud', 'exp', 'iat', 'auth_time', 'acr', 'nonce', 'preferred_username', 'name', 'tid', 'ver', 'at_hash', 'c_hash', 'email'],
+      claims_supported: [
+        'sub',
+        'iss',
+        'cloud_instance_name',
+        'cloud_instance_host_name',
+        'cloud_graph_host_name',
+        'msgraph_host',
+        'aud',
+        'exp',
+        'iat',
+        'auth_time',
+        'acr',
+        'nonce',
+        'preferred_username',
+        'name',
+        'tid',
+        'ver',
+        'at_hash',
+        'c_hash',
+        'email',
+      ],
       kerberos_endpoint: `${base}/kerberos`,
       tenant_region_scope: 'EU',
       cloud_instance_name: 'microsoftonline.com',

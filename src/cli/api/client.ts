@@ -1,4 +1,9 @@
-import { createCustodyClient, CustodyApiError, type CustodyClient, type CustodyClientOptions } from '../../../client/src/index.ts';
+import {
+  createCustodyClient,
+  CustodyApiError,
+  type CustodyClient,
+  type CustodyClientOptions,
+} from '../../../client/src/index.ts';
 import { CliError } from '../errors.ts';
 
 export { CustodyApiError };
@@ -16,7 +21,10 @@ export function connect(
   return {
     baseUrl,
     async run(what, fn) {
-      if (!client) throw new CliError('not logged in: run `custody login --url <url> --client-id <id> --client-secret <secret>` first');
+      if (!client)
+        throw new CliError(
+          'not logged in: run `custody login --url <url> --client-id <id> --client-secret <secret>` first',
+        );
       try {
         return await fn(client);
       } catch (err) {
@@ -35,14 +43,20 @@ export interface Api {
 function cliErrorOf(err: unknown, what: string, baseUrl: string): Error {
   if (err instanceof CliError || (err as Error).name === 'AbortError') return err as Error;
   if (err instanceof CustodyApiError) {
-    const pointer = typeof err.body === 'object' && err.body && 'source' in err.body && err.body.source ? ` (${err.body.source.pointer})` : '';
+    const pointer =
+      typeof err.body === 'object' && err.body && 'source' in err.body && err.body.source
+        ? ` (${err.body.source.pointer})`
+        : '';
     const code = err.code && !('source' in ((err.body as object) ?? {})) ? `${err.code}: ` : '';
     const hint = err.status === 401 ? ' (run `custody login` again?)' : '';
     return new ApiError(`${what} failed: ${err.status} ${code}${err.detail}${pointer}${hint}`, err.status);
   }
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   if (err instanceof TypeError && cause) {
-    const why = cause.code === 'ECONNREFUSED' ? 'connection refused (is `custody serve` running there?)' : (cause.code ?? cause.message);
+    const why =
+      cause.code === 'ECONNREFUSED'
+        ? 'connection refused (is `custody serve` running there?)'
+        : (cause.code ?? cause.message);
     return new CliError(`cannot reach ${baseUrl}: ${why}`);
   }
   return err as Error;

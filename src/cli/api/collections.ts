@@ -19,7 +19,10 @@ function readFilters(file: string): unknown {
   try {
     text = fs.readFileSync(file === '-' ? 0 : file, 'utf8');
   } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, EXIT.usage);
+    throw new CliError(
+      `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      EXIT.usage,
+    );
   }
   try {
     return JSON.parse(text);
@@ -33,7 +36,9 @@ function indent(text: string, by: string): string {
 }
 
 export function registerCollectionCommands(program: Command, setExit: (code: number) => void): void {
-  const collections = program.command('collections').description('create, pair, filter, start, inspect and delete collections');
+  const collections = program
+    .command('collections')
+    .description('create, pair, filter, start, inspect and delete collections');
   collections
     .command('list')
     .description("list the account's collections")
@@ -43,7 +48,14 @@ export function registerCollectionCommands(program: Command, setExit: (code: num
       if (globals(cmd).json) printJson(rows);
       else
         printTable(
-          rows.map((c) => ({ id: c.onna_id, name: c.name, type: c.type, status: c.sync_status, sync: c.type_sync, workspace: c.onna_parent_id })),
+          rows.map((c) => ({
+            id: c.onna_id,
+            name: c.name,
+            type: c.type,
+            status: c.sync_status,
+            sync: c.type_sync,
+            workspace: c.onna_parent_id,
+          })),
           ['id', 'name', 'type', 'status', 'sync', 'workspace'],
         );
     });
@@ -55,7 +67,10 @@ export function registerCollectionCommands(program: Command, setExit: (code: num
       const c = await apiFor(cmd).getCollection(id);
       if (globals(cmd).json) return printJson(c);
       const run = c.latest_run;
-      const filters = c.sync_filters === null || c.sync_filters === undefined ? '  filters: none saved' : `  filters:\n${indent(JSON.stringify(c.sync_filters, null, 2), '    ')}`;
+      const filters =
+        c.sync_filters === null || c.sync_filters === undefined
+          ? '  filters: none saved'
+          : `  filters:\n${indent(JSON.stringify(c.sync_filters, null, 2), '    ')}`;
       const lines = [
         `${c.name} (${c.onna_id})`,
         `  type ${c.type}, sync ${c.type_sync}, status ${c.sync_status}${c.status_reason ? ` (${c.status_reason})` : ''}`,
@@ -70,10 +85,20 @@ export function registerCollectionCommands(program: Command, setExit: (code: num
     .description('create a collection in a workspace, bound to a wallet; prints its id')
     .requiredOption('--workspace <id>', 'the workspace')
     .requiredOption('--name <name>', 'the collection name')
-    .addOption(new Option('--type <type>', 'the collection type: conf (Zoom) or edrive (OneDrive)').makeOptionMandatory())
-    .requiredOption('--credential <wallet_id>', 'a wallet of the same type (`custody wallets create`, `custody wallets list`)')
+    .addOption(
+      new Option('--type <type>', 'the collection type: conf (Zoom) or edrive (OneDrive)').makeOptionMandatory(),
+    )
+    .requiredOption(
+      '--credential <wallet_id>',
+      'a wallet of the same type (`custody wallets create`, `custody wallets list`)',
+    )
     .action(async (opts: { workspace: string; name: string; type: string; credential: string }, cmd: Command) => {
-      const created = await apiFor(cmd).createCollection({ name: opts.name, onna_parent_id: opts.workspace, type: opts.type, credential_id: opts.credential });
+      const created = await apiFor(cmd).createCollection({
+        name: opts.name,
+        onna_parent_id: opts.workspace,
+        type: opts.type,
+        credential_id: opts.credential,
+      });
       if (globals(cmd).json) printJson(created);
       else result(created.onna_id);
     });
@@ -84,7 +109,11 @@ export function registerCollectionCommands(program: Command, setExit: (code: num
     )
     .argument('<collection>', 'collection id')
     .option('--open', 'open the consent URL in the default browser')
-    .option('--redirect-to <url>', "where the browser comes back: a loopback URL on the account's redirect allowlist, which this command listens at", DEFAULT_CALLBACK)
+    .option(
+      '--redirect-to <url>',
+      "where the browser comes back: a loopback URL on the account's redirect allowlist, which this command listens at",
+      DEFAULT_CALLBACK,
+    )
     .option('--timeout <seconds>', 'give up after this long (a consent URL is valid for 10 minutes)', seconds, 600)
     .action(async (id: string, opts: { open?: boolean; redirectTo: string; timeout: number }, cmd: Command) => {
       const api = apiFor(cmd);
@@ -104,11 +133,15 @@ export function registerCollectionCommands(program: Command, setExit: (code: num
     .command('filters')
     .description("save a collection's sync filters from a JSON file (--file), or print them (--show)")
     .argument('<collection>', 'collection id')
-    .option('--file <json>', 'the whole filter object of the collection type (`-` reads stdin); replaces the saved filters')
+    .option(
+      '--file <json>',
+      'the whole filter object of the collection type (`-` reads stdin); replaces the saved filters',
+    )
     .option('--show', 'print the saved filters as JSON')
     .addOption(new Option('--sync <type_sync>', 'also set the sync type').choices(['one', 'auto', 'arch']))
     .action(async (id: string, opts: { file?: string; show?: boolean; sync?: string }, cmd: Command) => {
-      if (!opts.file && !opts.show) throw new CliError('say what to do: --file <json> saves filters, --show prints them', EXIT.usage);
+      if (!opts.file && !opts.show)
+        throw new CliError('say what to do: --file <json> saves filters, --show prints them', EXIT.usage);
       const api = apiFor(cmd);
       if (opts.file) {
         const filters = readFilters(opts.file);
@@ -133,14 +166,19 @@ export function registerCollectionCommands(program: Command, setExit: (code: num
         return;
       }
       if (!json) say(`${started.created ? 'Started' : 'Following the active'} run ${started.run_id}…`);
-      const run = await watchRun(api, id, started.run_id, { intervalMs: opts.interval, bars: !json && Boolean(process.stderr.isTTY) });
+      const run = await watchRun(api, id, started.run_id, {
+        intervalMs: opts.interval,
+        bars: !json && Boolean(process.stderr.isTTY),
+      });
       if (json) printJson(run);
       else result(describeRun(run));
       setExit(exitCodeFor(run.status));
     });
   collections
     .command('delete')
-    .description('delete a collection with its items, runs and content (permanent; refused while a legal hold covers it)')
+    .description(
+      'delete a collection with its items, runs and content (permanent; refused while a legal hold covers it)',
+    )
     .argument('<collection>', 'collection id')
     .action(async (id: string, _opts, cmd: Command) => {
       await apiFor(cmd).deleteCollection(id);

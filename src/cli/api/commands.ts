@@ -26,10 +26,11 @@ export function registerApiCommands(program: Command, setExit: (code: number) =>
       forgetToken(cli.configDir);
       // the token that proves the credentials is the one the next commands use
       let token: { access_token: string; expires_at: number } | undefined;
-      await connect(url, { clientId: opts.clientId, clientSecret: opts.clientSecret }, { onTokens: (pair, expiresAt) => (token = { access_token: pair.access_token, expires_at: expiresAt }) }).run(
-        'sign-in',
-        (c) => c.signIn(),
-      );
+      await connect(
+        url,
+        { clientId: opts.clientId, clientSecret: opts.clientSecret },
+        { onTokens: (pair, expiresAt) => (token = { access_token: pair.access_token, expires_at: expiresAt }) },
+      ).run('sign-in', (c) => c.signIn());
       const file = writeProfile(cli.configDir, { url, client_id: opts.clientId, client_secret: opts.clientSecret });
       if (token) writeToken(cli.configDir, { url, client_id: opts.clientId, ...token });
       if (globals(cmd).json) printJson({ url, client_id: opts.clientId, profile: file });
@@ -43,7 +44,11 @@ export function registerApiCommands(program: Command, setExit: (code: number) =>
     .action(async (_opts, cmd: Command) => {
       const rows = await apiFor(cmd).listWorkspaces();
       if (globals(cmd).json) printJson(rows);
-      else printTable(rows.map((w) => ({ id: w.onna_id, name: w.name, created: w.creation_datetime, description: w.description })), ['id', 'name', 'created', 'description']);
+      else
+        printTable(
+          rows.map((w) => ({ id: w.onna_id, name: w.name, created: w.creation_datetime, description: w.description })),
+          ['id', 'name', 'created', 'description'],
+        );
     });
   workspaces
     .command('create')
@@ -57,7 +62,9 @@ export function registerApiCommands(program: Command, setExit: (code: number) =>
     });
   workspaces
     .command('delete')
-    .description('delete a workspace with its collections, items and content (permanent; refused while a legal hold covers it)')
+    .description(
+      'delete a workspace with its collections, items and content (permanent; refused while a legal hold covers it)',
+    )
     .argument('<workspace>', 'workspace id')
     .action(async (id: string, _opts, cmd: Command) => {
       await apiFor(cmd).deleteWorkspace(id);
@@ -65,7 +72,9 @@ export function registerApiCommands(program: Command, setExit: (code: number) =>
       else result(`deleted workspace ${id}`);
     });
 
-  const wallets = program.command('wallets').description('the provider connections (wallets) collections are paired through');
+  const wallets = program
+    .command('wallets')
+    .description('the provider connections (wallets) collections are paired through');
   wallets
     .command('list')
     .description("list the account's wallets (never any secret)")
@@ -74,18 +83,35 @@ export function registerApiCommands(program: Command, setExit: (code: number) =>
       if (globals(cmd).json) printJson(rows);
       else
         printTable(
-          rows.map((w) => ({ id: w.onna_id, name: w.name, type: w.config_type, paired: w.paired ? (w.paired_datetime ?? 'yes') : 'no', created: w.creation_datetime })),
+          rows.map((w) => ({
+            id: w.onna_id,
+            name: w.name,
+            type: w.config_type,
+            paired: w.paired ? (w.paired_datetime ?? 'yes') : 'no',
+            created: w.creation_datetime,
+          })),
           ['id', 'name', 'type', 'paired', 'created'],
         );
     });
   wallets
     .command('create')
-    .description('create an empty wallet for a collection type; prints its id (pair it with `custody collections pair`)')
+    .description(
+      'create an empty wallet for a collection type; prints its id (pair it with `custody collections pair`)',
+    )
     .requiredOption('--name <name>', 'a name to recognise it by')
-    .addOption(new Option('--type <type>', 'the collection type it serves: conf (Zoom) or edrive (OneDrive)').makeOptionMandatory())
+    .addOption(
+      new Option(
+        '--type <type>',
+        'the collection type it serves: conf (Zoom) or edrive (OneDrive)',
+      ).makeOptionMandatory(),
+    )
     .option('--credential-type <name>', 'credential_type_name', 'Datasource')
     .action(async (opts: { name: string; type: string; credentialType: string }, cmd: Command) => {
-      const created = await apiFor(cmd).createWallet({ name: opts.name, config_type: opts.type, credential_type_name: opts.credentialType });
+      const created = await apiFor(cmd).createWallet({
+        name: opts.name,
+        config_type: opts.type,
+        credential_type_name: opts.credentialType,
+      });
       if (globals(cmd).json) printJson(created);
       else result(created.onna_id);
     });

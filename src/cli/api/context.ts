@@ -31,7 +31,13 @@ export function apiFor(cmd: Command): CustodyApi {
       { clientId: profile.client_id, clientSecret: profile.client_secret },
       {
         token: kept ? { access_token: kept.access_token, expires_at: kept.expires_at } : undefined,
-        onTokens: (pair, expiresAt) => writeToken(cli.configDir, { url, client_id: profile.client_id, access_token: pair.access_token, expires_at: expiresAt }),
+        onTokens: (pair, expiresAt) =>
+          writeToken(cli.configDir, {
+            url,
+            client_id: profile.client_id,
+            access_token: pair.access_token,
+            expires_at: expiresAt,
+          }),
       },
     ),
   );

@@ -90,7 +90,11 @@ export class CustodyApi {
 
   listWorkspaces(): Promise<Workspace[]> {
     return this.api.run('GET /v1/workspaces', (c) =>
-      collect(c.each(async (cursor) => page(await c.ok(c.api.GET('/v1/workspaces', { params: { query: { cursor, limit: LIMIT } } }))))),
+      collect(
+        c.each(async (cursor) =>
+          page(await c.ok(c.api.GET('/v1/workspaces', { params: { query: { cursor, limit: LIMIT } } }))),
+        ),
+      ),
     );
   }
 
@@ -100,12 +104,17 @@ export class CustodyApi {
 
   /** `GET /v1/collections` where the server has it, else every workspace's collections. */
   async listCollections(workspaceId?: string): Promise<Collection[]> {
-    if (workspaceId) return this.api.run(`GET /v1/workspaces/${workspaceId}/collections`, (c) => workspaceCollections(c, workspaceId));
+    if (workspaceId)
+      return this.api.run(`GET /v1/workspaces/${workspaceId}/collections`, (c) => workspaceCollections(c, workspaceId));
     return this.api.run('list collections', async (c) => {
       const all = await rawPages<Collection>(c, '/v1/collections');
       if (all) return all;
       const out: Collection[] = [];
-      for (const w of await collect(c.each(async (cursor) => page(await c.ok(c.api.GET('/v1/workspaces', { params: { query: { cursor, limit: LIMIT } } })))))) {
+      for (const w of await collect(
+        c.each(async (cursor) =>
+          page(await c.ok(c.api.GET('/v1/workspaces', { params: { query: { cursor, limit: LIMIT } } }))),
+        ),
+      )) {
         out.push(...(await workspaceCollections(c, w.onna_id)));
       }
       return out;
@@ -113,32 +122,61 @@ export class CustodyApi {
   }
 
   getCollection(id: string): Promise<Collection> {
-    return this.api.run(`GET /v1/collections/${id}`, (c) => c.ok(c.api.GET('/v1/collections/{id}', { params: { path: { id } } })) as Promise<Collection>);
+    return this.api.run(
+      `GET /v1/collections/${id}`,
+      (c) => c.ok(c.api.GET('/v1/collections/{id}', { params: { path: { id } } })) as Promise<Collection>,
+    );
   }
 
-  createCollection(body: { name: string; onna_parent_id: string; type: string; credential_id: string }): Promise<{ onna_id: string; type: string }> {
+  createCollection(body: {
+    name: string;
+    onna_parent_id: string;
+    type: string;
+    credential_id: string;
+  }): Promise<{ onna_id: string; type: string }> {
     return this.api.run('POST /v1/collections', (c) => c.ok(c.api.POST('/v1/collections', { body })));
   }
 
   startCollection(id: string): Promise<{ run_id: string; created: boolean; sync_status: string }> {
-    return this.api.run(`POST /v1/collections/${id}/start`, (c) => c.ok(c.api.POST('/v1/collections/{id}/start', { params: { path: { id } } })));
+    return this.api.run(`POST /v1/collections/${id}/start`, (c) =>
+      c.ok(c.api.POST('/v1/collections/{id}/start', { params: { path: { id } } })),
+    );
   }
 
   /** The manifest as a stream. */
   manifest(id: string, format: 'csv' | 'json'): Promise<Response> {
-    return this.api.run(`GET /v1/collections/${id}/manifest`, (c) => ok(c.fetch(`/v1/collections/${enc(id)}/manifest?format=${format}`)));
+    return this.api.run(`GET /v1/collections/${id}/manifest`, (c) =>
+      ok(c.fetch(`/v1/collections/${enc(id)}/manifest?format=${format}`)),
+    );
   }
 
   /** Export calls (issue 24) through the authenticated client; the answer is checked for a 2xx. */
-  exportCall(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    const init: RequestInit = { method, headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) }, ...(body !== undefined && { body: JSON.stringify(body) }) };
+  exportCall(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    const init: RequestInit = {
+      method,
+      headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    };
     return this.api.run(`${method} ${path}`, (c) => ok(c.fetch(path, init)));
   }
 
   listItems(id: string, query: { kind?: string; custodian?: string }, max: number): Promise<Item[]> {
     return this.api.run(`GET /v1/collections/${id}/items`, (c) =>
       collect(
-        c.each(async (cursor) => page(await c.ok(c.api.GET('/v1/collections/{id}/items', { params: { path: { id }, query: { ...query, cursor, limit: LIMIT } } })))),
+        c.each(async (cursor) =>
+          page(
+            await c.ok(
+              c.api.GET('/v1/collections/{id}/items', {
+                params: { path: { id }, query: { ...query, cursor, limit: LIMIT } },
+              }),
+            ),
+          ),
+        ),
         max,
       ),
     );
@@ -152,7 +190,11 @@ export class CustodyApi {
     return this.api.run('GET /v1/wallet', (c) => rawPages<Wallet>(c, '/v1/wallet').then((rows) => rows ?? []));
   }
 
-  createWallet(body: { name: string; credential_type_name: string; config_type: string }): Promise<{ onna_id: string }> {
+  createWallet(body: {
+    name: string;
+    credential_type_name: string;
+    config_type: string;
+  }): Promise<{ onna_id: string }> {
     return this.call('POST', '/v1/wallet', body);
   }
 
@@ -174,7 +216,10 @@ export class CustodyApi {
 
   /** The provider consent URL (as JSON for every type: `Accept: application/json`). */
   authorizationUrl(type: string, redirectTo: string, state: string): Promise<{ authorization_url: string }> {
-    return this.call('GET', `/v1/collections/authorization_url/${enc(type)}?redirect_to=${enc(redirectTo)}&state=${enc(state)}`);
+    return this.call(
+      'GET',
+      `/v1/collections/authorization_url/${enc(type)}?redirect_to=${enc(redirectTo)}&state=${enc(state)}`,
+    );
   }
 
   pairCredentials(id: string, code: string): Promise<void> {
@@ -182,7 +227,9 @@ export class CustodyApi {
   }
 
   listRuns(id: string, max: number): Promise<RunSummary[]> {
-    return this.api.run(`GET /v1/collections/${id}/runs`, (c) => rawPages<RunSummary>(c, `/v1/collections/${enc(id)}/runs`, max, 'runs').then((rows) => rows ?? []));
+    return this.api.run(`GET /v1/collections/${id}/runs`, (c) =>
+      rawPages<RunSummary>(c, `/v1/collections/${enc(id)}/runs`, max, 'runs').then((rows) => rows ?? []),
+    );
   }
 
   getRun(id: string, runId: string): Promise<RunDetail> {
@@ -192,7 +239,9 @@ export class CustodyApi {
   /** The reconciliation as a response (JSON, or CSV with `rows`). */
   reconciliation(id: string, runId: string, csv?: 'custodians' | 'exceptions'): Promise<Response> {
     const query = csv ? `?format=csv&rows=${csv}` : '';
-    return this.api.run(`GET /v1/collections/${id}/runs/${runId}/reconciliation`, (c) => ok(c.fetch(`/v1/collections/${enc(id)}/runs/${enc(runId)}/reconciliation${query}`)));
+    return this.api.run(`GET /v1/collections/${id}/runs/${runId}/reconciliation`, (c) =>
+      ok(c.fetch(`/v1/collections/${enc(id)}/runs/${enc(runId)}/reconciliation${query}`)),
+    );
   }
 
   listHolds(status?: string): Promise<Hold[]> {
@@ -201,7 +250,12 @@ export class CustodyApi {
     );
   }
 
-  createHold(body: { name: string; description?: string; collection_ids?: string[]; workspace_id?: string }): Promise<{ onna_id: string }> {
+  createHold(body: {
+    name: string;
+    description?: string;
+    collection_ids?: string[];
+    workspace_id?: string;
+  }): Promise<{ onna_id: string }> {
     return this.call('POST', '/v1/legalhold/holds', body);
   }
 
@@ -211,7 +265,9 @@ export class CustodyApi {
 
   /** An item's content as a response (a Range header resumes a partial download). */
   itemContent(id: string, itemId: string, headers: Record<string, string> = {}): Promise<Response> {
-    return this.api.run(`GET /v1/collections/${id}/items/${itemId}/content`, (c) => ok(c.fetch(`/v1/collections/${enc(id)}/items/${enc(itemId)}/content`, { headers })));
+    return this.api.run(`GET /v1/collections/${id}/items/${itemId}/content`, (c) =>
+      ok(c.fetch(`/v1/collections/${enc(id)}/items/${enc(itemId)}/content`, { headers })),
+    );
   }
 
   getItem(id: string, itemId: string): Promise<Item> {
@@ -219,8 +275,14 @@ export class CustodyApi {
   }
 
   /** One page of a discovery list (users, folders, channels) as the server answers it. */
-  discovery<T>(id: string, list: 'users' | 'folders' | 'channels', query: Record<string, string | undefined>): Promise<T> {
-    const q = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+  discovery<T>(
+    id: string,
+    list: 'users' | 'folders' | 'channels',
+    query: Record<string, string | undefined>,
+  ): Promise<T> {
+    const q = new URLSearchParams(
+      Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined),
+    ).toString();
     return this.call('GET', `/v1/collections/${enc(id)}/${list}${q ? `?${q}` : ''}`);
   }
 
@@ -242,7 +304,10 @@ export class CustodyApi {
   /** The collection's live event stream (server-sent events); null when the server has none. */
   events(id: string, signal: AbortSignal): Promise<Response | null> {
     return this.api.run(`GET /v1/collections/${id}/events`, async (c) => {
-      const res = await c.fetch(`/v1/collections/${enc(id)}/events`, { signal, headers: { accept: 'text/event-stream' } });
+      const res = await c.fetch(`/v1/collections/${enc(id)}/events`, {
+        signal,
+        headers: { accept: 'text/event-stream' },
+      });
       if (res.status === 404) return (await res.body?.cancel(), null);
       return ok(Promise.resolve(res));
     });
@@ -255,12 +320,23 @@ function page<T>(body: { items: T[]; cursor: string | null }) {
 
 function workspaceCollections(c: CustodyClient, id: string): Promise<Collection[]> {
   return collect(
-    c.each(async (cursor) => page(await c.ok(c.api.GET('/v1/workspaces/{id}/collections', { params: { path: { id }, query: { cursor, limit: LIMIT } } })))),
+    c.each(async (cursor) =>
+      page(
+        await c.ok(
+          c.api.GET('/v1/workspaces/{id}/collections', { params: { path: { id }, query: { cursor, limit: LIMIT } } }),
+        ),
+      ),
+    ),
   );
 }
 
 /** Every page of a list the typed schema may not have yet; null when the server answers 404/405 (no such route). */
-async function rawPages<T>(c: CustodyClient, path: string, max = Infinity, key: 'items' | 'runs' = 'items'): Promise<T[] | null> {
+async function rawPages<T>(
+  c: CustodyClient,
+  path: string,
+  max = Infinity,
+  key: 'items' | 'runs' = 'items',
+): Promise<T[] | null> {
   const out: T[] = [];
   let cursor: string | null = null;
   const sep = path.includes('?') ? '&' : '?';

@@ -13,7 +13,12 @@ interface Page {
 }
 
 /** Every page of a discovery list: `conf` pages with offset/next_page_token, `edrive` users with marker/next_marker, folders with cursor/_next. */
-async function all(api: CustodyApi, id: string, list: 'users' | 'folders' | 'channels', query: Record<string, string | undefined>): Promise<Row[]> {
+async function all(
+  api: CustodyApi,
+  id: string,
+  list: 'users' | 'folders' | 'channels',
+  query: Record<string, string | undefined>,
+): Promise<Row[]> {
   const rows: Row[] = [];
   let page: Page;
   const next: Record<string, string | undefined> = {};
@@ -34,7 +39,9 @@ const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
 export function registerDiscoveryCommands(collections: Command): void {
   collections
     .command('users')
-    .description("the paired source's users: their ids are what a filter names (conf account_owners, edrive top-level keys)")
+    .description(
+      "the paired source's users: their ids are what a filter names (conf account_owners, edrive top-level keys)",
+    )
     .argument('<collection>', 'collection id')
     .action(async (id: string, _opts, cmd: Command) => {
       const rows = await all(apiFor(cmd), id, 'users', {});
@@ -42,8 +49,14 @@ export function registerDiscoveryCommands(collections: Command): void {
       printTable(
         rows.map((u) => {
           const d = (u.data ?? {}) as Record<string, unknown>;
-          const name = text(u.display_name) ?? ([text(d.first_name), text(d.last_name)].filter(Boolean).join(' ') || null);
-          return { id: u.id, name, email: text(u.mail) ?? text(u.user_principal_name) ?? text(d.email), status: text(d.status) };
+          const name =
+            text(u.display_name) ?? ([text(d.first_name), text(d.last_name)].filter(Boolean).join(' ') || null);
+          return {
+            id: u.id,
+            name,
+            email: text(u.mail) ?? text(u.user_principal_name) ?? text(d.email),
+            status: text(d.status),
+          };
         }),
         ['id', 'name', 'email', 'status'],
       );
@@ -58,7 +71,12 @@ export function registerDiscoveryCommands(collections: Command): void {
       const rows = await all(apiFor(cmd), id, 'folders', { user_id: opts.user, parent_id: opts.parent });
       if (globals(cmd).json) return printJson(rows);
       printTable(
-        rows.map((f) => ({ id: f.id, name: f.name, path: `/${((f.sorted_path_elements as Array<{ name: string }> | undefined) ?? []).map((p) => p.name).join('/')}`, size: f.size })),
+        rows.map((f) => ({
+          id: f.id,
+          name: f.name,
+          path: `/${((f.sorted_path_elements as Array<{ name: string }> | undefined) ?? []).map((p) => p.name).join('/')}`,
+          size: f.size,
+        })),
         ['id', 'name', 'path', 'size'],
       );
     });
@@ -70,6 +88,9 @@ export function registerDiscoveryCommands(collections: Command): void {
     .action(async (id: string, opts: { user: string }, cmd: Command) => {
       const rows = await all(apiFor(cmd), id, 'channels', { user: opts.user });
       if (globals(cmd).json) return printJson(rows);
-      printTable(rows.map((c) => ({ id: c.id, name: c.name, private: c.is_private })), ['id', 'name', 'private']);
+      printTable(
+        rows.map((c) => ({ id: c.id, name: c.name, private: c.is_private })),
+        ['id', 'name', 'private'],
+      );
     });
 }

@@ -40,57 +40,105 @@ async function loadKeys(source: string): Promise<{ keys: never[] }> {
   return parsed as { keys: never[] };
 }
 
-export function registerExportCommands(program: Command, apiFor: (cmd: Command) => CustodyApi, isJson: (cmd: Command) => boolean, setExit: (code: number) => void): void {
+export function registerExportCommands(
+  program: Command,
+  apiFor: (cmd: Command) => CustodyApi,
+  isJson: (cmd: Command) => boolean,
+  setExit: (code: number) => void,
+): void {
   const exports = program.command('exports').description('export a collection as a signed production package');
   exports
     .command('create')
     .description('queue an export; with --wait follow it and, with --output, download the package')
     .argument('<collection>', 'collection id')
     .addOption(new Option('--chat-format <format>', 'chat documents').choices(['rsmf', 'json']).default('rsmf'))
-    .addOption(new Option('--dedupe <scope>', 'suppress duplicate files').choices(['none', 'custodian', 'global']).default('none'))
+    .addOption(
+      new Option('--dedupe <scope>', 'suppress duplicate files')
+        .choices(['none', 'custodian', 'global'])
+        .default('none'),
+    )
     .option('--custodian <id...>', 'only these custodians')
     .option('--kind <kind...>', 'only these kinds')
     .option('--wait', 'wait until the export ends (progress bar on a terminal)')
     .option('--output <file>', 'with --wait: write the package here')
-    .action(async (collection: string, opts: { chatFormat: string; dedupe: string; custodian?: string[]; kind?: string[]; wait?: boolean; output?: string }, cmd: Command) => {
-      const api = apiFor(cmd);
-      const items = { ...(opts.custodian && { custodians: opts.custodian }), ...(opts.kind && { kinds: opts.kind }) };
-      const res = await api.exportCall('POST', `/v1/collections/${enc(collection)}/exports`, { items, chat_format: opts.chatFormat, dedupe: opts.dedupe });
-      const created = (await res.json()) as { export_id: string; status: string };
-      if (!opts.wait) {
-        if (isJson(cmd)) printJson(created);
-        else process.stdout.write(`${created.export_id}\n`);
-        return;
-      }
-      const bar = !isJson(cmd) && process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'export [{bar}] {value}/{total} documents', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
-      bar?.start(1, 0);
-      let view: ExportView;
-      for (;;) {
-        view = (await (await api.exportCall('GET', `/v1/collections/${enc(collection)}/exports/${enc(created.export_id)}`)).json()) as ExportView;
-        if (view.counts) bar?.setTotal(Math.max(1, view.counts.documents));
-        if (!['queued', 'running'].includes(view.status)) break;
-        await sleep(500);
-      }
-      if (view.counts) bar?.update(view.counts.documents);
-      bar?.stop();
-      if (view.status !== 'succeeded') {
-        setExit(EXIT.error);
-        if (isJson(cmd)) printJson(view);
-        else process.stderr.write(`export ${view.export_id} ${view.status}${view.error ? `: ${view.error}` : ''}\n`);
-        return;
-      }
-      if (opts.output) await download(api, collection, view.export_id, opts.output);
-      if (isJson(cmd)) printJson({ ...view, ...(opts.output && { file: opts.output }) });
-      else process.stdout.write(`export ${view.export_id} succeeded: ${view.counts?.documents ?? 0} documents, ${formatBytes(view.bytes ?? 0)}${opts.output ? ` -> ${opts.output}` : ''}\n`);
-    });
+    .action(
+      async (
+        collection: string,
+        opts: {
+          chatFormat: string;
+          dedupe: string;
+          custodian?: string[];
+          kind?: string[];
+          wait?: boolean;
+          output?: string;
+        },
+        cmd: Command,
+      ) => {
+        const api = apiFor(cmd);
+        const items = { ...(opts.custodian && { custodians: opts.custodian }), ...(opts.kind && { kinds: opts.kind }) };
+        const res = await api.exportCall('POST', `/v1/collections/${enc(collection)}/exports`, {
+          items,
+          chat_format: opts.chatFormat,
+          dedupe: opts.dedupe,
+        });
+        const created = (await res.json()) as { export_id: string; status: string };
+        if (!opts.wait) {
+          if (isJson(cmd)) printJson(created);
+          else process.stdout.write(`${created.export_id}\n`);
+          return;
+        }
+        const bar =
+          !isJson(cmd) && process.stderr.isTTY
+            ? new cliProgress.SingleBar(
+                { format: 'export [{bar}] {value}/{total} documents', stream: process.stderr },
+                cliProgress.Presets.shades_classic,
+              )
+            : undefined;
+        bar?.start(1, 0);
+        let view: ExportView;
+        for (;;) {
+          view = (await (
+            await api.exportCall('GET', `/v1/collections/${enc(collection)}/exports/${enc(created.export_id)}`)
+          ).json()) as ExportView;
+          if (view.counts) bar?.setTotal(Math.max(1, view.counts.documents));
+          if (!['queued', 'running'].includes(view.status)) break;
+          await sleep(500);
+        }
+        if (view.counts) bar?.update(view.counts.documents);
+        bar?.stop();
+        if (view.status !== 'succeeded') {
+          setExit(EXIT.error);
+          if (isJson(cmd)) printJson(view);
+          else process.stderr.write(`export ${view.export_id} ${view.status}${view.error ? `: ${view.error}` : ''}\n`);
+          return;
+        }
+        if (opts.output) await download(api, collection, view.export_id, opts.output);
+        if (isJson(cmd)) printJson({ ...view, ...(opts.output && { file: opts.output }) });
+        else
+          process.stdout.write(
+            `export ${view.export_id} succeeded: ${view.counts?.documents ?? 0} documents, ${formatBytes(view.bytes ?? 0)}${opts.output ? ` -> ${opts.output}` : ''}\n`,
+          );
+      },
+    );
   exports
     .command('list')
     .description("a collection's exports, newest first")
     .argument('<collection>', 'collection id')
     .action(async (collection: string, _opts: unknown, cmd: Command) => {
-      const body = (await (await apiFor(cmd).exportCall('GET', `/v1/collections/${enc(collection)}/exports`)).json()) as { items: ExportView[] };
+      const body = (await (
+        await apiFor(cmd).exportCall('GET', `/v1/collections/${enc(collection)}/exports`)
+      ).json()) as { items: ExportView[] };
       if (isJson(cmd)) return printJson(body.items);
-      printTable(body.items.map((e) => ({ id: e.export_id, status: e.status, created: e.created_at, documents: e.counts?.documents ?? '', size: e.bytes ?? '' })), ['id', 'status', 'created', 'documents', 'size']);
+      printTable(
+        body.items.map((e) => ({
+          id: e.export_id,
+          status: e.status,
+          created: e.created_at,
+          documents: e.counts?.documents ?? '',
+          size: e.bytes ?? '',
+        })),
+        ['id', 'status', 'created', 'documents', 'size'],
+      );
     });
   exports
     .command('download')
@@ -126,7 +174,11 @@ export function registerExportCommands(program: Command, apiFor: (cmd: Command) 
     .argument('<package>', 'the package .zip or its unpacked folder')
     .option('--keys <jwks>', 'JWKS file or URL (custody keys export, GET /v1/signing-keys)')
     .action(async (pkg: string, opts: { keys?: string }, cmd: Command) => {
-      if (!opts.keys) throw new CliError('--keys <jwks file | URL> is required: the keys never come from the package itself', EXIT.usage);
+      if (!opts.keys)
+        throw new CliError(
+          '--keys <jwks file | URL> is required: the keys never come from the package itself',
+          EXIT.usage,
+        );
       const result = await verifyPackage(pkg, await loadKeys(opts.keys));
       if (isJson(cmd)) printJson(result);
       else if (result.ok) process.stdout.write(`verified: ${result.files} files, ${result.documents} documents\n`);

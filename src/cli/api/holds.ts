@@ -33,17 +33,20 @@ export function registerHoldCommands(program: Command): void {
     .option('--description <text>', 'why', '')
     .option('--collection <id>', 'a collection to hold (repeatable)', repeat)
     .option('--workspace <id>', 'a workspace to hold, with every collection in it now and later')
-    .action(async (opts: { name: string; description: string; collection?: string[]; workspace?: string }, cmd: Command) => {
-      if (!opts.collection?.length && !opts.workspace) throw new CliError('a hold needs --collection <id> (repeatable), --workspace <id> or both', EXIT.usage);
-      const created = await apiFor(cmd).createHold({
-        name: opts.name,
-        description: opts.description,
-        ...(opts.collection?.length && { collection_ids: opts.collection }),
-        ...(opts.workspace && { workspace_id: opts.workspace }),
-      });
-      if (globals(cmd).json) printJson(created);
-      else result(created.onna_id);
-    });
+    .action(
+      async (opts: { name: string; description: string; collection?: string[]; workspace?: string }, cmd: Command) => {
+        if (!opts.collection?.length && !opts.workspace)
+          throw new CliError('a hold needs --collection <id> (repeatable), --workspace <id> or both', EXIT.usage);
+        const created = await apiFor(cmd).createHold({
+          name: opts.name,
+          description: opts.description,
+          ...(opts.collection?.length && { collection_ids: opts.collection }),
+          ...(opts.workspace && { workspace_id: opts.workspace }),
+        });
+        if (globals(cmd).json) printJson(created);
+        else result(created.onna_id);
+      },
+    );
   holds
     .command('release')
     .description('release a legal hold (it stays listed as released)')

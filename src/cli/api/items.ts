@@ -62,7 +62,13 @@ export function registerItemCommands(program: Command): void {
         printTable(
           rows.map((i) => {
             const named = i as typeof i & { custodian_name?: string | null; custodian_email?: string | null };
-            return { id: i.onna_id, kind: i.kind, custodian: named.custodian_name || named.custodian_email || i.custodian, size: i.size, path: i.path };
+            return {
+              id: i.onna_id,
+              kind: i.kind,
+              custodian: named.custodian_name || named.custodian_email || i.custodian,
+              size: i.size,
+              path: i.path,
+            };
           }),
           ['id', 'kind', 'custodian', 'size', 'path'],
         );
@@ -95,10 +101,20 @@ export function registerItemCommands(program: Command): void {
     .option('--workspace <id>', 'only this workspace')
     .option('--size <n>', 'results per page (max 100)', positiveInt, 20)
     .action(async (query: string, opts: { collection?: string[]; workspace?: string; size: number }, cmd: Command) => {
-      const res = await apiFor(cmd).search({ query, size: opts.size, collection_ids: opts.collection, workspace_id: opts.workspace });
+      const res = await apiFor(cmd).search({
+        query,
+        size: opts.size,
+        collection_ids: opts.collection,
+        workspace_id: opts.workspace,
+      });
       if (globals(cmd).json) return printJson(res);
       printTable(
-        res.results.map((r) => ({ id: r.item.onna_id, kind: r.item.kind, path: r.item.path, match: (r.highlights[0] ?? '').replace(/<\/?mark>/g, '*') })),
+        res.results.map((r) => ({
+          id: r.item.onna_id,
+          kind: r.item.kind,
+          path: r.item.path,
+          match: (r.highlights[0] ?? '').replace(/<\/?mark>/g, '*'),
+        })),
         ['id', 'kind', 'path', 'match'],
       );
       say(`${res.total} match${res.total === 1 ? '' : 'es'}`);

@@ -23,7 +23,11 @@ export interface PairOptions {
  * redirect allowlist), prints (and with `open`, opens) the consent URL, and when the browser comes back with the
  * pairing code, binds it to the collection. Resolves once paired.
  */
-export async function pairCollection(api: CustodyApi, collection: { onna_id: string; type: string }, opts: PairOptions): Promise<void> {
+export async function pairCollection(
+  api: CustodyApi,
+  collection: { onna_id: string; type: string },
+  opts: PairOptions,
+): Promise<void> {
   const target = loopbackUrl(opts.redirectTo);
   const state = crypto.randomBytes(16).toString('hex');
   const arrived = listen(target, state, (code) => api.pairCredentials(collection.onna_id, code));
@@ -44,7 +48,11 @@ export async function pairCollection(api: CustodyApi, collection: { onna_id: str
     opts.printUrl(url);
     if (opts.open) openBrowser(url);
     say(`Waiting for the consent to come back to ${opts.redirectTo} (${Math.round(opts.timeoutMs / 1000)} s)…`);
-    await withTimeout(arrived.paired, opts.timeoutMs, `no consent came back to ${opts.redirectTo} within ${Math.round(opts.timeoutMs / 1000)} s; run the command again`);
+    await withTimeout(
+      arrived.paired,
+      opts.timeoutMs,
+      `no consent came back to ${opts.redirectTo} within ${Math.round(opts.timeoutMs / 1000)} s; run the command again`,
+    );
   } finally {
     arrived.close();
   }
@@ -58,7 +66,10 @@ function loopbackUrl(value: string): URL {
     throw new CliError(`--redirect-to is not a URL: ${value}`, EXIT.usage);
   }
   if (u.protocol !== 'http:' || !LOOPBACK.has(u.hostname) || !u.port) {
-    throw new CliError(`--redirect-to must be an http loopback URL with a port (e.g. ${DEFAULT_CALLBACK}): this process receives the browser there`, EXIT.usage);
+    throw new CliError(
+      `--redirect-to must be an http loopback URL with a port (e.g. ${DEFAULT_CALLBACK}): this process receives the browser there`,
+      EXIT.usage,
+    );
   }
   return u;
 }
@@ -72,9 +83,12 @@ function listen(target: URL, state: string, pair: (code: string) => Promise<void
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', target);
     const page = (status: number, text: string) => {
-      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(`${text}\n`);
+      res
+        .writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+        .end(`${text}\n`);
     };
-    if (url.pathname !== target.pathname || url.searchParams.get('state') !== state || busy) return page(404, 'Not the pairing this terminal is waiting for.');
+    if (url.pathname !== target.pathname || url.searchParams.get('state') !== state || busy)
+      return page(404, 'Not the pairing this terminal is waiting for.');
     busy = true;
     const error = url.searchParams.get('error');
     const code = url.searchParams.get('code');
@@ -96,7 +110,13 @@ function listen(target: URL, state: string, pair: (code: string) => Promise<void
   });
   const ready = new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new CliError(err.code === 'EADDRINUSE' ? `${target.host} is in use: pass --redirect-to with another port on the allowlist` : `cannot listen at ${target.host}: ${err.message}`)),
+      reject(
+        new CliError(
+          err.code === 'EADDRINUSE'
+            ? `${target.host} is in use: pass --redirect-to with another port on the allowlist`
+            : `cannot listen at ${target.host}: ${err.message}`,
+        ),
+      ),
     );
     server.listen(Number(target.port), target.hostname.replace(/^\[|\]$/g, ''), () => resolve());
   });
@@ -111,7 +131,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
 
 /** The platform's opener; if there is none, the printed URL is there to open by hand. */
 function openBrowser(url: string): void {
-  const [cmd, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  const [cmd, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
   try {
     const child = spawn(cmd, args, { detached: true, stdio: 'ignore' });
     child.on('error', () => say(`could not start ${cmd}: open the URL above in a browser`));

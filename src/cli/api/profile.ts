@@ -48,7 +48,8 @@ export const tokenPath = (configDir: string) => path.join(configDir, 'token.json
 export function readToken(configDir: string, url: string, clientId: string, now = Date.now()): KeptToken | null {
   try {
     const t = JSON.parse(fs.readFileSync(tokenPath(configDir), 'utf8')) as KeptToken;
-    if (t.url !== url || t.client_id !== clientId || typeof t.access_token !== 'string' || !(t.expires_at > now)) return null;
+    if (t.url !== url || t.client_id !== clientId || typeof t.access_token !== 'string' || !(t.expires_at > now))
+      return null;
     return t;
   } catch {
     return null;

@@ -22,10 +22,17 @@ interface Progress {
  * Follows a run to its end: the collection's latest run is polled for the status and the totals; per-custodian
  * progress comes from the collection's event stream (`run.progress`) when the server has one.
  */
-export async function watchRun(api: CustodyApi, collectionId: string, runId: string, opts: WatchOptions): Promise<RunSummary> {
+export async function watchRun(
+  api: CustodyApi,
+  collectionId: string,
+  runId: string,
+  opts: WatchOptions,
+): Promise<RunSummary> {
   const bars = opts.bars ? new Bars() : null;
   const stop = new AbortController();
-  const streaming = bars ? followEvents(api, collectionId, runId, stop.signal, (who, p, label) => bars.custodian(who, p, label)) : Promise.resolve();
+  const streaming = bars
+    ? followEvents(api, collectionId, runId, stop.signal, (who, p, label) => bars.custodian(who, p, label))
+    : Promise.resolve();
   try {
     for (;;) {
       const run = (await api.getCollection(collectionId)).latest_run;
@@ -92,9 +99,15 @@ async function followEvents(
       buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
       const event = parseSse(block);
       if (event?.type !== 'run.progress') continue;
-      const d = event.data as Progress & { run_id?: string; custodian?: string; custodian_name?: string | null; custodian_email?: string | null };
+      const d = event.data as Progress & {
+        run_id?: string;
+        custodian?: string;
+        custodian_name?: string | null;
+        custodian_email?: string | null;
+      };
       // The name where the server gives one (the id stays the key: two people may share a name)
-      if (d.run_id === runId && d.custodian) onProgress(d.custodian, d, d.custodian_name || d.custodian_email || d.custodian);
+      if (d.run_id === runId && d.custodian)
+        onProgress(d.custodian, d, d.custodian_name || d.custodian_email || d.custodian);
     }
   }
 }

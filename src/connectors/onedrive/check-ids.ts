@@ -25,13 +25,29 @@ export function checkUserIds(graphUrl: string) {
     });
     const issues: FilterIssue[] = ids
       .filter((_, i) => !known[i])
-      .map((id) => ({ pointer: `/${escapePointer(id)}`, message: `user id "${id}" is not a user of the paired tenant: the keys are user ids from GET /v1/collections/{id}/users.` }));
-    return [...issues, ...(await checkFolderIds(graphUrl, ctx, filters, ids.filter((_, i) => known[i])))];
+      .map((id) => ({
+        pointer: `/${escapePointer(id)}`,
+        message: `user id "${id}" is not a user of the paired tenant: the keys are user ids from GET /v1/collections/{id}/users.`,
+      }));
+    return [
+      ...issues,
+      ...(await checkFolderIds(
+        graphUrl,
+        ctx,
+        filters,
+        ids.filter((_, i) => known[i]),
+      )),
+    ];
   };
 }
 
 /** The folder ids a known user's selection names must be items of that user's drive (404: not there, whatever the code). */
-async function checkFolderIds(graphUrl: string, ctx: ProviderContext, filters: Record<string, unknown>, users: string[]): Promise<FilterIssue[]> {
+async function checkFolderIds(
+  graphUrl: string,
+  ctx: ProviderContext,
+  filters: Record<string, unknown>,
+  users: string[],
+): Promise<FilterIssue[]> {
   const refs: Array<{ user: string; id: string; pointer: string }> = [];
   for (const user of users) {
     const value = filters[user];
@@ -40,22 +56,35 @@ async function checkFolderIds(graphUrl: string, ctx: ProviderContext, filters: R
       const entries = value[list];
       if (!Array.isArray(entries)) continue;
       entries.forEach((e, i) => {
-        if (isObject(e) && typeof e.id === 'string') refs.push({ user, id: e.id, pointer: `/${escapePointer(user)}/${list}/${i}/id` });
+        if (isObject(e) && typeof e.id === 'string')
+          refs.push({ user, id: e.id, pointer: `/${escapePointer(user)}/${list}/${i}/id` });
       });
     }
   }
   if (refs.length === 0 || refs.length > MAX_CHECKED) return [];
   const found = await mapLimit(refs, 4, async (r) => {
     try {
-      await ctx.http.json(`${graphUrl}/users/${encodeURIComponent(r.user)}/drive/items/${encodeURIComponent(r.id)}?$select=id`, { signal: ctx.signal });
+      await ctx.http.json(
+        `${graphUrl}/users/${encodeURIComponent(r.user)}/drive/items/${encodeURIComponent(r.id)}?$select=id`,
+        { signal: ctx.signal },
+      );
       return true;
     } catch (error) {
       // A user without a drive is the run's to report; any other 404 means no such item.
-      if (error instanceof ProviderError && error.code === 'http_error' && error.status === 404 && classifyNotFound(error) !== 'no_drive') return false;
+      if (
+        error instanceof ProviderError &&
+        error.code === 'http_error' &&
+        error.status === 404 &&
+        classifyNotFound(error) !== 'no_drive'
+      )
+        return false;
       throw error;
     }
   });
   return refs
     .filter((_, i) => !found[i])
-    .map((r) => ({ pointer: r.pointer, message: `folder id "${r.id}" is not in this user's drive: folder ids come from GET /v1/collections/{id}/folders?user_id=…` }));
+    .map((r) => ({
+      pointer: r.pointer,
+      message: `folder id "${r.id}" is not in this user's drive: folder ids come from GET /v1/collections/{id}/folders?user_id=…`,
+    }));
 }

@@ -10,11 +10,18 @@ export function childrenUrl(graphUrl: string, userId: string, parentId: string |
 }
 
 /** One page of a children listing; listing children costs 2 SharePoint resource units per page. */
-export async function childrenPage(http: ProviderHttp, graphUrl: string, link: string): Promise<{ items: DriveItem[]; next: string | null }> {
+export async function childrenPage(
+  http: ProviderHttp,
+  graphUrl: string,
+  link: string,
+): Promise<{ items: DriveItem[]; next: string | null }> {
   const page = await http.json<GraphPage<DriveItem>>(link, { cost: 2 });
   const next = page?.['@odata.nextLink'];
   if (next !== undefined && !isGraphLink(graphUrl, next)) {
-    throw new ProviderError('Graph answered a nextLink outside the configured Graph endpoint', { code: 'invalid_response', retryable: false });
+    throw new ProviderError('Graph answered a nextLink outside the configured Graph endpoint', {
+      code: 'invalid_response',
+      retryable: false,
+    });
   }
   return { items: (page?.value ?? []).filter((i) => typeof i?.id === 'string'), next: next ?? null };
 }

@@ -21,7 +21,8 @@ export function createCollect(graphUrl: string) {
     const validLink = (link: unknown) => isGraphLink(graphUrl, link);
     const unit = (userId: string): UnitSpec => ({ key: userId, kind: 'custodian' });
     const scope = ctx.scope ? new Set(ctx.scope) : null;
-    for (const userId of Object.keys(filters)) if (!scope || scope.has(userId)) yield { type: 'unit', unit: unit(userId), status: 'pending' };
+    for (const userId of Object.keys(filters))
+      if (!scope || scope.has(userId)) yield { type: 'unit', unit: unit(userId), status: 'pending' };
 
     for (const [userId, selection] of Object.entries(filters)) {
       if (scope && !scope.has(userId)) continue;
@@ -46,12 +47,26 @@ export function createCollect(graphUrl: string) {
               ? `user ${userId} has no provisioned OneDrive${said ? ` (Microsoft Graph: ${said})` : ''}; the other users continue`
               : `user ${userId} does not exist in the tenant; the other users continue`;
           ctx.log.warn({ user_id: userId, missing }, 'OneDrive user skipped');
-          yield { type: 'error', reason, sourceId: userId, kind: 'custodian', name: selection.filter_name || userId, custodian: userId };
+          yield {
+            type: 'error',
+            reason,
+            sourceId: userId,
+            kind: 'custodian',
+            name: selection.filter_name || userId,
+            custodian: userId,
+          };
         } else if (isPieceFailure(error)) {
           // The next page of a listing is only reachable through the one that failed: this user's listing stops.
           const reason = `listing the OneDrive of user ${userId} failed: ${error.message}${said ? ` (Microsoft Graph: ${said})` : ''}; it resumes from the previous run's position next time`;
           ctx.log.warn({ user_id: userId, err: error.message }, 'OneDrive listing failed');
-          yield { type: 'error', reason, sourceId: userId, kind: 'delta_page', name: selection.filter_name || userId, custodian: userId };
+          yield {
+            type: 'error',
+            reason,
+            sourceId: userId,
+            kind: 'delta_page',
+            name: selection.filter_name || userId,
+            custodian: userId,
+          };
         } else {
           throw error;
         }

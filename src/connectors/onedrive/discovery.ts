@@ -3,7 +3,16 @@ import { AppError, badRequest } from '../../domain/errors.ts';
 import { isObject } from '../../domain/filters/selection.ts';
 import type { DiscoveryHandler, ProviderContext } from '../types.ts';
 import { childrenPage, childrenUrl } from './children.ts';
-import { classifyNotFound, decodeCursor, driveUrl, encodeCursor, graphPathOf, isContainer, type DriveItem, type GraphPage } from './graph.ts';
+import {
+  classifyNotFound,
+  decodeCursor,
+  driveUrl,
+  encodeCursor,
+  graphPathOf,
+  isContainer,
+  type DriveItem,
+  type GraphPage,
+} from './graph.ts';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 999;
@@ -39,7 +48,8 @@ interface FoldersCursor {
 
 function parseLimit(raw: string | undefined): number {
   if (raw === undefined || raw === '') return DEFAULT_LIMIT;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw badRequest('limit must be a positive integer.', '/querystring/limit');
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    throw badRequest('limit must be a positive integer.', '/querystring/limit');
   return Math.min(Number(raw), MAX_LIMIT);
 }
 
@@ -85,14 +95,18 @@ function readFoldersCursor(graphUrl: string, raw: string, userId: string): Folde
     c.u === userId &&
     Array.isArray(c.e) &&
     typeof c.c === 'number';
-  if (!valid) throw badRequest('cursor is not a _next value returned by this endpoint for this user_id.', '/querystring/cursor');
+  if (!valid)
+    throw badRequest('cursor is not a _next value returned by this endpoint for this user_id.', '/querystring/cursor');
   return c as unknown as FoldersCursor;
 }
 
 function notFound(error: unknown, userId: string, parentId: string | undefined): unknown {
   switch (classifyNotFound(error)) {
     case 'no_drive':
-      return new AppError(404, `User ${userId} has no provisioned OneDrive (it is created when the user first signs in to OneDrive, and only for licensed users).`);
+      return new AppError(
+        404,
+        `User ${userId} has no provisioned OneDrive (it is created when the user first signs in to OneDrive, and only for licensed users).`,
+      );
     case 'no_user':
       return new AppError(404, `User ${userId} not found in the tenant.`);
     case 'no_item':
@@ -103,14 +117,24 @@ function notFound(error: unknown, userId: string, parentId: string | undefined):
 }
 
 /** Breadcrumb of a folder: its ancestors below the drive root, then itself (empty for the root). */
-async function pathElements(ctx: ProviderContext, graphUrl: string, userId: string, folderId: string): Promise<PathElement[]> {
+async function pathElements(
+  ctx: ProviderContext,
+  graphUrl: string,
+  userId: string,
+  folderId: string,
+): Promise<PathElement[]> {
   const out: PathElement[] = [];
   let current: string | undefined = folderId;
   for (let depth = 0; current !== undefined && depth < MAX_DEPTH; depth++) {
-    const url = driveUrl(graphUrl, userId, `/items/${encodeURIComponent(current)}?$select=id,name,root,folder,package,parentReference`);
+    const url = driveUrl(
+      graphUrl,
+      userId,
+      `/items/${encodeURIComponent(current)}?$select=id,name,root,folder,package,parentReference`,
+    );
     const item: DriveItem = await ctx.http.json<DriveItem>(url, { cost: 1 });
     if (item.root) break;
-    if (depth === 0 && !isContainer(item)) throw badRequest(`parent_id ${folderId} is not a folder.`, '/querystring/parent_id');
+    if (depth === 0 && !isContainer(item))
+      throw badRequest(`parent_id ${folderId} is not a folder.`, '/querystring/parent_id');
     out.unshift({ id: item.id, name: item.name ?? '' });
     current = item.parentReference?.id;
   }
@@ -120,7 +144,11 @@ async function pathElements(ctx: ProviderContext, graphUrl: string, userId: stri
 export function foldersDiscovery(graphUrl: string): DiscoveryHandler {
   return async (ctx, query) => {
     const userId = query.user_id;
-    if (!userId) throw badRequest('user_id is required: the id of a user from GET /collections/{id}/users.', '/querystring/user_id');
+    if (!userId)
+      throw badRequest(
+        'user_id is required: the id of a user from GET /collections/{id}/users.',
+        '/querystring/user_id',
+      );
     const parentId = query.parent_id || undefined;
     try {
       let cursor: FoldersCursor;
@@ -128,7 +156,13 @@ export function foldersDiscovery(graphUrl: string): DiscoveryHandler {
         cursor = readFoldersCursor(graphUrl, query.cursor, userId);
       } else {
         const elements = parentId ? await pathElements(ctx, graphUrl, userId, parentId) : [];
-        cursor = { l: childrenUrl(graphUrl, userId, parentId, FOLDER_SELECT), u: userId, p: parentId ?? null, e: elements, c: 0 };
+        cursor = {
+          l: childrenUrl(graphUrl, userId, parentId, FOLDER_SELECT),
+          u: userId,
+          p: parentId ?? null,
+          e: elements,
+          c: 0,
+        };
       }
       const results: unknown[] = [];
       let next: string | null = cursor.l;

@@ -4,7 +4,15 @@ import { ProviderError } from '../../provider/provider-http.ts';
 import type { CollectContext, CollectEvent } from '../types.ts';
 import { childrenPage, childrenUrl, mapLimit } from './children.ts';
 import { driveUrl, isContainer, isGraphLink, type DriveItem, type GraphPage } from './graph.ts';
-import { ITEM_SELECT, driveItemEvent, fetchDriveItem, isMissingItem, vanished, type DriveRetry, type Fetched } from './items.ts';
+import {
+  ITEM_SELECT,
+  driveItemEvent,
+  fetchDriveItem,
+  isMissingItem,
+  vanished,
+  type DriveRetry,
+  type Fetched,
+} from './items.ts';
 import { slimEntry, type UserState } from './state.ts';
 import { FolderTree, inSelection, type FolderNode } from './tree.ts';
 
@@ -49,7 +57,10 @@ export class DriveSync {
         page = await http.json<GraphPage<DriveItem>>(url, { cost: st.link ? 1 : 2 });
       } catch (error) {
         if (!this.needsResync(error) || ++resyncs > MAX_RESYNCS) throw error;
-        this.o.ctx.log.warn({ user_id: this.o.userId, status: (error as ProviderError).status }, 'delta token refused: enumerating the drive again');
+        this.o.ctx.log.warn(
+          { user_id: this.o.userId, status: (error as ProviderError).status },
+          'delta token refused: enumerating the drive again',
+        );
         this.startResync();
         continue;
       }
@@ -65,7 +76,8 @@ export class DriveSync {
       // A full enumeration (first run, or after a 410) yielded everything the selection holds: whatever the
       // engine kept that it did not see was deleted while no delta link covered it. Not when items went unplaced.
       // Before the checkpoint that ends the round, so a crash in between repeats it on resume.
-      if (st.full && unplaced === 0 && this.failures === 0) yield { type: 'listing_complete', custodian: this.o.userId, kinds: ['file', 'folder'] };
+      if (st.full && unplaced === 0 && this.failures === 0)
+        yield { type: 'listing_complete', custodian: this.o.userId, kinds: ['file', 'folder'] };
       Object.assign(st, { phase: 'done', link: deltaLink, full: false });
       yield { type: 'checkpoint', state: this.o.snapshot() };
       return;
@@ -87,7 +99,10 @@ export class DriveSync {
 
   private graphLink(link: unknown): string {
     if (isGraphLink(this.o.graphUrl, link)) return link;
-    throw new ProviderError('delta answered without a nextLink or deltaLink on the configured Graph endpoint', { code: 'invalid_response', retryable: false });
+    throw new ProviderError('delta answered without a nextLink or deltaLink on the configured Graph endpoint', {
+      code: 'invalid_response',
+      retryable: false,
+    });
   }
 
   private async *applyPage(raw: DriveItem[]): AsyncGenerator<CollectEvent> {
@@ -139,7 +154,10 @@ export class DriveSync {
   }
 
   /** Yields the entries that fall within the selection; those whose ancestry is not known yet wait. */
-  private async *place(entries: DriveItem[], before: Map<string, FolderNode | undefined>): AsyncGenerator<CollectEvent> {
+  private async *place(
+    entries: DriveItem[],
+    before: Map<string, FolderNode | undefined>,
+  ): AsyncGenerator<CollectEvent> {
     const st = this.o.state;
     const wanted: Array<{ entry: DriveItem; parentPath: string; key: string }> = [];
     let excluded = 0;
@@ -152,7 +170,15 @@ export class DriveSync {
       }
       const prev = before.get(e.id);
       // Change rounds list every changed item's ancestors too; an ancestor that did not change is no news.
-      if (!st.full && isContainer(e) && prev && prev[0] === parentId && prev[1] === (e.name ?? '') && prev[2] === (e.eTag ?? null)) continue;
+      if (
+        !st.full &&
+        isContainer(e) &&
+        prev &&
+        prev[0] === parentId &&
+        prev[1] === (e.name ?? '') &&
+        prev[2] === (e.eTag ?? null)
+      )
+        continue;
       if (!inSelection(this.o.selection, [e.id, ...parentChain])) {
         excluded += 1;
         yield this.outside(e);
@@ -165,7 +191,9 @@ export class DriveSync {
     if (excluded > 0) yield { type: 'excluded', custodian: this.o.userId, count: excluded };
     // Read an item again only when its delta entry lacks what the item needs (hasAllFields).
     const fetched = await mapLimit(wanted, FETCH_CONCURRENCY, async (w): Promise<Fetched> =>
-      hasAllFields(w.entry) ? { ok: true, item: w.entry } : fetchDriveItem(this.o.ctx, this.o.graphUrl, this.o.userId, w.entry.id),
+      hasAllFields(w.entry)
+        ? { ok: true, item: w.entry }
+        : fetchDriveItem(this.o.ctx, this.o.graphUrl, this.o.userId, w.entry.id),
     );
     for (let i = 0; i < wanted.length; i++) {
       const got = fetched[i];

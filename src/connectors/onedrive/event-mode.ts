@@ -25,7 +25,7 @@ export interface EventMode {
 /** The roles an app-only token names (kept with the grant), or undefined when the grant does not say. */
 export function grantedRoles(grantInfo: Record<string, unknown>): string[] | undefined {
   const roles = grantInfo.roles;
-  return Array.isArray(roles) && roles.every((r) => typeof r === 'string') ? (roles) : undefined;
+  return Array.isArray(roles) && roles.every((r) => typeof r === 'string') ? roles : undefined;
 }
 
 /** Whether drive subscriptions may be tried: not switched off, and the app holds the permission (or cannot tell). */
@@ -45,10 +45,17 @@ export function pollingIntervalMinutes(drives: number, ratePerSecond: number): n
   return Math.max(MIN_INTERVAL_MINUTES, Math.ceil(Math.max(1, drives) / pollsPerMinute));
 }
 
-export function eventMode(grantInfo: Record<string, unknown>, setting: ChangeNotifications, drives: number, ratePerSecond: number): EventMode {
-  if (subscriptionsUsable(grantInfo, setting)) return { event_mode: 'subscription', reason: 'Graph change notifications on each selected drive' };
-  const reason = setting === 'off'
-    ? 'MS_CHANGE_NOTIFICATIONS=off'
-    : `the app registration does not hold the application permission ${SUBSCRIPTION_ROLE}, which Graph requires for drive subscriptions`;
+export function eventMode(
+  grantInfo: Record<string, unknown>,
+  setting: ChangeNotifications,
+  drives: number,
+  ratePerSecond: number,
+): EventMode {
+  if (subscriptionsUsable(grantInfo, setting))
+    return { event_mode: 'subscription', reason: 'Graph change notifications on each selected drive' };
+  const reason =
+    setting === 'off'
+      ? 'MS_CHANGE_NOTIFICATIONS=off'
+      : `the app registration does not hold the application permission ${SUBSCRIPTION_ROLE}, which Graph requires for drive subscriptions`;
   return { event_mode: 'polling', polling_interval_minutes: pollingIntervalMinutes(drives, ratePerSecond), reason };
 }

@@ -34,7 +34,8 @@ export interface GraphPage<T> {
   '@odata.deltaLink'?: string;
 }
 
-export const isContainer = (item: DriveItem): boolean => item.folder !== undefined || item.package !== undefined || item.root !== undefined;
+export const isContainer = (item: DriveItem): boolean =>
+  item.folder !== undefined || item.package !== undefined || item.root !== undefined;
 
 /** Graph addresses a user's drive by the user's object id; ids may hold characters that need encoding. */
 export function driveUrl(graphUrl: string, userId: string, rest: string): string {
@@ -110,5 +111,9 @@ export function providerMessage(error: ProviderError): string {
 export function identityOf(set: IdentitySet | undefined): Record<string, string | null> | null {
   const who = set?.user ?? set?.application;
   if (!who) return null;
-  return { id: who.id ?? null, display_name: who.displayName ?? null, email: (who as { email?: string }).email ?? null };
+  return {
+    id: who.id ?? null,
+    display_name: who.displayName ?? null,
+    email: (who as { email?: string }).email ?? null,
+  };
 }

@@ -67,13 +67,19 @@ export class MicrosoftIdentity {
       throw new ProviderAuthError('access_denied', 'Microsoft did not report that the administrator granted consent.');
     }
     if (tenant.toLowerCase() !== signedInTenant.toLowerCase()) {
-      throw new ProviderAuthError('access_denied', 'The consent came back for another tenant than the one the administrator signed in to: start the authorization again.');
+      throw new ProviderAuthError(
+        'access_denied',
+        'The consent came back for another tenant than the one the administrator signed in to: start the authorization again.',
+      );
     }
     try {
       return await this.appToken(tenant);
     } catch (error) {
       if (isConsentGone(error)) {
-        throw new ProviderAuthError('access_denied', `The tenant ${tenant} has not granted this application admin consent.`);
+        throw new ProviderAuthError(
+          'access_denied',
+          `The tenant ${tenant} has not granted this application admin consent.`,
+        );
       }
       throw error;
     }
@@ -82,35 +88,48 @@ export class MicrosoftIdentity {
   /** A fresh app-only token for the tenant; GrantRevokedError when the tenant no longer consents. */
   async refresh(grant: Grant): Promise<AppGrant> {
     const tenant = grant.tenant_id;
-    if (typeof tenant !== 'string' || !TENANT_ID.test(tenant)) throw new GrantRevokedError('the stored grant names no tenant');
+    if (typeof tenant !== 'string' || !TENANT_ID.test(tenant))
+      throw new GrantRevokedError('the stored grant names no tenant');
     try {
       return await this.appToken(tenant);
     } catch (error) {
-      if (isConsentGone(error)) throw new GrantRevokedError(`tenant ${tenant} no longer grants this application access (${aadSummary(error)})`);
+      if (isConsentGone(error))
+        throw new GrantRevokedError(`tenant ${tenant} no longer grants this application access (${aadSummary(error)})`);
       throw error;
     }
   }
 
   private async appToken(tenant: string): Promise<AppGrant> {
     const started = (this.opts.now ?? (() => new Date()))();
-    const body = await this.opts.http.json<TokenResponse>(`${this.opts.loginUrl}/${encodeURIComponent(tenant)}/oauth2/v2.0/token`, {
-      method: 'POST',
-      auth: false,
-      form: {
-        client_id: this.opts.clientId,
-        client_secret: this.opts.clientSecret,
-        scope: GRAPH_DEFAULT_SCOPE,
-        grant_type: 'client_credentials',
+    const body = await this.opts.http.json<TokenResponse>(
+      `${this.opts.loginUrl}/${encodeURIComponent(tenant)}/oauth2/v2.0/token`,
+      {
+        method: 'POST',
+        auth: false,
+        form: {
+          client_id: this.opts.clientId,
+          client_secret: this.opts.clientSecret,
+          scope: GRAPH_DEFAULT_SCOPE,
+          grant_type: 'client_credentials',
+        },
       },
-    });
+    );
     const lifetime = Number(body?.expires_in);
     if (typeof body?.access_token !== 'string' || body.access_token === '' || !(lifetime > 0)) {
-      throw new ProviderError('the token endpoint answered without an access token or expires_in', { code: 'invalid_response', retryable: true });
+      throw new ProviderError('the token endpoint answered without an access token or expires_in', {
+        code: 'invalid_response',
+        retryable: true,
+      });
     }
     // Lifetimes are randomized (60-90 min, sometimes hours): only expires_in is authoritative.
     const expiresAt = new Date(started.getTime() + lifetime * 1000).toISOString();
     const roles = rolesOf(body.access_token);
-    return { tenant_id: tenant.toLowerCase(), access_token: body.access_token, expires_at: expiresAt, ...(roles && { roles }) };
+    return {
+      tenant_id: tenant.toLowerCase(),
+      access_token: body.access_token,
+      expires_at: expiresAt,
+      ...(roles && { roles }),
+    };
   }
 }
 

@@ -47,7 +47,11 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
   // Login-host requests have their own small budget: they are not SharePoint traffic.
   const loginHttp = new ProviderHttp({
     budget: localBudget({ ratePerSecond: 5, burst: 10, concurrency: 4 }),
-    retry: { ...retry, maxAttempts: Math.min(retry.maxAttempts, 4), giveUpAfterMs: Math.min(retry.giveUpAfterMs, 60_000) },
+    retry: {
+      ...retry,
+      maxAttempts: Math.min(retry.maxAttempts, 4),
+      giveUpAfterMs: Math.min(retry.giveUpAfterMs, 60_000),
+    },
     userAgent: ONEDRIVE_USER_AGENT,
     quirks: graphQuirks,
   });
@@ -72,7 +76,12 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
     units: onedriveUnits,
     subscriptions: { ...driveSubscriptions(graphUrl), usable: (grantInfo) => subscriptionsUsable(grantInfo, setting) },
     eventMode: (grantInfo, filters) => {
-      const { reason: _reason, ...mode } = eventMode(grantInfo, setting, isObject(filters) ? Object.keys(filters).length : 0, budget.ratePerSecond);
+      const { reason: _reason, ...mode } = eventMode(
+        grantInfo,
+        setting,
+        isObject(filters) ? Object.keys(filters).length : 0,
+        budget.ratePerSecond,
+      );
       return mode;
     },
     retry: retryDrivePieces(graphUrl),

@@ -1,7 +1,14 @@
 // driveItems as the engine stores them, and the download of a file's bytes.
 import type { Readable } from 'node:stream';
 import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
-import { ContentGoneError, type CollectContext, type CollectEvent, type ContentSource, type ItemInput, type ProviderContext } from '../types.ts';
+import {
+  ContentGoneError,
+  type CollectContext,
+  type CollectEvent,
+  type ContentSource,
+  type ItemInput,
+  type ProviderContext,
+} from '../types.ts';
 import { classifyNotFound, driveUrl, identityOf, isContainer, providerMessage, type DriveItem } from './graph.ts';
 import { QUICK_XOR_MODULE, QuickXorHash } from './quickxorhash.ts';
 
@@ -39,7 +46,10 @@ function commonMetadata(item: DriveItem, where: Placement): Record<string, unkno
     created_by: identityOf(item.createdBy),
     last_modified_by: identityOf(item.lastModifiedBy),
     file_system_info: item.fileSystemInfo
-      ? { created_datetime: item.fileSystemInfo.createdDateTime ?? null, last_modified_datetime: item.fileSystemInfo.lastModifiedDateTime ?? null }
+      ? {
+          created_datetime: item.fileSystemInfo.createdDateTime ?? null,
+          last_modified_datetime: item.fileSystemInfo.lastModifiedDateTime ?? null,
+        }
       : null,
   };
 }
@@ -52,7 +62,11 @@ export function folderInput(item: DriveItem, where: Placement): ItemInput {
     mimeType: null,
     // Folders have no cTag on OneDrive for Business; the eTag changes with any change to the folder.
     version: item.eTag ?? null,
-    metadata: { ...commonMetadata(item, where), child_count: item.folder?.childCount ?? null, package_type: item.package?.type ?? null },
+    metadata: {
+      ...commonMetadata(item, where),
+      child_count: item.folder?.childCount ?? null,
+      package_type: item.package?.type ?? null,
+    },
   };
 }
 
@@ -72,7 +86,12 @@ export function fileInput(item: DriveItem, where: Placement): ItemInput {
       c_tag: item.cTag ?? null,
       quick_xor_hash: item.file?.hashes?.quickXorHash ?? null,
       ...(remote && {
-        remote_item: { id: remote.id ?? null, drive_id: remote.parentReference?.driveId ?? null, name: remote.name ?? null, web_url: remote.webUrl ?? null },
+        remote_item: {
+          id: remote.id ?? null,
+          drive_id: remote.parentReference?.driveId ?? null,
+          name: remote.name ?? null,
+          web_url: remote.webUrl ?? null,
+        },
       }),
     },
   };
@@ -86,7 +105,11 @@ export function fileInput(item: DriveItem, where: Placement): ItemInput {
  */
 export function contentSource(http: ProviderHttp, graphUrl: string, userId: string, item: DriveItem): ContentSource {
   const url = driveUrl(graphUrl, userId, `/items/${encodeURIComponent(item.id)}/content`);
-  const itemUrl = driveUrl(graphUrl, userId, `/items/${encodeURIComponent(item.id)}?$select=id,@microsoft.graph.downloadUrl`);
+  const itemUrl = driveUrl(
+    graphUrl,
+    userId,
+    `/items/${encodeURIComponent(item.id)}?$select=id,@microsoft.graph.downloadUrl`,
+  );
   const graphOrigin = new URL(graphUrl).origin;
   const hash = item.file?.hashes?.quickXorHash;
   let downloadUrl: string | undefined;
@@ -94,7 +117,10 @@ export function contentSource(http: ProviderHttp, graphUrl: string, userId: stri
     const got = await http.json<{ '@microsoft.graph.downloadUrl'?: unknown }>(itemUrl, { cost: 1, signal });
     const link = got?.['@microsoft.graph.downloadUrl'];
     if (typeof link !== 'string' || !/^https?:/.test(link)) {
-      throw new ProviderError('OneDrive gave no download URL for the item', { code: 'invalid_response', retryable: true });
+      throw new ProviderError('OneDrive gave no download URL for the item', {
+        code: 'invalid_response',
+        retryable: true,
+      });
     }
     return link;
   };
@@ -115,20 +141,34 @@ export function contentSource(http: ProviderHttp, graphUrl: string, userId: stri
             const start = /^bytes (\d+)-/.exec(res.headers['content-range'] ?? '')?.[1];
             if (Number(start) === offset) return { body: res.body, partial: true };
             discard(res.body);
-            throw new ProviderError(`the download host answered a range that does not start at byte ${offset}`, { code: 'invalid_response', retryable: true, status: 206 });
+            throw new ProviderError(`the download host answered a range that does not start at byte ${offset}`, {
+              code: 'invalid_response',
+              retryable: true,
+              status: 206,
+            });
           }
           if (res.status === 200) return { body: res.body, partial: false };
           discard(res.body);
-          throw new ProviderError(`the content request answered HTTP ${res.status}`, { code: 'invalid_response', retryable: false, status: res.status });
+          throw new ProviderError(`the content request answered HTTP ${res.status}`, {
+            code: 'invalid_response',
+            retryable: false,
+            status: res.status,
+          });
         } catch (error) {
           // By HTTP semantics, whatever Graph's code: the item is gone since it was listed.
-          if (isMissingItem(error)) throw new ContentGoneError('OneDrive answered 404 for the content: the item was deleted since it was listed', { cause: error });
+          if (isMissingItem(error))
+            throw new ContentGoneError(
+              'OneDrive answered 404 for the content: the item was deleted since it was listed',
+              { cause: error },
+            );
           if (!isExpiredDownloadUrl(error) || refreshes >= MAX_URL_REFRESHES) throw error;
           downloadUrl = undefined;
         }
       }
     },
-    ...(hash && { providerHash: { type: 'quickXorHash', value: hash, create: () => new QuickXorHash(), threaded: QUICK_XOR_MODULE } }),
+    ...(hash && {
+      providerHash: { type: 'quickXorHash', value: hash, create: () => new QuickXorHash(), threaded: QUICK_XOR_MODULE },
+    }),
   };
 }
 
@@ -171,19 +211,35 @@ export function isPieceFailure(error: unknown): error is ProviderError {
 export type Fetched = { ok: true; item: DriveItem } | { ok: false; gone: boolean; reason: string };
 
 /** One driveItem with every field the connector reads. */
-export async function fetchDriveItem(ctx: ProviderContext, graphUrl: string, userId: string, id: string): Promise<Fetched> {
+export async function fetchDriveItem(
+  ctx: ProviderContext,
+  graphUrl: string,
+  userId: string,
+  id: string,
+): Promise<Fetched> {
   const url = driveUrl(graphUrl, userId, `/items/${encodeURIComponent(id)}?$select=${ITEM_SELECT}`);
   try {
     return { ok: true, item: await ctx.http.json<DriveItem>(url, { cost: 1 }) };
   } catch (error) {
-    if (isMissingItem(error)) return { ok: false, gone: true, reason: 'deleted at the source between its listing and its collection' };
+    if (isMissingItem(error))
+      return { ok: false, gone: true, reason: 'deleted at the source between its listing and its collection' };
     if (!isPieceFailure(error)) throw error;
     const said = providerMessage(error);
-    return { ok: false, gone: false, reason: `reading OneDrive item ${id} of user ${userId} failed: ${error.message}${said ? ` (Microsoft Graph: ${said})` : ''}` };
+    return {
+      ok: false,
+      gone: false,
+      reason: `reading OneDrive item ${id} of user ${userId} failed: ${error.message}${said ? ` (Microsoft Graph: ${said})` : ''}`,
+    };
   }
 }
 
-export function driveItemEvent(ctx: ProviderContext, graphUrl: string, userId: string, item: DriveItem, parentPath: string): CollectEvent {
+export function driveItemEvent(
+  ctx: ProviderContext,
+  graphUrl: string,
+  userId: string,
+  item: DriveItem,
+  parentPath: string,
+): CollectEvent {
   const where = { userId, parentPath };
   if (isContainer(item)) return { type: 'item', item: folderInput(item, where) };
   if (!item.file) return { type: 'item', item: fileInput(item, where) };
@@ -191,7 +247,11 @@ export function driveItemEvent(ctx: ProviderContext, graphUrl: string, userId: s
 }
 
 /** Listed, then gone before it could be read: not present, and deleted at the source. */
-export function* vanished(userId: string, entry: Pick<DriveItem, 'id' | 'name' | 'folder' | 'package' | 'root'>, reason: string): Generator<CollectEvent> {
+export function* vanished(
+  userId: string,
+  entry: Pick<DriveItem, 'id' | 'name' | 'folder' | 'package' | 'root'>,
+  reason: string,
+): Generator<CollectEvent> {
   const kind = isContainer(entry) ? 'folder' : 'file';
   yield { type: 'not_present', custodian: userId, kind, sourceId: entry.id, name: entry.name ?? entry.id, reason };
   yield { type: 'deleted', kind, sourceId: entry.id };
@@ -202,22 +262,41 @@ export function* vanished(userId: string, entry: Pick<DriveItem, 'id' | 'name' |
  * path gives the parent folder's path).
  */
 export function retryDrivePieces(graphUrl: string) {
-  return async function* retry(ctx: CollectContext, pieces: Array<{ unit: string; kind: string; sourceId: string; name: string; piece: unknown }>): AsyncGenerator<CollectEvent> {
+  return async function* retry(
+    ctx: CollectContext,
+    pieces: Array<{ unit: string; kind: string; sourceId: string; name: string; piece: unknown }>,
+  ): AsyncGenerator<CollectEvent> {
     for (const p of pieces) {
       const target = retryTarget(p);
       if (!target) continue;
       const got = await fetchDriveItem(ctx, graphUrl, target.userId, target.id);
       if (got.ok) yield driveItemEvent(ctx, graphUrl, target.userId, got.item, target.parentPath);
-      else if (got.gone) yield* vanished(target.userId, { id: target.id, name: p.name, ...(p.kind === 'folder' && { folder: {} }) }, got.reason);
-      else yield { type: 'error', reason: got.reason, kind: p.kind, sourceId: p.sourceId, name: p.name, custodian: target.userId, retry: target };
+      else if (got.gone)
+        yield* vanished(
+          target.userId,
+          { id: target.id, name: p.name, ...(p.kind === 'folder' && { folder: {} }) },
+          got.reason,
+        );
+      else
+        yield {
+          type: 'error',
+          reason: got.reason,
+          kind: p.kind,
+          sourceId: p.sourceId,
+          name: p.name,
+          custodian: target.userId,
+          retry: target,
+        };
     }
   };
 }
 
 function retryTarget(p: { unit: string; sourceId: string; piece: unknown }): DriveRetry | undefined {
-  const piece = p.piece as Partial<DriveRetry> & { item?: ItemInput } | null;
-  if (piece && typeof piece.userId === 'string' && typeof piece.id === 'string' && typeof piece.parentPath === 'string') return piece as DriveRetry;
+  const piece = p.piece as (Partial<DriveRetry> & { item?: ItemInput }) | null;
+  if (piece && typeof piece.userId === 'string' && typeof piece.id === 'string' && typeof piece.parentPath === 'string')
+    return piece as DriveRetry;
   const item = piece?.item;
-  if (item && typeof item.path === 'string' && item.custodian) return { userId: item.custodian, id: p.sourceId, parentPath: item.path.slice(0, item.path.lastIndexOf('/')) };
+  if (item && typeof item.path === 'string' && item.custodian)
+    return { userId: item.custodian, id: p.sourceId, parentPath: item.path.slice(0, item.path.lastIndexOf('/')) };
   return undefined;
 }

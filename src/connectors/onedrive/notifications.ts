@@ -12,7 +12,8 @@ export interface DriveNotification {
   raw: Record<string, unknown>;
 }
 
-const rec = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const rec = (v: unknown): Record<string, unknown> | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 /** Ids are stored and looked up: one the database cannot store (NUL, a lone surrogate) names no subscription of Custody's. */
 const usableId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200 && storable(v);

@@ -9,7 +9,8 @@ export function oneDriveOAuth(identity: MicrosoftIdentity, signIn: MicrosoftSign
   return {
     authorizationResponse: 'json',
     scopes: { default: APPLICATION_PERMISSIONS },
-    authorizationUrl: ({ state, redirectUri, codeChallenge }) => signIn.authorizeUrl({ state, redirectUri, codeChallenge }),
+    authorizationUrl: ({ state, redirectUri, codeChallenge }) =>
+      signIn.authorizeUrl({ state, redirectUri, codeChallenge }),
     async completeCallback({ query, redirectUri, codeVerifier, carried }) {
       if (carried === undefined) {
         const admin = await signIn.signedInAdmin({ query, redirectUri, codeVerifier });
@@ -19,7 +20,10 @@ export function oneDriveOAuth(identity: MicrosoftIdentity, signIn: MicrosoftSign
         };
       }
       if (carried.step !== 'consent' || !carried.tid) {
-        throw new ProviderAuthError('invalid_request', 'This authorization step is unknown: start the authorization again.');
+        throw new ProviderAuthError(
+          'invalid_request',
+          'This authorization step is unknown: start the authorization again.',
+        );
       }
       return identity.proveConsent(query, carried.tid);
     },

@@ -1,4 +1,11 @@
-import { classifyStatus, isRecord, oauthErrorDetails, scalar, text, type ProviderQuirks } from '../../provider/quirks.ts';
+import {
+  classifyStatus,
+  isRecord,
+  oauthErrorDetails,
+  scalar,
+  text,
+  type ProviderQuirks,
+} from '../../provider/quirks.ts';
 
 /**
  * Graph answers errors as `{error: {code, message}}` (the Microsoft identity platform as OAuth
@@ -10,7 +17,9 @@ export const graphQuirks: ProviderQuirks = {
   requestIdHeaders: ['request-id', 'x-ms-request-id'],
   classifyError(status, headers, body) {
     const error = isRecord(body) ? body.error : undefined;
-    const details = isRecord(error) ? { code: scalar(error.code), message: text(error.message) } : (oauthErrorDetails(body) ?? {});
+    const details = isRecord(error)
+      ? { code: scalar(error.code), message: text(error.message) }
+      : (oauthErrorDetails(body) ?? {});
     return { ...classifyStatus(status, headers), ...details };
   },
 };

@@ -54,15 +54,27 @@ export class MicrosoftSignIn {
    * Redeems the code over the back channel (PKCE-bound to this flow's state) and verifies the id_token against
    * the JWKS of the tenant it names, so neither the browser nor a forged redirect can choose the tenant.
    */
-  async signedInAdmin(input: { query: Record<string, string | undefined>; redirectUri: string; codeVerifier: string }): Promise<SignedInAdmin> {
+  async signedInAdmin(input: {
+    query: Record<string, string | undefined>;
+    redirectUri: string;
+    codeVerifier: string;
+  }): Promise<SignedInAdmin> {
     const code = input.query.code;
-    if (!code) throw new ProviderAuthError('invalid_request', 'Microsoft sent no authorization code: the administrator must sign in first. Start the authorization again.');
+    if (!code)
+      throw new ProviderAuthError(
+        'invalid_request',
+        'Microsoft sent no authorization code: the administrator must sign in first. Start the authorization again.',
+      );
     const idToken = await this.redeem(code, input.redirectUri, input.codeVerifier);
     let claims: JwtClaims;
     try {
       claims = await this.verify(idToken);
     } catch (error) {
-      if (error instanceof IdTokenError) throw new ProviderAuthError('invalid_request', `The Microsoft sign-in could not be verified: ${error.message}.`);
+      if (error instanceof IdTokenError)
+        throw new ProviderAuthError(
+          'invalid_request',
+          `The Microsoft sign-in could not be verified: ${error.message}.`,
+        );
       throw error;
     }
     requireConsentRole(claims);
@@ -72,29 +84,43 @@ export class MicrosoftSignIn {
   private async redeem(code: string, redirectUri: string, codeVerifier: string): Promise<string> {
     let body: { id_token?: unknown };
     try {
-      body = await this.opts.http.json<{ id_token?: unknown }>(`${this.opts.loginUrl}/organizations/oauth2/v2.0/token`, {
-        method: 'POST',
-        auth: false,
-        signal: AbortSignal.timeout(LOGIN_HOST_DEADLINE_MS),
-        form: {
-          client_id: this.opts.clientId,
-          client_secret: this.opts.clientSecret,
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: redirectUri,
-          code_verifier: codeVerifier,
-          scope: SIGN_IN_SCOPE,
+      body = await this.opts.http.json<{ id_token?: unknown }>(
+        `${this.opts.loginUrl}/organizations/oauth2/v2.0/token`,
+        {
+          method: 'POST',
+          auth: false,
+          signal: AbortSignal.timeout(LOGIN_HOST_DEADLINE_MS),
+          form: {
+            client_id: this.opts.clientId,
+            client_secret: this.opts.clientSecret,
+            grant_type: 'authorization_code',
+            code,
+            redirect_uri: redirectUri,
+            code_verifier: codeVerifier,
+            scope: SIGN_IN_SCOPE,
+          },
         },
-      });
+      );
     } catch (error) {
       // A refused code (expired, reused, wrong verifier) is the user's to retry; a refused client secret is ours.
-      if (error instanceof ProviderError && error.status !== undefined && error.status < 500 && error.providerCode !== 'invalid_client') {
-        throw new ProviderAuthError('invalid_grant', `Microsoft refused the sign-in (${aadSummary(error)}): start the authorization again.`);
+      if (
+        error instanceof ProviderError &&
+        error.status !== undefined &&
+        error.status < 500 &&
+        error.providerCode !== 'invalid_client'
+      ) {
+        throw new ProviderAuthError(
+          'invalid_grant',
+          `Microsoft refused the sign-in (${aadSummary(error)}): start the authorization again.`,
+        );
       }
       throw error;
     }
     if (typeof body?.id_token !== 'string' || body.id_token === '') {
-      throw new ProviderError('the token endpoint answered without an id_token', { code: 'invalid_response', retryable: false });
+      throw new ProviderError('the token endpoint answered without an id_token', {
+        code: 'invalid_response',
+        retryable: false,
+      });
     }
     return body.id_token;
   }
@@ -109,22 +135,34 @@ export class MicrosoftSignIn {
       { auth: false, signal: AbortSignal.timeout(LOGIN_HOST_DEADLINE_MS) },
     );
     if (typeof meta?.issuer !== 'string' || typeof meta.jwks_uri !== 'string') {
-      throw new ProviderError('the OpenID metadata has no issuer or jwks_uri', { code: 'invalid_response', retryable: false });
+      throw new ProviderError('the OpenID metadata has no issuer or jwks_uri', {
+        code: 'invalid_response',
+        retryable: false,
+      });
     }
     // The signing keys must come from the configured login host too, whatever the metadata says.
     if (!sameOrigin(meta.jwks_uri, this.opts.loginUrl)) {
-      throw new ProviderError('the OpenID metadata points its jwks_uri away from the login host', { code: 'invalid_response', retryable: false });
+      throw new ProviderError('the OpenID metadata points its jwks_uri away from the login host', {
+        code: 'invalid_response',
+        retryable: false,
+      });
     }
-    const jwks = await this.opts.http.json<{ keys?: unknown }>(meta.jwks_uri, { auth: false, signal: AbortSignal.timeout(LOGIN_HOST_DEADLINE_MS) });
-    if (!Array.isArray(jwks?.keys)) throw new ProviderError('the JWKS has no keys', { code: 'invalid_response', retryable: false });
+    const jwks = await this.opts.http.json<{ keys?: unknown }>(meta.jwks_uri, {
+      auth: false,
+      signal: AbortSignal.timeout(LOGIN_HOST_DEADLINE_MS),
+    });
+    if (!Array.isArray(jwks?.keys))
+      throw new ProviderError('the JWKS has no keys', { code: 'invalid_response', retryable: false });
     const claims = await verifyRs256(idToken, jwks.keys as Jwk[]);
 
     const issuer = meta.issuer.replace('{tenantid}', tid);
     if (claims.iss !== issuer) throw new IdTokenError('its issuer is not the tenant it names');
     if (claims.aud !== this.opts.clientId) throw new IdTokenError('it was issued to another application');
     const now = (this.opts.now ?? (() => new Date()))().getTime() / 1000;
-    if (typeof claims.exp !== 'number' || claims.exp < now - CLOCK_SKEW_SECONDS) throw new IdTokenError('it has expired');
-    if (typeof claims.nbf === 'number' && claims.nbf > now + CLOCK_SKEW_SECONDS) throw new IdTokenError('it is not valid yet');
+    if (typeof claims.exp !== 'number' || claims.exp < now - CLOCK_SKEW_SECONDS)
+      throw new IdTokenError('it has expired');
+    if (typeof claims.nbf === 'number' && claims.nbf > now + CLOCK_SKEW_SECONDS)
+      throw new IdTokenError('it is not valid yet');
     return claims;
   }
 }

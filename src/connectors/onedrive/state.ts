@@ -29,7 +29,8 @@ export function readState(value: unknown): ConnectorState | undefined {
   if (!isObject(value) || value.v !== 1 || !isObject(value.users)) return undefined;
   const users: Record<string, UserState> = {};
   for (const [id, raw] of Object.entries(value.users)) {
-    if (!isObject(raw) || !isObject(raw.folders) || !['round', 'done', 'failed'].includes(raw.phase as string)) continue;
+    if (!isObject(raw) || !isObject(raw.folders) || !['round', 'done', 'failed'].includes(raw.phase as string))
+      continue;
     users[id] = raw as unknown as UserState;
   }
   return { v: 1, users };
@@ -47,7 +48,11 @@ export function startingState(previous: UserState | undefined, isValidLink: (lin
  * The cursors a completed run leaves: finished users' deltaLinks, earlier ones for users that did not finish.
  * A run limited to some users (`partial`) keeps every other user's earlier cursor too.
  */
-export function cursorsOf(current: ConnectorState, previous: ConnectorState | undefined, partial = false): ConnectorState {
+export function cursorsOf(
+  current: ConnectorState,
+  previous: ConnectorState | undefined,
+  partial = false,
+): ConnectorState {
   const users: Record<string, UserState> = {};
   if (partial) for (const [id, st] of Object.entries(previous?.users ?? {})) if (st.phase === 'done') users[id] = st;
   for (const [id, st] of Object.entries(current.users)) {

@@ -11,7 +11,9 @@ interface GraphSubscription {
 
 export function driveSubscriptions(graphUrl: string): ChangeSubscriptions {
   const expiryOf = (body: GraphSubscription | undefined, asked: string) =>
-    typeof body?.expirationDateTime === 'string' && !Number.isNaN(Date.parse(body.expirationDateTime)) ? new Date(body.expirationDateTime).toISOString() : asked;
+    typeof body?.expirationDateTime === 'string' && !Number.isNaN(Date.parse(body.expirationDateTime))
+      ? new Date(body.expirationDateTime).toISOString()
+      : asked;
   return {
     async create(ctx: ProviderContext, input) {
       const body = await ctx.http.json<GraphSubscription>(`${graphUrl}/subscriptions`, {
@@ -26,7 +28,8 @@ export function driveSubscriptions(graphUrl: string): ChangeSubscriptions {
           clientState: input.clientState,
         },
       });
-      if (typeof body?.id !== 'string' || body.id.length === 0) throw new Error('Graph answered a subscription without an id');
+      if (typeof body?.id !== 'string' || body.id.length === 0)
+        throw new Error('Graph answered a subscription without an id');
       return { id: body.id, expiresAt: expiryOf(body, input.expiresAt) };
     },
     async renew(ctx: ProviderContext, id, expiresAt) {

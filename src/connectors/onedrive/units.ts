@@ -7,7 +7,10 @@ export const onedriveUnits: UnitPlanner = {
   async plan(ctx) {
     const users = Object.keys(isObject(ctx.filters) ? ctx.filters : {});
     const scope = ctx.scope ? new Set(ctx.scope) : null;
-    return { units: users.filter((u) => !scope || scope.has(u)).map((key) => ({ key, kind: 'custodian' as const })), events: [] };
+    return {
+      units: users.filter((u) => !scope || scope.has(u)).map((key) => ({ key, kind: 'custodian' as const })),
+      events: [],
+    };
   },
   mergeCursors(previous, parts, partial) {
     const before = readState(previous);

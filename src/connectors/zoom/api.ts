@@ -55,7 +55,11 @@ function zoomCode(err: unknown): number | undefined {
 
 /** 404 code 1001 "User does not exist" (deleted), or 400/404 code 1010 "User not found on this account". */
 export function isUserGone(err: unknown): boolean {
-  return err instanceof ProviderError && (err.status === 404 || err.status === 400) && [1001, 1010].includes(zoomCode(err) ?? 0);
+  return (
+    err instanceof ProviderError &&
+    (err.status === 404 || err.status === 400) &&
+    [1001, 1010].includes(zoomCode(err) ?? 0)
+  );
 }
 
 /** 404 with a "no such meeting / summary / recording" code (3001, 3301). */
@@ -93,12 +97,15 @@ export function asScopeError(err: unknown, what: string): ZoomScopeError | undef
   if (err.status === 400 && code === 4711) {
     const scopes = /scopes:\s*\[([^\]]*)\]/.exec(err.message)?.[1];
     const detail = scopes ? `it lacks the scope ${scopes}` : 'it lacks a required scope';
-    return new ZoomScopeError(`Zoom refused ${what}: ${detail}. Add it to the Zoom app, then pair the collection again.`, { cause: err });
+    return new ZoomScopeError(
+      `Zoom refused ${what}: ${detail}. Add it to the Zoom app, then pair the collection again.`,
+      { cause: err },
+    );
   }
   if (err.code === 'auth_rejected') {
     return new ZoomScopeError(
       `Zoom refused ${what} even with a freshly refreshed token (401 code 124): the grant most likely lacks the scope this ` +
-        'request needs. Check the Zoom app\'s scopes, then pair the collection again.',
+        "request needs. Check the Zoom app's scopes, then pair the collection again.",
       { cause: err },
     );
   }

@@ -17,15 +17,32 @@ export interface MessageFile {
 export function messageFiles(msg: ChatMessage): MessageFile[] {
   if (Array.isArray(msg.files)) return msg.files.filter((f): f is MessageFile => typeof f === 'object' && f !== null);
   if (typeof msg.file_id === 'string' && msg.file_id !== '') {
-    return [{ file_id: msg.file_id, file_name: msg.file_name, file_size: msg.file_size, download_url: typeof msg.download_url === 'string' ? msg.download_url : undefined }];
+    return [
+      {
+        file_id: msg.file_id,
+        file_name: msg.file_name,
+        file_size: msg.file_size,
+        download_url: typeof msg.download_url === 'string' ? msg.download_url : undefined,
+      },
+    ];
   }
   return [];
 }
 
 const MIME: Record<string, string> = {
-  pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', txt: 'text/plain', csv: 'text/csv',
-  json: 'application/json', mp4: 'video/mp4', m4a: 'audio/mp4', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', zip: 'application/zip',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  json: 'application/json',
+  mp4: 'video/mp4',
+  m4a: 'audio/mp4',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  zip: 'application/zip',
 };
 
 /** A file without an id of its own is keyed by its message and its place there. */
@@ -56,7 +73,9 @@ export function chatFileItem(message: ItemInput, msg: ChatMessage, f: MessageFil
       conversation_type: message.metadata.conversation_type,
       conversation_id: message.metadata.conversation_id,
       conversation_name: message.metadata.conversation_name,
-      ...(message.metadata.collected_through !== undefined && { collected_through: message.metadata.collected_through }),
+      ...(message.metadata.collected_through !== undefined && {
+        collected_through: message.metadata.collected_through,
+      }),
       file_id: f.file_id ?? null,
       file_name: f.file_name ?? null,
       file_size: f.file_size ?? null,
@@ -80,9 +99,26 @@ export function* chatFileEvents(
     const item = chatFileItem(message, msg, f, i);
     if (!f.download_url) {
       const where = c.type === 'channel' ? `channel ${c.name}` : `the conversation with ${c.name}`;
-      yield { type: 'error', reason: `Zoom listed a file of a message in ${where} without a download_url`, kind: 'chat_file', sourceId: item.sourceId, name: item.path, custodian: item.custodian ?? owner.id, retry: { item } };
+      yield {
+        type: 'error',
+        reason: `Zoom listed a file of a message in ${where} without a download_url`,
+        kind: 'chat_file',
+        sourceId: item.sourceId,
+        name: item.path,
+        custodian: item.custodian ?? owner.id,
+        retry: { item },
+      };
       continue;
     }
-    yield { type: 'item', item, content: downloadSource(download.http, f.download_url, typeof f.file_size === 'number' ? f.file_size : undefined, download.isZoomHost) };
+    yield {
+      type: 'item',
+      item,
+      content: downloadSource(
+        download.http,
+        f.download_url,
+        typeof f.file_size === 'number' ? f.file_size : undefined,
+        download.isZoomHost,
+      ),
+    };
   }
 }

@@ -18,7 +18,12 @@ export function chatFloor(run: Pick<ZoomRun, 'state'>): number {
 }
 
 /** The `provider_limit` of a unit whose chat history this run would have reached before the window. */
-export function* chatLimitEvent(run: Pick<ZoomRun, 'state'>, unit: string, who: string, since: number): Generator<CollectEvent> {
+export function* chatLimitEvent(
+  run: Pick<ZoomRun, 'state'>,
+  unit: string,
+  who: string,
+  since: number,
+): Generator<CollectEvent> {
   const floor = chatFloor(run);
   if (since >= floor) return;
   yield {

@@ -18,7 +18,11 @@ import { DAY_MS, isoSeconds, monthWindows, parseTime } from './windows.ts';
 const CHAT_PAGE = 50;
 
 /** The first time a phase reaches an owner: list its targets, start at the first, and make that durable. */
-async function* beginTargets(run: ZoomRun, pos: Position, list: () => Promise<NonNullable<Position['targets']>>): AsyncGenerator<CollectEvent> {
+async function* beginTargets(
+  run: ZoomRun,
+  pos: Position,
+  list: () => Promise<NonNullable<Position['targets']>>,
+): AsyncGenerator<CollectEvent> {
   if (pos.targets) return;
   pos.targets = await list();
   pos.target = 0;
@@ -30,7 +34,13 @@ async function* beginTargets(run: ZoomRun, pos: Position, list: () => Promise<No
 export async function* collectOneToOne(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
   if (!pos.targets) yield* chatLimitEvent(run, owner.id, owner.email || owner.id, run.ownerSince(owner.id));
   yield* beginTargets(run, pos, () => oneToOnePeers(run, owner));
-  yield* eachTarget(run, owner, pos, (t) => ({ type: 'one-to-one', id: t.id, name: t.name }), (t) => ({ to_contact: t.contact }));
+  yield* eachTarget(
+    run,
+    owner,
+    pos,
+    (t) => ({ type: 'one-to-one', id: t.id, name: t.name }),
+    (t) => ({ to_contact: t.contact }),
+  );
 }
 
 export async function* collectChannels(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
@@ -76,7 +86,14 @@ async function oneToOnePeers(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> 
   const until = run.state.startedAt;
   const query = { type: '1:1', page_size: CHAT_PAGE, from: isoSeconds(since), to: isoSeconds(until + 1000) };
   const targets = new Map<string, ChatTarget>();
-  for await (const { page } of pages<SessionsPage>(run.api, 'listing chat sessions', chatUserPath(owner.id, '/sessions'), query, null, run.now)) {
+  for await (const { page } of pages<SessionsPage>(
+    run.api,
+    'listing chat sessions',
+    chatUserPath(owner.id, '/sessions'),
+    query,
+    null,
+    run.now,
+  )) {
     for (const s of page.sessions ?? []) {
       if (s.type !== undefined && s.type !== '1:1') continue;
       const email = s.peer_contact_email || undefined;
@@ -97,7 +114,13 @@ async function oneToOnePeers(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> 
       const last = parseTime(s.last_message_sent_time ?? s.last_mesage_sent_time);
       // A day of slack past the last message the sessions list reports.
       const end = last === undefined ? until : Math.min(until, last + DAY_MS);
-      targets.set(contact, { id: userId ?? contact, name: email ?? s.name ?? contact, contact, since: from, until: Math.max(from, end) });
+      targets.set(contact, {
+        id: userId ?? contact,
+        name: email ?? s.name ?? contact,
+        contact,
+        since: from,
+        until: Math.max(from, end),
+      });
     }
   }
   return [...targets.values()];
@@ -109,16 +132,36 @@ async function ownerChannels(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> 
   if (!selection) return [];
   const targets: ChatTarget[] = [];
   const query = { page_size: CHAT_PAGE };
-  for await (const { page } of pages<ChannelsPage>(run.api, 'listing channels', chatUserPath(owner.id, '/channels'), query, null, run.now)) {
+  for await (const { page } of pages<ChannelsPage>(
+    run.api,
+    'listing channels',
+    chatUserPath(owner.id, '/channels'),
+    query,
+    null,
+    run.now,
+  )) {
     for (const c of page.channels ?? []) {
-      if (!c?.id || !selectsId(selection, c.id) || run.state.channelsDone.includes(c.id) || targets.some((t) => t.id === c.id)) continue;
+      if (
+        !c?.id ||
+        !selectsId(selection, c.id) ||
+        run.state.channelsDone.includes(c.id) ||
+        targets.some((t) => t.id === c.id)
+      )
+        continue;
       // A fanned-out run: the channel is collected by the one owner's unit that claims it first.
       if (run.ctx.claim && !(await run.ctx.claim(c.id))) continue;
       // `to_channel` "only returns messages sent and/or received by the user": where new members do not see earlier
       // history, every selected owner's view is read and merged (a message is one item however many saw it).
       const perMember = c.channel_settings?.new_members_can_see_previous_messages_files === false;
       const views = perMember ? [owner.id, ...run.owners.map((o) => o.id).filter((id) => id !== owner.id)] : undefined;
-      targets.push({ id: c.id, name: c.name || c.id, isPrivate: isPrivateChannel(c), ...(views && { views }), since: run.channelSince(c.id), until: run.state.startedAt });
+      targets.push({
+        id: c.id,
+        name: c.name || c.id,
+        isPrivate: isPrivateChannel(c),
+        ...(views && { views }),
+        since: run.channelSince(c.id),
+        until: run.state.startedAt,
+      });
     }
   }
   return targets;
@@ -146,8 +189,21 @@ async function* eachTarget(
           complete = (yield* targetMessages(run, owner, pos, t, c, select(t), unit, views[pos.view])) && complete;
         } catch (err) {
           // Another owner's view: one who is not a member (or is gone) has nothing to add; their own unit says why.
-          if (pos.view === 0 || !(err instanceof ProviderError && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 429)) throw err;
-          run.ctx.log.debug({ channel: t.id, through: views[pos.view], status: err.status }, 'channel view not readable; skipped');
+          if (
+            pos.view === 0 ||
+            !(
+              err instanceof ProviderError &&
+              err.status !== undefined &&
+              err.status >= 400 &&
+              err.status < 500 &&
+              err.status !== 429
+            )
+          )
+            throw err;
+          run.ctx.log.debug(
+            { channel: t.id, through: views[pos.view], status: err.status },
+            'channel view not readable; skipped',
+          );
         }
         pos.window = 0;
         pos.page = null;
@@ -155,8 +211,16 @@ async function* eachTarget(
       pos.view = 0;
     } catch (err) {
       // A channel deleted while the run went on: not there any more, by HTTP semantics; the others continue.
-      if (!(err instanceof ProviderError && err.status === 404 && t.contact === undefined) || isUserGone(err)) throw err;
-      yield { type: 'not_present', custodian: unit, kind: 'channel', sourceId: t.id, name: t.name, reason: `channel ${t.name} (${t.id}) is gone: ${err.message}` };
+      if (!(err instanceof ProviderError && err.status === 404 && t.contact === undefined) || isUserGone(err))
+        throw err;
+      yield {
+        type: 'not_present',
+        custodian: unit,
+        kind: 'channel',
+        sourceId: t.id,
+        name: t.name,
+        reason: `channel ${t.name} (${t.id}) is gone: ${err.message}`,
+      };
     }
     if (complete) onDone?.(t);
     // A page that could not be read: its conversation is listed again from the previous mark next time.
@@ -170,7 +234,14 @@ async function* eachTarget(
 
 /** Yields the conversation's messages; returns false when a page could not be read (reported, window skipped). */
 async function* targetMessages(
-  run: ZoomRun, owner: Owner, pos: Position, t: ChatTarget, c: Conversation, select: Query, unit: string, through = owner.id,
+  run: ZoomRun,
+  owner: Owner,
+  pos: Position,
+  t: ChatTarget,
+  c: Conversation,
+  select: Query,
+  unit: string,
+  through = owner.id,
 ): AsyncGenerator<CollectEvent, boolean> {
   // Zoom serves the last six months only: older windows are a provider limit (reported once), not a failure.
   const windows = monthWindows(Math.max(t.since, chatFloor(run)), t.until);
@@ -187,7 +258,14 @@ async function* targetMessages(
       include_deleted_and_edited_message: true,
     };
     try {
-      for await (const { page, next } of pages<MessagesPage>(run.api, 'listing chat messages', path, query, pos.page ?? null, run.now)) {
+      for await (const { page, next } of pages<MessagesPage>(
+        run.api,
+        'listing chat messages',
+        path,
+        query,
+        pos.page ?? null,
+        run.now,
+      )) {
         for (const msg of page.messages ?? []) {
           if (!msg?.id) continue;
           const listed = messageItem(owner, c, msg);

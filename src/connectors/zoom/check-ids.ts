@@ -9,7 +9,9 @@ const MAX_CHECKED = 50;
 export function checkOwnerIds(apiUrl: string) {
   return async (ctx: ProviderContext, raw: unknown): Promise<FilterIssue[] | undefined> => {
     const owners = (raw as ConfFilters).account_owners;
-    const refs = (['selected', 'excluded'] as const).flatMap((list) => owners[list].map((e, i) => ({ id: e.id, pointer: `/account_owners/${list}/${i}/id` })));
+    const refs = (['selected', 'excluded'] as const).flatMap((list) =>
+      owners[list].map((e, i) => ({ id: e.id, pointer: `/account_owners/${list}/${i}/id` })),
+    );
     const ids = [...new Set(refs.map((r) => r.id))];
     if (ids.length === 0) return [];
     if (ids.length > MAX_CHECKED) return undefined;
@@ -27,6 +29,9 @@ export function checkOwnerIds(apiUrl: string) {
     }
     return refs
       .filter((r) => unknown.has(r.id))
-      .map((r) => ({ pointer: r.pointer, message: `Zoom user id "${r.id}" is not found in the paired Zoom account: owner ids come from GET /v1/collections/{id}/users.` }));
+      .map((r) => ({
+        pointer: r.pointer,
+        message: `Zoom user id "${r.id}" is not found in the paired Zoom account: owner ids come from GET /v1/collections/{id}/users.`,
+      }));
   };
 }

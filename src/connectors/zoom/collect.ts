@@ -12,7 +12,17 @@ import { inIdOrder, ownersNotFound, resolveOwners, type ResolvedOwners } from '.
 import { assertScopes } from './scopes.ts';
 import { createRun, earliestSince, type ZoomRun } from './run.ts';
 import { readSummaryIndex, summariesOfRun, type SummaryIndex } from './summaries.ts';
-import { CURSORS_VERSION, freshState, PHASES, readCursors, readState, type Cursors, type Phase, type Position, type RunState } from './state.ts';
+import {
+  CURSORS_VERSION,
+  freshState,
+  PHASES,
+  readCursors,
+  readState,
+  type Cursors,
+  type Phase,
+  type Position,
+  type RunState,
+} from './state.ts';
 
 export interface CollectOptions {
   apiUrl: string;
@@ -21,7 +31,9 @@ export interface CollectOptions {
 }
 
 function plannedOwners(units: UnitSpec[]): ResolvedOwners {
-  const owners = units.filter((u) => u.kind === 'custodian' && !(u.data as { not_found?: boolean } | undefined)?.not_found).map((u) => ({ id: u.key, email: u.email ?? '' }));
+  const owners = units
+    .filter((u) => u.kind === 'custodian' && !(u.data as { not_found?: boolean } | undefined)?.not_found)
+    .map((u) => ({ id: u.key, email: u.email ?? '' }));
   return { owners: inIdOrder(owners), errors: [], gone: [] };
 }
 
@@ -34,14 +46,18 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   // One unit of a fanned-out run: the plan resolved the owners already (ids and e-mails), no need to list them again.
   const planned = ctx.units?.find((u) => u.key === ctx.scope?.[0]);
   if (planned && (planned.data as { not_found?: boolean } | undefined)?.not_found) throw ownersNotFound([planned.key]);
-  const resolved = ctx.units ? plannedOwners(ctx.units) : await resolveOwners(api, filters, state.ownersDone, () => ctx.now().getTime());
+  const resolved = ctx.units
+    ? plannedOwners(ctx.units)
+    : await resolveOwners(api, filters, state.ownersDone, () => ctx.now().getTime());
   // A targeted run (a webhook) covers the owners it names, by id or by e-mail.
   const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
-  const inScope = (id: string, email?: string | null) => !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
+  const inScope = (id: string, email?: string | null) =>
+    !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
   const owners = resolved.owners.filter((o) => inScope(o.id, o.email));
   const unit = (o: Owner): UnitSpec => ({ key: o.id, kind: 'custodian', email: o.email || null });
   for (const o of owners) yield { type: 'unit', unit: unit(o), status: 'pending' };
-  for (const id of resolved.gone.filter((g) => inScope(g))) yield { type: 'unit', unit: { key: id, kind: 'custodian' }, status: 'failed' };
+  for (const id of resolved.gone.filter((g) => inScope(g)))
+    yield { type: 'unit', unit: { key: id, kind: 'custodian' }, status: 'failed' };
   if (!scope) yield* resolved.errors;
 
   const chats = chatScope(filters);
@@ -53,7 +69,12 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   } else {
     const listed = await summariesOfRun(api, {
       owners,
-      from: earliestSince(state.startedAt, opts.lookbackDays, previous, owners.map((o) => o.id)),
+      from: earliestSince(
+        state.startedAt,
+        opts.lookbackDays,
+        previous,
+        owners.map((o) => o.id),
+      ),
       to: state.startedAt,
       selected: content.has('AI-meeting-notes'),
       now: () => ctx.now().getTime(),
@@ -71,7 +92,11 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     owners: ctx.units ? resolved.owners : owners,
     isZoomHost: opts.isZoomHost,
   });
-  const enabled: Record<Phase, boolean> = { recordings: true, one_to_one: chats.oneToOne, channels: chats.channels !== null };
+  const enabled: Record<Phase, boolean> = {
+    recordings: true,
+    one_to_one: chats.oneToOne,
+    channels: chats.channels !== null,
+  };
 
   for (const owner of owners) {
     if (state.ownersDone !== null && owner.id <= state.ownersDone) continue;
@@ -89,7 +114,14 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
         if (isUserGone(err)) {
           markFailed(state, owner.id);
           stopped = true;
-          yield { type: 'error', reason: `Zoom user ${who} was deleted during the run: collection for them stopped`, sourceId: owner.id, kind: 'custodian', name: who, custodian: owner.id };
+          yield {
+            type: 'error',
+            reason: `Zoom user ${who} was deleted during the run: collection for them stopped`,
+            sourceId: owner.id,
+            kind: 'custodian',
+            name: who,
+            custodian: owner.id,
+          };
           break;
         }
         if (!isOwnerProblem(err)) throw err;
@@ -117,7 +149,11 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
 }
 
 /** What a failure of a whole phase kept from being listed (the exception's kind). */
-const PHASE_LISTS: Record<Phase, string> = { recordings: 'recording_list', one_to_one: 'chat_list', channels: 'channel_list' };
+const PHASE_LISTS: Record<Phase, string> = {
+  recordings: 'recording_list',
+  one_to_one: 'chat_list',
+  channels: 'channel_list',
+};
 
 function markFailed(state: RunState, ownerId: string): void {
   if (!state.failed.includes(ownerId)) state.failed.push(ownerId);
@@ -125,7 +161,13 @@ function markFailed(state: RunState, ownerId: string): void {
 
 /** A 4xx about this owner's data; 401 (auth), 408 and 429 (transient) and scope errors are not. */
 function isOwnerProblem(err: unknown): boolean {
-  return err instanceof ProviderError && err.status !== undefined && err.status >= 400 && err.status < 500 && ![401, 408, 429].includes(err.status);
+  return (
+    err instanceof ProviderError &&
+    err.status !== undefined &&
+    err.status >= 400 &&
+    err.status < 500 &&
+    ![401, 408, 429].includes(err.status)
+  );
 }
 
 function enter(pos: Position, phase: Phase): void {

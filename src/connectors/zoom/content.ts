@@ -48,12 +48,18 @@ export function downloadSource(
 ): ContentSource {
   return {
     async open(offset, signal) {
-      if (!isZoomHost(url)) throw new ContentRejectedError('the download_url does not point at a Zoom host; refused to send credentials there');
-      const res = await http.stream(url, { range: offset > 0 ? { start: offset } : undefined, signal }).catch((err: unknown) => {
-        // By HTTP semantics, whatever Zoom's code: the file was deleted since the listing named it.
-        if (err instanceof ProviderError && err.status === 404) throw new ContentGoneError(`Zoom answered 404 for the recording file: ${err.message}`, { cause: err });
-        throw err;
-      });
+      if (!isZoomHost(url))
+        throw new ContentRejectedError(
+          'the download_url does not point at a Zoom host; refused to send credentials there',
+        );
+      const res = await http
+        .stream(url, { range: offset > 0 ? { start: offset } : undefined, signal })
+        .catch((err: unknown) => {
+          // By HTTP semantics, whatever Zoom's code: the file was deleted since the listing named it.
+          if (err instanceof ProviderError && err.status === 404)
+            throw new ContentGoneError(`Zoom answered 404 for the recording file: ${err.message}`, { cause: err });
+          throw err;
+        });
       if (/text\/html/i.test(res.headers['content-type'] ?? '')) {
         res.body.on('error', () => undefined).destroy();
         throw new ContentRejectedError(htmlReason);

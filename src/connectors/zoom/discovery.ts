@@ -23,7 +23,8 @@ interface Cursor {
 
 export function parseLimit(raw: string | undefined): number {
   if (raw === undefined || raw === '') return DISCOVERY_PAGE_MAX;
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw badRequest('limit must be a positive integer.', '/querystring/limit');
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1)
+    throw badRequest('limit must be a positive integer.', '/querystring/limit');
   return Math.min(Number(raw), DISCOVERY_PAGE_MAX);
 }
 
@@ -42,7 +43,8 @@ function decodeCursor(raw: string | undefined, statuses: number): Cursor {
     throw bad();
   }
   const okIndex = (n: unknown, max: number) => Number.isInteger(n) && (n as number) >= 0 && (n as number) < max;
-  if (!c || !okIndex(c.s, statuses) || !okIndex(c.k, 100_000) || (c.t !== undefined && typeof c.t !== 'string')) throw bad();
+  if (!c || !okIndex(c.s, statuses) || !okIndex(c.k, 100_000) || (c.t !== undefined && typeof c.t !== 'string'))
+    throw bad();
   return { s: c.s!, t: c.t, k: c.k! };
 }
 
@@ -51,7 +53,11 @@ async function zoomPage<T>(run: () => Promise<T>, what: string): Promise<T> {
   try {
     return await scoped(what, run);
   } catch (err) {
-    if (isPageTokenRefused(err)) throw badRequest('offset has expired (Zoom page tokens live 15 minutes); list again from the start.', '/querystring/offset');
+    if (isPageTokenRefused(err))
+      throw badRequest(
+        'offset has expired (Zoom page tokens live 15 minutes); list again from the start.',
+        '/querystring/offset',
+      );
     throw err;
   }
 }
@@ -64,7 +70,8 @@ export function usersHandler(apiUrl: string): DiscoveryHandler {
     const results: Array<{ id: string; data: ZoomUser }> = [];
     while (results.length < limit && s < USER_STATUSES.length) {
       const page = await zoomPage(
-        () => api.get<UsersPage>('/users', { status: USER_STATUSES[s], page_size: ZOOM_USERS_PAGE, next_page_token: t }),
+        () =>
+          api.get<UsersPage>('/users', { status: USER_STATUSES[s], page_size: ZOOM_USERS_PAGE, next_page_token: t }),
         'listing users',
       );
       const users = page?.users ?? [];
@@ -104,7 +111,11 @@ export function channelsHandler(apiUrl: string): DiscoveryHandler {
       let page: ChannelsPage;
       try {
         page = await zoomPage(
-          () => api.get<ChannelsPage>(chatUserPath(user, '/channels'), { page_size: ZOOM_CHANNELS_PAGE, next_page_token: t }),
+          () =>
+            api.get<ChannelsPage>(chatUserPath(user, '/channels'), {
+              page_size: ZOOM_CHANNELS_PAGE,
+              next_page_token: t,
+            }),
           "listing the user's channels",
         );
       } catch (err) {

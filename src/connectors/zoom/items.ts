@@ -7,7 +7,14 @@ import type { ChatMessage, MeetingSummary, RecordedMeeting, RecordingFile } from
 
 /** The `conf` kinds of the fixed items contract (issue 3); nothing else is emitted. */
 export const KINDS = [
-  'meeting', 'recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes', 'chat_message', 'channel_message',
+  'meeting',
+  'recording_video',
+  'recording_audio',
+  'transcript',
+  'meeting_chat',
+  'ai_meeting_notes',
+  'chat_message',
+  'channel_message',
   // issue 20: a file attached to a chat message (its message: metadata.parent_source_id)
   'chat_file',
   'participant_audio',
@@ -34,7 +41,13 @@ const FILE_KINDS: Record<string, { kind: string; content: ContentType }> = {
 };
 
 const MIME: Record<string, string> = {
-  MP4: 'video/mp4', M4A: 'audio/mp4', VTT: 'text/vtt', TXT: 'text/plain', JSON: 'application/json', CSV: 'text/csv', JPG: 'image/jpeg',
+  MP4: 'video/mp4',
+  M4A: 'audio/mp4',
+  VTT: 'text/vtt',
+  TXT: 'text/plain',
+  JSON: 'application/json',
+  CSV: 'text/csv',
+  JPG: 'image/jpeg',
 };
 
 export function fileKind(file: RecordingFile): { kind: string; content: ContentType } | undefined {
@@ -63,12 +76,24 @@ export function shortHash(value: unknown): string {
 
 /** A path segment: no slashes or control characters, bounded length. */
 export function segment(text: string | undefined, fallback: string): string {
-  const clean = (text ?? '').replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/[/\\]/g, '-').replace(/\s+/g, ' ').trim().slice(0, 120);
+  const clean = (text ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .replace(/[/\\]/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 120);
   return clean || fallback;
 }
 
 function stamp(iso: string | undefined): string {
-  return iso ? iso.replace(/\.\d+Z$/, 'Z').replace(/-/g, '').replace(/:/g, '').replace('T', '-').replace('Z', '') : 'undated';
+  return iso
+    ? iso
+        .replace(/\.\d+Z$/, 'Z')
+        .replace(/-/g, '')
+        .replace(/:/g, '')
+        .replace('T', '-')
+        .replace('Z', '')
+    : 'undated';
 }
 
 export function meetingFolder(owner: Owner, m: RecordedMeeting): string {
@@ -77,7 +102,12 @@ export function meetingFolder(owner: Owner, m: RecordedMeeting): string {
 }
 
 /** `notPresent`: optional pieces the meeting does not have (e.g. `{ai_meeting_notes: why}`), recorded in its metadata. */
-export function meetingItem(owner: Owner, m: RecordedMeeting, notPresent?: Record<string, string>, facts: Record<string, unknown> = {}): ItemInput {
+export function meetingItem(
+  owner: Owner,
+  m: RecordedMeeting,
+  notPresent?: Record<string, string>,
+  facts: Record<string, unknown> = {},
+): ItemInput {
   const metadata = {
     uuid: m.uuid,
     meeting_id: m.id ?? null,
@@ -157,7 +187,12 @@ export function trashFacts(f: { deleted_time?: string }): Record<string, unknown
 
 /** One participant's own audio track (GET /meetings/{uuid}/recordings `participant_audio_files`), held for the host. */
 export function participantAudioItem(owner: Owner, m: RecordedMeeting, f: RecordingFile & { id: string }): ItemInput {
-  const item = fileItem(owner, m, { ...f, file_type: 'M4A', file_extension: f.file_extension ?? 'M4A' }, 'participant_audio');
+  const item = fileItem(
+    owner,
+    m,
+    { ...f, file_type: 'M4A', file_extension: f.file_extension ?? 'M4A' },
+    'participant_audio',
+  );
   const name = `${stamp(f.recording_start)}_participant_audio_${segment(f.file_name, f.id)}.m4a`;
   return {
     ...item,
@@ -180,7 +215,10 @@ export function summaryItem(owner: Owner, m: RecordedMeeting, s: MeetingSummary,
     createdAt: s.summary_created_time ?? null,
     modifiedAt: s.summary_last_modified_time ?? null,
     version: shortHash(bytes.toString('utf8')),
-    text: [s.summary_title, s.summary_content ?? s.summary_overview].filter((t) => typeof t === 'string' && t !== '').join('\n\n') || null,
+    text:
+      [s.summary_title, s.summary_content ?? s.summary_overview]
+        .filter((t) => typeof t === 'string' && t !== '')
+        .join('\n\n') || null,
     metadata: {
       meeting_uuid: m.uuid,
       meeting_id: m.id ?? null,
@@ -206,8 +244,13 @@ export function messageItem(owner: Owner, c: Conversation, msg: ChatMessage): It
   const sender = msg.sender_display_name ?? msg.sender ?? 'unknown sender';
   const status = msg.status ?? 'Normal';
   // Only the files' facts: a download_url may carry a token (the files are items of their own, kind chat_file).
-  const files = (Array.isArray(msg.files) ? msg.files : msg.file_id ? [{ file_id: msg.file_id, file_name: msg.file_name, file_size: msg.file_size }] : [])
-    .map((f) => ({ file_id: f?.file_id ?? null, file_name: f?.file_name ?? null, file_size: f?.file_size ?? null }));
+  const files = (
+    Array.isArray(msg.files)
+      ? msg.files
+      : msg.file_id
+        ? [{ file_id: msg.file_id, file_name: msg.file_name, file_size: msg.file_size }]
+        : []
+  ).map((f) => ({ file_id: f?.file_id ?? null, file_name: f?.file_name ?? null, file_size: f?.file_size ?? null }));
   return {
     kind: c.type === 'one-to-one' ? 'chat_message' : 'channel_message',
     sourceId: msg.id,

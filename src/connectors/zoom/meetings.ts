@@ -4,7 +4,15 @@ import { ProviderError } from '../../provider/provider-http.ts';
 import type { ItemInput } from '../types.ts';
 import { isPieceFailure, meetingPath, pages, scoped, userPath, type Query } from './api.ts';
 import { bufferSource, downloadSource } from './content.ts';
-import { fileItem, fileKind, meetingFolder, meetingItem, participantAudioItem, summaryItem, type Owner } from './items.ts';
+import {
+  fileItem,
+  fileKind,
+  meetingFolder,
+  meetingItem,
+  participantAudioItem,
+  summaryItem,
+  type Owner,
+} from './items.ts';
 import { recordEvent } from './record.ts';
 import type { ZoomRun } from './run.ts';
 import type { Position } from './state.ts';
@@ -28,7 +36,10 @@ function listingsOf(run: ZoomRun, owner: Owner): Listing[] {
     trash: type,
   });
   return [
-    ...windows.map((w) => ({ what: 'listing recordings', query: { from: isoDate(w.start), to: isoDate(w.end), page_size: 300 } })),
+    ...windows.map((w) => ({
+      what: 'listing recordings',
+      query: { from: isoDate(w.start), to: isoDate(w.end), page_size: 300 },
+    })),
     trash('meeting_recordings'),
     trash('recording_file'),
   ];
@@ -46,7 +57,14 @@ export async function* collectRecordings(run: ZoomRun, owner: Owner, pos: Positi
     const listing = listings[pos.window];
     const meetings: RecordedMeeting[] = [];
     const seen = new Set<string>();
-    for await (const { page } of pages<RecordingsPage>(run.api, listing.what, userPath(owner.id, '/recordings'), listing.query, null, run.now)) {
+    for await (const { page } of pages<RecordingsPage>(
+      run.api,
+      listing.what,
+      userPath(owner.id, '/recordings'),
+      listing.query,
+      null,
+      run.now,
+    )) {
       for (const m of page.meetings ?? []) {
         if (m?.uuid && !seen.has(m.uuid) && (!listing.trash || inReach(run, m))) {
           seen.add(m.uuid);
@@ -57,7 +75,8 @@ export async function* collectRecordings(run: ZoomRun, owner: Owner, pos: Positi
     const skip = pos.skip && meetings[pos.skip - 1]?.uuid === pos.lastUuid ? pos.skip : 0;
     for (let i = skip; i < meetings.length; i++) {
       yield* meetingEvents(run, owner, meetings[i], listing.trash);
-      if (run.summaries?.[owner.id]?.some((s) => s.meeting_uuid === meetings[i].uuid)) (pos.covered ??= []).push(meetings[i].uuid);
+      if (run.summaries?.[owner.id]?.some((s) => s.meeting_uuid === meetings[i].uuid))
+        (pos.covered ??= []).push(meetings[i].uuid);
       pos.skip = i + 1;
       pos.lastUuid = meetings[i].uuid;
       yield run.checkpoint();
@@ -74,14 +93,23 @@ function inReach(run: ZoomRun, m: RecordedMeeting): boolean {
   return start === undefined || start >= run.lookbackStart;
 }
 
-async function* meetingEvents(run: ZoomRun, owner: Owner, m: RecordedMeeting, trash?: Listing['trash']): AsyncGenerator<CollectEvent> {
+async function* meetingEvents(
+  run: ZoomRun,
+  owner: Owner,
+  m: RecordedMeeting,
+  trash?: Listing['trash'],
+): AsyncGenerator<CollectEvent> {
   // Files trashed one by one belong to a meeting the ordinary listing shows (with its other files): only the files.
   const whole = trash !== 'recording_file';
   // The summary is asked for first, so that the meeting's metadata can say it does not exist.
   const summary = whole && run.content.has('AI-meeting-notes') ? await summaryOf(run, owner, m.uuid) : undefined;
   const notPresent = summary?.status === 'missing' ? { ai_meeting_notes: summary.reason } : undefined;
   const deletedTime = m.recording_files?.find((f) => f.deleted_time)?.deleted_time;
-  if (whole) yield recordEvent(meetingItem(owner, m, notPresent, trash && deletedTime ? { in_trash: true, deleted_time: deletedTime } : {}), m);
+  if (whole)
+    yield recordEvent(
+      meetingItem(owner, m, notPresent, trash && deletedTime ? { in_trash: true, deleted_time: deletedTime } : {}),
+      m,
+    );
   let excluded = 0;
   for (const f of m.recording_files ?? []) {
     const mapped = fileKind(f);
@@ -104,10 +132,27 @@ async function* meetingEvents(run: ZoomRun, owner: Owner, m: RecordedMeeting, tr
 
 function* fileEvents(run: ZoomRun, owner: Owner, item: ItemInput, f: RecordingFile): Generator<CollectEvent> {
   if (!f.download_url) {
-    yield { type: 'error', reason: 'Zoom listed a recording file without a download_url', sourceId: item.sourceId, kind: item.kind, name: item.path, custodian: owner.id, retry: { item } };
+    yield {
+      type: 'error',
+      reason: 'Zoom listed a recording file without a download_url',
+      sourceId: item.sourceId,
+      kind: item.kind,
+      name: item.path,
+      custodian: owner.id,
+      retry: { item },
+    };
     return;
   }
-  yield { type: 'item', item, content: downloadSource(run.ctx.http, f.download_url, typeof f.file_size === 'number' ? f.file_size : undefined, run.isZoomHost) };
+  yield {
+    type: 'item',
+    item,
+    content: downloadSource(
+      run.ctx.http,
+      f.download_url,
+      typeof f.file_size === 'number' ? f.file_size : undefined,
+      run.isZoomHost,
+    ),
+  };
 }
 
 /**
@@ -119,12 +164,21 @@ async function* participantAudio(run: ZoomRun, owner: Owner, m: RecordedMeeting)
   if (typeof m.recording_count === 'number' && m.recording_count <= (m.recording_files ?? []).length) return;
   let full: RecordedMeeting;
   try {
-    full = await scoped("reading a meeting's recordings", () => run.api.get<RecordedMeeting>(meetingPath(m.uuid, '/recordings')));
+    full = await scoped("reading a meeting's recordings", () =>
+      run.api.get<RecordedMeeting>(meetingPath(m.uuid, '/recordings')),
+    );
   } catch (err) {
     if (err instanceof ProviderError && err.status === 404) return;
     if (!isPieceFailure(err)) throw err;
     const name = `${meetingFolder(owner, m)}/participant audio`;
-    yield { type: 'error', reason: `reading the meeting's participant audio failed: ${err.message}`, custodian: owner.id, kind: 'participant_audio', sourceId: m.uuid, name };
+    yield {
+      type: 'error',
+      reason: `reading the meeting's participant audio failed: ${err.message}`,
+      custodian: owner.id,
+      kind: 'participant_audio',
+      sourceId: m.uuid,
+      name,
+    };
     return;
   }
   for (const f of full.participant_audio_files ?? []) {
@@ -137,12 +191,18 @@ async function* participantAudio(run: ZoomRun, owner: Owner, m: RecordedMeeting)
 async function summaryOf(run: ZoomRun, owner: Owner, uuid: string): Promise<SummaryLookup> {
   const listed = run.summaries?.[owner.id];
   if (run.summaries && !listed?.some((s) => s.meeting_uuid === uuid)) {
-    return { status: 'missing', reason: 'the meeting has no AI summary (the account\'s meeting summaries list does not name it)' };
+    return {
+      status: 'missing',
+      reason: "the meeting has no AI summary (the account's meeting summaries list does not name it)",
+    };
   }
   return meetingSummary(run, uuid);
 }
 
-export type SummaryLookup = { status: 'found'; summary: MeetingSummary } | { status: 'missing'; reason: string } | { status: 'failed'; reason: string };
+export type SummaryLookup =
+  | { status: 'found'; summary: MeetingSummary }
+  | { status: 'missing'; reason: string }
+  | { status: 'failed'; reason: string };
 
 /** The summary item, its absence, or its failure (kept on the retry list). */
 export function* summaryEvents(owner: Owner, m: RecordedMeeting, lookup: SummaryLookup): Generator<CollectEvent> {
@@ -151,10 +211,28 @@ export function* summaryEvents(owner: Owner, m: RecordedMeeting, lookup: Summary
     const bytes = Buffer.from(JSON.stringify(lookup.summary, null, 2), 'utf8');
     yield { type: 'item', item: summaryItem(owner, m, lookup.summary, bytes), content: bufferSource(bytes) };
   } else if (lookup.status === 'missing') {
-    yield { type: 'not_present', custodian: owner.id, kind: 'ai_meeting_notes', sourceId: m.uuid, name, reason: lookup.reason };
+    yield {
+      type: 'not_present',
+      custodian: owner.id,
+      kind: 'ai_meeting_notes',
+      sourceId: m.uuid,
+      name,
+      reason: lookup.reason,
+    };
   } else {
-    const retry: SummaryRetry = { owner, meeting: { uuid: m.uuid, id: m.id, topic: m.topic, start_time: m.start_time } };
-    yield { type: 'error', reason: lookup.reason, custodian: owner.id, kind: 'ai_meeting_notes', sourceId: m.uuid, name, retry };
+    const retry: SummaryRetry = {
+      owner,
+      meeting: { uuid: m.uuid, id: m.id, topic: m.topic, start_time: m.start_time },
+    };
+    yield {
+      type: 'error',
+      reason: lookup.reason,
+      custodian: owner.id,
+      kind: 'ai_meeting_notes',
+      sourceId: m.uuid,
+      name,
+      retry,
+    };
   }
 }
 
@@ -171,7 +249,12 @@ export interface SummaryRetry {
  */
 export async function meetingSummary(run: Pick<ZoomRun, 'api'>, uuid: string): Promise<SummaryLookup> {
   try {
-    return { status: 'found', summary: await scoped('reading a meeting summary', () => run.api.get<MeetingSummary>(meetingPath(uuid, '/meeting_summary'))) };
+    return {
+      status: 'found',
+      summary: await scoped('reading a meeting summary', () =>
+        run.api.get<MeetingSummary>(meetingPath(uuid, '/meeting_summary')),
+      ),
+    };
   } catch (err) {
     if (err instanceof ProviderError && err.status === 404) {
       const code = err.providerCode === undefined ? '' : `, code ${err.providerCode}`;

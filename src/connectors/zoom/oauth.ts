@@ -33,7 +33,7 @@ export function createZoomOAuth(cfg: ZoomOAuthConfig): ConnectorOAuth {
   const now = cfg.now ?? (() => new Date());
 
   const toGrant = (body: TokenResponse, previous?: Grant): Grant => {
-    if (!body.access_token) throw new Error('Zoom\'s token endpoint answered without an access_token');
+    if (!body.access_token) throw new Error("Zoom's token endpoint answered without an access_token");
     const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600;
     return {
       ...previous,
@@ -53,7 +53,10 @@ export function createZoomOAuth(cfg: ZoomOAuthConfig): ConnectorOAuth {
 
     authorizationUrl({ state, redirectUri, codeChallenge, scopesType }) {
       if (scopesType !== undefined && !(scopesType in SCOPE_SETS)) {
-        throw badRequest(`scopes_type must be one of ${Object.keys(SCOPE_SETS).join(', ')}.`, '/querystring/scopes_type');
+        throw badRequest(
+          `scopes_type must be one of ${Object.keys(SCOPE_SETS).join(', ')}.`,
+          '/querystring/scopes_type',
+        );
       }
       // No `scope` parameter: Zoom grants the scopes configured on the Marketplace app (see scopes.ts).
       const params = new URLSearchParams({
@@ -71,10 +74,18 @@ export function createZoomOAuth(cfg: ZoomOAuthConfig): ConnectorOAuth {
       const code = query.code;
       if (!code) throw new ProviderAuthError('invalid_request', 'Zoom redirected back without an authorization code.');
       // Zoom's codes live 5 minutes: exchanged at once.
-      const result = await tokenCall(cfg, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier });
+      const result = await tokenCall(cfg, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: codeVerifier,
+      });
       if (!result.ok) {
         if (result.status >= 500) throw new Error(`Zoom's token endpoint failed with HTTP ${result.status}`);
-        throw new ProviderAuthError(result.error || 'invalid_grant', result.reason || 'Zoom refused the authorization code.');
+        throw new ProviderAuthError(
+          result.error || 'invalid_grant',
+          result.reason || 'Zoom refused the authorization code.',
+        );
       }
       const grant = toGrant(result.body);
       return { ...grant, ...(await whoAmI(cfg, grant.access_token!)) };
@@ -94,10 +105,14 @@ export function createZoomOAuth(cfg: ZoomOAuthConfig): ConnectorOAuth {
         }
         if (result.ok) return toGrant(result.body, grant);
         if (result.error === 'invalid_grant') {
-          throw new GrantRevokedError(`Zoom refused the refresh token (${result.reason || 'invalid_grant'}); pair the collection again`);
+          throw new GrantRevokedError(
+            `Zoom refused the refresh token (${result.reason || 'invalid_grant'}); pair the collection again`,
+          );
         }
         if (result.status < 500 && result.status !== 429) {
-          throw new Error(`Zoom's token endpoint refused the refresh: ${result.error || `HTTP ${result.status}`} ${result.reason}`.trim());
+          throw new Error(
+            `Zoom's token endpoint refused the refresh: ${result.error || `HTTP ${result.status}`} ${result.reason}`.trim(),
+          );
         }
         last = new Error(`Zoom's token endpoint failed with HTTP ${result.status}`);
         await delay(attempt * 500);
@@ -133,7 +148,12 @@ async function tokenCall(cfg: ZoomOAuthConfig, form: Record<string, string>): Pr
   if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, body: body };
   // Zoom's token errors are {reason, error}; never echo anything else (the body could hold a token).
   const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 200) : '');
-  return { ok: false, status: res.statusCode, error: str(body.error), reason: str(body.reason) || str(body.error_description) };
+  return {
+    ok: false,
+    status: res.statusCode,
+    error: str(body.error),
+    reason: str(body.reason) || str(body.error_description),
+  };
 }
 
 /** The consenting user's account facts (non-secret): best effort, a pairing does not fail for want of them. */

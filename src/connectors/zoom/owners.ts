@@ -20,14 +20,26 @@ export interface ResolvedOwners {
  * and own no data). Only `selected`: each selected id, looked up for its email, except those a resumed run
  * already finished (`doneThrough`), which need no lookup.
  */
-export async function resolveOwners(api: ZoomApi, filters: ConfFilters, doneThrough: string | null, now: () => number): Promise<ResolvedOwners> {
+export async function resolveOwners(
+  api: ZoomApi,
+  filters: ConfFilters,
+  doneThrough: string | null,
+  now: () => number,
+): Promise<ResolvedOwners> {
   const selection = filters.account_owners;
   const byId = new Map<string, Owner>();
   const errors: CollectEvent[] = [];
   const gone: string[] = [];
   if (selection.all_selected) {
     for (const status of ['active', 'inactive']) {
-      for await (const { page } of pages<UsersPage>(api, 'listing users', '/users', { status, page_size: 300 }, null, now)) {
+      for await (const { page } of pages<UsersPage>(
+        api,
+        'listing users',
+        '/users',
+        { status, page_size: 300 },
+        null,
+        now,
+      )) {
         for (const u of page.users ?? []) if (selectsId(selection, u.id)) byId.set(u.id, { id: u.id, email: u.email });
       }
     }
@@ -44,7 +56,14 @@ export async function resolveOwners(api: ZoomApi, filters: ConfFilters, doneThro
       } catch (err) {
         if (!isUserGone(err)) throw err;
         gone.push(id);
-        errors.push({ type: 'error', reason: notFoundReason(id), sourceId: id, kind: 'custodian', name: id, custodian: id });
+        errors.push({
+          type: 'error',
+          reason: notFoundReason(id),
+          sourceId: id,
+          kind: 'custodian',
+          name: id,
+          custodian: id,
+        });
       }
     }
   }
@@ -67,5 +86,7 @@ export function notFoundReason(id: string): string {
 /** Ends a run that could not collect some selected owners because Zoom does not know them: a person must act. */
 export function ownersNotFound(ids: string[]): NeedsUserActionError {
   const list = ids.slice(0, 5).join(', ') + (ids.length > 5 ? ` and ${ids.length - 5} more` : '');
-  return new NeedsUserActionError(`Zoom user id${ids.length > 1 ? 's' : ''} ${list} selected in account_owners ${ids.length > 1 ? 'are' : 'is'} not found in the Zoom account; the other owners were collected. Remove ${ids.length > 1 ? 'them' : 'it'} from the filters, then start the collection again`);
+  return new NeedsUserActionError(
+    `Zoom user id${ids.length > 1 ? 's' : ''} ${list} selected in account_owners ${ids.length > 1 ? 'are' : 'is'} not found in the Zoom account; the other owners were collected. Remove ${ids.length > 1 ? 'them' : 'it'} from the filters, then start the collection again`,
+  );
 }

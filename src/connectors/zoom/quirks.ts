@@ -1,4 +1,11 @@
-import { classifyStatus, isRecord, oauthErrorDetails, scalar, text, type ProviderQuirks } from '../../provider/quirks.ts';
+import {
+  classifyStatus,
+  isRecord,
+  oauthErrorDetails,
+  scalar,
+  text,
+  type ProviderQuirks,
+} from '../../provider/quirks.ts';
 import { headerValue } from '../../provider/retry.ts';
 
 /**
@@ -10,7 +17,8 @@ export const zoomQuirks: ProviderQuirks = {
   rateLimitHeaders: { category: 'x-ratelimit-category', reset: ['x-ratelimit-reset', 'ratelimit-reset'] },
   requestIdHeaders: ['x-zm-trackingid'],
   classifyError(status, headers, body) {
-    const details = oauthErrorDetails(body) ?? (isRecord(body) ? { code: scalar(body.code), message: text(body.message) } : {});
+    const details =
+      oauthErrorDetails(body) ?? (isRecord(body) ? { code: scalar(body.code), message: text(body.message) } : {});
     // The daily quota resets at 00:00 UTC; backing off for seconds would only burn attempts.
     const daily = status === 429 && headerValue(headers, 'x-ratelimit-type')?.toLowerCase() === 'daily-limit';
     return { ...classifyStatus(status, headers), ...(daily && { resetsAtUtcMidnight: true }), ...details };

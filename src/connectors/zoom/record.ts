@@ -47,5 +47,9 @@ export function recordBytes(record: unknown): Buffer {
 export function recordEvent(item: ItemInput, record: unknown): Extract<CollectEvent, { type: 'item' }> {
   const bytes = recordBytes(record);
   const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
-  return { type: 'item', item: { ...item, size: bytes.length, mimeType: RECORD_MIME, version: sha256 }, content: bufferSource(bytes) };
+  return {
+    type: 'item',
+    item: { ...item, size: bytes.length, mimeType: RECORD_MIME, version: sha256 },
+    content: bufferSource(bytes),
+  };
 }

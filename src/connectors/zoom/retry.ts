@@ -26,29 +26,66 @@ export function retryZoomPieces(opts: { apiUrl: string; isZoomHost(url: string):
   };
 }
 
-async function* retryFile(api: ZoomApi, isZoomHost: (url: string) => boolean, p: RetryPiece, item: ItemInput, uuid: string): AsyncGenerator<CollectEvent> {
+async function* retryFile(
+  api: ZoomApi,
+  isZoomHost: (url: string) => boolean,
+  p: RetryPiece,
+  item: ItemInput,
+  uuid: string,
+): AsyncGenerator<CollectEvent> {
   const gone = (reason: string): CollectEvent[] => [
     { type: 'not_present', custodian: p.unit, kind: p.kind, sourceId: p.sourceId, name: p.name, reason },
     { type: 'deleted', kind: p.kind, sourceId: p.sourceId },
   ];
   let files: RecordingFile[];
   try {
-    files = p.kind === 'participant_audio'
-      ? ((await scoped("reading a meeting's recordings", () => api.get<RecordedMeeting>(meetingPath(uuid, '/recordings')))).participant_audio_files ?? [])
-      : await listedFiles(api, p.unit, uuid, item);
+    files =
+      p.kind === 'participant_audio'
+        ? ((
+            await scoped("reading a meeting's recordings", () =>
+              api.get<RecordedMeeting>(meetingPath(uuid, '/recordings')),
+            )
+          ).participant_audio_files ?? [])
+        : await listedFiles(api, p.unit, uuid, item);
   } catch (err) {
-    if (err instanceof ProviderError && err.status === 404) return yield* gone(`the meeting's recordings are gone (Zoom answered 404: ${err.message})`);
+    if (err instanceof ProviderError && err.status === 404)
+      return yield* gone(`the meeting's recordings are gone (Zoom answered 404: ${err.message})`);
     if (!isPieceFailure(err)) throw err;
-    yield { type: 'error', reason: `reading the meeting's recordings failed: ${err.message}`, kind: p.kind, sourceId: p.sourceId, name: p.name, custodian: p.unit, retry: { item } };
+    yield {
+      type: 'error',
+      reason: `reading the meeting's recordings failed: ${err.message}`,
+      kind: p.kind,
+      sourceId: p.sourceId,
+      name: p.name,
+      custodian: p.unit,
+      retry: { item },
+    };
     return;
   }
   const file = files.find((f) => (p.kind === 'participant_audio' ? f.id : fileSourceId({ uuid }, f)) === p.sourceId);
   if (!file) return yield* gone('the recording file is no longer listed for its meeting');
   if (!file.download_url) {
-    yield { type: 'error', reason: 'Zoom listed a recording file without a download_url', kind: p.kind, sourceId: p.sourceId, name: p.name, custodian: p.unit, retry: { item } };
+    yield {
+      type: 'error',
+      reason: 'Zoom listed a recording file without a download_url',
+      kind: p.kind,
+      sourceId: p.sourceId,
+      name: p.name,
+      custodian: p.unit,
+      retry: { item },
+    };
     return;
   }
-  yield { type: 'item', item, content: downloadSource(api.http, file.download_url, typeof file.file_size === 'number' ? file.file_size : undefined, isZoomHost) };
+  yield {
+    type: 'item',
+    item,
+    content: downloadSource(
+      api.http,
+      file.download_url,
+      typeof file.file_size === 'number' ? file.file_size : undefined,
+      isZoomHost,
+    ),
+  };
 }
 
 /**
@@ -59,11 +96,22 @@ async function listedFiles(api: ZoomApi, host: string, uuid: string, item: ItemI
   const meetingId = typeof item.metadata?.meeting_id === 'number' ? item.metadata.meeting_id : undefined;
   const at = parseTime(item.metadata?.recording_start) ?? parseTime(item.createdAt);
   const queries: Query[] = [];
-  if (at !== undefined) queries.push({ from: isoDate(at - DAY_MS), to: isoDate(at + DAY_MS), meeting_id: meetingId, page_size: 300 });
-  queries.push({ trash: true, trash_type: 'meeting_recordings', page_size: 300 }, { trash: true, trash_type: 'recording_file', page_size: 300 });
+  if (at !== undefined)
+    queries.push({ from: isoDate(at - DAY_MS), to: isoDate(at + DAY_MS), meeting_id: meetingId, page_size: 300 });
+  queries.push(
+    { trash: true, trash_type: 'meeting_recordings', page_size: 300 },
+    { trash: true, trash_type: 'recording_file', page_size: 300 },
+  );
   const files: RecordingFile[] = [];
   for (const query of queries) {
-    for await (const { page } of pages<RecordingsPage>(api, 'listing recordings', userPath(host, '/recordings'), query, null, () => Date.now())) {
+    for await (const { page } of pages<RecordingsPage>(
+      api,
+      'listing recordings',
+      userPath(host, '/recordings'),
+      query,
+      null,
+      () => Date.now(),
+    )) {
       for (const m of page.meetings ?? []) if (m?.uuid === uuid) files.push(...(m.recording_files ?? []));
     }
     if (files.length > 0) break;

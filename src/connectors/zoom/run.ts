@@ -73,7 +73,8 @@ export function createRun(
     now: () => ctx.now().getTime(),
     ownerSince,
     channelSince: (id) => sinceMark(opts.cursors.channels[id]),
-    peerOwner: (peer) => (peer.id && ownerIds.has(peer.id) ? peer.id : peer.email ? byEmail.get(peer.email.toLowerCase()) : undefined),
+    peerOwner: (peer) =>
+      peer.id && ownerIds.has(peer.id) ? peer.id : peer.email ? byEmail.get(peer.email.toLowerCase()) : undefined,
     peerCovered(ownerId, peerId) {
       if (peerId >= ownerId || state.failed.includes(peerId)) return false;
       return ownerSince(peerId) <= ownerSince(ownerId);
@@ -88,7 +89,8 @@ export function earliestSince(startedAt: number, lookbackDays: number, cursors: 
   let earliest = startedAt;
   for (const id of ownerIds) {
     const mark = cursors.owners[id];
-    const since = typeof mark === 'number' && Number.isFinite(mark) ? Math.max(lookbackStart, mark - OVERLAP_MS) : lookbackStart;
+    const since =
+      typeof mark === 'number' && Number.isFinite(mark) ? Math.max(lookbackStart, mark - OVERLAP_MS) : lookbackStart;
     earliest = Math.min(earliest, since);
   }
   return earliest;

@@ -18,13 +18,41 @@ interface ScopeNeed {
 const NEEDS = {
   listUsers: { scope: 'user:read:list_users:admin', legacy: ['user:read:admin'], endpoint: 'GET /users' },
   getUser: { scope: 'user:read:user:admin', legacy: ['user:read:admin'], endpoint: 'GET /users/{userId}' },
-  listRecordings: { scope: 'cloud_recording:read:list_user_recordings:admin', legacy: ['recording:read:admin'], endpoint: 'GET /users/{userId}/recordings (trash included)' },
-  meetingRecordings: { scope: 'cloud_recording:read:list_recording_files:admin', legacy: ['recording:read:admin'], endpoint: 'GET /meetings/{meetingUUID}/recordings' },
-  listSummaries: { scope: 'meeting:read:list_summaries:admin', legacy: ['meeting_summary:read:admin', 'meeting:read:admin'], endpoint: 'GET /meetings/meeting_summaries' },
-  getSummary: { scope: 'meeting:read:summary:admin', legacy: ['meeting_summary:read:admin', 'meeting:read:admin'], endpoint: 'GET /meetings/{meetingUUID}/meeting_summary' },
-  listChannels: { scope: 'team_chat:read:list_user_channels:admin', legacy: ['chat_channel:read:admin'], endpoint: 'GET /chat/users/{userId}/channels' },
-  listSessions: { scope: 'team_chat:read:list_user_sessions:admin', legacy: ['chat_message:read:admin'], endpoint: 'GET /chat/users/{userId}/sessions' },
-  listMessages: { scope: 'team_chat:read:list_user_messages:admin', legacy: ['chat_message:read:admin'], endpoint: 'GET /chat/users/{userId}/messages' },
+  listRecordings: {
+    scope: 'cloud_recording:read:list_user_recordings:admin',
+    legacy: ['recording:read:admin'],
+    endpoint: 'GET /users/{userId}/recordings (trash included)',
+  },
+  meetingRecordings: {
+    scope: 'cloud_recording:read:list_recording_files:admin',
+    legacy: ['recording:read:admin'],
+    endpoint: 'GET /meetings/{meetingUUID}/recordings',
+  },
+  listSummaries: {
+    scope: 'meeting:read:list_summaries:admin',
+    legacy: ['meeting_summary:read:admin', 'meeting:read:admin'],
+    endpoint: 'GET /meetings/meeting_summaries',
+  },
+  getSummary: {
+    scope: 'meeting:read:summary:admin',
+    legacy: ['meeting_summary:read:admin', 'meeting:read:admin'],
+    endpoint: 'GET /meetings/{meetingUUID}/meeting_summary',
+  },
+  listChannels: {
+    scope: 'team_chat:read:list_user_channels:admin',
+    legacy: ['chat_channel:read:admin'],
+    endpoint: 'GET /chat/users/{userId}/channels',
+  },
+  listSessions: {
+    scope: 'team_chat:read:list_user_sessions:admin',
+    legacy: ['chat_message:read:admin'],
+    endpoint: 'GET /chat/users/{userId}/sessions',
+  },
+  listMessages: {
+    scope: 'team_chat:read:list_user_messages:admin',
+    legacy: ['chat_message:read:admin'],
+    endpoint: 'GET /chat/users/{userId}/messages',
+  },
 } satisfies Record<string, ScopeNeed>;
 
 /** Everything `collect`, its retries and discovery call: participant audio and the summaries list included. */
@@ -77,12 +105,23 @@ export function featureNeeds(filters: ConfFilters): FeatureNeed[] {
       needs: [filters.account_owners.all_selected ? NEEDS.listUsers : NEEDS.getUser, NEEDS.listRecordings],
     },
   ];
-  if (content.has('audio')) out.push({ feature: 'participant audio (content "audio")', pointer: '/content_selections', needs: [NEEDS.meetingRecordings] });
+  if (content.has('audio'))
+    out.push({
+      feature: 'participant audio (content "audio")',
+      pointer: '/content_selections',
+      needs: [NEEDS.meetingRecordings],
+    });
   if (content.has('AI-meeting-notes')) {
-    out.push({ feature: 'AI meeting notes (content "AI-meeting-notes")', pointer: '/content_selections', needs: [NEEDS.listSummaries, NEEDS.getSummary] });
+    out.push({
+      feature: 'AI meeting notes (content "AI-meeting-notes")',
+      pointer: '/content_selections',
+      needs: [NEEDS.listSummaries, NEEDS.getSummary],
+    });
   }
-  if (chats.oneToOne) out.push({ feature: 'one-to-one chats', pointer: '/chats', needs: [NEEDS.listSessions, NEEDS.listMessages] });
-  if (chats.channels) out.push({ feature: 'chat channels', pointer: '/chats', needs: [NEEDS.listChannels, NEEDS.listMessages] });
+  if (chats.oneToOne)
+    out.push({ feature: 'one-to-one chats', pointer: '/chats', needs: [NEEDS.listSessions, NEEDS.listMessages] });
+  if (chats.channels)
+    out.push({ feature: 'chat channels', pointer: '/chats', needs: [NEEDS.listChannels, NEEDS.listMessages] });
   return out;
 }
 
@@ -125,6 +164,12 @@ export function missingScopes(grantInfo: Record<string, unknown>, filters: ConfF
 export function assertScopes(grantInfo: Record<string, unknown>, filters: ConfFilters): void {
   const gaps = missingScopes(grantInfo, filters) ?? [];
   if (gaps.length === 0) return;
-  const more = gaps.length > 1 ? ` (and ${gaps.length - 1} more: ${gaps.slice(1).map((g) => g.permission).join(', ')})` : '';
+  const more =
+    gaps.length > 1
+      ? ` (and ${gaps.length - 1} more: ${gaps
+          .slice(1)
+          .map((g) => g.permission)
+          .join(', ')})`
+      : '';
   throw new ZoomScopeError(`${gaps[0].message}${more}`);
 }

@@ -30,22 +30,42 @@ interface SummariesPage extends ZoomPage {
 }
 
 /** Every summary of the hosts in `hosts` whose summary starts within [from, to] (epoch ms). */
-export async function listSummaries(api: ZoomApi, from: number, to: number, hosts: Set<string>, now: () => number): Promise<SummaryIndex> {
+export async function listSummaries(
+  api: ZoomApi,
+  from: number,
+  to: number,
+  hosts: Set<string>,
+  now: () => number,
+): Promise<SummaryIndex> {
   const out: SummaryIndex = {};
   const seen = new Set<string>();
   const query = { from: isoSeconds(from), to: isoSeconds(to), page_size: 300 };
-  for await (const { page } of pages<SummariesPage>(api, 'listing meeting summaries', '/meetings/meeting_summaries', query, null, now)) {
+  for await (const { page } of pages<SummariesPage>(
+    api,
+    'listing meeting summaries',
+    '/meetings/meeting_summaries',
+    query,
+    null,
+    now,
+  )) {
     for (const s of page.summaries ?? []) {
       if (!s?.meeting_uuid || !s.meeting_host_id || !hosts.has(s.meeting_host_id) || seen.has(s.meeting_uuid)) continue;
       seen.add(s.meeting_uuid);
       const entry: ListedSummary = { meeting_uuid: s.meeting_uuid };
-      for (const k of ['meeting_id', 'meeting_topic', 'meeting_start_time', 'meeting_end_time', 'summary_start_time'] as const) {
+      for (const k of [
+        'meeting_id',
+        'meeting_topic',
+        'meeting_start_time',
+        'meeting_end_time',
+        'summary_start_time',
+      ] as const) {
         if (s[k] !== undefined && s[k] !== null) (entry as unknown as Record<string, unknown>)[k] = s[k];
       }
       (out[s.meeting_host_id] ??= []).push(entry);
     }
   }
-  for (const list of Object.values(out)) list.sort((a, b) => (a.meeting_uuid < b.meeting_uuid ? -1 : a.meeting_uuid > b.meeting_uuid ? 1 : 0));
+  for (const list of Object.values(out))
+    list.sort((a, b) => (a.meeting_uuid < b.meeting_uuid ? -1 : a.meeting_uuid > b.meeting_uuid ? 1 : 0));
   return out;
 }
 
@@ -70,7 +90,9 @@ export function meetingOfSummary(owner: Owner, s: ListedSummary): RecordedMeetin
     host_id: owner.id,
     topic: s.meeting_topic,
     start_time: s.meeting_start_time,
-    ...(start !== undefined && end !== undefined && end >= start ? { duration: Math.round((end - start) / 60_000) } : {}),
+    ...(start !== undefined && end !== undefined && end >= start
+      ? { duration: Math.round((end - start) / 60_000) }
+      : {}),
     recording_files: [],
   };
 }
@@ -109,10 +131,24 @@ export async function summariesOfRun(
 ): Promise<{ index: SummaryIndex | null; events: CollectEvent[] }> {
   if (!opts.selected || opts.owners.length === 0) return { index: null, events: [] };
   try {
-    return { index: await listSummaries(api, opts.from, opts.to, new Set(opts.owners.map((o) => o.id)), opts.now), events: [] };
+    return {
+      index: await listSummaries(api, opts.from, opts.to, new Set(opts.owners.map((o) => o.id)), opts.now),
+      events: [],
+    };
   } catch (err) {
     if (!isPieceFailure(err)) throw err;
     const reason = `listing the account's meeting summaries failed (${err.message}): summaries of meetings without a recording were not collected in this run`;
-    return { index: null, events: [{ type: 'error', reason, kind: 'ai_meeting_notes', sourceId: 'meeting_summaries', name: 'meeting summaries list' }] };
+    return {
+      index: null,
+      events: [
+        {
+          type: 'error',
+          reason,
+          kind: 'ai_meeting_notes',
+          sourceId: 'meeting_summaries',
+          name: 'meeting summaries list',
+        },
+      ],
+    };
   }
 }

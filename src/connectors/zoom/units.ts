@@ -15,17 +15,25 @@ export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
       const api = new ZoomApi(ctx.http, apiUrl, ctx.signal);
       const resolved = await resolveOwners(api, ctx.filters as ConfFilters, null, () => ctx.now().getTime());
       const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
-      const inScope = (id: string, email?: string | null) => !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
+      const inScope = (id: string, email?: string | null) =>
+        !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
       // An owner Zoom does not know gets a unit of its own that fails at once asking for a person (the run ends
       // `error`), while the other units collect.
       const events: CollectEvent[] = [];
-      const notFound = resolved.gone.filter((g) => inScope(g)).map((id) => ({ key: id, kind: 'custodian' as const, email: null, data: { not_found: true } }));
+      const notFound = resolved.gone
+        .filter((g) => inScope(g))
+        .map((id) => ({ key: id, kind: 'custodian' as const, email: null, data: { not_found: true } }));
       const owners = resolved.owners.filter((o) => inScope(o.id, o.email));
       // The account's summaries are listed once for the whole run; each unit gets its owner's.
       const startedAt = ctx.now().getTime();
       const listed = await summariesOfRun(api, {
         owners,
-        from: earliestSince(startedAt, lookbackDays, readCursors(ctx.cursors), owners.map((o) => o.id)),
+        from: earliestSince(
+          startedAt,
+          lookbackDays,
+          readCursors(ctx.cursors),
+          owners.map((o) => o.id),
+        ),
         to: startedAt,
         selected: enabledContent(ctx.filters as ConfFilters).has('AI-meeting-notes'),
         now: () => ctx.now().getTime(),

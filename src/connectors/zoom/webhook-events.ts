@@ -2,7 +2,13 @@
 // targeted work, whose (the custodian), for which content, and the business key repeated deliveries share.
 // Every field is optional on the wire; anything unexpected makes the event "not needed", never an error.
 import crypto from 'node:crypto';
-import { chatScope, enabledContent, ownerSelected, type ConfFilters, type ContentType } from '../../domain/filters/conf.ts';
+import {
+  chatScope,
+  enabledContent,
+  ownerSelected,
+  type ConfFilters,
+  type ContentType,
+} from '../../domain/filters/conf.ts';
 import { storable } from '../../domain/text.ts';
 import type { WebhookEventFacts, WebhookEvents } from '../types.ts';
 
@@ -21,10 +27,12 @@ const SUMMARY = new Set(['meeting.summary_completed', 'meeting.summary_updated']
 const CHAT = new Set(['chat_message.sent', 'chat_message.updated', 'chat_message.deleted']);
 const TEAM_CHAT = /^team_chat\.(channel|dm)_message_(posted|updated|deleted)$/;
 
-const rec = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const rec = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 // An id the database cannot store (NUL, a lone surrogate) is no id: the event then concerns no known account or
 // user, as one from an unknown account, and is acknowledged (a 4xx would only be retried, then suspend the event type).
-const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 && storable(v) ? v : typeof v === 'number' ? String(v) : null);
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v.length > 0 && storable(v) ? v : typeof v === 'number' ? String(v) : null;
 
 export function isNeededZoomEvent(event: string): boolean {
   return RECORDING.has(event) || SUMMARY.has(event) || CHAT.has(event) || TEAM_CHAT.test(event);
@@ -40,14 +48,33 @@ export function zoomEventFacts(body: unknown): ZoomEventFacts | null {
   const accountId = str(payload.account_id) ?? '';
   const hash = (parts: unknown[]) => crypto.createHash('sha256').update(JSON.stringify(parts)).digest('hex');
   if (RECORDING.has(event)) {
-    const files = Array.isArray(object.recording_files) ? object.recording_files.map((f) => str(rec(f).id) ?? '').sort() : [];
+    const files = Array.isArray(object.recording_files)
+      ? object.recording_files.map((f) => str(rec(f).id) ?? '').sort()
+      : [];
     // Duplicates differ in download_url and download_token only (reference §1.5): neither is part of the key.
     const content: ContentType[] = event === 'recording.completed' ? ['audio', 'video', 'transcript'] : ['transcript'];
-    return { event, accountId, custodian: str(object.host_id) ?? str(object.host_email), content, dedupKey: hash([event, accountId, str(object.uuid), files]) };
+    return {
+      event,
+      accountId,
+      custodian: str(object.host_id) ?? str(object.host_email),
+      content,
+      dedupKey: hash([event, accountId, str(object.uuid), files]),
+    };
   }
   if (SUMMARY.has(event)) {
-    const key = [event, accountId, str(object.meeting_uuid), str(object.summary_last_modified_time) ?? str(object.summary_created_time)];
-    return { event, accountId, custodian: str(object.meeting_host_id) ?? str(object.meeting_host_email), content: ['AI-meeting-notes'], dedupKey: hash(key) };
+    const key = [
+      event,
+      accountId,
+      str(object.meeting_uuid),
+      str(object.summary_last_modified_time) ?? str(object.summary_created_time),
+    ];
+    return {
+      event,
+      accountId,
+      custodian: str(object.meeting_host_id) ?? str(object.meeting_host_email),
+      content: ['AI-meeting-notes'],
+      dedupKey: hash(key),
+    };
   }
   // Chat: the operator is the account's user who sent, edited or deleted the message.
   const custodian = str(payload.operator_id) ?? str(payload.operator);

@@ -17,13 +17,15 @@ const TOP = ['account_owners', 'content_selections', 'chats'];
 
 export function validateConfFilters(value: unknown): FilterIssue[] {
   const issues: FilterIssue[] = [];
-  if (!isObject(value)) return [{ pointer: '', message: `sync_filters must be an object with keys ${TOP.join(', ')}.` }];
+  if (!isObject(value))
+    return [{ pointer: '', message: `sync_filters must be an object with keys ${TOP.join(', ')}.` }];
   checkKeys(value, TOP, '', issues);
   for (const required of ['account_owners', 'content_selections']) {
     if (!(required in value)) issues.push({ pointer: `/${required}`, message: 'is required.' });
   }
   if ('account_owners' in value) checkSelection(value.account_owners, '/account_owners', issues, checkIdEntry);
-  if ('content_selections' in value) checkSelection(value.content_selections, '/content_selections', issues, checkContentEntry);
+  if ('content_selections' in value)
+    checkSelection(value.content_selections, '/content_selections', issues, checkContentEntry);
   if ('chats' in value) checkSelection(value.chats, '/chats', issues, checkChatEntry);
   return issues;
 }
@@ -31,7 +33,10 @@ export function validateConfFilters(value: unknown): FilterIssue[] {
 function checkContentEntry(e: unknown, pointer: string, issues: FilterIssue[]): void {
   const keys = isObject(e) ? Object.keys(e) : [];
   if (!isObject(e) || keys.length !== 1 || !(CONTENT_TYPES as readonly string[]).includes(keys[0])) {
-    issues.push({ pointer, message: `must be a single-key object {<type>: boolean} with type one of ${CONTENT_TYPES.join(', ')}.` });
+    issues.push({
+      pointer,
+      message: `must be a single-key object {<type>: boolean} with type one of ${CONTENT_TYPES.join(', ')}.`,
+    });
     return;
   }
   if (typeof e[keys[0]] !== 'boolean') issues.push({ pointer: `${pointer}/${keys[0]}`, message: 'must be a boolean.' });
@@ -44,7 +49,8 @@ function checkChatEntry(e: unknown, pointer: string, issues: FilterIssue[]): voi
     return;
   }
   if (keys[0] === 'one-to-one') {
-    if (typeof e['one-to-one'] !== 'boolean') issues.push({ pointer: `${pointer}/one-to-one`, message: 'must be a boolean.' });
+    if (typeof e['one-to-one'] !== 'boolean')
+      issues.push({ pointer: `${pointer}/one-to-one`, message: 'must be a boolean.' });
   } else {
     checkSelection(e.channels, `${pointer}/channels`, issues, checkIdEntry);
   }
@@ -67,7 +73,8 @@ export function chatScope(filters: ConfFilters): { oneToOne: boolean; channels: 
   if (!chats) return { oneToOne: false, channels: null };
   const entries = chats.all_selected ? null : chats.selected;
   const excluded = chats.all_selected ? chats.excluded : [];
-  const find = <K extends 'one-to-one' | 'channels'>(list: ChatEntry[], k: K) => list.find((e) => k in e) as Record<K, unknown> | undefined;
+  const find = <K extends 'one-to-one' | 'channels'>(list: ChatEntry[], k: K) =>
+    list.find((e) => k in e) as Record<K, unknown> | undefined;
   if (entries) {
     const o = find(entries, 'one-to-one');
     const c = find(entries, 'channels');

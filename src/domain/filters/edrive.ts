@@ -16,11 +16,15 @@ const USERS_HINT = 'the keys of an edrive sync_filters object are user ids from 
 export function validateEdriveFilters(value: unknown): FilterIssue[] {
   if (!isObject(value)) return [{ pointer: '', message: 'sync_filters must be an object keyed by user id.' }];
   const issues: FilterIssue[] = [];
-  if (Object.keys(value).length === 0) return [{ pointer: '', message: `nothing is selected: ${USERS_HINT}, each with the folders to collect.` }];
+  if (Object.keys(value).length === 0)
+    return [{ pointer: '', message: `nothing is selected: ${USERS_HINT}, each with the folders to collect.` }];
   for (const [userId, filter] of Object.entries(value)) {
     const pointer = `/${escapePointer(userId)}`;
     if (CONF_KEYS.has(userId)) {
-      issues.push({ pointer, message: `"${userId}" is not a user id: ${USERS_HINT} (this looks like a conf collection's filter key).` });
+      issues.push({
+        pointer,
+        message: `"${userId}" is not a user id: ${USERS_HINT} (this looks like a conf collection's filter key).`,
+      });
       continue;
     }
     if (!isObject(filter)) {
@@ -31,8 +35,10 @@ export function validateEdriveFilters(value: unknown): FilterIssue[] {
       continue;
     }
     checkSelection(filter, pointer, issues, checkIdEntry, ['filter_type', 'filter_name']);
-    if (filter.filter_type !== 'user_folders') issues.push({ pointer: `${pointer}/filter_type`, message: 'must be "user_folders".' });
-    if (typeof filter.filter_name !== 'string') issues.push({ pointer: `${pointer}/filter_name`, message: 'must be a string.' });
+    if (filter.filter_type !== 'user_folders')
+      issues.push({ pointer: `${pointer}/filter_type`, message: 'must be "user_folders".' });
+    if (typeof filter.filter_name !== 'string')
+      issues.push({ pointer: `${pointer}/filter_name`, message: 'must be a string.' });
   }
   return issues;
 }

@@ -11,17 +11,28 @@ export interface Selection<T> {
   excluded: T[];
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Does the selection include this id (entries of shape {id})? */
 export function selectsId(selection: Selection<{ id: string }>, id: string): boolean {
-  return selection.all_selected ? !selection.excluded.some((e) => e.id === id) : selection.selected.some((e) => e.id === id);
+  return selection.all_selected
+    ? !selection.excluded.some((e) => e.id === id)
+    : selection.selected.some((e) => e.id === id);
 }
 
-export function checkKeys(value: Record<string, unknown>, allowed: string[], pointer: string, issues: FilterIssue[]): void {
+export function checkKeys(
+  value: Record<string, unknown>,
+  allowed: string[],
+  pointer: string,
+  issues: FilterIssue[],
+): void {
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) {
-      issues.push({ pointer: `${pointer}/${escapePointer(key)}`, message: `unknown key "${key}"; allowed keys: ${allowed.join(', ')}.` });
+      issues.push({
+        pointer: `${pointer}/${escapePointer(key)}`,
+        message: `unknown key "${key}"; allowed keys: ${allowed.join(', ')}.`,
+      });
     }
   }
 }
@@ -46,11 +57,15 @@ export function checkSelection(
     return;
   }
   checkKeys(value, ['all_selected', 'selected', 'excluded', 'sync_future', ...extraKeys], pointer, issues);
-  if (typeof value.all_selected !== 'boolean') issues.push({ pointer: `${pointer}/all_selected`, message: 'must be a boolean.' });
+  if (typeof value.all_selected !== 'boolean')
+    issues.push({ pointer: `${pointer}/all_selected`, message: 'must be a boolean.' });
   // A common selection field of the original product ("automatically include future items"). Every run collects
   // what the selection holds at that time, future items included; `false` is refused rather than ignored.
   if ('sync_future' in value && value.sync_future !== true) {
-    issues.push({ pointer: `${pointer}/sync_future`, message: 'only true is supported: every run collects what the selection holds at that time, new items included.' });
+    issues.push({
+      pointer: `${pointer}/sync_future`,
+      message: 'only true is supported: every run collects what the selection holds at that time, new items included.',
+    });
   }
   for (const list of ['selected', 'excluded'] as const) {
     const items = value[list];
@@ -69,5 +84,6 @@ export function checkIdEntry(e: unknown, pointer: string, issues: FilterIssue[])
     return;
   }
   checkKeys(e, ['id'], pointer, issues);
-  if (typeof e.id !== 'string' || e.id.length === 0) issues.push({ pointer: `${pointer}/id`, message: 'must be a non-empty string.' });
+  if (typeof e.id !== 'string' || e.id.length === 0)
+    issues.push({ pointer: `${pointer}/id`, message: 'must be a non-empty string.' });
 }

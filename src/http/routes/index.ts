@@ -17,5 +17,22 @@ import workspaces from './workspaces/index.ts';
 
 /** Every route, by area; each area's index.ts lists its one-file-per-operation handlers. */
 export async function registerRoutes(app: App): Promise<void> {
-  for (const area of [system, oauth, workspaces, wallets, collections, pairing, discovery, items, exportRoutes, search, legalhold, audit, webhooks, webhookEndpoints, webConsole]) area(app);
+  for (const area of [
+    system,
+    oauth,
+    workspaces,
+    wallets,
+    collections,
+    pairing,
+    discovery,
+    items,
+    exportRoutes,
+    search,
+    legalhold,
+    audit,
+    webhooks,
+    webhookEndpoints,
+    webConsole,
+  ])
+    area(app);
 }

@@ -101,7 +101,17 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['pairings', 'oauth_states', 'collections', 'wallets', 'workspaces', 'service_tokens', 'api_clients', 'redirect_allowlist', 'accounts']) {
+  for (const t of [
+    'pairings',
+    'oauth_states',
+    'collections',
+    'wallets',
+    'workspaces',
+    'service_tokens',
+    'api_clients',
+    'redirect_allowlist',
+    'accounts',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
 }

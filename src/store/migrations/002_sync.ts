@@ -30,7 +30,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('runs_collection').on('runs').columns(['collection_id', 'created_at']).execute();
   await db.schema.createIndex('runs_status').on('runs').columns(['status', 'created_at']).execute();
   // At most one active run per collection, whatever the number of API and worker processes.
-  await sql`create unique index runs_one_active on runs (collection_id) where status in ('queued', 'running')`.execute(db);
+  await sql`create unique index runs_one_active on runs (collection_id) where status in ('queued', 'running')`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('run_errors')

@@ -53,7 +53,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('released_at', 'text')
     .addColumn('released_by_client', 'text')
     .execute();
-  await db.schema.createIndex('legal_holds_account').on('legal_holds').columns(['account_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('legal_holds_account')
+    .on('legal_holds')
+    .columns(['account_id', 'created_at', 'id'])
+    .execute();
   await db.schema.createIndex('legal_holds_workspace').on('legal_holds').column('workspace_id').execute();
   await db.schema
     .createTable('legal_hold_collections')
@@ -61,12 +65,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('collection_id', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('legal_hold_collections_pk', ['hold_id', 'collection_id'])
     .execute();
-  await db.schema.createIndex('legal_hold_collections_collection').on('legal_hold_collections').column('collection_id').execute();
+  await db.schema
+    .createIndex('legal_hold_collections_collection')
+    .on('legal_hold_collections')
+    .column('collection_id')
+    .execute();
 
   // seq orders the log (newest first) and pages it; id is the public identifier.
   await db.schema
     .createTable('audit_log')
-    .addColumn('seq', postgres ? 'bigserial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn('seq', postgres ? 'bigserial' : 'integer', (c) =>
+      postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    )
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('at', 'text', (c) => c.notNull())
     .addColumn('account_id', 'text')
@@ -84,6 +94,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  for (const t of ['audit_log', 'legal_hold_collections', 'legal_holds', 'search_docs']) await db.schema.dropTable(t).execute();
+  for (const t of ['audit_log', 'legal_hold_collections', 'legal_holds', 'search_docs'])
+    await db.schema.dropTable(t).execute();
   if (!postgres) await sql`drop table search_fts`.execute(db);
 }

@@ -7,7 +7,11 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('items').addColumn('last_seen_run_id', 'text').execute();
-  await db.schema.createIndex('items_custodian_kind').on('items').columns(['collection_id', 'custodian', 'kind']).execute();
+  await db.schema
+    .createIndex('items_custodian_kind')
+    .on('items')
+    .columns(['collection_id', 'custodian', 'kind'])
+    .execute();
   await db.schema.alterTable('runs').addColumn('listing_run_id', 'text').execute();
   await db.schema.createIndex('blob_refs_unreferenced').on('blob_refs').columns(['refs', 'updated_at']).execute();
 }

@@ -8,7 +8,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  await db.schema.alterTable('items').addColumn('version_refs', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('items')
+    .addColumn('version_refs', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   // Every version kept before this migration (arch only) held a reference.
   const length = postgres ? sql`json_array_length(previous_versions::json)` : sql`json_array_length(previous_versions)`;
   await sql`update items set version_refs = ${length} where previous_versions is not null`.execute(db);

@@ -35,7 +35,11 @@ async function markHoldVersions(db: Kysely<any>): Promise<void> {
         const holdsRef = (v.holds_ref as boolean | undefined) ?? Boolean(v.sha256);
         return holdsRef && v.sha256 && !v.kept_for ? { ...v, kept_for: 'hold' } : v;
       });
-      await db.updateTable('items').set({ previous_versions: JSON.stringify(versions) }).where('id', '=', row.id).execute();
+      await db
+        .updateTable('items')
+        .set({ previous_versions: JSON.stringify(versions) })
+        .where('id', '=', row.id)
+        .execute();
     }
     if (rows.length < BATCH) return;
     after = rows[rows.length - 1].id;

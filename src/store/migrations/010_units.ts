@@ -35,7 +35,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reason', 'text', (c) => c.notNull())
     .addColumn('at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('run_exceptions_run').on('run_exceptions').columns(['run_id', 'unit_key', 'at']).execute();
+  await db.schema
+    .createIndex('run_exceptions_run')
+    .on('run_exceptions')
+    .columns(['run_id', 'unit_key', 'at'])
+    .execute();
 
   await db.schema
     .createTable('unit_retries')

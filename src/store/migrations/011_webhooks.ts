@@ -17,7 +17,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('webhook_endpoints_account').on('webhook_endpoints').columns(['account_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('webhook_endpoints_account')
+    .on('webhook_endpoints')
+    .columns(['account_id', 'created_at'])
+    .execute();
   await db.schema
     .createTable('webhook_deliveries')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -36,8 +40,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('delivered_at', 'text')
     .addUniqueConstraint('webhook_deliveries_once', ['endpoint_id', 'event_seq'])
     .execute();
-  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('webhook_deliveries_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_endpoint')
+    .on('webhook_deliveries')
+    .columns(['endpoint_id', 'created_at'])
+    .execute();
   await db.schema
     .createTable('webhook_cursor')
     .addColumn('name', 'text', (c) => c.primaryKey())

@@ -28,7 +28,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('outcome', 'text')
     .addUniqueConstraint('provider_events_dedup', ['provider', 'dedup_key'])
     .execute();
-  await db.schema.createIndex('provider_events_pending').on('provider_events').columns(['status', 'received_at']).execute();
+  await db.schema
+    .createIndex('provider_events_pending')
+    .on('provider_events')
+    .columns(['status', 'received_at'])
+    .execute();
 
   await db.schema
     .createTable('event_targets')

@@ -5,7 +5,11 @@ import type { Kysely } from 'kysely';
  * index that is one index step instead of a sort of all the collection's runs.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('runs_collection_latest').on('runs').columns(['collection_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('runs_collection_latest')
+    .on('runs')
+    .columns(['collection_id', 'created_at', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -41,7 +41,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('unit_claims_pk', ['run_id', 'claim_key'])
     .execute();
 
-  await db.schema.alterTable('runs').addColumn('units', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('runs')
+    .addColumn('units', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

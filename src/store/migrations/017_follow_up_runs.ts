@@ -12,7 +12,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   // filters when it starts).
   await db
     .updateTable('runs')
-    .set((eb) => ({ sync_filters: eb.selectFrom('collections').select('collections.sync_filters').whereRef('collections.id', '=', 'runs.collection_id') }))
+    .set((eb) => ({
+      sync_filters: eb
+        .selectFrom('collections')
+        .select('collections.sync_filters')
+        .whereRef('collections.id', '=', 'runs.collection_id'),
+    }))
     .where('status', '=', 'running')
     .execute();
 }

@@ -86,7 +86,13 @@ function wordBudget(): (ws: string[]) => string[] {
 
 function buildDocument(item: FrozenItem, contentText: string | null) {
   const cap = (s: string | null) => (s ?? '').slice(0, LIMITS.maxOriginalChars);
-  const original = { name: cap(item.name), path: cap(item.path), meta: metadataText(item.metadata), itemText: cap(item.text), contentText: cap(contentText) };
+  const original = {
+    name: cap(item.name),
+    path: cap(item.path),
+    meta: metadataText(item.metadata),
+    itemText: cap(item.text),
+    contentText: cap(contentText),
+  };
   const take = wordBudget();
   const custodian = item.custodian
     ? `c${crypto.createHash('sha256').update(item.custodian.trim().toLowerCase()).digest('hex').slice(0, 24)}`
@@ -132,7 +138,9 @@ function toTsvector(doc: Doc): string {
 export async function reindexItem(db: Kysely<any>, item: FrozenItem): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const { rows } = await sql<{ doc_id: number; content_text: string | null }>`
-    select ${sql.raw(postgres ? '0' : 'doc_id')} as doc_id, content_text from search_docs where item_id = ${item.id}`.execute(db);
+    select ${sql.raw(postgres ? '0' : 'doc_id')} as doc_id, content_text from search_docs where item_id = ${item.id}`.execute(
+    db,
+  );
   const existing = rows[0];
   if (!existing) return;
   const doc = buildDocument(item, existing.content_text ?? null);
@@ -149,5 +157,7 @@ export async function reindexItem(db: Kysely<any>, item: FrozenItem): Promise<vo
   await sql`delete from search_fts where rowid = ${existing.doc_id}`.execute(db);
   await sql`
     insert into search_fts (rowid, name, path, meta, body, kind, custodian)
-    values (${existing.doc_id}, ${w.name.join(' ')}, ${w.path.join(' ')}, ${w.meta.join(' ')}, ${w.body.join(' ')}, ${w.kind}, ${w.custodian ?? ''})`.execute(db);
+    values (${existing.doc_id}, ${w.name.join(' ')}, ${w.path.join(' ')}, ${w.meta.join(' ')}, ${w.body.join(' ')}, ${w.kind}, ${w.custodian ?? ''})`.execute(
+    db,
+  );
 }

@@ -38,27 +38,50 @@ export function createGraphileQueue(opts: GraphileQueueOptions): Queue {
       await lock.connect();
       try {
         await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-        return await makeWorkerUtils({ connectionString: opts.connectionString, schema: opts.schema, maxPoolSize: 2, logger });
+        return await makeWorkerUtils({
+          connectionString: opts.connectionString,
+          schema: opts.schema,
+          maxPoolSize: 2,
+          logger,
+        });
       } finally {
         await lock.end(); // a session lock ends with its session
       }
     })();
     return utils;
   };
-  const add = async <K extends JobName>(name: K, payload: JobPayloads[K], spec: { jobKey: string; runAt?: Date; mode: 'replace' | 'preserve_run_at' }) => {
+  const add = async <K extends JobName>(
+    name: K,
+    payload: JobPayloads[K],
+    spec: { jobKey: string; runAt?: Date; mode: 'replace' | 'preserve_run_at' },
+  ) => {
     const u = await producer();
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs them: graphile-worker's addJob is typed by its own task map
-    await u.addJob(name as string, payload as unknown, { jobKey: spec.jobKey, jobKeyMode: spec.mode, runAt: spec.runAt, maxAttempts: 5 });
+    await u.addJob(name as string, payload as unknown, {
+      jobKey: spec.jobKey,
+      jobKeyMode: spec.mode,
+      runAt: spec.runAt,
+      maxAttempts: 5,
+    });
   };
   const ensureSweep = () =>
-    add('custody.sweep', {}, { jobKey: 'custody.sweep', mode: 'preserve_run_at' }).catch((err: unknown) => opts.log.warn({ err }, 'could not queue the sweep job'));
+    add('custody.sweep', {}, { jobKey: 'custody.sweep', mode: 'preserve_run_at' }).catch((err: unknown) =>
+      opts.log.warn({ err }, 'could not queue the sweep job'),
+    );
 
   return {
     // A job for a run still locked by a worker that died gets its key cleared and a new job is created.
     runQueued: (runId) => add('custody.run', { run_id: runId }, { jobKey: `run:${runId}`, mode: 'replace' }),
-    unitQueued: (runId, unitKey) => add('custody.unit', { run_id: runId, unit_key: unitKey }, { jobKey: unitJobId(runId, unitKey), mode: 'replace' }),
-    exportQueued: (exportId) => add('custody.export', { export_id: exportId }, { jobKey: `export:${exportId}`, mode: 'replace' }),
-    scheduleCollection: (collectionId, at) => add('custody.schedule', { collection_id: collectionId }, { jobKey: `schedule:${collectionId}`, runAt: at, mode: 'replace' }),
+    unitQueued: (runId, unitKey) =>
+      add('custody.unit', { run_id: runId, unit_key: unitKey }, { jobKey: unitJobId(runId, unitKey), mode: 'replace' }),
+    exportQueued: (exportId) =>
+      add('custody.export', { export_id: exportId }, { jobKey: `export:${exportId}`, mode: 'replace' }),
+    scheduleCollection: (collectionId, at) =>
+      add(
+        'custody.schedule',
+        { collection_id: collectionId },
+        { jobKey: `schedule:${collectionId}`, runAt: at, mode: 'replace' },
+      ),
     startWorking(handlers: JobHandlers) {
       starting ??= start(handlers);
       return starting;
@@ -83,7 +106,10 @@ export function createGraphileQueue(opts: GraphileQueueOptions): Queue {
   async function start(handlers: JobHandlers): Promise<void> {
     await producer();
     const taskList = Object.fromEntries(
-      Object.entries(handlers).map(([name, handler]) => [name, (async (payload: unknown) => handler(payload as never)) satisfies Task]),
+      Object.entries(handlers).map(([name, handler]) => [
+        name,
+        (async (payload: unknown) => handler(payload as never)) satisfies Task,
+      ]),
     );
     const started = await run({
       connectionString: opts.connectionString,
@@ -97,16 +123,19 @@ export function createGraphileQueue(opts: GraphileQueueOptions): Queue {
     runner = started;
     // A runner that stops by itself (its database connection dropped) is started again: this process is still a
     // worker, and a queue nobody takes jobs from would leave runs queued until another worker comes.
-    started.promise.then(
-      () => undefined,
-      (err: unknown) => opts.log.error({ err }, 'the job runner stopped'),
-    ).finally(() => {
-      if (runner !== started || !starting) return;
-      runner = undefined;
-      setTimeout(() => {
-        if (starting && !runner) void start(handlers).catch((err: unknown) => opts.log.error({ err }, 'the job runner could not restart'));
-      }, 1000).unref();
-    });
+    started.promise
+      .then(
+        () => undefined,
+        (err: unknown) => opts.log.error({ err }, 'the job runner stopped'),
+      )
+      .finally(() => {
+        if (runner !== started || !starting) return;
+        runner = undefined;
+        setTimeout(() => {
+          if (starting && !runner)
+            void start(handlers).catch((err: unknown) => opts.log.error({ err }, 'the job runner could not restart'));
+        }, 1000).unref();
+      });
     await ensureSweep();
     if (sweeper) clearInterval(sweeper);
     sweeper = setInterval(() => void ensureSweep(), opts.sweepMs);

@@ -33,7 +33,8 @@ export function jobHandlers(d: JobHandlerDeps): JobHandlers {
         const run = await d.runs.get(run_id);
         const outcome = await d.runOnce(run_id);
         if (outcome.status === 'fanned_out') return void (await d.unitsQueued(run_id));
-        if (run && outcome.status !== 'not_claimed' && outcome.status !== 'interrupted') await d.scheduleNext(run.collection_id);
+        if (run && outcome.status !== 'not_claimed' && outcome.status !== 'interrupted')
+          await d.scheduleNext(run.collection_id);
       },
     ],
     [
@@ -47,7 +48,8 @@ export function jobHandlers(d: JobHandlerDeps): JobHandlers {
       async ({ collection_id }: { collection_id: string }) => {
         const c = await d.collections.getById(collection_id);
         if (!c || c.deleting_at !== null || c.next_sync_at === null) return;
-        if (new Date(c.next_sync_at) > d.clock()) return void (await d.queue.scheduleCollection(collection_id, new Date(c.next_sync_at)));
+        if (new Date(c.next_sync_at) > d.clock())
+          return void (await d.queue.scheduleCollection(collection_id, new Date(c.next_sync_at)));
         const rerun = c.sync_status === 'synced' && (c.type_sync === 'auto' || c.type_sync === 'arch');
         if (!rerun && c.sync_status !== 'failed') return;
         try {

@@ -3,7 +3,14 @@ import { createInProcessQueue } from './in-process.ts';
 import type { Queue, QueueLog } from './queue.ts';
 
 export type QueueSpec =
-  | { kind: 'in-process'; concurrency: number; sweepMs: number; pollMs?: number; claimable(limit: number): Promise<string[]>; log: QueueLog }
+  | {
+      kind: 'in-process';
+      concurrency: number;
+      sweepMs: number;
+      pollMs?: number;
+      claimable(limit: number): Promise<string[]>;
+      log: QueueLog;
+    }
   | { kind: 'graphile'; connectionString: string; schema: string; concurrency: number; sweepMs: number; log: QueueLog };
 
 /** The one place a queue is picked. */
@@ -20,4 +27,13 @@ export function createQueue(spec: QueueSpec): Queue {
   }
 }
 export type { Queue } from './queue.ts';
-export { checkHandlers, exportJobId, JOB_NAMES, JobRegistryError, parseExportJobId, parseUnitJobId, unitJobId, type JobHandlers } from './registry.ts';
+export {
+  checkHandlers,
+  exportJobId,
+  JOB_NAMES,
+  JobRegistryError,
+  parseExportJobId,
+  parseUnitJobId,
+  unitJobId,
+  type JobHandlers,
+} from './registry.ts';

@@ -2,7 +2,13 @@
  * Every job the engine runs, in one place. Both queues (in-process and graphile-worker) execute exactly these
  * handlers; `checkHandlers` makes a process fail at boot when a job has no handler or a name is given twice.
  */
-export const JOB_NAMES = ['custody.run', 'custody.unit', 'custody.schedule', 'custody.sweep', 'custody.export'] as const;
+export const JOB_NAMES = [
+  'custody.run',
+  'custody.unit',
+  'custody.schedule',
+  'custody.sweep',
+  'custody.export',
+] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export interface JobPayloads {
@@ -25,15 +31,21 @@ export class JobRegistryError extends Error {
 }
 
 /** Handlers given as a list of [name, handler]: a name missing or given twice stops the process at boot. */
-export function checkHandlers(entries: ReadonlyArray<readonly [string, (payload: never) => Promise<void>]>): JobHandlers {
+export function checkHandlers(
+  entries: ReadonlyArray<readonly [string, (payload: never) => Promise<void>]>,
+): JobHandlers {
   const seen = new Map<string, (payload: never) => Promise<void>>();
   for (const [name, handler] of entries) {
-    if (!(JOB_NAMES as readonly string[]).includes(name)) throw new JobRegistryError(`job "${name}" is not a registered job`);
+    if (!(JOB_NAMES as readonly string[]).includes(name))
+      throw new JobRegistryError(`job "${name}" is not a registered job`);
     if (seen.has(name)) throw new JobRegistryError(`job "${name}" has two handlers`);
     seen.set(name, handler);
   }
   const missing = JOB_NAMES.filter((n) => !seen.has(n));
-  if (missing.length > 0) throw new JobRegistryError(`no handler for job${missing.length > 1 ? 's' : ''} ${missing.map((n) => `"${n}"`).join(', ')}`);
+  if (missing.length > 0)
+    throw new JobRegistryError(
+      `no handler for job${missing.length > 1 ? 's' : ''} ${missing.map((n) => `"${n}"`).join(', ')}`,
+    );
   return Object.fromEntries(seen) as unknown as JobHandlers;
 }
 

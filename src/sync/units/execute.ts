@@ -29,18 +29,28 @@ export function unitFence(runId: string, unitKey: string, owner: string): Sessio
 /** After this many attempts stopped for lack of progress, the unit fails (its custodian reported failed). */
 export const MAX_STALLED_ATTEMPTS = 3;
 
-export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow, owner: string, signal: AbortSignal, onProgress?: () => void): Promise<UnitOutcome> {
+export async function executeUnit(
+  deps: RunnerDeps,
+  run: RunRow,
+  job: UnitJobRow,
+  owner: string,
+  signal: AbortSignal,
+  onProgress?: () => void,
+): Promise<UnitOutcome> {
   const key = job.unit_key;
   const log = childLog(deps.log, { run_id: run.id, collection_id: run.collection_id, unit: key });
   const jobs = new UnitJobRepo(deps.db);
   let session: RunSession | undefined;
   try {
     const collection = await new CollectionRepo(deps.db).getById(run.collection_id);
-    if (!collection || collection.sync_filters === null) throw new Error('the collection was deleted or its filters removed during the run');
+    if (!collection || collection.sync_filters === null)
+      throw new Error('the collection was deleted or its filters removed during the run');
     const connector = deps.connectors.get(collection.type);
-    if (!connector) throw new NeedsUserActionError(`no connector for collection type "${collection.type}" on this server`);
+    if (!connector)
+      throw new NeedsUserActionError(`no connector for collection type "${collection.type}" on this server`);
     const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
-    if (!wallet?.sealed_grant) throw new NeedsUserActionError('re-pair credentials: the wallet has no paired credentials');
+    if (!wallet?.sealed_grant)
+      throw new NeedsUserActionError('re-pair credentials: the wallet has no paired credentials');
     // the filters the run was planned with: a PATCH during the run is for the next one
     const filters = JSON.parse(run.sync_filters ?? collection.sync_filters) as unknown;
     const fingerprint = filtersFingerprint(filters);
@@ -57,7 +67,9 @@ export async function executeUnit(deps: RunnerDeps, run: RunRow, job: UnitJobRow
     const planned = plan.map((u) => u.key);
     const units = new UnitRepo(deps.db);
     // This unit's pieces on the retry list; pieces of a unit the run does not have (a channel) go to its first unit.
-    const retries = (await units.retries(collection.id)).filter((r) => r.unit_key === key || (!planned.includes(r.unit_key) && key === planned[0]));
+    const retries = (await units.retries(collection.id)).filter(
+      (r) => r.unit_key === key || (!planned.includes(r.unit_key) && key === planned[0]),
+    );
     const mine = new Set([key, ...(await jobs.claimedUnits(run.id, key))]);
     const ledger = new UnitLedger(
       { runId: run.id, collectionId: collection.id, accountId: collection.account_id },
@@ -133,18 +145,69 @@ async function end(
 ): Promise<UnitOutcome> {
   const at = deps.clock().toISOString();
   // Read before the transaction (SQLite has one connection): the interval the run's last unit plans the next run at.
-  const rerun = await rerunMinutesOf(deps, await new CollectionRepo(deps.db).getById(run.collection_id)).catch(() => undefined);
+  const rerun = await rerunMinutesOf(deps, await new CollectionRepo(deps.db).getById(run.collection_id)).catch(
+    () => undefined,
+  );
   const result = await withTransaction(deps.db, async (tx, trx) => {
     const jobs = new UnitJobRepo(trx);
     const ended = await jobs.finish(run.id, key, owner, status, at, failure);
     if (!ended.finished) return { ...ended, ran: undefined };
     if (failure) {
       const job = await jobs.get(run.id, key);
-      await tx.runs.addErrors([{ run_id: run.id, collection_id: run.collection_id, source_id: key, kind: 'custodian', reason: failure.error, at }]);
-      await trx.updateTable('runs').set((eb) => ({ failed: eb('failed', '+', 1), error_count: eb('error_count', '+', 1) })).where('id', '=', run.id).execute();
+      await tx.runs.addErrors([
+        {
+          run_id: run.id,
+          collection_id: run.collection_id,
+          source_id: key,
+          kind: 'custodian',
+          reason: failure.error,
+          at,
+        },
+      ]);
+      await trx
+        .updateTable('runs')
+        .set((eb) => ({ failed: eb('failed', '+', 1), error_count: eb('error_count', '+', 1) }))
+        .where('id', '=', run.id)
+        .execute();
       const unit = (await tx.units.list(run.id)).find((u) => u.unit_key === key);
-      await tx.units.save(run.id, run.collection_id, [{ ...(unit ?? { listed: 0, collected: 0, unchanged: 0, excluded: 0, not_present: 0, failed: 0, skipped: 0, bytes: 0 }), key, kind: job?.kind ?? 'custodian', email: job?.email ?? null, status: 'failed', listed: (unit?.listed ?? 0) + 1, failed: (unit?.failed ?? 0) + 1 }], at);
-      await tx.units.addExceptions([{ run_id: run.id, collection_id: run.collection_id, unit_key: key, source_id: key, kind: 'custodian', name: job?.email ?? key, outcome: 'failed', reason: failure.error.slice(0, 2000), at }]);
+      await tx.units.save(
+        run.id,
+        run.collection_id,
+        [
+          {
+            ...(unit ?? {
+              listed: 0,
+              collected: 0,
+              unchanged: 0,
+              excluded: 0,
+              not_present: 0,
+              failed: 0,
+              skipped: 0,
+              bytes: 0,
+            }),
+            key,
+            kind: job?.kind ?? 'custodian',
+            email: job?.email ?? null,
+            status: 'failed',
+            listed: (unit?.listed ?? 0) + 1,
+            failed: (unit?.failed ?? 0) + 1,
+          },
+        ],
+        at,
+      );
+      await tx.units.addExceptions([
+        {
+          run_id: run.id,
+          collection_id: run.collection_id,
+          unit_key: key,
+          source_id: key,
+          kind: 'custodian',
+          name: job?.email ?? key,
+          outcome: 'failed',
+          reason: failure.error.slice(0, 2000),
+          at,
+        },
+      ]);
     }
     return { ...ended, ran: ended.last ? await fanIn(tx, trx, deps, run.id, rerun) : undefined };
   });

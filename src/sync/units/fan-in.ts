@@ -15,7 +15,13 @@ export type FanInStatus = 'succeeded' | 'completed_with_errors' | 'failed' | 'er
  * unit failed, else `succeeded`), ends the run and moves its collection. Exactly once per run: the caller's
  * transaction holds the run row's lock and saw no unit left open.
  */
-export async function fanIn(tx: Repos, trx: Executor, deps: RunnerDeps, runId: string, rerunMinutes?: number): Promise<FanInStatus | undefined> {
+export async function fanIn(
+  tx: Repos,
+  trx: Executor,
+  deps: RunnerDeps,
+  runId: string,
+  rerunMinutes?: number,
+): Promise<FanInStatus | undefined> {
   const run = await tx.runs.get(runId);
   if (!run || run.status !== 'running') return undefined;
   const owner = unitsOwner(runId);
@@ -34,7 +40,9 @@ export async function fanIn(tx: Repos, trx: Executor, deps: RunnerDeps, runId: s
   if (needsAction) cause = new NeedsUserActionError(needsAction.error ?? 'a person must act');
   else if (Number(run.failed) > 0 && kept === 0) {
     const n = Number(run.failed);
-    cause = new NothingCollectedError(`nothing could be collected: ${n} selected ${n === 1 ? 'piece' : 'pieces'} failed; see the run's reconciliation`);
+    cause = new NothingCollectedError(
+      `nothing could be collected: ${n} selected ${n === 1 ? 'piece' : 'pieces'} failed; see the run's reconciliation`,
+    );
   }
   if (cause) return (await finishFailed(tx, deps, run, owner, collection, cause))?.status;
 
@@ -50,8 +58,14 @@ export async function fanIn(tx: Repos, trx: Executor, deps: RunnerDeps, runId: s
   const fingerprint = filtersFingerprint(filters);
   const stored = await tx.cursors.get(collection.id);
   const previous = stored && stored.fingerprint === fingerprint ? stored.value : null;
-  const parts = jobs.map((j) => ({ unit: j.unit_key, cursors: j.status === 'done' && j.pending_cursors ? (JSON.parse(j.pending_cursors) as unknown) : null }));
+  const parts = jobs.map((j) => ({
+    unit: j.unit_key,
+    cursors: j.status === 'done' && j.pending_cursors ? (JSON.parse(j.pending_cursors) as unknown) : null,
+  }));
   const cursors = JSON.stringify(connector.units.mergeCursors(previous, parts, run.scope !== null));
-  if (!(await finishSucceeded(tx, deps, run, owner, collection, { fingerprint, outcome, failed, cursors, rerunMinutes }))) return undefined;
+  if (
+    !(await finishSucceeded(tx, deps, run, owner, collection, { fingerprint, outcome, failed, cursors, rerunMinutes }))
+  )
+    return undefined;
   return outcome;
 }

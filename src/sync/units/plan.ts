@@ -37,7 +37,8 @@ export async function planUnits(p: PlanInput): Promise<'fanned_out' | 'empty'> {
   await p.session.flush({
     final: true,
     within: async (trx) => {
-      if (!(await new UnitJobRepo(trx).fanOut(p.run.id, p.owner, p.collectionId, specs, p.now()))) throw new FencedOutError('the run is no longer ours');
+      if (!(await new UnitJobRepo(trx).fanOut(p.run.id, p.owner, p.collectionId, specs, p.now())))
+        throw new FencedOutError('the run is no longer ours');
     },
   });
   p.ctx.log.info({ units: units.length }, 'run fanned out into units');

@@ -43,10 +43,18 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
   const run: UnitWorker['run'] = async (runId, unitKey, signal) => {
     const row = await jobs.get(runId, unitKey);
     const current = await runs.get(runId);
-    if (!row || !current || current.status !== 'running' || (row.status !== 'queued' && row.status !== 'running')) return { status: 'not_claimed' };
+    if (!row || !current || current.status !== 'running' || (row.status !== 'queued' && row.status !== 'running'))
+      return { status: 'not_claimed' };
     const dead = row.status === 'running' && deps.isDeadOwner(row.lease_owner) ? row.lease_owner! : undefined;
     const at = clock();
-    const job = await jobs.claim(runId, unitKey, deps.owner, at.toISOString(), new Date(at.getTime() + deps.leaseMs).toISOString(), dead);
+    const job = await jobs.claim(
+      runId,
+      unitKey,
+      deps.owner,
+      at.toISOString(),
+      new Date(at.getTime() + deps.leaseMs).toISOString(),
+      dead,
+    );
     if (!job) return { status: 'not_claimed' };
     const controller = new AbortController();
     const onOuterAbort = () => controller.abort(new RunStopped('shutdown'));
@@ -56,16 +64,29 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
     const onProgress = () => {
       lastProgress = clock().getTime();
     };
-    const watchdog = setInterval(() => {
-      if (controller.signal.aborted || clock().getTime() - lastProgress < deps.stallMs) return;
-      deps.metrics?.unitStalled(current.collection_id);
-      deps.log.warn({ run_id: runId, unit: unitKey, stall_seconds: deps.stallMs / 1000, attempt: job.attempt }, 'unit made no progress; stopped to be retried');
-      controller.abort(new RunStopped('stalled'));
-    }, Math.max(20, Math.min(deps.heartbeatMs, deps.stallMs / 4)));
+    const watchdog = setInterval(
+      () => {
+        if (controller.signal.aborted || clock().getTime() - lastProgress < deps.stallMs) return;
+        deps.metrics?.unitStalled(current.collection_id);
+        deps.log.warn(
+          { run_id: runId, unit: unitKey, stall_seconds: deps.stallMs / 1000, attempt: job.attempt },
+          'unit made no progress; stopped to be retried',
+        );
+        controller.abort(new RunStopped('stalled'));
+      },
+      Math.max(20, Math.min(deps.heartbeatMs, deps.stallMs / 4)),
+    );
     const heartbeat = setInterval(() => {
       const now = clock();
       jobs
-        .heartbeat(runId, unitKey, deps.owner, now.toISOString(), new Date(now.getTime() + deps.leaseMs).toISOString(), new Date(lastProgress).toISOString())
+        .heartbeat(
+          runId,
+          unitKey,
+          deps.owner,
+          now.toISOString(),
+          new Date(now.getTime() + deps.leaseMs).toISOString(),
+          new Date(lastProgress).toISOString(),
+        )
         .then(async (ok) => {
           if (ok || controller.signal.aborted) return;
           const latest = await jobs.get(runId, unitKey);
@@ -108,7 +129,9 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
     run,
     async claimable(limit) {
       const rows = await jobs.claimable(clock().toISOString(), limit);
-      const orphaned = deps.ownerPrefix ? (await jobs.runningOwnedBy(deps.ownerPrefix)).filter((r) => deps.isDeadOwner(r.lease_owner)) : [];
+      const orphaned = deps.ownerPrefix
+        ? (await jobs.runningOwnedBy(deps.ownerPrefix)).filter((r) => deps.isDeadOwner(r.lease_owner))
+        : [];
       return [...new Set([...orphaned, ...rows].map((r) => unitJobId(r.run_id, r.unit_key)))];
     },
     stopRuns,

@@ -4,7 +4,9 @@ import { notFound } from '../../../domain/errors.ts';
 import { errors } from '../../schemas.ts';
 
 const Break = Type.Object({
-  collection_id: Type.Union([Type.String(), Type.Null()], { description: "The chain that is broken (null: the account's)." }),
+  collection_id: Type.Union([Type.String(), Type.Null()], {
+    description: "The chain that is broken (null: the account's).",
+  }),
   seq: Type.Integer({ description: 'The first position where the chain does not hold.' }),
   id: Type.Union([Type.String(), Type.Null()], { description: 'The entry found there, if any.' }),
   reason: Type.String(),
@@ -23,7 +25,12 @@ export default function getAuditVerification(app: App) {
           "each export's signed `audit_head`) is still there. Without `collection_id`: every chain of the account; `head_hash` is then the account chain's head.",
         querystring: Type.Object({ collection_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
         response: {
-          200: Type.Object({ valid: Type.Boolean(), entries: Type.Integer(), head_hash: Type.String(), broken_at: Type.Union([Break, Type.Null()]) }),
+          200: Type.Object({
+            valid: Type.Boolean(),
+            entries: Type.Integer(),
+            head_hash: Type.String(),
+            broken_at: Type.Union([Break, Type.Null()]),
+          }),
           ...errors(400, 401, 404, 429),
         },
       },
@@ -31,8 +38,17 @@ export default function getAuditVerification(app: App) {
     async (req) => {
       const { collection_id } = req.query;
       if (collection_id) {
-        const c = await app.ctx.db.selectFrom('collections').select('account_id').where('id', '=', collection_id).executeTakeFirst();
-        const audited = c ? c.account_id === req.caller.accountId : Boolean(await app.ctx.repos.audit.head(`collection:${collection_id}`)) && (await app.ctx.repos.audit.chain(`collection:${collection_id}`)).some((e) => e.account_id === req.caller.accountId);
+        const c = await app.ctx.db
+          .selectFrom('collections')
+          .select('account_id')
+          .where('id', '=', collection_id)
+          .executeTakeFirst();
+        const audited = c
+          ? c.account_id === req.caller.accountId
+          : Boolean(await app.ctx.repos.audit.head(`collection:${collection_id}`)) &&
+            (await app.ctx.repos.audit.chain(`collection:${collection_id}`)).some(
+              (e) => e.account_id === req.caller.accountId,
+            );
         if (!audited) throw notFound('Collection');
       }
       return app.ctx.repos.audit.verify(req.caller.accountId, collection_id);

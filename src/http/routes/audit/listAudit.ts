@@ -7,17 +7,29 @@ const AuditEntry = Type.Object({
   id: Type.String(),
   datetime: Type.String({ format: 'date-time' }),
   account_id: Type.String(),
-  client_id: Type.Union([Type.String(), Type.Null()], { description: 'The API client that acted; null for run events.' }),
+  client_id: Type.Union([Type.String(), Type.Null()], {
+    description: 'The API client that acted; null for run events.',
+  }),
   action: Type.String({ examples: ['collection.delete', 'legalhold.create', 'token.refresh', 'run.finish'] }),
   target_id: Type.Union([Type.String(), Type.Null()]),
   outcome: Type.String({ description: '`success` or `failure` for API calls; for runs the run status.' }),
   status_code: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of an API call.' }),
   correlation_id: Type.Union([Type.String(), Type.Null()]),
-  detail: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], { description: 'Non-secret facts: body field names, run id, trigger.' }),
-  collection_id: Type.Union([Type.String(), Type.Null()], { description: "The collection whose chain holds the entry; null: the account's chain." }),
+  detail: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+    description: 'Non-secret facts: body field names, run id, trigger.',
+  }),
+  collection_id: Type.Union([Type.String(), Type.Null()], {
+    description: "The collection whose chain holds the entry; null: the account's chain.",
+  }),
   seq: Type.Integer({ minimum: 1, description: 'Position in its chain, from 1.' }),
-  prev_hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: "The previous entry's `hash`; 64 zeros for the first." }),
-  hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Lowercase hex SHA-256 of the RFC 8785 canonical JSON of this entry without `hash`.' }),
+  prev_hash: Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description: "The previous entry's `hash`; 64 zeros for the first.",
+  }),
+  hash: Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'Lowercase hex SHA-256 of the RFC 8785 canonical JSON of this entry without `hash`.',
+  }),
 });
 
 const DESCRIPTION = `Newest first. Every state-changing API call (create, patch, start, pair, delete, hold, release, token issue,
@@ -44,9 +56,14 @@ export default function listAudit(app: App) {
           cursor: Type.Optional(Type.String({ maxLength: 64, description: 'The `cursor` of the previous page.' })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
           action: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-          target: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only entries about this id.' })),
+          target: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 200, description: 'Only entries about this id.' }),
+          ),
         }),
-        response: { 200: Type.Object({ items: Type.Array(AuditEntry), cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(400, 401, 429) },
+        response: {
+          200: Type.Object({ items: Type.Array(AuditEntry), cursor: Type.Union([Type.String(), Type.Null()]) }),
+          ...errors(400, 401, 429),
+        },
       },
     },
     async (req) => {

@@ -40,7 +40,12 @@ export default function createCollection(app: App) {
           '/body/credential_id',
         );
       }
-      const id = await app.ctx.repos.collections.create(accountId, { name, workspace_id: onna_parent_id, wallet_id: credential_id, type });
+      const id = await app.ctx.repos.collections.create(accountId, {
+        name,
+        workspace_id: onna_parent_id,
+        wallet_id: credential_id,
+        type,
+      });
       return reply.code(201).send({ onna_id: id, type });
     },
   );

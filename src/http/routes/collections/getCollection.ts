@@ -8,12 +8,22 @@ export default function getCollection(app: App) {
   app.get(
     '/v1/collections/:id',
     {
-      schema: { operationId: 'getCollection', tags: ['collections'], summary: 'Read a collection', params: IdParams, response: { 200: CollectionDetail, ...errors(401, 404, 429) } },
+      schema: {
+        operationId: 'getCollection',
+        tags: ['collections'],
+        summary: 'Read a collection',
+        params: IdParams,
+        response: { 200: CollectionDetail, ...errors(401, 404, 429) },
+      },
     },
     async (req) => {
       // One statement for the collection and its latest run: a run that reads as finished has committed, and the
       // same snapshot shows the status that run left (a run's end and the collection's move are one transaction).
-      const found = await app.ctx.repos.collections.getWithPairing(req.caller.accountId, req.params.id, req.caller.dbStamp);
+      const found = await app.ctx.repos.collections.getWithPairing(
+        req.caller.accountId,
+        req.params.id,
+        req.caller.dbStamp,
+      );
       const { collection, paired, latestRun } = requireLoaded(app.ctx, found);
       const detail = collectionDetail(collection, paired, latestRun && runSummary(latestRun));
       const connector = app.ctx.connectors.get(collection.type);

@@ -6,10 +6,21 @@ import { CollectionSummary, collectionSummary } from './views.ts';
 const Query = Type.Object(
   {
     ...PageQuery.properties,
-    workspace: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only collections of this workspace (`onna_parent_id`).' })),
-    type: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'Only collections of this type (`conf`, `edrive`).' })),
+    workspace: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'Only collections of this workspace (`onna_parent_id`).',
+      }),
+    ),
+    type: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 50, description: 'Only collections of this type (`conf`, `edrive`).' }),
+    ),
     status: Type.Optional(
-      Type.String({ enum: ['created', 'pending', 'syncing', 'synced', 'failed', 'error'], description: 'Only collections in this `sync_status`.' }),
+      Type.String({
+        enum: ['created', 'pending', 'syncing', 'synced', 'failed', 'error'],
+        description: 'Only collections in this `sync_status`.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -23,14 +34,24 @@ export default function listCollections(app: App) {
         operationId: 'listCollections',
         tags: ['collections'],
         summary: "List the account's collections",
-        description: 'Oldest first, paged with `cursor`; the filters combine (AND). An unknown workspace simply matches nothing.',
+        description:
+          'Oldest first, paged with `cursor`; the filters combine (AND). An unknown workspace simply matches nothing.',
         querystring: Query,
-        response: { 200: Type.Object({ items: Type.Array(CollectionSummary), cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(400, 401, 429) },
+        response: {
+          200: Type.Object({ items: Type.Array(CollectionSummary), cursor: Type.Union([Type.String(), Type.Null()]) }),
+          ...errors(400, 401, 429),
+        },
       },
     },
     async (req) => {
       const { workspace, type, status, cursor, limit } = req.query;
-      const page = await app.ctx.repos.collections.list(req.caller.accountId, { workspaceId: workspace, type, status, cursor, limit: limit ?? 50 });
+      const page = await app.ctx.repos.collections.list(req.caller.accountId, {
+        workspaceId: workspace,
+        type,
+        status,
+        cursor,
+        limit: limit ?? 50,
+      });
       return { items: page.rows.map(collectionSummary), cursor: page.cursor };
     },
   );

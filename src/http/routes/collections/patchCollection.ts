@@ -11,19 +11,28 @@ import type { Connector, FilterIssue } from '../../../connectors/types.ts';
 const ID_CHECK_TIMEOUT_MS = 15_000;
 
 /** Ids the paired account does not have; undefined when that cannot be known now (unpaired, provider trouble). */
-async function unknownIds(app: App, collection: { id: string; wallet_id: string }, connector: Connector, filters: unknown): Promise<FilterIssue[] | undefined> {
+async function unknownIds(
+  app: App,
+  collection: { id: string; wallet_id: string },
+  connector: Connector,
+  filters: unknown,
+): Promise<FilterIssue[] | undefined> {
   if (!connector.checkFilterIds) return undefined;
   const wallet = await app.ctx.repos.wallets.getById(collection.wallet_id);
   if (!wallet?.sealed_grant) return undefined;
   try {
-    const ctx = await app.ctx.providers.open(collection, connector, { signal: AbortSignal.timeout(ID_CHECK_TIMEOUT_MS) });
+    const ctx = await app.ctx.providers.open(collection, connector, {
+      signal: AbortSignal.timeout(ID_CHECK_TIMEOUT_MS),
+    });
     return await connector.checkFilterIds(ctx, filters);
   } catch (err) {
-    app.log.debug({ err: (err as Error).message, collection_id: collection.id }, 'could not check filter ids against the provider');
+    app.log.debug(
+      { err: (err as Error).message, collection_id: collection.id },
+      'could not check filter ids against the provider',
+    );
     return undefined;
   }
 }
-
 
 export default function patchCollection(app: App) {
   app.patch(
@@ -48,8 +57,19 @@ export default function patchCollection(app: App) {
                 examples: [
                   {
                     account_owners: { all_selected: false, selected: [{ id: 'KDcuGIm1QgePTO8WbOqwIQ' }], excluded: [] },
-                    content_selections: { all_selected: false, selected: [{ video: true }, { transcript: true }, { chat: true }], excluded: [] },
-                    chats: { all_selected: false, selected: [{ 'one-to-one': true }, { channels: { all_selected: false, selected: [{ id: 'c4f1d2e0a9b84a1e9f1b' }], excluded: [] } }], excluded: [] },
+                    content_selections: {
+                      all_selected: false,
+                      selected: [{ video: true }, { transcript: true }, { chat: true }],
+                      excluded: [],
+                    },
+                    chats: {
+                      all_selected: false,
+                      selected: [
+                        { 'one-to-one': true },
+                        { channels: { all_selected: false, selected: [{ id: 'c4f1d2e0a9b84a1e9f1b' }], excluded: [] } },
+                      ],
+                      excluded: [],
+                    },
                   },
                   {
                     '60651a07-667d-45bf-8fbc-7fdac8f77db4': {
@@ -59,7 +79,13 @@ export default function patchCollection(app: App) {
                       selected: [{ id: '017RP2JUYOZ4ZPWICUTUKHU4RLDP774GCV' }],
                       excluded: [],
                     },
-                    '285a05ef-6398-43c4-98d7-3c8f824a2dbb': { filter_type: 'user_folders', filter_name: 'Everything', all_selected: true, selected: [], excluded: [] },
+                    '285a05ef-6398-43c4-98d7-3c8f824a2dbb': {
+                      filter_type: 'user_folders',
+                      filter_name: 'Everything',
+                      all_selected: true,
+                      selected: [],
+                      excluded: [],
+                    },
                   },
                 ],
               }),
@@ -84,20 +110,32 @@ export default function patchCollection(app: App) {
         if (issues.length === 0) issues.push(...((await unknownIds(app, collection, connector, sync_filters)) ?? []));
         if (issues.length === 0) {
           const gap = (await permissionGaps(app, collection, connector, sync_filters))[0];
-          if (gap) throw new AppError(422, `sync_filters${gap.pointer}: ${gap.message}.`, `/body/sync_filters${gap.pointer}`);
+          if (gap)
+            throw new AppError(422, `sync_filters${gap.pointer}: ${gap.message}.`, `/body/sync_filters${gap.pointer}`);
         }
         if (issues.length > 0) {
           const first = issues[0];
-          throw new AppError(422, listProblems(issues.map((i) => `sync_filters${i.pointer}: ${i.message}`)), `/body/sync_filters${first.pointer}`);
+          throw new AppError(
+            422,
+            listProblems(issues.map((i) => `sync_filters${i.pointer}: ${i.message}`)),
+            `/body/sync_filters${first.pointer}`,
+          );
         }
       }
       if (sync_status === 'pending') {
         if (sync_filters === undefined && collection.sync_filters === null) {
-          throw conflict('not_ready', 'sync_status "pending" needs sync_filters: send them in this request or save them first.', '/body/sync_filters');
+          throw conflict(
+            'not_ready',
+            'sync_status "pending" needs sync_filters: send them in this request or save them first.',
+            '/body/sync_filters',
+          );
         }
       }
       await app.ctx.repos.collections.update(collection.id, {
-        ...(sync_filters !== undefined && { sync_filters: JSON.stringify(sync_filters), filters_updated_at: new Date().toISOString() }),
+        ...(sync_filters !== undefined && {
+          sync_filters: JSON.stringify(sync_filters),
+          filters_updated_at: new Date().toISOString(),
+        }),
         ...(type_sync !== undefined && { type_sync }),
       });
       if (sync_status === 'pending') {
@@ -105,7 +143,8 @@ export default function patchCollection(app: App) {
         // the sync asked for follows either. A queued full run, not yet started, takes the filters just saved.
         const active = await app.ctx.repos.runs.active(collection.id);
         const follows = active !== undefined && (active.status === 'running' || active.scope !== null);
-        if (!follows || !(await app.ctx.repos.collections.requestRerun(collection.id, new Date().toISOString()))) await app.ctx.engine.queue(collection.id);
+        if (!follows || !(await app.ctx.repos.collections.requestRerun(collection.id, new Date().toISOString())))
+          await app.ctx.engine.queue(collection.id);
       }
       return reply.code(204).send(null);
     },

@@ -14,7 +14,8 @@ export default function startCollection(app: App) {
         operationId: 'startCollection',
         tags: ['collections'],
         summary: 'Start a sync that pulls exactly what the filters allow',
-        description: 'A start while a run is active returns that run (`created: false`); there is never a second active run. 409 when filters or paired credentials are missing, or when the filters need a permission the paired grant lacks (the message names it and the feature).',
+        description:
+          'A start while a run is active returns that run (`created: false`); there is never a second active run. 409 when filters or paired credentials are missing, or when the filters need a permission the paired grant lacks (the message names it and the feature).',
         params: IdParams,
         response: {
           200: Type.Object({ run_id: Type.String(), created: Type.Boolean(), sync_status: Type.String() }),

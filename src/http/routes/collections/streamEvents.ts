@@ -46,12 +46,21 @@ export default function streamEvents(app: App) {
         description: DESCRIPTION,
         params: IdParams,
         headers: Type.Object({
-          'last-event-id': Type.Optional(Type.String({ pattern: '^\\d{1,15}$', description: 'The `id` of the last event received: replay from after it.' })),
+          'last-event-id': Type.Optional(
+            Type.String({
+              pattern: '^\\d{1,15}$',
+              description: 'The `id` of the last event received: replay from after it.',
+            }),
+          ),
         }),
         response: {
           200: {
             description: 'The event stream.',
-            content: { 'text/event-stream': { schema: Type.String({ description: 'Server-sent events: `id:`, `event:`, `data:` (JSON) blocks.' }) } },
+            content: {
+              'text/event-stream': {
+                schema: Type.String({ description: 'Server-sent events: `id:`, `event:`, `data:` (JSON) blocks.' }),
+              },
+            },
           },
           ...errors(400, 401, 404, 429),
         },
@@ -102,7 +111,8 @@ export default function streamEvents(app: App) {
    */
   async function replayStart(collectionId: string, lastEventId: number | undefined): Promise<number> {
     const [current, previous] = (await runs.list(collectionId, { limit: 2 })).rows;
-    const firstOf = async (run: { id: string } | undefined) => (run ? await events.firstSeqOfRun(collectionId, run.id) : undefined);
+    const firstOf = async (run: { id: string } | undefined) =>
+      run ? await events.firstSeqOfRun(collectionId, run.id) : undefined;
     if (lastEventId === undefined) {
       const first = await firstOf(current);
       // No events of the latest run yet: only what comes next.

@@ -24,14 +24,22 @@ export const CollectionDetail = Type.Object({
   credentials_paired: Type.Boolean(),
   modification_datetime: Type.String({ format: 'date-time' }),
   next_sync_datetime: Type.Union([Type.String(), Type.Null()]),
-  latest_run: Type.Union([RunSummarySchema, Type.Null()], { description: 'The latest run; live counters while it is active.' }),
+  latest_run: Type.Union([RunSummarySchema, Type.Null()], {
+    description: 'The latest run; live counters while it is active.',
+  }),
   event_mode: Type.Optional(
     Type.Union([Type.Literal('subscription'), Type.Literal('polling')], {
       description:
-        '`edrive`, paired: how changes reach the collection between scheduled runs. `subscription`: Graph change notifications on each selected drive (the app registration holds `Files.ReadWrite.All`, which Graph requires for drive subscriptions). `polling`: no subscription is attempted (the permission is missing, or `MS_CHANGE_NOTIFICATIONS=off`); each selected drive\'s delta is polled.',
+        "`edrive`, paired: how changes reach the collection between scheduled runs. `subscription`: Graph change notifications on each selected drive (the app registration holds `Files.ReadWrite.All`, which Graph requires for drive subscriptions). `polling`: no subscription is attempted (the permission is missing, or `MS_CHANGE_NOTIFICATIONS=off`); each selected drive's delta is polled.",
     }),
   ),
-  polling_interval_minutes: Type.Optional(Type.Integer({ minimum: 1, description: 'With `event_mode: polling`: minutes between polls of each selected drive, sized to the tenant\'s request budget.' })),
+  polling_interval_minutes: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        "With `event_mode: polling`: minutes between polls of each selected drive, sized to the tenant's request budget.",
+    }),
+  ),
 });
 
 export function collectionSummary(c: CollectionRow) {

@@ -18,7 +18,8 @@ const TYPES: Record<string, string> = {
 };
 
 // The console talks only to this origin; highlights are server-escaped HTML, and no inline script ever runs.
-const CSP = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** Whether `file` is a regular file; a path that cannot name one (ENOTDIR, ENAMETOOLONG, ELOOP) is not. */
 function isFile(file: string): boolean {

@@ -10,8 +10,10 @@ import { loadCollection } from '../collections/load.ts';
 /** A discovery page must not hold a request open through a long throttling pause of the provider. */
 export const DISCOVERY_TIMEOUT_MS = 60_000;
 
-const UNPAIRED = 'the collection has no paired credentials: get an authorization_url, consent, then call pair_credentials.';
-const REFUSED = "the provider refused the collection's credentials (revoked or expired consent): authorize and call pair_credentials again.";
+const UNPAIRED =
+  'the collection has no paired credentials: get an authorization_url, consent, then call pair_credentials.';
+const REFUSED =
+  "the provider refused the collection's credentials (revoked or expired consent): authorize and call pair_credentials again.";
 
 /**
  * The shared path of GET /collections/{id}/{users,channels,folders}: the caller's collection, a connector that
@@ -19,7 +21,13 @@ const REFUSED = "the provider refused the collection's credentials (revoked or e
  */
 export async function discover<T>(
   ctx: AppContext,
-  input: { accountId: string; collectionId: string; kind: DiscoveryKind; query: Record<string, unknown>; reply: FastifyReply },
+  input: {
+    accountId: string;
+    collectionId: string;
+    kind: DiscoveryKind;
+    query: Record<string, unknown>;
+    reply: FastifyReply;
+  },
 ): Promise<T> {
   const { collection, connector } = await loadCollection(ctx, input.accountId, input.collectionId);
   const handler = connector.discovery[input.kind];
@@ -63,13 +71,17 @@ function asStrings(query: Record<string, unknown>): Record<string, string | unde
 function translate(err: unknown, timedOut: boolean): unknown {
   if (err instanceof AppError) return err;
   if (err instanceof CredentialsMissingError) return conflict('credentials', UNPAIRED);
-  if (err instanceof GrantRevokedError) return conflict('credentials', `${REFUSED} (${userFacingMessage(err.message, 500)})`);
+  if (err instanceof GrantRevokedError)
+    return conflict('credentials', `${REFUSED} (${userFacingMessage(err.message, 500)})`);
   // e.g. a scope the app lacks: the connector's message names it and says what to do.
   if (err instanceof NeedsUserActionError) return conflict('credentials', userFacingMessage(err.message));
   if (err instanceof ProviderError) {
     if (err.code === 'auth_rejected') return conflict('credentials', REFUSED);
     if (err.code === 'aborted' && timedOut) {
-      return new AppError(503, `the provider did not answer within ${DISCOVERY_TIMEOUT_MS / 1000} seconds (it may be throttling this credential): try again later.`);
+      return new AppError(
+        503,
+        `the provider did not answer within ${DISCOVERY_TIMEOUT_MS / 1000} seconds (it may be throttling this credential): try again later.`,
+      );
     }
     const status = err.status ? ` (HTTP ${err.status})` : '';
     return new AppError(502, `the provider failed to answer${status}: try again later.`);

@@ -12,13 +12,16 @@ export default function listChannels(app: App) {
         operationId: 'listChannels',
         tags: ['discovery'],
         summary: 'List the chat channels a user belongs to (`conf` only)',
-        description: 'Follow `next_page_token` (as `offset`) until it is null. 400 for other collection types, 404 for an unknown user, 409 when the collection is not paired.',
+        description:
+          'Follow `next_page_token` (as `offset`) until it is null. 400 for other collection types, 404 for an unknown user, 409 when the collection is not paired.',
         params: IdParams,
         querystring: Type.Object(
           {
             user: Type.String({ minLength: 1, maxLength: 256, description: 'User id from the users list.' }),
             limit: Limit,
-            offset: Type.Optional(Type.String({ maxLength: 4096, description: 'The previous `next_page_token`; omit for the first page.' })),
+            offset: Type.Optional(
+              Type.String({ maxLength: 4096, description: 'The previous `next_page_token`; omit for the first page.' }),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -26,6 +29,12 @@ export default function listChannels(app: App) {
       },
     },
     async (req, reply) =>
-      discover<Static<typeof ChannelsPage>>(app.ctx, { accountId: req.caller.accountId, collectionId: req.params.id, kind: 'channels', query: req.query, reply }),
+      discover<Static<typeof ChannelsPage>>(app.ctx, {
+        accountId: req.caller.accountId,
+        collectionId: req.params.id,
+        kind: 'channels',
+        query: req.query,
+        reply,
+      }),
   );
 }

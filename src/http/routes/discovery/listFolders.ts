@@ -19,8 +19,12 @@ export default function listFolders(app: App) {
         querystring: Type.Object(
           {
             user_id: Type.String({ minLength: 1, maxLength: 256, description: 'User id from the users list.' }),
-            parent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'A folder id; omit for the drive root.' })),
-            cursor: Type.Optional(Type.String({ maxLength: 4096, description: 'The previous `_next`; omit for the first page.' })),
+            parent_id: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 512, description: 'A folder id; omit for the drive root.' }),
+            ),
+            cursor: Type.Optional(
+              Type.String({ maxLength: 4096, description: 'The previous `_next`; omit for the first page.' }),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -28,6 +32,12 @@ export default function listFolders(app: App) {
       },
     },
     async (req, reply) =>
-      discover<Static<typeof FoldersPage>>(app.ctx, { accountId: req.caller.accountId, collectionId: req.params.id, kind: 'folders', query: req.query, reply }),
+      discover<Static<typeof FoldersPage>>(app.ctx, {
+        accountId: req.caller.accountId,
+        collectionId: req.params.id,
+        kind: 'folders',
+        query: req.query,
+        reply,
+      }),
   );
 }

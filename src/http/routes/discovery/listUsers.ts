@@ -19,8 +19,18 @@ export default function listUsers(app: App) {
         querystring: Type.Object(
           {
             limit: Limit,
-            offset: Type.Optional(Type.String({ maxLength: 4096, description: '`conf`: the previous `next_page_token`; omit for the first page.' })),
-            marker: Type.Optional(Type.String({ maxLength: 4096, description: '`edrive`: the previous `next_marker`; omit for the first page.' })),
+            offset: Type.Optional(
+              Type.String({
+                maxLength: 4096,
+                description: '`conf`: the previous `next_page_token`; omit for the first page.',
+              }),
+            ),
+            marker: Type.Optional(
+              Type.String({
+                maxLength: 4096,
+                description: '`edrive`: the previous `next_marker`; omit for the first page.',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -28,6 +38,12 @@ export default function listUsers(app: App) {
       },
     },
     async (req, reply) =>
-      discover<Static<typeof ConfUsersPage> | Static<typeof DriveUsersPage>>(app.ctx, { accountId: req.caller.accountId, collectionId: req.params.id, kind: 'users', query: req.query, reply }),
+      discover<Static<typeof ConfUsersPage> | Static<typeof DriveUsersPage>>(app.ctx, {
+        accountId: req.caller.accountId,
+        collectionId: req.params.id,
+        kind: 'users',
+        query: req.query,
+        reply,
+      }),
   );
 }

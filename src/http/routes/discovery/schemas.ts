@@ -5,11 +5,17 @@ import { Type, type TSchema } from 'typebox';
 // profile fields reach the client unchanged.
 const open = <T extends Record<string, TSchema>>(properties: T, description?: string) =>
   Type.Object(properties, { additionalProperties: true, ...(description && { description }) });
-const text = (description?: string) => Type.Optional(Type.Union([Type.String(), Type.Null()], description ? { description } : {}));
+const text = (description?: string) =>
+  Type.Optional(Type.Union([Type.String(), Type.Null()], description ? { description } : {}));
 const cursor = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 
 export const Limit = Type.Optional(
-  Type.Integer({ minimum: 1, maximum: 999_999_999_999_999, description: 'Page size. `conf`: default and maximum 300. `edrive`: default 100, maximum 999. Larger values are clamped.' }),
+  Type.Integer({
+    minimum: 1,
+    maximum: 999_999_999_999_999,
+    description:
+      'Page size. `conf`: default and maximum 300. `edrive`: default 100, maximum 999. Larger values are clamped.',
+  }),
 );
 
 const ConfUser = open(
@@ -53,7 +59,10 @@ export const DriveUsersPage = open(
   '`edrive` collections.',
 );
 
-const Channel = open({ id: Type.String(), name: text(), is_private: Type.Optional(Type.Boolean()) }, 'A channel (`conf`).');
+const Channel = open(
+  { id: Type.String(), name: text(), is_private: Type.Optional(Type.Boolean()) },
+  'A channel (`conf`).',
+);
 
 export const ChannelsPage = open({
   results: Type.Array(Channel),
@@ -67,7 +76,9 @@ const Folder = open(
     id: Type.String({ description: 'Use it in `selected` and `excluded` entries.' }),
     name: Type.String(),
     link: text('Direct URL of the folder.'),
-    size: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'Bytes of everything beneath the folder.' })),
+    size: Type.Optional(
+      Type.Union([Type.Number(), Type.Null()], { description: 'Bytes of everything beneath the folder.' }),
+    ),
     created_datetime: text('ISO 8601 UTC'),
     last_modified_datetime: text('ISO 8601 UTC'),
     sorted_path_elements: Type.Array(PathElement, { description: 'From the drive root to the folder.' }),

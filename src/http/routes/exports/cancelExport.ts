@@ -18,9 +18,13 @@ export default function cancelExport(app: App) {
         operationId: 'cancelExport',
         tags: ['exports'],
         summary: 'Cancel a queued or running export',
-        description: 'The export ends `cancelled` at once; a worker writing it stops within seconds and keeps nothing. 409 when it has already ended.',
+        description:
+          'The export ends `cancelled` at once; a worker writing it stops within seconds and keeps nothing. 409 when it has already ended.',
         params: ExportParams,
-        response: { 202: Type.Object({ export_id: Type.String(), status: ExportStatus }), ...errors(401, 404, 409, 429) },
+        response: {
+          202: Type.Object({ export_id: Type.String(), status: ExportStatus }),
+          ...errors(401, 404, 409, 429),
+        },
       },
     },
     async (req, reply) => {
@@ -28,8 +32,14 @@ export default function cancelExport(app: App) {
       const row = await exports.get(req.params.export_id);
       if (!row || row.collection_id !== collection.id) throw notFound('Export');
       req.auditInfo = { targetId: row.id, collectionId: collection.id, detail: { export_id: row.id } };
-      if (!(await exports.cancel(row.id, nowIso()))) throw conflict('export_ended', `the export has already ended ("${row.status}").`);
-      await new EventRepo(app.ctx.db).append({ accountId: row.account_id, collectionId: collection.id, type: 'export.finished', data: { export_id: row.id, status: 'cancelled' } });
+      if (!(await exports.cancel(row.id, nowIso())))
+        throw conflict('export_ended', `the export has already ended ("${row.status}").`);
+      await new EventRepo(app.ctx.db).append({
+        accountId: row.account_id,
+        collectionId: collection.id,
+        type: 'export.finished',
+        data: { export_id: row.id, status: 'cancelled' },
+      });
       await app.ctx.engine.exportCancelled(row.id);
       return reply.code(202).send({ export_id: row.id, status: 'cancelled' as const });
     },

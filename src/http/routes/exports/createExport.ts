@@ -12,9 +12,16 @@ const Body = Type.Object(
     items: Type.Optional(
       Type.Object(
         {
-          custodians: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 320 }), { maxItems: 1000, description: 'Custodian e-mails or provider ids (`channel:<id>` for a Zoom channel).' })),
+          custodians: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, maxLength: 320 }), {
+              maxItems: 1000,
+              description: 'Custodian e-mails or provider ids (`channel:<id>` for a Zoom channel).',
+            }),
+          ),
           kinds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 })),
-          run_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only items this run collected.' })),
+          run_id: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 64, description: 'Only items this run collected.' }),
+          ),
           from: Type.Optional(Type.String({ format: 'date-time' })),
           to: Type.Optional(Type.String({ format: 'date-time' })),
         },
@@ -22,7 +29,9 @@ const Body = Type.Object(
       ),
     ),
     chat_format: Type.Optional(Type.Union([Type.Literal('rsmf'), Type.Literal('json')], { default: 'rsmf' })),
-    dedupe: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('custodian'), Type.Literal('global')], { default: 'none' })),
+    dedupe: Type.Optional(
+      Type.Union([Type.Literal('none'), Type.Literal('custodian'), Type.Literal('global')], { default: 'none' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -50,7 +59,10 @@ export default function createExport(app: App) {
         params: IdParams,
         body: Body,
         'x-request-body-optional': true,
-        response: { 202: Type.Object({ export_id: Type.String(), status: ExportStatus }), ...errors(400, 401, 404, 409, 429) },
+        response: {
+          202: Type.Object({ export_id: Type.String(), status: ExportStatus }),
+          ...errors(400, 401, 404, 409, 429),
+        },
       },
     },
     async (req, reply) => {
@@ -60,17 +72,40 @@ export default function createExport(app: App) {
       const items = body.items ?? {};
       const known = connector?.kinds ?? [];
       const unknown = (items.kinds ?? []).find((k) => !known.includes(k));
-      if (unknown !== undefined) throw badRequest(`kind "${unknown}" is not a kind of ${collection.type} collections (${known.join(', ')}).`, '/body/items/kinds');
+      if (unknown !== undefined)
+        throw badRequest(
+          `kind "${unknown}" is not a kind of ${collection.type} collections (${known.join(', ')}).`,
+          '/body/items/kinds',
+        );
       if (items.run_id) {
-        const run = await app.ctx.db.selectFrom('runs').select('collection_id').where('id', '=', items.run_id).executeTakeFirst();
-        if (run?.collection_id !== collection.id) throw badRequest('run_id is not a run of this collection.', '/body/items/run_id');
+        const run = await app.ctx.db
+          .selectFrom('runs')
+          .select('collection_id')
+          .where('id', '=', items.run_id)
+          .executeTakeFirst();
+        if (run?.collection_id !== collection.id)
+          throw badRequest('run_id is not a run of this collection.', '/body/items/run_id');
       }
-      if (items.from && items.to && Date.parse(items.from) > Date.parse(items.to)) throw badRequest('from is after to.', '/body/items/from');
+      if (items.from && items.to && Date.parse(items.from) > Date.parse(items.to))
+        throw badRequest('from is after to.', '/body/items/from');
       const options = { items, chat_format: body.chat_format ?? 'rsmf', dedupe: body.dedupe ?? 'none' };
-      const row = await exports.create({ id: newId('exp'), account_id: req.caller.accountId, collection_id: collection.id, options: JSON.stringify(options), created_at: nowIso() });
-      req.auditInfo = { targetId: row.id, collectionId: collection.id, detail: { export_id: row.id, chat_format: options.chat_format, dedupe: options.dedupe } };
+      const row = await exports.create({
+        id: newId('exp'),
+        account_id: req.caller.accountId,
+        collection_id: collection.id,
+        options: JSON.stringify(options),
+        created_at: nowIso(),
+      });
+      req.auditInfo = {
+        targetId: row.id,
+        collectionId: collection.id,
+        detail: { export_id: row.id, chat_format: options.chat_format, dedupe: options.dedupe },
+      };
       await app.ctx.engine.exportQueued(row.id);
-      return reply.code(202).header('Location', `/v1/collections/${collection.id}/exports/${row.id}`).send({ export_id: row.id, status: 'queued' as const });
+      return reply
+        .code(202)
+        .header('Location', `/v1/collections/${collection.id}/exports/${row.id}`)
+        .send({ export_id: row.id, status: 'queued' as const });
     },
   );
 }

@@ -28,8 +28,13 @@ export default function downloadExport(app: App) {
       const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
       const row = await exports.get(req.params.export_id);
       if (!row || row.collection_id !== collection.id) throw notFound('Export');
-      req.auditInfo = { targetId: row.id, collectionId: collection.id, detail: { export_id: row.id, range: req.headers.range ? 'yes' : 'no' } };
-      if (row.status !== 'succeeded' || !row.sha256) throw conflict('not_ready', `the export is "${row.status}": only a succeeded export has a package.`);
+      req.auditInfo = {
+        targetId: row.id,
+        collectionId: collection.id,
+        detail: { export_id: row.id, range: req.headers.range ? 'yes' : 'no' },
+      };
+      if (row.status !== 'succeeded' || !row.sha256)
+        throw conflict('not_ready', `the export is "${row.status}": only a succeeded export has a package.`);
       const sha256 = row.sha256;
       const stat = await app.ctx.blobs.stat(sha256);
       if (!stat) throw notFound('Export package');

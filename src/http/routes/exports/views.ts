@@ -1,9 +1,18 @@
 import { Type } from 'typebox';
 import type { ExportRow } from '../../../store/exports.ts';
 
-export const ExportParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), export_id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const ExportParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  export_id: Type.String({ minLength: 1, maxLength: 64 }),
+});
 
-export const ExportStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('cancelled')]);
+export const ExportStatus = Type.Union([
+  Type.Literal('queued'),
+  Type.Literal('running'),
+  Type.Literal('succeeded'),
+  Type.Literal('failed'),
+  Type.Literal('cancelled'),
+]);
 export type ExportStatusName = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 const Counts = Type.Object({
@@ -31,7 +40,15 @@ export function exportView(row: ExportRow) {
     status: row.status as ExportStatusName,
     created_at: row.created_at,
     finished_at: row.finished_at,
-    counts: row.counts ? (JSON.parse(row.counts) as { documents: number; natives: number; texts: number; families: number; duplicates_suppressed: number }) : null,
+    counts: row.counts
+      ? (JSON.parse(row.counts) as {
+          documents: number;
+          natives: number;
+          texts: number;
+          families: number;
+          duplicates_suppressed: number;
+        })
+      : null,
     bytes: row.bytes === null ? null : Number(row.bytes),
     sha256: row.sha256,
     error: row.error,

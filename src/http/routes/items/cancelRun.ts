@@ -19,7 +19,10 @@ export default function cancelRun(app: App) {
           'The run ends `cancelled` at once (in the database, so every process executing its units stops before its next piece, within seconds); ' +
           'what it collected stays. Its reconciliation lists the units it never finished with outcome `not_reached`. ' +
           'The collection moves to `error` ("the sync was cancelled; start it again") and emits `collection.error`. 409 when the run has already ended.',
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), run_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        params: Type.Object({
+          id: Type.String({ minLength: 1, maxLength: 64 }),
+          run_id: Type.String({ minLength: 1, maxLength: 64 }),
+        }),
         response: {
           202: Type.Object({ run_id: Type.String(), status: Type.String() }),
           ...errors(401, 404, 409, 429),
@@ -30,7 +33,8 @@ export default function cancelRun(app: App) {
       const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
       const run = await runs.get(req.params.run_id);
       if (!run || run.collection_id !== collection.id) throw notFound('Run');
-      if (run.status !== 'queued' && run.status !== 'running') throw conflict('run_ended', `the run has already ended ("${run.status}").`);
+      if (run.status !== 'queued' && run.status !== 'running')
+        throw conflict('run_ended', `the run has already ended ("${run.status}").`);
       req.auditInfo = { targetId: collection.id, detail: { run_id: run.id } };
       await app.ctx.engine.cancel(collection.id);
       const after = await runs.get(run.id);

@@ -8,7 +8,11 @@ import { evaluatePreconditions, rangeApplies } from '../../preconditions.ts';
 // media type they were collected with, JSON included (a Zoom record), so a string schema would not describe them.
 export const binary = (description: string) => ({ description, content: { '*/*': { schema: {} } } });
 
-const header = (description: string, required = false) => ({ description, ...(required && { required }), schema: { type: 'string' } });
+const header = (description: string, required = false) => ({
+  description,
+  ...(required && { required }),
+  schema: { type: 'string' },
+});
 const VALIDATORS = {
   ETag: header('The SHA-256 of the content, quoted (a strong entity-tag).', true),
   'Last-Modified': header('When Custody stored these bytes.'),
@@ -61,19 +65,25 @@ export const CONDITIONAL_DESCRIPTION =
 export function downloadAudit(collectionId: string, itemId: string, range: string | undefined, version?: number) {
   return {
     targetId: itemId,
-    detail: { collection_id: collectionId, range: range ? range.slice(0, 100) : null, ...(version !== undefined && { version_number: version }) },
+    detail: {
+      collection_id: collectionId,
+      range: range ? range.slice(0, 100) : null,
+      ...(version !== undefined && { version_number: version }),
+    },
   };
 }
 
 /** RFC 5987 ext-value: encodeURIComponent leaves ' ( ) * unescaped, which attr-char does not allow. */
-const rfc5987 = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const rfc5987 = (name: string) =>
+  encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** Stored bytes as a download: preconditions first, then 304, the whole content, or 206 with Content-Range for a range. */
 export async function sendContent(req: FastifyRequest, reply: FastifyReply, content: StoredContent) {
   const modified = new Date(content.collected_datetime);
   const validators = { etag: `"${content.sha256}"`, modified: Math.floor(modified.getTime() / 1000) };
   const precondition = evaluatePreconditions(req.headers, validators);
-  if (precondition === 'failed') throw new AppError(412, 'The content does not meet If-Match or If-Unmodified-Since: it has changed.');
+  if (precondition === 'failed')
+    throw new AppError(412, 'The content does not meet If-Match or If-Unmodified-Since: it has changed.');
   reply.header('ETag', validators.etag);
   if (!Number.isNaN(validators.modified)) reply.header('Last-Modified', modified.toUTCString());
   // Sent without a payload: Fastify then writes neither a Content-Type nor a Content-Length (a serialized `null` had both).
@@ -86,7 +96,10 @@ export async function sendContent(req: FastifyRequest, reply: FastifyReply, cont
     .header('Content-Disposition', `attachment; filename*=UTF-8''${rfc5987(content.name || 'content')}`)
     .header('X-Content-Type-Options', 'nosniff');
   if (range) {
-    reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${content.size}`).header('Content-Length', range.end - range.start + 1);
+    reply
+      .code(206)
+      .header('Content-Range', `bytes ${range.start}-${range.end}/${content.size}`)
+      .header('Content-Length', range.end - range.start + 1);
   } else {
     reply.header('Content-Length', content.size);
   }

@@ -9,7 +9,13 @@ export default function getItem(app: App) {
   app.get(
     '/v1/collections/:id/items/:item_id',
     {
-      schema: { operationId: 'getItem', tags: ['items'], summary: 'Read an item', params: ItemParams, response: { 200: Item, ...errors(401, 404, 429) } },
+      schema: {
+        operationId: 'getItem',
+        tags: ['items'],
+        summary: 'Read an item',
+        params: ItemParams,
+        response: { 200: Item, ...errors(401, 404, 429) },
+      },
     },
     async (req) => {
       const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);

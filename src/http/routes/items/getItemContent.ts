@@ -1,7 +1,13 @@
 import type { App } from '../../../app.ts';
 import { createSyncQueries } from '../../../sync/queries.ts';
 import { errors } from '../../schemas.ts';
-import { CONDITIONAL_DESCRIPTION, ContentHeaders, contentResponses, downloadAudit, sendContent } from './content-reply.ts';
+import {
+  CONDITIONAL_DESCRIPTION,
+  ContentHeaders,
+  contentResponses,
+  downloadAudit,
+  sendContent,
+} from './content-reply.ts';
 import { ownCollection } from './own.ts';
 import { ItemParams } from './schemas.ts';
 

@@ -19,8 +19,18 @@ export default function getManifest(app: App) {
           '`format=json` (default): `{manifest_version, generated_datetime, collection, filters, filters_fingerprint, counts, runs, items, exceptions}`. ' +
           '`format=csv`: one RFC 4180 table with a `record_type` column: a `summary` row (the summary as JSON in `detail`), `item` rows, `exception` rows (`detail` = reason, `collected_datetime` = when recorded). Text cells that would start a spreadsheet formula are prefixed with an apostrophe; the JSON form is exact.',
         params: IdParams,
-        querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { default: 'json' })) }),
-        'x-response-headers': { 200: { 'Content-Disposition': { description: '`attachment; filename="manifest-<collection>-<time>.<format>"`', required: true, schema: { type: 'string' } } } },
+        querystring: Type.Object({
+          format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { default: 'json' })),
+        }),
+        'x-response-headers': {
+          200: {
+            'Content-Disposition': {
+              description: '`attachment; filename="manifest-<collection>-<time>.<format>"`',
+              required: true,
+              schema: { type: 'string' },
+            },
+          },
+        },
         response: {
           200: {
             description: 'The manifest (streamed).',
@@ -36,7 +46,8 @@ export default function getManifest(app: App) {
       req.auditInfo = { detail: { format } };
       const now = new Date();
       const stamp = now.toISOString().replace(/[:.]/g, '-');
-      const chunks = format === 'csv' ? manifestCsv(app.ctx.db, collection, now) : manifestJson(app.ctx.db, collection, now);
+      const chunks =
+        format === 'csv' ? manifestCsv(app.ctx.db, collection, now) : manifestJson(app.ctx.db, collection, now);
       reply
         .header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="manifest-${collection.id}-${stamp}.${format}"`);

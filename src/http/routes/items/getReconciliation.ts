@@ -7,35 +7,59 @@ import { errors } from '../../schemas.ts';
 import { ownCollection } from './own.ts';
 
 const Counts = {
-  listed: Type.Integer({ description: 'Pieces the run found within the selection (or that it tried to list), each counted once.' }),
-  collected: Type.Integer({ description: 'Stored by this run (new or changed): the items this run wrote, as the items API lists them with this `run_id`.' }),
+  listed: Type.Integer({
+    description: 'Pieces the run found within the selection (or that it tried to list), each counted once.',
+  }),
+  collected: Type.Integer({
+    description:
+      'Stored by this run (new or changed): the items this run wrote, as the items API lists them with this `run_id`.',
+  }),
   unchanged: Type.Integer({ description: 'Already stored with the same version; nothing downloaded.' }),
-  excluded: Type.Integer({ description: 'Found at the source but left out by the sync filters (e.g. a recording file type not selected).' }),
-  not_present: Type.Integer({ description: 'Optional pieces the source does not have (a 404 on a meeting\'s AI summary) or that vanished between listing and download.' }),
-  failed: Type.Integer({ description: 'Pieces that could not be collected. A failure that kept items from being listed (a page of messages) counts 1.' }),
+  excluded: Type.Integer({
+    description: 'Found at the source but left out by the sync filters (e.g. a recording file type not selected).',
+  }),
+  not_present: Type.Integer({
+    description:
+      "Optional pieces the source does not have (a 404 on a meeting's AI summary) or that vanished between listing and download.",
+  }),
+  failed: Type.Integer({
+    description:
+      'Pieces that could not be collected. A failure that kept items from being listed (a page of messages) counts 1.',
+  }),
 };
 
 const Exception = Type.Object({
   source_id: Type.String(),
-  kind: Type.String({ description: 'An item kind, or what could not be listed: `chat_page`, `recording_list`, `custodian`, `channel`, `chat_history`.' }),
-  name: Type.String(),
-  outcome: Type.Union([Type.Literal('failed'), Type.Literal('not_present'), Type.Literal('not_reached'), Type.Literal('provider_limit')], {
+  kind: Type.String({
     description:
-      '`not_reached`: the run was cancelled or stopped before it got there. `provider_limit`: the provider does not serve it at all ' +
-      "(Zoom's Team Chat API reaches back 6 months: kind `chat_history`, once per unit whose history the run would have reached further back); " +
-      'not counted in `listed`, not a failure, never retried.',
+      'An item kind, or what could not be listed: `chat_page`, `recording_list`, `custodian`, `channel`, `chat_history`.',
   }),
+  name: Type.String(),
+  outcome: Type.Union(
+    [Type.Literal('failed'), Type.Literal('not_present'), Type.Literal('not_reached'), Type.Literal('provider_limit')],
+    {
+      description:
+        '`not_reached`: the run was cancelled or stopped before it got there. `provider_limit`: the provider does not serve it at all ' +
+        "(Zoom's Team Chat API reaches back 6 months: kind `chat_history`, once per unit whose history the run would have reached further back); " +
+        'not counted in `listed`, not a failure, never retried.',
+    },
+  ),
   reason: Type.String(),
 });
 
 const Reconciliation = Type.Object({
   run_id: Type.String(),
   status: Type.String({ description: 'The run status (see GET …/runs).' }),
-  balanced: Type.Boolean({ description: 'listed = collected + unchanged + excluded + not_present + failed, in the totals and for every custodian.' }),
+  balanced: Type.Boolean({
+    description:
+      'listed = collected + unchanged + excluded + not_present + failed, in the totals and for every custodian.',
+  }),
   totals: Type.Object(Counts),
   custodians: Type.Array(
     Type.Object({
-      custodian: Type.String({ description: 'The provider user id (as on items\' `custodian`); the channel id for a Zoom channel.' }),
+      custodian: Type.String({
+        description: "The provider user id (as on items' `custodian`); the channel id for a Zoom channel.",
+      }),
       unit_kind: Type.String({ description: '`custodian` or `channel`.' }),
       email: Type.Union([Type.String(), Type.Null()], { description: 'Where known.' }),
       ...Counts,
@@ -57,15 +81,30 @@ export default function getReconciliation(app: App) {
         description:
           'Per unit of the run (a custodian: a Zoom owner or a OneDrive user; or a Zoom channel): `listed, collected, unchanged, excluded, not_present, failed`, and every exception ' +
           '(`failed`, `not_present`, `not_reached`, `provider_limit`) with its reason. `balanced` says the invariant `listed = collected + unchanged + excluded + not_present + failed` holds for every ' +
-          'custodian and in the totals. Failed pieces stay on their unit\'s retry list and are tried again by the following runs; after 5 attempts they are reported as permanently ' +
+          "custodian and in the totals. Failed pieces stay on their unit's retry list and are tried again by the following runs; after 5 attempts they are reported as permanently " +
           'failed in the manifest (`permanently_failed`). Live while the run is active. ' +
           '`format=csv`: one row per custodian with the counts; `format=csv&rows=exceptions`: one row per exception.',
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), run_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        params: Type.Object({
+          id: Type.String({ minLength: 1, maxLength: 64 }),
+          run_id: Type.String({ minLength: 1, maxLength: 64 }),
+        }),
         querystring: Type.Object({
           format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { default: 'json' })),
-          rows: Type.Optional(Type.Union([Type.Literal('custodians'), Type.Literal('exceptions')], { default: 'custodians', description: 'CSV only.' })),
+          rows: Type.Optional(
+            Type.Union([Type.Literal('custodians'), Type.Literal('exceptions')], {
+              default: 'custodians',
+              description: 'CSV only.',
+            }),
+          ),
         }),
-        'x-response-headers': { 200: { 'Content-Disposition': { description: '`attachment; filename="reconciliation-<run>-<rows>.csv"` (CSV only)', schema: { type: 'string' } } } },
+        'x-response-headers': {
+          200: {
+            'Content-Disposition': {
+              description: '`attachment; filename="reconciliation-<run>-<rows>.csv"` (CSV only)',
+              schema: { type: 'string' },
+            },
+          },
+        },
         response: {
           200: {
             description: 'The reconciliation.',
@@ -76,12 +115,20 @@ export default function getReconciliation(app: App) {
       },
     },
     async (req, reply) => {
-      req.auditInfo = { targetId: req.params.run_id, detail: { collection_id: req.params.id, format: req.query.format ?? 'json', ...(req.query.format === 'csv' && { rows: req.query.rows ?? 'custodians' }) } };
+      req.auditInfo = {
+        targetId: req.params.run_id,
+        detail: {
+          collection_id: req.params.id,
+          format: req.query.format ?? 'json',
+          ...(req.query.format === 'csv' && { rows: req.query.rows ?? 'custodians' }),
+        },
+      };
       const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
       const run = await runs.get(req.params.run_id);
       if (!run || run.collection_id !== collection.id) throw notFound('Run');
       const report = await loadReconciliation(app.ctx.db, run);
-      if (req.query.format !== 'csv') return reply.header('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(report));
+      if (req.query.format !== 'csv')
+        return reply.header('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(report));
       const rows = req.query.rows ?? 'custodians';
       return reply
         .header('Content-Type', 'text/csv; charset=utf-8')

@@ -20,7 +20,11 @@ export default function listItemVersions(app: App) {
           'A version without content (a message, a meeting) keeps its text and metadata. The item itself is `current_version_number`.',
         params: ItemParams,
         response: {
-          200: Type.Object({ item_id: Type.String(), current_version_number: Type.Integer(), versions: Type.Array(ItemVersion) }),
+          200: Type.Object({
+            item_id: Type.String(),
+            current_version_number: Type.Integer(),
+            versions: Type.Array(ItemVersion),
+          }),
           ...errors(401, 404, 429),
         },
       },

@@ -33,11 +33,17 @@ export default function listItems(app: App) {
         querystring: Type.Object({
           ...PageQuery.properties,
           kind: Type.Optional(
-            Type.String({ maxLength: 64, description: `Only items of this kind; the collection type decides which kinds exist (${kindsByType(registry)}). Another value answers 400.` }),
+            Type.String({
+              maxLength: 64,
+              description: `Only items of this kind; the collection type decides which kinds exist (${kindsByType(registry)}). Another value answers 400.`,
+            }),
           ),
           custodian: Type.Optional(Type.String({ maxLength: 256, description: 'Provider user id.' })),
         }),
-        response: { 200: Type.Object({ items: Type.Array(Item), cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(400, 401, 404, 429) },
+        response: {
+          200: Type.Object({ items: Type.Array(Item), cursor: Type.Union([Type.String(), Type.Null()]) }),
+          ...errors(400, 401, 404, 429),
+        },
       },
     },
     async (req) => {
@@ -46,7 +52,10 @@ export default function listItems(app: App) {
       // A collection whose type has no connector on this server is still readable: any registered kind goes.
       const allowed = connector ? [...connector.kinds] : allKinds(registry);
       if (kind && !allowed.includes(kind)) {
-        throw badRequest(`kind must be one of ${allowed.join(', ')} for a ${collection.type} collection.`, '/querystring/kind');
+        throw badRequest(
+          `kind must be one of ${allowed.join(', ')} for a ${collection.type} collection.`,
+          '/querystring/kind',
+        );
       }
       return queries.listItems(collection.id, { kind, custodian, cursor, limit: limit ?? 50 });
     },

@@ -17,7 +17,10 @@ export default function listRuns(app: App) {
         description: 'Newest first, with counters (live while a run is active) and the errors each run recorded.',
         params: IdParams,
         querystring: PageQuery,
-        response: { 200: Type.Object({ runs: Type.Array(Run), cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(400, 401, 404, 429) },
+        response: {
+          200: Type.Object({ runs: Type.Array(Run), cursor: Type.Union([Type.String(), Type.Null()]) }),
+          ...errors(400, 401, 404, 429),
+        },
       },
     },
     async (req) => {

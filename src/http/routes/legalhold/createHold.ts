@@ -29,7 +29,8 @@ export default function createHold(app: App) {
     async (req, reply) => {
       const { accountId, clientId } = req.caller;
       const { name, description = '', collection_ids = [], workspace_id } = req.body;
-      if (collection_ids.length === 0 && !workspace_id) throw badRequest('a hold needs collection_ids, workspace_id or both.', '/body/collection_ids');
+      if (collection_ids.length === 0 && !workspace_id)
+        throw badRequest('a hold needs collection_ids, workspace_id or both.', '/body/collection_ids');
       if (workspace_id && !(await app.ctx.repos.workspaces.get(accountId, workspace_id))) {
         throw Object.assign(notFound('Workspace'), { pointer: '/body/workspace_id' });
       }
@@ -38,7 +39,13 @@ export default function createHold(app: App) {
           throw Object.assign(notFound(`Collection ${id}`), { pointer: `/body/collection_ids/${i}` });
         }
       }
-      const id = await app.ctx.repos.holds.create(accountId, { name, description, workspaceId: workspace_id ?? null, collectionIds: collection_ids, clientId });
+      const id = await app.ctx.repos.holds.create(accountId, {
+        name,
+        description,
+        workspaceId: workspace_id ?? null,
+        collectionIds: collection_ids,
+        clientId,
+      });
       return reply.code(201).send({ onna_id: id });
     },
   );

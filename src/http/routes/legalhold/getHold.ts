@@ -8,7 +8,13 @@ export default function getHold(app: App) {
     '/v1/legalhold/holds/:id',
     {
       config: { rateLimit: 'none' },
-      schema: { operationId: 'getHold', tags: ['legalhold'], summary: 'Read a legal hold, active or released', params: IdParams, response: { 200: HoldView, ...errors(401, 404) } },
+      schema: {
+        operationId: 'getHold',
+        tags: ['legalhold'],
+        summary: 'Read a legal hold, active or released',
+        params: IdParams,
+        response: { 200: HoldView, ...errors(401, 404) },
+      },
     },
     async (req) => {
       const hold = await app.ctx.repos.holds.get(req.caller.accountId, req.params.id);

@@ -27,13 +27,17 @@ export default function releaseHold(app: App) {
       if (!(await repos.holds.release(req.caller.accountId, req.params.id, req.caller.clientId))) throw released();
       const covered = new Set(hold.collection_ids);
       if (hold.workspace_id) {
-        for (const id of await repos.collections.idsByWorkspace(hold.workspace_id, req.caller.accountId)) covered.add(id);
+        for (const id of await repos.collections.idsByWorkspace(hold.workspace_id, req.caller.accountId))
+          covered.add(id);
       }
       const now = () => new Date().toISOString();
       for (const collectionId of covered) {
         // The release stands even if a purge fails: the next auto run of the collection purges what is left.
         await purgeUnheldTombstones(db, blobs, collectionId, { now }).catch((err: unknown) =>
-          req.log.warn({ err, collection_id: collectionId, hold_id: hold.id }, 'purging content released from a hold failed'),
+          req.log.warn(
+            { err, collection_id: collectionId, hold_id: hold.id },
+            'purging content released from a hold failed',
+          ),
         );
       }
       return reply.code(204).send(null);

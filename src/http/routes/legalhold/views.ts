@@ -19,9 +19,13 @@ export const HoldView = Type.Object({
   onna_id: Type.String(),
   name: Type.String(),
   description: Type.String(),
-  workspace_id: Type.Union([Type.String(), Type.Null()], { description: 'Covers every collection of this workspace, present and future.' }),
+  workspace_id: Type.Union([Type.String(), Type.Null()], {
+    description: 'Covers every collection of this workspace, present and future.',
+  }),
   collection_ids: Type.Array(Type.String()),
-  status: Type.Union([Type.Literal('active'), Type.Literal('released')], { description: 'A released hold stays readable, with its history.' }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('released')], {
+    description: 'A released hold stays readable, with its history.',
+  }),
   creation_datetime: Type.String({ format: 'date-time' }),
   created_by: Type.Union([Type.String(), Type.Null()], { description: 'The API client that placed it.' }),
   released_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),

@@ -43,10 +43,22 @@ export function clientCredentials(req: FastifyRequest, form: TokenForm): ClientC
     return { clientId: form.client_id, clientSecret: form.client_secret, method };
   }
   const basic = decodeBasic(header);
-  if (!basic) return { method: 'none', error: new OAuthError(400, 'invalid_request', 'The Authorization header must be "Basic" with base64(client_id:client_secret).') };
+  if (!basic)
+    return {
+      method: 'none',
+      error: new OAuthError(
+        400,
+        'invalid_request',
+        'The Authorization header must be "Basic" with base64(client_id:client_secret).',
+      ),
+    };
   const found: ClientCredentials = { clientId: basic.id, clientSecret: basic.secret, method: 'client_secret_basic' };
   if (form.client_secret !== undefined || (form.client_id !== undefined && form.client_id !== basic.id)) {
-    found.error = new OAuthError(400, 'invalid_request', 'Use one client authentication method: the Authorization header or client_id/client_secret in the form, not both.');
+    found.error = new OAuthError(
+      400,
+      'invalid_request',
+      'Use one client authentication method: the Authorization header or client_id/client_secret in the form, not both.',
+    );
   }
   return found;
 }

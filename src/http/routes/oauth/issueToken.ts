@@ -9,11 +9,18 @@ const TokenResponse = Type.Object({
   access_token: Type.String(),
   token_type: Type.Literal('bearer'),
   expires_in: Type.Integer({ description: 'Seconds until the access token expires.' }),
-  refresh_token: Type.String({ description: 'Single use: each refresh returns a new one and the old one stops working.' }),
+  refresh_token: Type.String({
+    description: 'Single use: each refresh returns a new one and the old one stops working.',
+  }),
 });
 const OAuthErrorBody = Type.Object(
   {
-    error: Type.Union([Type.Literal('invalid_request'), Type.Literal('invalid_client'), Type.Literal('invalid_grant'), Type.Literal('unsupported_grant_type')]),
+    error: Type.Union([
+      Type.Literal('invalid_request'),
+      Type.Literal('invalid_client'),
+      Type.Literal('invalid_grant'),
+      Type.Literal('unsupported_grant_type'),
+    ]),
     error_description: Type.String(),
   },
   { description: 'RFC 6749 §5.2' },
@@ -59,8 +66,16 @@ export default function issueToken(app: App) {
         // Other media types are invalid_request, not 415.
         'x-never-415': true,
         'x-response-headers': {
-          200: { 'Cache-Control': { description: '`no-store` (RFC 6749 §5.1)', required: true, schema: { type: 'string' } } },
-          401: { 'WWW-Authenticate': { description: '`Basic realm="custody"`: authenticate the client (RFC 6749 §5.2).', required: true, schema: { type: 'string' } } },
+          200: {
+            'Cache-Control': { description: '`no-store` (RFC 6749 §5.1)', required: true, schema: { type: 'string' } },
+          },
+          401: {
+            'WWW-Authenticate': {
+              description: '`Basic realm="custody"`: authenticate the client (RFC 6749 §5.2).',
+              required: true,
+              schema: { type: 'string' },
+            },
+          },
         },
       },
     },
@@ -70,19 +85,42 @@ export default function issueToken(app: App) {
       const client = clientCredentials(req, form);
       req.auditInfo = { clientId: client.clientId ?? null };
       // The budget is per client id and counts failures, so it is spent before anything is checked.
-      const limit = await app.ctx.rateLimits.consume('token', client.clientId ? `client:${client.clientId}` : `ip:${req.ip}`);
+      const limit = await app.ctx.rateLimits.consume(
+        'token',
+        client.clientId ? `client:${client.clientId}` : `ip:${req.ip}`,
+      );
       if (!limit.allowed) return sendTooMany(req, reply, limit.resetSeconds, app.ctx.config.docsUrl);
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-      reply.header('RateLimit-Limit', limit.limit).header('RateLimit-Remaining', limit.remaining).header('RateLimit-Reset', limit.resetSeconds);
+      reply
+        .header('RateLimit-Limit', limit.limit)
+        .header('RateLimit-Remaining', limit.remaining)
+        .header('RateLimit-Reset', limit.resetSeconds);
       try {
-        if (!usable) throw new OAuthError(400, 'invalid_request', 'The body must be form-encoded (application/x-www-form-urlencoded), each parameter once.');
+        if (!usable)
+          throw new OAuthError(
+            400,
+            'invalid_request',
+            'The body must be form-encoded (application/x-www-form-urlencoded), each parameter once.',
+          );
         if (client.error) throw client.error;
         const { grant_type, refresh_token } = form;
         if (!grant_type) throw new OAuthError(400, 'invalid_request', 'grant_type is required.');
-        if (!GRANTS.has(grant_type)) throw new OAuthError(400, 'unsupported_grant_type', 'grant_type must be client_credentials or refresh_token.');
-        if (grant_type === 'refresh_token' && !refresh_token) throw new OAuthError(400, 'invalid_request', 'refresh_token is required.');
-        if (!client.clientId || !client.clientSecret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required: HTTP Basic or client_id and client_secret.');
-        if (grant_type === 'client_credentials') return await app.ctx.serviceTokens.clientCredentials(client.clientId, client.clientSecret);
+        if (!GRANTS.has(grant_type))
+          throw new OAuthError(
+            400,
+            'unsupported_grant_type',
+            'grant_type must be client_credentials or refresh_token.',
+          );
+        if (grant_type === 'refresh_token' && !refresh_token)
+          throw new OAuthError(400, 'invalid_request', 'refresh_token is required.');
+        if (!client.clientId || !client.clientSecret)
+          throw new OAuthError(
+            401,
+            'invalid_client',
+            'Client authentication is required: HTTP Basic or client_id and client_secret.',
+          );
+        if (grant_type === 'client_credentials')
+          return await app.ctx.serviceTokens.clientCredentials(client.clientId, client.clientSecret);
         return await app.ctx.serviceTokens.refresh(client.clientId, client.clientSecret, refresh_token!);
       } catch (err) {
         if (!(err instanceof OAuthError)) throw err;

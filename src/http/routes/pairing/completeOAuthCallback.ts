@@ -1,7 +1,12 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
 import { OAuthStateError } from '../../../auth/oauth-state.ts';
-import { isOAuthContinuation, ProviderAuthError, type Grant, type OAuthContinuation } from '../../../connectors/types.ts';
+import {
+  isOAuthContinuation,
+  ProviderAuthError,
+  type Grant,
+  type OAuthContinuation,
+} from '../../../connectors/types.ts';
 import { badRequest } from '../../../domain/errors.ts';
 import { randomToken, sha256Hex } from '../../../domain/seal.ts';
 import { ProviderError } from '../../../provider/provider-http.ts';
@@ -33,12 +38,24 @@ export default function completeOAuthCallback(app: App) {
             error: Type.Optional(Type.String({ maxLength: 2048 })),
             error_description: Type.Optional(Type.String({ maxLength: 8192 })),
           },
-          { additionalProperties: Type.String({ maxLength: 8192 }), description: 'As sent by the provider (`tenant`, `admin_consent`, `scope`… pass through).' },
+          {
+            additionalProperties: Type.String({ maxLength: 8192 }),
+            description: 'As sent by the provider (`tenant`, `admin_consent`, `scope`… pass through).',
+          },
         ),
-        'x-response-headers': { 302: { Location: { description: "`redirect_to` with the outcome, or the provider's next step.", required: true, schema: { type: 'string', format: 'uri' } } } },
+        'x-response-headers': {
+          302: {
+            Location: {
+              description: "`redirect_to` with the outcome, or the provider's next step.",
+              required: true,
+              schema: { type: 'string', format: 'uri' },
+            },
+          },
+        },
         response: {
           302: Type.Null({
-            description: "Back to `redirect_to` with `code` and `state`, or `error`, `error_description` and `state`; or on to the provider's next step.",
+            description:
+              "Back to `redirect_to` with `code` and `state`, or `error`, `error_description` and `state`; or on to the provider's next step.",
           }),
           ...errors(400),
           // Never a 2xx: every other answer (414, 500…) has the error shape too.
@@ -78,11 +95,18 @@ export default function completeOAuthCallback(app: App) {
           ...(bound.carry !== undefined && { carried: bound.carry }),
         });
       } catch (err) {
-        if (err instanceof ProviderAuthError) return back({ error: errorCode(err.error), error_description: clip(err.description) });
+        if (err instanceof ProviderAuthError)
+          return back({ error: errorCode(err.error), error_description: clip(err.description) });
         // ProviderError messages are built to be safe (no query strings, tokens redacted); other messages may not be.
-        const safe = err instanceof ProviderError ? { err_message: err.message, status: err.status, provider_code: err.providerCode } : {};
+        const safe =
+          err instanceof ProviderError
+            ? { err_message: err.message, status: err.status, provider_code: err.providerCode }
+            : {};
         req.log.error({ type, err_name: (err as Error)?.name, ...safe }, 'completing a provider authorization failed');
-        return back({ error: 'server_error', error_description: 'The provider could not complete the authorization. Try again later.' });
+        return back({
+          error: 'server_error',
+          error_description: 'The provider could not complete the authorization. Try again later.',
+        });
       }
 
       if (isOAuthContinuation(result)) {

@@ -6,9 +6,13 @@ import { callbackUri, pairingsOf, statesOf } from './flow.ts';
 
 /** The scope sets each connector requests, by `scopes_type`, written into the route's documentation. */
 function scopeSetsDoc(app: App): string {
-  const lines = app.ctx.connectors.types().flatMap((type) =>
-    Object.entries(app.ctx.connectors.get(type)!.oauth.scopes).map(([set, scopes]) => `- \`${type}\` / \`${set}\`: ${scopes.map((s) => `\`${s}\``).join(', ')}`),
-  );
+  const lines = app.ctx.connectors
+    .types()
+    .flatMap((type) =>
+      Object.entries(app.ctx.connectors.get(type)!.oauth.scopes).map(
+        ([set, scopes]) => `- \`${type}\` / \`${set}\`: ${scopes.map((s) => `\`${s}\``).join(', ')}`,
+      ),
+    );
   return `\n\nScope sets (\`scopes_type\`; omitted = \`default\`). The \`preservation\` set is for legal-hold flows: it adds what a preservation matter needs (Zoom: account-wide meeting summaries and Team Chat legal-hold reads); holds themselves live under \`/v1/legalhold/\`.\n${lines.join('\n')}`;
 }
 
@@ -29,17 +33,42 @@ export default function getAuthorizationUrl(app: App) {
         params: Type.Object({ type: Type.String({ minLength: 1, maxLength: 50, examples: ['conf', 'edrive'] }) }),
         querystring: Type.Object(
           {
-            redirect_to: Type.String({ minLength: 1, maxLength: 2048, description: 'Where the browser is sent back; must be on the account allowlist.' }),
-            state: Type.Optional(Type.String({ maxLength: 1024, description: 'Opaque client value, returned unchanged on the redirect to `redirect_to`.' })),
+            redirect_to: Type.String({
+              minLength: 1,
+              maxLength: 2048,
+              description: 'Where the browser is sent back; must be on the account allowlist.',
+            }),
+            state: Type.Optional(
+              Type.String({
+                maxLength: 1024,
+                description: 'Opaque client value, returned unchanged on the redirect to `redirect_to`.',
+              }),
+            ),
             scopes_type: Type.Optional(
-              Type.String({ minLength: 1, maxLength: 50, description: 'A scope set of the connector, e.g. `preservation` for `conf` (legal-hold flows).' }),
+              Type.String({
+                minLength: 1,
+                maxLength: 50,
+                description: 'A scope set of the connector, e.g. `preservation` for `conf` (legal-hold flows).',
+              }),
             ),
           },
           { additionalProperties: false },
         ),
-        'x-response-headers': { 302: { Location: { description: "The provider's authorization URL.", required: true, schema: { type: 'string', format: 'uri' } } } },
+        'x-response-headers': {
+          302: {
+            Location: {
+              description: "The provider's authorization URL.",
+              required: true,
+              schema: { type: 'string', format: 'uri' },
+            },
+          },
+        },
         response: {
-          200: Type.Object({ authorization_url: Type.String({ description: 'Open it in the browser of the user (or admin) who consents.' }) }),
+          200: Type.Object({
+            authorization_url: Type.String({
+              description: 'Open it in the browser of the user (or admin) who consents.',
+            }),
+          }),
           302: Type.Null({ description: 'Redirect to the provider; `Location` is the authorization URL.' }),
           ...errors(400, 401, 429),
         },
@@ -54,14 +83,25 @@ export default function getAuthorizationUrl(app: App) {
       // The web console served by this process is always a valid destination.
       const toConsole = redirect_to === `${ctx.config.publicUrl}/console/`;
       if (!toConsole && !(await ctx.repos.accounts.isRedirectAllowed(req.caller.accountId, redirect_to))) {
-        throw badRequest('redirect_to is not on the allowlist of this account (exact match required).', '/querystring/redirect_to');
+        throw badRequest(
+          'redirect_to is not on the allowlist of this account (exact match required).',
+          '/querystring/redirect_to',
+        );
       }
       const scopeSets = Object.keys(connector.oauth.scopes);
       if (scopes_type !== undefined && !scopeSets.includes(scopes_type)) {
-        throw badRequest(`scopes_type must be one of ${scopeSets.join(', ') || '(none)'} for ${type}.`, '/querystring/scopes_type');
+        throw badRequest(
+          `scopes_type must be one of ${scopeSets.join(', ') || '(none)'} for ${type}.`,
+          '/querystring/scopes_type',
+        );
       }
       await pairingsOf(ctx).purgeExpired(new Date().toISOString());
-      const issued = await statesOf(ctx).issue({ accountId: req.caller.accountId, type, redirectTo: redirect_to, clientState: state });
+      const issued = await statesOf(ctx).issue({
+        accountId: req.caller.accountId,
+        type,
+        redirectTo: redirect_to,
+        clientState: state,
+      });
       const url = connector.oauth.authorizationUrl({
         state: issued.state,
         redirectUri: callbackUri(ctx, type),
@@ -81,6 +121,9 @@ export default function getAuthorizationUrl(app: App) {
  * also takes anything (axios: `application/json, text/plain, *\/*`) gets the redirect the spec describes.
  */
 function acceptsOnlyJson(accept: string | undefined): boolean {
-  const types = (accept ?? '').split(',').map((t) => t.split(';')[0].trim().toLowerCase()).filter(Boolean);
+  const types = (accept ?? '')
+    .split(',')
+    .map((t) => t.split(';')[0].trim().toLowerCase())
+    .filter(Boolean);
   return types.length > 0 && types.every((t) => t === 'application/json');
 }

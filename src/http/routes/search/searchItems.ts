@@ -47,7 +47,9 @@ const SearchBody = Type.Object(
     collection_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 })),
     kinds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20 })),
     custodians: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 })),
-    date_from: Type.Optional(Type.String({ maxLength: 40, description: 'Inclusive: 2024-05-01 or 2024-05-01T09:30:00Z.' })),
+    date_from: Type.Optional(
+      Type.String({ maxLength: 40, description: 'Inclusive: 2024-05-01 or 2024-05-01T09:30:00Z.' }),
+    ),
     date_to: Type.Optional(Type.String({ maxLength: 40, description: 'Inclusive: a date means the whole day.' })),
     include_deleted: Type.Optional(Type.Boolean({ default: false })),
     size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SIZE, default: 20 })),
@@ -73,11 +75,24 @@ export default function searchItems(app: App) {
     '/v1/search',
     {
       config: { rateLimit: 'search', audit: false },
-      schema: { operationId: 'searchItems', tags: ['search'], summary: 'Search collected content', description: DESCRIPTION, body: SearchBody, response: { 200: SearchResponse, ...errors(400, 401, 429) } },
+      schema: {
+        operationId: 'searchItems',
+        tags: ['search'],
+        summary: 'Search collected content',
+        description: DESCRIPTION,
+        body: SearchBody,
+        response: { 200: SearchResponse, ...errors(400, 401, 429) },
+      },
     },
     async (req) => {
-      const found = await runSearch(app.ctx.db, req.caller.accountId, req.body, { kinds: knownKinds(app.ctx.connectors) });
-      return { results: found.hits.map((h) => ({ item: itemView(h.item), score: h.score, highlights: h.highlights })), total: found.total, cursor: found.cursor };
+      const found = await runSearch(app.ctx.db, req.caller.accountId, req.body, {
+        kinds: knownKinds(app.ctx.connectors),
+      });
+      return {
+        results: found.hits.map((h) => ({ item: itemView(h.item), score: h.score, highlights: h.highlights })),
+        total: found.total,
+        cursor: found.cursor,
+      };
     },
   );
 }

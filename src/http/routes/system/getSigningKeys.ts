@@ -2,7 +2,13 @@ import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { errors } from '../../schemas.ts';
 
-const Jwk = Type.Object({ kty: Type.Literal('OKP'), crv: Type.Literal('Ed25519'), x: Type.String(), kid: Type.String(), use: Type.Literal('sig') });
+const Jwk = Type.Object({
+  kty: Type.Literal('OKP'),
+  crv: Type.Literal('Ed25519'),
+  x: Type.String(),
+  kid: Type.String(),
+  use: Type.Literal('sig'),
+});
 
 export default function getSigningKeys(app: App) {
   app.get(
@@ -13,7 +19,8 @@ export default function getSigningKeys(app: App) {
         operationId: 'getSigningKeys',
         tags: ['exports'],
         summary: "The installation's public signing keys (JWKS)",
-        description: 'Public (no token): a recipient of an export package fetches it to check `manifest.jws` (`custody verify --keys <url>`). Retired keys stay listed.',
+        description:
+          'Public (no token): a recipient of an export package fetches it to check `manifest.jws` (`custody verify --keys <url>`). Retired keys stay listed.',
         security: [],
         response: { 200: Type.Object({ keys: Type.Array(Jwk) }), ...errors(400) },
       },

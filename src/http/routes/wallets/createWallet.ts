@@ -12,7 +12,8 @@ export default function createWallet(app: App) {
         operationId: 'createWallet',
         tags: ['wallets'],
         summary: 'Create an empty credential wallet',
-        description: 'A wallet is created empty; pairing fills it. `config_type` is the collection type it serves: `conf` (Zoom) or `edrive` (OneDrive for Business).',
+        description:
+          'A wallet is created empty; pairing fills it. `config_type` is the collection type it serves: `conf` (Zoom) or `edrive` (OneDrive for Business).',
         body: Type.Object(
           {
             name: Type.String({ minLength: 1, maxLength: 200 }),

@@ -11,7 +11,11 @@ import { errors, IdParams, NoContent } from '../../schemas.ts';
  */
 type Revocable = { revoke?: (grant: Grant) => Promise<void> };
 
-async function revokeAtProvider(app: App, connector: Connector | undefined, sealedGrant: string | null): Promise<'revoked' | 'not_offered' | 'failed' | 'not_paired'> {
+async function revokeAtProvider(
+  app: App,
+  connector: Connector | undefined,
+  sealedGrant: string | null,
+): Promise<'revoked' | 'not_offered' | 'failed' | 'not_paired'> {
   if (!sealedGrant) return 'not_paired';
   const revoke = (connector?.oauth as Revocable | undefined)?.revoke;
   if (!revoke) return 'not_offered';
@@ -19,7 +23,10 @@ async function revokeAtProvider(app: App, connector: Connector | undefined, seal
     await revoke(app.ctx.sealer.open<Grant>(sealedGrant));
     return 'revoked';
   } catch (err) {
-    app.log.warn({ err_name: (err as Error).name }, 'revoking a grant at the provider failed; the wallet is deleted all the same');
+    app.log.warn(
+      { err_name: (err as Error).name },
+      'revoking a grant at the provider failed; the wallet is deleted all the same',
+    );
     return 'failed';
   }
 }
@@ -55,7 +62,10 @@ export default function deleteWallet(app: App) {
           `wallet ${wallet.id} is used by collection${names.length > 1 ? 's' : ''} ${names.join(', ')}; delete ${names.length > 1 ? 'them' : 'it'} first (DELETE /v1/collections/{id}).`,
         );
       }
-      const connector = app.ctx.connectors.types().map((t) => app.ctx.connectors.get(t)!).find((c) => c.configType === wallet.config_type);
+      const connector = app.ctx.connectors
+        .types()
+        .map((t) => app.ctx.connectors.get(t)!)
+        .find((c) => c.configType === wallet.config_type);
       const revocation = await revokeAtProvider(app, connector, wallet.sealed_grant);
       app.ctx.providers.forget(wallet.id);
       req.auditInfo = { detail: { config_type: wallet.config_type, provider_revocation: revocation } };

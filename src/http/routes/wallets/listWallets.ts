@@ -13,11 +13,17 @@ export default function listWallets(app: App) {
         summary: "List the account's wallets (never any secret)",
         description: 'Oldest first, paged with `cursor`.',
         querystring: PageQuery,
-        response: { 200: Type.Object({ items: Type.Array(WalletView), cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(400, 401, 429) },
+        response: {
+          200: Type.Object({ items: Type.Array(WalletView), cursor: Type.Union([Type.String(), Type.Null()]) }),
+          ...errors(400, 401, 429),
+        },
       },
     },
     async (req) => {
-      const page = await app.ctx.repos.wallets.list(req.caller.accountId, { cursor: req.query.cursor, limit: req.query.limit ?? 50 });
+      const page = await app.ctx.repos.wallets.list(req.caller.accountId, {
+        cursor: req.query.cursor,
+        limit: req.query.limit ?? 50,
+      });
       return { items: page.rows.map((w) => walletView({ ...w, paired: Boolean(w.has_grant) })), cursor: page.cursor };
     },
   );

@@ -35,7 +35,10 @@ export default function createWebhookEndpoint(app: App) {
           { additionalProperties: false },
         ),
         response: {
-          201: Type.Object({ ...Endpoint.properties, secret: Type.String({ description: 'Signs every delivery. Shown only here.' }) }),
+          201: Type.Object({
+            ...Endpoint.properties,
+            secret: Type.String({ description: 'Signs every delivery. Shown only here.' }),
+          }),
           ...errors(400, 401, 429),
         },
       },

@@ -17,7 +17,8 @@ export default function deleteWebhookEndpoint(app: App) {
       },
     },
     async (req, reply) => {
-      if (!(await app.ctx.repos.webhooks.deleteEndpoint(req.caller.accountId, req.params.id, new Date().toISOString()))) throw notFound('Webhook endpoint');
+      if (!(await app.ctx.repos.webhooks.deleteEndpoint(req.caller.accountId, req.params.id, new Date().toISOString())))
+        throw notFound('Webhook endpoint');
       return reply.code(204).send(null);
     },
   );

@@ -15,13 +15,19 @@ export default function listWebhookDeliveries(app: App) {
         summary: "An endpoint's deliveries, oldest event first, with the outcome of their last attempt",
         params: IdParams,
         querystring: PageQuery,
-        response: { 200: Type.Object({ items: Type.Array(Delivery), cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(400, 401, 404, 429) },
+        response: {
+          200: Type.Object({ items: Type.Array(Delivery), cursor: Type.Union([Type.String(), Type.Null()]) }),
+          ...errors(400, 401, 404, 429),
+        },
       },
     },
     async (req) => {
       const endpoint = await app.ctx.repos.webhooks.getEndpoint(req.caller.accountId, req.params.id);
       if (!endpoint) throw notFound('Webhook endpoint');
-      const page = await app.ctx.repos.webhooks.listDeliveries(endpoint.id, { cursor: req.query.cursor, limit: pageLimit(req.query.limit) });
+      const page = await app.ctx.repos.webhooks.listDeliveries(endpoint.id, {
+        cursor: req.query.cursor,
+        limit: pageLimit(req.query.limit),
+      });
       return { items: page.rows.map(deliveryView), cursor: page.cursor };
     },
   );

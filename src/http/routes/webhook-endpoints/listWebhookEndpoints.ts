@@ -13,11 +13,17 @@ export default function listWebhookEndpoints(app: App) {
         tags: ['webhook_endpoints'],
         summary: "List the account's webhook endpoints",
         querystring: PageQuery,
-        response: { 200: Type.Object({ items: Type.Array(Endpoint), cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(400, 401, 429) },
+        response: {
+          200: Type.Object({ items: Type.Array(Endpoint), cursor: Type.Union([Type.String(), Type.Null()]) }),
+          ...errors(400, 401, 429),
+        },
       },
     },
     async (req) => {
-      const page = await app.ctx.repos.webhooks.listEndpoints(req.caller.accountId, { cursor: req.query.cursor, limit: pageLimit(req.query.limit) });
+      const page = await app.ctx.repos.webhooks.listEndpoints(req.caller.accountId, {
+        cursor: req.query.cursor,
+        limit: pageLimit(req.query.limit),
+      });
       return { items: page.rows.map(endpointView), cursor: page.cursor };
     },
   );

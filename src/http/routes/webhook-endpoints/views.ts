@@ -4,7 +4,10 @@ import type { DeliveryRow, EndpointRow } from '../../../store/webhooks.ts';
 
 export const EventTypeSchema = Type.Union(
   WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)),
-  { description: 'run.finished (data: run_id, collection_id, status), collection.error (collection_id, reason), hold.placed (hold_id, collection_ids, workspace_id), hold.released (hold_id).' },
+  {
+    description:
+      'run.finished (data: run_id, collection_id, status), collection.error (collection_id, reason), hold.placed (hold_id, collection_ids, workspace_id), hold.released (hold_id).',
+  },
 );
 
 export const Endpoint = Type.Object({
@@ -16,11 +19,18 @@ export const Endpoint = Type.Object({
 
 export const Delivery = Type.Object({
   id: Type.String(),
-  event_id: Type.String({ description: 'The `id` in the delivered body; the same event has the same id at every endpoint.' }),
+  event_id: Type.String({
+    description: 'The `id` in the delivered body; the same event has the same id at every endpoint.',
+  }),
   type: Type.String(),
-  status: Type.String({ enum: ['pending', 'succeeded', 'failed'], description: '`pending` while attempts remain; `failed` once retries are given up.' }),
+  status: Type.String({
+    enum: ['pending', 'succeeded', 'failed'],
+    description: '`pending` while attempts remain; `failed` once retries are given up.',
+  }),
   attempts: Type.Integer(),
-  last_status_code: Type.Union([Type.Integer(), Type.Null()], { description: "The receiver's HTTP status of the last attempt; null when it was not reached." }),
+  last_status_code: Type.Union([Type.Integer(), Type.Null()], {
+    description: "The receiver's HTTP status of the last attempt; null when it was not reached.",
+  }),
   last_error: Type.Union([Type.String(), Type.Null()]),
   next_attempt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   created: Type.String({ format: 'date-time' }),

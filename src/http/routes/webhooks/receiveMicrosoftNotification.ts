@@ -45,7 +45,7 @@ export default function receiveMicrosoftNotification(app: App) {
           summary: 'Microsoft Graph change notifications (called by Graph, not by clients)',
           description:
             'With `validationToken`: the subscription validation handshake, answered 200 `text/plain` with the token. Otherwise a batch ' +
-            '`{value: [...]}` of drive notifications: each whose `subscriptionId` is one of Custody\'s subscriptions and whose `clientState` ' +
+            "`{value: [...]}` of drive notifications: each whose `subscriptionId` is one of Custody's subscriptions and whose `clientState` " +
             'matches is stored (a repeated delivery once); the others are ignored. Answered 202 before any work.',
           security: [],
           querystring: Type.Object({ validationToken: Type.Optional(Type.String({ maxLength: 4096 })) }),
@@ -55,11 +55,19 @@ export default function receiveMicrosoftNotification(app: App) {
             content: {
               'application/json': { schema: GRAPH_NOTIFICATIONS },
               // reference provider-events §2.3: the handshake is text/plain with an empty body
-              'text/plain': { schema: { type: 'string', maxLength: 0, description: 'The validation request (with `validationToken`) has an empty body.' } },
+              'text/plain': {
+                schema: {
+                  type: 'string',
+                  maxLength: 0,
+                  description: 'The validation request (with `validationToken`) has an empty body.',
+                },
+              },
             },
           },
           'x-never-415': true,
-          'x-response-headers': { 200: { 'X-Content-Type-Options': { description: '`nosniff`', required: true, schema: { type: 'string' } } } },
+          'x-response-headers': {
+            200: { 'X-Content-Type-Options': { description: '`nosniff`', required: true, schema: { type: 'string' } } },
+          },
           response: {
             200: {
               description: 'The validation token, unaltered.',
@@ -74,7 +82,11 @@ export default function receiveMicrosoftNotification(app: App) {
         const token = (req.query as { validationToken?: string }).validationToken;
         if (token !== undefined) {
           // Echoed as plain text, never as HTML (reference §2.3).
-          return reply.code(200).header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send(token);
+          return reply
+            .code(200)
+            .header('content-type', 'text/plain; charset=utf-8')
+            .header('x-content-type-options', 'nosniff')
+            .send(token);
         }
         const { ctx } = app;
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -115,7 +127,11 @@ export default function receiveMicrosoftNotification(app: App) {
           });
           accepted += 1;
         }
-        if (ignored > 0) req.log.warn({ accepted, ignored }, 'Graph notifications with an unknown subscription or a wrong clientState ignored');
+        if (ignored > 0)
+          req.log.warn(
+            { accepted, ignored },
+            'Graph notifications with an unknown subscription or a wrong clientState ignored',
+          );
         // no payload: a serialized null would go out as a JSON body of 4 bytes on a response declared without content
         return reply.code(202).send();
       },

@@ -31,7 +31,8 @@ export default function receiveZoomWebhook(app: App) {
               'application/json': {
                 schema: {
                   type: 'object',
-                  description: 'A Zoom event (reference provider-events §1.2): `event`, `event_ts` (epoch ms) and `payload`.',
+                  description:
+                    'A Zoom event (reference provider-events §1.2): `event`, `event_ts` (epoch ms) and `payload`.',
                   required: ['event', 'payload'],
                   properties: {
                     event: { type: 'string' },
@@ -45,7 +46,10 @@ export default function receiveZoomWebhook(app: App) {
           },
           'x-never-415': true,
           response: {
-            200: Type.Object({ plainToken: Type.String(), encryptedToken: Type.String() }, { description: 'The endpoint validation answer.' }),
+            200: Type.Object(
+              { plainToken: Type.String(), encryptedToken: Type.String() },
+              { description: 'The endpoint validation answer.' },
+            ),
             204: Type.Null({ description: 'Accepted.' }),
             ...errors(400, 401, 413),
           },
@@ -54,7 +58,8 @@ export default function receiveZoomWebhook(app: App) {
       async (req, reply) => {
         const { ctx } = app;
         const secret = ctx.config.events.zoomSecretToken;
-        if (!secret) throw new AppError(401, 'Zoom webhooks are not configured on this server (ZOOM_WEBHOOK_SECRET_TOKEN).');
+        if (!secret)
+          throw new AppError(401, 'Zoom webhooks are not configured on this server (ZOOM_WEBHOOK_SECRET_TOKEN).');
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const problem = checkZoomSignature({
           secret,
@@ -65,7 +70,8 @@ export default function receiveZoomWebhook(app: App) {
         });
         if (problem) throw new AppError(401, `The webhook signature was refused: ${problem}.`);
         const body = parseJson(raw) as { event?: unknown; payload?: { plainToken?: unknown } } | undefined;
-        if (!body || typeof body !== 'object' || typeof body.event !== 'string') throw badRequest('The body must be a JSON object with an `event`.', '/body/event');
+        if (!body || typeof body !== 'object' || typeof body.event !== 'string')
+          throw badRequest('The body must be a JSON object with an `event`.', '/body/event');
 
         if (body.event === 'endpoint.url_validation') {
           const plainToken = body.payload?.plainToken;

@@ -12,7 +12,8 @@ export default function deleteWorkspace(app: App) {
         operationId: 'deleteWorkspace',
         tags: ['workspaces'],
         summary: 'Delete a workspace and everything in it (permanent)',
-        description: 'Cancels running syncs, deletes every collection with its items, runs and unreferenced blobs. 409 while a legal hold covers it.',
+        description:
+          'Cancels running syncs, deletes every collection with its items, runs and unreferenced blobs. 409 while a legal hold covers it.',
         params: IdParams,
         response: { 204: NoContent, ...errors(401, 404, 409, 429) },
       },
@@ -23,7 +24,10 @@ export default function deleteWorkspace(app: App) {
       if (!ws) throw notFound('Workspace');
       const ids = await app.ctx.repos.collections.idsByWorkspace(ws.id);
       await deleteCollections(app.ctx, { accountId, collectionIds: ids, workspaceId: ws.id });
-      await finishWorkspaceDeletion({ engine: app.ctx.engine, collections: app.ctx.repos.collections, workspaces: app.ctx.repos.workspaces }, ws.id);
+      await finishWorkspaceDeletion(
+        { engine: app.ctx.engine, collections: app.ctx.repos.collections, workspaces: app.ctx.repos.workspaces },
+        ws.id,
+      );
       return reply.code(204).send(null);
     },
   );

@@ -7,7 +7,13 @@ export default function getWorkspace(app: App) {
   app.get(
     '/v1/workspaces/:id',
     {
-      schema: { operationId: 'getWorkspace', tags: ['workspaces'], summary: 'Read a workspace', params: IdParams, response: { 200: Workspace, ...errors(401, 404, 429) } },
+      schema: {
+        operationId: 'getWorkspace',
+        tags: ['workspaces'],
+        summary: 'Read a workspace',
+        params: IdParams,
+        response: { 200: Workspace, ...errors(401, 404, 429) },
+      },
     },
     async (req) => {
       const ws = await app.ctx.repos.workspaces.get(req.caller.accountId, req.params.id);

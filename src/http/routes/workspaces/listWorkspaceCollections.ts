@@ -14,13 +14,19 @@ export default function listWorkspaceCollections(app: App) {
         summary: 'List the collections of a workspace',
         params: IdParams,
         querystring: PageQuery,
-        response: { 200: Type.Object({ items: Type.Array(CollectionSummary), cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(400, 401, 404, 429) },
+        response: {
+          200: Type.Object({ items: Type.Array(CollectionSummary), cursor: Type.Union([Type.String(), Type.Null()]) }),
+          ...errors(400, 401, 404, 429),
+        },
       },
     },
     async (req) => {
       const { accountId } = req.caller;
       if (!(await app.ctx.repos.workspaces.get(accountId, req.params.id))) throw notFound('Workspace');
-      const page = await app.ctx.repos.collections.listByWorkspace(accountId, req.params.id, { cursor: req.query.cursor, limit: req.query.limit ?? 50 });
+      const page = await app.ctx.repos.collections.listByWorkspace(accountId, req.params.id, {
+        cursor: req.query.cursor,
+        limit: req.query.limit ?? 50,
+      });
       return { items: page.rows.map(collectionSummary), cursor: page.cursor };
     },
   );

@@ -12,11 +12,17 @@ export default function listWorkspaces(app: App) {
         tags: ['workspaces'],
         summary: "List the account's workspaces",
         querystring: PageQuery,
-        response: { 200: Type.Object({ items: Type.Array(Workspace), cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(400, 401, 429) },
+        response: {
+          200: Type.Object({ items: Type.Array(Workspace), cursor: Type.Union([Type.String(), Type.Null()]) }),
+          ...errors(400, 401, 429),
+        },
       },
     },
     async (req) => {
-      const page = await app.ctx.repos.workspaces.list(req.caller.accountId, { cursor: req.query.cursor, limit: req.query.limit ?? 50 });
+      const page = await app.ctx.repos.workspaces.list(req.caller.accountId, {
+        cursor: req.query.cursor,
+        limit: req.query.limit ?? 50,
+      });
       return { items: page.rows.map(workspaceView), cursor: page.cursor };
     },
   );

@@ -8,6 +8,18 @@ export const Workspace = Type.Object({
   modification_datetime: Type.String({ format: 'date-time' }),
 });
 
-export function workspaceView(w: { id: string; name: string; description: string; created_at: string; updated_at: string }) {
-  return { onna_id: w.id, name: w.name, description: w.description, creation_datetime: w.created_at, modification_datetime: w.updated_at };
+export function workspaceView(w: {
+  id: string;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}) {
+  return {
+    onna_id: w.id,
+    name: w.name,
+    description: w.description,
+    creation_datetime: w.created_at,
+    modification_datetime: w.updated_at,
+  };
 }
