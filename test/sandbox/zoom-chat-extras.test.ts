@@ -50,8 +50,14 @@ describe('zoom sandbox: Team Chat beyond the default tenant', () => {
   });
 
   it('serves files on messages with a download_url that answers the bytes to the bearer token and an HTML page without it', async () => {
-    const channel = sb.tenant.channels.find((c) =>
-      sb.tenant.channelMessages[c.id].some((m) => m.files?.length && m.timestamp >= Date.parse('2024-09-20T00:00:00Z')),
+    // a channel that shows every member its whole history (a staged channel shows each member only what came after
+    // they joined: test/sandbox covers that in routes-chat), with a file on a message within the six months
+    const channel = sb.tenant.channels.find(
+      (c) =>
+        !c.joinedAt &&
+        sb.tenant.channelMessages[c.id].some(
+          (m) => m.files?.length && m.timestamp >= Date.parse('2024-09-20T00:00:00Z'),
+        ),
     )!;
     const member = channel.memberIds[0];
     const { body } = await get(
