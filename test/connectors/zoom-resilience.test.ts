@@ -63,18 +63,22 @@ async function firstFile(connector: ReturnType<typeof testConnector>, ctx: Retur
 describe('zoom connector against a hostile Zoom', () => {
   it('keeps working across many access-token expiries, spending each rotated refresh token once', async () => {
     const t0 = Date.now();
-    // Sandbox time runs 20 times faster: its 2-second tokens die every 100 ms of the run.
+    // Sandbox time advances 250 ms with every request it answers (not with the wall clock, so the machine's load
+    // changes nothing): its 2-second tokens die every eight requests.
+    let answered = () => 0;
+    let idle = 0;
     const { sandbox, connector, grant } = await setup({
       accessTokenTtlSeconds: 2,
-      now: () => new Date(t0 + (Date.now() - t0) * 20),
+      now: () => new Date(t0 + answered() * 250 + idle),
       users: 5,
       meetingsPerUser: 4,
     });
+    answered = () => sandbox.requests.length;
     const s = session(connector, grant);
     const first = new MiniEngine(connector, s.ctx);
     await first.run(everything());
     // Idle past the token's life, then a second collection with the same credential.
-    await new Promise((r) => setTimeout(r, 150));
+    idle += 3000;
     const second = new MiniEngine(connector, s.ctx);
     await second.run(everything());
     expectExact(sandbox, first);
