@@ -9,7 +9,7 @@ import { startBenchApi } from './flow.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 
-async function service(env: Record<string, string>) {
+export async function service(env: Record<string, string>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-bench-sync-'));
   const config = loadConfig({
     DATA_DIR: dataDir,

@@ -61,6 +61,8 @@ export interface MicrosoftSandbox {
   /** Graph change notifications (sandbox/microsoft/graph/subscriptions.ts): subscriptions, deliveries, faults. */
   subscriptions: GraphSubscriptions;
   requests: MsRequestRecord[];
+  /** Resource units charged to admitted requests and requests refused 429 (resourceUnitsPerMinute), so far. */
+  resourceUnits(): { charged: number; refused: number };
   /** What the variance profile broke (undefined without one): ground truth for tests. */
   variance?: MsVarianceReport;
   contentOf(userId: string, itemId: string): Buffer;
@@ -248,6 +250,7 @@ export async function startMicrosoftSandbox(opts: MicrosoftSandboxOptions = {}):
     mutate: notifyingMutations(createMutations(model, now, seed, fileSize), subscriptions),
     subscriptions,
     requests: state.requests,
+    resourceUnits: () => ({ charged: state.budget.charged, refused: state.budget.refused }),
     variance: state.variance?.report,
     contentOf(userId, itemId) {
       const item = driveOf(userId).items.get(itemId);

@@ -10,6 +10,9 @@ export type ChargeResult =
  */
 export class ResourceUnitBudget {
   readonly #spent = new Map<string, Array<{ at: number; units: number }>>();
+  /** Units charged to admitted requests, and requests refused, so far (every key). */
+  charged = 0;
+  refused = 0;
 
   constructor(readonly unitsPerMinute: number) {}
 
@@ -18,6 +21,7 @@ export class ResourceUnitBudget {
     this.#spent.set(key, entries);
     let used = entries.reduce((sum, e) => sum + e.units, 0);
     if (used + units > this.unitsPerMinute) {
+      this.refused += 1;
       entries.push({ at: nowMs, units });
       used += units;
       let freed = used + units - this.unitsPerMinute;
@@ -31,6 +35,7 @@ export class ResourceUnitBudget {
     }
     entries.push({ at: nowMs, units });
     used += units;
+    this.charged += units;
     const resetSeconds = entries.length > 0 ? Math.max(0, Math.ceil((entries[0].at + WINDOW_MS - nowMs) / 1000)) : 0;
     return { ok: true, limit: this.unitsPerMinute, remaining: this.unitsPerMinute - used, resetSeconds };
   }

@@ -102,6 +102,8 @@ export interface SandboxRequest {
   path: string;
   /** The Authorization header, if any. */
   auth?: string;
+  /** When it arrived (Date.now()). */
+  at: number;
 }
 
 export interface ZoomSandbox {
@@ -120,6 +122,8 @@ export interface ZoomSandbox {
   /** Deletes a user as an admin would: unlisted, 404 code 1001 on /users/{id}/…, still visible as a chat peer. */
   deleteUser(idOrEmail: string): ZoomUser | undefined;
   requests: SandboxRequest[];
+  /** API requests answered 429 for a per-second limit (rateLimits) so far. */
+  rateLimited(): number;
   /** What the variance profile broke (undefined without one): ground truth for tests. */
   variance?: ZoomVarianceReport;
   /** The exact bytes served for a recording file (any type), by the file's id in `tenant`. */
@@ -180,18 +184,18 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
   const main = buildMain(
     ctx,
     opts,
-    (r) => requests.push({ listener: 'main', method: r.method, path: r.url, auth: r.auth }),
+    (r) => requests.push({ listener: 'main', method: r.method, path: r.url, auth: r.auth, at: Date.now() }),
     webhooks,
   );
   const files = buildFileHost(ctx, (r) =>
-    requests.push({ listener: 'files', method: r.method, path: r.url, auth: r.auth }),
+    requests.push({ listener: 'files', method: r.method, path: r.url, auth: r.auth, at: Date.now() }),
   );
   // download_url lives on a host under the OAuth host's domain (us02web.zoom.us next to zoom.us) in the variance
   // profile when the sandbox has a name; otherwise on the main listener, as before.
   const separate =
     variance && hostname !== '127.0.0.1'
       ? buildDownloadHost(ctx, (r) =>
-          requests.push({ listener: 'downloads', method: r.method, path: r.url, auth: r.auth }),
+          requests.push({ listener: 'downloads', method: r.method, path: r.url, auth: r.auth, at: Date.now() }),
         )
       : undefined;
   mainOrigin = named(await listen(main, opts.port ?? 0), hostname);
@@ -215,6 +219,7 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
     revokeAll: () => ctx.grants.revokeAll(),
     deleteUser: (idOrEmail) => tenant.deleteUser(idOrEmail),
     requests,
+    rateLimited: () => ctx.limiter.refused,
     variance: variance?.report,
     contentOf: (fileId) => contentOf(tenant, fileId),
     webhooks,

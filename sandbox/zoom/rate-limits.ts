@@ -9,6 +9,8 @@ export interface RateLimitOptions {
   light?: number;
   medium?: number;
   heavy?: number;
+  /** Requests per second across every category together (an account-wide window; benchmarks of a budget-bound run). */
+  total?: number;
   /** Requests per UTC day across every API request of the account (Zoom caps Heavy+RI combined at 60 000/day on Business+; the sandbox's endpoints are Light/Medium, so one cap stands in). */
   daily?: number;
 }
@@ -21,7 +23,9 @@ export type RateVerdict =
 const GENEROUS = 1000;
 
 export class RateLimiter {
-  private readonly windows = new Map<RateCategory, number[]>();
+  private readonly windows = new Map<RateCategory | 'Total', number[]>();
+  /** Requests answered 429 for a per-second limit so far. */
+  refused = 0;
   private day = '';
   private dayCount = 0;
 
@@ -39,15 +43,27 @@ export class RateLimiter {
     }
     if (this.dayCount >= dailyLimit)
       return { limited: true, type: 'Daily-limit', limit: dailyLimit, retryAt: nextUtcMidnight(this.now()) };
-    const limit = this.qps(category);
     const t = performance.now();
-    const window = this.windows.get(category) ?? [];
-    while (window.length > 0 && window[0] <= t - 1000) window.shift();
-    if (window.length >= limit) return { limited: true, type: 'QPS', limit };
-    window.push(t);
-    this.windows.set(category, window);
+    const windows = [
+      this.window(category, t, this.qps(category)),
+      this.window('Total', t, this.limits.total ?? Infinity),
+    ];
+    const full = windows.find((w) => w.times.length >= w.limit);
+    if (full) {
+      this.refused += 1;
+      return { limited: true, type: 'QPS', limit: full.limit };
+    }
+    for (const w of windows) w.times.push(t);
     this.dayCount += 1;
     return { limited: false };
+  }
+
+  /** The requests admitted in the second before `t` under one limit. */
+  private window(key: RateCategory | 'Total', t: number, limit: number): { times: number[]; limit: number } {
+    const times = this.windows.get(key) ?? [];
+    this.windows.set(key, times);
+    while (times.length > 0 && times[0] <= t - 1000) times.shift();
+    return { times, limit };
   }
 
   /** The configured daily cap, or Business+'s 60 000 when none is set (shown in X-RateLimit-Limit). */
@@ -57,7 +73,7 @@ export class RateLimiter {
 
   qps(category: RateCategory): number {
     const per = { Light: this.limits.light, Medium: this.limits.medium, Heavy: this.limits.heavy }[category];
-    return per ?? GENEROUS;
+    return Math.min(per ?? GENEROUS, this.limits.total ?? Infinity);
   }
 }
 

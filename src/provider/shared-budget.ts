@@ -107,6 +107,9 @@ export class SharedBudget implements Budget {
     await (this.loaded ??= this.load());
     await this.waitForPause(signal);
     const release = await this.lease(signal);
+    // A request the provider does not meter (cost 0: a file download outside its API) holds a concurrency slot and
+    // respects a pause, but takes none of the rate.
+    if (cost === 0) return release;
     try {
       // A 429 seen anywhere while this request waited for its slot stops it too; after the pause it takes a new
       // slot, or every request held back would leave at once when the pause ends.

@@ -86,3 +86,33 @@ describe('the budget keeps admitting requests when timers fire late', () => {
     });
   }
 });
+
+describe('requests the provider does not meter (cost 0)', () => {
+  it('take no share of the rate but hold a concurrency slot', async () => {
+    const clock = new LaggingClock(0);
+    const budget = new SharedBudget(
+      'k',
+      { provider: 'p', credential: 'c' },
+      { ratePerSecond: 1, burst: 1, concurrency: 2 },
+      { backend: createBudgetBackend({ kind: 'memory' }), clock, learn: false },
+    );
+    // Twenty downloads at 1 request/s: at the rate they would take twenty seconds; unmetered, two at a time for 30 ms.
+    let inFlight = 0;
+    let most = 0;
+    const download = async () => {
+      const release = await budget.acquire(0);
+      most = Math.max(most, ++inFlight);
+      await new Promise<void>((resolve) => clock.timer(30, resolve));
+      inFlight -= 1;
+      release();
+    };
+    const used = await clock.runUntil(Promise.all(Array.from({ length: 20 }, download)), 60_000);
+    // A metered request after them still waits for the rate's next admission, not for the downloads' count.
+    const metered = budget.acquire(1);
+    const waited = await clock.runUntil(metered, 60_000);
+    budget.close();
+    expect(most).toBe(2);
+    expect(used).toBeLessThan(1000);
+    expect(waited).toBeLessThanOrEqual(1000);
+  });
+});

@@ -53,7 +53,9 @@ export function downloadSource(
           'the download_url does not point at a Zoom host; refused to send credentials there',
         );
       const res = await http
-        .stream(url, { range: offset > 0 ? { start: offset } : undefined, signal })
+        // Zoom meters its API per endpoint ("Rate Limit Label"); a download_url is no API endpoint, so the bytes
+        // take a concurrency slot but none of the account's per-second rate.
+        .stream(url, { range: offset > 0 ? { start: offset } : undefined, cost: 0, signal })
         .catch((err: unknown) => {
           // By HTTP semantics, whatever Zoom's code: the file was deleted since the listing named it.
           if (err instanceof ProviderError && err.status === 404)
