@@ -3,7 +3,7 @@ import { benchBigFileSyncs, benchBlobStore, benchQuickXor, benchS3BlobStore } fr
 
 /**
  * `npm run bench`: prints figures; passes or fails on nothing. Sizes can be scaled with BENCH_SCALE (default 1).
- * Run one with `npm run bench -- blob` (names: blob, qxh, api, sync, events, budget, scale, soak, export, allowance; scale needs PostgreSQL; soak runs SOAK_SECONDS, default 600).
+ * Run one with `npm run bench -- blob` (names: blob, qxh, api, sync, events, budget, scale, soak, export, allowance; scale needs PostgreSQL; soak runs SOAK_SECONDS, default 600, SOAK_SETUP=sqlite|postgres for one store).
  */
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const only = process.argv[2];

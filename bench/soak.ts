@@ -11,11 +11,14 @@ const STUCK_AFTER_MS = 420_000;
 export async function benchSoak(): Promise<Record<string, string>> {
   const seconds = Number(process.env.SOAK_SECONDS ?? 600);
   const out: Record<string, string> = {};
-  const setups = testDatabases.map((d) => ({
-    name: d.name === 'sqlite' ? 'embedded' : 'postgres-2-workers',
-    database: d,
-    runtimes: d.name === 'sqlite' ? 1 : 2,
-  }));
+  const only = process.env.SOAK_SETUP;
+  const setups = testDatabases
+    .filter((d) => !only || only === d.name)
+    .map((d) => ({
+      name: d.name === 'sqlite' ? 'embedded' : 'postgres-2-workers',
+      database: d,
+      runtimes: d.name === 'sqlite' ? 1 : 2,
+    }));
   for (const setup of setups) {
     const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
     const handles = () => process.getActiveResourcesInfo().length;
@@ -34,8 +37,18 @@ export async function benchSoak(): Promise<Record<string, string>> {
     let started = 0;
     let finished = 0;
     let stuck = 0;
-    const end = Date.now() + seconds * 1000;
+    const t0 = Date.now();
+    const end = t0 + seconds * 1000;
+    // RSS and open handles every sixth of the soak (after a collection): growth that levels off is a warm-up, a
+    // steady climb a leak.
+    const samples: string[] = [];
+    let nextSample = t0 + (seconds * 1000) / 6;
     while (Date.now() < end) {
+      if (Date.now() >= nextSample) {
+        global.gc?.();
+        samples.push(`${Math.round((Date.now() - t0) / 1000)} s: ${mb(process.memoryUsage().rss)}, ${handles()}`);
+        nextSample += (seconds * 1000) / 6;
+      }
       started += 2;
       try {
         await s.syncBoth(STUCK_AFTER_MS);
@@ -65,6 +78,7 @@ export async function benchSoak(): Promise<Record<string, string>> {
     out[`${k} items missing / corrupt`] = `${missing} / ${corrupt}`;
     out[`${k} RSS start -> end`] = `${mb(rssStart)} -> ${mb(rssEnd)}`;
     out[`${k} open handles start -> end`] = `${handlesStart} -> ${handlesEnd}`;
+    out[`${k} RSS, open handles along the way`] = samples.join('; ');
   }
   return out;
 }
