@@ -46,13 +46,17 @@ export async function benchSoak(): Promise<Record<string, string>> {
     while (Date.now() < end) {
       if (Date.now() >= nextSample) {
         global.gc?.();
-        samples.push(`${Math.round((Date.now() - t0) / 1000)} s: ${mb(process.memoryUsage().rss)}, ${handles()}`);
+        const { rss, heapUsed } = process.memoryUsage();
+        samples.push(`${Math.round((Date.now() - t0) / 1000)} s: ${mb(rss)} (heap ${mb(heapUsed)}), ${handles()}`);
         nextSample += (seconds * 1000) / 6;
       }
       started += 2;
       try {
         await s.syncBoth(STUCK_AFTER_MS);
         finished += 2;
+        // The simulators log every request they answer: that is their memory, not the service's.
+        s.zoom.requests.length = 0;
+        s.ms.requests.length = 0;
       } catch (err) {
         stuck += 1;
         console.log(`soak ${setup.name}: ${(err as Error).message.slice(0, 300)}`);
@@ -78,7 +82,7 @@ export async function benchSoak(): Promise<Record<string, string>> {
     out[`${k} items missing / corrupt`] = `${missing} / ${corrupt}`;
     out[`${k} RSS start -> end`] = `${mb(rssStart)} -> ${mb(rssEnd)}`;
     out[`${k} open handles start -> end`] = `${handlesStart} -> ${handlesEnd}`;
-    out[`${k} RSS, open handles along the way`] = samples.join('; ');
+    out[`${k} RSS (heap), open handles along the way`] = samples.join('; ');
   }
   return out;
 }
