@@ -64,13 +64,16 @@ export function rsmfManifest(g: ChatGroup) {
 const eventCollectionId = (g: ChatGroup) =>
   g.conversation.type === 'channel' ? `zoom:channel:${g.conversation.id}` : `zoom:${g.custodian}:${g.conversation.id}`;
 
-/** RFC 2047 encoded-words of at most 75 characters each, split on character boundaries. */
+/**
+ * RFC 2047 encoded-words of at most 52 characters (so that a header's first word fits its line), split on character
+ * boundaries.
+ */
 export function encodeWords(text: string): string {
   if (/^[\x20-\x7e]*$/.test(text)) return text;
   const words: string[] = [];
   let chunk = '';
   for (const ch of text) {
-    if (Buffer.byteLength(chunk + ch, 'utf8') > 45) {
+    if (Buffer.byteLength(chunk + ch, 'utf8') > 30) {
       words.push(chunk);
       chunk = '';
     }
@@ -94,18 +97,25 @@ export function mailbox(p: ChatPerson): string {
   return `${phrase(p.name || address)} <${address}>`;
 }
 
-/** A header whose parts are folded onto lines of at most 78 characters where they can be (RFC 5322 §2.2.3). */
-export function header(name: string, parts: string[], separator: string): string {
+/**
+ * A header of a list of values (`,` after each but the last), folded onto lines of at most 78 characters where it
+ * can be (RFC 5322 §2.2.3): a line break goes only before a space the value already has, so unfolding restores it.
+ */
+export function header(name: string, values: string[], separator: ',' | '' = ''): string {
+  const words = values.flatMap((v, i) => {
+    const w = v.split(' ');
+    if (i < values.length - 1) w[w.length - 1] += separator;
+    return w;
+  });
   let out = `${name}:`;
   let line = out.length;
-  parts.forEach((part, i) => {
-    const text = i < parts.length - 1 ? part + separator.trimEnd() : part;
-    if (i > 0 && line + 1 + text.length > 78) {
+  words.forEach((word, i) => {
+    if (i > 0 && line + 1 + word.length > 78) {
       out += '\r\n';
       line = 0;
     }
-    out += ` ${text}`;
-    line += 1 + text.length;
+    out += ` ${word}`;
+    line += 1 + word.length;
   });
   return out;
 }
@@ -159,29 +169,29 @@ export function rsmfStream(g: ChatGroup, opts: RsmfOptions): Readable {
   const first = g.participants.find((p) => p.id === g.messages[0]?.from.id);
   const title = g.conversation.name || g.conversation.id;
   const head = [
-    ...(first ? [`From: ${mailbox(first)}`] : []),
+    ...(first ? [header('From', [mailbox(first)])] : []),
     header(
       'To',
       g.participants.map((p) => mailbox(p)),
-      ', ',
+      ',',
     ),
-    header('Subject', encodeWords(`Zoom ${title} ${g.day}`).split(' '), ' '),
+    header('Subject', [encodeWords(`Zoom ${title} ${g.day}`)]),
     `Date: ${rfc5322Date(begin)}`,
     'MIME-Version: 1.0',
     'X-RSMF-Version: 2.0.0',
     'X-RSMF-Generator: Custody',
     'X-RSMF-Application: Zoom Team Chat',
-    header('X-RSMF-Custodian', encodeWords(opts.custodian || g.custodian).split(' '), ' '),
+    header('X-RSMF-Custodian', [encodeWords(opts.custodian || g.custodian)]),
     header(
       'X-RSMF-Participants',
       g.participants.map((p) => encodeWords(p.name)),
-      ', ',
+      ',',
     ),
     `X-RSMF-BeginDate: ${begin}`,
     `X-RSMF-EndDate: ${end}`,
     `X-RSMF-EventCount: ${g.messages.length}`,
     `X-RSMF-AttachmentCount: ${stored.length}`,
-    header('X-RSMF-EventCollectionID', [manifest.eventcollectionid], ' '),
+    header('X-RSMF-EventCollectionID', [manifest.eventcollectionid]),
     `Content-Type: multipart/mixed; boundary="${boundary}"`,
   ];
   const preview = Buffer.from(chatText(g), 'utf8');
