@@ -207,6 +207,38 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('chat in exports o
     }
   });
 
+  it('drops a package committed after its export was deleted (a purge racing the worker writing it)', async () => {
+    const blobs = t.runtime.ctx.blobs;
+    const db = t.runtime.ctx.db;
+    const writer = blobs.writer.bind(blobs);
+    let committed: string | undefined;
+    // The purge deletes the export's row in the instant between the package's commit and the export's finish.
+    blobs.writer = async (opts) => {
+      const w = await writer(opts);
+      const commit = w.commit.bind(w);
+      w.commit = async () => {
+        const c = await commit();
+        await sql`delete from exports where collection_id = ${conf} and status = 'running'`.execute(db);
+        committed = c.sha256;
+        return c;
+      };
+      return w;
+    };
+    const until = async (done: () => Promise<boolean> | boolean) => {
+      for (let i = 0; i < 300 && !(await done()); i++) await new Promise((r) => setTimeout(r, 100));
+      return done();
+    };
+    try {
+      expect((await t.call(token, 'POST', `/v1/collections/${conf}/exports`, { json: {} })).status).toBe(202);
+      expect(await until(() => committed !== undefined)).toBe(true);
+      const ref = async () =>
+        (await sql<{ n: number }>`select count(*) as n from blob_refs where sha256 = ${committed}`.execute(db)).rows[0];
+      expect(await until(async () => !(await blobs.has(committed!)) && Number((await ref()).n) === 0)).toBe(true);
+    } finally {
+      blobs.writer = writer;
+    }
+  });
+
   it('deleting the collection releases its exports: the package blob is gone and the export routes answer 404', async () => {
     const blobs = t.runtime.ctx.blobs;
     const db = t.runtime.ctx.db;
