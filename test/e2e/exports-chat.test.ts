@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { verifyPackage } from '../../src/export/verify.ts';
 import { readDat, readRsmf, rsmfHeaderProblems, rsmfProblems, unzip } from '../export/package-oracle.ts';
-import { newCollection, pairFlow, startTestApp, type ApiItem, type TestApp } from '../support/app.ts';
+import { startTestApp, type ApiItem, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
-import { exportOf, sha256 } from '../support/exports.ts';
+import { exportOf, sha256, syncedConf, zoomEnv } from '../support/exports.ts';
 
 const CB = 'https://client.example/export-chat';
 const CHAT_KINDS = new Set(['chat_message', 'channel_message']);
@@ -36,25 +36,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('chat in exports o
       messagesPerChat: 6,
       chatExtras: true,
     });
-    t = await startTestApp({
-      database,
-      env: {
-        ZOOM_CLIENT_ID: zoom.clientId,
-        ZOOM_CLIENT_SECRET: zoom.clientSecret,
-        ZOOM_OAUTH_URL: zoom.oauthUrl,
-        ZOOM_API_URL: zoom.apiUrl,
-      },
-    });
+    t = await startTestApp({ database, env: zoomEnv(zoom) });
     token = await t.token('acme', [CB]);
-    conf = await newCollection(t.call, token, 'conf', 'Zoom chat export');
-    await pairFlow(t.call, token, conf, { type: 'conf', redirectTo: CB, state: 'c1', callbackOrigin: t.url });
-    const all = { all_selected: true, selected: [], excluded: [] };
-    const patch = await t.call(token, 'PATCH', `/v1/collections/${conf}`, {
-      json: { sync_filters: { account_owners: all, content_selections: all, chats: all }, type_sync: 'auto' },
-    });
-    expect(patch.status).toBe(204);
-    expect((await t.call(token, 'POST', `/v1/collections/${conf}/start`)).status).toBe(200);
-    await t.waitForStatus(token, conf, ['synced', 'error'], 60_000);
+    conf = await syncedConf(t, token, CB, 'Zoom chat export');
     items = await t.items(token, conf);
     expect(items.filter((i) => i.kind === 'chat_file' && i.sha256).length).toBeGreaterThan(0);
   }, 120_000);

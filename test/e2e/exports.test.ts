@@ -16,7 +16,7 @@ import {
   unzip,
 } from '../export/package-oracle.ts';
 import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
-import { exportOf as exportPackage, sha256 } from '../support/exports.ts';
+import { exportOf as exportPackage, sha256, syncedConf, zoomEnv } from '../support/exports.ts';
 import { testDatabases } from '../support/databases.ts';
 
 const CB = 'https://client.example/export-done';
@@ -149,10 +149,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
     t = await startTestApp({
       database,
       env: {
-        ZOOM_CLIENT_ID: zoom.clientId,
-        ZOOM_CLIENT_SECRET: zoom.clientSecret,
-        ZOOM_OAUTH_URL: zoom.oauthUrl,
-        ZOOM_API_URL: zoom.apiUrl,
+        ...zoomEnv(zoom),
         MS_CLIENT_ID: ms.clientId,
         MS_CLIENT_SECRET: ms.clientSecret,
         MS_LOGIN_URL: ms.loginUrl,
@@ -160,19 +157,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
       },
     });
     token = await t.token('acme', [CB]);
-    conf = await newCollection(t.call, token, 'conf', 'Zoom export');
-    await pairFlow(t.call, token, conf, { type: 'conf', redirectTo: CB, state: 'c1', callbackOrigin: t.url });
-    const all = { all_selected: true, selected: [], excluded: [] };
-    expect(
-      (
-        await call('PATCH', `/v1/collections/${conf}`, {
-          sync_filters: { account_owners: all, content_selections: all, chats: all },
-          type_sync: 'auto',
-        })
-      ).status,
-    ).toBe(204);
-    expect((await call('POST', `/v1/collections/${conf}/start`)).status).toBe(200);
-    await t.waitForStatus(token, conf, ['synced'], 30_000);
+    conf = await syncedConf(t, token, CB, 'Zoom export');
 
     // The same bytes twice in one drive and once in the other: duplicates for both dedupe scopes.
     const [alice, bob] = ms.tenant.users.map((u) => u.id) as [string, string];

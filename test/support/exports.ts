@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
-import { jsonOf, type Json, type TestApp } from './app.ts';
+import { jsonOf, newCollection, pairFlow, type Json, type TestApp } from './app.ts';
 
 export const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
@@ -31,4 +31,26 @@ export async function exportOf(
   expect(view.sha256).toBe(sha256(bytes));
   expect(view.bytes).toBe(bytes.length);
   return { exportId: created.export_id, view, bytes };
+}
+
+/** The app's settings for a Zoom sandbox. */
+export const zoomEnv = (zoom: { clientId: string; clientSecret: string; oauthUrl: string; apiUrl: string }) => ({
+  ZOOM_CLIENT_ID: zoom.clientId,
+  ZOOM_CLIENT_SECRET: zoom.clientSecret,
+  ZOOM_OAUTH_URL: zoom.oauthUrl,
+  ZOOM_API_URL: zoom.apiUrl,
+});
+
+/** A conf collection paired, selecting every owner, content type and chat, synced once. */
+export async function syncedConf(t: TestApp, token: string, redirectTo: string, name: string): Promise<string> {
+  const conf = await newCollection(t.call, token, 'conf', name);
+  await pairFlow(t.call, token, conf, { type: 'conf', redirectTo, state: 'c1', callbackOrigin: t.url });
+  const all = { all_selected: true, selected: [], excluded: [] };
+  const patch = await t.call(token, 'PATCH', `/v1/collections/${conf}`, {
+    json: { sync_filters: { account_owners: all, content_selections: all, chats: all }, type_sync: 'auto' },
+  });
+  expect(patch.status).toBe(204);
+  expect((await t.call(token, 'POST', `/v1/collections/${conf}/start`)).status).toBe(200);
+  await t.waitForStatus(token, conf, ['synced'], 60_000);
+  return conf;
 }
