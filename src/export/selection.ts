@@ -212,6 +212,7 @@ export async function planExport(db: Database, collectionId: string, opts: Expor
   for (const u of units) {
     if (u.type === 'single') {
       const c = who(u.item.custodian);
+      runIds.add(u.item.run_id); // a suppressed duplicate's run is still one the selection drew on
       // Chat files are never suppressed: each belongs to its message (one without its message stands alone).
       const key = !u.item.sha256 || u.item.kind === 'chat_file' ? null : dedupeKey(opts.dedupe, c, u.item.sha256);
       const first = key === null ? undefined : kept.get(key);
