@@ -1,44 +1,79 @@
-import yazl from 'yazl';
 import type { ExportItem } from './selection.ts';
+
+/** Someone in a conversation: keyed by e-mail where known, else by Zoom member (or user) id. */
+export interface ChatPerson {
+  id: string;
+  name: string;
+  email: string;
+  account_id: string;
+}
 
 /** One chat message as the export reads it. */
 export interface ChatMessage {
   id: string;
   conversation: { id: string; name: string; type: string };
-  from: { id: string; name: string };
+  from: ChatPerson;
   sent_at: string | null;
   text: string;
   files: Array<{ id: string; name: string; size: number | null }>;
   parent_id: string | null;
+  deleted: boolean;
 }
 
+/** A chat file exported as a child document of its conversation-day's chat document. */
+export interface ChatAttachment {
+  item: ExportItem;
+  messageId: string;
+  docid: string;
+  /** its name inside rsmf.zip (`<DOCID>.<ext>`): an RSMF attachment's `id` is a file name in the zip */
+  zipName: string;
+}
+
+/** A conversation's messages of one UTC day, sent order, with their files. */
+export interface ChatGroup {
+  key: string;
+  conversation: ChatMessage['conversation'];
+  day: string;
+  /** the item custodian: the owner of a one-to-one conversation, the channel id of a channel */
+  custodian: string;
+  messages: ChatMessage[];
+  items: ExportItem[];
+  participants: ChatPerson[];
+  /** the participant whose account the conversation was collected from (one-to-one), else '' */
+  ownerId: string;
+  files: ChatAttachment[];
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+const emailOf = (v: unknown): string => (str(v).includes('@') ? str(v).toLowerCase() : '');
+
 /**
- * Where a message's facts live today: the item's text (the message) and its metadata (connectors/zoom/items.ts
+ * Where a message's facts live: the item's text (the message) and its metadata (connectors/zoom/items.ts
  * messageItem). The one place to adapt when messages become JSON content blobs.
  */
 export function chatMessageOf(item: ExportItem): ChatMessage {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- stored provider metadata, read field by field through String()/typeof
-  const m = JSON.parse(item.metadata || '{}') as Record<string, any>;
+  const m = JSON.parse(item.metadata || '{}') as Record<string, unknown>;
   const files = Array.isArray(m.files) ? (m.files as Array<Record<string, unknown>>) : [];
-  const sender = String(m.sender_member_id ?? m.sender ?? 'unknown');
+  const email = emailOf(m.sender);
+  const member = str(m.sender_member_id);
+  const name = str(m.sender_display_name) || email || member || 'unknown';
   return {
     id: item.source_id,
     conversation: {
-      id: String(m.conversation_id ?? item.custodian ?? 'unknown'),
-      name: String(m.conversation_name ?? m.conversation_id ?? ''),
-      type: String(m.conversation_type ?? (item.kind === 'channel_message' ? 'channel' : 'one-to-one')),
+      id: str(m.conversation_id) || item.custodian || 'unknown',
+      name: str(m.conversation_name) || str(m.conversation_id),
+      type: str(m.conversation_type) || (item.kind === 'channel_message' ? 'channel' : 'one-to-one'),
     },
-    from: { id: sender, name: String(m.sender_display_name ?? m.sender ?? sender) },
+    from: { id: email || member || name, name, email, account_id: member },
     sent_at: isoOrNull(item.created_datetime),
     text: item.text ?? '',
     files: files.map((f) => ({
-      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- stored provider metadata: ids are scalars
-      id: String(f.file_id ?? ''),
-      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- stored provider metadata: names are strings
-      name: String(f.file_name ?? ''),
+      id: str(f.file_id),
+      name: str(f.file_name),
       size: typeof f.file_size === 'number' ? f.file_size : null,
     })),
-    parent_id: typeof m.reply_main_message_id === 'string' && m.reply_main_message_id ? m.reply_main_message_id : null,
+    parent_id: str(m.reply_main_message_id) || null,
+    deleted: str(m.status).toLowerCase() === 'deleted',
   };
 }
 
@@ -48,128 +83,78 @@ export function isoOrNull(value: string | null | undefined): string | null {
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
-/** A conversation's messages of one UTC day, sent order. */
-export interface ChatGroup {
-  key: string;
-  conversation: ChatMessage['conversation'];
-  day: string;
-  custodian: string;
-  messages: ChatMessage[];
-  items: ExportItem[];
+/**
+ * The people of a conversation-day: for a one-to-one conversation its owner and the peer (whether or not they
+ * wrote that day), then everyone who sent a message; one entry per person, the first name and ids seen kept.
+ * Each message's `from` becomes its participant.
+ */
+export function chatParticipants(
+  g: Pick<ChatGroup, 'conversation' | 'messages'>,
+  owner: { raw: string; email: string; name: string } | null,
+): { participants: ChatPerson[]; ownerId: string } {
+  const people = new Map<string, ChatPerson>();
+  const put = (p: ChatPerson) => {
+    const known = people.get(p.id);
+    if (!known) people.set(p.id, { ...p });
+    else
+      for (const k of ['name', 'email', 'account_id'] as const)
+        if (!known[k] || (k === 'name' && known.name === known.id)) known[k] = p[k] || known[k];
+  };
+  let ownerId = '';
+  if (owner && g.conversation.type !== 'channel') {
+    ownerId = owner.email || owner.raw;
+    put({ id: ownerId, name: owner.name || owner.email || owner.raw, email: owner.email, account_id: owner.raw });
+    const peerEmail = emailOf(g.conversation.name);
+    const peer = peerEmail || g.conversation.id;
+    put({ id: peer, name: g.conversation.name || peer, email: peerEmail, account_id: g.conversation.id });
+  }
+  for (const m of g.messages) {
+    // Zoom names a sender outside the account by display name only: the peer of that name is that sender.
+    const bare = !m.from.email && !m.from.account_id;
+    const same = bare
+      ? [...people.values()].find((p) => p.name.toLowerCase() === m.from.name.toLowerCase())
+      : undefined;
+    if (!same) put(m.from);
+    m.from = same ?? people.get(m.from.id)!;
+  }
+  return { participants: [...people.values()], ownerId };
 }
 
-export function participantsOf(g: ChatGroup): Array<{ id: string; name: string }> {
-  const seen = new Map<string, string>();
-  for (const m of g.messages) if (!seen.has(m.from.id)) seen.set(m.from.id, m.from.name);
-  return [...seen].map(([id, name]) => ({ id, name }));
+/** How the load file names a person: their e-mail where known, else their name. */
+export const personForm = (p: ChatPerson) => p.email || p.name || p.id;
+
+/** FROM (the first message's sender) and TO (every other participant) of a conversation-day. */
+export function fromTo(g: ChatGroup, sender?: ChatPerson): { from: string; to: string } {
+  const first = sender ?? g.messages[0]?.from;
+  if (!first) return { from: '', to: '' };
+  const others = g.participants.filter((p) => p.id !== first.id).map(personForm);
+  return { from: personForm(g.participants.find((p) => p.id === first.id) ?? first), to: others.join(';') };
 }
 
 export function chatJson(g: ChatGroup): Buffer {
+  const docOf = (m: ChatMessage, f: ChatMessage['files'][number], index: number) =>
+    g.files.find(
+      (a) => a.messageId === m.id && (f.id ? a.item.source_id === f.id : a.item.source_id === `${m.id}|file|${index}`),
+    )?.docid ?? null;
   const doc = {
     conversation: g.conversation,
-    participants: participantsOf(g),
-    messages: g.messages.map((m) => ({ id: m.id, from: m.from.id, sent_at: m.sent_at, text: m.text, files: m.files })),
+    participants: g.participants.map((p) => ({ id: p.id, name: p.name, email: p.email || null })),
+    messages: g.messages.map((m) => ({
+      id: m.id,
+      from: m.from.id,
+      sent_at: m.sent_at,
+      text: m.text,
+      files: m.files.map((f, i) => ({ ...f, docid: docOf(m, f, i) })),
+    })),
   };
   return Buffer.from(`${JSON.stringify(doc, null, 2)}\n`, 'utf8');
 }
 
 export function chatText(g: ChatGroup): string {
-  return g.messages.map((m) => `[${m.sent_at ?? ''}] ${m.from.name}: ${m.text}`).join('\n');
-}
-
-/** RSMF 2.0 rsmf_manifest.json: participants, conversations, events (every message an event whose id is its id). */
-export function rsmfManifest(g: ChatGroup) {
-  const participants = participantsOf(g);
-  return {
-    version: '2.0.0',
-    participants: participants.map((p) => ({ id: p.id, display: p.name })),
-    conversations: [
-      {
-        id: g.conversation.id,
-        display: g.conversation.name || g.conversation.id,
-        platform: 'zoom',
-        type: g.conversation.type === 'channel' ? 'channel' : 'direct',
-        participants: participants.map((p) => p.id),
-      },
-    ],
-    events: g.messages.map((m) => ({
-      id: m.id,
-      type: 'message',
-      participant: m.from.id,
-      conversation: g.conversation.id,
-      timestamp: m.sent_at ?? undefined,
-      body: m.text,
-      ...(m.parent_id && { parent: m.parent_id }),
-    })),
-  };
-}
-
-const ZIP_TIME = new Date('2000-01-01T00:00:00Z');
-
-function zipBuffer(entries: Array<{ name: string; bytes: Buffer }>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const e of entries) zip.addBuffer(e.bytes, e.name, { mtime: ZIP_TIME, compress: true });
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream
-      .on('data', (c: Buffer) => chunks.push(c))
-      .on('end', () => resolve(Buffer.concat(chunks)))
-      .on('error', reject);
-  });
-}
-
-function rfc2047(text: string): string {
-  return /^[\x20-\x7e]*$/.test(text) ? text : `=?UTF-8?B?${Buffer.from(text, 'utf8').toString('base64')}?=`;
-}
-
-function base64Lines(bytes: Buffer): string {
-  return (bytes.toString('base64').match(/.{1,76}/g) ?? []).join('\r\n');
-}
-
-/**
- * An RSMF 2.0 file: an RFC 5322 message with `X-RSMF-Version: 2.0.0` and exactly one base64 attachment `rsmf.zip`
- * holding `rsmf_manifest.json` (the messages' own files are not collected as content today: none are added).
- */
-export async function rsmfFile(g: ChatGroup, exportId: string): Promise<Buffer> {
-  const manifest = rsmfManifest(g);
-  const zip = await zipBuffer([
-    { name: 'rsmf_manifest.json', bytes: Buffer.from(JSON.stringify(manifest, null, 2), 'utf8') },
-  ]);
-  const times = g.messages
-    .map((m) => m.sent_at)
-    .filter((t): t is string => t !== null)
-    .sort();
-  const begin = times[0] ?? `${g.day}T00:00:00.000Z`;
-  const boundary = `custody-rsmf-${exportId}`;
-  const preview = chatText(g);
-  const head = [
-    `From: ${rfc2047(participantsOf(g)[0]?.name ?? 'Custody')} <custody-export@invalid>`,
-    `To: ${rfc2047(g.conversation.name || g.conversation.id)} <custody-export@invalid>`,
-    `Subject: ${rfc2047(`${g.conversation.name || g.conversation.id} ${g.day}`)}`,
-    `Date: ${new Date(begin).toUTCString().replace('GMT', '+0000')}`,
-    'MIME-Version: 1.0',
-    'X-RSMF-Version: 2.0.0',
-    'X-RSMF-Generator: Custody',
-    `X-RSMF-BeginDate: ${begin}`,
-    `X-RSMF-EndDate: ${times[times.length - 1] ?? begin}`,
-    `X-RSMF-EventCount: ${g.messages.length}`,
-    `Content-Type: multipart/mixed; boundary="${boundary}"`,
-  ];
-  const body = [
-    `--${boundary}`,
-    'Content-Type: text/plain; charset=utf-8',
-    'Content-Transfer-Encoding: base64',
-    '',
-    base64Lines(Buffer.from(preview, 'utf8')),
-    `--${boundary}`,
-    'Content-Type: application/zip',
-    'Content-Disposition: attachment; filename="rsmf.zip"',
-    'Content-Transfer-Encoding: base64',
-    '',
-    base64Lines(zip),
-    `--${boundary}--`,
-    '',
-  ];
-  return Buffer.from(`${head.join('\r\n')}\r\n\r\n${body.join('\r\n')}`, 'utf8');
+  return g.messages
+    .map((m) => {
+      const files = g.files.filter((a) => a.messageId === m.id).map((a) => ` [file: ${a.item.name}]`);
+      return `[${m.sent_at ?? ''}] ${m.from.name}: ${m.text}${files.join('')}`;
+    })
+    .join('\n');
 }

@@ -7,12 +7,13 @@ import { extractContentText } from '../search/index.ts';
 import { AuditRepo } from '../store/audit.ts';
 import type { Database } from '../store/db.ts';
 import { loadReconciliation } from '../sync/reconciliation.ts';
-import { chatJson, chatText, isoOrNull, rsmfFile } from './chat.ts';
+import { chatJson, chatText, fromTo, isoOrNull } from './chat.ts';
 import { datFile, type DatRecord } from './dat.ts';
 import { useNativeCrc32 } from './fast-crc32.ts';
 import { signDetached } from './jws.ts';
 import type { SigningKeys } from './keys.ts';
-import { folderOf, planExport, type ExportOptions, type PlannedDoc } from './selection.ts';
+import { rsmfStream } from './rsmf.ts';
+import { extensionOf as extOf, folderOf, planExport, type ExportOptions, type PlannedDoc } from './selection.ts';
 
 export interface PackageDeps {
   db: Database;
@@ -61,8 +62,7 @@ const TEXT_KINDS_FROM_RECORD = new Set(['ai_meeting_notes']);
 
 function extensionOf(doc: PlannedDoc): string {
   if (doc.chat) return doc.kind === 'rsmf' ? 'rsmf' : 'json';
-  const m = /\.([A-Za-z0-9]{1,10})$/.exec(doc.item?.name ?? '');
-  return m ? m[1].toLowerCase() : 'bin';
+  return extOf(doc.item?.name);
 }
 
 function fileTypeOf(metadata: string): string | null {
@@ -101,19 +101,26 @@ export async function writePackage(deps: PackageDeps, job: PackageJob, hooks: Pa
   consumed.catch(() => undefined);
   const files: ListedFile[] = [];
   /** Adds one entry and waits until the ZIP has consumed it: its size and SHA-256 are then known. */
-  const add = (path: string, source: () => Promise<Readable> | Readable, compress: boolean): Promise<ListedFile> =>
+  const add = (
+    path: string,
+    source: () => Promise<Readable> | Readable,
+    compress: boolean,
+    withMd5 = false,
+  ): Promise<ListedFile & { md5: string }> =>
     new Promise((resolve, reject) => {
       const sha = crypto.createHash('sha256');
+      const md5 = withMd5 ? crypto.createHash('md5') : null;
       let size = 0;
       const tap = new PassThrough();
       tap.on('data', (c: Buffer) => {
         sha.update(c);
+        md5?.update(c);
         size += c.length;
       });
       tap.on('end', () => {
         const f = { path, size, sha256: sha.digest('hex') };
         files.push(f);
-        resolve(f);
+        resolve({ ...f, md5: md5?.digest('hex') ?? '' });
       });
       tap.on('error', reject);
       zip.addReadStreamLazy(path, { mtime: ZIP_TIME, compress }, (cb) => {
@@ -147,12 +154,21 @@ export async function writePackage(deps: PackageDeps, job: PackageJob, hooks: Pa
       if (hooks.signal.aborted) throw hooks.signal.reason ?? new Error('export cancelled');
       const folder = folderOf(doc.n);
       const it = doc.item;
-      let native: ListedFile | null = null;
+      let native: (ListedFile & { md5: string }) | null = null;
       let md5 = '';
       if (doc.chat) {
-        const bytes = doc.kind === 'rsmf' ? await rsmfFile(doc.chat, job.id) : chatJson(doc.chat);
-        md5 = crypto.createHash('md5').update(bytes).digest('hex');
-        native = await add(`NATIVES/${folder}/${doc.docid}.${extensionOf(doc)}`, buffer(bytes), false);
+        const g = doc.chat;
+        const source =
+          doc.kind === 'rsmf'
+            ? () =>
+                rsmfStream(g, {
+                  exportId: job.id,
+                  custodian: doc.custodian.form,
+                  open: (i) => deps.blobs.read(i.sha256!),
+                })
+            : buffer(chatJson(g));
+        native = await add(`NATIVES/${folder}/${doc.docid}.${extensionOf(doc)}`, source, false, true);
+        md5 = native.md5;
       } else if (it?.sha256 && it.content_state === 'stored') {
         native = await add(
           `NATIVES/${folder}/${doc.docid}.${extensionOf(doc)}`,
@@ -233,6 +249,9 @@ function providerHash(doc: PlannedDoc): string {
 function datRecord(doc: PlannedDoc, native: ListedFile | null, md5: string, textPath: string): DatRecord {
   const it = doc.item;
   const chat = doc.chat;
+  // A chat document's people are its conversation-day's; a chat file's are its message's (its sender, the rest).
+  const people = chat ? fromTo(chat) : doc.via ? fromTo(doc.via.group, doc.via.message.from) : { from: '', to: '' };
+  const conversation = (chat ?? doc.via?.group)?.conversation;
   const sent = chat
     ? (chat.messages
         .map((m) => m.sent_at)
@@ -260,10 +279,10 @@ function datRecord(doc: PlannedDoc, native: ListedFile | null, md5: string, text
     PROVIDER_HASH: providerHash(doc),
     DATE_CREATED: isoOrNull(it?.created_datetime) ?? (chat ? sent : ''),
     DATE_MODIFIED: isoOrNull(it?.modified_datetime) ?? '',
-    DATE_SENT: sent,
-    FROM: chat ? [...new Set(chat.messages.map((m) => m.from.name))].join(';') : '',
-    TO: '',
-    CONVERSATION: chat ? chat.conversation.name || chat.conversation.id : '',
+    DATE_SENT: sent || (doc.via?.message.sent_at ?? ''),
+    FROM: people.from,
+    TO: people.to,
+    CONVERSATION: conversation ? conversation.name || conversation.id : '',
     NATIVE_PATH: native?.path ?? '',
     TEXT_PATH: textPath,
     ITEM_ID: it?.id ?? '',

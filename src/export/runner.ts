@@ -113,7 +113,10 @@ export function createExporter(deps: ExporterDeps): Exporter {
       audit_hash: result.auditHead.hash,
     });
     if (!ended) {
-      await new BlobRefRepo(deps.db).release(result.sha256, at);
+      // Cancelled or deleted meanwhile (a purged collection): the package goes unless something else holds it.
+      const refs = new BlobRefRepo(deps.db);
+      await refs.release(result.sha256, at);
+      await refs.collect(result.sha256, deps.blobs);
       throw new ExportStopped('cancelled');
     }
     await finishEvent(row, 'succeeded', {

@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '../store/db.ts';
 import type { DB } from '../store/schema.ts';
-import { chatMessageOf, isoOrNull, type ChatGroup } from './chat.ts';
+import { isoOrNull, type ChatGroup, type ChatMessage } from './chat.ts';
+import { chatGroups, messageKey } from './chat-groups.ts';
 
 export type ExportItem = Selectable<DB['items']>;
 
@@ -31,6 +32,8 @@ export interface PlannedDoc {
   parentDocid: string;
   begAttach: string;
   endAttach: string;
+  /** a chat file: the conversation-day and the message it was sent with */
+  via?: { group: ChatGroup; message: ChatMessage };
 }
 
 export interface ExportPlan {
@@ -134,10 +137,16 @@ export async function planExport(db: Database, collectionId: string, opts: Expor
     .execute();
   const who = await custodianDirectory(db, collectionId, all);
   const meetings = new Map(all.filter((i) => i.kind === 'meeting').map((i) => [i.source_id, i]));
+  const messages = new Map(all.filter((i) => CHAT_KINDS.has(i.kind)).map((i) => [messageKey(i), i]));
+  /** A meeting's child's meeting, or a chat file's message. */
   const parentOf = (i: ExportItem) => {
     if (i.kind === 'meeting') return undefined;
-    const uuid = meta(i).meeting_uuid;
-    return typeof uuid === 'string' ? meetings.get(uuid) : undefined;
+    const m = meta(i);
+    if (i.kind === 'chat_file')
+      return typeof m.parent_source_id === 'string'
+        ? messages.get(messageKey({ custodian: i.custodian, source_id: m.parent_source_id }))
+        : undefined;
+    return typeof m.meeting_uuid === 'string' ? meetings.get(m.meeting_uuid) : undefined;
   };
   const chosen = new Map<string, ExportItem>();
   for (const i of all) {
@@ -148,25 +157,19 @@ export async function planExport(db: Database, collectionId: string, opts: Expor
   }
 
   const families = new Map<string, { parent: ExportItem; children: ExportItem[] }>();
-  const groups = new Map<string, ChatGroup>();
+  const chat = chatGroups(who);
   const units: Unit[] = [];
   for (const i of chosen.values()) {
     const custodian = who(i.custodian).form;
     if (CHAT_KINDS.has(i.kind)) {
-      const msg = chatMessageOf(i);
-      const day = (msg.sent_at ?? dateOf(i) ?? '0000-00-00').slice(0, 10);
-      const key = `${msg.conversation.id}|${day}`;
-      let g = groups.get(key);
-      if (!g)
-        groups.set(
-          key,
-          (g = { key, conversation: msg.conversation, day, custodian: i.custodian ?? '', messages: [], items: [] }),
-        );
-      g.messages.push(msg);
-      g.items.push(i);
+      chat.addMessage(i, dateOf(i));
       continue;
     }
     const p = i.kind === 'meeting' ? i : parentOf(i);
+    if (p && i.kind === 'chat_file') {
+      chat.addFile(i, p);
+      continue;
+    }
     if (p) {
       let f = families.get(p.id);
       if (!f) families.set(p.id, (f = { parent: p, children: [] }));
@@ -184,106 +187,76 @@ export async function planExport(db: Database, collectionId: string, opts: Expor
       children: f.children,
     });
   }
-  for (const g of groups.values()) {
-    const order = g.messages
-      .map((m, k) => ({ m, it: g.items[k] }))
-      .sort((a, b) => ((a.m.sent_at ?? '') + a.m.id < (b.m.sent_at ?? '') + b.m.id ? -1 : 1));
-    g.messages = order.map((o) => o.m);
-    g.items = order.map((o) => o.it);
+  for (const g of chat.groups())
     units.push({ type: 'chat', sort: `${who(g.custodian).form}\u0000~chat\u0000${g.key}`, group: g });
-  }
   units.sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
 
   const docs: PlannedDoc[] = [];
   const kept = new Map<string, PlannedDoc>();
   let duplicatesSuppressed = 0;
   const runIds = new Set<string>();
-  const push = (d: Omit<PlannedDoc, 'docid' | 'n'>) => {
+  const push = (d: Omit<PlannedDoc, 'docid' | 'n' | 'custodian' | 'allCustodians'> & { custodian?: CustodianInfo }) => {
     const n = docs.length + 1;
-    const doc = { ...d, n, docid: docidOf(n) };
+    const custodian = d.custodian ?? who(d.item?.custodian ?? null);
+    const doc = { ...d, custodian, allCustodians: [custodian.form], n, docid: docidOf(n) };
     docs.push(doc);
+    if (d.item) runIds.add(d.item.run_id);
     return doc;
   };
+  /** BEGATTACH/ENDATTACH of a family whose parent is the next document. */
+  const range = (children: number) =>
+    children > 0
+      ? { begAttach: docidOf(docs.length + 1), endAttach: docidOf(docs.length + 1 + children) }
+      : { begAttach: '', endAttach: '' };
+  const alone = { parentDocid: '', begAttach: '', endAttach: '' };
   for (const u of units) {
     if (u.type === 'single') {
       const c = who(u.item.custodian);
-      runIds.add(u.item.run_id);
-      if (opts.dedupe !== 'none' && u.item.sha256) {
-        const key = opts.dedupe === 'global' ? u.item.sha256 : `${c.form}\u0000${u.item.sha256}`;
-        const first = kept.get(key);
-        if (first) {
-          duplicatesSuppressed += 1;
-          if (!first.allCustodians.includes(c.form)) first.allCustodians.push(c.form);
-          continue;
-        }
-        kept.set(
-          key,
-          push({
-            kind: u.item.kind,
-            item: u.item,
-            chat: null,
-            custodian: c,
-            allCustodians: [c.form],
-            parentDocid: '',
-            begAttach: '',
-            endAttach: '',
-          }),
-        );
-      } else
-        push({
-          kind: u.item.kind,
-          item: u.item,
-          chat: null,
-          custodian: c,
-          allCustodians: [c.form],
-          parentDocid: '',
-          begAttach: '',
-          endAttach: '',
-        });
-    } else if (u.type === 'family') {
-      const c = who(u.parent.custodian);
-      const beg = docidOf(docs.length + 1);
-      const end = docidOf(docs.length + 1 + u.children.length);
-      const bounds = u.children.length > 0 ? { begAttach: beg, endAttach: end } : { begAttach: '', endAttach: '' };
-      runIds.add(u.parent.run_id);
-      push({
-        kind: u.parent.kind,
-        item: u.parent,
-        chat: null,
-        custodian: c,
-        allCustodians: [c.form],
-        parentDocid: '',
-        ...bounds,
-      });
-      for (const child of u.children) {
-        const cc = who(child.custodian);
-        runIds.add(child.run_id);
-        push({
-          kind: child.kind,
-          item: child,
-          chat: null,
-          custodian: cc,
-          allCustodians: [cc.form],
-          parentDocid: beg,
-          ...bounds,
-        });
+      runIds.add(u.item.run_id); // a suppressed duplicate's run is still one the selection drew on
+      // Chat files are never suppressed: each belongs to its message (one without its message stands alone).
+      const key = !u.item.sha256 || u.item.kind === 'chat_file' ? null : dedupeKey(opts.dedupe, c, u.item.sha256);
+      const first = key === null ? undefined : kept.get(key);
+      if (first) {
+        duplicatesSuppressed += 1;
+        if (!first.allCustodians.includes(c.form)) first.allCustodians.push(c.form);
+        continue;
       }
+      const doc = push({ kind: u.item.kind, item: u.item, chat: null, ...alone });
+      if (key !== null) kept.set(key, doc);
+    } else if (u.type === 'family') {
+      const bounds = range(u.children.length);
+      const parent = push({ kind: u.parent.kind, item: u.parent, chat: null, parentDocid: '', ...bounds });
+      for (const child of u.children)
+        push({ kind: child.kind, item: child, chat: null, parentDocid: parent.docid, ...bounds });
     } else {
-      const c = who(u.group.custodian);
-      for (const it of u.group.items) runIds.add(it.run_id);
-      push({
-        kind: opts.chat_format === 'rsmf' ? 'rsmf' : 'chat_json',
-        item: null,
-        chat: u.group,
-        custodian: c,
-        allCustodians: [c.form],
-        parentDocid: '',
-        begAttach: '',
-        endAttach: '',
-      });
+      const g = u.group;
+      for (const it of g.items) runIds.add(it.run_id);
+      const bounds = range(g.files.length);
+      const kind = opts.chat_format === 'rsmf' ? 'rsmf' : 'chat_json';
+      const parent = push({ kind, item: null, chat: g, custodian: who(g.custodian), parentDocid: '', ...bounds });
+      for (const f of g.files) {
+        const message = g.messages.find((m) => m.id === f.messageId)!;
+        const doc = push({ kind: f.item.kind, item: f.item, chat: null, parentDocid: parent.docid, ...bounds });
+        doc.via = { group: g, message };
+        f.docid = doc.docid;
+        f.zipName = `${doc.docid}.${extensionOf(f.item.name)}`;
+      }
     }
   }
   for (const d of docs) d.allCustodians.sort();
-  const familyCount = units.filter((u) => u.type === 'family' && u.children.length > 0).length;
+  const familyCount = units.filter(
+    (u) => (u.type === 'family' && u.children.length > 0) || (u.type === 'chat' && u.group.files.length > 0),
+  ).length;
   return { docs, duplicatesSuppressed, families: familyCount, runIds: [...runIds].sort() };
+}
+
+function dedupeKey(dedupe: ExportOptions['dedupe'], c: CustodianInfo, sha256: string): string | null {
+  if (dedupe === 'none') return null;
+  return dedupe === 'global' ? sha256 : `${c.form}\u0000${sha256}`;
+}
+
+/** A file's extension as its NATIVES name takes it (`bin` when it has none). */
+export function extensionOf(name: string | null | undefined): string {
+  const m = /\.([A-Za-z0-9]{1,10})$/.exec(name ?? '');
+  return m ? m[1].toLowerCase() : 'bin';
 }

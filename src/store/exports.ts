@@ -122,4 +122,40 @@ export class ExportRepo {
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
+
+  /** Running exports of a collection (this process stops writing them before they are deleted). */
+  async activeIds(collectionId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('exports')
+      .select('id')
+      .where('collection_id', '=', collectionId)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Deletes a batch of a collection's exports; returns the package blobs the deleted rows referenced. */
+  async deleteBatch(collectionId: string, limit: number): Promise<{ count: number; shas: string[] }> {
+    const ids = await this.db
+      .selectFrom('exports')
+      .select('id')
+      .where('collection_id', '=', collectionId)
+      .limit(limit)
+      .execute();
+    if (ids.length === 0) return { count: 0, shas: [] };
+    // Only what this statement deleted is released: a concurrent purge of the same collection releases the rest.
+    const gone = await this.db
+      .deleteFrom('exports')
+      .where(
+        'id',
+        'in',
+        ids.map((r) => r.id),
+      )
+      .returning(['sha256', 'status'])
+      .execute();
+    return {
+      count: gone.length,
+      shas: gone.filter((r) => r.status === 'succeeded' && r.sha256).map((r) => r.sha256!),
+    };
+  }
 }

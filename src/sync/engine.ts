@@ -12,6 +12,7 @@ import { countersOf, RunRepo, type RunHead, type RunRow, type RunTrigger } from 
 import type { CredentialManager } from './credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
 import { createQueue, exportJobId, parseExportJobId, parseUnitJobId, unitJobId, type Queue } from './jobs/index.ts';
+import { purgeCollectionExports } from '../export/purge.ts';
 import { createExporter } from '../export/runner.ts';
 import type { SigningKeys } from '../export/keys.ts';
 import { jobHandlers } from './jobs/handlers.ts';
@@ -378,6 +379,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     cancel,
     async purgeCollection(collectionId) {
       await cancel(collectionId);
+      await purgeCollectionExports(deps.db, deps.blobs, collectionId, now, async (id) => exporter?.cancel(id));
       await purgeCollectionData(deps.db, deps.blobs, collectionId, now);
     },
     async latestRun(collectionId) {

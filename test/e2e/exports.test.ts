@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,12 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { verifyPackage } from '../../src/export/verify.ts';
-import { datHeader, readDat, readRsmf, REQUIRED_FIELDS, rsmfProblems, unzip } from '../export/package-oracle.ts';
+import {
+  datHeader,
+  readDat,
+  readRsmf,
+  REQUIRED_FIELDS,
+  rsmfHeaderProblems,
+  rsmfProblems,
+  unzip,
+} from '../export/package-oracle.ts';
 import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
+import { exportOf as exportPackage, sha256, syncedConf, zoomEnv } from '../support/exports.ts';
 import { testDatabases } from '../support/databases.ts';
 
 const CB = 'https://client.example/export-done';
-const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 const CHILD_KINDS = new Set(['recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes']);
 const CHAT_KINDS = new Set(['chat_message', 'channel_message']);
 
@@ -28,26 +35,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
   const call = (method: string, p: string, body?: unknown, headers?: Record<string, string>) =>
     t.call(token, method, p, { ...(body !== undefined && { json: body }), ...(headers && { headers }) });
 
-  async function exportOf(col: string, body: Json): Promise<{ exportId: string; view: Json; bytes: Buffer }> {
-    const res = await call('POST', `/v1/collections/${col}/exports`, body);
-    expect(res.status).toBe(202);
-    const created = await jsonOf(res);
-    expect(res.headers.get('location')).toBe(`/v1/collections/${col}/exports/${created.export_id}`);
-    let view: Json = created;
-    for (let i = 0; i < 600 && ['queued', 'running'].includes(view.status); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      view = await jsonOf(await call('GET', `/v1/collections/${col}/exports/${created.export_id}`), 200);
-    }
-    expect(view, JSON.stringify(view)).toMatchObject({ status: 'succeeded', error: null });
-    const dl = await call('GET', `/v1/collections/${col}/exports/${created.export_id}/download`);
-    expect(dl.status).toBe(200);
-    expect(dl.headers.get('content-type')).toBe('application/zip');
-    const bytes = Buffer.from(await dl.arrayBuffer());
-    expect(dl.headers.get('etag')).toBe(`"${sha256(bytes)}"`);
-    expect(view.sha256).toBe(sha256(bytes));
-    expect(view.bytes).toBe(bytes.length);
-    return { exportId: created.export_id, view, bytes };
-  }
+  const exportOf = (col: string, body: Json) => exportPackage(t, token, col, body);
 
   /** The issue's checks of one package against the collection's current items. */
   async function checkPackage(
@@ -97,9 +85,10 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
         const native = files.get(r.NATIVE_PATH)!;
         if (chatFormat === 'rsmf') {
           expect(r.NATIVE_PATH.endsWith('.rsmf')).toBe(true);
-          const { headers, manifest } = await readRsmf(native);
+          const { headers, manifest, zip } = await readRsmf(native);
           expect(headers.get('x-rsmf-version')).toBe('2.0.0');
-          expect(rsmfProblems(manifest)).toEqual([]);
+          expect(rsmfProblems(manifest, zip)).toEqual([]);
+          expect(rsmfHeaderProblems(headers, manifest)).toEqual([]);
           for (const e of manifest.events) bump(`msg:${e.id}`);
         } else {
           expect(r.NATIVE_PATH.endsWith('.json')).toBe(true);
@@ -160,10 +149,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
     t = await startTestApp({
       database,
       env: {
-        ZOOM_CLIENT_ID: zoom.clientId,
-        ZOOM_CLIENT_SECRET: zoom.clientSecret,
-        ZOOM_OAUTH_URL: zoom.oauthUrl,
-        ZOOM_API_URL: zoom.apiUrl,
+        ...zoomEnv(zoom),
         MS_CLIENT_ID: ms.clientId,
         MS_CLIENT_SECRET: ms.clientSecret,
         MS_LOGIN_URL: ms.loginUrl,
@@ -171,19 +157,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
       },
     });
     token = await t.token('acme', [CB]);
-    conf = await newCollection(t.call, token, 'conf', 'Zoom export');
-    await pairFlow(t.call, token, conf, { type: 'conf', redirectTo: CB, state: 'c1', callbackOrigin: t.url });
-    const all = { all_selected: true, selected: [], excluded: [] };
-    expect(
-      (
-        await call('PATCH', `/v1/collections/${conf}`, {
-          sync_filters: { account_owners: all, content_selections: all, chats: all },
-          type_sync: 'auto',
-        })
-      ).status,
-    ).toBe(204);
-    expect((await call('POST', `/v1/collections/${conf}/start`)).status).toBe(200);
-    await t.waitForStatus(token, conf, ['synced'], 30_000);
+    conf = await syncedConf(t, token, CB, 'Zoom export');
 
     // The same bytes twice in one drive and once in the other: duplicates for both dedupe scopes.
     const [alice, bob] = ms.tenant.users.map((u) => u.id) as [string, string];

@@ -38,7 +38,7 @@ const Body = Type.Object(
 
 const DESCRIPTION = `Queues an export of the collection's current items as a signed production package (a ZIP): a Concordance
 load file \`DATA/custody.dat\`, \`NATIVES/\`, \`TEXT/\`, meeting families, chat as RSMF 2.0 (or JSON) per conversation per
-UTC day, \`audit.jsonl\`, \`manifest.json\` and \`manifest.jws\` (Ed25519, keys at \`GET /v1/signing-keys\`). Any worker writes
+UTC day with its chat files inside and as child documents, \`audit.jsonl\`, \`manifest.json\` and \`manifest.jws\` (Ed25519, keys at \`GET /v1/signing-keys\`). Any worker writes
 it; progress arrives on the collection's event stream (\`export.progress\`, \`export.finished\`). Allowed under a legal hold.`;
 
 export default function createExport(app: App) {
