@@ -1,10 +1,17 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
-import { jsonOf, startTestApp, type Json, type TestApp } from '../support/app.ts';
-import { consolePage, launchConsoleBrowser, screenshot, signInToConsole } from '../support/console-browser.ts';
-import { freePort } from '../support/process.ts';
+import { jsonOf, type Json, type TestApp } from '../support/app.ts';
+import {
+  consolePage,
+  launchConsoleBrowser,
+  screenshot,
+  SHOTS,
+  signInToConsole,
+  startConsoleApp,
+} from '../support/console-browser.ts';
 import { seedItem } from '../search/fixtures.ts';
 
 /**
@@ -37,6 +44,8 @@ describe('the console for real work, in Chromium', () => {
 
   beforeAll(async () => {
     browser = await launchConsoleBrowser();
+    // this file's screenshots only (work-*.png): the other browser tests write theirs next to them
+    for (const f of fs.readdirSync(SHOTS)) if (f.startsWith('work-')) fs.rmSync(path.join(SHOTS, f), { force: true });
     zoom = await startZoomSandbox({
       seed: 11,
       users: 3,
@@ -46,20 +55,9 @@ describe('the console for real work, in Chromium', () => {
       messagesPerChat: 2,
       variance: {},
     });
-    const port = await freePort();
-    t = await startTestApp({
-      port,
-      env: {
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        EVENT_STREAM_POLL_MS: '100',
-        ZOOM_CLIENT_ID: zoom.clientId,
-        ZOOM_CLIENT_SECRET: zoom.clientSecret,
-        ZOOM_OAUTH_URL: zoom.oauthUrl,
-        ZOOM_API_URL: zoom.apiUrl,
-      },
-    });
+    t = await startConsoleApp({ zoom });
     // The other loopback name than PUBLIC_URL's.
-    consoleUrl = `http://localhost:${port}/console/`;
+    consoleUrl = `http://localhost:${new URL(t.url).port}/console/`;
     creds = await t.client('work-co');
     token = await t.token('work-co');
     for (const name of ['Matter A', 'Matter B'])
@@ -258,7 +256,7 @@ describe('the console for real work, in Chromium', () => {
       const box = (await dialog.boundingBox())!;
       expect(box.y).toBeGreaterThanOrEqual(0);
       expect(box.y + box.height).toBeLessThanOrEqual(900);
-      await page.screenshot({ path: '.ci/screenshots/work-05-preview.png' });
+      await page.screenshot({ path: path.join(SHOTS, 'work-05-preview.png') }); // the viewport: where the user is
       await dialog.getByRole('button', { name: 'Close' }).click();
       expect(await page.getByRole('dialog').count()).toBe(0);
     }),

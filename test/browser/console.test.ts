@@ -2,11 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consolePage, fillSignIn, launchConsoleBrowser, screenshot, SHOTS } from '../support/console-browser.ts';
+import {
+  consolePage,
+  fillSignIn,
+  launchConsoleBrowser,
+  screenshot,
+  SHOTS,
+  startConsoleApp,
+} from '../support/console-browser.ts';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
-import { jsonOf, parseCsv, startTestApp, type TestApp } from '../support/app.ts';
-import { freePort } from '../support/process.ts';
+import { jsonOf, parseCsv, type TestApp } from '../support/app.ts';
 
 /**
  * The whole job in a real browser, on the real server with the Zoom and Microsoft simulators: sign in, create a
@@ -46,22 +52,7 @@ describe('the web console in Chromium', () => {
       filesPerFolder: 2,
       fileSize: 2000,
     });
-    const port = await freePort();
-    t = await startTestApp({
-      port,
-      env: {
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        EVENT_STREAM_POLL_MS: '100',
-        ZOOM_CLIENT_ID: zoom.clientId,
-        ZOOM_CLIENT_SECRET: zoom.clientSecret,
-        ZOOM_OAUTH_URL: zoom.oauthUrl,
-        ZOOM_API_URL: zoom.apiUrl,
-        MS_CLIENT_ID: ms.clientId,
-        MS_CLIENT_SECRET: ms.clientSecret,
-        MS_LOGIN_URL: ms.loginUrl,
-        MS_GRAPH_URL: ms.graphUrl,
-      },
-    });
+    t = await startConsoleApp({ zoom, ms });
     creds = await t.client('browser-co');
     token = await t.token('browser-co');
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
+import type { ZoomSandbox } from '../../sandbox/zoom/index.ts';
+import { startTestApp, type TestApp } from './app.ts';
 import { buildConsoleOnce } from './console-build.ts';
+import { freePort } from './process.ts';
+import { simulatorEnv } from './scratch-database.ts';
 
 /** Debian's Chromium (`.ci/run` installs it when missing), driven headless by playwright-core. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -61,4 +66,26 @@ export async function fillSignIn(page: Page, clientId: string, clientSecret: str
 /** A full-page screenshot under .ci/screenshots/. */
 export function screenshot(page: Page, name: string): Promise<Buffer> {
   return page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * The real server for a browser test, on a port chosen before it starts so that PUBLIC_URL (the consent redirect)
+ * names it, with the event stream polled fast and the simulators given as its providers.
+ */
+export async function startConsoleApp(providers: {
+  zoom?: ZoomSandbox;
+  ms?: MicrosoftSandbox;
+  env?: Record<string, string>;
+}): Promise<TestApp> {
+  const { zoom, ms } = providers;
+  const port = await freePort();
+  return startTestApp({
+    port,
+    env: {
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      EVENT_STREAM_POLL_MS: '100',
+      ...simulatorEnv(zoom, ms),
+      ...providers.env,
+    },
+  });
 }

@@ -93,6 +93,7 @@ export function ProgressPanel({
     },
   );
   const failedRun = FAILED.has(status);
+  const active = !runId || status === 'running' || status === 'queued';
   return (
     <section class="panel" aria-labelledby="progress-h">
       <h2 id="progress-h">Live progress</h2>
@@ -163,11 +164,15 @@ export function ProgressPanel({
       )}
       {rows.length === 0 && latest && latest.run_id === runId && (
         <p>
-          Run totals so far: {latest.counters.listed} listed, {latest.counters.collected} collected,{' '}
+          Run totals{active ? ' so far' : ''}: {latest.counters.listed} listed, {latest.counters.collected} collected,{' '}
           {formatBytes(latest.counters.bytes)}, {latest.counters.failed} failed.
         </p>
       )}
-      {rows.length === 0 && <p class="muted">No per-custodian progress reported for this run yet.</p>}
+      {rows.length === 0 && (
+        <p class="muted">
+          {active ? 'No per-custodian progress reported for this run yet.' : 'No per-custodian progress was reported.'}
+        </p>
+      )}
     </section>
   );
 }

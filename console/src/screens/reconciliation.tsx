@@ -106,7 +106,7 @@ export function ReconciliationReport({
       <ErrorBox error={load.error ?? csv.error} />
       {load.busy && <p>Loading…</p>}
       {report && (
-        <section ref={section} class="report" aria-label={`Reconciliation of run ${runId}`}>
+        <section ref={section} class="card report" aria-label={`Reconciliation of run ${runId}`}>
           <h3>
             Reconciliation of run {report.run_id} <StatusBadge status={report.status} />
           </h3>
