@@ -160,6 +160,17 @@ describe('the console for real work, in Chromium', () => {
       const report = await api('GET', `/v1/collections/${col}/runs/${runs.runs[0].run_id}/reconciliation`);
       const owners = (report.custodians as Json[]).filter((c) => c.unit_kind === 'custodian').map((c) => c.custodian);
       expect(owners.sort()).toEqual([...picked].sort());
+      // The Progress tab: a custodian with failures has an amber bar, not a quiet full one; the others green.
+      const failedOf = Object.fromEntries((report.custodians as Json[]).map((c) => [c.custodian, c.failed as number]));
+      expect(Object.values(failedOf).some((n) => n > 0)).toBe(true);
+      for (const id of picked) {
+        const row = page.locator('tbody tr', { has: page.locator(`td[title="${id}"]`) });
+        await expect.poll(() => row.locator('td').nth(4).innerText(), { timeout: 10_000 }).toBe(String(failedOf[id]));
+        expect(await row.locator('progress').getAttribute('class')).toBe(
+          failedOf[id] > 0 ? 'bar bar-partial' : 'bar bar-ok',
+        );
+      }
+      await shot('02b-progress');
     }),
     90_000,
   );
