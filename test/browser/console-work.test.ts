@@ -161,7 +161,9 @@ describe('the console for real work, in Chromium', () => {
       const owners = (report.custodians as Json[]).filter((c) => c.unit_kind === 'custodian').map((c) => c.custodian);
       expect(owners.sort()).toEqual([...picked].sort());
       // The Progress tab: a custodian with failures has an amber bar, not a quiet full one; the others green.
-      const failedOf = Object.fromEntries((report.custodians as Json[]).map((c) => [c.custodian, c.failed as number]));
+      const failedOf: Record<string, number> = Object.fromEntries(
+        (report.custodians as Json[]).map((c) => [c.custodian as string, c.failed as number]),
+      );
       expect(Object.values(failedOf).some((n) => n > 0)).toBe(true);
       for (const id of picked) {
         const row = page.locator('tbody tr', { has: page.locator(`td[title="${id}"]`) });
