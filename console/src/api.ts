@@ -4,6 +4,7 @@ import {
   type CustodyClient,
   type paths,
   type Schemas,
+  type StoredAccessToken,
 } from '../../client/src/index.ts';
 
 export type { CustodyClient, Schemas };
@@ -14,11 +15,62 @@ export type ConfUsersPage = Extract<UsersAnswer, { results: unknown }>;
 export type DriveUsersPage = Extract<UsersAnswer, { entries: unknown }>;
 export { collect, CustodyApiError } from '../../client/src/index.ts';
 
-/** Signs in with client credentials; the tokens live only in this client, in memory, and are refreshed by it. */
+/**
+ * The session of this tab, kept in sessionStorage so that a reload does not sign the user out: the client
+ * credentials the user typed (the token endpoint needs them for every grant) and the current access token, never
+ * a refresh token. Refresh tokens stay in this tab's memory: each tab (and each reload) starts its own token family
+ * (a client-credentials sign-in once the kept access token nears expiry), so two tabs never present the same
+ * refresh token and reuse detection never revokes a family under the user. sessionStorage is per tab and gone with
+ * it; "Sign out" clears it. A tab the browser copies (duplicate, a window this one opens) copies only an access
+ * token, which any number of holders may use.
+ */
+const KEPT = 'custody.console.session';
+interface Kept {
+  clientId: string;
+  clientSecret: string;
+  token?: StoredAccessToken;
+}
+
+function keep(kept: Kept): void {
+  try {
+    sessionStorage.setItem(KEPT, JSON.stringify(kept));
+  } catch {
+    // storage refused (private mode, quota): the session stays in memory only
+  }
+}
+
+export function forgetSession(): void {
+  sessionStorage.removeItem(KEPT);
+}
+
+function clientFor(clientId: string, clientSecret: string, token?: StoredAccessToken): CustodyClient {
+  return createCustodyClient({
+    baseUrl: location.origin,
+    clientId,
+    clientSecret,
+    token,
+    onTokens: (pair, expiresAt) =>
+      keep({ clientId, clientSecret, token: { access_token: pair.access_token, expires_at: expiresAt } }),
+  });
+}
+
+/** Signs in with client credentials; the tab keeps the session (see KEPT) until it closes or signs out. */
 export async function signIn(clientId: string, clientSecret: string): Promise<CustodyClient> {
-  const custody = createCustodyClient({ baseUrl: location.origin, clientId, clientSecret });
+  const custody = clientFor(clientId, clientSecret);
   await custody.signIn();
   return custody;
+}
+
+/** The session this tab kept before a reload, if any. */
+export function resumeSession(): CustodyClient | undefined {
+  let kept: Kept | undefined;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(KEPT) ?? 'null') as Kept | undefined;
+  } catch {
+    kept = undefined;
+  }
+  if (!kept?.clientId || !kept.clientSecret) return undefined;
+  return clientFor(kept.clientId, kept.clientSecret, kept.token);
 }
 
 /** What the server says about itself: its public URL (for the pairing redirect) and which operations it has. */
@@ -85,4 +137,16 @@ export function formatBytes(n: number | null | undefined): string {
 
 export function formatDate(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : '—';
+}
+
+/**
+ * Who a row is about: the custodian's name where the API gives it (`custodian_name`), else the id. Typed loosely
+ * so that it reads items, progress events, reconciliation entries and search hits with or without the name.
+ */
+export function custodianLabel(x: {
+  custodian?: string | null;
+  custodian_name?: string | null;
+  custodian_email?: string | null;
+}): string {
+  return x.custodian_name ?? x.custodian_email ?? x.custodian ?? '—';
 }

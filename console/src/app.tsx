@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { serverInfo, signIn, type CustodyClient, type ServerInfo } from './api.ts';
+import { forgetSession, resumeSession, serverInfo, signIn, type CustodyClient, type ServerInfo } from './api.ts';
 import { clearPairingFromUrl, handOverToOpener, pairingReturnInUrl, type PairingReturn } from './pairing.ts';
 import { AuditScreen } from './screens/audit.tsx';
 import { CollectionScreen } from './screens/collection.tsx';
@@ -47,11 +47,30 @@ export function App() {
     if (session) document.getElementById('main')?.focus({ preventScroll: true });
   }, [hash.split('?')[0], Boolean(session)]);
 
+  const [resuming, setResuming] = useState(true);
   useEffect(() => {
     if (pending && handOverToOpener(pending)) {
       setHandedOver(true);
       window.close();
+      return;
     }
+    // A reload: the session this tab kept, if the server still takes it.
+    const custody = resumeSession();
+    if (!custody) {
+      setResuming(false);
+      return;
+    }
+    serverInfo(custody).then(
+      (server) => {
+        setSession({ custody, server });
+        setResuming(false);
+        if (pending) navigate(`#/collections/${encodeURIComponent(pending.collectionId)}/setup`);
+      },
+      () => {
+        forgetSession();
+        setResuming(false);
+      },
+    );
   }, []);
 
   if (handedOver) {
@@ -59,6 +78,14 @@ export function App() {
       <main class="narrow">
         <h1>Custody</h1>
         <Notice>The connection result was sent to the console. You can close this window.</Notice>
+      </main>
+    );
+  }
+  if (!session && resuming) {
+    return (
+      <main class="narrow">
+        <h1>Custody</h1>
+        <p role="status">Resuming your session…</p>
       </main>
     );
   }
@@ -96,6 +123,7 @@ export function App() {
           class="secondary"
           onClick={() => {
             session.custody.session.signOut();
+            forgetSession();
             setSession(undefined);
           }}
         >

@@ -116,3 +116,58 @@ export function LoadMore({
 export function StatusBadge({ status }: { status: string }) {
   return <span class={`badge badge-${status}`}>{status}</span>;
 }
+
+/**
+ * A progress bar with its `done/total` text. `tone` colours it: a failed run's bar is red and says so, never a
+ * quiet full "Done".
+ */
+export function ProgressBar({
+  done,
+  total,
+  label,
+  tone = 'ok',
+}: {
+  done: number;
+  total: number;
+  label: string;
+  tone?: 'ok' | 'failed' | 'partial';
+}) {
+  return (
+    <>
+      <progress class={`bar bar-${tone}`} max={Math.max(total, 1)} value={done} aria-label={label} />{' '}
+      <span class="progress-text">
+        {done}/{total}
+      </span>
+    </>
+  );
+}
+
+/** A modal dialog that opens over the page where the user is; Escape or "Close" closes it. */
+export function Dialog({ title, onClose, children }: { title: string; onClose(): void; children: ComponentChildren }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} class="dialog" aria-labelledby="dialog-h" onClose={onClose}>
+      <div class="dialog-head">
+        <h3 id="dialog-h">{title}</h3>
+        <button type="button" class="secondary" onClick={() => ref.current?.close()}>
+          Close
+        </button>
+      </div>
+      {children}
+    </dialog>
+  );
+}
+
+/** A failure the user must notice: red, announced, with what to do next when known. */
+export function FailureBox({ title, children }: { title: string; children?: ComponentChildren }) {
+  return (
+    <div class="error failure" role="alert">
+      <strong>{title}</strong>
+      {children && <div>{children}</div>}
+    </div>
+  );
+}

@@ -53,7 +53,11 @@ export function escapeHtml(s: string): string {
 }
 
 /** One snippet around `spans[first]` with every span inside it marked. Text is HTML-escaped; only <mark> is markup. */
-function snippet(text: string, spans: [number, number][], first: number): { html: string; end: number } {
+function snippet(
+  text: string,
+  spans: [number, number][],
+  first: number,
+): { html: string; end: number; marked: string[] } {
   const [s0] = spans[first];
   let from = Math.max(0, s0 - SNIPPET.context);
   let to = Math.min(text.length, spans[first][1] + SNIPPET.context * 2);
@@ -61,30 +65,38 @@ function snippet(text: string, spans: [number, number][], first: number): { html
   while (to < text.length && !/\s/.test(text[to]) && to - spans[first][1] < SNIPPET.context * 2 + 20) to++;
   let html = from > 0 ? '…' : '';
   let pos = from;
+  const marked: string[] = [];
   for (let i = first; i < spans.length && spans[i][0] < to; i++) {
     const [a, b] = spans[i];
     if (a < pos) continue;
     const end = Math.min(b, to);
     html += `${escapeHtml(text.slice(pos, a))}<mark>${escapeHtml(text.slice(a, end))}</mark>`;
+    marked.push(fold(text.slice(a, end)).replace(/\s+/g, ' '));
     pos = end;
   }
   html += escapeHtml(text.slice(pos, to)) + (to < text.length ? '…' : '');
-  return { html: html.replace(/\s+/g, ' ').trim(), end: to };
+  return { html: html.replace(/\s+/g, ' ').trim(), end: to, marked };
 }
 
-/** Up to three snippets, taken from the texts in the order given (name first, then content, then metadata). */
+/**
+ * Up to three snippets, taken from the texts in the order given (the content first, then the name, then each
+ * metadata value on its own). Each match is shown once: a snippet that marks nothing new (the topic repeated in the
+ * metadata after the name showed it) is left out.
+ */
 export function highlights(texts: string[], terms: HighlightTerm[]): string[] {
   if (terms.length === 0) return [];
   // Longer terms first so that a phrase is marked as a whole rather than word by word.
   const ordered = [...terms].sort((a, b) => b.words.length - a.words.length);
   const out: string[] = [];
+  const shown = new Set<string>();
   for (const text of texts) {
     if (!text) continue;
     const spans = matchSpans(text, ordered);
     let i = 0;
     while (i < spans.length && out.length < SNIPPET.maxSnippets) {
-      const { html, end } = snippet(text, spans, i);
-      out.push(html);
+      const { html, end, marked } = snippet(text, spans, i);
+      if (marked.some((m) => !shown.has(m))) out.push(html);
+      for (const m of marked) shown.add(m);
       while (i < spans.length && spans[i][0] < end) i++;
     }
     if (out.length >= SNIPPET.maxSnippets) break;

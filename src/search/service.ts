@@ -141,7 +141,9 @@ export async function searchItems(
   const hits = result.hits.flatMap((h) => {
     const item = byId.get(h.itemId);
     if (!item) return [];
-    const texts = [h.texts.name, `${h.texts.itemText}\n${h.texts.contentText}`, h.texts.meta, h.texts.path];
+    // The content first (the name is the hit's title already); metadata values one at a time, never run together.
+    const content = [h.texts.itemText, h.texts.contentText].filter(Boolean).join('\n');
+    const texts = [content, h.texts.name, ...h.texts.meta.split('\n'), h.texts.path];
     return [{ item, score: h.score, highlights: highlights(texts, parsed.highlight) }];
   });
   const next = offset + result.hits.length;

@@ -1,16 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildConsoleOnce } from '../support/console-build.ts';
+import {
+  consolePage,
+  fillSignIn,
+  launchConsoleBrowser,
+  screenshot,
+  SHOTS,
+  startConsoleApp,
+} from '../support/console-browser.ts';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
-import { jsonOf, parseCsv, startTestApp, type TestApp } from '../support/app.ts';
-import { freePort } from '../support/process.ts';
-
-/** Debian's Chromium (`.ci/run` installs it when missing), driven headless by playwright-core. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.resolve('.ci/screenshots');
+import { jsonOf, parseCsv, type TestApp } from '../support/app.ts';
 
 /**
  * The whole job in a real browser, on the real server with the Zoom and Microsoft simulators: sign in, create a
@@ -26,17 +28,13 @@ describe('the web console in Chromium', () => {
   let page: Page;
   let creds: { clientId: string; clientSecret: string; accountId: string };
   let token: string;
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (name: string) => screenshot(page, name);
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or set CHROMIUM_PATH`);
-    // The console as `npm ci` / `npm start` build it, from the sources under test.
-    buildConsoleOnce();
-    fs.mkdirSync(SHOTS, { recursive: true });
-    // this test's screenshots only: test/browser/exports.test.ts writes exports-*.png next to them, maybe at the same time
+    browser = await launchConsoleBrowser();
+    // this test's screenshots only (NN-*.png, failure.png): the other browser tests write theirs next to them, maybe at the same time
     for (const f of fs.readdirSync(SHOTS))
-      if (!f.startsWith('exports-')) fs.rmSync(path.join(SHOTS, f), { recursive: true, force: true });
+      if (/^(\d\d-|failure\.png)/.test(f)) fs.rmSync(path.join(SHOTS, f), { recursive: true, force: true });
     zoom = await startZoomSandbox({
       seed: 7,
       users: 4,
@@ -54,41 +52,11 @@ describe('the web console in Chromium', () => {
       filesPerFolder: 2,
       fileSize: 2000,
     });
-    const port = await freePort();
-    t = await startTestApp({
-      port,
-      env: {
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        EVENT_STREAM_POLL_MS: '100',
-        ZOOM_CLIENT_ID: zoom.clientId,
-        ZOOM_CLIENT_SECRET: zoom.clientSecret,
-        ZOOM_OAUTH_URL: zoom.oauthUrl,
-        ZOOM_API_URL: zoom.apiUrl,
-        MS_CLIENT_ID: ms.clientId,
-        MS_CLIENT_SECRET: ms.clientSecret,
-        MS_LOGIN_URL: ms.loginUrl,
-        MS_GRAPH_URL: ms.graphUrl,
-      },
-    });
+    t = await startConsoleApp({ zoom, ms });
     creds = await t.client('browser-co');
     token = await t.token('browser-co');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    // What the page logs goes to the test output: a failure then says why.
-    page.on('console', (m) => m.type() === 'error' && process.stderr.write(`[browser] ${m.text()}\n`));
-    page.on('pageerror', (e) => process.stderr.write(`[browser] ${e.message}\n`));
+    page = await consolePage(context);
   });
 
   afterAll(async () => {
@@ -122,6 +90,7 @@ describe('the web console in Chromium', () => {
       .poll(() => page.locator('select').first().locator('option').count(), { timeout: 20_000 })
       .toBeGreaterThan(0);
     await page.getByLabel('Name').fill(name);
+    await page.locator('select[name="collection_workspace"]').selectOption({ label: 'Matter 2026-17' });
     await page.getByLabel('Source').selectOption({ label: source });
     await page.getByRole('button', { name: 'Create collection' }).click();
     await page.getByRole('heading', { level: 1, name }).waitFor();
@@ -140,9 +109,7 @@ describe('the web console in Chromium', () => {
     // Sign in (/ sends the browser to the console).
     await page.goto(`${t.url}/`);
     expect(new URL(page.url()).pathname).toBe('/console/');
-    await page.getByLabel('Client ID').fill(creds.clientId);
-    await page.getByLabel('Client secret').fill('not the secret');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await fillSignIn(page, creds.clientId, 'not the secret');
     await page.getByRole('alert').waitFor();
     // The API's own words, not a generic failure.
     const refused = await jsonOf(
@@ -153,8 +120,7 @@ describe('the web console in Chromium', () => {
     );
     expect(await page.getByRole('alert').innerText()).toContain(refused.error_description);
     await shot('01-sign-in-error');
-    await page.getByLabel('Client secret').fill(creds.clientSecret);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await fillSignIn(page, creds.clientId, creds.clientSecret);
 
     // Workspaces.
     await page.getByRole('heading', { level: 1, name: 'Workspaces' }).waitFor();
@@ -228,6 +194,8 @@ describe('the web console in Chromium', () => {
     expect(stored.length).toBeGreaterThan(0);
     expect(await page.locator('.preview pre').textContent()).toBe(stored.slice(0, 4096));
     await shot('07-items-preview');
+    // The preview is a modal dialog: closed, the page is usable again.
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     // A chat message shows its sender and its text (issue 20).
     await page.getByLabel('Kind').selectOption('chat_message');
     const message = (

@@ -1,14 +1,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildConsoleOnce } from '../support/console-build.ts';
+import { consolePage, launchConsoleBrowser, screenshot, signInToConsole } from '../support/console-browser.ts';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { jsonOf, newCollection, pairFlow, startTestApp, type TestApp } from '../support/app.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.resolve('.ci/screenshots');
 const CB = 'https://client.example/console-export';
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
@@ -26,13 +23,10 @@ describe('the console Exports tab in Chromium', () => {
   let creds: { clientId: string; clientSecret: string };
   let token: string;
   let col: string;
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (name: string) => screenshot(page, name);
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or set CHROMIUM_PATH`);
-    buildConsoleOnce();
-    fs.mkdirSync(SHOTS, { recursive: true });
+    browser = await launchConsoleBrowser();
     ms = await startMicrosoftSandbox({
       seed: 5,
       users: 2,
@@ -69,22 +63,8 @@ describe('the console Exports tab in Chromium', () => {
     ).toBe(204);
     expect((await t.call(token, 'POST', `/v1/collections/${col}/start`)).status).toBe(200);
     await t.waitForStatus(token, col, ['synced'], 30_000);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on('console', (m) => m.type() === 'error' && process.stderr.write(`[browser] ${m.text()}\n`));
-    page.on('pageerror', (e) => process.stderr.write(`[browser] ${e.message}\n`));
+    page = await consolePage(context);
   }, 120_000);
 
   afterAll(async () => {
@@ -95,11 +75,7 @@ describe('the console Exports tab in Chromium', () => {
 
   it('starts an export with options, follows it live, downloads the package and shows how to verify it', async () => {
     try {
-      await page.goto(`${t.url}/console/`);
-      await page.getByLabel('Client ID').fill(creds.clientId);
-      await page.getByLabel('Client secret').fill(creds.clientSecret);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Workspaces' }).waitFor();
+      await signInToConsole(page, `${t.url}/console/`, creds);
       await page.evaluate(`location.hash = ${JSON.stringify(`#/collections/${col}/exports`)}`);
       await page.getByRole('heading', { level: 2, name: 'Exports' }).waitFor();
       await page.getByText('No export yet.').waitFor();

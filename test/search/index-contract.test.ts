@@ -184,6 +184,30 @@ for (const database of testDatabases) {
       expect(named.hits[0].highlights[0]).toBe('<mark>Board</mark> meeting');
     });
 
+    it('takes snippets from the content first, a metadata value on its own, and shows each match once', async () => {
+      const col = await seedCollection(db, acc, ws, 'conf');
+      const recording = await seedItem(db, acc, col, {
+        kind: 'transcript',
+        name: 'Vendor negotiation 11.vtt',
+        content: 'Dana: the vendor negotiation went well, we agreed on the price.',
+        metadata: { uuid: 'gqjsA0h6CA0TZ6OrTiBofk==', topic: 'Vendor negotiation 11', file_type: 'MP4' },
+      });
+      const [hit] = (await search('"vendor negotiation"', { collection_ids: [col] })).hits;
+      expect(hit.item.id).toBe(recording);
+      // The spoken words, not the name or the metadata that repeat the same phrase.
+      expect(hit.highlights).toEqual(['Dana: the <mark>vendor negotiation</mark> went well, we agreed on the price.']);
+
+      const meeting = await seedItem(db, acc, col, {
+        kind: 'meeting',
+        name: 'Weekly call',
+        metadata: { uuid: 'Zx9Qw1==', topic: 'Osprey project kickoff', type: 'MP4', host: 'dana@example.com' },
+      });
+      const [only] = (await search('osprey', { collection_ids: [col] })).hits;
+      expect(only.item.id).toBe(meeting);
+      // The metadata value that matched, alone: not the ids and types around it.
+      expect(only.highlights).toEqual(['<mark>Osprey</mark> project kickoff']);
+    });
+
     it('re-indexes in place: new words replace old ones, undefined content keeps the content text', async () => {
       const col = await seedCollection(db, acc, ws);
       const itemId = await seedItem(db, acc, col, { kind: 'file', name: 'draft.txt', content: 'pelican' });

@@ -1,13 +1,13 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { download } from '../api.ts';
 import type { Session } from '../app.tsx';
 import { onPairingMessage, type PairingReturn } from '../pairing.ts';
-import { ErrorBox, Notice, StatusBadge, useAction, useLoad } from '../ui.tsx';
+import { ErrorBox, FailureBox, Notice, StatusBadge, useAction, useLoad } from '../ui.tsx';
 import { ExportsPanel } from './exports.tsx';
 import { ItemsPanel } from './items.tsx';
 import { ProgressPanel } from './progress.tsx';
 import { RunsPanel } from './runs.tsx';
-import { SetupPanel } from './setup.tsx';
+import { differsFromSaved, SetupPanel, type SetupDraft } from './setup.tsx';
 
 export type Collection = Awaited<ReturnType<typeof loadCollection>>;
 
@@ -64,7 +64,22 @@ export function CollectionScreen(props: {
     return () => clearInterval(timer);
   }, [moving]);
 
+  // What the setup screen shows: Start never runs with older filters than the ones on screen.
+  const [draft, setDraft] = useState<SetupDraft>();
+  const [savedFirst, setSavedFirst] = useState(false);
+  const unsaved = c !== undefined && differsFromSaved(draft, c);
   const start = useAction(async () => {
+    setSavedFirst(false);
+    if (unsaved && draft) {
+      if (!draft.sync_filters) throw new Error('Choose what to collect first.');
+      await custody.ok(
+        custody.api.PATCH('/v1/collections/{id}', {
+          params: { path: { id } },
+          body: { sync_filters: draft.sync_filters, type_sync: draft.type_sync },
+        }),
+      );
+      setSavedFirst(true);
+    }
     await custody.ok(custody.api.POST('/v1/collections/{id}/start', { params: { path: { id } } }));
     collection.reload();
     location.hash = `#/collections/${encodeURIComponent(id)}/progress`;
@@ -111,14 +126,21 @@ export function CollectionScreen(props: {
           {c.credentials_paired ? 'connected' : 'not connected'} · sync type {c.type_sync}
         </span>
       </div>
-      {c.status_reason && <Notice>{c.status_reason}</Notice>}
+      {c.status_reason &&
+        (['failed', 'error'].includes(c.sync_status) ? (
+          <FailureBox title={c.sync_status === 'error' ? 'This collection needs attention.' : 'The last sync failed.'}>
+            {c.status_reason}
+          </FailureBox>
+        ) : (
+          <Notice>{c.status_reason}</Notice>
+        ))}
       <div class="actions">
         <button
           type="button"
           onClick={() => void start.run()}
-          disabled={start.busy || !c.sync_filters || !c.credentials_paired}
+          disabled={start.busy || !c.credentials_paired || !(unsaved ? draft?.sync_filters : c.sync_filters)}
         >
-          Start sync
+          {unsaved ? 'Save and start sync' : 'Start sync'}
         </button>
         {canCancel && active && (
           <button type="button" class="danger" onClick={() => void cancel.run()} disabled={cancel.busy}>
@@ -137,6 +159,10 @@ export function CollectionScreen(props: {
       </div>
       <ErrorBox error={start.error ?? cancel.error ?? manifest.error ?? pair.error ?? collection.error} />
       {pair.busy && <Notice>Finishing the connection…</Notice>}
+      {unsaved && tab === 'setup' && (
+        <Notice>The choices on screen are not saved: “Save and start sync” saves them, then starts.</Notice>
+      )}
+      {savedFirst && <Notice>Saved the choices that were on screen, then started the sync.</Notice>}
       <nav class="tabs" aria-label="Collection">
         {TABS.map(([key, label]) => (
           <a href={`#/collections/${encodeURIComponent(id)}/${key}`} aria-current={tab === key ? 'page' : undefined}>
@@ -144,7 +170,9 @@ export function CollectionScreen(props: {
           </a>
         ))}
       </nav>
-      {tab === 'setup' && <SetupPanel session={session} collection={c} onSaved={() => collection.reload()} />}
+      {tab === 'setup' && (
+        <SetupPanel session={session} collection={c} onSaved={() => collection.reload()} onDraft={setDraft} />
+      )}
       {tab === 'progress' && <ProgressPanel session={session} collection={c} onFinished={() => collection.reload()} />}
       {tab === 'runs' && <RunsPanel session={session} collectionId={id} />}
       {tab === 'items' && <ItemsPanel session={session} collection={c} />}

@@ -49,8 +49,12 @@ export function CollectionsScreen({ session }: { session: Session }) {
   const [newType, setNewType] = useState<'conf' | 'edrive'>('conf');
   const [newWorkspace, setNewWorkspace] = useState(initialWorkspace);
   const create = useAction(async () => {
-    const parent = newWorkspace || workspaces.data?.[0]?.onna_id;
-    if (!parent) throw new Error('Create a workspace first.');
+    // Never a workspace the user did not pick: the list starts on "Choose a workspace…".
+    const parent = newWorkspace;
+    if (!parent)
+      throw new Error(
+        workspaces.data?.length ? 'Choose the workspace of the new collection.' : 'Create a workspace first.',
+      );
     // The wallet that will hold this collection's credentials, created on the fly.
     const wallet = await custody.ok(
       custody.api.POST('/v1/wallet', {
@@ -85,9 +89,13 @@ export function CollectionsScreen({ session }: { session: Session }) {
           Workspace
           <select
             name="collection_workspace"
+            required
             value={newWorkspace}
             onChange={(e) => setNewWorkspace(e.currentTarget.value)}
           >
+            <option value="" disabled>
+              Choose a workspace…
+            </option>
             {(workspaces.data ?? []).map((w) => (
               <option value={w.onna_id}>{w.name}</option>
             ))}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { download, formatBytes, formatDate } from '../api.ts';
 import type { Session } from '../app.tsx';
-import { ErrorBox, StatusBadge, useAction, useLoad } from '../ui.tsx';
+import { ErrorBox, ProgressBar, StatusBadge, useAction, useLoad } from '../ui.tsx';
 import type { Collection } from './collection.tsx';
 
 interface Progress {
@@ -190,16 +190,12 @@ export function ExportsPanel({ session, collection }: { session: Session; collec
                 </td>
                 <td>
                   {done ? (
-                    <>
-                      <progress
-                        max={Math.max(done.documents_total, 1)}
-                        value={done.documents_done}
-                        aria-label={`${x.export_id} progress`}
-                      />{' '}
-                      <span class="progress-text">
-                        {done.documents_done}/{done.documents_total}
-                      </span>
-                    </>
+                    <ProgressBar
+                      done={done.documents_done}
+                      total={done.documents_total}
+                      label={`${x.export_id} progress`}
+                      tone={x.status === 'failed' ? 'failed' : 'ok'}
+                    />
                   ) : (
                     '—'
                   )}

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import { download, formatBytes, formatDate } from '../api.ts';
+import { custodianLabel, download, formatBytes, formatDate } from '../api.ts';
 import type { Session } from '../app.tsx';
-import { ErrorBox, LoadMore, useAction, usePaged } from '../ui.tsx';
+import { Dialog, ErrorBox, LoadMore, useAction, usePaged } from '../ui.tsx';
 import type { Collection } from './collection.tsx';
 
-const KINDS: Record<string, string[]> = {
+export const KINDS: Record<string, string[]> = {
   conf: [
     'meeting',
     'recording_video',
@@ -21,6 +21,11 @@ const KINDS: Record<string, string[]> = {
 };
 const PREVIEW_BYTES = 4096;
 const TEXTUAL = /^(text\/|application\/(json|xml|csv))|vtt/;
+
+/** Stored bytes to serve: items such as a meeting, a chat message or a folder have only metadata. */
+const hasContent = (it: { sha256: string | null; kind: string }) => it.sha256 !== null && it.kind !== 'folder';
+/** Text shows in the preview; other content is offered as a download only. */
+const previewable = (mime: string | null) => mime === null || TEXTUAL.test(mime);
 
 const CHAT_KINDS = new Set(['chat_message', 'channel_message']);
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -57,11 +62,7 @@ export function ItemsPanel({ session, collection }: { session: Session; collecti
     [id, custodian, kind],
   );
   const [preview, setPreview] = useState<{ itemId: string; name: string; text: string }>();
-  const show = useAction(async (itemId: string, name: string, mime: string | null) => {
-    if (mime && !TEXTUAL.test(mime)) {
-      setPreview({ itemId, name, text: `No text preview for ${mime}: download it instead.` });
-      return;
-    }
+  const show = useAction(async (itemId: string, name: string) => {
     const res = await custody.fetch(
       `/v1/collections/${encodeURIComponent(id)}/items/${encodeURIComponent(itemId)}/content`,
       {
@@ -85,7 +86,7 @@ export function ItemsPanel({ session, collection }: { session: Session; collecti
       <fieldset class="filters">
         <legend>Filter</legend>
         <label>
-          Custodian (provider user id)
+          Custodian (e-mail or id)
           <input name="item_custodian" value={custodian} onChange={(e) => setCustodian(e.currentTarget.value)} />
         </label>
         <label>
@@ -121,19 +122,23 @@ export function ItemsPanel({ session, collection }: { session: Session; collecti
                 <ChatLine metadata={it.metadata} kind={it.kind} />
               </td>
               <td>{it.kind}</td>
-              <td>{it.custodian ?? '—'}</td>
+              <td title={it.custodian ?? undefined}>{custodianLabel(it)}</td>
               <td class="num">{formatBytes(it.size)}</td>
               <td>{formatDate(it.collected_datetime)}</td>
               <td class="row-actions">
-                {it.kind !== 'folder' && (
+                {hasContent(it) ? (
                   <>
-                    <button type="button" class="link" onClick={() => void show.run(it.onna_id, it.name, it.mime_type)}>
-                      Preview<span class="sr-only"> {it.name}</span>
-                    </button>
+                    {previewable(it.mime_type) && (
+                      <button type="button" class="link" onClick={() => void show.run(it.onna_id, it.name)}>
+                        Preview<span class="sr-only"> {it.name}</span>
+                      </button>
+                    )}
                     <button type="button" class="link" onClick={() => void get.run(it.onna_id, it.name)}>
                       Download<span class="sr-only"> {it.name}</span>
                     </button>
                   </>
+                ) : (
+                  <span class="muted">no content</span>
                 )}
               </td>
             </tr>
@@ -143,13 +148,11 @@ export function ItemsPanel({ session, collection }: { session: Session; collecti
       {items.done && items.rows.length === 0 && <p class="muted">No item matches.</p>}
       <LoadMore paged={items} />
       {preview && (
-        <section class="card preview" aria-labelledby="preview-h">
-          <h3 id="preview-h">Preview: {preview.name}</h3>
-          <pre tabIndex={0}>{preview.text}</pre>
-          <button type="button" class="secondary" onClick={() => setPreview(undefined)}>
-            Close preview
-          </button>
-        </section>
+        <Dialog title={`Preview: ${preview.name}`} onClose={() => setPreview(undefined)}>
+          <div class="preview">
+            <pre tabIndex={0}>{preview.text}</pre>
+          </div>
+        </Dialog>
       )}
     </section>
   );

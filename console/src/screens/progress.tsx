@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { formatBytes } from '../api.ts';
+import { custodianLabel, formatBytes } from '../api.ts';
 import type { Session } from '../app.tsx';
-import { ErrorBox, StatusBadge } from '../ui.tsx';
+import { ErrorBox, FailureBox, ProgressBar, StatusBadge } from '../ui.tsx';
 import type { Collection } from './collection.tsx';
 
 interface Progress {
   custodian: string;
+  custodian_name?: string | null;
+  custodian_email?: string | null;
   listed: number;
   collected: number;
   bytes: number;
@@ -17,6 +19,8 @@ interface RunState {
   status: string;
   custodians: Record<string, Progress>;
 }
+
+const FAILED = new Set(['failed', 'error', 'cancelled']);
 
 /** Live progress per custodian, from the collection's event stream; reconnects with Last-Event-ID. */
 export function ProgressPanel({
@@ -73,7 +77,7 @@ export function ProgressPanel({
   const latest = collection.latest_run;
   const runId = run.runId ?? latest?.run_id;
   const status = latest && latest.run_id === runId ? latest.status : run.status;
-  const rows = Object.values(run.custodians).sort((a, b) => a.custodian.localeCompare(b.custodian));
+  const rows = Object.values(run.custodians).sort((a, b) => custodianLabel(a).localeCompare(custodianLabel(b)));
   const total = rows.reduce(
     (t, r) => ({
       listed: t.listed + r.listed,
@@ -88,9 +92,16 @@ export function ProgressPanel({
       failed: 0,
     },
   );
+  const failedRun = FAILED.has(status);
+  const active = !runId || status === 'running' || status === 'queued';
   return (
     <section class="panel" aria-labelledby="progress-h">
       <h2 id="progress-h">Live progress</h2>
+      {failedRun && (
+        <FailureBox title={`This run ${status === 'cancelled' ? 'was cancelled' : 'failed'}.`}>
+          Run history lists what went wrong, custodian by custodian.
+        </FailureBox>
+      )}
       <p>
         Run {runId ?? '—'}: <StatusBadge status={runId ? status : 'no run yet'} /> · collection{' '}
         <StatusBadge status={collection.sync_status} />{' '}
@@ -123,16 +134,17 @@ export function ProgressPanel({
           <tbody>
             {rows.map((r) => (
               <tr key={r.custodian}>
-                <td>{r.custodian}</td>
+                <td title={r.custodian}>{custodianLabel(r)}</td>
                 <td class="num">{r.listed}</td>
                 <td class="num">{r.collected}</td>
                 <td class="num">{formatBytes(r.bytes)}</td>
                 <td class="num">{r.failed}</td>
                 <td>
-                  <progress
-                    max={Math.max(r.listed, 1)}
-                    value={r.collected + r.failed}
-                    aria-label={`${r.custodian} progress`}
+                  <ProgressBar
+                    done={r.collected + r.failed}
+                    total={r.listed}
+                    label={`${custodianLabel(r)} progress`}
+                    tone={failedRun ? 'failed' : r.failed > 0 ? 'partial' : 'ok'}
                   />
                 </td>
               </tr>
@@ -152,11 +164,15 @@ export function ProgressPanel({
       )}
       {rows.length === 0 && latest && latest.run_id === runId && (
         <p>
-          Run totals so far: {latest.counters.listed} listed, {latest.counters.collected} collected,{' '}
+          Run totals{active ? ' so far' : ''}: {latest.counters.listed} listed, {latest.counters.collected} collected,{' '}
           {formatBytes(latest.counters.bytes)}, {latest.counters.failed} failed.
         </p>
       )}
-      {rows.length === 0 && <p class="muted">No per-custodian progress reported for this run yet.</p>}
+      {rows.length === 0 && (
+        <p class="muted">
+          {active ? 'No per-custodian progress reported for this run yet.' : 'No per-custodian progress was reported.'}
+        </p>
+      )}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { formatBytes, formatDate } from '../api.ts';
 import type { Session } from '../app.tsx';
 import { ErrorBox, LoadMore, StatusBadge, usePaged } from '../ui.tsx';
+import { ReconciliationReport } from './reconciliation.tsx';
 
 /** Run history with outcomes, errors and, where the server has it, the reconciliation of each run. */
 export function RunsPanel({ session, collectionId }: { session: Session; collectionId: string }) {
@@ -79,7 +80,7 @@ export function RunsPanel({ session, collectionId }: { session: Session; collect
                       </details>
                     )}
                     {hasReconciliation && (
-                      <Reconciliation session={session} collectionId={collectionId} runId={r.run_id} />
+                      <ReconciliationReport session={session} collectionId={collectionId} runId={r.run_id} />
                     )}
                   </td>
                 </tr>
@@ -91,30 +92,5 @@ export function RunsPanel({ session, collectionId }: { session: Session; collect
       {runs.done && runs.rows.length === 0 && <p class="muted">No run yet.</p>}
       <LoadMore paged={runs} />
     </section>
-  );
-}
-
-function Reconciliation({ session, collectionId, runId }: { session: Session; collectionId: string; runId: string }) {
-  const { custody } = session;
-  return (
-    <details
-      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a toggle handler; its result is not awaited by Preact
-      onToggle={async (e) => {
-        const el = e.currentTarget;
-        if (!el.open || el.dataset.loaded) return;
-        el.dataset.loaded = '1';
-        const pre = el.querySelector('pre')!;
-        const res = await custody.fetch(
-          `/v1/collections/${encodeURIComponent(collectionId)}/runs/${encodeURIComponent(runId)}/reconciliation`,
-        );
-        const body: unknown = await res.json().catch(() => undefined);
-        pre.textContent = res.ok
-          ? JSON.stringify(body, null, 2)
-          : `Error ${res.status}: ${(body as { detail?: string } | undefined)?.detail ?? ''}`;
-      }}
-    >
-      <summary>Reconciliation</summary>
-      <pre class="json">Loading…</pre>
-    </details>
   );
 }

@@ -32,3 +32,34 @@ export function appendQuery(url: string, params: Record<string, string | undefin
   const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
   return `${base}${separator}${query}${fragment}`;
 }
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Whether `redirectTo` is the web console this process serves: `<PUBLIC_URL>/console/`, or, when PUBLIC_URL is a
+ * loopback address, the same scheme, port and path under another loopback name (`localhost` for `127.0.0.1`). The
+ * console asks to come back to its own origin, so that the consent window can hand the result to the window that
+ * opened it (a window at another origin cannot), whichever loopback name the user typed.
+ */
+export function isConsoleRedirect(publicUrl: string, redirectTo: string): boolean {
+  if (redirectTo === `${publicUrl}/console/`) return true;
+  let pub: URL;
+  let to: URL;
+  try {
+    pub = new URL(publicUrl);
+    to = new URL(redirectTo);
+  } catch {
+    return false;
+  }
+  return (
+    LOOPBACK.has(pub.hostname) &&
+    LOOPBACK.has(to.hostname) &&
+    to.protocol === pub.protocol &&
+    to.port === pub.port &&
+    to.username === '' &&
+    to.password === '' &&
+    to.search === '' &&
+    to.hash === '' &&
+    redirectTo === `${to.origin}${pub.pathname.replace(/\/+$/, '')}/console/`
+  );
+}

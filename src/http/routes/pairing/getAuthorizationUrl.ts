@@ -2,7 +2,7 @@ import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
 import { badRequest } from '../../../domain/errors.ts';
 import { errors } from '../../schemas.ts';
-import { callbackUri, pairingsOf, statesOf } from './flow.ts';
+import { callbackUri, isConsoleRedirect, pairingsOf, statesOf } from './flow.ts';
 
 /** The scope sets each connector requests, by `scopes_type`, written into the route's documentation. */
 function scopeSetsDoc(app: App): string {
@@ -25,7 +25,7 @@ export default function getAuthorizationUrl(app: App) {
         tags: ['pairing'],
         summary: 'Start pairing: the provider authorization URL for a collection type',
         description:
-          'Answers 302 to the provider (`conf`) or 200 `{authorization_url}` (`edrive`); with `Accept: application/json` (that type alone) it answers 200 `{authorization_url}` for every type (a web page cannot read a cross-origin redirect). `redirect_to` must be on the account allowlist (exact match) or be the web console, `<PUBLIC_URL>/console/`. ' +
+          'Answers 302 to the provider (`conf`) or 200 `{authorization_url}` (`edrive`); with `Accept: application/json` (that type alone) it answers 200 `{authorization_url}` for every type (a web page cannot read a cross-origin redirect). `redirect_to` must be on the account allowlist (exact match) or be the web console, `<PUBLIC_URL>/console/` (when PUBLIC_URL is a loopback address, under any loopback name: `localhost`, `127.0.0.1`, `[::1]`). ' +
           'The `state` sent to the provider is signed, expires after 10 minutes, is single use and binds the account, the type, `redirect_to` and the client `state`. ' +
           'After consent the browser comes back to `redirect_to?code=<one-time pairing code>&state=<client state>` (or `?error=…&error_description=…&state=…`); ' +
           'pass the code to `pair_credentials` within 10 minutes.' +
@@ -80,8 +80,8 @@ export default function getAuthorizationUrl(app: App) {
       const { redirect_to, state, scopes_type } = req.query;
       const connector = ctx.connectors.get(type);
       if (!connector) throw badRequest(`type must be one of ${ctx.connectors.types().join(', ')}.`, '/params/type');
-      // The web console served by this process is always a valid destination.
-      const toConsole = redirect_to === `${ctx.config.publicUrl}/console/`;
+      // The web console served by this process is always a valid destination (under any loopback name when local).
+      const toConsole = isConsoleRedirect(ctx.config.publicUrl, redirect_to);
       if (!toConsole && !(await ctx.repos.accounts.isRedirectAllowed(req.caller.accountId, redirect_to))) {
         throw badRequest(
           'redirect_to is not on the allowlist of this account (exact match required).',
