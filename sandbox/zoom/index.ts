@@ -102,6 +102,8 @@ export interface SandboxRequest {
   path: string;
   /** The Authorization header, if any. */
   auth?: string;
+  /** When it arrived (epoch milliseconds, the real clock): rates measured at the simulator. */
+  at: number;
 }
 
 export interface ZoomSandbox {
@@ -180,18 +182,18 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
   const main = buildMain(
     ctx,
     opts,
-    (r) => requests.push({ listener: 'main', method: r.method, path: r.url, auth: r.auth }),
+    (r) => requests.push({ listener: 'main', method: r.method, path: r.url, auth: r.auth, at: Date.now() }),
     webhooks,
   );
   const files = buildFileHost(ctx, (r) =>
-    requests.push({ listener: 'files', method: r.method, path: r.url, auth: r.auth }),
+    requests.push({ listener: 'files', method: r.method, path: r.url, auth: r.auth, at: Date.now() }),
   );
   // download_url lives on a host under the OAuth host's domain (us02web.zoom.us next to zoom.us) in the variance
   // profile when the sandbox has a name; otherwise on the main listener, as before.
   const separate =
     variance && hostname !== '127.0.0.1'
       ? buildDownloadHost(ctx, (r) =>
-          requests.push({ listener: 'downloads', method: r.method, path: r.url, auth: r.auth }),
+          requests.push({ listener: 'downloads', method: r.method, path: r.url, auth: r.auth, at: Date.now() }),
         )
       : undefined;
   mainOrigin = named(await listen(main, opts.port ?? 0), hostname);
