@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { newCollection, pairFlow, waitForStatus } from '../support/app.ts';
 import { pgUrl } from '../support/databases.ts';
@@ -7,7 +8,7 @@ import { simulatorEnv } from '../support/scratch-database.ts';
 
 const CB = 'https://client.example/ceiling-done';
 const all = { all_selected: true, selected: [], excluded: [] };
-/** ZOOM_MAX_REQUESTS_PER_SECOND for the fleet; Zoom's default starting rate (48/s) is well above it. */
+/** ZOOM_MAX_REQUESTS_PER_SECOND and MS_MAX_RESOURCE_UNITS_PER_SECOND for the fleet (defaults start at 48 and 20). */
 const CEILING = 10;
 /** How late after its budget slot a request may reach the simulator. */
 const LATE_MS = 250;
@@ -16,8 +17,9 @@ const redisUrl = process.env.TEST_REDIS_URL;
 /**
  * Issue 19: the operator's ceiling holds for the whole fleet, not per process. One API process and two
  * `custody worker` processes (separate OS processes) share one PostgreSQL database (and, when REDIS_URL is set,
- * the budget in Redis); one `conf` run split into units is executed by both workers, and the rate of Zoom API
- * requests the simulator receives stays within ZOOM_MAX_REQUESTS_PER_SECOND in every window.
+ * the budget in Redis); a `conf` run and an `edrive` run, each split into units, are executed by both workers, and
+ * the rate the Zoom and Microsoft simulators receive stays within ZOOM_MAX_REQUESTS_PER_SECOND and
+ * MS_MAX_RESOURCE_UNITS_PER_SECOND in every window.
  */
 const backends = [
   { name: 'budget in PostgreSQL', env: {} as Record<string, string> },
@@ -28,6 +30,7 @@ describe.skipIf(!pgUrl).each(backends)(
   "two worker processes under the operator's ceiling ($name)",
   ({ env: extra }) => {
     let zoom: ZoomSandbox;
+    let ms: MicrosoftSandbox;
     let fleet: Fleet | undefined;
 
     beforeAll(async () => {
@@ -42,6 +45,7 @@ describe.skipIf(!pgUrl).each(backends)(
         messagesPerChat: 2,
         latencyMs: 30,
       });
+      ms = await startMicrosoftSandbox({ seed: 20, users: 4, usersWithoutDrive: 0, folderDepth: 2, filesPerFolder: 3 });
       fleet = await startFleet({
         prefix: 'custody-ceiling',
         workers: 2,
@@ -49,7 +53,8 @@ describe.skipIf(!pgUrl).each(backends)(
         env: {
           WORKER_CONCURRENCY: '2',
           ZOOM_MAX_REQUESTS_PER_SECOND: String(CEILING),
-          ...simulatorEnv(zoom),
+          MS_MAX_RESOURCE_UNITS_PER_SECOND: String(CEILING),
+          ...simulatorEnv(zoom, ms),
           ...extra,
         },
       });
@@ -57,33 +62,26 @@ describe.skipIf(!pgUrl).each(backends)(
 
     afterAll(async () => {
       await fleet?.close();
-      await zoom?.close();
+      await Promise.all([zoom?.close(), ms?.close()]);
     }, 60_000);
 
-    it('keeps the fleet at or under ZOOM_MAX_REQUESTS_PER_SECOND at the simulator, both workers requesting', async () => {
-      const { call, token, workers } = fleet!;
-      const id = await newCollection(call, token, 'conf', 'ceiling');
-      await pairFlow(call, token, id, { type: 'conf', redirectTo: CB, state: 'ceiling' });
-      const filters = { account_owners: all, content_selections: all, chats: all };
-      expect((await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters } })).status).toBe(
-        204,
-      );
-
-      const from = zoom.requests.length;
+    /** Starts the collection's run, waits for it to succeed; returns its id. */
+    async function runToEnd(id: string): Promise<string> {
+      const { call, token } = fleet!;
       expect((await call(token, 'POST', `/v1/collections/${id}/start`)).status).toBe(200);
       const done = await waitForStatus(call, token, id, ['synced'], 120_000, 200);
       expect(done.latest_run.status).toBe('succeeded');
+      return done.latest_run.run_id as string;
+    }
 
-      // Zoom API requests (its token endpoint is not rate-limited by Custody's budget, nor counted by Zoom's limits).
-      const times = zoom.requests
-        .slice(from)
-        .filter((r) => r.listener === 'main' && r.path.startsWith('/v2/'))
-        .map((r) => r.at)
-        .sort((a, b) => a - b);
+    /**
+     * The budget spaces admissions 1/ceiling apart across the fleet; a request reaches the simulator a little after
+     * its slot (timers firing late on a loaded machine, the loopback hop), at most LATE_MS here. So any 2 s window at
+     * the simulator holds at most the admissions of 2 s + LATE_MS, and the whole run averages at most the ceiling.
+     */
+    function expectWithinCeiling(arrivals: number[]): void {
+      const times = [...arrivals].sort((a, b) => a - b);
       expect(times.length, 'enough requests to measure a rate').toBeGreaterThanOrEqual(4 * CEILING);
-      // The budget spaces admissions 1/ceiling apart across the fleet; a request reaches the simulator a little after
-      // its slot (timers firing late on a loaded machine, the loopback hop), at most LATE_MS here. So any 2 s window
-      // at the simulator holds at most the admissions of 2 s + LATE_MS.
       let worst = 0;
       for (let i = 0, j = 0; i < times.length; i++) {
         while (j < times.length && times[j] < times[i] + 2000) j++;
@@ -92,16 +90,62 @@ describe.skipIf(!pgUrl).each(backends)(
       expect(worst, `most requests in any 2 s: ${worst} (${times.length} in all)`).toBeLessThanOrEqual(
         Math.ceil(((2000 + LATE_MS) * CEILING) / 1000),
       );
-      const seconds = (times.at(-1)! - times[0]) / 1000;
-      expect((times.length - 1) / seconds).toBeLessThanOrEqual(CEILING);
+      expect((times.length - 1) / ((times.at(-1)! - times[0]) / 1000)).toBeLessThanOrEqual(CEILING);
+    }
 
-      // Both worker processes executed units of the run, so the two were requesting under one budget.
+    /** Both worker processes executed units of the run, so the two were requesting under one budget. */
+    async function expectBothWorkers(runId: string): Promise<void> {
       const owners = await fleet!.query<{ lease_owner: string }>(
         'select lease_owner from unit_jobs where run_id = $1',
-        [done.latest_run.run_id],
+        [runId],
       );
       const pids = new Set(owners.map((o) => pidOfLeaseOwner(o.lease_owner)));
-      expect(workers.map((w) => pids.has(w.child.pid!))).toEqual([true, true]);
+      expect(fleet!.workers.map((w) => pids.has(w.child.pid!))).toEqual([true, true]);
+    }
+
+    it('keeps the fleet at or under ZOOM_MAX_REQUESTS_PER_SECOND at the simulator, both workers requesting', async () => {
+      const { call, token } = fleet!;
+      const id = await newCollection(call, token, 'conf', 'ceiling');
+      await pairFlow(call, token, id, { type: 'conf', redirectTo: CB, state: 'ceiling' });
+      const filters = { account_owners: all, content_selections: all, chats: all };
+      expect((await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters } })).status).toBe(
+        204,
+      );
+      const from = zoom.requests.length;
+      const runId = await runToEnd(id);
+      // Zoom API requests (its token endpoint is not rate-limited by Custody's budget, nor counted by Zoom's limits).
+      expectWithinCeiling(
+        zoom.requests
+          .slice(from)
+          .filter((r) => r.listener === 'main' && r.path.startsWith('/v2/'))
+          .map((r) => r.at),
+      );
+      await expectBothWorkers(runId);
+    }, 150_000);
+
+    it('keeps the fleet at or under MS_MAX_RESOURCE_UNITS_PER_SECOND at the simulator, both workers requesting', async () => {
+      const { call, token } = fleet!;
+      const id = await newCollection(call, token, 'edrive', 'ceiling-ms');
+      await pairFlow(call, token, id, { type: 'edrive', redirectTo: CB, state: 'ceiling-ms' });
+      const filters = Object.fromEntries(
+        ms.tenant.users.map((u) => [u.id, { filter_type: 'user_folders', filter_name: u.id, ...all }]),
+      );
+      expect((await call(token, 'PATCH', `/v1/collections/${id}`, { json: { sync_filters: filters } })).status).toBe(
+        204,
+      );
+      const from = ms.requests.length;
+      const runId = await runToEnd(id);
+      // Every Graph call costs at least one resource unit, so Graph requests per second bound the units per second
+      // from below: they too must stay within the ceiling. A download is one admission: `…/content` (1 unit) and the
+      // 302 hop to its pre-signed URL on the download host, followed inside the same slot, so the hop is not counted
+      // again. The sign-in host is not SharePoint traffic and has its own budget.
+      expectWithinCeiling(
+        ms.requests
+          .slice(from)
+          .filter((r) => r.host === 'graph')
+          .map((r) => r.at),
+      );
+      await expectBothWorkers(runId);
     }, 150_000);
   },
 );
