@@ -300,7 +300,7 @@ export function environmentHelp(): string {
     else if (!required.has(name)) facts.push('optional');
     return `  ${name.padEnd(width)}${facts.join(', ')}`;
   });
-  return `Environment variables (validated at start; see the README, Configuration):\n${lines.join('\n')}`;
+  return `Environment variables (validated at start; see docs/configuration.md):\n${lines.join('\n')}`;
 }
 
 function defined<T extends object>(value: T): Partial<T> {

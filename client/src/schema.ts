@@ -758,7 +758,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a wallet and its stored grant
-         * @description Removes the provider connection: the stored grant is erased with the wallet. 409 (`00409_in_use`) while a collection uses the wallet (delete the collection first, or wait until its deletion has finished). Where the provider offers revocation the grant is then revoked there (best effort: a failed revocation does not keep the wallet; the audit entry records `provider_revocation`). Zoom and Microsoft grants are not revoked by Custody: remove the app at the provider (Zoom Marketplace, Microsoft Entra enterprise applications) to withdraw consent there.
+         * @description Removes the provider connection: the stored grant is erased with the wallet. 409 (`00409_in_use`) while a collection uses the wallet (delete the collection first, or wait until its deletion has finished). Where the provider offers revocation the grant is then revoked there (best effort: a failed revocation does not keep the wallet; the audit entry records `provider_revocation`: `revoked`, `failed`, `not_offered` or `not_paired`). A Zoom (`conf`) grant is revoked at Zoom (`POST /oauth/revoke`). A Microsoft (`edrive`) grant is an administrator's tenant-wide consent, which Graph offers no way to revoke per application: remove the enterprise application in Microsoft Entra to withdraw it.
          */
         delete: operations["deleteWallet"];
         options?: never;

@@ -63,6 +63,7 @@ function handle(state: SandboxState, req: IncomingMessage, res: ServerResponse):
     host: 'download' as const,
     ...(scheme ? { auth: scheme } : {}),
     status: 0,
+    at: Date.now(),
   };
   recordRequest(state, record);
   res.on('close', () => (record.status = res.statusCode));

@@ -120,7 +120,13 @@ function buildApp(state: SandboxState, subscriptions: GraphSubscriptions): Fasti
     const path = request.url.split('?')[0];
     const host = path === '/v1.0' || path.startsWith('/v1.0/') ? 'graph' : 'login';
     const scheme = request.headers.authorization?.split(' ')[0];
-    const record: MsRequestRecord = { method: request.method, path, host, ...(scheme ? { auth: scheme } : {}) };
+    const record: MsRequestRecord = {
+      method: request.method,
+      path,
+      host,
+      ...(scheme ? { auth: scheme } : {}),
+      at: Date.now(),
+    };
     records.set(request, record);
     recordRequest(state, record);
     if (host === 'graph') {

@@ -145,4 +145,6 @@ export interface MsRequestRecord {
   /** Only the scheme of the Authorization header (e.g. 'Bearer', 'Basic'), never the credential. */
   auth?: string;
   status?: number;
+  /** When it arrived (epoch milliseconds, the real clock): rates measured at the simulator. */
+  at: number;
 }

@@ -141,6 +141,17 @@ export class GrantStore {
     return { ok: true, userId: issued.grant.userId, scopes: issued.grant.scopes };
   }
 
+  /**
+   * `POST /oauth/revoke`: an access or a refresh token ends its whole authorization (every token issued for it,
+   * download tokens included). False for a token this store never issued or already revoked.
+   */
+  revokeToken(value: string): boolean {
+    const issued = this.access.get(value) ?? this.refresh.get(value);
+    if (!issued || issued.grant.revoked) return false;
+    issued.grant.revoked = true;
+    return true;
+  }
+
   revokeAll(): void {
     for (const grant of this.grants) grant.revoked = true;
   }

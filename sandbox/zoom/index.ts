@@ -102,7 +102,7 @@ export interface SandboxRequest {
   path: string;
   /** The Authorization header, if any. */
   auth?: string;
-  /** When it arrived (Date.now()). */
+  /** When it arrived (epoch milliseconds, the real clock): rates measured at the simulator. */
   at: number;
 }
 

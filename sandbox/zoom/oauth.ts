@@ -12,7 +12,7 @@ export interface OAuthRouteOptions {
  * with `sandbox_deny=1` it redirects with `error=access_denied` as when the user clicks "Decline".
  * POST /oauth/token: authorization_code (PKCE S256 checked when a challenge was given), refresh_token
  * (rotating) and account_credentials; client credentials in a Basic header; parameters in the query or
- * in a form body.
+ * in a form body. POST /oauth/revoke ends the authorization a token belongs to.
  */
 export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext, o: OAuthRouteOptions): void {
   app.get('/oauth/authorize', async (req, reply) => {
@@ -73,6 +73,17 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext, o
     }
     if ('error' in result) return oauthError(reply, result);
     return reply.header('Cache-Control', 'no-store').send({ ...result, api_url: ctx.mainOrigin() });
+  });
+
+  // Zoom's revoke: client credentials in a Basic header, `token` (access or refresh) in the query or a form body.
+  app.post('/oauth/revoke', async (req, reply) => {
+    const params: Query = { ...(req.query as Query), ...((req.body ?? {}) as Query) };
+    const clientProblem = ctx.grants.checkClient(req.headers.authorization);
+    if (clientProblem) return oauthError(reply, clientProblem);
+    if (!params.token) return oauthError(reply, { status: 400, error: 'invalid_request', reason: 'token is required' });
+    if (!ctx.grants.revokeToken(params.token))
+      return oauthError(reply, { status: 400, error: 'invalid_request', reason: 'Invalid Token!' });
+    return reply.send({ status: 'success' });
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * Exit codes of `custody` (documented in the README):
+ * Exit codes of `custody` (documented in docs/cli.md):
  * 0 done (for `collections start --watch`: the run succeeded), 1 an error (the API refused, the server is
  * unreachable, a port is taken), 2 bad usage or configuration, 3 the watched run completed with errors,
  * 4 the watched run failed, errored or was cancelled.

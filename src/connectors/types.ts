@@ -133,6 +133,11 @@ export interface ConnectorOAuth {
   }): Promise<Grant | OAuthContinuation>;
   /** A fresh grant before expiry or after a 401 (a rotated refresh token included). Throws GrantRevokedError. */
   refresh(grant: Grant): Promise<Grant>;
+  /**
+   * Withdraws the grant at the provider (its tokens stop working there), where the provider offers it. Throws when
+   * the provider refused or could not be reached; the error never carries a token.
+   */
+  revoke?(grant: Grant): Promise<void>;
 }
 
 /**

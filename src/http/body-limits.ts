@@ -3,7 +3,7 @@ import type { App } from '../app.ts';
 /**
  * Every route's body limit is explicit: the default below, or its own. A route declares its own with Fastify's
  * `bodyLimit` route option, or here when it takes bodies without a bearer token (anyone can send those, so they
- * get small limits). The README's "Request limits" table lists these.
+ * get small limits). The "Request limits" table of docs/api.md lists these.
  */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 

@@ -1,26 +1,14 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { expectedItems, keyOf, shaMatcher } from '../connectors/zoom-harness.ts';
-import {
-  httpCaller,
-  jsonOf,
-  listItems,
-  newCollection,
-  pairFlow,
-  tokenFor,
-  waitForStatus,
-  type Call,
-} from '../support/app.ts';
+import { jsonOf, listItems, newCollection, pairFlow, waitForStatus, type Call } from '../support/app.ts';
 import { pgUrl } from '../support/databases.ts';
-import { scratchDatabase, simulatorEnv, type ScratchDatabase } from '../support/scratch-database.ts';
-import { createClient, freePort, startCustody, type ServeProcess } from '../support/process.ts';
+import { pidOfLeaseOwner, startFleet, type Fleet } from '../support/fleet.ts';
+import type { ServeProcess } from '../support/process.ts';
+import { simulatorEnv } from '../support/scratch-database.ts';
 
 const CB = 'https://client.example/units-done';
 const all = { all_selected: true, selected: [], excluded: [] };
@@ -31,30 +19,18 @@ const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex'
  * `custody worker` processes sharing one database and DATA_DIR, against the Zoom and Microsoft simulators.
  */
 describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-units-'));
-  let db: ScratchDatabase | undefined;
   let zoom: ZoomSandbox;
   let ms: MicrosoftSandbox;
-  let api: ServeProcess;
+  let fleet: Fleet | undefined;
   let workers: ServeProcess[] = [];
   let call: Call;
   let token: string;
-  let env: Record<string, string>;
 
-  const query = async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> => {
-    const c = new pg.Client({ connectionString: db!.url });
-    await c.connect();
-    try {
-      return (await c.query(sql, params)).rows as T[];
-    } finally {
-      await c.end();
-    }
-  };
-  /** The pid in a lease owner `<host>:<scope>:<pid>:<nonce>`. */
-  const pidOf = (owner: string) => Number(owner.split(':').at(-2));
+  const query = <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+    fleet!.query<T>(sql, params);
+  const pidOf = pidOfLeaseOwner;
 
   beforeAll(async () => {
-    db = await scratchDatabase('custody_units');
     [zoom, ms] = await Promise.all([
       // Every API call answered 40 ms late: a unit takes long enough for both workers to take some.
       startZoomSandbox({
@@ -68,34 +44,24 @@ describe.skipIf(!pgUrl)('runs split into unit jobs across two worker processes',
       }),
       startMicrosoftSandbox({ seed: 92, users: 4, usersWithoutDrive: 0, deltaPageSize: 10 }),
     ]);
-    const port = await freePort();
-    env = {
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
-      CUSTODY_SECRET_KEY: crypto.randomBytes(24).toString('base64'),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'info',
-      WORKER_CONCURRENCY: '2',
-      // A unit whose worker died is taken over within seconds.
-      RUN_LEASE_SECONDS: '2',
-      JOB_SWEEP_SECONDS: '1',
-      ...simulatorEnv(zoom, ms),
-    };
-    api = await startCustody('api', { ...env, WORKERS: 'none' }, { port });
-    workers = await Promise.all([
-      startCustody('worker-1', env, { worker: true }),
-      startCustody('worker-2', env, { worker: true }),
-    ]);
-    call = httpCaller(api.url);
-    const client = await createClient({ DATABASE_URL: env.DATABASE_URL, DATA_DIR: dataDir }, 'acme', [CB]);
-    token = await tokenFor(call, client);
+    fleet = await startFleet({
+      prefix: 'custody-units',
+      workers: 2,
+      redirects: [CB],
+      env: {
+        WORKER_CONCURRENCY: '2',
+        // A unit whose worker died is taken over within seconds.
+        RUN_LEASE_SECONDS: '2',
+        JOB_SWEEP_SECONDS: '1',
+        ...simulatorEnv(zoom, ms),
+      },
+    });
+    ({ workers, call, token } = fleet);
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([api, ...workers].filter(Boolean).map((p) => p.stop('SIGTERM', 10_000)));
+    await fleet?.close();
     await Promise.all([zoom?.close(), ms?.close()]);
-    await db?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
   const confFilters: ConfFilters = {

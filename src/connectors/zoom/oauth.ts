@@ -119,12 +119,35 @@ export function createZoomOAuth(cfg: ZoomOAuthConfig): ConnectorOAuth {
       }
       throw last instanceof Error ? last : new Error('Zoom token refresh failed');
     },
+
+    /**
+     * `POST {ZOOM_OAUTH_URL}/oauth/revoke` with the app's Basic credentials and `token` as a form field: Zoom ends
+     * the user authorization the token belongs to, refresh token included, and answers `{"status":"success"}`. The
+     * access token is sent first; when Zoom refuses it (expired), the refresh token.
+     */
+    async revoke(grant) {
+      const tokens = [grant.access_token, grant.refresh_token].filter((t): t is string => typeof t === 'string');
+      if (tokens.length === 0) throw new Error('the stored Zoom grant holds no token to revoke');
+      let refused = '';
+      for (const token of tokens) {
+        const result = await tokenCall(cfg, { token }, '/oauth/revoke');
+        if (result.ok) return;
+        // Not Zoom's `reason`: Zoom's OAuth reasons may quote the token they refuse.
+        refused = `Zoom refused the revocation: HTTP ${result.status}${/^[a-z_]{1,40}$/.test(result.error) ? ` ${result.error}` : ''}`;
+        if (result.status >= 500 || result.status === 429) break;
+      }
+      throw new Error(refused);
+    },
   };
 }
 
-async function tokenCall(cfg: ZoomOAuthConfig, form: Record<string, string>): Promise<TokenResult> {
+async function tokenCall(
+  cfg: ZoomOAuthConfig,
+  form: Record<string, string>,
+  path = '/oauth/token',
+): Promise<TokenResult> {
   const basic = Buffer.from(`${cfg.clientId}:${cfg.clientSecret}`).toString('base64');
-  const res = await request(`${cfg.oauthUrl}/oauth/token`, {
+  const res = await request(`${cfg.oauthUrl}${path}`, {
     method: 'POST',
     headers: {
       authorization: `Basic ${basic}`,

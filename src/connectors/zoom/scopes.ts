@@ -71,7 +71,7 @@ export const DEFAULT_SCOPES = [
 /**
  * `scopes_type=preservation` (legal-hold pairings): the default set plus Team Chat legal-hold matters and their
  * exported files, and the chat reports that include edited and deleted messages. No code of this service calls
- * these endpoints yet (see README, Zoom scopes): the reference names their paths and scopes but not their answers.
+ * these endpoints yet (see docs/providers.md, Zoom scopes): the reference names their paths and scopes but not their answers.
  */
 export const PRESERVATION_SCOPES = [
   ...DEFAULT_SCOPES,

@@ -4,23 +4,22 @@ import { conflict, notFound } from '../../../domain/errors.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 
 /**
- * Revocation at the provider, for a connector whose OAuth offers it. Neither built-in connector does today: the
- * Zoom reference (shared/reference/zoom-api.md) documents no revoke endpoint and the simulator has none, and an
- * `edrive` grant is a tenant admin's consent, which only the tenant removes. A connector adds `revoke` to its
- * `oauth` to take part.
+ * Revocation at the provider, for a connector whose OAuth offers it (`oauth.revoke`). Zoom does: its
+ * `POST /oauth/revoke` ends the user authorization (access and refresh tokens). Microsoft does not: an `edrive`
+ * grant is a tenant administrator's admin consent used with app-only tokens, which Graph cannot revoke per app
+ * (`revokeSignInSessions` signs a user out everywhere, which is not ours to do); the tenant removes the enterprise
+ * application to withdraw it. Best effort, after the wallet is gone: a refusal never keeps the wallet.
  */
-type Revocable = { revoke?: (grant: Grant) => Promise<void> };
-
 async function revokeAtProvider(
   app: App,
   connector: Connector | undefined,
   sealedGrant: string | null,
 ): Promise<'revoked' | 'not_offered' | 'failed' | 'not_paired'> {
   if (!sealedGrant) return 'not_paired';
-  const revoke = (connector?.oauth as Revocable | undefined)?.revoke;
-  if (!revoke) return 'not_offered';
+  const oauth = connector?.oauth;
+  if (!oauth?.revoke) return 'not_offered';
   try {
-    await revoke(app.ctx.sealer.open<Grant>(sealedGrant));
+    await oauth.revoke(app.ctx.sealer.open<Grant>(sealedGrant));
     return 'revoked';
   } catch (err) {
     app.log.warn(
@@ -43,8 +42,9 @@ export default function deleteWallet(app: App) {
         description:
           'Removes the provider connection: the stored grant is erased with the wallet. 409 (`00409_in_use`) while a collection uses the wallet ' +
           '(delete the collection first, or wait until its deletion has finished). Where the provider offers revocation the grant is then revoked there ' +
-          '(best effort: a failed revocation does not keep the wallet; the audit entry records `provider_revocation`). Zoom and Microsoft grants are not revoked by Custody: remove the app at the ' +
-          'provider (Zoom Marketplace, Microsoft Entra enterprise applications) to withdraw consent there.',
+          '(best effort: a failed revocation does not keep the wallet; the audit entry records `provider_revocation`: `revoked`, `failed`, ' +
+          '`not_offered` or `not_paired`). A Zoom (`conf`) grant is revoked at Zoom (`POST /oauth/revoke`). A Microsoft (`edrive`) grant is an ' +
+          "administrator's tenant-wide consent, which Graph offers no way to revoke per application: remove the enterprise application in Microsoft Entra to withdraw it.",
         params: IdParams,
         response: { 204: NoContent, ...errors(401, 404, 409, 429) },
       },
