@@ -24,7 +24,9 @@ import { purgeCollectionData } from './purge.ts';
 import { reconcileStuckCollections } from './reconcile.ts';
 import type { ProviderSessions } from './provider-session.ts';
 import type { Metrics } from '../metrics.ts';
-import { executeRun, RunStopped, type RetryPolicy, type RunOutcome } from './runner.ts';
+import { executeRun, type RunOutcome } from './runner.ts';
+import { holdLease, type HeldLease } from './lease.ts';
+import { DEFAULT_RUN_BACKOFF, type RunBackoff } from '../domain/run-outcome.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { cancelRuns, queueRun, startRun } from './queueing.ts';
 
@@ -62,14 +64,9 @@ export interface EngineTuning {
   pollMs?: number;
   /** Scheduler tick: the sweep (repairs, due schedules, runs whose worker died). Default 15 s. */
   schedulerTickMs?: number;
-  retry?: Partial<RetryPolicy>;
+  retry?: Partial<RunBackoff>;
   /** At boot, temp files and unreferenced blobs older than this are removed (crash leftovers). Default 1 h. */
   orphanAgeMs?: number;
-  /**
-   * Split runs into one job per unit (custodian) any worker takes, when the connector can. Default: on with
-   * PostgreSQL jobs (graphile-worker), off in the embedded default.
-   */
-  units?: boolean;
 }
 
 export interface SyncEngine extends EngineApi {
@@ -98,8 +95,6 @@ export interface SyncEngine extends EngineApi {
   readonly owner: string;
 }
 
-const DEFAULT_RETRY: RetryPolicy = { baseMs: 60_000, maxMs: 60 * 60_000, maxFailures: 8 };
-
 export function runSummary(run: RunHead): RunSummary {
   const { error_count, ...counters } = countersOf(run);
   return {
@@ -120,6 +115,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const leaseMs = deps.tuning?.leaseMs ?? 60_000;
   // At most 2 s: a cancel committed by any process is noticed at the next heartbeat, within seconds.
   const heartbeatMs = deps.tuning?.heartbeatMs ?? Math.max(50, Math.min(2_000, Math.floor(leaseMs / 4)));
+  const stallMs = (deps.config.sync.unitStallSeconds ?? 300) * 1000;
   const identity = currentIdentity();
   const owner = ownerString(identity);
   const runs = new RunRepo(deps.db);
@@ -138,10 +134,9 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     isHeld: deps.isHeld ?? ((collectionId: string) => new HoldRepo(deps.db).isHeld(collectionId)),
     heldOverride: deps.isHeld,
     intervalMinutes: deps.config.sync.intervalMinutes,
-    retry: { ...DEFAULT_RETRY, ...deps.tuning?.retry },
-    units: deps.tuning?.units ?? true,
+    retry: { ...DEFAULT_RUN_BACKOFF, ...deps.tuning?.retry },
   };
-  const local = new Map<string, { runId: string; controller: AbortController; done: Promise<RunOutcome> }>();
+  const local = new Map<string, { runId: string; lease: HeldLease; done: Promise<RunOutcome> }>();
   let working = false;
 
   const sweepMs = deps.tuning?.schedulerTickMs ?? 15_000;
@@ -230,30 +225,29 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const runOnce = async (runId: string, opts: { signal?: AbortSignal } = {}): Promise<RunOutcome> => {
     const run = await claim(runId);
     if (!run) return { status: 'not_claimed', error: null };
-    const controller = new AbortController();
-    const onOuterAbort = () => controller.abort(new RunStopped('shutdown'));
-    opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    const heartbeat = setInterval(() => {
-      const at = clock();
-      runs
-        .heartbeat(runId, owner, at.toISOString(), new Date(at.getTime() + leaseMs).toISOString())
-        .then(async (ok) => {
-          if (ok || controller.signal.aborted) return;
-          const current = await runs.get(runId);
-          controller.abort(new RunStopped(current?.status === 'cancelled' ? 'cancelled' : 'lease_lost'));
-        })
-        .catch((err: unknown) => deps.log.warn({ err, run_id: runId }, 'heartbeat failed'));
-    }, heartbeatMs);
-    const done = executeRun(runner, run, owner, controller.signal);
-    local.set(run.collection_id, { runId, controller, done });
+    // Planning and the run's own unit are watched like unit jobs: no progress for UNIT_STALL_SECONDS stops them.
+    const lease = holdLease(
+      {
+        renew: (at, until) => runs.heartbeat(runId, owner, at.toISOString(), until.toISOString()),
+        wasCancelled: async () => (await runs.get(runId))?.status === 'cancelled',
+      },
+      { clock, leaseMs, heartbeatMs, stallMs },
+      {
+        outer: opts.signal,
+        log: deps.log,
+        context: { run_id: runId, attempt: run.attempt },
+        onStall: () => deps.metrics?.unitStalled(run.collection_id),
+      },
+    );
+    const done = executeRun(runner, run, owner, lease);
+    local.set(run.collection_id, { runId, lease, done });
     try {
       const outcome = await done;
       if (outcome.status !== 'fanned_out') deps.metrics?.runFinished(run.collection_id, outcome.status);
       if (outcome.status === 'interrupted') await runs.releaseLease(runId, owner, now());
       return outcome;
     } finally {
-      clearInterval(heartbeat);
-      opts.signal?.removeEventListener('abort', onOuterAbort);
+      lease.end();
       if (local.get(run.collection_id)?.runId === runId) local.delete(run.collection_id);
     }
   };
@@ -262,7 +256,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const stopped = await cancelRuns(deps.db, collectionId, now());
     const mine = local.get(collectionId);
     if (mine) {
-      mine.controller.abort(new RunStopped('cancelled'));
+      mine.lease.stop('cancelled');
       await mine.done.catch(() => undefined);
     }
     await units.stopRuns(stopped, 'cancelled');
@@ -285,7 +279,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     owner,
     leaseMs,
     heartbeatMs,
-    stallMs: (deps.config.sync.unitStallSeconds ?? 300) * 1000,
+    stallMs,
     isDeadOwner,
     ownerPrefix: samePidNamespacePrefix(identity),
     metrics: deps.metrics,
@@ -396,7 +390,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const orphaned = prefix ? (await runs.runningOwnedBy(prefix)).filter((r) => isDeadOwner(r.lease_owner)) : [];
       const ids = [...new Set([...orphaned, ...rows].map((r) => r.id))].slice(0, Math.max(limit, orphaned.length));
       const exportIds = exporter ? (await exporter.claimable(limit)).map(exportJobId) : [];
-      return [...ids, ...(runner.units ? await units.claimable(limit) : []), ...exportIds];
+      return [...ids, ...(await units.claimable(limit)), ...exportIds];
     },
     startBackground() {
       if (working) return;
@@ -417,7 +411,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     async stop() {
       scheduler.stop();
       const stopping = queue.stop();
-      for (const entry of local.values()) entry.controller.abort(new RunStopped('shutdown'));
+      for (const entry of local.values()) entry.lease.stop('shutdown');
       await Promise.all([...local.values()].map((e) => e.done.catch(() => undefined)));
       await units.stopAll();
       await exporter?.stopAll();

@@ -1,0 +1,90 @@
+// The lease a process holds on what it executes (a run, or one unit of a fanned-out run): one heartbeat loop that
+// renews it and one progress watchdog that stops work making no progress. The claim and every fenced write stay
+// compare-and-swaps in the store (store/runs.ts, store/unit-jobs.ts): a lease that lapsed makes them fail.
+import type { Logger } from '../connectors/types.ts';
+
+/** Reasons the signal of leased work is aborted with. */
+export class RunStopped extends Error {
+  constructor(readonly why: 'cancelled' | 'shutdown' | 'lease_lost' | 'stalled') {
+    super(`run stopped: ${why}`);
+    this.name = 'RunStopped';
+  }
+}
+
+/** After this many attempts stopped for lack of progress, the work fails (a unit: its custodian reported failed). */
+export const MAX_STALLED_ATTEMPTS = 3;
+
+export interface LeasedRow {
+  /** Renews the lease until `until` and records the last progress; false when the caller no longer holds it. */
+  renew(now: Date, until: Date, lastProgress: Date): Promise<boolean>;
+  /** After a refused renewal: whether the leased work was cancelled (else the lease was lost). */
+  wasCancelled(): Promise<boolean>;
+}
+
+export interface LeaseTiming {
+  clock: () => Date;
+  leaseMs: number;
+  heartbeatMs: number;
+  /** UNIT_STALL_SECONDS in ms: leased work without progress this long is stopped with RunStopped('stalled'). */
+  stallMs: number;
+}
+
+export interface HeldLease {
+  /** Aborted with a RunStopped when the work must stop (cancel, shutdown, lost lease, no progress). */
+  signal: AbortSignal;
+  /** Progress (a provider answer, an item, a checkpoint): what keeps the work alive, not the heartbeat. */
+  onProgress(): void;
+  stop(why: RunStopped['why']): void;
+  /** Ends the heartbeat and the watchdog. */
+  end(): void;
+}
+
+/**
+ * Keeps a claimed lease alive until `end()`: renews it every heartbeatMs and aborts the work's signal when a
+ * renewal is refused (cancelled, or taken over after it lapsed), when `outer` aborts (shutdown), or when no
+ * progress was reported for stallMs (a provider that stopped answering still lets the heartbeat through).
+ */
+export function holdLease(
+  row: LeasedRow,
+  t: LeaseTiming,
+  opts: { outer?: AbortSignal; log: Logger; context: Record<string, unknown>; onStall?(): void },
+): HeldLease {
+  const controller = new AbortController();
+  const stop = (why: RunStopped['why']) => {
+    if (!controller.signal.aborted) controller.abort(new RunStopped(why));
+  };
+  const onOuterAbort = () => stop('shutdown');
+  opts.outer?.addEventListener('abort', onOuterAbort, { once: true });
+  let lastProgress = t.clock().getTime();
+  const watchdog = setInterval(
+    () => {
+      if (controller.signal.aborted || t.clock().getTime() - lastProgress < t.stallMs) return;
+      opts.onStall?.();
+      opts.log.warn({ ...opts.context, stall_seconds: t.stallMs / 1000 }, 'no progress; stopped to be retried');
+      stop('stalled');
+    },
+    Math.max(20, Math.min(t.heartbeatMs, t.stallMs / 4)),
+  );
+  const heartbeat = setInterval(() => {
+    const now = t.clock();
+    row
+      .renew(now, new Date(now.getTime() + t.leaseMs), new Date(lastProgress))
+      .then(async (ok) => {
+        if (ok || controller.signal.aborted) return;
+        stop((await row.wasCancelled()) ? 'cancelled' : 'lease_lost');
+      })
+      .catch((err: unknown) => opts.log.warn({ err, ...opts.context }, 'heartbeat failed'));
+  }, t.heartbeatMs);
+  return {
+    signal: controller.signal,
+    onProgress: () => {
+      lastProgress = t.clock().getTime();
+    },
+    stop,
+    end() {
+      clearInterval(heartbeat);
+      clearInterval(watchdog);
+      opts.outer?.removeEventListener('abort', onOuterAbort);
+    },
+  };
+}
