@@ -230,6 +230,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       {
         renew: (at, until) => runs.heartbeat(runId, owner, at.toISOString(), until.toISOString()),
         wasCancelled: async () => (await runs.get(runId))?.status === 'cancelled',
+        release: (at) => runs.releaseLease(runId, owner, at.toISOString()),
       },
       { clock, leaseMs, heartbeatMs, stallMs },
       {
@@ -244,10 +245,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     try {
       const outcome = await done;
       if (outcome.status !== 'fanned_out') deps.metrics?.runFinished(run.collection_id, outcome.status);
-      if (outcome.status === 'interrupted') await runs.releaseLease(runId, owner, now());
+      await lease.end({ release: outcome.status === 'interrupted' });
       return outcome;
     } finally {
-      lease.end();
+      await lease.end();
       if (local.get(run.collection_id)?.runId === runId) local.delete(run.collection_id);
     }
   };
@@ -304,7 +305,6 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     enqueue,
     reconcile,
     clock,
-    tickMs: deps.tuning?.schedulerTickMs,
     log: deps.log,
   });
 
@@ -409,7 +409,6 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       );
     },
     async stop() {
-      scheduler.stop();
       const stopping = queue.stop();
       for (const entry of local.values()) entry.lease.stop('shutdown');
       await Promise.all([...local.values()].map((e) => e.done.catch(() => undefined)));

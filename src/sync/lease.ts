@@ -19,6 +19,8 @@ export interface LeasedRow {
   renew(now: Date, until: Date, lastProgress: Date): Promise<boolean>;
   /** After a refused renewal: whether the leased work was cancelled (else the lease was lost). */
   wasCancelled(): Promise<boolean>;
+  /** Lets another process take the work over at once (it stopped without finishing: shutdown, no progress). */
+  release(now: Date): Promise<void>;
 }
 
 export interface LeaseTiming {
@@ -35,8 +37,11 @@ export interface HeldLease {
   /** Progress (a provider answer, an item, a checkpoint): what keeps the work alive, not the heartbeat. */
   onProgress(): void;
   stop(why: RunStopped['why']): void;
-  /** Ends the heartbeat and the watchdog. */
-  end(): void;
+  /**
+   * Ends the heartbeat and the watchdog and waits for a renewal in flight; then, with `release`, lets another
+   * process take the work over at once (a late renewal can no longer extend the lease after that).
+   */
+  end(opts?: { release: boolean }): Promise<void>;
 }
 
 /**
@@ -65,9 +70,10 @@ export function holdLease(
     },
     Math.max(20, Math.min(t.heartbeatMs, t.stallMs / 4)),
   );
+  let inflight: Promise<unknown> = Promise.resolve();
   const heartbeat = setInterval(() => {
     const now = t.clock();
-    row
+    inflight = row
       .renew(now, new Date(now.getTime() + t.leaseMs), new Date(lastProgress))
       .then(async (ok) => {
         if (ok || controller.signal.aborted) return;
@@ -81,10 +87,12 @@ export function holdLease(
       lastProgress = t.clock().getTime();
     },
     stop,
-    end() {
+    async end(o) {
       clearInterval(heartbeat);
       clearInterval(watchdog);
       opts.outer?.removeEventListener('abort', onOuterAbort);
+      await inflight;
+      if (o?.release) await row.release(t.clock());
     },
   };
 }

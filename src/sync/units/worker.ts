@@ -70,6 +70,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
             lastProgress.toISOString(),
           ),
         wasCancelled: async () => (await jobs.get(runId, unitKey))?.status === 'cancelled',
+        release: (now) => jobs.releaseLease(runId, unitKey, deps.owner, now.toISOString()),
       },
       { clock, leaseMs: deps.leaseMs, heartbeatMs: deps.heartbeatMs, stallMs: deps.stallMs },
       {
@@ -84,7 +85,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
     local.set(id, { runId, lease, done });
     try {
       const outcome = await done;
-      if (outcome.status === 'interrupted') await jobs.releaseLease(runId, unitKey, deps.owner, clock().toISOString());
+      await lease.end({ release: outcome.status === 'interrupted' });
       const ran = outcome.status === 'done' || outcome.status === 'failed' ? outcome.ran : undefined;
       if (ran) {
         deps.metrics?.runFinished(current.collection_id, ran);
@@ -97,7 +98,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       }
       return outcome;
     } finally {
-      lease.end();
+      await lease.end();
       local.delete(id);
     }
   };
