@@ -29,6 +29,7 @@ import { holdLease, type HeldLease } from './lease.ts';
 import { DEFAULT_RUN_BACKOFF, type RunBackoff } from '../domain/run-outcome.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { cancelRuns, queueRun, startRun } from './queueing.ts';
+import { startRefusal } from './readiness.ts';
 
 export interface SyncEngineDeps {
   db: Database;
@@ -176,15 +177,14 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     if (active) return { run: active, created: false };
     const event: SyncEvent = trigger === 'schedule' ? 'schedule' : trigger === 'retry' ? 'retry' : 'queue';
     const from = c.sync_status as SyncStatus;
-    const to = nextStatus(from, event);
-    if (!to) throw conflict('status', `cannot queue a run while the collection is "${from}".`);
+    if (!nextStatus(from, event)) throw conflict('status', `cannot queue a run while the collection is "${from}".`);
     // A retry resumes from the failed run's last checkpoint (its fingerprint guards against changed filters), but
     // only when that run is the latest: marks of a run older than a later success would misjudge deletions.
     const latest = trigger === 'retry' ? await runs.latest(collectionId) : undefined;
     // A targeted run's checkpoint covers only its custodians: a full retry never resumes from it.
     const previous = latest?.status === 'failed' && latest.scope === null ? latest : undefined;
     // One transaction: a crash can never leave the status promising a run that was not inserted.
-    const result = await queueRun(deps.db, c, { from, to }, { trigger, scope, previous, at: now() });
+    const result = await queueRun(deps.db, c, { from, event }, { trigger, scope, previous, at: now() });
     await runQueued(result.run.id);
     return result;
   };
@@ -353,14 +353,24 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     enqueue,
     queueTargeted,
     async queue(collectionId) {
-      await enqueue(collectionId, 'start');
+      const active = await runs.active(collectionId);
+      const follows = active !== undefined && (active.status === 'running' || active.scope !== null);
+      if (!follows || !(await collections.requestRerun(collectionId, now()))) await enqueue(collectionId, 'start');
+    },
+    async requestStart(collectionId) {
+      const c = await collections.getById(collectionId);
+      if (!c) throw notFound('Collection');
+      const refusal = await startRefusal(deps, c, deps.connectors.get(c.type));
+      if (refusal) throw conflict(refusal.code, refusal.message);
+      const { runId, created } = await engine.start(collectionId);
+      return { runId, created, syncStatus: (await collections.getById(collectionId))?.sync_status ?? 'syncing' };
     },
     async start(collectionId) {
       const c = await collections.getById(collectionId);
       if (!c) throw notFound('Collection');
       const active = await runs.active(collectionId);
       if (active) {
-        if (c.sync_status === 'pending') await collections.transition(collectionId, 'pending', 'syncing');
+        if (c.sync_status === 'pending') await collections.transition(collectionId, 'start', { from: 'pending' });
         await runQueued(active.id);
         return { runId: active.id, created: false };
       }

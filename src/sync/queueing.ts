@@ -2,7 +2,7 @@
 // never leaves a status promising a run that does not exist (or a run nobody's status mentions). The engine
 // (engine.ts) decides when to make them and hands the runs to the job queue afterwards.
 import { conflict, notFound } from '../domain/errors.ts';
-import { nextStatus, type SyncStatus } from '../domain/sync-state.ts';
+import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
 import type { CollectionRow } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
 import { withTransaction } from '../store/repos.ts';
@@ -18,19 +18,20 @@ class AlreadyQueued extends Error {
 }
 
 /**
- * Moves the collection from `from` to `to` and inserts a queued run; `previous`: the failed run a retry resumes
+ * Applies `move.event` to the collection (from the status it was read in) and inserts a queued run; `previous`: the failed run a retry resumes
  * from. When another process queued first, its run is returned (`created: false`) and the status is left alone.
  */
 export async function queueRun(
   db: Database,
   c: Pick<CollectionRow, 'id' | 'account_id'>,
-  move: { from: SyncStatus; to: SyncStatus },
+  move: { from: SyncStatus; event: SyncEvent },
   run: { trigger: RunTrigger; scope: string[] | null; previous?: RunRow; at: string },
 ): Promise<{ run: RunRow; created: boolean }> {
   const { previous } = run;
   return withTransaction(db, async (tx) => {
     if (!(await tx.collections.lockLive(c.id))) throw notFound('Collection');
-    if (move.from !== move.to && !(await tx.collections.transition(c.id, move.from, move.to))) {
+    const stays = nextStatus(move.from, move.event) === move.from;
+    if (!stays && !(await tx.collections.transition(c.id, move.event, { from: move.from }))) {
       throw conflict('concurrent_change', 'the collection changed while the run was being queued; try again.');
     }
     const queued = await tx.runs.insertQueued({
@@ -63,13 +64,17 @@ export async function startRun(
     if (!(await txCollections.lockLive(c.id))) throw notFound('Collection');
     let from = c.sync_status as SyncStatus;
     // Filters saved without sync_status=pending leave the collection `created`: start queues, then starts.
-    if (from === 'created' && c.sync_filters !== null && (await txCollections.transition(c.id, 'created', 'pending')))
+    if (
+      from === 'created' &&
+      c.sync_filters !== null &&
+      (await txCollections.transition(c.id, 'queue', { from: 'created' }))
+    )
       from = 'pending';
     // `syncing` without an active run is left over from a cancelled run: starting again repairs it.
     if (from !== 'syncing' && !nextStatus(from, 'start'))
       throw conflict('status', `cannot start a collection that is "${from}".`);
     const queued = await tx.runs.insertQueued({ collectionId: c.id, accountId: c.account_id, trigger: 'start', at });
-    if (queued.created && from !== 'syncing') await txCollections.transition(c.id, from, 'syncing');
+    if (queued.created && from !== 'syncing') await txCollections.transition(c.id, 'start', { from });
     return queued;
   });
 }
@@ -86,9 +91,8 @@ export async function cancelRuns(db: Database, collectionId: string, at: string)
     if (cancelled.length > 0) {
       const txCollections = tx.collections;
       const reason = 'the sync was cancelled; start it again';
-      // A queued run leaves `pending` behind, which the scheduler's repair would queue again.
-      if (!(await txCollections.transition(collectionId, 'syncing', 'error', reason)))
-        await txCollections.transition(collectionId, 'pending', 'error', reason);
+      // From `syncing`, or `pending` a queued run leaves behind (which the scheduler's repair would queue again).
+      await txCollections.transition(collectionId, 'cancel', { reason });
       // A follow-up asked for during the cancelled run is cancelled with it. After the move, which holds the row:
       // a PATCH racing this cancel either set its request before (taken here) or finds the collection in `error`.
       await txCollections.takeRerunRequest(collectionId);

@@ -53,8 +53,7 @@ async function failStuck(deps: ReconcileDeps, collectionId: string): Promise<boo
   const giveUp = backoff.giveUp;
   const now = deps.clock();
   const reason = giveUp ? `gave up after ${failures} failed runs in a row: ${STUCK_REASON}` : STUCK_REASON;
-  return new CollectionRepo(deps.db).failWithoutRun(collectionId, {
-    sync_status: giveUp ? 'error' : 'failed',
+  return new CollectionRepo(deps.db).failWithoutRun(collectionId, giveUp ? 'error' : 'fail', {
     status_reason: reason,
     next_sync_at: backoff.giveUp ? null : new Date(now.getTime() + backoff.waitMs).toISOString(),
     updated_at: now.toISOString(),

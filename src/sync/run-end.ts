@@ -83,12 +83,9 @@ export async function finishSucceeded(
   if (!(await tx.runs.finish(run.id, owner, r.outcome, at, null))) return false;
   if (r.cursors) await tx.cursors.put(collection.id, r.cursors, r.fingerprint, at);
   const collections = tx.collections;
-  await collections.transition(
-    collection.id,
-    'syncing',
-    'synced',
-    r.outcome === 'succeeded' ? null : incompleteReason(collection.id, run.id, r.failed),
-  );
+  await collections.transition(collection.id, 'complete', {
+    reason: r.outcome === 'succeeded' ? null : incompleteReason(collection.id, run.id, r.failed),
+  });
   if (!targeted) {
     await collections.update(collection.id, {
       next_sync_at: rerun
@@ -106,7 +103,8 @@ export async function finishSucceeded(
  * process stops first). After `error` the request is dropped: a person must act before a run can succeed.
  */
 async function followUp(collections: CollectionRepo, id: string, ended: 'synced' | 'failed' | 'error'): Promise<void> {
-  if ((await collections.takeRerunRequest(id)) && ended !== 'error') await collections.transition(id, ended, 'pending');
+  if ((await collections.takeRerunRequest(id)) && ended !== 'error')
+    await collections.transition(id, 'queue', { from: ended });
 }
 
 /** After a success committed: content no hold keeps any more is purged. */
@@ -175,10 +173,9 @@ export async function moveCollection(
 ) {
   let from = c.sync_status as SyncStatus;
   // A run that ends must leave `syncing`; pass through it when the collection is still `pending`.
-  if (event !== 'start' && from === 'pending' && (await collections.transition(c.id, 'pending', 'syncing')))
+  if (event !== 'start' && from === 'pending' && (await collections.transition(c.id, 'start', { from: 'pending' })))
     from = 'syncing';
-  const to = nextStatus(from, event);
-  if (to) await collections.transition(c.id, from, to, reason);
+  if (nextStatus(from, event)) await collections.transition(c.id, event, { from, reason });
 }
 
 export function needsUserAction(err: unknown): boolean {
