@@ -2,8 +2,7 @@ import type { BlobStore } from '../blobs/types.ts';
 import type { DocumentReader } from '../search/index.ts';
 import type { Config } from '../config.ts';
 import type { Connector, Logger } from '../connectors/types.ts';
-import { AppError, conflict, notFound } from '../domain/errors.ts';
-import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
+import { conflict, notFound } from '../domain/errors.ts';
 import { CollectionRepo } from '../store/collections.ts';
 import { HoldRepo } from '../store/holds.ts';
 import type { Database } from '../store/db.ts';
@@ -28,7 +27,7 @@ import { executeRun, type RunOutcome } from './runner.ts';
 import { holdLease, type HeldLease } from './lease.ts';
 import { DEFAULT_RUN_BACKOFF, type RunBackoff } from '../domain/run-outcome.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
-import { cancelRuns, queueRun, startRun } from './queueing.ts';
+import { cancelRuns, createEnqueue, startRun } from './queueing.ts';
 import { startRefusal } from './readiness.ts';
 
 export interface SyncEngineDeps {
@@ -170,49 +169,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   /** An owner in this PID namespace whose process is gone: its runs can be resumed without waiting for the lease. */
   const isDeadOwner = (leaseOwner: string | null): boolean => deadOwnerOf(leaseOwner, identity, owner);
 
-  const enqueue = async (collectionId: string, trigger: RunTrigger, scope: string[] | null = null) => {
-    const c = await collections.getById(collectionId);
-    if (!c) throw notFound('Collection');
-    const active = await runs.active(collectionId);
-    if (active) return { run: active, created: false };
-    const event: SyncEvent = trigger === 'schedule' ? 'schedule' : trigger === 'retry' ? 'retry' : 'queue';
-    const from = c.sync_status as SyncStatus;
-    if (!nextStatus(from, event)) throw conflict('status', `cannot queue a run while the collection is "${from}".`);
-    // A retry resumes from the failed run's last checkpoint (its fingerprint guards against changed filters), but
-    // only when that run is the latest: marks of a run older than a later success would misjudge deletions.
-    const latest = trigger === 'retry' ? await runs.latest(collectionId) : undefined;
-    // A targeted run's checkpoint covers only its custodians: a full retry never resumes from it.
-    const previous = latest?.status === 'failed' && latest.scope === null ? latest : undefined;
-    // One transaction: a crash can never leave the status promising a run that was not inserted.
-    const result = await queueRun(deps.db, c, { from, event }, { trigger, scope, previous, at: now() });
-    await runQueued(result.run.id);
-    return result;
-  };
-
-  /**
-   * Targeted work (sync/provider-events.ts TargetedWork): a run limited to some custodians, for collections that
-   * re-sync on their own (auto, arch) and are in a state a run may be queued from. A queued event run not yet
-   * claimed is widened instead; any other active run makes it `busy` (the marks wait for it to end).
-   */
-  const queueTargeted = async (collectionId: string, custodians: string[]): Promise<'queued' | 'busy' | 'dropped'> => {
-    const c = await collections.getById(collectionId);
-    if (!c || (c.type_sync !== 'auto' && c.type_sync !== 'arch') || c.sync_filters === null) return 'dropped';
-    if (c.sync_status === 'error' || c.sync_status === 'created') return 'dropped';
-    const active = await runs.active(collectionId);
-    if (active) {
-      if (active.status !== 'queued' || active.trigger !== 'event') return 'busy';
-      const scope = [...new Set([...(JSON.parse(active.scope ?? '[]') as string[]), ...custodians])].sort();
-      return (await runs.widenQueuedScope(active.id, scope)) ? 'queued' : 'busy';
-    }
-    if (c.sync_status !== 'synced' && c.sync_status !== 'failed') return 'busy';
-    try {
-      const { created } = await enqueue(collectionId, 'event', [...custodians].sort());
-      return created ? 'queued' : 'busy';
-    } catch (err) {
-      if (err instanceof AppError && (err.status === 409 || err.status === 404)) return 'busy';
-      throw err;
-    }
-  };
+  const { enqueue, queueTargeted } = createEnqueue({ db: deps.db, now, runQueued });
 
   const claim = async (runId: string): Promise<RunRow | undefined> => {
     const row = await runs.get(runId);

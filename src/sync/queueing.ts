@@ -1,12 +1,12 @@
 // The state moves that promise or withdraw a run: each is one transaction with the run rows it concerns, so a crash
 // never leaves a status promising a run that does not exist (or a run nobody's status mentions). The engine
 // (engine.ts) decides when to make them and hands the runs to the job queue afterwards.
-import { conflict, notFound } from '../domain/errors.ts';
+import { AppError, conflict, notFound } from '../domain/errors.ts';
 import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
-import type { CollectionRow } from '../store/collections.ts';
+import { CollectionRepo, type CollectionRow } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
 import { withTransaction } from '../store/repos.ts';
-import type { RunRow, RunTrigger } from '../store/runs.ts';
+import { RunRepo, type RunRow, type RunTrigger } from '../store/runs.ts';
 import { UnitJobRepo } from '../store/unit-jobs.ts';
 import { markNotReached } from './reconciliation.ts';
 
@@ -99,4 +99,59 @@ export async function cancelRuns(db: Database, collectionId: string, at: string)
     }
     return cancelled.map((r) => r.id);
   });
+}
+
+/**
+ * Queueing a run for a collection (the engine's enqueue) and targeted work for provider events; `runQueued` hands
+ * the new run to the job queue after its transaction committed.
+ */
+export function createEnqueue(deps: { db: Database; now: () => string; runQueued(id: string): Promise<unknown> }) {
+  const collections = new CollectionRepo(deps.db);
+  const runs = new RunRepo(deps.db);
+  const { now, runQueued } = deps;
+  const enqueue = async (collectionId: string, trigger: RunTrigger, scope: string[] | null = null) => {
+    const c = await collections.getById(collectionId);
+    if (!c) throw notFound('Collection');
+    const active = await runs.active(collectionId);
+    if (active) return { run: active, created: false };
+    const event: SyncEvent = trigger === 'schedule' ? 'schedule' : trigger === 'retry' ? 'retry' : 'queue';
+    const from = c.sync_status as SyncStatus;
+    if (!nextStatus(from, event)) throw conflict('status', `cannot queue a run while the collection is "${from}".`);
+    // A retry resumes from the failed run's last checkpoint (its fingerprint guards against changed filters), but
+    // only when that run is the latest: marks of a run older than a later success would misjudge deletions.
+    const latest = trigger === 'retry' ? await runs.latest(collectionId) : undefined;
+    // A targeted run's checkpoint covers only its custodians: a full retry never resumes from it.
+    const previous = latest?.status === 'failed' && latest.scope === null ? latest : undefined;
+    // One transaction: a crash can never leave the status promising a run that was not inserted.
+    const result = await queueRun(deps.db, c, { from, event }, { trigger, scope, previous, at: now() });
+    await runQueued(result.run.id);
+    return result;
+  };
+
+  /**
+   * Targeted work (sync/provider-events.ts TargetedWork): a run limited to some custodians, for collections that
+   * re-sync on their own (auto, arch) and are in a state a run may be queued from. A queued event run not yet
+   * claimed is widened instead; any other active run makes it `busy` (the marks wait for it to end).
+   */
+  const queueTargeted = async (collectionId: string, custodians: string[]): Promise<'queued' | 'busy' | 'dropped'> => {
+    const c = await collections.getById(collectionId);
+    if (!c || (c.type_sync !== 'auto' && c.type_sync !== 'arch') || c.sync_filters === null) return 'dropped';
+    if (c.sync_status === 'error' || c.sync_status === 'created') return 'dropped';
+    const active = await runs.active(collectionId);
+    if (active) {
+      if (active.status !== 'queued' || active.trigger !== 'event') return 'busy';
+      const scope = [...new Set([...(JSON.parse(active.scope ?? '[]') as string[]), ...custodians])].sort();
+      return (await runs.widenQueuedScope(active.id, scope)) ? 'queued' : 'busy';
+    }
+    if (c.sync_status !== 'synced' && c.sync_status !== 'failed') return 'busy';
+    try {
+      const { created } = await enqueue(collectionId, 'event', [...custodians].sort());
+      return created ? 'queued' : 'busy';
+    } catch (err) {
+      if (err instanceof AppError && (err.status === 409 || err.status === 404)) return 'busy';
+      throw err;
+    }
+  };
+
+  return { enqueue, queueTargeted };
 }
