@@ -10,6 +10,22 @@ import { RunRepo, type RunRow, type RunTrigger } from '../store/runs.ts';
 import { UnitJobRepo } from '../store/unit-jobs.ts';
 import { markNotReached } from './reconciliation.ts';
 
+/** Why a run cannot be queued: the collection is gone, its status does not allow it, or it changed meanwhile. */
+export class QueueRefused extends Error {
+  constructor(
+    readonly why: 'gone' | 'status' | 'concurrent_change',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'QueueRefused';
+  }
+
+  /** As the API's error catalogue answers it: 404, or 409 with the cause's code. */
+  toAppError(): AppError {
+    return this.why === 'gone' ? notFound('Collection') : conflict(this.why, this.message);
+  }
+}
+
 /** Rolls back a status change when another process queued the collection's run first. */
 class AlreadyQueued extends Error {
   constructor(readonly run: RunRow) {
@@ -29,10 +45,10 @@ export async function queueRun(
 ): Promise<{ run: RunRow; created: boolean }> {
   const { previous } = run;
   return withTransaction(db, async (tx) => {
-    if (!(await tx.collections.lockLive(c.id))) throw notFound('Collection');
+    if (!(await tx.collections.lockLive(c.id))) throw new QueueRefused('gone', 'Collection not found.');
     const stays = nextStatus(move.from, move.event) === move.from;
     if (!stays && !(await tx.collections.transition(c.id, move.event, { from: move.from }))) {
-      throw conflict('concurrent_change', 'the collection changed while the run was being queued; try again.');
+      throw new QueueRefused('concurrent_change', 'the collection changed while the run was being queued; try again.');
     }
     const queued = await tx.runs.insertQueued({
       collectionId: c.id,
@@ -109,14 +125,16 @@ export function createEnqueue(deps: { db: Database; now: () => string; runQueued
   const collections = new CollectionRepo(deps.db);
   const runs = new RunRepo(deps.db);
   const { now, runQueued } = deps;
-  const enqueue = async (collectionId: string, trigger: RunTrigger, scope: string[] | null = null) => {
+  /** Throws QueueRefused when the run cannot be queued. */
+  const tryEnqueue = async (collectionId: string, trigger: RunTrigger, scope: string[] | null = null) => {
     const c = await collections.getById(collectionId);
-    if (!c) throw notFound('Collection');
+    if (!c) throw new QueueRefused('gone', 'Collection not found.');
     const active = await runs.active(collectionId);
     if (active) return { run: active, created: false };
     const event: SyncEvent = trigger === 'schedule' ? 'schedule' : trigger === 'retry' ? 'retry' : 'queue';
     const from = c.sync_status as SyncStatus;
-    if (!nextStatus(from, event)) throw conflict('status', `cannot queue a run while the collection is "${from}".`);
+    if (!nextStatus(from, event))
+      throw new QueueRefused('status', `cannot queue a run while the collection is "${from}".`);
     // A retry resumes from the failed run's last checkpoint (its fingerprint guards against changed filters), but
     // only when that run is the latest: marks of a run older than a later success would misjudge deletions.
     const latest = trigger === 'retry' ? await runs.latest(collectionId) : undefined;
@@ -145,13 +163,20 @@ export function createEnqueue(deps: { db: Database; now: () => string; runQueued
     }
     if (c.sync_status !== 'synced' && c.sync_status !== 'failed') return 'busy';
     try {
-      const { created } = await enqueue(collectionId, 'event', [...custodians].sort());
+      const { created } = await tryEnqueue(collectionId, 'event', [...custodians].sort());
       return created ? 'queued' : 'busy';
     } catch (err) {
-      if (err instanceof AppError && (err.status === 409 || err.status === 404)) return 'busy';
+      // the collection changed or went since it was read: the marks wait for the next run
+      if (err instanceof QueueRefused) return 'busy';
       throw err;
     }
   };
+
+  /** The same, with a refusal as the API answers it (404, 409). */
+  const enqueue = (collectionId: string, trigger: RunTrigger, scope: string[] | null = null) =>
+    tryEnqueue(collectionId, trigger, scope).catch((err: unknown) => {
+      throw err instanceof QueueRefused ? err.toAppError() : err;
+    });
 
   return { enqueue, queueTargeted };
 }
