@@ -4,7 +4,7 @@
  * the tally, asks here, and writes what it is told.
  */
 
-/** Backoff of a collection whose runs fail: waits double from `baseMs` up to `maxMs`; `maxFailures` in a row give up. */
+/** Backoff of a collection whose runs fail: waits double from `baseMs` up to `maxMs`; `maxFailures` give up. */
 export interface RunBackoff {
   /** Wait before the first automatic retry of a failed collection; doubles each time. */
   baseMs: number;

@@ -34,8 +34,9 @@ class AlreadyQueued extends Error {
 }
 
 /**
- * Applies `move.event` to the collection (from the status it was read in) and inserts a queued run; `previous`: the failed run a retry resumes
- * from. When another process queued first, its run is returned (`created: false`) and the status is left alone.
+ * Applies `move.event` to the collection (from the status it was read in) and inserts a queued run; `previous`:
+ * the failed run a retry resumes from. When another process queued first, its run is returned (`created: false`)
+ * and the status is left alone.
  */
 export async function queueRun(
   db: Database,
