@@ -24,7 +24,7 @@ import { reconcileStuckCollections } from './reconcile.ts';
 import type { ProviderSessions } from './provider-session.ts';
 import type { Metrics } from '../metrics.ts';
 import { executeRun, type RunOutcome } from './runner.ts';
-import { holdLease, type HeldLease } from './lease.ts';
+import { claimLease, holdLease, type HeldLease } from './lease.ts';
 import { DEFAULT_RUN_BACKOFF, type RunBackoff } from '../domain/run-outcome.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { cancelRuns, createEnqueue, startRun } from './queueing.ts';
@@ -171,13 +171,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
   const { enqueue, queueTargeted } = createEnqueue({ db: deps.db, now, runQueued });
 
-  const claim = async (runId: string): Promise<RunRow | undefined> => {
-    const row = await runs.get(runId);
-    if (!row || (row.status !== 'queued' && row.status !== 'running')) return undefined;
-    const dead = row.status === 'running' && isDeadOwner(row.lease_owner) ? row.lease_owner! : undefined;
-    const at = clock();
-    return runs.claim(runId, owner, at.toISOString(), new Date(at.getTime() + leaseMs).toISOString(), dead);
-  };
+  const claim = async (runId: string): Promise<RunRow | undefined> =>
+    claimLease(await runs.get(runId), (at, until, dead) => runs.claim(runId, owner, at, until, dead), {
+      clock,
+      leaseMs,
+      isDeadOwner,
+    });
 
   const runOnce = async (runId: string, opts: { signal?: AbortSignal } = {}): Promise<RunOutcome> => {
     const run = await claim(runId);

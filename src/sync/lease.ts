@@ -14,6 +14,22 @@ export class RunStopped extends Error {
 /** After this many attempts stopped for lack of progress, the work fails (a unit: its custodian reported failed). */
 export const MAX_STALLED_ATTEMPTS = 3;
 
+/**
+ * Claims leased work as it was read (`current`): queued, or running under a lease that lapsed or whose owner is a
+ * dead process of this host (taken at once). The store's compare-and-swap (`claim`) decides; undefined when the
+ * work ended, or another process holds it.
+ */
+export async function claimLease<T>(
+  current: { status: string; lease_owner: string | null } | undefined,
+  claim: (now: string, leaseUntil: string, deadOwner?: string) => Promise<T | undefined>,
+  t: Pick<LeaseTiming, 'clock' | 'leaseMs'> & { isDeadOwner(owner: string | null): boolean },
+): Promise<T | undefined> {
+  if (!current || (current.status !== 'queued' && current.status !== 'running')) return undefined;
+  const dead = current.status === 'running' && t.isDeadOwner(current.lease_owner) ? current.lease_owner! : undefined;
+  const at = t.clock();
+  return claim(at.toISOString(), new Date(at.getTime() + t.leaseMs).toISOString(), dead);
+}
+
 export interface LeasedRow {
   /** Renews the lease until `until` and records the last progress; false when the caller no longer holds it. */
   renew(now: Date, until: Date, lastProgress: Date): Promise<boolean>;

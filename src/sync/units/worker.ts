@@ -5,7 +5,7 @@ import { CollectionRepo } from '../../store/collections.ts';
 import { RunRepo } from '../../store/runs.ts';
 import { UnitJobRepo } from '../../store/unit-jobs.ts';
 import { unitJobId } from '../jobs/registry.ts';
-import { holdLease, type HeldLease } from '../lease.ts';
+import { claimLease, holdLease, type HeldLease } from '../lease.ts';
 import { afterSuccess } from '../run-end.ts';
 import type { RunnerDeps } from './context.ts';
 import { executeUnit, type UnitOutcome } from './execute.ts';
@@ -43,19 +43,12 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
   const local = new Map<string, { runId: string; lease: HeldLease; done: Promise<unknown> }>();
 
   const run: UnitWorker['run'] = async (runId, unitKey, signal) => {
-    const row = await jobs.get(runId, unitKey);
     const current = await runs.get(runId);
-    if (!row || !current || current.status !== 'running' || (row.status !== 'queued' && row.status !== 'running'))
-      return { status: 'not_claimed' };
-    const dead = row.status === 'running' && deps.isDeadOwner(row.lease_owner) ? row.lease_owner! : undefined;
-    const at = clock();
-    const job = await jobs.claim(
-      runId,
-      unitKey,
-      deps.owner,
-      at.toISOString(),
-      new Date(at.getTime() + deps.leaseMs).toISOString(),
-      dead,
+    if (!current || current.status !== 'running') return { status: 'not_claimed' };
+    const job = await claimLease(
+      await jobs.get(runId, unitKey),
+      (at, until, dead) => jobs.claim(runId, unitKey, deps.owner, at, until, dead),
+      { clock, leaseMs: deps.leaseMs, isDeadOwner: deps.isDeadOwner },
     );
     if (!job) return { status: 'not_claimed' };
     const lease = holdLease(
