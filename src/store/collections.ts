@@ -8,7 +8,7 @@ import { keysetPage } from './paging.ts';
 import type { CoreTables } from './schema.ts';
 import type { RunHead } from './runs.ts';
 import { ACTIVE_RUN_STATUSES } from '../domain/run-state.ts';
-import type { SyncStatus } from '../domain/sync-state.ts';
+import { syncMove, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
 import { atomically, type Executor } from './transaction.ts';
 
 export type CollectionRow = Selectable<CoreTables['collections']>;
@@ -128,15 +128,17 @@ export class CollectionRepo {
    */
   async failWithoutRun(
     id: string,
-    patch: { sync_status: 'failed' | 'error'; status_reason: string; next_sync_at: string | null; updated_at: string },
+    event: 'fail' | 'error',
+    patch: { status_reason: string; next_sync_at: string | null; updated_at: string },
   ): Promise<boolean> {
+    const move = syncMove(event);
     return atomically(this.db, async (trx) => {
       const row = await trx
         .updateTable('collections')
         // a follow-up asked for during the lost run is moot: the retry planned here is that run
-        .set({ ...patch, rerun_requested_at: null })
+        .set({ ...patch, sync_status: move.to, rerun_requested_at: null })
         .where('id', '=', id)
-        .where('sync_status', '=', 'syncing')
+        .where('sync_status', 'in', move.from)
         .where('deleting_at', 'is', null)
         .where(({ not, exists, selectFrom }) =>
           not(
@@ -150,8 +152,7 @@ export class CollectionRepo {
         )
         .returning(['account_id'])
         .executeTakeFirst();
-      if (row && patch.sync_status === 'error')
-        await appendCollectionError(trx, row.account_id, id, patch.status_reason);
+      if (row && move.to === 'error') await appendCollectionError(trx, row.account_id, id, patch.status_reason);
       return row !== undefined;
     });
   }
@@ -232,19 +233,33 @@ export class CollectionRepo {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  /** Compare-and-swap on sync_status; a move to `error` appends `collection.error` to the event outbox with it. */
-  async transition(id: string, from: SyncStatus, to: SyncStatus, reason: string | null = null): Promise<boolean> {
-    if (to === 'error' && !this.db.isTransaction)
-      return this.db.transaction().execute((trx) => new CollectionRepo(trx).transition(id, from, to, reason));
+  /**
+   * Applies `event` through the state table (domain/sync-state.ts): a compare-and-swap from the statuses the table
+   * allows it from, or from `opts.from` only (which the table must allow). A move to `error` appends
+   * `collection.error` to the event outbox with it. False when the collection was in no such status (or is being
+   * deleted). The only way sync_status changes after a collection is created.
+   */
+  async transition(
+    id: string,
+    event: SyncEvent,
+    opts: { from?: SyncStatus; reason?: string | null } = {},
+  ): Promise<boolean> {
+    const move = syncMove(event);
+    if (opts.from !== undefined && !move.from.includes(opts.from))
+      throw new Error(`the state table has no "${event}" from "${opts.from}"`);
+    const from = opts.from === undefined ? move.from : [opts.from];
+    const reason = opts.reason ?? null;
+    if (move.to === 'error' && !this.db.isTransaction)
+      return this.db.transaction().execute((trx) => new CollectionRepo(trx).transition(id, event, opts));
     const row = await this.db
       .updateTable('collections')
-      .set({ sync_status: to, status_reason: reason, updated_at: nowIso() })
+      .set({ sync_status: move.to, status_reason: reason, updated_at: nowIso() })
       .where('id', '=', id)
-      .where('sync_status', '=', from)
+      .where('sync_status', 'in', from)
       .where('deleting_at', 'is', null)
       .returning(['id', 'account_id'])
       .executeTakeFirst();
-    if (row && to === 'error') await appendCollectionError(this.db, row.account_id, id, reason);
+    if (row && move.to === 'error') await appendCollectionError(this.db, row.account_id, id, reason);
     return row !== undefined;
   }
 

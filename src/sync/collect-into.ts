@@ -4,9 +4,9 @@ import type { UnitLedger } from './ledger.ts';
 import type { RunSession } from './session.ts';
 
 /**
- * The collection itself, the same for an unsplit run and for one unit: every event of the connector's listing into
- * the session, then the pieces earlier runs could not collect that this listing did not reach again, then the
- * final flush. Stops at the first event after the signal is aborted.
+ * The collection itself, the same for a run's single unit (collected in place) and for a unit job: every event of
+ * the connector's listing into the session, then the pieces earlier runs could not collect that this listing did
+ * not reach again, then the final flush. Stops at the first event after the signal is aborted.
  */
 export async function collectInto(
   parts: { session: RunSession; ledger: UnitLedger; connector: Connector; ctx: CollectContext; signal: AbortSignal },

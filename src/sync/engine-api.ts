@@ -8,10 +8,19 @@ import type { RunSummarySchema } from './view-schemas.ts';
 export type RunSummary = Static<typeof RunSummarySchema>;
 
 export interface EngineApi {
-  /** PATCH sync_status=pending: queue a run (no-op if one is active). */
+  /**
+   * PATCH sync_status=pending: queue a run. A run already going keeps the filters it started with, and a queued
+   * event run covers only some custodians: the sync asked for follows either (when it ends). A queued full run,
+   * not yet started, takes the filters just saved.
+   */
   queue(collectionId: string): Promise<void>;
-  /** POST start: begin (or return the active run). */
+  /** Begin (or return the active run), whatever the collection lacks: a run that cannot proceed ends `error`. */
   start(collectionId: string): Promise<{ runId: string; created: boolean }>;
+  /**
+   * POST start: refused (409 `not_ready`, `credentials`) when a person must act first (no filters, no paired
+   * credentials, a permission the filters need); else as start, with the collection's status after it.
+   */
+  requestStart(collectionId: string): Promise<{ runId: string; created: boolean; syncStatus: string }>;
   /** Stops an active run and waits until it no longer writes. */
   cancel(collectionId: string): Promise<void>;
   /** Deletes items, runs, cursors and every blob no other collection references. */

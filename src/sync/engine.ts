@@ -2,8 +2,7 @@ import type { BlobStore } from '../blobs/types.ts';
 import type { DocumentReader } from '../search/index.ts';
 import type { Config } from '../config.ts';
 import type { Connector, Logger } from '../connectors/types.ts';
-import { AppError, conflict, notFound } from '../domain/errors.ts';
-import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
+import { conflict, notFound } from '../domain/errors.ts';
 import { CollectionRepo } from '../store/collections.ts';
 import { HoldRepo } from '../store/holds.ts';
 import type { Database } from '../store/db.ts';
@@ -25,9 +24,12 @@ import { purgeCollectionData } from './purge.ts';
 import { reconcileStuckCollections } from './reconcile.ts';
 import type { ProviderSessions } from './provider-session.ts';
 import type { Metrics } from '../metrics.ts';
-import { executeRun, RunStopped, type RetryPolicy, type RunOutcome } from './runner.ts';
+import { executeRun, type RunOutcome } from './runner.ts';
+import { claimLease, holdLease, type HeldLease } from './lease.ts';
+import { DEFAULT_RUN_BACKOFF, type RunBackoff } from '../domain/run-outcome.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
-import { cancelRuns, queueRun, startRun } from './queueing.ts';
+import { cancelRuns, createEnqueue, startRun } from './queueing.ts';
+import { startRefusal } from './readiness.ts';
 
 export interface SyncEngineDeps {
   db: Database;
@@ -63,14 +65,9 @@ export interface EngineTuning {
   pollMs?: number;
   /** Scheduler tick: the sweep (repairs, due schedules, runs whose worker died). Default 15 s. */
   schedulerTickMs?: number;
-  retry?: Partial<RetryPolicy>;
+  retry?: Partial<RunBackoff>;
   /** At boot, temp files and unreferenced blobs older than this are removed (crash leftovers). Default 1 h. */
   orphanAgeMs?: number;
-  /**
-   * Split runs into one job per unit (custodian) any worker takes, when the connector can. Default: on with
-   * PostgreSQL jobs (graphile-worker), off in the embedded default.
-   */
-  units?: boolean;
 }
 
 export interface SyncEngine extends EngineApi {
@@ -99,8 +96,6 @@ export interface SyncEngine extends EngineApi {
   readonly owner: string;
 }
 
-const DEFAULT_RETRY: RetryPolicy = { baseMs: 60_000, maxMs: 60 * 60_000, maxFailures: 8 };
-
 export function runSummary(run: RunHead): RunSummary {
   const { error_count, ...counters } = countersOf(run);
   return {
@@ -121,6 +116,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const leaseMs = deps.tuning?.leaseMs ?? 60_000;
   // At most 2 s: a cancel committed by any process is noticed at the next heartbeat, within seconds.
   const heartbeatMs = deps.tuning?.heartbeatMs ?? Math.max(50, Math.min(2_000, Math.floor(leaseMs / 4)));
+  const stallMs = (deps.config.sync.unitStallSeconds ?? 300) * 1000;
   const identity = currentIdentity();
   const owner = ownerString(identity);
   const runs = new RunRepo(deps.db);
@@ -139,10 +135,9 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     isHeld: deps.isHeld ?? ((collectionId: string) => new HoldRepo(deps.db).isHeld(collectionId)),
     heldOverride: deps.isHeld,
     intervalMinutes: deps.config.sync.intervalMinutes,
-    retry: { ...DEFAULT_RETRY, ...deps.tuning?.retry },
-    units: deps.tuning?.units ?? true,
+    retry: { ...DEFAULT_RUN_BACKOFF, ...deps.tuning?.retry },
   };
-  const local = new Map<string, { runId: string; controller: AbortController; done: Promise<RunOutcome> }>();
+  const local = new Map<string, { runId: string; lease: HeldLease; done: Promise<RunOutcome> }>();
   let working = false;
 
   const sweepMs = deps.tuning?.schedulerTickMs ?? 15_000;
@@ -175,86 +170,42 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   /** An owner in this PID namespace whose process is gone: its runs can be resumed without waiting for the lease. */
   const isDeadOwner = (leaseOwner: string | null): boolean => deadOwnerOf(leaseOwner, identity, owner);
 
-  const enqueue = async (collectionId: string, trigger: RunTrigger, scope: string[] | null = null) => {
-    const c = await collections.getById(collectionId);
-    if (!c) throw notFound('Collection');
-    const active = await runs.active(collectionId);
-    if (active) return { run: active, created: false };
-    const event: SyncEvent = trigger === 'schedule' ? 'schedule' : trigger === 'retry' ? 'retry' : 'queue';
-    const from = c.sync_status as SyncStatus;
-    const to = nextStatus(from, event);
-    if (!to) throw conflict('status', `cannot queue a run while the collection is "${from}".`);
-    // A retry resumes from the failed run's last checkpoint (its fingerprint guards against changed filters), but
-    // only when that run is the latest: marks of a run older than a later success would misjudge deletions.
-    const latest = trigger === 'retry' ? await runs.latest(collectionId) : undefined;
-    // A targeted run's checkpoint covers only its custodians: a full retry never resumes from it.
-    const previous = latest?.status === 'failed' && latest.scope === null ? latest : undefined;
-    // One transaction: a crash can never leave the status promising a run that was not inserted.
-    const result = await queueRun(deps.db, c, { from, to }, { trigger, scope, previous, at: now() });
-    await runQueued(result.run.id);
-    return result;
-  };
+  const { enqueue, queueTargeted } = createEnqueue({ db: deps.db, now, runQueued });
 
-  /**
-   * Targeted work (sync/provider-events.ts TargetedWork): a run limited to some custodians, for collections that
-   * re-sync on their own (auto, arch) and are in a state a run may be queued from. A queued event run not yet
-   * claimed is widened instead; any other active run makes it `busy` (the marks wait for it to end).
-   */
-  const queueTargeted = async (collectionId: string, custodians: string[]): Promise<'queued' | 'busy' | 'dropped'> => {
-    const c = await collections.getById(collectionId);
-    if (!c || (c.type_sync !== 'auto' && c.type_sync !== 'arch') || c.sync_filters === null) return 'dropped';
-    if (c.sync_status === 'error' || c.sync_status === 'created') return 'dropped';
-    const active = await runs.active(collectionId);
-    if (active) {
-      if (active.status !== 'queued' || active.trigger !== 'event') return 'busy';
-      const scope = [...new Set([...(JSON.parse(active.scope ?? '[]') as string[]), ...custodians])].sort();
-      return (await runs.widenQueuedScope(active.id, scope)) ? 'queued' : 'busy';
-    }
-    if (c.sync_status !== 'synced' && c.sync_status !== 'failed') return 'busy';
-    try {
-      const { created } = await enqueue(collectionId, 'event', [...custodians].sort());
-      return created ? 'queued' : 'busy';
-    } catch (err) {
-      if (err instanceof AppError && (err.status === 409 || err.status === 404)) return 'busy';
-      throw err;
-    }
-  };
-
-  const claim = async (runId: string): Promise<RunRow | undefined> => {
-    const row = await runs.get(runId);
-    if (!row || (row.status !== 'queued' && row.status !== 'running')) return undefined;
-    const dead = row.status === 'running' && isDeadOwner(row.lease_owner) ? row.lease_owner! : undefined;
-    const at = clock();
-    return runs.claim(runId, owner, at.toISOString(), new Date(at.getTime() + leaseMs).toISOString(), dead);
-  };
+  const claim = async (runId: string): Promise<RunRow | undefined> =>
+    claimLease(await runs.get(runId), (at, until, dead) => runs.claim(runId, owner, at, until, dead), {
+      clock,
+      leaseMs,
+      isDeadOwner,
+    });
 
   const runOnce = async (runId: string, opts: { signal?: AbortSignal } = {}): Promise<RunOutcome> => {
     const run = await claim(runId);
     if (!run) return { status: 'not_claimed', error: null };
-    const controller = new AbortController();
-    const onOuterAbort = () => controller.abort(new RunStopped('shutdown'));
-    opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    const heartbeat = setInterval(() => {
-      const at = clock();
-      runs
-        .heartbeat(runId, owner, at.toISOString(), new Date(at.getTime() + leaseMs).toISOString())
-        .then(async (ok) => {
-          if (ok || controller.signal.aborted) return;
-          const current = await runs.get(runId);
-          controller.abort(new RunStopped(current?.status === 'cancelled' ? 'cancelled' : 'lease_lost'));
-        })
-        .catch((err: unknown) => deps.log.warn({ err, run_id: runId }, 'heartbeat failed'));
-    }, heartbeatMs);
-    const done = executeRun(runner, run, owner, controller.signal);
-    local.set(run.collection_id, { runId, controller, done });
+    // Planning and the run's own unit are watched like unit jobs: no progress for UNIT_STALL_SECONDS stops them.
+    const lease = holdLease(
+      {
+        renew: (at, until) => runs.heartbeat(runId, owner, at.toISOString(), until.toISOString()),
+        wasCancelled: async () => (await runs.get(runId))?.status === 'cancelled',
+        release: (at) => runs.releaseLease(runId, owner, at.toISOString()),
+      },
+      { clock, leaseMs, heartbeatMs, stallMs },
+      {
+        outer: opts.signal,
+        log: deps.log,
+        context: { run_id: runId, attempt: run.attempt },
+        onStall: () => deps.metrics?.unitStalled(run.collection_id),
+      },
+    );
+    const done = executeRun(runner, run, owner, lease);
+    local.set(run.collection_id, { runId, lease, done });
     try {
       const outcome = await done;
       if (outcome.status !== 'fanned_out') deps.metrics?.runFinished(run.collection_id, outcome.status);
-      if (outcome.status === 'interrupted') await runs.releaseLease(runId, owner, now());
+      await lease.end({ release: outcome.status === 'interrupted' });
       return outcome;
     } finally {
-      clearInterval(heartbeat);
-      opts.signal?.removeEventListener('abort', onOuterAbort);
+      await lease.end();
       if (local.get(run.collection_id)?.runId === runId) local.delete(run.collection_id);
     }
   };
@@ -263,7 +214,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const stopped = await cancelRuns(deps.db, collectionId, now());
     const mine = local.get(collectionId);
     if (mine) {
-      mine.controller.abort(new RunStopped('cancelled'));
+      mine.lease.stop('cancelled');
       await mine.done.catch(() => undefined);
     }
     await units.stopRuns(stopped, 'cancelled');
@@ -286,7 +237,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     owner,
     leaseMs,
     heartbeatMs,
-    stallMs: (deps.config.sync.unitStallSeconds ?? 300) * 1000,
+    stallMs,
     isDeadOwner,
     ownerPrefix: samePidNamespacePrefix(identity),
     metrics: deps.metrics,
@@ -311,7 +262,6 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     enqueue,
     reconcile,
     clock,
-    tickMs: deps.tuning?.schedulerTickMs,
     log: deps.log,
   });
 
@@ -360,14 +310,24 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     enqueue,
     queueTargeted,
     async queue(collectionId) {
-      await enqueue(collectionId, 'start');
+      const active = await runs.active(collectionId);
+      const follows = active !== undefined && (active.status === 'running' || active.scope !== null);
+      if (!follows || !(await collections.requestRerun(collectionId, now()))) await enqueue(collectionId, 'start');
+    },
+    async requestStart(collectionId) {
+      const c = await collections.getById(collectionId);
+      if (!c) throw notFound('Collection');
+      const refusal = await startRefusal(deps, c, deps.connectors.get(c.type));
+      if (refusal) throw conflict(refusal.code, refusal.message);
+      const { runId, created } = await engine.start(collectionId);
+      return { runId, created, syncStatus: (await collections.getById(collectionId))?.sync_status ?? 'syncing' };
     },
     async start(collectionId) {
       const c = await collections.getById(collectionId);
       if (!c) throw notFound('Collection');
       const active = await runs.active(collectionId);
       if (active) {
-        if (c.sync_status === 'pending') await collections.transition(collectionId, 'pending', 'syncing');
+        if (c.sync_status === 'pending') await collections.transition(collectionId, 'start', { from: 'pending' });
         await runQueued(active.id);
         return { runId: active.id, created: false };
       }
@@ -398,7 +358,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const orphaned = prefix ? (await runs.runningOwnedBy(prefix)).filter((r) => isDeadOwner(r.lease_owner)) : [];
       const ids = [...new Set([...orphaned, ...rows].map((r) => r.id))].slice(0, Math.max(limit, orphaned.length));
       const exportIds = exporter ? (await exporter.claimable(limit)).map(exportJobId) : [];
-      return [...ids, ...(runner.units ? await units.claimable(limit) : []), ...exportIds];
+      return [...ids, ...(await units.claimable(limit)), ...exportIds];
     },
     startBackground() {
       if (working) return;
@@ -417,9 +377,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       );
     },
     async stop() {
-      scheduler.stop();
       const stopping = queue.stop();
-      for (const entry of local.values()) entry.controller.abort(new RunStopped('shutdown'));
+      for (const entry of local.values()) entry.lease.stop('shutdown');
       await Promise.all([...local.values()].map((e) => e.done.catch(() => undefined)));
       await units.stopAll();
       await exporter?.stopAll();

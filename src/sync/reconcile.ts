@@ -2,12 +2,12 @@ import type { Logger } from '../connectors/types.ts';
 import { CollectionRepo } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
 import { RunRepo } from '../store/runs.ts';
-import type { RetryPolicy } from './runner.ts';
+import { backoffAfter, type RunBackoff } from '../domain/run-outcome.ts';
 
 export interface ReconcileDeps {
   db: Database;
   clock: () => Date;
-  retry: RetryPolicy;
+  retry: RunBackoff;
   /** Queues a run for a `pending` collection (the engine's enqueue). */
   requeue(collectionId: string): Promise<unknown>;
   log: Logger;
@@ -49,14 +49,13 @@ export async function reconcileStuckCollections(deps: ReconcileDeps): Promise<nu
 
 async function failStuck(deps: ReconcileDeps, collectionId: string): Promise<boolean> {
   const failures = (await new RunRepo(deps.db).consecutiveFailures(collectionId)) + 1;
-  const giveUp = failures >= deps.retry.maxFailures;
+  const backoff = backoffAfter(deps.retry, failures);
+  const giveUp = backoff.giveUp;
   const now = deps.clock();
-  const wait = Math.min(deps.retry.maxMs, deps.retry.baseMs * 2 ** (failures - 1));
   const reason = giveUp ? `gave up after ${failures} failed runs in a row: ${STUCK_REASON}` : STUCK_REASON;
-  return new CollectionRepo(deps.db).failWithoutRun(collectionId, {
-    sync_status: giveUp ? 'error' : 'failed',
+  return new CollectionRepo(deps.db).failWithoutRun(collectionId, giveUp ? 'error' : 'fail', {
     status_reason: reason,
-    next_sync_at: giveUp ? null : new Date(now.getTime() + wait).toISOString(),
+    next_sync_at: backoff.giveUp ? null : new Date(now.getTime() + backoff.waitMs).toISOString(),
     updated_at: now.toISOString(),
   });
 }

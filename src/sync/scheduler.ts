@@ -8,16 +8,12 @@ export interface SchedulerOptions {
   clock: () => Date;
   /** Repairs collections left `pending` or `syncing` without a run (sync/reconcile.ts); run first in each tick. */
   reconcile?(): Promise<number>;
-  /** Default 15 s. */
-  tickMs?: number;
   log: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }
 
 export interface Scheduler {
   /** One pass: repairs collections left without their run, then queues every due re-run and retry; returns how many were queued. */
   tick(): Promise<number>;
-  start(): void;
-  stop(): void;
 }
 
 /**
@@ -25,11 +21,9 @@ export interface Scheduler {
  * interval when their connector learns of changes by polling (the runner sets next_sync_at, sync/rerun.ts); `failed` ones are retried at the backoff time the runner set. Several processes may run a
  * scheduler: the state transition is a compare-and-swap, so each due collection is queued once. Each tick first
  * repairs collections whose status promises a run that does not exist (a process stopped between two writes).
+ * Ticks are the `custody.sweep` job's (sync/jobs): the job queue, not a timer of its own, sets their pace.
  */
 export function createScheduler(opts: SchedulerOptions): Scheduler {
-  let timer: NodeJS.Timeout | undefined;
-  let ticking: Promise<number> | undefined;
-
   const due = () => new CollectionRepo(opts.db).dueForSync(opts.clock().toISOString(), 500);
 
   const tick = async () => {
@@ -50,25 +44,5 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
     return queued;
   };
 
-  return {
-    tick,
-    start() {
-      if (timer) return;
-      const every = opts.tickMs ?? 15_000;
-      timer = setInterval(() => {
-        if (ticking) return;
-        ticking = tick()
-          .catch((err: unknown) => {
-            opts.log.error({ err }, 'scheduler tick failed');
-            return 0;
-          })
-          .finally(() => (ticking = undefined));
-      }, every);
-      timer.unref();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-    },
-  };
+  return { tick };
 }

@@ -80,6 +80,7 @@ export function engineFor(
     clock?: () => Date;
     workers?: 'inline' | 'none';
     intervalMinutes?: number;
+    unitStallSeconds?: number;
   } = {},
 ): SyncEngine {
   const byType = new Map(connectors.map((c) => [c.type, c]));
@@ -90,7 +91,12 @@ export function engineFor(
     documents: createDocumentReader(),
     connectors: { get: (t) => byType.get(t) },
     config: {
-      sync: { intervalMinutes: extra.intervalMinutes ?? 30, workers: extra.workers ?? 'inline', concurrency: 2 },
+      sync: {
+        intervalMinutes: extra.intervalMinutes ?? 30,
+        workers: extra.workers ?? 'inline',
+        concurrency: 2,
+        ...(extra.unitStallSeconds !== undefined && { unitStallSeconds: extra.unitStallSeconds }),
+      },
     },
     log: silentLog,
     clock: extra.clock,

@@ -1,17 +1,14 @@
 // A unit job: one custodian's share of a fanned-out run, executed by whichever worker claimed it.
-import { NeedsUserActionError, type CollectContext, type UnitSpec } from '../../connectors/types.ts';
+import type { UnitSpec } from '../../connectors/types.ts';
 import { CollectionRepo } from '../../store/collections.ts';
-import { CursorRepo } from '../../store/items.ts';
 import { withTransaction } from '../../store/repos.ts';
 import type { RunRow } from '../../store/runs.ts';
 import { UnitJobRepo, unitCountersOf, type UnitJobRow } from '../../store/unit-jobs.ts';
-import { UnitRepo } from '../../store/units.ts';
 import { collectInto } from '../collect-into.ts';
-import { WalletRepo } from '../../store/wallets.ts';
-import { filtersFingerprint } from '../../provider/fingerprint.ts';
-import { UnitLedger } from '../ledger.ts';
 import { childLog } from '../provider-session.ts';
-import { needsUserAction, RunStopped, type RunnerDeps } from '../runner.ts';
+import { MAX_STALLED_ATTEMPTS, RunStopped } from '../lease.ts';
+import { needsUserAction } from '../run-end.ts';
+import { checkCollection, openUnitContext, type RunnerDeps } from './context.ts';
 import { FencedOutError, RunSession, type SessionFence } from '../session.ts';
 import { rerunMinutesOf } from '../rerun.ts';
 import { fanIn, type FanInStatus } from './fan-in.ts';
@@ -26,9 +23,6 @@ export function unitFence(runId: string, unitKey: string, owner: string): Sessio
 }
 
 /** Executes a claimed unit to its end; the caller holds the unit's lease and heartbeats it. */
-/** After this many attempts stopped for lack of progress, the unit fails (its custodian reported failed). */
-export const MAX_STALLED_ATTEMPTS = 3;
-
 export async function executeUnit(
   deps: RunnerDeps,
   run: RunRow,
@@ -45,19 +39,9 @@ export async function executeUnit(
     const collection = await new CollectionRepo(deps.db).getById(run.collection_id);
     if (!collection || collection.sync_filters === null)
       throw new Error('the collection was deleted or its filters removed during the run');
-    const connector = deps.connectors.get(collection.type);
-    if (!connector)
-      throw new NeedsUserActionError(`no connector for collection type "${collection.type}" on this server`);
-    const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
-    if (!wallet?.sealed_grant)
-      throw new NeedsUserActionError('re-pair credentials: the wallet has no paired credentials');
     // the filters the run was planned with: a PATCH during the run is for the next one
-    const filters = JSON.parse(run.sync_filters ?? collection.sync_filters) as unknown;
-    const fingerprint = filtersFingerprint(filters);
-    const stored = await new CursorRepo(deps.db).get(collection.id);
-    const cursors = stored && stored.fingerprint === fingerprint ? stored.value : null;
+    const at = await checkCollection(deps, run, collection);
     const checkpoint = job.checkpoint ? (JSON.parse(job.checkpoint) as { state: unknown }).state : null;
-
     const plan = (await jobs.list(run.id)).map((u) => ({
       key: u.unit_key,
       kind: u.kind as UnitSpec['kind'],
@@ -65,46 +49,32 @@ export async function executeUnit(
       ...(u.plan_data ? { data: JSON.parse(u.plan_data) as unknown } : {}),
     }));
     const planned = plan.map((u) => u.key);
-    const units = new UnitRepo(deps.db);
-    // This unit's pieces on the retry list; pieces of a unit the run does not have (a channel) go to its first unit.
-    const retries = (await units.retries(collection.id)).filter(
-      (r) => r.unit_key === key || (!planned.includes(r.unit_key) && key === planned[0]),
-    );
     const mine = new Set([key, ...(await jobs.claimedUnits(run.id, key))]);
-    const ledger = new UnitLedger(
-      { runId: run.id, collectionId: collection.id, accountId: collection.account_id },
-      deps.clock,
-      (await units.list(run.id)).filter((u) => mine.has(u.unit_key)),
-      new Set(retries.map((r) => `${r.kind}\u0000${r.source_id}`)),
-      (unit) => unit !== key && planned.includes(unit),
-    );
-    session = new RunSession(deps, {
-      ledger,
-      runId: run.id,
-      listingRunId: run.listing_run_id ?? run.id,
-      owner,
-      collectionId: collection.id,
-      accountId: collection.account_id,
-      typeSync: collection.type_sync,
-      type: collection.type,
-      kinds: connector.kinds,
-      counters: unitCountersOf(job),
+    const unit = await openUnitContext(
+      deps,
+      run,
+      at,
+      {
+        owner,
+        listingRunId: run.listing_run_id ?? run.id,
+        counters: unitCountersOf(job),
+        checkpoint,
+        scope: [key],
+        // This unit's pieces on the retry list; pieces of a unit the run does not have (a channel) go to its first unit.
+        retries: (r) => r.unit_key === key || (!planned.includes(r.unit_key) && key === planned[0]),
+        continues: (u) => mine.has(u),
+        foreign: (u) => u !== key && planned.includes(u),
+        fence: unitFence(run.id, key, owner),
+        onProgress,
+        units: plan,
+        claim: async (piece) => jobs.claimPiece(run.id, piece, key),
+      },
       signal,
-      fence: unitFence(run.id, key, owner),
-      onProgress,
-    });
-    const ctx: CollectContext = {
-      ...(await deps.sessions.open(collection, connector, { signal, log, now: deps.clock, onProgress })),
-      collectionId: collection.id,
-      filters,
-      checkpoint,
-      cursors,
-      scope: [key],
-      units: plan,
-      claim: async (piece) => jobs.claimPiece(run.id, piece, key),
-    };
+      log,
+    );
+    session = unit.session;
     log.info({ attempt: job.attempt, resumed: checkpoint !== null }, 'unit started');
-    await collectInto({ session, ledger, connector, ctx, signal }, retries);
+    await collectInto({ ...unit, connector: at.connector, signal }, unit.retries);
     return await end(deps, run, key, owner, 'done');
   } catch (err) {
     await session?.discardPending();

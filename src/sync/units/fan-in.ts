@@ -1,11 +1,12 @@
-// Fan-in: the unit that ends last ends the run, with the outcome rules of an unsplit run.
-import { NeedsUserActionError } from '../../connectors/types.ts';
+// Fan-in: the unit that ends last ends the run, with the outcome rules of every run (domain/run-outcome.ts).
 import type { Repos } from '../../store/repos.ts';
 import type { Executor } from '../../store/transaction.ts';
 import { UnitJobRepo, unitsOwner } from '../../store/unit-jobs.ts';
 import { filtersFingerprint } from '../../provider/fingerprint.ts';
 import { reportUnreached } from '../reconciliation.ts';
-import { finishFailed, finishSucceeded, NothingCollectedError, type RunnerDeps } from '../runner.ts';
+import { decideRunOutcome, type RunTally } from '../../domain/run-outcome.ts';
+import { endRunAsDecided } from '../run-end.ts';
+import type { RunnerDeps } from './context.ts';
 
 export type FanInStatus = 'succeeded' | 'completed_with_errors' | 'failed' | 'error' | 'cancelled';
 
@@ -34,27 +35,23 @@ export async function fanIn(
   }
   const jobs = await new UnitJobRepo(trx).list(runId);
   const needsAction = jobs.find((j) => j.needs_action === 1);
-  const failedUnits = jobs.filter((j) => j.status === 'failed').length;
-  const kept = Number(run.collected) + Number(run.unchanged) + Number(run.skipped);
-  let cause: Error | undefined;
-  if (needsAction) cause = new NeedsUserActionError(needsAction.error ?? 'a person must act');
-  else if (Number(run.failed) > 0 && kept === 0) {
-    const n = Number(run.failed);
-    cause = new NothingCollectedError(
-      `nothing could be collected: ${n} selected ${n === 1 ? 'piece' : 'pieces'} failed; see the run's reconciliation`,
-    );
-  }
-  if (cause) return (await finishFailed(tx, deps, run, owner, collection, cause))?.status;
-
+  const tally: RunTally = {
+    collected: Number(run.collected),
+    unchanged: Number(run.unchanged),
+    skipped: Number(run.skipped),
+    failed: Number(run.failed),
+    reconciledFailures: 0,
+    failedUnits: jobs.filter((j) => j.status === 'failed').length,
+    ...(needsAction && { needsAction: needsAction.error ?? 'a person must act' }),
+  };
   const filters = JSON.parse(run.sync_filters ?? collection.sync_filters) as unknown;
-  // A targeted run reaches only some custodians: what it did not reach is no failure of its own.
-  if (run.scope === null && connector.units.unreached) {
+  // A targeted run reaches only some custodians: what it did not reach is no failure of its own. A run that fails
+  // as a whole reports none either.
+  const completes = ['succeeded', 'completed_with_errors'].includes(decideRunOutcome(tally).status);
+  if (completes && run.scope === null && connector.units.unreached) {
     await reportUnreached(tx, run, connector.units.unreached(filters, await new UnitJobRepo(trx).claims(runId)), at);
   }
-  const units = await tx.units.list(runId);
-  const unitFailures = units.reduce((n, u) => n + Number(u.failed), 0);
-  const failed = Math.max(Number(run.failed), unitFailures, failedUnits);
-  const outcome = failed > 0 ? 'completed_with_errors' : 'succeeded';
+  tally.reconciledFailures = (await tx.units.list(runId)).reduce((n, u) => n + Number(u.failed), 0);
   const fingerprint = filtersFingerprint(filters);
   const stored = await tx.cursors.get(collection.id);
   const previous = stored && stored.fingerprint === fingerprint ? stored.value : null;
@@ -63,9 +60,6 @@ export async function fanIn(
     cursors: j.status === 'done' && j.pending_cursors ? (JSON.parse(j.pending_cursors) as unknown) : null,
   }));
   const cursors = JSON.stringify(connector.units.mergeCursors(previous, parts, run.scope !== null));
-  if (
-    !(await finishSucceeded(tx, deps, run, owner, collection, { fingerprint, outcome, failed, cursors, rerunMinutes }))
-  )
-    return undefined;
-  return outcome;
+  return (await endRunAsDecided(tx, deps, run, owner, collection, tally, { fingerprint, cursors, rerunMinutes }))
+    ?.status;
 }

@@ -5,7 +5,9 @@ import { CollectionRepo } from '../../store/collections.ts';
 import { RunRepo } from '../../store/runs.ts';
 import { UnitJobRepo } from '../../store/unit-jobs.ts';
 import { unitJobId } from '../jobs/registry.ts';
-import { afterSuccess, RunStopped, type RunnerDeps } from '../runner.ts';
+import { claimLease, holdLease, type HeldLease } from '../lease.ts';
+import { afterSuccess } from '../run-end.ts';
+import type { RunnerDeps } from './context.ts';
 import { executeUnit, type UnitOutcome } from './execute.ts';
 
 export interface UnitWorkerDeps {
@@ -38,68 +40,45 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
   const jobs = new UnitJobRepo(db);
   const runs = new RunRepo(db);
   const clock = deps.runner.clock;
-  const local = new Map<string, { runId: string; controller: AbortController; done: Promise<unknown> }>();
+  const local = new Map<string, { runId: string; lease: HeldLease; done: Promise<unknown> }>();
 
   const run: UnitWorker['run'] = async (runId, unitKey, signal) => {
-    const row = await jobs.get(runId, unitKey);
     const current = await runs.get(runId);
-    if (!row || !current || current.status !== 'running' || (row.status !== 'queued' && row.status !== 'running'))
-      return { status: 'not_claimed' };
-    const dead = row.status === 'running' && deps.isDeadOwner(row.lease_owner) ? row.lease_owner! : undefined;
-    const at = clock();
-    const job = await jobs.claim(
-      runId,
-      unitKey,
-      deps.owner,
-      at.toISOString(),
-      new Date(at.getTime() + deps.leaseMs).toISOString(),
-      dead,
+    if (!current || current.status !== 'running') return { status: 'not_claimed' };
+    const job = await claimLease(
+      await jobs.get(runId, unitKey),
+      (at, until, dead) => jobs.claim(runId, unitKey, deps.owner, at, until, dead),
+      { clock, leaseMs: deps.leaseMs, isDeadOwner: deps.isDeadOwner },
     );
     if (!job) return { status: 'not_claimed' };
-    const controller = new AbortController();
-    const onOuterAbort = () => controller.abort(new RunStopped('shutdown'));
-    signal?.addEventListener('abort', onOuterAbort, { once: true });
-    // Progress, not the heartbeat, is what keeps a unit alive: a unit whose requests all hang still heartbeats.
-    let lastProgress = at.getTime();
-    const onProgress = () => {
-      lastProgress = clock().getTime();
-    };
-    const watchdog = setInterval(
-      () => {
-        if (controller.signal.aborted || clock().getTime() - lastProgress < deps.stallMs) return;
-        deps.metrics?.unitStalled(current.collection_id);
-        deps.log.warn(
-          { run_id: runId, unit: unitKey, stall_seconds: deps.stallMs / 1000, attempt: job.attempt },
-          'unit made no progress; stopped to be retried',
-        );
-        controller.abort(new RunStopped('stalled'));
+    const lease = holdLease(
+      {
+        renew: (now, until, lastProgress) =>
+          jobs.heartbeat(
+            runId,
+            unitKey,
+            deps.owner,
+            now.toISOString(),
+            until.toISOString(),
+            lastProgress.toISOString(),
+          ),
+        wasCancelled: async () => (await jobs.get(runId, unitKey))?.status === 'cancelled',
+        release: (now) => jobs.releaseLease(runId, unitKey, deps.owner, now.toISOString()),
       },
-      Math.max(20, Math.min(deps.heartbeatMs, deps.stallMs / 4)),
+      { clock, leaseMs: deps.leaseMs, heartbeatMs: deps.heartbeatMs, stallMs: deps.stallMs },
+      {
+        outer: signal,
+        log: deps.log,
+        context: { run_id: runId, unit: unitKey, attempt: job.attempt },
+        onStall: () => deps.metrics?.unitStalled(current.collection_id),
+      },
     );
-    const heartbeat = setInterval(() => {
-      const now = clock();
-      jobs
-        .heartbeat(
-          runId,
-          unitKey,
-          deps.owner,
-          now.toISOString(),
-          new Date(now.getTime() + deps.leaseMs).toISOString(),
-          new Date(lastProgress).toISOString(),
-        )
-        .then(async (ok) => {
-          if (ok || controller.signal.aborted) return;
-          const latest = await jobs.get(runId, unitKey);
-          controller.abort(new RunStopped(latest?.status === 'cancelled' ? 'cancelled' : 'lease_lost'));
-        })
-        .catch((err: unknown) => deps.log.warn({ err, run_id: runId, unit: unitKey }, 'unit heartbeat failed'));
-    }, deps.heartbeatMs);
     const id = unitJobId(runId, unitKey);
-    const done = executeUnit(deps.runner, current, job, deps.owner, controller.signal, onProgress);
-    local.set(id, { runId, controller, done });
+    const done = executeUnit(deps.runner, current, job, deps.owner, lease.signal, lease.onProgress);
+    local.set(id, { runId, lease, done });
     try {
       const outcome = await done;
-      if (outcome.status === 'interrupted') await jobs.releaseLease(runId, unitKey, deps.owner, clock().toISOString());
+      await lease.end({ release: outcome.status === 'interrupted' });
       const ran = outcome.status === 'done' || outcome.status === 'failed' ? outcome.ran : undefined;
       if (ran) {
         deps.metrics?.runFinished(current.collection_id, ran);
@@ -112,16 +91,14 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       }
       return outcome;
     } finally {
-      clearInterval(heartbeat);
-      clearInterval(watchdog);
-      signal?.removeEventListener('abort', onOuterAbort);
+      await lease.end();
       local.delete(id);
     }
   };
 
   const stopRuns = async (runIds: string[], why: 'cancelled' | 'shutdown') => {
     const mine = [...local.values()].filter((e) => runIds.includes(e.runId));
-    for (const e of mine) e.controller.abort(new RunStopped(why));
+    for (const e of mine) e.lease.stop(why);
     await Promise.all(mine.map((e) => e.done.catch(() => undefined)));
   };
 

@@ -138,14 +138,7 @@ export default function patchCollection(app: App) {
         }),
         ...(type_sync !== undefined && { type_sync }),
       });
-      if (sync_status === 'pending') {
-        // A run already going keeps the filters it started with, and a queued event run covers only some custodians:
-        // the sync asked for follows either. A queued full run, not yet started, takes the filters just saved.
-        const active = await app.ctx.repos.runs.active(collection.id);
-        const follows = active !== undefined && (active.status === 'running' || active.scope !== null);
-        if (!follows || !(await app.ctx.repos.collections.requestRerun(collection.id, new Date().toISOString())))
-          await app.ctx.engine.queue(collection.id);
-      }
+      if (sync_status === 'pending') await app.ctx.engine.queue(collection.id);
       return reply.code(204).send(null);
     },
   );

@@ -1,19 +1,13 @@
 import type { App } from '../../../app.ts';
 import type { Connector, PermissionGap } from '../../../connectors/types.ts';
+import { permissionGaps as gaps } from '../../../sync/readiness.ts';
 
-/**
- * Permissions the filters need that the collection's paired grant lacks (read from the grant's non-secret facts;
- * no provider request). [] when unpaired, when the connector cannot tell, or when nothing is missing.
- */
-export async function permissionGaps(
+/** sync/readiness.ts permissionGaps, with this process's database and provider sessions. */
+export function permissionGaps(
   app: App,
   collection: { id: string; wallet_id: string },
   connector: Connector,
   filters: unknown,
 ): Promise<PermissionGap[]> {
-  if (!connector.missingPermissions || connector.validateFilters(filters).length > 0) return [];
-  const wallet = await app.ctx.repos.wallets.getById(collection.wallet_id);
-  if (!wallet?.sealed_grant) return [];
-  const ctx = await app.ctx.providers.open(collection, connector);
-  return connector.missingPermissions(ctx.grantInfo, filters) ?? [];
+  return gaps({ db: app.ctx.db, sessions: app.ctx.providers }, collection, connector, filters);
 }

@@ -1,9 +1,7 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { conflict } from '../../../domain/errors.ts';
 import { errors, IdParams } from '../../schemas.ts';
 import { loadCollection } from './load.ts';
-import { permissionGaps } from './permissions.ts';
 
 export default function startCollection(app: App) {
   app.post(
@@ -24,17 +22,9 @@ export default function startCollection(app: App) {
       },
     },
     async (req) => {
-      const { collection, connector } = await loadCollection(app.ctx, req.caller.accountId, req.params.id);
-      const missing: string[] = [];
-      if (collection.sync_filters === null) missing.push('sync filters (PATCH the collection)');
-      const wallet = await app.ctx.repos.wallets.getById(collection.wallet_id);
-      if (!wallet?.sealed_grant) missing.push('paired credentials (pair_credentials)');
-      if (missing.length) throw conflict('not_ready', `cannot start: missing ${missing.join(' and ')}.`);
-      const gap = (await permissionGaps(app, collection, connector, JSON.parse(collection.sync_filters!)))[0];
-      if (gap) throw conflict('credentials', `cannot start: ${gap.message}.`);
-      const { runId, created } = await app.ctx.engine.start(collection.id);
-      const now = await app.ctx.repos.collections.getById(collection.id);
-      return { run_id: runId, created, sync_status: now?.sync_status ?? 'syncing' };
+      const { collection } = await loadCollection(app.ctx, req.caller.accountId, req.params.id);
+      const { runId, created, syncStatus } = await app.ctx.engine.requestStart(collection.id);
+      return { run_id: runId, created, sync_status: syncStatus };
     },
   );
 }

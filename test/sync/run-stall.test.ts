@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { FsBlobStore } from '../../src/blobs/index.ts';
+import type { CollectContext, CollectEvent, Connector } from '../../src/connectors/types.ts';
+import type { Database } from '../../src/store/db.ts';
+import { RunRepo } from '../../src/store/runs.ts';
+import { testDatabases } from '../support/databases.ts';
+import { createFakeConnector } from '../support/fake-connector.ts';
+import { engineFor, seedCollection, useSyncStore } from '../support/sync-fixtures.ts';
+
+const STALL_SECONDS = 60;
+
+/**
+ * The progress watchdog (UNIT_STALL_SECONDS) covers every run, not only unit jobs: a planner that never answers
+ * (even one that ignores its signal), and the single unit of a connector without a planner, are stopped after
+ * UNIT_STALL_SECONDS without progress, retried, and after 3 stalled attempts the run ends `failed`. Time passes
+ * on an injected clock; the real wait is the watchdog's check interval only.
+ */
+for (const database of testDatabases) {
+  describe(`runs that make no progress are stopped and end (${database.name})`, () => {
+    let db: Database;
+    let blobs: FsBlobStore;
+    useSyncStore(database, (s) => ({ db, blobs } = s));
+
+    let offsetMs = 0;
+    const clock = () => new Date(Date.now() + offsetMs);
+
+    /** Starts the run, and on each of 3 attempts waits until `started()` grows, then lets STALL_SECONDS pass. */
+    const stallThreeTimes = async (connector: Connector, started: () => number) => {
+      const { collectionId } = await seedCollection(db);
+      const engine = engineFor(db, blobs, [connector], {
+        workers: 'none',
+        clock,
+        unitStallSeconds: STALL_SECONDS,
+        tuning: { heartbeatMs: 20 },
+      });
+      const { runId } = await engine.start(collectionId);
+      const outcomes: Array<{ status: string; error: string | null }> = [];
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        // as the sweep does: a stopped attempt released its lease, and the run is taken again once claimable
+        for (let i = 0; i < 500 && !(await engine.claimableRunIds(10)).includes(runId); i++)
+          await new Promise((r) => setTimeout(r, 10));
+        const running = engine.runOnce(runId);
+        for (let i = 0; i < 500 && started() < attempt; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(started()).toBe(attempt);
+        offsetMs += (STALL_SECONDS + 1) * 1000;
+        outcomes.push(await running);
+      }
+      await engine.stop();
+      const run = await new RunRepo(db).get(runId);
+      const collection = await db
+        .selectFrom('collections')
+        .select(['sync_status', 'status_reason'])
+        .where('id', '=', collectionId)
+        .executeTakeFirstOrThrow();
+      return { outcomes, run, collection };
+    };
+
+    const expectEnded = (r: Awaited<ReturnType<typeof stallThreeTimes>>) => {
+      expect(r.outcomes.map((o) => o.status)).toEqual(['interrupted', 'interrupted', 'failed']);
+      expect(r.outcomes[2].error).toMatch(/no progress for UNIT_STALL_SECONDS on each of its 3 attempts/);
+      expect(r.run).toMatchObject({ status: 'failed', attempt: 3 });
+      expect(r.collection.sync_status).toBe('failed');
+      expect(r.collection.status_reason).toMatch(/no progress/);
+    };
+
+    it('a planner that never answers is stopped at each attempt, and the run ends failed', async () => {
+      const base = createFakeConnector({ source: () => ({ units: [] }), split: true });
+      let plans = 0;
+      const connector: Connector = {
+        ...base,
+        units: {
+          ...base.units!,
+          // never settles and never looks at its signal
+          plan: () => {
+            plans += 1;
+            return new Promise(() => undefined);
+          },
+        },
+      };
+      expectEnded(await stallThreeTimes(connector, () => plans));
+    }, 30_000);
+
+    it('the single unit of a connector without a planner is watched the same way', async () => {
+      const base = createFakeConnector({ source: () => ({ units: [] }) });
+      let collects = 0;
+      const connector: Connector = {
+        ...base,
+        async *collect(ctx: CollectContext): AsyncIterable<CollectEvent> {
+          collects += 1;
+          // a provider that stops answering: the request waits until the run's signal aborts it
+          await new Promise((_, reject) =>
+            ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)),
+          );
+          yield* [];
+        },
+      };
+      expectEnded(await stallThreeTimes(connector, () => collects));
+    }, 30_000);
+  });
+}
