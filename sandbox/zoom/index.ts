@@ -12,6 +12,7 @@ import { PageTokens } from './paging.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limits.ts';
 import { registerChatFileRoutes } from './chat-downloads.ts';
 import { registerChatRoutes } from './routes-chat.ts';
+import { registerReportRoutes } from './routes-reports.ts';
 import { registerRecordingRoutes } from './routes-recordings.ts';
 import { registerSummaryRoutes } from './routes-summaries.ts';
 import { registerUserRoutes } from './routes-users.ts';
@@ -39,6 +40,12 @@ export const ZOOM_SANDBOX_SCOPES = [
   'team_chat:read:list_user_sessions:admin',
   'team_chat:read:list_user_messages:admin',
 ];
+
+/**
+ * The chat reports' scopes (a `scopes_type=preservation` app, ../shared/reference/zoom-api.md §1.5): not in the
+ * default grant; with them, GET /report/chat/sessions and …/{sessionId} answer instead of 4711.
+ */
+export const ZOOM_REPORT_SCOPES = ['report:read:list_chat_sessions:admin', 'report:read:chat_session:admin'];
 
 export interface ZoomSandboxOptions {
   /** The OAuth app the sandbox accepts. */
@@ -253,6 +260,7 @@ function buildMain(
   registerSummaryRoutes(app, ctx);
   registerRecordingRoutes(app, ctx);
   registerChatRoutes(app, ctx);
+  registerReportRoutes(app, ctx);
   registerDownloadRoutes(app, ctx);
   registerChatFileRoutes(app, ctx);
   registerWebhookControls(app, webhooks);

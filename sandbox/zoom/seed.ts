@@ -363,6 +363,8 @@ function makeMessages(rng: Rng, members: ZoomUser[], count: number, now: number)
       message: status === 'Edited' ? `${text} (edited: ${sentence(j + salt).toLowerCase()})` : text,
       status,
       ...(status === 'Edited' ? { originalMessage: text } : {}),
+      // Edited or deleted minutes to hours after it was sent (never after now); no draw, so the seed's stream is unchanged.
+      ...(status !== 'Normal' ? { actionAt: Math.min(now - 1000, t + (((j * 7919 + salt) % 720) + 1) * 60_000) } : {}),
     };
   });
 }

@@ -122,6 +122,11 @@ export interface ZoomChatMessage {
   message: string;
   status: 'Normal' | 'Edited' | 'Deleted';
   originalMessage?: string;
+  /**
+   * `Edited` and `Deleted` messages: when the edit or the deletion happened (epoch ms), the `action_timestamp` of
+   * the chat report's `edited_messages` / `deleted_messages` entry (GET /report/chat/sessions/{sessionId}).
+   */
+  actionAt?: number;
   /** Attachments (Correction Z5): served as `files[]` with a `download_url` that takes the bearer token. */
   files?: ZoomChatFile[];
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoomSandbox, ZOOM_SANDBOX_SCOPES, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
+import { zoomEnv } from '../connectors/zoom-harness.ts';
 
 const CB = 'https://client.example/zoom-scopes';
 /** GET /meetings/{meetingUUID}/recordings, where participant audio comes from (../shared/reference/zoom-api.md §1.5). */
@@ -70,15 +71,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
         channels: 1,
         scopes: ZOOM_SANDBOX_SCOPES.filter((s) => s !== PARTICIPANT_AUDIO_SCOPE),
       });
-      t = await startTestApp({
-        database,
-        env: {
-          ZOOM_CLIENT_ID: sandbox.clientId,
-          ZOOM_CLIENT_SECRET: sandbox.clientSecret,
-          ZOOM_OAUTH_URL: sandbox.oauthUrl,
-          ZOOM_API_URL: sandbox.apiUrl,
-        },
-      });
+      t = await startTestApp({ database, env: zoomEnv(sandbox) });
       token = await t.token('acme', [CB]);
     });
     afterAll(async () => {

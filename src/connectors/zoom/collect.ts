@@ -9,7 +9,8 @@ import { collectChannels, collectOneToOne } from './chats.ts';
 import type { Owner } from './items.ts';
 import { collectRecordings } from './meetings.ts';
 import { inIdOrder, ownersNotFound, resolveOwners, type ResolvedOwners } from './owners.ts';
-import { assertScopes } from './scopes.ts';
+import { assertScopes, reportsGranted } from './scopes.ts';
+import { collectReports } from './chat-reports.ts';
 import { createRun, earliestSince, type ZoomRun } from './run.ts';
 import { readSummaryIndex, summariesOfRun, type SummaryIndex } from './summaries.ts';
 import {
@@ -88,6 +89,10 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     content,
     channels: chats.channels,
     summaries,
+    reports:
+      reportsGranted(ctx.grantInfo) && (chats.oneToOne || chats.channels !== null)
+        ? { oneToOne: chats.oneToOne }
+        : null,
     // One unit of a fanned-out run: a conversation with an owner of another unit is that unit's when it comes first.
     owners: ctx.units ? resolved.owners : owners,
     isZoomHost: opts.isZoomHost,
@@ -96,6 +101,7 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     recordings: true,
     one_to_one: chats.oneToOne,
     channels: chats.channels !== null,
+    reports: run.reports !== null,
   };
 
   for (const owner of owners) {
@@ -153,6 +159,7 @@ const PHASE_LISTS: Record<Phase, string> = {
   recordings: 'recording_list',
   one_to_one: 'chat_list',
   channels: 'channel_list',
+  reports: 'chat_report_list',
 };
 
 function markFailed(state: RunState, ownerId: string): void {
@@ -190,6 +197,8 @@ function phaseEvents(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<
       return collectOneToOne(run, owner, pos);
     case 'channels':
       return collectChannels(run, owner, pos);
+    case 'reports':
+      return collectReports(run, owner, pos);
   }
 }
 

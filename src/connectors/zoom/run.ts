@@ -21,6 +21,8 @@ export interface ZoomRun {
   owners: Owner[];
   /** The account's AI summaries of the run's owners (summaries.ts); null when not listed (per-meeting lookups). */
   summaries: SummaryIndex | null;
+  /** Chat reports read (the grant holds their scopes and chats are selected), and whether one-to-one ones count. */
+  reports: { oneToOne: boolean } | null;
   /** Start of the collection's reach (the lookback), whatever the cursors say. */
   lookbackStart: number;
   now(): number;
@@ -52,6 +54,7 @@ export function createRun(
     owners: Owner[];
     isZoomHost(url: string): boolean;
     summaries?: SummaryIndex | null;
+    reports?: { oneToOne: boolean } | null;
   },
 ): ZoomRun {
   const lookbackStart = startOfDay(state.startedAt - opts.lookbackDays * DAY_MS);
@@ -69,6 +72,7 @@ export function createRun(
     channels: opts.channels,
     owners: opts.owners,
     summaries: opts.summaries ?? null,
+    reports: opts.reports ?? null,
     lookbackStart,
     now: () => ctx.now().getTime(),
     ownerSince,

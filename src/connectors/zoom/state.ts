@@ -2,8 +2,9 @@
 // next run starts). Both are plain JSON; anything unreadable is treated as absent.
 import type { PageMark } from './api.ts';
 
-export type Phase = 'recordings' | 'one_to_one' | 'channels';
-export const PHASES: readonly Phase[] = ['recordings', 'one_to_one', 'channels'];
+/** `reports`: edited and deleted messages from the account's chat reports, when the grant holds their scopes. */
+export type Phase = 'recordings' | 'one_to_one' | 'channels' | 'reports';
+export const PHASES: readonly Phase[] = ['recordings', 'one_to_one', 'channels', 'reports'];
 
 /** A one-to-one peer or a channel whose messages are listed. */
 export interface ChatTarget {

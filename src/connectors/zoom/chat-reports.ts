@@ -1,0 +1,166 @@
+// Edited and deleted Team Chat messages from the account's chat reports (issue 20, `scopes_type=preservation`):
+// `GET /report/chat/sessions` (from/to yyyy-mm-dd, one month at most, within the last six months) lists the sessions,
+// `GET /report/chat/sessions/{sessionId}?include_fields=edited_messages,deleted_messages` returns, beside the
+// messages, each edit (`edited_messages`) and each deletion (`deleted_messages`) with its `action_timestamp`
+// (shapes: ../shared/reference/zoom-api.md §Team Chat "Related" and Zoom's @zoom/rivet team-chat typings). The
+// message listings give a message's current text and status only; these records are what was there before.
+//
+// Read when the grant holds the reports' scopes, after an owner's chats (phase `reports`). Each session is read for
+// one owner: a one-to-one session for the first selected owner (in id order) among its members, a selected channel's
+// session for its first selected member; the report items are held for that owner.
+import { selectsId } from '../../domain/filters/selection.ts';
+import type { CollectEvent, ItemInput } from '../types.ts';
+import { pages } from './api.ts';
+import { chatFloor } from './chat-window.ts';
+import { segment, shortHash, type Owner } from './items.ts';
+import { recordEvent } from './record.ts';
+import type { ZoomRun } from './run.ts';
+import type { ChatTarget, Position } from './state.ts';
+import type { ChatMessage, ZoomPage } from './wire.ts';
+import { isoDate, monthWindows, startOfDay } from './windows.ts';
+
+const PAGE = 300;
+export const REPORT_FIELDS = ['edited_messages', 'deleted_messages'] as const;
+type ReportField = (typeof REPORT_FIELDS)[number];
+
+interface ReportSession {
+  id?: string;
+  name?: string;
+  type?: string; // 'Group' | '1:1'
+  channel_id?: string;
+  member_emails?: string[];
+}
+
+interface ReportSessionsPage extends ZoomPage {
+  sessions?: ReportSession[];
+}
+
+export type ReportMessage = ChatMessage & { action_timestamp?: number; receiver?: string };
+
+type ReportMessagesPage = ZoomPage & Partial<Record<ReportField, ReportMessage[]>>;
+
+/** The day windows (UTC, one calendar month at most) covering [since, until], clamped to the six-month reach. */
+function reportWindows(run: ZoomRun, since: number, until: number) {
+  return monthWindows(startOfDay(Math.max(since, chatFloor(run))), until);
+}
+
+/** The report sessions this owner reads: a target per session, `contact` holding its type. */
+async function ownerSessions(run: ZoomRun, owner: Owner, oneToOne: boolean): Promise<ChatTarget[]> {
+  const since = run.ownerSince(owner.id);
+  const byEmail = new Map(run.owners.filter((o) => o.email).map((o) => [o.email.toLowerCase(), o.id]));
+  const targets = new Map<string, ChatTarget>();
+  for (const w of reportWindows(run, since, run.state.startedAt)) {
+    const query = { from: isoDate(w.start), to: isoDate(w.end), page_size: PAGE };
+    for await (const { page } of pages<ReportSessionsPage>(
+      run.api,
+      'listing chat report sessions',
+      '/report/chat/sessions',
+      query,
+      null,
+      run.now,
+    )) {
+      for (const s of page.sessions ?? []) {
+        if (!s?.id) continue;
+        const group = s.type === 'Group';
+        if (group ? !s.channel_id || !run.channels || !selectsId(run.channels, s.channel_id) : !oneToOne) continue;
+        const members = (s.member_emails ?? []).flatMap((e) => byEmail.get(e.toLowerCase()) ?? []).sort();
+        if (members[0] !== owner.id) continue;
+        const known = targets.get(s.id);
+        if (known) known.until = w.end;
+        else
+          targets.set(s.id, {
+            id: s.id,
+            name: s.name || s.channel_id || s.id,
+            contact: group ? `channel:${s.channel_id}` : '1:1',
+            since: w.start,
+            until: w.end,
+          });
+      }
+    }
+  }
+  return [...targets.values()];
+}
+
+export async function* collectReports(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
+  if (!pos.targets) {
+    pos.targets = await ownerSessions(run, owner, run.reports?.oneToOne ?? false);
+    pos.target = 0;
+    pos.window = 0;
+    pos.page = null;
+    yield run.checkpoint();
+  }
+  const targets = pos.targets;
+  for (pos.target ??= 0; pos.target < targets.length; pos.target++) {
+    const t = targets[pos.target];
+    const windows = reportWindows(run, t.since, t.until);
+    for (; pos.window < windows.length; pos.window++) {
+      const w = windows[pos.window];
+      const query = {
+        from: isoDate(w.start),
+        to: isoDate(w.end),
+        page_size: PAGE,
+        include_fields: REPORT_FIELDS.join(','),
+      };
+      for await (const { page, next } of pages<ReportMessagesPage>(
+        run.api,
+        'reading a chat report',
+        `/report/chat/sessions/${encodeURIComponent(t.id)}`,
+        query,
+        pos.page ?? null,
+        run.now,
+      )) {
+        for (const field of REPORT_FIELDS)
+          for (const entry of page[field] ?? [])
+            if (entry?.id) yield recordEvent(reportItem(owner, t, entry, field), entry);
+        pos.page = next;
+        if (next) yield run.checkpoint();
+      }
+      pos.page = null;
+    }
+    pos.window = 0;
+    yield run.checkpoint();
+  }
+}
+
+/**
+ * An edit or a deletion the report returned: an item of its own beside the message (kind of its conversation),
+ * `metadata.parent_source_id` naming the message. Source id: `<message id>|edited|<action_timestamp>` (each edit
+ * once) or `<message id>|deleted`.
+ */
+export function reportItem(owner: Owner, t: ChatTarget, m: ReportMessage, field: ReportField): ItemInput {
+  const channelId = t.contact?.startsWith('channel:') ? t.contact.slice('channel:'.length) : undefined;
+  const deleted = field === 'deleted_messages';
+  const action = typeof m.action_timestamp === 'number' ? m.action_timestamp : undefined;
+  const sourceId = deleted ? `${m.id}|deleted` : `${m.id}|edited|${action ?? shortHash(m)}`;
+  const when = m.date_time ?? (typeof m.timestamp === 'number' ? new Date(m.timestamp).toISOString() : undefined);
+  const sender = m.sender_display_name ?? m.sender ?? 'unknown sender';
+  return {
+    kind: channelId ? 'channel_message' : 'chat_message',
+    sourceId,
+    name: segment(`${when ?? ''} ${sender} (${deleted ? 'deleted' : 'before an edit'})`, sourceId),
+    path: `/${segment(owner.email, owner.id)}/chats/reports/${segment(t.name, t.id)}/${when ? when.slice(0, 10) : 'undated'}/${segment(sourceId, m.id)}`,
+    custodian: owner.id,
+    size: null,
+    mimeType: null,
+    createdAt: when ?? null,
+    modifiedAt: action !== undefined ? new Date(action).toISOString() : null,
+    version: null,
+    text: m.message ?? null,
+    metadata: {
+      parent_source_id: m.id,
+      report_field: field,
+      ...(deleted ? { deleted: true } : { edited: true }),
+      action_timestamp: action ?? null,
+      report_session_id: t.id,
+      conversation_type: channelId ? 'channel' : 'one-to-one',
+      conversation_id: channelId ?? t.id,
+      conversation_name: t.name,
+      sender: m.sender ?? null,
+      sender_display_name: m.sender_display_name ?? null,
+      sender_member_id: m.sender_member_id ?? m.send_member_id ?? null,
+      message: m.message ?? null,
+      date_time: m.date_time ?? null,
+      timestamp: m.timestamp ?? null,
+    },
+  };
+}
