@@ -30,7 +30,8 @@ const ALL = { all_selected: true, selected: [], excluded: [] };
 const everything: ConfFilters = { account_owners: ALL, content_selections: ALL, chats: ALL };
 
 async function appFor(database: (typeof testDatabases)[number], sandbox: ZoomSandbox): Promise<TestApp> {
-  return startTestApp({ database, env: zoomEnv(sandbox) });
+  // A look-back beyond the six months the reports serve: their windows are clamped to it, never refused.
+  return startTestApp({ database, env: zoomEnv(sandbox, { ZOOM_LOOKBACK_DAYS: '365' }) });
 }
 
 /** Pairs a new collection of everything, runs it to the end and returns its id and latest run. */
