@@ -2839,7 +2839,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Provider user id. */
                 custodian?: string;
-                /** @description Only items of this kind; the collection type decides which kinds exist (conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message, chat_file, participant_audio; edrive: file, folder). Another value answers 400. */
+                /** @description Only items of this kind; the collection type decides which kinds exist (conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message, chat_file, participant_audio, legal_hold_file; edrive: file, folder). Another value answers 400. */
                 kind?: string;
                 limit?: number;
             };

@@ -2,6 +2,7 @@ import { chatLine, meetingChatTxt, sentence, timelineJson, transcriptVtt } from 
 import { ALNUM, BASE64, BASE64URL, HEX, createRng, type Rng } from './prng.ts';
 import { addChatExtras } from './seed-chat.ts';
 import { addMeetingEvidence } from './seed-evidence.ts';
+import { makeLegalHoldMatters } from './seed-legal-hold.ts';
 import { variantUuid } from './variance.ts';
 import {
   ZoomTenant,
@@ -122,6 +123,7 @@ export function seedTenant(o: SeedOptions): ZoomTenant {
     ? addChatExtras(o.seed, now, custodians, oneToOne, channels, channelMessages, textBodies, o.messagesPerChat)
     : undefined;
   if (o.evidence) addMeetingEvidence(o.seed, meetings, custodians, now, o.fileSize);
+  const legalHoldMatters = o.chatExtras ? makeLegalHoldMatters(o.seed, now, custodians, textBodies) : undefined;
   return new ZoomTenant({
     accountId,
     users,
@@ -132,6 +134,7 @@ export function seedTenant(o: SeedOptions): ZoomTenant {
     oneToOne,
     textBodies,
     externalContacts: extras?.externalContacts,
+    legalHoldMatters,
   });
 }
 

@@ -26,6 +26,10 @@
 //   item of its conversation's kind: source id `<message id>|edited|<action_timestamp>` or `<message id>|deleted`,
 //   held for a selected owner who is a member (a one-to-one conversation of a selected owner; a selected channel
 //   with a selected member).
+// - conf legal hold (issue 20, same sources, `LegalHold*` typings): when the grant holds the legal-hold scopes and
+//   the chats selection takes anything, every export (`file_key`) of a selected owner in a matter that holds them
+//   and is `ready_for_download` is a `legal_hold_file` with its bytes (source id `<matter_id>|<file_key>`), held for
+//   that owner; one still being prepared is not an item yet.
 // - A selection entry `{<key>: <boolean>}` switches its key only when the boolean is true.
 // - edrive: a user key's `all_selected` takes every item of the drive but the root, minus each excluded folder and
 //   everything beneath it; `selected` takes each selected folder and everything beneath it (not its ancestors).
@@ -141,7 +145,7 @@ export function confOracle(
   filters: SpecConfFilters,
   sinceMs = -Infinity,
   nowMs = Date.now(),
-  opts: { reports?: boolean } = {},
+  opts: { reports?: boolean; legalHold?: boolean } = {},
 ): Map<string, Expected> {
   const out = new Map<string, Expected>();
   const add = (kind: string, sourceId: string, custodian: string) => {
@@ -188,6 +192,12 @@ export function confOracle(
       }
     }
     if (opts.reports) reportEntries(tenant, owner.id, chats, Math.max(sinceMs, chatReach(nowMs)), add);
+    const anyChats = !!filters.chats && (filters.chats.all_selected || filters.chats.selected.length > 0);
+    if (opts.legalHold && anyChats)
+      for (const matter of tenant.legalHoldMatters)
+        for (const f of matter.files)
+          if (f.userId === owner.id && matter.userIds.includes(owner.id) && f.ready_for_download)
+            add('legal_hold_file', `${matter.matter_id}|${f.file_key}`, owner.id);
   }
   return out;
 }

@@ -129,11 +129,13 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
       expect(json.counts.without_content).toBe(0);
     });
 
-    it('a grant without the reports scopes asks for no report and collects no report item', async () => {
+    it('a grant without the reports and legal-hold scopes asks for neither and collects none of their items', async () => {
       const plainToken = await tPlain.token('acme', [CB]);
       const { id, c } = await collectEverything(tPlain, plainToken, 'no reports');
       expect(c.latest_run.status).toBe('succeeded');
-      expect(plain.requests.filter((r) => r.path.startsWith('/v2/report/'))).toEqual([]);
+      expect(
+        plain.requests.filter((r) => r.path.startsWith('/v2/report/') || r.path.startsWith('/v2/chat/legalhold')),
+      ).toEqual([]);
       const items = await tPlain.items(plainToken, id);
       expect(items.map((i) => keyOf(i.kind, i.source_id)).sort()).toEqual(
         [...expectedItems(plain, everything).items.keys()].sort(),

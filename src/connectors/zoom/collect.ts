@@ -9,7 +9,8 @@ import { collectChannels, collectOneToOne } from './chats.ts';
 import type { Owner } from './items.ts';
 import { collectRecordings } from './meetings.ts';
 import { inIdOrder, ownersNotFound, resolveOwners, type ResolvedOwners } from './owners.ts';
-import { assertScopes, reportsGranted } from './scopes.ts';
+import { assertScopes, legalHoldGranted, reportsGranted } from './scopes.ts';
+import { collectLegalHold } from './legal-hold.ts';
 import { collectReports } from './chat-reports.ts';
 import { createRun, earliestSince, type ZoomRun } from './run.ts';
 import { readSummaryIndex, summariesOfRun, type SummaryIndex } from './summaries.ts';
@@ -102,6 +103,7 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     one_to_one: chats.oneToOne,
     channels: chats.channels !== null,
     reports: run.reports !== null,
+    legal_hold: legalHoldGranted(ctx.grantInfo) && (chats.oneToOne || chats.channels !== null),
   };
 
   for (const owner of owners) {
@@ -160,6 +162,7 @@ const PHASE_LISTS: Record<Phase, string> = {
   one_to_one: 'chat_list',
   channels: 'channel_list',
   reports: 'chat_report_list',
+  legal_hold: 'legal_hold_list',
 };
 
 function markFailed(state: RunState, ownerId: string): void {
@@ -199,6 +202,8 @@ function phaseEvents(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<
       return collectChannels(run, owner, pos);
     case 'reports':
       return collectReports(run, owner, pos);
+    case 'legal_hold':
+      return collectLegalHold(run, owner, pos);
   }
 }
 

@@ -63,6 +63,21 @@ const NEEDS = {
     legacy: ['report_chat:read:admin', 'imchat:read:admin'],
     endpoint: 'GET /report/chat/sessions/{sessionId} (include_fields=edited_messages,deleted_messages)',
   },
+  legalHoldMatters: {
+    scope: 'team_chat:read:list_legal_hold_matters:admin',
+    legacy: ['chat_history_legal_hold:read:admin'],
+    endpoint: 'GET /chat/legalhold/matters',
+  },
+  legalHoldFiles: {
+    scope: 'team_chat:read:list_legal_hold_matter_files:admin',
+    legacy: ['chat_history_legal_hold:read:admin'],
+    endpoint: 'GET /chat/legalhold/matters/{matterId}/files',
+  },
+  legalHoldDownload: {
+    scope: 'team_chat:read:legal_hold_matter_file:admin',
+    legacy: ['chat_history_legal_hold:read:admin'],
+    endpoint: 'GET /chat/legalhold/matters/{matterId}/files/download',
+  },
 } satisfies Record<string, ScopeNeed>;
 
 const holds = (granted: Set<string>, need: ScopeNeed) =>
@@ -76,6 +91,15 @@ const holds = (granted: Set<string>, need: ScopeNeed) =>
 export function reportsGranted(grantInfo: Record<string, unknown>): boolean {
   const granted = grantedScopes(grantInfo);
   return !!granted && holds(granted, NEEDS.reportSessions) && holds(granted, NEEDS.reportSession);
+}
+
+/** Whether the grant holds the Team Chat legal-hold scopes (a `preservation` app): see legal-hold.ts. Like reportsGranted. */
+export function legalHoldGranted(grantInfo: Record<string, unknown>): boolean {
+  const granted = grantedScopes(grantInfo);
+  return (
+    !!granted &&
+    [NEEDS.legalHoldMatters, NEEDS.legalHoldFiles, NEEDS.legalHoldDownload].every((need) => holds(granted, need))
+  );
 }
 
 /** Everything `collect`, its retries and discovery call: participant audio and the summaries list included. */
@@ -93,14 +117,14 @@ export const DEFAULT_SCOPES = [
 
 /**
  * `scopes_type=preservation` (legal-hold pairings): the default set plus the chat reports that include edited and
- * deleted messages (collected when granted: reportsGranted) and Team Chat legal-hold matters and their exported
- * files (not called yet: the matters' files are zip exports, see README, Zoom scopes).
+ * deleted messages and Team Chat legal-hold matters and their exported files, each collected when granted
+ * (reportsGranted, legalHoldGranted).
  */
 export const PRESERVATION_SCOPES = [
   ...DEFAULT_SCOPES,
-  'team_chat:read:list_legal_hold_matters:admin', // GET /chat/legalhold/matters
-  'team_chat:read:list_legal_hold_matter_files:admin', // GET /chat/legalhold/matters/{matterId}/files
-  'team_chat:read:legal_hold_matter_file:admin', // GET /chat/legalhold/matters/{matterId}/files/download
+  NEEDS.legalHoldMatters.scope,
+  NEEDS.legalHoldFiles.scope,
+  NEEDS.legalHoldDownload.scope,
   NEEDS.reportSessions.scope, // GET /report/chat/sessions
   NEEDS.reportSession.scope, // GET /report/chat/sessions/{sessionId} (include_fields=edited_messages,deleted_messages)
 ] as const;

@@ -2,9 +2,12 @@
 // next run starts). Both are plain JSON; anything unreadable is treated as absent.
 import type { PageMark } from './api.ts';
 
-/** `reports`: edited and deleted messages from the account's chat reports, when the grant holds their scopes. */
-export type Phase = 'recordings' | 'one_to_one' | 'channels' | 'reports';
-export const PHASES: readonly Phase[] = ['recordings', 'one_to_one', 'channels', 'reports'];
+/**
+ * `reports`: edited and deleted messages from the account's chat reports; `legal_hold`: the owner's exports in Team
+ * Chat legal-hold matters. Each only when the grant holds their scopes (a `preservation` app) and chats are selected.
+ */
+export type Phase = 'recordings' | 'one_to_one' | 'channels' | 'reports' | 'legal_hold';
+export const PHASES: readonly Phase[] = ['recordings', 'one_to_one', 'channels', 'reports', 'legal_hold'];
 
 /** A one-to-one peer or a channel whose messages are listed. */
 export interface ChatTarget {
