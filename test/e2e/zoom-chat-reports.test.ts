@@ -120,6 +120,13 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
         for (const f of (record.files as Json[] | undefined) ?? []) expect(f.download_url).not.toContain('?');
       }
 
+      // The account's sessions are listed once per run (each month window once), not once per owner.
+      const lists = sandbox.requests.filter(
+        (r) => r.listener === 'main' && r.path.startsWith('/v2/report/chat/sessions?'),
+      );
+      expect(lists.length).toBeGreaterThan(0);
+      expect(new Set(lists.map((r) => new URL(r.path, 'http://x').searchParams.get('from'))).size).toBe(lists.length);
+
       const rec = await jsonOf(
         await t.call(token, 'GET', `/v1/collections/${id}/runs/${c.latest_run.run_id}/reconciliation`),
         200,

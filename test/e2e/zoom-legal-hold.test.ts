@@ -69,6 +69,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
         expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(item.sha256);
       }
 
+      // The account's matters are listed once for the run, not once per owner.
+      expect(sandbox.requests.filter((r) => r.path.startsWith('/v2/chat/legalhold/matters?'))).toHaveLength(1);
+
       // The export Zoom is still preparing: one failed exception naming it, so the run does not read as complete.
       const notReady = sandbox.tenant.legalHoldMatters.flatMap((m) =>
         m.files.filter((f) => !f.ready_for_download).map((f) => `${m.matter_id}|${f.file_key}`),

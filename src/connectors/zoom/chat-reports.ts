@@ -5,85 +5,30 @@
 // (shapes: ../shared/reference/zoom-api.md §Team Chat "Related" and Zoom's @zoom/rivet team-chat typings). The
 // message listings give a message's current text and status only; these records are what was there before.
 //
-// Read when the grant holds the reports' scopes, after an owner's chats (phase `reports`). Each session is read for
-// one owner: a one-to-one session for the first selected owner (in id order) among its members, a selected channel's
-// session for its first selected member; the report items are held for that owner.
-import { selectsId } from '../../domain/filters/selection.ts';
+// Read when the grant holds the reports' scopes, after an owner's chats (phase `reports`), for the sessions the run's
+// one listing gave the owner (preservation.ts): a one-to-one session for the first selected owner (in id order)
+// among its members, a selected channel's session for its first selected member; the items are held for that owner.
 import type { CollectEvent, ItemInput } from '../types.ts';
 import { pages } from './api.ts';
-import { chatFloor } from './chat-window.ts';
+import { reportWindows } from './preservation.ts';
 import { segment, shortHash, type Owner } from './items.ts';
 import { recordEvent } from './record.ts';
 import type { ZoomRun } from './run.ts';
 import type { ChatTarget, Position } from './state.ts';
 import type { ChatMessage, ZoomPage } from './wire.ts';
-import { isoDate, monthWindows, startOfDay } from './windows.ts';
+import { isoDate } from './windows.ts';
 
 const PAGE = 300;
 export const REPORT_FIELDS = ['edited_messages', 'deleted_messages'] as const;
 type ReportField = (typeof REPORT_FIELDS)[number];
 
-interface ReportSession {
-  id?: string;
-  name?: string;
-  type?: string; // 'Group' | '1:1'
-  channel_id?: string;
-  member_emails?: string[];
-}
-
-interface ReportSessionsPage extends ZoomPage {
-  sessions?: ReportSession[];
-}
-
 export type ReportMessage = ChatMessage & { action_timestamp?: number; receiver?: string };
 
 type ReportMessagesPage = ZoomPage & Partial<Record<ReportField, ReportMessage[]>>;
 
-/** The day windows (UTC, one calendar month at most) covering [since, until], clamped to the six-month reach. */
-function reportWindows(run: ZoomRun, since: number, until: number) {
-  return monthWindows(startOfDay(Math.max(since, chatFloor(run))), until);
-}
-
-/** The report sessions this owner reads: a target per session, `contact` holding its type. */
-async function ownerSessions(run: ZoomRun, owner: Owner, oneToOne: boolean): Promise<ChatTarget[]> {
-  const since = run.ownerSince(owner.id);
-  const byEmail = new Map(run.owners.filter((o) => o.email).map((o) => [o.email.toLowerCase(), o.id]));
-  const targets = new Map<string, ChatTarget>();
-  for (const w of reportWindows(run, since, run.state.startedAt)) {
-    const query = { from: isoDate(w.start), to: isoDate(w.end), page_size: PAGE };
-    for await (const { page } of pages<ReportSessionsPage>(
-      run.api,
-      'listing chat report sessions',
-      '/report/chat/sessions',
-      query,
-      null,
-      run.now,
-    )) {
-      for (const s of page.sessions ?? []) {
-        if (!s?.id) continue;
-        const group = s.type === 'Group';
-        if (group ? !s.channel_id || !run.channels || !selectsId(run.channels, s.channel_id) : !oneToOne) continue;
-        const members = (s.member_emails ?? []).flatMap((e) => byEmail.get(e.toLowerCase()) ?? []).sort();
-        if (members[0] !== owner.id) continue;
-        const known = targets.get(s.id);
-        if (known) known.until = w.end;
-        else
-          targets.set(s.id, {
-            id: s.id,
-            name: s.name || s.channel_id || s.id,
-            contact: group ? `channel:${s.channel_id}` : '1:1',
-            since: w.start,
-            until: w.end,
-          });
-      }
-    }
-  }
-  return [...targets.values()];
-}
-
 export async function* collectReports(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
   if (!pos.targets) {
-    pos.targets = await ownerSessions(run, owner, run.reports?.oneToOne ?? false);
+    pos.targets = structuredClone(run.preservation.reports?.[owner.id] ?? []);
     pos.target = 0;
     pos.window = 0;
     pos.page = null;
@@ -92,7 +37,7 @@ export async function* collectReports(run: ZoomRun, owner: Owner, pos: Position)
   const targets = pos.targets;
   for (pos.target ??= 0; pos.target < targets.length; pos.target++) {
     const t = targets[pos.target];
-    const windows = reportWindows(run, t.since, t.until);
+    const windows = reportWindows(run.state.startedAt, Math.max(t.since, run.ownerSince(owner.id)), t.until);
     for (; pos.window < windows.length; pos.window++) {
       const w = windows[pos.window];
       const query = {

@@ -9,7 +9,8 @@ import { collectChannels, collectOneToOne } from './chats.ts';
 import type { Owner } from './items.ts';
 import { collectRecordings } from './meetings.ts';
 import { inIdOrder, ownersNotFound, resolveOwners, type ResolvedOwners } from './owners.ts';
-import { assertScopes, legalHoldGranted, reportsGranted } from './scopes.ts';
+import { assertScopes } from './scopes.ts';
+import { preservationOfRun, readPreservationIndex, type PreservationIndex } from './preservation.ts';
 import { collectLegalHold } from './legal-hold.ts';
 import { collectReports } from './chat-reports.ts';
 import { createRun, earliestSince, type ZoomRun } from './run.ts';
@@ -65,24 +66,39 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   const chats = chatScope(filters);
   const content = enabledContent(filters);
   let summaries: SummaryIndex | null;
+  let preservation: PreservationIndex;
   if (ctx.units) {
-    // A unit: the plan listed the account's summaries once and handed each owner's to its unit.
-    summaries = readSummaryIndex((planned?.data as { summaries?: unknown } | undefined)?.summaries);
+    // A unit: the plan listed the account's summaries (and report sessions, matters) once, each owner's to its unit.
+    const data = planned?.data as { summaries?: unknown; preservation?: unknown } | undefined;
+    summaries = readSummaryIndex(data?.summaries);
+    preservation = readPreservationIndex(data?.preservation);
   } else {
+    const from = earliestSince(
+      state.startedAt,
+      opts.lookbackDays,
+      previous,
+      owners.map((o) => o.id),
+    );
+    const now = () => ctx.now().getTime();
     const listed = await summariesOfRun(api, {
       owners,
-      from: earliestSince(
-        state.startedAt,
-        opts.lookbackDays,
-        previous,
-        owners.map((o) => o.id),
-      ),
+      from,
       to: state.startedAt,
       selected: content.has('AI-meeting-notes'),
-      now: () => ctx.now().getTime(),
+      now,
     });
     summaries = listed.index;
     yield* listed.events;
+    const held = await preservationOfRun(api, {
+      grantInfo: ctx.grantInfo,
+      filters,
+      owners: resolved.owners,
+      from,
+      startedAt: state.startedAt,
+      now,
+    });
+    preservation = held.index;
+    yield* held.events;
   }
   const run = createRun(ctx, api, state, {
     lookbackDays: opts.lookbackDays,
@@ -90,10 +106,7 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     content,
     channels: chats.channels,
     summaries,
-    reports:
-      reportsGranted(ctx.grantInfo) && (chats.oneToOne || chats.channels !== null)
-        ? { oneToOne: chats.oneToOne }
-        : null,
+    preservation,
     // One unit of a fanned-out run: a conversation with an owner of another unit is that unit's when it comes first.
     owners: ctx.units ? resolved.owners : owners,
     isZoomHost: opts.isZoomHost,
@@ -102,8 +115,8 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     recordings: true,
     one_to_one: chats.oneToOne,
     channels: chats.channels !== null,
-    reports: run.reports !== null,
-    legal_hold: legalHoldGranted(ctx.grantInfo) && (chats.oneToOne || chats.channels !== null),
+    reports: preservation.reports !== undefined,
+    legal_hold: preservation.legalHold !== undefined,
   };
 
   for (const owner of owners) {

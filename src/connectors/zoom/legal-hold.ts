@@ -15,14 +15,6 @@ import type { ZoomPage } from './wire.ts';
 
 const PAGE = 300;
 
-interface MattersPage extends ZoomPage {
-  legal_hold_matters?: Array<{
-    matter_id?: string;
-    matter_name?: string;
-    matter_users?: Array<{ user_id?: string; email?: string }>;
-  }>;
-}
-
 export interface HeldFile {
   file_key?: string;
   file_count?: number;
@@ -39,32 +31,10 @@ interface FilesPage extends ZoomPage {
 const mattersPath = (matterId: string, rest: string) =>
   `/chat/legalhold/matters/${encodeURIComponent(matterId)}${rest}`;
 
-/** The matters that hold this owner. */
-async function ownerMatters(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> {
-  const out: ChatTarget[] = [];
-  const email = owner.email.toLowerCase();
-  for await (const { page } of pages<MattersPage>(
-    run.api,
-    'listing legal hold matters',
-    '/chat/legalhold/matters',
-    { page_size: PAGE },
-    null,
-    run.now,
-  )) {
-    for (const m of page.legal_hold_matters ?? []) {
-      if (!m?.matter_id || out.some((t) => t.id === m.matter_id)) continue;
-      const held = (m.matter_users ?? []).some(
-        (u) => u?.user_id === owner.id || (!!email && u?.email?.toLowerCase() === email),
-      );
-      if (held) out.push({ id: m.matter_id, name: m.matter_name || m.matter_id, since: 0, until: 0 });
-    }
-  }
-  return out;
-}
-
 export async function* collectLegalHold(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
   if (!pos.targets) {
-    pos.targets = await ownerMatters(run, owner);
+    // The matters that hold this owner, from the run's one listing (preservation.ts).
+    pos.targets = structuredClone(run.preservation.legalHold?.[owner.id] ?? []);
     pos.target = 0;
     pos.page = null;
     yield run.checkpoint();
