@@ -24,8 +24,8 @@
 //   `include_fields=edited_messages,deleted_messages` returns every edit and deletion of a session (account level,
 //   so a channel's whole history, whoever joined when; days from the one holding the six-month limit). Each is an
 //   item of its conversation's kind: source id `<message id>|edited|<action_timestamp>` or `<message id>|deleted`,
-//   held for a selected owner who is a member (a one-to-one conversation of a selected owner; a selected channel
-//   with a selected member).
+//   held for a selected owner who is a member of a one-to-one conversation, or for a selected channel with a
+//   selected member (its unit, as its messages).
 // - conf legal hold (issue 20, same sources, `LegalHold*` typings): when the grant holds the legal-hold scopes and
 //   the chats selection takes anything, every export (`file_key`) of a selected owner in a matter that holds them
 //   and is `ready_for_download` is a `legal_hold_file` with its bytes (source id `<matter_id>|<file_key>`), held for
@@ -211,17 +211,18 @@ function reportEntries(
   add: (kind: string, sourceId: string, custodian: string) => void,
 ): void {
   const fromDay = Math.floor(reachMs / 86_400_000) * 86_400_000;
-  const each = (kind: string, messages: ZoomChatMessage[]) => {
+  const each = (kind: string, messages: ZoomChatMessage[], custodian: string) => {
     for (const m of messages) {
       if (m.timestamp < fromDay) continue;
-      if (m.status === 'Edited') add(kind, `${m.id}|edited|${m.actionAt}`, ownerId);
-      if (m.status === 'Deleted') add(kind, `${m.id}|deleted`, ownerId);
+      if (m.status === 'Edited') add(kind, `${m.id}|edited|${m.actionAt}`, custodian);
+      if (m.status === 'Deleted') add(kind, `${m.id}|deleted`, custodian);
     }
   };
   if (chats.oneToOne)
-    for (const { conversation } of tenant.conversationsOf(ownerId)) each('chat_message', conversation.messages);
+    for (const { conversation } of tenant.conversationsOf(ownerId))
+      each('chat_message', conversation.messages, ownerId);
   for (const channel of tenant.channelsOf(ownerId))
-    if (chats.channel(channel.id)) each('channel_message', tenant.channelMessages[channel.id] ?? []);
+    if (chats.channel(channel.id)) each('channel_message', tenant.channelMessages[channel.id] ?? [], channel.id);
 }
 
 /** Correction Z6: Team Chat messages reach back six calendar months (UTC) from the moment of the request. */

@@ -116,6 +116,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
           expect(record.message).toBe(m!.message);
           expect(item.metadata.report_field).toBe('deleted_messages');
         }
+        // A channel's edits and deletions belong to the channel's unit, like its messages; the others to an owner.
+        if (item.kind === 'channel_message') expect(item.custodian).toBe(item.metadata.conversation_id);
+        else expect(expected.owners).toContain(item.custodian);
         // Download URLs keep no query string in a record.
         for (const f of (record.files as Json[] | undefined) ?? []) expect(f.download_url).not.toContain('?');
       }

@@ -6,8 +6,8 @@
 // message listings give a message's current text and status only; these records are what was there before.
 //
 // Read when the grant holds the reports' scopes, after an owner's chats (phase `reports`), for the sessions the run's
-// one listing gave the owner (preservation.ts): a one-to-one session for the first selected owner (in id order)
-// among its members, a selected channel's session for its first selected member; the items are held for that owner.
+// one listing gave the owner (preservation.ts): its one-to-one sessions (items held for the owner), and the sessions
+// of the channels its collection completed in this run (items held for the channel, like its messages).
 import type { CollectEvent, ItemInput } from '../types.ts';
 import { pages } from './api.ts';
 import { reportWindows } from './preservation.ts';
@@ -28,7 +28,13 @@ type ReportMessagesPage = ZoomPage & Partial<Record<ReportField, ReportMessage[]
 
 export async function* collectReports(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
   if (!pos.targets) {
-    pos.targets = structuredClone(run.preservation.reports?.[owner.id] ?? []);
+    const reports = run.preservation.reports ?? {};
+    const channels = run.state.channelsDone.filter((id) => !(run.state.reportedChannels ?? []).includes(id));
+    run.state.reportedChannels = [...(run.state.reportedChannels ?? []), ...channels];
+    pos.targets = structuredClone([
+      ...(reports[owner.id] ?? []),
+      ...channels.flatMap((id) => reports[`channel:${id}`] ?? []),
+    ]);
     pos.target = 0;
     pos.window = 0;
     pos.page = null;
@@ -37,7 +43,9 @@ export async function* collectReports(run: ZoomRun, owner: Owner, pos: Position)
   const targets = pos.targets;
   for (pos.target ??= 0; pos.target < targets.length; pos.target++) {
     const t = targets[pos.target];
-    const windows = reportWindows(run.state.startedAt, Math.max(t.since, run.ownerSince(owner.id)), t.until);
+    const channel = channelOf(t);
+    const since = channel ? run.channelSince(channel) : run.ownerSince(owner.id);
+    const windows = reportWindows(run.state.startedAt, Math.max(t.since, since), t.until);
     for (; pos.window < windows.length; pos.window++) {
       const w = windows[pos.window];
       const query = {
@@ -72,8 +80,11 @@ export async function* collectReports(run: ZoomRun, owner: Owner, pos: Position)
  * `metadata.parent_source_id` naming the message. Source id: `<message id>|edited|<action_timestamp>` (each edit
  * once) or `<message id>|deleted`.
  */
+const channelOf = (t: ChatTarget) =>
+  t.contact?.startsWith('channel:') ? t.contact.slice('channel:'.length) : undefined;
+
 export function reportItem(owner: Owner, t: ChatTarget, m: ReportMessage, field: ReportField): ItemInput {
-  const channelId = t.contact?.startsWith('channel:') ? t.contact.slice('channel:'.length) : undefined;
+  const channelId = channelOf(t);
   const deleted = field === 'deleted_messages';
   const action = typeof m.action_timestamp === 'number' ? m.action_timestamp : undefined;
   const sourceId = deleted ? `${m.id}|deleted` : `${m.id}|edited|${action ?? shortHash(m)}`;
@@ -84,7 +95,8 @@ export function reportItem(owner: Owner, t: ChatTarget, m: ReportMessage, field:
     sourceId,
     name: segment(`${when ?? ''} ${sender} (${deleted ? 'deleted' : 'before an edit'})`, sourceId),
     path: `/${segment(owner.email, owner.id)}/chats/reports/${segment(t.name, t.id)}/${when ? when.slice(0, 10) : 'undated'}/${segment(sourceId, m.id)}`,
-    custodian: owner.id,
+    // A channel is a unit of its own (as its messages are); a one-to-one conversation is the owner's.
+    custodian: channelId ?? owner.id,
     size: null,
     mimeType: null,
     createdAt: when ?? null,

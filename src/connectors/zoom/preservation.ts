@@ -1,8 +1,9 @@
 // What a `preservation` grant adds (chat-reports.ts, legal-hold.ts) is listed at account level: the chat report
 // sessions and the legal-hold matters. Like the summaries list, each is read once per run (at planning for a
-// fanned-out run, which hands each owner's part to its unit), and every session or matter is given to the owners
-// who read it: a report session to the first selected owner (in id order) among its members, a matter to every
-// selected owner it holds (each reads their own exports).
+// fanned-out run, which hands each owner's part to its unit), and every session or matter is given to who reads it:
+// a one-to-one report session to the first selected owner (in id order) among its members; a selected channel's
+// session (key `channel:<id>`) to whichever unit collects that channel in the run; a matter to every selected owner
+// it holds (each reads their own exports).
 import { chatScope, type ConfFilters } from '../../domain/filters/conf.ts';
 import { selectsId } from '../../domain/filters/selection.ts';
 import type { CollectEvent } from '../types.ts';
@@ -16,7 +17,10 @@ import { DAY_MS, isoDate, monthWindows, startOfDay } from './windows.ts';
 
 const PAGE = 300;
 
-/** Per owner id: the report sessions and the legal-hold matters it reads; a feature absent is not collected. */
+/**
+ * Per owner id: the report sessions and the legal-hold matters it reads (channel sessions under `channel:<id>`);
+ * a feature absent is not collected.
+ */
 export interface PreservationIndex {
   reports?: Record<string, ChatTarget[]>;
   legalHold?: Record<string, ChatTarget[]>;
@@ -69,8 +73,9 @@ async function listReportSessions(
         const group = s.type === 'Group';
         if (group ? !s.channel_id || !chats.channels || !selectsId(chats.channels, s.channel_id) : !chats.oneToOne)
           continue;
-        const owner = (s.member_emails ?? []).flatMap((e) => byEmail.get(e.toLowerCase()) ?? []).sort()[0];
-        if (!owner) continue;
+        const member = (s.member_emails ?? []).flatMap((e) => byEmail.get(e.toLowerCase()) ?? []).sort()[0];
+        if (!member) continue;
+        const owner = group ? `channel:${s.channel_id}` : member;
         const known = found.get(s.id);
         if (known) known.target.until = w.end;
         else
@@ -163,7 +168,11 @@ export async function preservationOfRun(
 /** One owner's part, as plan data for its unit. */
 export function ownerPreservation(index: PreservationIndex, ownerId: string): PreservationIndex {
   return {
-    ...(index.reports && { reports: { [ownerId]: index.reports[ownerId] ?? [] } }),
+    ...(index.reports && {
+      reports: Object.fromEntries(
+        Object.entries(index.reports).filter(([key]) => key === ownerId || key.startsWith('channel:')),
+      ),
+    }),
     ...(index.legalHold && { legalHold: { [ownerId]: index.legalHold[ownerId] ?? [] } }),
   };
 }

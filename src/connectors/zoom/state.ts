@@ -55,6 +55,8 @@ export interface RunState {
   failed: string[];
   /** Channels already collected in this run (through any member): not listed again for another owner. */
   channelsDone: string[];
+  /** Channels whose chat report sessions an owner's `reports` phase took already (chat-reports.ts). */
+  reportedChannels?: string[];
   at: Position | null;
 }
 
