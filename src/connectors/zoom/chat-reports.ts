@@ -75,13 +75,15 @@ export async function* collectReports(run: ZoomRun, owner: Owner, pos: Position)
   }
 }
 
+/** The channel of a channel's report session (its `contact` is `channel:<id>`). */
+const channelOf = (t: ChatTarget) =>
+  t.contact?.startsWith('channel:') ? t.contact.slice('channel:'.length) : undefined;
+
 /**
  * An edit or a deletion the report returned: an item of its own beside the message (kind of its conversation),
  * `metadata.parent_source_id` naming the message. Source id: `<message id>|edited|<action_timestamp>` (each edit
  * once) or `<message id>|deleted`.
  */
-const channelOf = (t: ChatTarget) =>
-  t.contact?.startsWith('channel:') ? t.contact.slice('channel:'.length) : undefined;
 
 export function reportItem(owner: Owner, t: ChatTarget, m: ReportMessage, field: ReportField): ItemInput {
   const channelId = channelOf(t);
