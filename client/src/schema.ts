@@ -154,6 +154,8 @@ export interface paths {
          *       (a channel unit's `custodian` is the channel id)
          *     - `run.finished` `{run_id, collection_id, status}`: `status` is the run status
          *     - `collection.error` `{collection_id, reason}`: the collection needs user action
+         *     - `collection.scopes_missing` `{collection_id, missing_scopes: [{scope, feature}]}`: right after `pair_credentials`,
+         *       the new grant lacks scopes the saved filters use (the collection view's `missing_scopes` says the same)
          *
          *     A new connection first replays the latest run's events so far. With `Last-Event-ID` (the id of the last event
          *     received) it replays what came after it, from the current and the previous run only, then goes on live. A comment
@@ -399,7 +401,7 @@ export interface paths {
         put?: never;
         /**
          * Bind a consent to the collection's wallet
-         * @description `auth_code` is the `code` the browser brought back to `redirect_to`. It is single use, expires 10 minutes after the consent, and works only in the account that started the authorization and for a collection of the same type; anything else answers 400. The grant is stored sealed in the collection's wallet, replacing any earlier one (so every collection using that wallet is re-paired). Pairing does not change `sync_status`: a collection in `error` (for example after its grant was revoked) keeps that status and its `status_reason` until its next run is queued or started, which the new grant lets proceed.
+         * @description `auth_code` is the `code` the browser brought back to `redirect_to`. It is single use, expires 10 minutes after the consent, and works only in the account that started the authorization and for a collection of the same type; anything else answers 400. The grant is stored sealed in the collection's wallet, replacing any earlier one (so every collection using that wallet is re-paired). Pairing does not change `sync_status`: a collection in `error` (for example after its grant was revoked) keeps that status and its `status_reason` until its next run is queued or started, which the new grant lets proceed. When the new grant lacks scopes the saved filters use, the collection view lists them in `missing_scopes` from then on and the event stream gets `collection.scopes_missing` `{collection_id, missing_scopes: [{scope, feature}]}`.
          */
         post: operations["pairCredentials"];
         delete?: never;
@@ -1524,6 +1526,17 @@ export interface operations {
                             /** @description What queued the run: `start` (POST start or PATCH pending), `schedule` (the auto/arch re-sync), `retry` (after a failure), `event` (a provider event). */
                             trigger: string;
                         } | null;
+                        /** @description Paired, with saved filters, and the connector can tell (Zoom: the grant's scopes): the scopes the filters use that the paired grant lacks, `[]` when none. Shown from the moment of pairing (`pair_credentials` also emits `collection.scopes_missing`); a run of such filters would stop in `error`, `start` answers 409 and a PATCH that needs one 422. */
+                        missing_scopes?: {
+                            /** @description What of the saved filters needs it. */
+                            feature: string;
+                            /** @description The whole sentence for a person: the scope, the feature, what to do. */
+                            message: string;
+                            /** @description JSON pointer into `sync_filters` of the part that switches it on. */
+                            pointer: string;
+                            /** @description The scope (or app role) exactly as the provider names it. */
+                            scope: string;
+                        }[];
                         /** Format: date-time */
                         modification_datetime: string;
                         name: string;
@@ -2826,7 +2839,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Provider user id. */
                 custodian?: string;
-                /** @description Only items of this kind; the collection type decides which kinds exist (conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message, chat_file, participant_audio; edrive: file, folder). Another value answers 400. */
+                /** @description Only items of this kind; the collection type decides which kinds exist (conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message, chat_file, participant_audio, legal_hold_file; edrive: file, folder). Another value answers 400. */
                 kind?: string;
                 limit?: number;
             };

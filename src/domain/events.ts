@@ -17,6 +17,11 @@ export interface EventData {
   'run.finished': { run_id: string; collection_id: string; status: string };
   /** the collection needs user action (pair again, grant a scope) */
   'collection.error': { collection_id: string; reason: string };
+  /**
+   * issue 20: a pairing whose grant lacks scopes the collection's saved filters use (each scope and the feature it
+   * serves), told right after pair_credentials instead of at the next PATCH or start
+   */
+  'collection.scopes_missing': { collection_id: string; missing_scopes: { scope: string; feature: string }[] };
   'hold.placed': { hold_id: string; collection_ids: string[]; workspace_id: string | null };
   'hold.released': { hold_id: string };
   /** an export's progress (issue 24): documents written so far, package bytes so far */
@@ -32,6 +37,7 @@ export const EVENT_TYPES = [
   'run.progress',
   'run.finished',
   'collection.error',
+  'collection.scopes_missing',
   'hold.placed',
   'hold.released',
   'export.progress',

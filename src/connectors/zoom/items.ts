@@ -18,6 +18,8 @@ export const KINDS = [
   // issue 20: a file attached to a chat message (its message: metadata.parent_source_id)
   'chat_file',
   'participant_audio',
+  // issue 20: an export of a Team Chat legal-hold matter (a zip), with a `preservation` grant
+  'legal_hold_file',
 ] as const;
 
 export interface Owner {

@@ -16,6 +16,8 @@ token like every route (read it with \`fetch\`; the browser's EventSource cannot
   (a channel unit's \`custodian\` is the channel id)
 - \`run.finished\` \`{run_id, collection_id, status}\`: \`status\` is the run status
 - \`collection.error\` \`{collection_id, reason}\`: the collection needs user action
+- \`collection.scopes_missing\` \`{collection_id, missing_scopes: [{scope, feature}]}\`: right after \`pair_credentials\`,
+  the new grant lacks scopes the saved filters use (the collection view's \`missing_scopes\` says the same)
 
 A new connection first replays the latest run's events so far. With \`Last-Event-ID\` (the id of the last event
 received) it replays what came after it, from the current and the previous run only, then goes on live. A comment
