@@ -22,7 +22,7 @@ for (const database of testDatabases) {
       ...fake,
       type: 'revocable',
       configType: 'revocable',
-      oauth: { ...fake.oauth, revoke: async (g: Grant) => void revoked.push(g) } as Connector['oauth'],
+      oauth: { ...fake.oauth, revoke: async (g: Grant) => void revoked.push(g) },
     };
 
     beforeAll(async () => {
