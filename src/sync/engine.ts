@@ -9,6 +9,8 @@ import { HoldRepo } from '../store/holds.ts';
 import type { Database } from '../store/db.ts';
 import { WorkspaceRepo } from '../store/workspaces.ts';
 import { countersOf, RunRepo, type RunHead, type RunRow, type RunTrigger } from '../store/runs.ts';
+import { UnitRepo, type Tally } from '../store/units.ts';
+import { countsOf } from './reconciliation.ts';
 import type { CredentialManager } from './credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
 import { createQueue, exportJobId, parseExportJobId, parseUnitJobId, unitJobId, type Queue } from './jobs/index.ts';
@@ -100,8 +102,15 @@ export interface SyncEngine extends EngineApi {
 
 const DEFAULT_RETRY: RetryPolicy = { baseMs: 60_000, maxMs: 60 * 60_000, maxFailures: 8 };
 
-export function runSummary(run: RunHead): RunSummary {
-  const { error_count, ...counters } = countersOf(run);
+/**
+ * `tally`: the run's reconciliation tally (UnitRepo.tallies), the one source of its counts; a run without one
+ * (recorded before units were) shows its own counters.
+ */
+export function runSummary(run: RunHead, tally: Tally | undefined): RunSummary {
+  const { error_count, ...own } = countersOf(run);
+  const counters = tally
+    ? { ...countsOf(tally), skipped: tally.skipped, bytes: own.bytes }
+    : { ...own, excluded: 0, not_present: 0 };
   return {
     run_id: run.id,
     trigger: run.trigger,
@@ -382,7 +391,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     },
     async latestRun(collectionId) {
       const run = await runs.latest(collectionId);
-      return run ? runSummary(run) : null;
+      return run ? runSummary(run, (await new UnitRepo(deps.db).tallies([run.id])).get(run.id)) : null;
     },
     exportQueued: (exportId) => runQueued(exportJobId(exportId)),
     async exportCancelled(exportId) {

@@ -4,6 +4,7 @@ import { AppError, notFound } from '../domain/errors.ts';
 import type { Database } from '../store/db.ts';
 import { ItemRepo, previousVersionsOf } from '../store/items.ts';
 import { RunRepo } from '../store/runs.ts';
+import { UnitRepo } from '../store/units.ts';
 import { itemVersionView, itemView, runView, type ItemVersionView, type ItemView, type RunView } from './views.ts';
 
 /** Byte range of a content request, both ends inclusive; undefined = the whole blob. */
@@ -102,9 +103,12 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
       q: { cursor?: string; limit: number },
     ): Promise<{ runs: RunView[]; cursor: string | null }> {
       const page = await runs.list(collectionId, q);
+      const tallies = await new UnitRepo(deps.db).tallies(page.rows.map((r) => r.id));
       const views = [];
       for (const run of page.rows)
-        views.push(runView(run, await runs.errors(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN));
+        views.push(
+          runView(run, await runs.errors(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN, tallies.get(run.id)),
+        );
       return { runs: views, cursor: page.cursor };
     },
   };

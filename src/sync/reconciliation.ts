@@ -20,6 +20,9 @@ export interface CustodianEntry extends Counts {
   custodian: string;
   /** custodian | channel */
   unit_kind: string;
+  /** the custodian's name (a channel's name) and e-mail as collected (fixed contract); `email` is the same e-mail */
+  custodian_name: string | null;
+  custodian_email: string | null;
   email: string | null;
   exceptions: ReconciliationException[];
 }
@@ -73,6 +76,8 @@ export function buildReconciliation(
     return {
       custodian: u.unit_key,
       unit_kind: u.kind,
+      custodian_name: u.name,
+      custodian_email: u.email,
       email: u.email,
       ...counts,
       exceptions: byUnit.get(u.unit_key) ?? [],
@@ -159,6 +164,7 @@ export async function reportUnreached(
       key: m.key,
       kind: m.kind,
       email: null,
+      name: null,
       status: 'failed',
       listed: 1,
       failed: 1,

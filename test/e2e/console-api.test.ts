@@ -244,12 +244,19 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
           collectionId: col,
           runId,
           type: 'run.progress',
-          data: { run_id: runId, custodian: 'u1', listed: 3, collected: 2, bytes: 20, failed: 1 },
+          data: { run_id: runId, custodian: 'u1', custodian_name: null, custodian_email: null, status: 'running', unchanged: 0, excluded: 0, not_present: 0, skipped: 0, listed: 3, collected: 2, bytes: 20, failed: 1 },
         });
         await append('run.finished', { run_id: runId, collection_id: col, status: 'succeeded' });
         const seen = await reading;
         expect(seen.map((e) => e.event)).toEqual(['run.started', 'run.progress', 'run.finished']);
-        expect(seen[1].data).toEqual({ run_id: runId, custodian: 'u1', listed: 3, collected: 2, bytes: 20, failed: 1 });
+        expect(seen[1].data).toEqual({
+          run_id: runId,
+          custodian: 'u1',
+          custodian_name: null, custodian_email: null, status: 'running', unchanged: 0, excluded: 0, not_present: 0, skipped: 0, listed: 3,
+          collected: 2,
+          bytes: 20,
+          failed: 1,
+        });
         const ids = seen.map((e) => Number(e.id));
         expect(ids.every((id, i) => i === 0 || id > ids[i - 1])).toBe(true);
       });
@@ -262,7 +269,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
             collectionId: col,
             runId,
             type: 'run.progress',
-            data: { run_id: runId, custodian, listed: n, collected: n, bytes: n, failed: 0 },
+            data: { run_id: runId, custodian, custodian_name: null, custodian_email: null, status: 'running', unchanged: 0, excluded: 0, not_present: 0, skipped: 0, listed: n, collected: n, bytes: n, failed: 0 },
           });
         const r1 = await runOf(col);
         const r1a = await append(r1, 'old', 1);
