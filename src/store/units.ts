@@ -59,10 +59,7 @@ export class UnitRepo {
     if (runIds.length === 0) return out;
     const rows = await this.db
       .selectFrom('run_units')
-      .select((eb) => [
-        'run_id',
-        ...TALLY_FIELDS.map((f) => eb.fn.sum<number | string>(f).as(f)),
-      ])
+      .select((eb) => ['run_id', ...TALLY_FIELDS.map((f) => eb.fn.sum<number | string>(f).as(f))])
       .where('run_id', 'in', runIds)
       .groupBy('run_id')
       .execute();

@@ -57,7 +57,14 @@ export class UnitLedger {
   ) {
     for (const r of loaded) {
       const { run_id: _r, unit_key, collection_id: _c, checkpoint: _p, updated_at: _u, ...rest } = r;
-      this.units.set(unit_key, { ...rest, key: unit_key, email: r.email, name: r.name, kind: r.kind, status: r.status });
+      this.units.set(unit_key, {
+        ...rest,
+        key: unit_key,
+        email: r.email,
+        name: r.name,
+        kind: r.kind,
+        status: r.status,
+      });
     }
   }
 

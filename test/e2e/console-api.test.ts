@@ -244,7 +244,21 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
           collectionId: col,
           runId,
           type: 'run.progress',
-          data: { run_id: runId, custodian: 'u1', custodian_name: null, custodian_email: null, status: 'running', unchanged: 0, excluded: 0, not_present: 0, skipped: 0, listed: 3, collected: 2, bytes: 20, failed: 1 },
+          data: {
+            run_id: runId,
+            custodian: 'u1',
+            custodian_name: null,
+            custodian_email: null,
+            status: 'running',
+            unchanged: 0,
+            excluded: 0,
+            not_present: 0,
+            skipped: 0,
+            listed: 3,
+            collected: 2,
+            bytes: 20,
+            failed: 1,
+          },
         });
         await append('run.finished', { run_id: runId, collection_id: col, status: 'succeeded' });
         const seen = await reading;
@@ -252,7 +266,14 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
         expect(seen[1].data).toEqual({
           run_id: runId,
           custodian: 'u1',
-          custodian_name: null, custodian_email: null, status: 'running', unchanged: 0, excluded: 0, not_present: 0, skipped: 0, listed: 3,
+          custodian_name: null,
+          custodian_email: null,
+          status: 'running',
+          unchanged: 0,
+          excluded: 0,
+          not_present: 0,
+          skipped: 0,
+          listed: 3,
           collected: 2,
           bytes: 20,
           failed: 1,
@@ -269,7 +290,21 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
             collectionId: col,
             runId,
             type: 'run.progress',
-            data: { run_id: runId, custodian, custodian_name: null, custodian_email: null, status: 'running', unchanged: 0, excluded: 0, not_present: 0, skipped: 0, listed: n, collected: n, bytes: n, failed: 0 },
+            data: {
+              run_id: runId,
+              custodian,
+              custodian_name: null,
+              custodian_email: null,
+              status: 'running',
+              unchanged: 0,
+              excluded: 0,
+              not_present: 0,
+              skipped: 0,
+              listed: n,
+              collected: n,
+              bytes: n,
+              failed: 0,
+            },
           });
         const r1 = await runOf(col);
         const r1a = await append(r1, 'old', 1);

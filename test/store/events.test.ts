@@ -33,7 +33,21 @@ for (const database of testDatabases) {
         collectionId: 'col_1',
         runId: 'run_1',
         type: 'run.progress',
-        data: { run_id: 'run_1', custodian: 'u1', custodian_name: null, custodian_email: null, status: 'running', unchanged: 0, excluded: 0, not_present: 0, skipped: 0, listed: 3, collected: 2, bytes: 10, failed: 1 },
+        data: {
+          run_id: 'run_1',
+          custodian: 'u1',
+          custodian_name: null,
+          custodian_email: null,
+          status: 'running',
+          unchanged: 0,
+          excluded: 0,
+          not_present: 0,
+          skipped: 0,
+          listed: 3,
+          collected: 2,
+          bytes: 10,
+          failed: 1,
+        },
       });
       expect(a1).toBeLessThan(b1);
       expect(b1).toBeLessThan(a2);

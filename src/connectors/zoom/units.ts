@@ -43,6 +43,7 @@ export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
         key: o.id,
         kind: 'custodian' as const,
         email: o.email || null,
+        name: o.name ?? null,
         ...(listed.index ? { data: { summaries: { [o.id]: listed.index[o.id] ?? [] } } } : {}),
       }));
       return { units: [...units, ...notFound], events };

@@ -9,7 +9,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('items').addColumn('custodian_name', 'text').execute();
   await db.schema.alterTable('items').addColumn('custodian_email', 'text').execute();
   await db.schema.alterTable('run_units').addColumn('name', 'text').execute();
-  await db.schema.createIndex('items_custodian_email').on('items').columns(['collection_id', 'custodian_email']).execute();
+  await db.schema
+    .createIndex('items_custodian_email')
+    .on('items')
+    .columns(['collection_id', 'custodian_email'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -62,7 +62,8 @@ const Reconciliation = Type.Object({
       }),
       unit_kind: Type.String({ description: '`custodian` or `channel`.' }),
       custodian_name: Type.Union([Type.String(), Type.Null()], {
-        description: "The custodian's name as collected (a Zoom channel: its name); kept after the user is deleted at the provider.",
+        description:
+          "The custodian's name as collected (a Zoom channel: its name); kept after the user is deleted at the provider.",
       }),
       custodian_email: Type.Union([Type.String(), Type.Null()], {
         description: "The custodian's e-mail as collected; null for a Zoom channel.",
