@@ -61,6 +61,15 @@ export const Item = Type.Object({
   name: Type.String(),
   path: Type.String(),
   custodian: Nullable(Type.String({ description: 'Provider user id of the person it was collected for.' })),
+  custodian_name: Nullable(
+    Type.String({
+      description:
+        "The custodian's name when collected (a Zoom channel's items: the channel's name); kept after the user is deleted at the provider.",
+    }),
+  ),
+  custodian_email: Nullable(
+    Type.String({ description: "The custodian's e-mail when collected; null for a Zoom channel's items." }),
+  ),
   size: Nullable(Type.Integer()),
   mime_type: Nullable(Type.String()),
   sha256: Nullable(Type.String()),

@@ -19,6 +19,8 @@ export function itemView(r: ItemRow): ItemView {
     name: r.name,
     path: r.path,
     custodian: r.custodian,
+    custodian_name: r.custodian_name,
+    custodian_email: r.custodian_email,
     size: r.size === null ? null : Number(r.size),
     mime_type: r.mime_type,
     sha256: r.sha256,

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /**
  * Names next to ids (issue 23): `items.custodian_name` / `items.custodian_email` and `run_units.name` are written
@@ -9,11 +9,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('items').addColumn('custodian_name', 'text').execute();
   await db.schema.alterTable('items').addColumn('custodian_email', 'text').execute();
   await db.schema.alterTable('run_units').addColumn('name', 'text').execute();
-  await db.schema
-    .createIndex('items_custodian_email')
-    .on('items')
-    .columns(['collection_id', 'custodian_email'])
-    .execute();
+  // custodian filters take an e-mail in any case (items list, search)
+  await sql`create index items_custodian_email on items (collection_id, lower(custodian_email))`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
