@@ -293,7 +293,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
       });
       const channel = zoom.tenant.channels[0];
       const channelRow = rows.find((r) => r.CUSTODIAN === `channel:${channel.id}`);
-      if (channelRow) expect([channelRow.CUSTODIAN_NAME, channelRow.CUSTODIAN_EMAIL]).toEqual([channel.name, '']);
+      expect(channelRow && [channelRow.CUSTODIAN_NAME, channelRow.CUSTODIAN_EMAIL]).toEqual([channel.name, '']);
     }, 180_000);
   },
 );
