@@ -64,8 +64,27 @@ for (const database of testDatabases) {
         seen
           .filter((e) => e.type === 'run.progress' && (e.data as { custodian: string }).custodian === custodian)
           .at(-1)?.data;
-      expect(last('u1')).toEqual({ run_id: runId, custodian: 'u1', listed: 3, collected: 1, bytes: 100, failed: 0 });
-      expect(last('u2')).toEqual({ run_id: runId, custodian: 'u2', listed: 2, collected: 1, bytes: 0, failed: 0 });
+      // each custodian's last progress: its reconciliation entry's numbers, finished, with its name and e-mail
+      const progress = (custodian: string, email: string | null, counts: Record<string, number>) => ({
+        run_id: runId,
+        custodian,
+        custodian_name: null,
+        custodian_email: email,
+        status: 'done',
+        listed: 0,
+        collected: 0,
+        unchanged: 0,
+        excluded: 0,
+        not_present: 0,
+        failed: 0,
+        skipped: 0,
+        bytes: 0,
+        ...counts,
+      });
+      expect(last('u1')).toEqual(
+        progress('u1', 'u1@example.com', { listed: 3, collected: 1, excluded: 2, bytes: 100 }),
+      );
+      expect(last('u2')).toEqual(progress('u2', null, { listed: 2, collected: 1, not_present: 1 }));
 
       const r = await loadReconciliation(db, { id: runId, status: 'succeeded' });
       expect(r.balanced).toBe(true);
