@@ -10,7 +10,7 @@ import type { Database } from '../store/db.ts';
 import { WorkspaceRepo } from '../store/workspaces.ts';
 import { countersOf, RunRepo, type RunHead, type RunRow, type RunTrigger } from '../store/runs.ts';
 import { UnitRepo, type Tally } from '../store/units.ts';
-import { countsOf } from './reconciliation.ts';
+import { runCounters } from './reconciliation.ts';
 import type { CredentialManager } from './credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
 import { createQueue, exportJobId, parseExportJobId, parseUnitJobId, unitJobId, type Queue } from './jobs/index.ts';
@@ -102,15 +102,10 @@ export interface SyncEngine extends EngineApi {
 
 const DEFAULT_RETRY: RetryPolicy = { baseMs: 60_000, maxMs: 60 * 60_000, maxFailures: 8 };
 
-/**
- * `tally`: the run's reconciliation tally (UnitRepo.tallies), the one source of its counts; a run without one
- * (recorded before units were) shows its own counters.
- */
+/** `tally`: the run's reconciliation tally (UnitRepo.tallies), the one source of its counts (runCounters). */
 export function runSummary(run: RunHead, tally: Tally | undefined): RunSummary {
   const { error_count, ...own } = countersOf(run);
-  const counters = tally
-    ? { ...countsOf(tally), skipped: tally.skipped, bytes: own.bytes }
-    : { ...own, excluded: 0, not_present: 0 };
+  const counters = runCounters(own, tally);
   return {
     run_id: run.id,
     trigger: run.trigger,
