@@ -7,6 +7,7 @@ import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts'
 import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
 import { runCustody } from '../support/process.ts';
+import { simulatorEnv } from '../support/scratch-database.ts';
 import { readDat, unzip } from '../export/package-oracle.ts';
 
 const CB = 'https://client.example/names-done';
@@ -126,16 +127,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
       ms = await startMicrosoftSandbox({ seed: 23, users: 2, usersWithoutDrive: 0, deltaPageSize: 8 });
       t = await startTestApp({
         database,
-        env: {
-          ZOOM_CLIENT_ID: zoom.clientId,
-          ZOOM_CLIENT_SECRET: zoom.clientSecret,
-          ZOOM_OAUTH_URL: zoom.oauthUrl,
-          ZOOM_API_URL: zoom.apiUrl,
-          MS_CLIENT_ID: ms.clientId,
-          MS_CLIENT_SECRET: ms.clientSecret,
-          MS_LOGIN_URL: ms.loginUrl,
-          MS_GRAPH_URL: ms.graphUrl,
-        },
+        env: simulatorEnv(zoom, ms),
       });
       const creds = await t.client('acme', [CB]);
       token = await t.token('acme', [CB]);
