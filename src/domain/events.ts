@@ -4,14 +4,25 @@
  */
 export interface EventData {
   'run.started': { run_id: string; collection_id: string };
-  /** cumulative for that custodian (or channel id) in that run */
+  /**
+   * Cumulative for that custodian (or channel id) in that run, in the reconciliation's categories (the same numbers
+   * as its entry for the unit), plus `skipped` (seen twice by a resumed run; not in `listed`) and `bytes`.
+   */
   'run.progress': {
     run_id: string;
     custodian: string;
+    custodian_name: string | null;
+    custodian_email: string | null;
+    /** pending | running | done | failed | not_reached: `done` once the unit is finished (its bar is full) */
+    status: string;
     listed: number;
     collected: number;
-    bytes: number;
+    unchanged: number;
+    excluded: number;
+    not_present: number;
     failed: number;
+    skipped: number;
+    bytes: number;
   };
   /** status: a run status (succeeded, completed_with_errors, failed, error, cancelled) */
   'run.finished': { run_id: string; collection_id: string; status: string };

@@ -11,8 +11,11 @@ export function filterConditions(f: SearchFilters): RawBuilder<unknown>[] {
   if (f.workspaceId) conds.push(sql`c.workspace_id = ${f.workspaceId}`);
   if (f.collectionIds?.length) conds.push(sql`i.collection_id in (${sql.join(f.collectionIds)})`);
   if (f.kinds?.length) conds.push(sql`i.kind in (${sql.join(f.kinds)})`);
-  if (f.custodians?.length)
-    conds.push(sql`lower(i.custodian) in (${sql.join(f.custodians.map((c) => c.trim().toLowerCase()))})`);
+  if (f.custodians?.length) {
+    // an id or the e-mail stored with the item, any case
+    const wanted = sql.join(f.custodians.map((c) => c.trim().toLowerCase()));
+    conds.push(sql`(lower(i.custodian) in (${wanted}) or lower(i.custodian_email) in (${wanted}))`);
+  }
   // Compared to the second on the UTC text: providers write `…:05Z` and `…:05.120Z` for times that must compare alike.
   const when = sql`substr(coalesce(i.modified_datetime, i.created_datetime), 1, 19)`;
   if (f.dateFrom) conds.push(sql`${when} >= ${f.dateFrom.slice(0, 19)}`);

@@ -37,7 +37,7 @@ export function toTsvector(doc: SearchDocument): string {
   const w = doc.words;
   add(w.name, 'A');
   add([w.kind], 'B');
-  if (w.custodian) add([w.custodian], 'B');
+  if (w.custodian) add(w.custodian.split(' '), 'B');
   add(w.path, 'C');
   add(w.meta, 'D');
   add(w.body, 'D');

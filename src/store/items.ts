@@ -1,4 +1,4 @@
-import { PostgresAdapter, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from './transaction.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
 import type { SyncTables } from './schema-sync.ts';
@@ -193,7 +193,13 @@ export class ItemRepo {
       .where('collection_id', '=', collectionId)
       .where('tombstoned_at', 'is', null);
     if (filter.kind) q = q.where('kind', '=', filter.kind);
-    if (filter.custodian) q = q.where('custodian', '=', filter.custodian);
+    if (filter.custodian) {
+      // an id, or the e-mail stored with the items (any case)
+      const c = filter.custodian;
+      q = q.where((eb) =>
+        eb.or([eb('custodian', '=', c), eb(sql<string>`lower(custodian_email)`, '=', c.toLowerCase())]),
+      );
+    }
     if (after) {
       q = q.where((eb) =>
         eb.or([

@@ -177,6 +177,9 @@ function describedFields(input: ItemInput, at: string) {
     name: input.name,
     path: input.path,
     custodian: input.custodian,
+    // undefined (not given) leaves a stored name as it is
+    custodian_name: input.custodianName ?? undefined,
+    custodian_email: input.custodianEmail ?? undefined,
     mime_type: input.mimeType ?? null,
     created_datetime: isoTimestamp(input.createdAt),
     modified_datetime: isoTimestamp(input.modifiedAt),

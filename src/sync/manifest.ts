@@ -3,7 +3,7 @@ import type { Database } from '../store/db.ts';
 import { ItemRepo, previousVersionsOf, type ItemRow, type PreviousVersion } from '../store/items.ts';
 import { countersOf, RunRepo, type RunErrorRow } from '../store/runs.ts';
 import { UnitRepo } from '../store/units.ts';
-import { buildReconciliation, type Counts } from './reconciliation.ts';
+import { buildReconciliation, runCounters, tallyOf, type Counts } from './reconciliation.ts';
 import { filtersFingerprint } from '../provider/fingerprint.ts';
 
 /**
@@ -211,7 +211,8 @@ async function summarize(db: Database, c: CollectionRow, now: Date): Promise<Man
     filters_fingerprint: filters === null ? null : filtersFingerprint(filters),
     counts,
     runs: runs.map((r) => {
-      const { error_count, ...counters } = countersOf(r);
+      const { error_count, ...own } = countersOf(r);
+      const counters = runCounters(own, tallyOf(unitRows.filter((u) => u.run_id === r.id)));
       return {
         run_id: r.id,
         trigger: r.trigger,

@@ -16,6 +16,7 @@ import { extractContentText, type DocumentReader } from '../search/index.ts';
 import { applyOps, type ApplyScope, type ItemOp, type StoredContent } from './apply.ts';
 import { fetchContent } from './content.ts';
 import type { UnitLedger } from './ledger.ts';
+import type { UnitState } from '../store/units.ts';
 
 /** The run was cancelled or another process took it over: it must not write anything more. */
 export class FencedOutError extends Error {
@@ -279,8 +280,9 @@ export class RunSession {
     return this.items.findByKey(this.scope.collectionId, kind, sourceId);
   }
 
-  private async onItem(input: ItemInput, content: ContentSource | undefined): Promise<void> {
+  private async onItem(given: ItemInput, content: ContentSource | undefined): Promise<void> {
     this.scope.onProgress?.();
+    const input = namedAfterUnit(given, given.custodian ? this.ledger.units.get(given.custodian) : undefined);
     const key = keyOf(input.kind, input.sourceId);
     const unit = input.custodian ?? '';
     this.counters.listed += 1;
@@ -507,7 +509,20 @@ function changedFields(row: ItemRow, input: ItemInput): ItemPatch | undefined {
     metadata: JSON.stringify(input.metadata ?? {}),
     text: input.text ?? null,
     deleted_at_source: null,
+    // names only ever fill in or change: one the provider no longer gives keeps what was stored
+    custodian_name: input.custodianName ?? row.custodian_name,
+    custodian_email: input.custodianEmail ?? row.custodian_email,
   };
   const changed = (Object.keys(next) as (keyof typeof next)[]).some((k) => row[k] !== next[k]);
   return changed ? next : undefined;
+}
+
+/** The item with its custodian's name and e-mail as its unit knows them now, where the connector gave none. */
+function namedAfterUnit(input: ItemInput, unit: Pick<UnitState, 'name' | 'email'> | undefined): ItemInput {
+  if (!unit) return input;
+  return {
+    ...input,
+    custodianName: input.custodianName ?? (unit.name || null),
+    custodianEmail: input.custodianEmail ?? (unit.email || null),
+  };
 }

@@ -57,7 +57,7 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   const inScope = (id: string, email?: string | null) =>
     !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
   const owners = resolved.owners.filter((o) => inScope(o.id, o.email));
-  const unit = (o: Owner): UnitSpec => ({ key: o.id, kind: 'custodian', email: o.email || null });
+  const unit = (o: Owner): UnitSpec => ({ key: o.id, kind: 'custodian', email: o.email || null, name: o.name ?? null });
   for (const o of owners) yield { type: 'unit', unit: unit(o), status: 'pending' };
   for (const id of resolved.gone.filter((g) => inScope(g)))
     yield { type: 'unit', unit: { key: id, kind: 'custodian' }, status: 'failed' };

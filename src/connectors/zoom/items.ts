@@ -25,6 +25,8 @@ export const KINDS = [
 export interface Owner {
   id: string;
   email: string;
+  /** the user's display name (else first and last name), when Zoom said it */
+  name?: string | null;
 }
 
 /** Which item kind a recording file becomes, and which content selection switches it on. */

@@ -55,6 +55,7 @@ export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
         key: o.id,
         kind: 'custodian' as const,
         email: o.email || null,
+        name: o.name ?? null,
         data: {
           ...(listed.index && { summaries: { [o.id]: listed.index[o.id] ?? [] } }),
           preservation: ownerPreservation(held.index, o.id),

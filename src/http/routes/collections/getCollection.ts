@@ -25,8 +25,8 @@ export default function getCollection(app: App) {
         req.params.id,
         req.caller.dbStamp,
       );
-      const { collection, paired, latestRun } = requireLoaded(app.ctx, found);
-      const detail = collectionDetail(collection, paired, latestRun && runSummary(latestRun));
+      const { collection, paired, latestRun, tally } = requireLoaded(app.ctx, found);
+      const detail = collectionDetail(collection, paired, latestRun && runSummary(latestRun, tally));
       const connector = app.ctx.connectors.get(collection.type);
       if (!paired || !connector || (!connector.eventMode && !connector.missingPermissions)) return detail;
       const ctx = await app.ctx.providers.open(collection, connector);
