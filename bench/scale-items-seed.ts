@@ -1,6 +1,7 @@
 import type { Database } from '../src/store/db.ts';
 import { newId } from '../src/store/ids.ts';
 import { indexItem } from '../src/search/index.ts';
+import { fixtureItem } from '../test/store/items-fixture.ts';
 
 const STEMS = ['budget', 'minutes', 'contract', 'invoice', 'forecast', 'roadmap', 'memo', 'notes', 'draft', 'review'];
 const BATCH = 500;
@@ -30,37 +31,25 @@ export async function seedItems(db: Database, collectionId: string, count: numbe
           i % 10_000 === 5_000 ? 'zebrafish' : '',
         ];
         const name = `${words.filter(Boolean).join(' ')} ${i}${folder ? '' : '.txt'}`;
-        rows.push({
-          id: newId('itm'),
-          collection_id: collectionId,
-          account_id: col.account_id,
-          kind: folder ? 'folder' : 'file',
-          source_id: `seed-${i}`,
-          name,
-          path: `/drives/${custodian}/root:/Documents/${name}`,
-          custodian,
-          size: folder ? null : 200 + (i % 400),
-          mime_type: folder ? null : 'text/plain',
-          sha256: null,
-          md5: null,
-          provider_hash_type: null,
-          provider_hash_value: null,
-          hash_verified: null,
-          created_datetime: at,
-          modified_datetime: at,
-          collected_datetime: at,
-          deleted_at_source: null,
-          tombstoned_at: null,
-          content_state: 'none',
-          holds_ref: 0,
-          run_id: 'run_seed',
-          version: null,
-          metadata: JSON.stringify({ createdBy: custodian, department: STEMS[(i >> 3) % STEMS.length] }),
-          text: null,
-          previous_versions: null,
-          first_seen_at: at,
-          updated_at: at,
-        });
+        rows.push(
+          fixtureItem({ accountId: col.account_id, collectionId }, i, {
+            id: newId('itm'),
+            kind: folder ? 'folder' : 'file',
+            source_id: `seed-${i}`,
+            name,
+            path: `/drives/${custodian}/root:/Documents/${name}`,
+            custodian,
+            size: folder ? null : 200 + (i % 400),
+            mime_type: folder ? null : 'text/plain',
+            created_datetime: at,
+            modified_datetime: at,
+            collected_datetime: at,
+            run_id: 'run_seed',
+            metadata: JSON.stringify({ createdBy: custodian, department: STEMS[(i >> 3) % STEMS.length] }),
+            first_seen_at: at,
+            updated_at: at,
+          }),
+        );
       }
       for (let k = 0; k < rows.length; k += 50)
         await trx

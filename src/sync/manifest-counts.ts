@@ -13,6 +13,7 @@ export interface ItemCounts {
   without_content: number;
   deleted_at_source: number;
   tombstoned: number;
+  /** superseded versions listed, and how many of them still have their content */
   superseded_versions: number;
   superseded_versions_retained: number;
 }

@@ -5,7 +5,7 @@ import { countersOf, RunRepo, type RunErrorRow } from '../store/runs.ts';
 import { UnitRepo } from '../store/units.ts';
 import { buildReconciliation, type Counts } from './reconciliation.ts';
 import { filtersFingerprint } from '../provider/fingerprint.ts';
-import { itemCounts } from './manifest-counts.ts';
+import { itemCounts, type ItemCounts } from './manifest-counts.ts';
 
 /**
  * The chain-of-custody manifest: one row per item ever collected (what, whose, where from, the hashes and
@@ -121,21 +121,7 @@ export interface ManifestSummary {
   };
   filters: unknown;
   filters_fingerprint: string | null;
-  counts: {
-    items: number;
-    items_by_kind: Record<string, number>;
-    bytes: number;
-    hash_verified: number;
-    hash_mismatch: number;
-    hash_not_provided: number;
-    without_content: number;
-    deleted_at_source: number;
-    tombstoned: number;
-    exceptions: number;
-    /** superseded versions listed, and how many of them still have their content */
-    superseded_versions: number;
-    superseded_versions_retained: number;
-  };
+  counts: ItemCounts & { exceptions: number };
   runs: {
     run_id: string;
     trigger: string;

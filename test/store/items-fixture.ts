@@ -28,7 +28,7 @@ export function fixtureItem(
   ids: { accountId: string; collectionId: string },
   n: number,
   over: Partial<NewItemRow> = {},
-): NewItemRow {
+): NewItemRow & { custodian: string | null; text: string | null } {
   const at = '2026-01-01T00:00:00.000Z';
   return {
     id: `itm_${String(n).padStart(6, '0')}`,
@@ -38,7 +38,6 @@ export function fixtureItem(
     source_id: `src-${n}`,
     name: `file ${n}`,
     path: `/file ${n}`,
-    custodian: 'alice',
     size: null,
     mime_type: null,
     sha256: null,
@@ -56,11 +55,12 @@ export function fixtureItem(
     run_id: 'run_fixture',
     version: null,
     metadata: '{}',
-    text: null,
     previous_versions: null,
     first_seen_at: at,
     updated_at: at,
     ...over,
+    custodian: over.custodian === undefined ? 'alice' : over.custodian,
+    text: over.text ?? null,
   };
 }
 
