@@ -18,7 +18,7 @@ import * as unitProgress from './018_unit_progress.ts';
 import * as unitPlanData from './020_unit_plan_data.ts';
 import * as exportsAuditChain from './021_exports_audit_chain.ts';
 import * as budgetLeaseSlots from './022_budget_lease_slots.ts';
-import * as searchTombstones from './023_search_tombstones.ts';
+import * as partialIndexes from './023_partial_indexes.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -41,5 +41,5 @@ export const migrations: Record<string, Migration> = {
   '020_unit_plan_data': unitPlanData,
   '021_exports_audit_chain': exportsAuditChain,
   '022_budget_lease_slots': budgetLeaseSlots,
-  '023_search_tombstones': searchTombstones,
+  '023_partial_indexes': partialIndexes,
 };
