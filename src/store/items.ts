@@ -7,6 +7,15 @@ export type ItemRow = Selectable<SyncTables['items']>;
 export type NewItemRow = Insertable<SyncTables['items']>;
 export type ItemPatch = Updateable<SyncTables['items']>;
 
+/**
+ * Items after a (first_seen_at, id) keyset position. The row-value form seeks in `items_page` (collection_id,
+ * first_seen_at, id) on both stores; SQLite's plan for the equivalent `a > ? or (a = ? and id > ?)` uses the index
+ * for collection_id only, so a deep page scanned every earlier item.
+ */
+function afterKey([at, id]: [string, string]) {
+  return sql<boolean>`(first_seen_at, id) > (${at}, ${id})`;
+}
+
 function isPostgres(ex: Executor): boolean {
   return ex.getExecutor().adapter instanceof PostgresAdapter;
 }
@@ -200,14 +209,7 @@ export class ItemRepo {
         eb.or([eb('custodian', '=', c), eb(sql<string>`lower(custodian_email)`, '=', c.toLowerCase())]),
       );
     }
-    if (after) {
-      q = q.where((eb) =>
-        eb.or([
-          eb('first_seen_at', '>', after[0]),
-          eb.and([eb('first_seen_at', '=', after[0]), eb('id', '>', after[1])]),
-        ]),
-      );
-    }
+    if (after) q = q.where(afterKey(after));
     const rows = await q
       .orderBy('first_seen_at')
       .orderBy('id')
@@ -279,12 +281,7 @@ export class ItemRepo {
     let after: [string, string] | undefined;
     for (;;) {
       let q = this.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId);
-      if (after) {
-        const [at, id] = after;
-        q = q.where((eb) =>
-          eb.or([eb('first_seen_at', '>', at), eb.and([eb('first_seen_at', '=', at), eb('id', '>', id)])]),
-        );
-      }
+      if (after) q = q.where(afterKey(after));
       const rows = await q.orderBy('first_seen_at').orderBy('id').limit(batch).execute();
       yield* rows;
       if (rows.length < batch) return;
