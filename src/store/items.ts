@@ -203,11 +203,11 @@ export class ItemRepo {
       .where('tombstoned_at', 'is', null);
     if (filter.kind) q = q.where('kind', '=', filter.kind);
     if (filter.custodian) {
-      // an id, or the e-mail stored with the items (any case)
+      // the e-mail stored with the items (any case; provider ids hold no '@'), else the id: each seeks its index
       const c = filter.custodian;
-      q = q.where((eb) =>
-        eb.or([eb('custodian', '=', c), eb(sql<string>`lower(custodian_email)`, '=', c.toLowerCase())]),
-      );
+      q = c.includes('@')
+        ? q.where(sql<string>`lower(custodian_email)`, '=', c.toLowerCase())
+        : q.where('custodian', '=', c);
     }
     if (after) q = q.where(afterKey(after));
     const rows = await q
