@@ -107,8 +107,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
           },
         },
       ]);
-      // Pairing does not change the status (the fixed contract): the gap is shown beside it.
+      // Pairing does not change the status (the fixed contract): the gap is shown beside it, in words too.
       expect(view.sync_status).not.toBe('error');
+      expect(view.status_reason).toEqual(expect.stringContaining(PARTICIPANT_AUDIO_SCOPE));
     });
 
     it('filters that need nothing missing: missing_scopes is [] and no event is emitted', async () => {
@@ -117,6 +118,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
       await pair(id);
       const view = await jsonOf(await call('GET', `/v1/collections/${id}`), 200);
       expect(view.missing_scopes).toEqual([]);
+      expect(view.status_reason ?? null).toBeNull();
       // The stream from its first event: a run is started so that something arrives, and no scope event precedes it.
       expect((await call('POST', `/v1/collections/${id}/start`)).status).toBe(200);
       const seen = await eventsUntil(t, token, id, 'run.started');

@@ -24,7 +24,7 @@ export default function pairCredentials(app: App) {
           "collection's wallet, replacing any earlier one (so every collection using that wallet is re-paired). Pairing does not change `sync_status`: a " +
           'collection in `error` (for example after its grant was revoked) keeps that status and its `status_reason` until its next run is queued or started, ' +
           'which the new grant lets proceed. When the new grant lacks scopes the saved filters use, the collection view lists them in `missing_scopes` from then on ' +
-          'and the event stream gets `collection.scopes_missing` `{collection_id, missing_scopes: [{scope, feature}]}`.',
+          '(and, unless the collection is in `error`, `status_reason` says so) and the event stream gets `collection.scopes_missing` `{collection_id, missing_scopes: [{scope, feature}]}`.',
         params: IdParams,
         querystring: Type.Object(
           { auth_code: Type.String({ minLength: 1, maxLength: 512, description: 'The one-time pairing code.' }) },
