@@ -122,6 +122,22 @@ export async function download(res: Response, fallbackName: string): Promise<voi
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** The reconciliation's outcomes, in its order: a run's or a custodian's `listed` is their sum. */
+export const OUTCOMES = [
+  ['collected', 'Collected'],
+  ['unchanged', 'Unchanged'],
+  ['excluded', 'Excluded'],
+  ['not_present', 'Not present'],
+  ['failed', 'Failed'],
+] as const;
+
+export type Outcome = (typeof OUTCOMES)[number][0];
+
+/** How many listed pieces have an outcome (absent counts are 0: events of an older server carry fewer). */
+export function settledOf(counts: Partial<Record<Outcome, number>>): number {
+  return OUTCOMES.reduce((n, [k]) => n + (counts[k] ?? 0), 0);
+}
+
 export function formatBytes(n: number | null | undefined): string {
   if (n === null || n === undefined) return '—';
   if (n < 1024) return `${n} B`;

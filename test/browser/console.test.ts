@@ -157,11 +157,22 @@ describe('the web console in Chromium', () => {
     await page.getByRole('button', { name: 'Start sync' }).click();
     await waitSynced();
     // Per-custodian progress, as the engine reported it over the event stream: the two picked custodians only.
+    // Each row names its custodian as Zoom does (display name), with the id in its title.
     for (const id of zoomIds) {
-      const row = page.getByRole('row', { name: new RegExp(id!) });
+      const row = page.locator('tr', { has: page.locator(`td[title="${id}"]`) });
       await row.waitFor();
+      const user = zoom.tenant.users.find((u) => u.id === id)!;
+      expect(await row.locator(`td[title="${id}"]`).innerText()).toBe(user.display_name);
       const cells = await row.getByRole('cell').allInnerTexts();
       expect(Number(cells[2])).toBeGreaterThan(0); // collected
+      // listed, then the reconciliation's five outcomes: they add up to listed, and the finished unit's bar is full
+      const [listed, ...outcomes] = cells.slice(1, 7).map(Number);
+      expect(outcomes.reduce((a, b) => a + b, 0)).toBe(listed);
+      const bar = row.locator('progress');
+      expect([await bar.getAttribute('value'), await bar.getAttribute('max')]).toEqual([
+        String(listed),
+        String(listed),
+      ]);
     }
     await shot('05-conf-progress');
     await page.getByRole('link', { name: 'Run history' }).click();

@@ -1,17 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
-import { custodianLabel, formatBytes } from '../api.ts';
+import { custodianLabel, formatBytes, OUTCOMES, settledOf, type Outcome } from '../api.ts';
 import type { Session } from '../app.tsx';
 import { ErrorBox, FailureBox, ProgressBar, StatusBadge } from '../ui.tsx';
 import type { Collection } from './collection.tsx';
 
-interface Progress {
+interface Progress extends Partial<Record<Outcome, number>> {
   custodian: string;
   custodian_name?: string | null;
   custodian_email?: string | null;
+  /** `done` or `failed` once the custodian's unit ended. */
+  status?: string;
   listed: number;
-  collected: number;
   bytes: number;
-  failed: number;
 }
 
 interface RunState {
@@ -78,20 +78,12 @@ export function ProgressPanel({
   const runId = run.runId ?? latest?.run_id;
   const status = latest && latest.run_id === runId ? latest.status : run.status;
   const rows = Object.values(run.custodians).sort((a, b) => custodianLabel(a).localeCompare(custodianLabel(b)));
-  const total = rows.reduce(
-    (t, r) => ({
-      listed: t.listed + r.listed,
-      collected: t.collected + r.collected,
-      bytes: t.bytes + r.bytes,
-      failed: t.failed + r.failed,
-    }),
-    {
-      listed: 0,
-      collected: 0,
-      bytes: 0,
-      failed: 0,
-    },
-  );
+  const total: Progress = { custodian: 'total', listed: 0, bytes: 0 };
+  for (const r of rows) {
+    total.listed += r.listed;
+    total.bytes += r.bytes;
+    for (const [k] of OUTCOMES) total[k] = (total[k] ?? 0) + (r[k] ?? 0);
+  }
   const failedRun = FAILED.has(status);
   const active = !runId || status === 'running' || status === 'queued';
   return (
@@ -119,14 +111,13 @@ export function ProgressPanel({
               <th scope="col" class="num">
                 Listed
               </th>
-              <th scope="col" class="num">
-                Collected
-              </th>
+              {OUTCOMES.map(([k, label]) => (
+                <th key={k} scope="col" class="num">
+                  {label}
+                </th>
+              ))}
               <th scope="col" class="num">
                 Bytes
-              </th>
-              <th scope="col" class="num">
-                Failed
               </th>
               <th scope="col">Done</th>
             </tr>
@@ -136,15 +127,18 @@ export function ProgressPanel({
               <tr key={r.custodian}>
                 <td title={r.custodian}>{custodianLabel(r)}</td>
                 <td class="num">{r.listed}</td>
-                <td class="num">{r.collected}</td>
+                {OUTCOMES.map(([k]) => (
+                  <td key={k} class="num">
+                    {r[k] ?? 0}
+                  </td>
+                ))}
                 <td class="num">{formatBytes(r.bytes)}</td>
-                <td class="num">{r.failed}</td>
                 <td>
                   <ProgressBar
-                    done={r.collected + r.failed}
+                    done={r.status === 'done' || r.status === 'failed' ? r.listed : settledOf(r)}
                     total={r.listed}
                     label={`${custodianLabel(r)} progress`}
-                    tone={failedRun ? 'failed' : r.failed > 0 ? 'partial' : 'ok'}
+                    tone={failedRun ? 'failed' : (r.failed ?? 0) > 0 ? 'partial' : 'ok'}
                   />
                 </td>
               </tr>
@@ -154,9 +148,12 @@ export function ProgressPanel({
             <tr>
               <th scope="row">Total</th>
               <td class="num">{total.listed}</td>
-              <td class="num">{total.collected}</td>
+              {OUTCOMES.map(([k]) => (
+                <td key={k} class="num">
+                  {total[k] ?? 0}
+                </td>
+              ))}
               <td class="num">{formatBytes(total.bytes)}</td>
-              <td class="num">{total.failed}</td>
               <td />
             </tr>
           </tfoot>
@@ -164,8 +161,9 @@ export function ProgressPanel({
       )}
       {rows.length === 0 && latest && latest.run_id === runId && (
         <p>
-          Run totals{active ? ' so far' : ''}: {latest.counters.listed} listed, {latest.counters.collected} collected,{' '}
-          {formatBytes(latest.counters.bytes)}, {latest.counters.failed} failed.
+          Run totals{active ? ' so far' : ''}: {latest.counters.listed} listed,{' '}
+          {OUTCOMES.map(([k, label]) => `${latest.counters[k]} ${label.toLowerCase()}`).join(', ')},{' '}
+          {formatBytes(latest.counters.bytes)}.
         </p>
       )}
       {rows.length === 0 && (

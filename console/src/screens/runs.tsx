@@ -1,4 +1,4 @@
-import { formatBytes, formatDate } from '../api.ts';
+import { formatBytes, formatDate, OUTCOMES } from '../api.ts';
 import type { Session } from '../app.tsx';
 import { ErrorBox, LoadMore, StatusBadge, usePaged } from '../ui.tsx';
 import { ReconciliationReport } from './reconciliation.tsx';
@@ -33,15 +33,11 @@ export function RunsPanel({ session, collectionId }: { session: Session; collect
             <th scope="col" class="num">
               Listed
             </th>
-            <th scope="col" class="num">
-              Collected
-            </th>
-            <th scope="col" class="num">
-              Unchanged
-            </th>
-            <th scope="col" class="num">
-              Failed
-            </th>
+            {OUTCOMES.map(([k, label]) => (
+              <th key={k} scope="col" class="num">
+                {label}
+              </th>
+            ))}
             <th scope="col" class="num">
               Bytes
             </th>
@@ -59,14 +55,16 @@ export function RunsPanel({ session, collectionId }: { session: Session; collect
                   {r.error && <div class="muted">{r.error}</div>}
                 </td>
                 <td class="num">{r.counters.listed}</td>
-                <td class="num">{r.counters.collected}</td>
-                <td class="num">{r.counters.unchanged}</td>
-                <td class="num">{r.counters.failed}</td>
+                {OUTCOMES.map(([k]) => (
+                  <td key={k} class="num">
+                    {r.counters[k]}
+                  </td>
+                ))}
                 <td class="num">{formatBytes(r.counters.bytes)}</td>
               </tr>
               {(r.errors.length > 0 || hasReconciliation) && (
                 <tr class="sub">
-                  <td colSpan={9}>
+                  <td colSpan={11}>
                     {r.errors.length > 0 && (
                       <details>
                         <summary>{r.error_count} error(s)</summary>
