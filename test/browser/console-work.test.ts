@@ -167,7 +167,8 @@ describe('the console for real work, in Chromium', () => {
       expect(Object.values(failedOf).some((n) => n > 0)).toBe(true);
       for (const id of picked) {
         const row = page.locator('tbody tr', { has: page.locator(`td[title="${id}"]`) });
-        await expect.poll(() => row.locator('td').nth(4).innerText(), { timeout: 10_000 }).toBe(String(failedOf[id]));
+        // cells: custodian, listed, collected, unchanged, excluded, not present, failed, bytes, done
+        await expect.poll(() => row.locator('td').nth(6).innerText(), { timeout: 10_000 }).toBe(String(failedOf[id]));
         expect(await row.locator('progress').getAttribute('class')).toBe(
           failedOf[id] > 0 ? 'bar bar-partial' : 'bar bar-ok',
         );
