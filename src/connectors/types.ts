@@ -195,7 +195,7 @@ export interface ProviderContext {
   log: Logger;
 }
 
-/** Answers GET /collections/{id}/{kind}; throws AppError (domain/errors) for 400/404. */
+/** Answers GET /collections/{id}/{kind}; throws a DomainError (domain/errors) for 400/404. */
 export type DiscoveryHandler = (ctx: ProviderContext, query: Record<string, string | undefined>) => Promise<unknown>;
 
 export interface CollectContext extends ProviderContext {

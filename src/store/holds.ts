@@ -211,10 +211,7 @@ async function refuseDeleting(trx: Executor, accountId: string, collectionIds: s
     .execute();
   const found = new Set(live.map((r) => r.id));
   const missing = collectionIds.findIndex((c) => !found.has(c));
-  if (missing >= 0)
-    throw Object.assign(notFound(`Collection ${collectionIds[missing]}`), {
-      pointer: `/body/collection_ids/${missing}`,
-    });
+  if (missing >= 0) throw notFound(`Collection ${collectionIds[missing]}`, `collection_ids/${missing}`);
 }
 
 /** A workspace whose deletion has started is gone too: a hold naming it answers 404 (rolled back). */
@@ -227,7 +224,7 @@ async function refuseDeletingWorkspace(trx: Executor, accountId: string, workspa
     .where('account_id', '=', accountId)
     .where('deleting_at', 'is', null)
     .executeTakeFirst();
-  if (!live) throw Object.assign(notFound('Workspace'), { pointer: '/body/workspace_id' });
+  if (!live) throw notFound('Workspace', 'workspace_id');
 }
 
 function isPostgres(ex: Executor): boolean {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../blobs/types.ts';
-import { AppError, notFound } from '../domain/errors.ts';
+import { DomainError, notFound } from '../domain/errors.ts';
 import type { Database } from '../store/db.ts';
 import { ItemRepo, previousVersionsOf } from '../store/items.ts';
 import { RunRepo } from '../store/runs.ts';
@@ -136,8 +136,8 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { start, end };
 }
 
-function unsatisfiable(size: number): AppError {
-  return new AppError(416, `The range is outside the content (${size} bytes).`, undefined, {
+function unsatisfiable(size: number): DomainError {
+  return new DomainError('range_not_satisfiable', `The range is outside the content (${size} bytes).`, undefined, {
     'Content-Range': `bytes */${size}`,
   });
 }

@@ -1,7 +1,7 @@
 // The state moves that promise or withdraw a run: each is one transaction with the run rows it concerns, so a crash
 // never leaves a status promising a run that does not exist (or a run nobody's status mentions). The engine
 // (engine.ts) decides when to make them and hands the runs to the job queue afterwards.
-import { AppError, conflict, notFound } from '../domain/errors.ts';
+import { DomainError, conflict, notFound } from '../domain/errors.ts';
 import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
 import { CollectionRepo, type CollectionRow } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
@@ -21,7 +21,7 @@ export class QueueRefused extends Error {
   }
 
   /** As the API's error catalogue answers it: 404, or 409 with the cause's code. */
-  toAppError(): AppError {
+  toAppError(): DomainError {
     return this.why === 'gone' ? notFound('Collection') : conflict(this.why, this.message);
   }
 }

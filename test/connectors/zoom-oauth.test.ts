@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
 import { DEFAULT_SCOPES, PRESERVATION_SCOPES } from '../../src/connectors/zoom/scopes.ts';
 import { GrantRevokedError, ProviderAuthError, type Connector } from '../../src/connectors/types.ts';
-import { AppError } from '../../src/domain/errors.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import { startZoomSandbox, ZOOM_SANDBOX_SCOPES, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { pkcePair } from '../../sandbox/zoom/testing.ts';
 import { pair, REDIRECT_URI, testConnector } from './zoom-harness.ts';
@@ -58,7 +58,7 @@ describe('zoom oauth', () => {
         codeChallenge: 'c',
         scopesType: 'everything',
       }),
-    ).toThrow(AppError);
+    ).toThrow(DomainError);
   });
 
   it('exchanges the code at once and keeps the grant with its expiry, scopes and account facts', async () => {

@@ -8,7 +8,7 @@ import {
   type DiscoveryHandler,
   type Grant,
 } from '../../src/connectors/types.ts';
-import { AppError } from '../../src/domain/errors.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import type { TestApp } from './app.ts';
 import { httpQuirks } from '../../src/provider/quirks.ts';
 
@@ -203,7 +203,7 @@ export function fakeConfConnector(p: FakeProvider, type = 'conf'): Connector {
         };
       }),
       channels: withGrantInfo(p, async (ctx, q) => {
-        if (!USERS.some((u) => u.id === q.user)) throw new AppError(404, `user ${q.user} not found.`);
+        if (!USERS.some((u) => u.id === q.user)) throw new DomainError('not_found', `user ${q.user} not found.`);
         const page = await ctx.http.json<{ channels: unknown[] }>(
           `${p.url}/api/channels?user=${encodeURIComponent(q.user ?? '')}`,
         );
@@ -261,7 +261,8 @@ export function fakeDriveConnector(p: FakeProvider, type = 'edrive'): Connector 
         return { entries, limit, next_marker: page.next_page_token || null };
       }),
       folders: withGrantInfo(p, async (ctx, q) => {
-        if (q.user_id === 'nodrive') throw new AppError(404, `user ${q.user_id} has no provisioned OneDrive.`);
+        if (q.user_id === 'nodrive')
+          throw new DomainError('not_found', `user ${q.user_id} has no provisioned OneDrive.`);
         const page = await ctx.http.json<{ value: (typeof FOLDERS)[number][] }>(
           `${p.url}/api/folders?parent=${encodeURIComponent(q.parent_id ?? '')}`,
         );

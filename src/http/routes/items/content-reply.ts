@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AppError } from '../../../domain/errors.ts';
+import { AppError } from '../../errors.ts';
 import { parseRange, type StoredContent } from '../../../sync/queries.ts';
 import { evaluatePreconditions, rangeApplies } from '../../preconditions.ts';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { badRequest } from '../../../domain/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { createSyncQueries } from '../../../sync/queries.ts';
 import { errors, IdParams, PageQuery } from '../../schemas.ts';
 import { ownCollection } from './own.ts';

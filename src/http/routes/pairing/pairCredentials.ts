@@ -1,6 +1,6 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { badRequest } from '../../../domain/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { sha256Hex } from '../../../domain/seal.ts';
 import type { Grant } from '../../../connectors/types.ts';
 import { providerAccountOf } from '../../../sync/provider-events.ts';
