@@ -131,7 +131,7 @@ export interface ConnectorOAuth {
     /** The `carry` of the continuation that led to this callback; absent on the first one. */
     carried?: Record<string, string>;
   }): Promise<Grant | OAuthContinuation>;
-  /** A fresh grant before expiry or after a 401 (a rotated refresh token included). Throws GrantRevokedError. */
+  /** A fresh grant before expiry or after a 401 (a rotated refresh token included). Throws GrantRevokedError (domain/run-failures). */
   refresh(grant: Grant): Promise<Grant>;
   /**
    * Withdraws the grant at the provider (its tokens stop working there), where the provider offers it. Throws when
@@ -153,25 +153,6 @@ export type OAuthContinuation = {
 
 export function isOAuthContinuation(value: Grant | OAuthContinuation): value is OAuthContinuation {
   return typeof (value as Partial<OAuthContinuation>).continueTo === 'function';
-}
-
-/**
- * A failure that retrying cannot fix: a person must act (pair again, grant the app a missing scope). The message
- * says what to do; it is shown to the client as the collection's status_reason and in discovery errors, so it
- * must never contain a token or a secret. The engine moves the collection to `error` instead of retrying.
- */
-export class NeedsUserActionError extends Error {
-  override name = 'NeedsUserActionError';
-}
-
-/** Thrown by refresh when the provider refuses the grant for good (invalid_grant): the user must pair again. */
-export class GrantRevokedError extends NeedsUserActionError {
-  override name = 'GrantRevokedError';
-}
-
-/** A content source's first bytes are not the content (e.g. an HTML error page answered with 200). */
-export class ContentRejectedError extends Error {
-  override name = 'ContentRejectedError';
 }
 
 /** Thrown by completeCallback when the provider reports a failure the user should see. */
@@ -310,14 +291,6 @@ export interface RetryPiece {
   name: string;
   /** the `retry` value of the error event, or `{item}` for a download the engine could not complete */
   piece: unknown;
-}
-
-/**
- * The source deleted the thing between its listing and its download (HTTP 404 on the content): the engine
- * records it as deleted at the source, not as a failure.
- */
-export class ContentGoneError extends Error {
-  override name = 'ContentGoneError';
 }
 
 export interface ItemInput {

@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { BlobStore, BlobWriter, CommittedBlob, HasherFactory } from '../blobs/types.ts';
-import { ContentRejectedError, type ContentSource } from '../connectors/types.ts';
-
-export { ContentRejectedError };
+import { type ContentSource } from '../connectors/types.ts';
+import { ContentRejectedError } from '../domain/run-failures.ts';
 
 export interface FetchedContent {
   blob: CommittedBlob;

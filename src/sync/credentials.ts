@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
-import { GrantRevokedError, type Connector, type Grant, type Logger } from '../connectors/types.ts';
+import { type Connector, type Grant, type Logger } from '../connectors/types.ts';
 import type { Sealer } from '../domain/seal.ts';
 import type { Database } from '../store/db.ts';
 import { RefreshLockRepo } from '../store/refresh-locks.ts';
 import { WalletRepo } from '../store/wallets.ts';
 import type { ProviderAuth } from '../provider/provider-http.ts';
+import { CredentialsMissingError, GrantRevokedError } from '../domain/run-failures.ts';
 
 export interface CredentialManagerOptions {
   db: Database;
@@ -34,10 +35,6 @@ export interface CredentialManagerOptions {
 interface Entry {
   version: number;
   grant: Grant;
-}
-
-export class CredentialsMissingError extends Error {
-  override name = 'CredentialsMissingError';
 }
 
 const SECRET_KEY = /token|secret|password|assertion|verifier|code|key/i;

@@ -1,4 +1,4 @@
-import { GrantRevokedError, type Connector, type Logger, type ProviderContext } from '../connectors/types.ts';
+import { type Connector, type Logger, type ProviderContext } from '../connectors/types.ts';
 import type { Clock } from '../provider/budget.ts';
 import { createBudgetBackend } from '../provider/budget-backend.ts';
 import { CEILING_TTL_MS, trustedCeiling } from '../provider/learned-rate.ts';
@@ -8,6 +8,7 @@ import type { Metrics } from '../metrics.ts';
 import { providerOf } from '../metrics.ts';
 import { ProviderHttp } from '../provider/provider-http.ts';
 import { CredentialManager, type CredentialManagerOptions } from './credentials.ts';
+import { GrantRevokedError } from '../domain/run-failures.ts';
 
 /** Budgets are per credential: two collections sharing a wallet share its budget. */
 export function budgetKey(connector: Pick<Connector, 'type'>, walletId: string): string {

@@ -1,6 +1,6 @@
 // How a run ends, written once: the run's own unit collected in place (runner.ts) and the fan-in of a run's unit
 // jobs (units/fan-in.ts) both end it here, as domain/run-outcome.ts decides from what its units left.
-import { GrantRevokedError, NeedsUserActionError, type Logger } from '../connectors/types.ts';
+import { type Logger } from '../connectors/types.ts';
 import { backoffAfter, decideRunOutcome, type RunTally } from '../domain/run-outcome.ts';
 import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
 import { plainReason } from '../domain/plain-reason.ts';
@@ -8,10 +8,15 @@ import { ProviderError } from '../provider/provider-http.ts';
 import type { CollectionRepo, CollectionRow } from '../store/collections.ts';
 import type { Repos } from '../store/repos.ts';
 import type { RunRow } from '../store/runs.ts';
-import { CredentialsMissingError } from './credentials.ts';
 import { purgeUnheldTombstones } from './purge.ts';
 import type { RunnerDeps } from './units/context.ts';
 import { userFacingMessage } from './user-message.ts';
+import {
+  CredentialsMissingError,
+  GrantRevokedError,
+  NeedsUserActionError,
+  NothingCollectedError,
+} from '../domain/run-failures.ts';
 
 export type EndedStatus = 'succeeded' | 'completed_with_errors' | 'failed' | 'error';
 
@@ -43,11 +48,6 @@ export async function endRunAsDecided(
     failed: verdict.failed,
   });
   return ok ? { status: verdict.status, reason: null } : undefined;
-}
-
-/** Every selected piece failed: the run ends `failed` (retried with backoff) rather than `completed_with_errors`. */
-export class NothingCollectedError extends Error {
-  override name = 'NothingCollectedError';
 }
 
 /** The status_reason of a collection whose last run completed with errors. */

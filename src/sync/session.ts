@@ -1,11 +1,5 @@
 import type { BlobStore } from '../blobs/types.ts';
-import {
-  ContentGoneError,
-  type CollectEvent,
-  type ContentSource,
-  type ItemInput,
-  type Logger,
-} from '../connectors/types.ts';
+import { type CollectEvent, type ContentSource, type ItemInput, type Logger } from '../connectors/types.ts';
 import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Database } from '../store/db.ts';
@@ -16,6 +10,7 @@ import { extractContentText, type DocumentReader } from '../search/index.ts';
 import { applyOps, type ApplyScope, type ItemOp, type StoredContent } from './apply.ts';
 import { fetchContent } from './content.ts';
 import type { UnitLedger } from './ledger.ts';
+import { ContentGoneError } from '../domain/run-failures.ts';
 
 /** The run was cancelled or another process took it over: it must not write anything more. */
 export class FencedOutError extends Error {

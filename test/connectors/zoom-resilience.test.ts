@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZoomScopeError } from '../../src/connectors/zoom/api.ts';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
-import { GrantRevokedError, NeedsUserActionError } from '../../src/connectors/types.ts';
-import { ContentRejectedError } from '../../src/sync/content.ts';
 import { ProviderError } from '../../src/provider/provider-http.ts';
 import { startZoomSandbox, type ZoomSandboxOptions, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import {
@@ -22,6 +20,7 @@ import {
   testConnector,
   virtualClock,
 } from './zoom-harness.ts';
+import { ContentRejectedError, GrantRevokedError, NeedsUserActionError } from '../../src/domain/run-failures.ts';
 
 const sandboxes: ZoomSandbox[] = [];
 afterEach(async () => {

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { defaultRetryConfig } from '../../src/provider/retry.ts';
 import {
-  ContentGoneError,
   type CollectContext,
   type CollectEvent,
   type Connector,
@@ -11,6 +10,7 @@ import {
   type ItemInput,
 } from '../../src/connectors/types.ts';
 import { httpQuirks } from '../../src/provider/quirks.ts';
+import { ContentGoneError } from '../../src/domain/run-failures.ts';
 
 /** One thing at the fake source. */
 export interface FakeItem {

@@ -1,16 +1,11 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  GrantRevokedError,
-  ProviderAuthError,
-  type Connector,
-  type DiscoveryHandler,
-  type Grant,
-} from '../../src/connectors/types.ts';
+import { ProviderAuthError, type Connector, type DiscoveryHandler, type Grant } from '../../src/connectors/types.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import type { TestApp } from './app.ts';
 import { httpQuirks } from '../../src/provider/quirks.ts';
+import { GrantRevokedError } from '../../src/domain/run-failures.ts';
 
 /**
  * A tiny provider on 127.0.0.1 and two connectors that use it: `conf` (user OAuth, 302 authorization answer,

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GrantRevokedError, type Grant } from '../../src/connectors/types.ts';
+import { type Grant } from '../../src/connectors/types.ts';
 import { openDatabase, type Database } from '../../src/store/db.ts';
 import { WalletRepo } from '../../src/store/wallets.ts';
 import { CredentialManager } from '../../src/sync/credentials.ts';
 import { testDatabases } from '../support/databases.ts';
 import { seedCollection, testSealer } from '../support/sync-fixtures.ts';
+import { GrantRevokedError } from '../../src/domain/run-failures.ts';
 
 const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
 

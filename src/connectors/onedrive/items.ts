@@ -2,7 +2,6 @@
 import type { Readable } from 'node:stream';
 import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
 import {
-  ContentGoneError,
   type CollectContext,
   type CollectEvent,
   type ContentSource,
@@ -11,6 +10,7 @@ import {
 } from '../types.ts';
 import { classifyNotFound, driveUrl, identityOf, isContainer, providerMessage, type DriveItem } from './graph.ts';
 import { QUICK_XOR_MODULE, QuickXorHash } from './quickxorhash.ts';
+import { ContentGoneError } from '../../domain/run-failures.ts';
 
 /** Fields the connector reads from a single driveItem GET or a children listing. */
 export const ITEM_SELECT =

@@ -2,8 +2,9 @@
 // call, so it is spoken to directly with undici: client credentials in a Basic header, parameters as a form.
 import { request, type Dispatcher } from 'undici';
 import { invalidInput } from '../../domain/errors.ts';
-import { GrantRevokedError, ProviderAuthError, type ConnectorOAuth, type Grant } from '../types.ts';
+import { ProviderAuthError, type ConnectorOAuth, type Grant } from '../types.ts';
 import { SCOPE_SETS } from './scopes.ts';
+import { GrantRevokedError } from '../../domain/run-failures.ts';
 
 export interface ZoomOAuthConfig {
   clientId: string;

@@ -1,13 +1,7 @@
 // What a unit needs to collect, built once for both: the run's own unit (collected in place on the run's lease by
 // runner.ts, which also plans from it) and a unit job of a fanned-out run (units/execute.ts).
 import type { BlobStore } from '../../blobs/types.ts';
-import {
-  NeedsUserActionError,
-  type CollectContext,
-  type Connector,
-  type Logger,
-  type UnitSpec,
-} from '../../connectors/types.ts';
+import { type CollectContext, type Connector, type Logger, type UnitSpec } from '../../connectors/types.ts';
 import type { RunBackoff } from '../../domain/run-outcome.ts';
 import { filtersFingerprint } from '../../provider/fingerprint.ts';
 import type { DocumentReader } from '../../search/index.ts';
@@ -20,6 +14,7 @@ import { WalletRepo } from '../../store/wallets.ts';
 import { UnitLedger } from '../ledger.ts';
 import type { ProviderSessions } from '../provider-session.ts';
 import { RunSession, type SessionFence } from '../session.ts';
+import { NeedsUserActionError } from '../../domain/run-failures.ts';
 
 export interface RunnerDeps {
   db: Database;

@@ -1,12 +1,12 @@
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../../context.ts';
-import { GrantRevokedError, NeedsUserActionError, type DiscoveryKind } from '../../../connectors/types.ts';
+import { type DiscoveryKind } from '../../../connectors/types.ts';
 import { conflict, DomainError } from '../../../domain/errors.ts';
 import { AppError, badRequest } from '../../errors.ts';
-import { CredentialsMissingError } from '../../../sync/credentials.ts';
 import { ProviderError } from '../../../provider/provider-http.ts';
 import { userFacingMessage } from '../../../sync/user-message.ts';
 import { loadCollection } from '../collections/load.ts';
+import { CredentialsMissingError, GrantRevokedError, NeedsUserActionError } from '../../../domain/run-failures.ts';
 
 /** A discovery page must not hold a request open through a long throttling pause of the provider. */
 export const DISCOVERY_TIMEOUT_MS = 60_000;
