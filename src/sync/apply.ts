@@ -285,3 +285,17 @@ function newRow(scope: ApplyScope, input: ItemInput) {
     previous_versions: null,
   };
 }
+
+/** Descriptive fields that changed without a content change (a rename, a move); undefined when none did. */
+export function changedFields(row: ItemRow, input: ItemInput): ItemPatch | undefined {
+  const next = {
+    name: input.name,
+    path: input.path,
+    custodian: input.custodian,
+    metadata: JSON.stringify(input.metadata ?? {}),
+    text: input.text ?? null,
+    deleted_at_source: null,
+  };
+  const changed = (Object.keys(next) as (keyof typeof next)[]).some((k) => row[k] !== next[k]);
+  return changed ? next : undefined;
+}

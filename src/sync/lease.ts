@@ -2,6 +2,9 @@
 // renews it and one progress watchdog that stops work making no progress. The claim and every fenced write stay
 // compare-and-swaps in the store (store/runs.ts, store/unit-jobs.ts): a lease that lapsed makes them fail.
 import type { Logger } from '../connectors/types.ts';
+import type { Database } from '../store/db.ts';
+import { RunRepo, type Counters } from '../store/runs.ts';
+import { UnitJobRepo } from '../store/unit-jobs.ts';
 
 /** Reasons the signal of leased work is aborted with. */
 export class RunStopped extends Error {
@@ -9,6 +12,33 @@ export class RunStopped extends Error {
     super(`run stopped: ${why}`);
     this.name = 'RunStopped';
   }
+}
+
+/** The run was cancelled or another process took it over: it must not write anything more. */
+export class FencedOutError extends Error {
+  override name = 'FencedOutError';
+}
+
+/**
+ * The first write of every flush transaction: stores the counters (and checkpoint, cursors) and proves the writer
+ * still owns what it executes. False: cancelled or taken over, and the transaction rolls back.
+ */
+export interface SessionFence {
+  save(
+    trx: Database,
+    at: string,
+    p: { counters: Counters; checkpoint?: string; pendingCursors?: string },
+  ): Promise<boolean>;
+}
+
+/** The fence of a run collected in place: the run's own lease. */
+export function runFence(runId: string, owner: string): SessionFence {
+  return { save: (trx, at, p) => new RunRepo(trx).saveProgress(runId, owner, at, p) };
+}
+
+/** The fence of a unit job: its unit's lease. */
+export function unitFence(runId: string, unitKey: string, owner: string): SessionFence {
+  return { save: (trx, at, p) => new UnitJobRepo(trx).saveProgress(runId, unitKey, owner, at, p) };
 }
 
 /** After this many attempts stopped for lack of progress, the work fails (a unit: its custodian reported failed). */

@@ -103,6 +103,21 @@ export class UnitLedger {
     });
   }
 
+  /** A piece could not be collected: counted (and listed, unless it was already) and kept as an exception. */
+  pieceFailed(key: string, p: { sourceId: string; kind: string; name: string; reason: string }, listed = false): void {
+    if (!listed) this.count(key, 'listed');
+    this.count(key, 'failed');
+    this.exception(key, { ...p, outcome: 'failed' });
+  }
+
+  /** A piece is not at the source (deleted, or never there): counted, kept as an exception, off the retry list. */
+  notPresent(key: string, p: { sourceId: string; kind: string; name: string; reason: string }, listed = false): void {
+    if (!listed) this.count(key, 'listed');
+    this.count(key, 'not_present');
+    this.exception(key, { ...p, outcome: 'not_present' });
+    this.settled(p.kind, p.sourceId);
+  }
+
   /** A piece failed: onto (or further along) the retry list. */
   failure(f: Failure): void {
     this.retryKeys.delete(`${f.kind}\u0000${f.sourceId}`);

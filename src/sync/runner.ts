@@ -9,7 +9,6 @@ import { rerunMinutes } from './rerun.ts';
 import { collectInto } from './collect-into.ts';
 import { countsOf, isBalanced, reportUnreached } from './reconciliation.ts';
 import { childLog } from './provider-session.ts';
-import { FencedOutError } from './session.ts';
 import { planUnits } from './units/plan.ts';
 import {
   checkCollection,
@@ -18,7 +17,7 @@ import {
   type RunnerDeps,
   type UnitContext,
 } from './units/context.ts';
-import { MAX_STALLED_ATTEMPTS, RunStopped } from './lease.ts';
+import { FencedOutError, MAX_STALLED_ATTEMPTS, RunStopped } from './lease.ts';
 import { afterSuccess, endRunAsDecided, finishFailed, moveCollection } from './run-end.ts';
 
 export type RunOutcome =

@@ -4,18 +4,13 @@ import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Database } from '../store/db.ts';
 import { HoldRepo } from '../store/holds.ts';
-import { ItemRepo, type ItemPatch, type ItemRow } from '../store/items.ts';
+import { ItemRepo, type ItemRow } from '../store/items.ts';
 import { RunRepo, type Counters, type RunErrorRow } from '../store/runs.ts';
-import { extractContentText, type DocumentReader } from '../search/index.ts';
-import { applyOps, type ApplyScope, type ItemOp, type StoredContent } from './apply.ts';
-import { fetchContent } from './content.ts';
+import type { DocumentReader } from '../search/index.ts';
+import { applyOps, changedFields, type ApplyScope, type ItemOp } from './apply.ts';
+import { downloadContent, searchTextOf, type Downloaded } from './item-content.ts';
+import { FencedOutError, runFence, type SessionFence } from './lease.ts';
 import type { UnitLedger } from './ledger.ts';
-import { ContentGoneError } from '../domain/run-failures.ts';
-
-/** The run was cancelled or another process took it over: it must not write anything more. */
-export class FencedOutError extends Error {
-  override name = 'FencedOutError';
-}
 
 export interface SessionDeps {
   db: Database;
@@ -51,22 +46,6 @@ export interface SessionScope {
   fence?: SessionFence;
   /** Told of each item, checkpoint and piece of content received (the unit's liveness). */
   onProgress?: () => void;
-}
-
-/**
- * The first write of every flush transaction: stores the counters (and checkpoint, cursors) and proves the writer
- * still owns what it executes. False: cancelled or taken over, and the transaction rolls back.
- */
-export interface SessionFence {
-  save(
-    trx: Database,
-    at: string,
-    p: { counters: Counters; checkpoint?: string; pendingCursors?: string },
-  ): Promise<boolean>;
-}
-
-export function runFence(runId: string, owner: string): SessionFence {
-  return { save: (trx, at, p) => new RunRepo(trx).saveProgress(runId, owner, at, p) };
 }
 
 const FLUSH_EVERY = 200;
@@ -105,15 +84,9 @@ export class RunSession {
         this.onPieceError(ev);
         return this.recordError(ev.reason, ev.sourceId, ev.kind);
       case 'not_present':
-        return this.onNotPresent(ev.custodian, ev);
+        return this.ledger.notPresent(ev.custodian, ev);
       case 'provider_limit':
-        return this.ledger.exception(ev.custodian, {
-          sourceId: ev.sourceId,
-          kind: ev.kind,
-          name: ev.name,
-          outcome: 'provider_limit',
-          reason: ev.reason,
-        });
+        return this.ledger.exception(ev.custodian, { ...ev, outcome: 'provider_limit' });
       case 'excluded': {
         const n = Math.max(0, Math.floor(ev.count));
         this.ledger.count(ev.custodian, 'listed', n);
@@ -206,8 +179,6 @@ export class RunSession {
     const key = ev.custodian ?? '';
     const kind = ev.kind ?? 'piece';
     const sourceId = ev.sourceId ?? key;
-    this.ledger.count(key, 'listed');
-    this.ledger.count(key, 'failed');
     // the stored reason is plain (domain/plain-reason.ts); the provider's full answer stays here, in the run's log
     this.deps.log.warn(
       {
@@ -219,7 +190,7 @@ export class RunSession {
       },
       'piece failed',
     );
-    this.ledger.exception(key, { sourceId, kind, name: ev.name ?? sourceId, outcome: 'failed', reason: ev.reason });
+    this.ledger.pieceFailed(key, { sourceId, kind, name: ev.name ?? sourceId, reason: ev.reason });
     if (ev.retry !== undefined && ev.sourceId)
       this.ledger.failure({
         unitKey: key,
@@ -231,15 +202,28 @@ export class RunSession {
       });
   }
 
-  private onNotPresent(
-    key: string,
-    p: { kind: string; sourceId: string; name: string; reason: string },
-    listed = false,
-  ): void {
-    if (!listed) this.ledger.count(key, 'listed');
-    this.ledger.count(key, 'not_present');
-    this.ledger.exception(key, { ...p, outcome: 'not_present' });
-    this.ledger.settled(p.kind, p.sourceId);
+  private download(input: ItemInput, content: ContentSource): Promise<Downloaded> {
+    return downloadContent(
+      {
+        blobs: this.deps.blobs,
+        refs: this.refs,
+        signal: this.scope.signal,
+        onProgress: this.scope.onProgress,
+        now: () => this.now(),
+        transferred: (bytes) => {
+          this.counters.bytes += bytes;
+          this.deps.metrics?.bytesCollected(this.scope.type, bytes);
+        },
+        recordError: (reason) => this.recordError(reason, input.sourceId, input.kind),
+      },
+      content,
+    );
+  }
+
+  /** One more piece of this outcome, in the run's counters and in its unit's. */
+  private tally(unit: string, field: 'listed' | 'skipped' | 'unchanged' | 'collected'): void {
+    this.counters[field] += 1;
+    this.ledger.count(unit, field);
   }
 
   private now(): string {
@@ -278,19 +262,11 @@ export class RunSession {
     this.scope.onProgress?.();
     const key = keyOf(input.kind, input.sourceId);
     const unit = input.custodian ?? '';
-    this.counters.listed += 1;
-    this.ledger.count(unit, 'listed');
+    this.tally(unit, 'listed');
     if (!this.scope.kinds.includes(input.kind)) {
       this.counters.failed += 1;
-      this.ledger.count(unit, 'failed');
       const reason = `connector produced an item of unknown kind "${input.kind}"`;
-      this.ledger.exception(unit, {
-        sourceId: input.sourceId,
-        kind: input.kind,
-        name: input.name,
-        outcome: 'failed',
-        reason,
-      });
+      this.ledger.pieceFailed(unit, { sourceId: input.sourceId, kind: input.kind, name: input.name, reason }, true);
       return this.recordError(reason, input.sourceId, input.kind);
     }
     const existing = await this.lookup(input.kind, input.sourceId);
@@ -301,13 +277,7 @@ export class RunSession {
         : existing.content_state === 'none';
       if (stored) {
         // Seen again after a resume from an earlier checkpoint of this same run.
-        if (existing.run_id === this.scope.runId) {
-          this.counters.skipped += 1;
-          this.ledger.count(unit, 'skipped');
-        } else {
-          this.counters.unchanged += 1;
-          this.ledger.count(unit, 'unchanged');
-        }
+        this.tally(unit, existing.run_id === this.scope.runId ? 'skipped' : 'unchanged');
         this.ledger.settled(input.kind, input.sourceId);
         // Listed again by another unit of this run (a one-to-one conversation seen from both sides): it stays
         // with the unit that collected it, so each unit's `collected` matches the items listed for it.
@@ -323,8 +293,7 @@ export class RunSession {
       }
     }
     if (!content) {
-      this.counters.collected += 1;
-      this.ledger.count(unit, 'collected');
+      this.tally(unit, 'collected');
       this.ledger.settled(input.kind, input.sourceId);
       this.deps.metrics?.itemCollected(this.scope.type, input.kind);
       return this.push({ type: 'upsert', input, content: 'none' }, key);
@@ -332,7 +301,7 @@ export class RunSession {
     const stored = await this.download(input, content);
     if (stored === 'gone') {
       // Deleted at the source between its listing and its download: not a failure.
-      this.onNotPresent(
+      this.ledger.notPresent(
         unit,
         {
           kind: input.kind,
@@ -346,14 +315,8 @@ export class RunSession {
     }
     if (!stored.ok) {
       this.counters.failed += 1;
-      this.ledger.count(unit, 'failed');
-      this.ledger.exception(unit, {
-        sourceId: input.sourceId,
-        kind: input.kind,
-        name: input.name,
-        outcome: 'failed',
-        reason: stored.reason,
-      });
+      const { kind, sourceId, name } = input;
+      this.ledger.pieceFailed(unit, { sourceId, kind, name, reason: stored.reason }, true);
       this.ledger.failure({
         unitKey: unit,
         kind: input.kind,
@@ -367,75 +330,19 @@ export class RunSession {
     const blob = stored.content;
     this.ledger.settled(input.kind, input.sourceId);
     if (existing?.content_state === 'stored' && existing.sha256 === blob.sha256 && !existing.tombstoned_at) {
-      this.counters.unchanged += 1;
-      this.ledger.count(unit, 'unchanged');
+      this.tally(unit, 'unchanged');
     } else {
-      this.counters.collected += 1;
-      this.ledger.count(unit, 'collected');
+      this.tally(unit, 'collected');
       this.deps.metrics?.itemCollected(this.scope.type, input.kind);
     }
     this.ledger.count(unit, 'bytes', stored.transferred);
-    // Read back from the blob store before the transaction, which should not wait on it.
-    const fileType = typeof input.metadata?.file_type === 'string' ? input.metadata.file_type : null;
-    const descriptor = {
-      name: input.name,
-      mime_type: input.mimeType ?? null,
-      kind: input.kind,
-      file_type: fileType,
-      sha256: blob.sha256,
-      size: blob.size,
-    };
-    const contentText = await extractContentText(this.deps.blobs, descriptor, {
-      log: this.deps.log,
-      documents: this.deps.documents,
-    }).catch((err: unknown) => {
-      this.deps.log.warn({ err: (err as Error).message, source_id: input.sourceId }, 'content text extraction failed');
-      return null;
-    });
+    const contentText = await searchTextOf(this.deps, input, blob);
     this.ops.push({ type: 'upsert', input, content: blob, contentText });
     await this.flush();
     if (!(await this.deps.blobs.has(blob.sha256))) {
       // Lost a race with the collection of an unreferenced blob of the same content; our reference is counted
       // now, so a second download makes it permanent.
       await this.download(input, content);
-    }
-  }
-
-  private async download(
-    input: ItemInput,
-    content: ContentSource,
-  ): Promise<{ ok: true; content: StoredContent; transferred: number } | { ok: false; reason: string } | 'gone'> {
-    try {
-      const fetched = await fetchContent(this.deps.blobs, content, {
-        signal: this.scope.signal,
-        onProgress: this.scope.onProgress,
-      });
-      // Until the item is written, only this note tells the orphan sweep that a live run owns the blob.
-      await this.refs.noteCommitted(fetched.blob.sha256, fetched.blob.size, this.now());
-      this.counters.bytes += fetched.transferred;
-      this.deps.metrics?.bytesCollected(this.scope.type, fetched.transferred);
-      for (const blob of fetched.rejected) {
-        if (blob.sha256 !== fetched.blob.sha256)
-          await this.refs.discard(blob.sha256, blob.size, this.deps.blobs, this.now());
-      }
-      if (fetched.problem)
-        this.recordError(
-          `content hash not verified after a second download: ${fetched.problem}`,
-          input.sourceId,
-          input.kind,
-        );
-      const { sha256, md5, size } = fetched.blob;
-      return {
-        ok: true,
-        content: { sha256, md5, size, providerHash: fetched.providerHash, verified: fetched.verified },
-        transferred: fetched.transferred,
-      };
-    } catch (err) {
-      if (this.scope.signal.aborted) throw err;
-      if (isGone(err)) return 'gone';
-      const reason = `content download failed: ${(err as Error).message ?? String(err)}`;
-      this.recordError(reason, input.sourceId, input.kind);
-      return { ok: false, reason };
     }
   }
 
@@ -483,26 +390,6 @@ export class RunSession {
   }
 }
 
-function isGone(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
-    if (e instanceof ContentGoneError) return true;
-  return false;
-}
-
 function keyOf(kind: string, sourceId: string): string {
   return `${kind}\u0000${sourceId}`;
-}
-
-/** Descriptive fields that changed without a content change (a rename, a move); undefined when none did. */
-function changedFields(row: ItemRow, input: ItemInput): ItemPatch | undefined {
-  const next = {
-    name: input.name,
-    path: input.path,
-    custodian: input.custodian,
-    metadata: JSON.stringify(input.metadata ?? {}),
-    text: input.text ?? null,
-    deleted_at_source: null,
-  };
-  const changed = (Object.keys(next) as (keyof typeof next)[]).some((k) => row[k] !== next[k]);
-  return changed ? next : undefined;
 }

@@ -13,7 +13,8 @@ import { UnitRepo, type UnitRetryRow } from '../../store/units.ts';
 import { WalletRepo } from '../../store/wallets.ts';
 import { UnitLedger } from '../ledger.ts';
 import type { ProviderSessions } from '../provider-session.ts';
-import { RunSession, type SessionFence } from '../session.ts';
+import { RunSession } from '../session.ts';
+import type { SessionFence } from '../lease.ts';
 import { NeedsUserActionError } from '../../domain/run-failures.ts';
 
 export interface RunnerDeps {

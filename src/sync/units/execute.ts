@@ -6,10 +6,10 @@ import type { RunRow } from '../../store/runs.ts';
 import { UnitJobRepo, unitCountersOf, type UnitJobRow } from '../../store/unit-jobs.ts';
 import { collectInto } from '../collect-into.ts';
 import { childLog } from '../provider-session.ts';
-import { MAX_STALLED_ATTEMPTS, RunStopped } from '../lease.ts';
+import { FencedOutError, MAX_STALLED_ATTEMPTS, RunStopped, unitFence } from '../lease.ts';
 import { needsUserAction } from '../run-end.ts';
 import { checkCollection, openUnitContext, type RunnerDeps } from './context.ts';
-import { FencedOutError, RunSession, type SessionFence } from '../session.ts';
+import { RunSession } from '../session.ts';
 import { rerunMinutesOf } from '../rerun.ts';
 import { fanIn, type FanInStatus } from './fan-in.ts';
 
@@ -17,10 +17,6 @@ export type UnitOutcome =
   /** `ran`: how the run ended when this unit was its last one (fan-in) */
   | { status: 'done' | 'failed'; last: boolean; ran?: FanInStatus }
   | { status: 'cancelled' | 'interrupted'; last: false };
-
-export function unitFence(runId: string, unitKey: string, owner: string): SessionFence {
-  return { save: (trx, at, p) => new UnitJobRepo(trx).saveProgress(runId, unitKey, owner, at, p) };
-}
 
 /** Executes a claimed unit to its end; the caller holds the unit's lease and heartbeats it. */
 export async function executeUnit(

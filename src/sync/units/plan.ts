@@ -4,7 +4,8 @@ import type { CollectContext, Connector } from '../../connectors/types.ts';
 import type { RunRow } from '../../store/runs.ts';
 import { UnitJobRepo } from '../../store/unit-jobs.ts';
 import type { UnitLedger } from '../ledger.ts';
-import { FencedOutError, type RunSession } from '../session.ts';
+import type { RunSession } from '../session.ts';
+import { FencedOutError } from '../lease.ts';
 
 export interface PlanInput {
   connector: Connector;
