@@ -5,7 +5,7 @@ import type { Sealer } from '../domain/seal.ts';
 import type { Database } from '../store/db.ts';
 import { RefreshLockRepo } from '../store/refresh-locks.ts';
 import { WalletRepo } from '../store/wallets.ts';
-import type { ProviderAuth } from '../provider/provider-http.ts';
+import type { ProviderAuth } from '../provider/http-options.ts';
 import { CredentialsMissingError, GrantRevokedError } from '../domain/run-failures.ts';
 
 export interface CredentialManagerOptions {

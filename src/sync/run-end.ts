@@ -4,7 +4,7 @@ import { type Logger } from '../connectors/types.ts';
 import { backoffAfter, decideRunOutcome, type RunTally } from '../domain/run-outcome.ts';
 import { nextStatus, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
 import { plainReason } from '../domain/plain-reason.ts';
-import { ProviderError } from '../provider/provider-http.ts';
+import { ProviderError } from '../provider/provider-error.ts';
 import type { CollectionRepo, CollectionRow } from '../store/collections.ts';
 import type { Repos } from '../store/repos.ts';
 import type { RunRow } from '../store/runs.ts';

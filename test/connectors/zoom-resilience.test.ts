@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZoomScopeError } from '../../src/connectors/zoom/api.ts';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
-import { ProviderError } from '../../src/provider/provider-http.ts';
+import { ProviderError } from '../../src/provider/provider-error.ts';
 import { startZoomSandbox, type ZoomSandboxOptions, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import {
   ALL_CHATS,

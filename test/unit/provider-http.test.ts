@@ -2,12 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localBudget } from '../../src/provider/shared-budget.ts';
-import {
-  ProviderError,
-  ProviderHttp,
-  type ProviderAuth,
-  type ProviderHttpOptions,
-} from '../../src/provider/provider-http.ts';
+import { ProviderHttp } from '../../src/provider/provider-http.ts';
+import type { ProviderAuth, ProviderHttpOptions } from '../../src/provider/http-options.ts';
+import { ProviderError } from '../../src/provider/provider-error.ts';
 import type { RetryConfig } from '../../src/provider/retry.ts';
 import { graphQuirks } from '../../src/connectors/onedrive/quirks.ts';
 import { zoomQuirks } from '../../src/connectors/zoom/quirks.ts';

@@ -1,6 +1,7 @@
 // driveItems as the engine stores them, and the download of a file's bytes.
 import type { Readable } from 'node:stream';
-import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
+import { type ProviderHttp } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import {
   type CollectContext,
   type CollectEvent,

@@ -1,6 +1,7 @@
 // A thin typed layer over ProviderHttp for Zoom REST API v2: URL building, UUID encoding, error classification
 // and next_page_token paging with Zoom's 15-minute token expiry.
-import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
+import { type ProviderHttp } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import type { ZoomPage } from './wire.ts';
 import { NeedsUserActionError } from '../../domain/run-failures.ts';
 
