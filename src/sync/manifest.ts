@@ -1,7 +1,8 @@
 import type { CollectionRow } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
 import { ItemRepo, previousVersionsOf, type ItemRow, type PreviousVersion } from '../store/items.ts';
-import { countersOf, RunRepo, type RunErrorRow } from '../store/runs.ts';
+import { countersOf, RunRepo } from '../store/runs.ts';
+import { RunErrorRepo, type RunErrorRow } from '../store/run-errors.ts';
 import { UnitRepo } from '../store/units.ts';
 import { buildReconciliation, type Counts } from './reconciliation.ts';
 import { filtersFingerprint } from '../provider/fingerprint.ts';
@@ -190,7 +191,7 @@ async function summarize(db: Database, c: CollectionRow, now: Date): Promise<Man
   }
   const runRepo = new RunRepo(db);
   const units = new UnitRepo(db);
-  counts.exceptions = await runRepo.countErrorsOfCollection(c.id);
+  counts.exceptions = await new RunErrorRepo(db).countOfCollection(c.id);
   const runs = await runRepo.allOfCollection(c.id);
   const unitRows = await units.ofCollection(c.id);
   const permanent = await units.permanentFailures(c.id);
@@ -241,9 +242,9 @@ async function summarize(db: Database, c: CollectionRow, now: Date): Promise<Man
 }
 
 async function* exceptions(db: Database, collectionId: string): AsyncGenerator<RunErrorRow> {
-  const runs = new RunRepo(db);
+  const errors = new RunErrorRepo(db);
   for (let offset = 0; ; offset += 500) {
-    const rows = await runs.errorsOfCollection(collectionId, offset, 500);
+    const rows = await errors.ofCollection(collectionId, offset, 500);
     yield* rows;
     if (rows.length < 500) return;
   }

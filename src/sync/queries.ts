@@ -4,6 +4,7 @@ import { DomainError, notFound } from '../domain/errors.ts';
 import type { Database } from '../store/db.ts';
 import { ItemRepo, previousVersionsOf } from '../store/items.ts';
 import { RunRepo } from '../store/runs.ts';
+import { RunErrorRepo } from '../store/run-errors.ts';
 import { itemVersionView, itemView, runView, type ItemVersionView, type ItemView, type RunView } from './views.ts';
 
 /** Byte range of a content request, both ends inclusive; undefined = the whole blob. */
@@ -104,7 +105,7 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
       const page = await runs.list(collectionId, q);
       const views = [];
       for (const run of page.rows)
-        views.push(runView(run, await runs.errors(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN));
+        views.push(runView(run, await new RunErrorRepo(deps.db).ofRun(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN));
       return { runs: views, cursor: page.cursor };
     },
   };

@@ -177,6 +177,6 @@ export async function reportUnreached(
       at,
     })),
   );
-  await tx.runs.addErrors(missed.map((m) => ({ ...ids, source_id: m.key, kind: m.kind, reason: m.reason, at })));
+  await tx.runErrors.add(missed.map((m) => ({ ...ids, source_id: m.key, kind: m.kind, reason: m.reason, at })));
   await tx.runs.countFailures(run.id, missed.length);
 }

@@ -144,7 +144,7 @@ export async function finishFailed(
   }
   const ok = await tx.runs.finish(run.id, owner, status, at, reason);
   if (!ok) return undefined;
-  await tx.runs.addErrors([
+  await tx.runErrors.add([
     {
       run_id: run.id,
       collection_id: run.collection_id,

@@ -5,7 +5,8 @@ import type { Metrics } from '../metrics.ts';
 import type { Database } from '../store/db.ts';
 import { HoldRepo } from '../store/holds.ts';
 import { ItemRepo, type ItemRow } from '../store/items.ts';
-import { RunRepo, type Counters, type RunErrorRow } from '../store/runs.ts';
+import type { Counters } from '../store/runs.ts';
+import { RunErrorRepo, type RunErrorRow } from '../store/run-errors.ts';
 import type { DocumentReader } from '../search/index.ts';
 import { applyOps, changedFields, type ApplyScope, type ItemOp } from './apply.ts';
 import { downloadContent, searchTextOf, type Downloaded } from './item-content.ts';
@@ -129,7 +130,6 @@ export class RunSession {
       ops.some((op) => op.type !== 'seen' && op.type !== 'present' && op.type !== 'mark_deleted');
     const override = asks && this.deps.heldOverride ? await this.deps.heldOverride(this.scope.collectionId) : false;
     const result = await this.deps.db.transaction().execute(async (trx) => {
-      const runs = new RunRepo(trx);
       const fence = this.scope.fence ?? runFence(this.scope.runId, this.scope.owner);
       const owned = await fence.save(trx, at, {
         counters: this.counters,
@@ -150,7 +150,7 @@ export class RunSession {
         at,
       };
       const applied = await applyOps(trx, scope, ops);
-      await runs.addErrors(errors);
+      await new RunErrorRepo(trx).add(errors);
       await this.ledger.write(trx, extra.final);
       await extra.within?.(trx);
       return applied;

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { ItemRow, PreviousVersion } from '../store/items.ts';
-import type { RunErrorRow, RunRow } from '../store/runs.ts';
+import type { RunRow } from '../store/runs.ts';
+import type { RunErrorRow } from '../store/run-errors.ts';
 import { runSummary } from './engine.ts';
 import type { Item, ItemVersion, ProviderBudget, Run } from './view-schemas.ts';
 import { providerOf } from '../metrics.ts';

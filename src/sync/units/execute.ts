@@ -120,7 +120,7 @@ async function end(
     if (!ended.finished) return { ...ended, ran: undefined };
     if (failure) {
       const job = await jobs.get(run.id, key);
-      await tx.runs.addErrors([
+      await tx.runErrors.add([
         {
           run_id: run.id,
           collection_id: run.collection_id,

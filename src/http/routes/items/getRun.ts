@@ -35,7 +35,10 @@ export default function getRun(app: App) {
         last_progress_at: u.last_progress_at,
         error: u.error,
       }));
-      const view = { ...runView(run, await runs.errors(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN), units };
+      const view = {
+        ...runView(run, await app.ctx.repos.runErrors.ofRun(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN),
+        units,
+      };
       const connector = app.ctx.connectors.get(collection.type);
       const learned = await app.ctx.providers.learnedRate(connector ?? { type: collection.type }, collection.wallet_id);
       return learned ? { ...view, provider_budget: providerBudgetView(learned) } : view;
