@@ -41,7 +41,7 @@ beforeAll(async () => {
     oauthUrl: sandbox.oauthUrl,
     apiUrl: sandbox.apiUrl,
     lookbackDays: 365,
-    budget: { ratePerSecond: 10_000, burst: 10_000 },
+    budget: { ratePerSecond: 10_000 },
   });
   grant = await pair(connector);
 });

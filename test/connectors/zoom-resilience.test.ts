@@ -116,7 +116,7 @@ describe('zoom connector against a hostile Zoom', () => {
     const apiCalls = sandbox.requests.filter((r) => r.path.startsWith('/v2/')).length;
     expect(apiCalls).toBeGreaterThan(60);
     expect(s.warnings.filter((w) => /429/.test(w))).toEqual([]);
-    // Paced by the bucket (48/s after a burst of 10), not by refusals.
+    // Paced by the budget (48/s), not by refusals.
     expect(Date.now() - started).toBeGreaterThan(((apiCalls - 10) / 48) * 1000 * 0.9);
     expectExact(sandbox, engine);
   });

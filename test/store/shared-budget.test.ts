@@ -159,8 +159,7 @@ for (const kind of fleets) {
     const pair = (clock: SteppingClock, config: { ratePerSecond: number; concurrency: number }) => {
       const key = `conf:${randomUUID()}`;
       const ids = { provider: 'conf', credential: key.slice(5) };
-      const make = () =>
-        new SharedBudget(key, ids, { ...config, burst: 1 }, { backend: fleet!.backend(), clock, learn: false });
+      const make = () => new SharedBudget(key, ids, config, { backend: fleet!.backend(), clock, learn: false });
       return [make(), make()] as const;
     };
 
@@ -194,7 +193,7 @@ for (const kind of fleets) {
         new SharedBudget(
           key,
           ids,
-          { ratePerSecond: 10, maxRatePerSecond: 10, burst: 1, concurrency: 100 },
+          { ratePerSecond: 10, maxRatePerSecond: 10, concurrency: 100 },
           { backend: fleet!.backend(), clock },
         );
       const [a, b] = [make(), make()];

@@ -172,7 +172,7 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
     userAgent: 'custody-test',
     quirks: httpQuirks,
     limits: {
-      budget: { ratePerSecond: 1000, burst: 1000, concurrency: 8 },
+      budget: { ratePerSecond: 1000, concurrency: 8 },
       retry: { ...defaultRetryConfig, maxAttempts: 2, baseDelayMs: 1 },
     },
     validateFilters: () => [],

@@ -124,7 +124,7 @@ function base(p: FakeProvider, type: string, configType: string): Omit<Connector
     configType,
     quirks: httpQuirks,
     limits: {
-      budget: { ratePerSecond: 100, burst: 100, concurrency: 4 },
+      budget: { ratePerSecond: 100, concurrency: 4 },
       retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20, giveUpAfterMs: 2000 },
     },
     userAgent: `custody-tests/${type}`,

@@ -44,7 +44,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 function client(extra: Partial<ProviderHttpOptions> = {}) {
   const warnings: { obj: object; msg: string }[] = [];
   const http = new ProviderHttp({
-    budget: localBudget({ ratePerSecond: 1000, burst: 1000, concurrency: 10 }),
+    budget: localBudget({ ratePerSecond: 1000, concurrency: 10 }),
     retry,
     userAgent: 'NONISV|Custody|custody/test',
     quirks: graphQuirks,
@@ -293,7 +293,7 @@ describe('ProviderHttp downloads', () => {
       }
       json(res, 200, {});
     });
-    const { http } = client({ budget: localBudget({ ratePerSecond: 1000, burst: 1000, concurrency: 1 }) });
+    const { http } = client({ budget: localBudget({ ratePerSecond: 1000, concurrency: 1 }) });
     const download = await http.stream(`${base}/big`);
     const small = http.json(`${base}/small`);
     await new Promise((r) => setTimeout(r, 30));
