@@ -8,12 +8,9 @@ import { createSealer } from '../src/domain/seal.ts';
 import { SigningKeys } from '../src/export/keys.ts';
 import { writePackage } from '../src/export/package.ts';
 import { createDocumentReader } from '../src/search/index.ts';
-import { AccountRepo } from '../src/store/accounts.ts';
-import { CollectionRepo } from '../src/store/collections.ts';
 import { migrate, openDatabase } from '../src/store/db.ts';
 import { newId } from '../src/store/ids.ts';
-import { WalletRepo } from '../src/store/wallets.ts';
-import { WorkspaceRepo } from '../src/store/workspaces.ts';
+import { fixtureCollection, fixtureItem } from '../test/store/items-fixture.ts';
 
 const MiB = 1024 * 1024;
 
@@ -31,19 +28,8 @@ export async function benchExport(scale: number): Promise<Record<string, string>
   try {
     await migrate(db);
     const blobs = createFsBlobStore({ root: path.join(dir, 'blobs') });
-    const accountId = await new AccountRepo(db).ensureAccount('bench');
-    const workspaceId = await new WorkspaceRepo(db).create(accountId, { name: 'ws', description: '' });
-    const walletId = await new WalletRepo(db).create(accountId, {
-      name: 'w',
-      credential_type_name: 'Datasource',
-      config_type: 'edrive',
-    });
-    const collectionId = await new CollectionRepo(db).create(accountId, {
-      name: 'c',
-      workspace_id: workspaceId,
-      wallet_id: walletId,
-      type: 'edrive',
-    });
+    const ids = await fixtureCollection(db);
+    const collectionId = ids.collectionId;
     const shas: string[] = [];
     const chunk = Buffer.alloc(MiB);
     for (let i = 0; i < files; i++) {
@@ -58,37 +44,27 @@ export async function benchExport(scale: number): Promise<Record<string, string>
       const at = new Date().toISOString();
       await db
         .insertInto('items')
-        .values({
-          id: newId('itm'),
-          collection_id: collectionId,
-          account_id: accountId,
-          kind: 'file',
-          source_id: `f${i}`,
-          name: `file-${i}.bin`,
-          path: `/u/file-${i}.bin`,
-          custodian: 'u1',
-          size: c.size,
-          mime_type: 'application/octet-stream',
-          sha256: c.sha256,
-          md5: c.md5,
-          provider_hash_type: null,
-          provider_hash_value: null,
-          hash_verified: null,
-          created_datetime: at,
-          modified_datetime: at,
-          collected_datetime: at,
-          deleted_at_source: null,
-          tombstoned_at: null,
-          content_state: 'stored',
-          holds_ref: 1,
-          run_id: 'run_bench',
-          version: null,
-          metadata: '{}',
-          text: null,
-          previous_versions: null,
-          first_seen_at: at,
-          updated_at: at,
-        })
+        .values(
+          fixtureItem(ids, i, {
+            id: newId('itm'),
+            source_id: `f${i}`,
+            name: `file-${i}.bin`,
+            path: `/u/file-${i}.bin`,
+            custodian: 'u1',
+            size: c.size,
+            mime_type: 'application/octet-stream',
+            sha256: c.sha256,
+            md5: c.md5,
+            created_datetime: at,
+            modified_datetime: at,
+            collected_datetime: at,
+            content_state: 'stored',
+            holds_ref: 1,
+            run_id: 'run_bench',
+            first_seen_at: at,
+            updated_at: at,
+          }),
+        )
         .execute();
     }
     const total = files * size;

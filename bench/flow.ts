@@ -10,7 +10,7 @@ import { createRuntime, type Runtime } from '../src/runtime.ts';
 export class ApiClient {
   constructor(
     readonly base: string,
-    private token = '',
+    readonly token = '',
   ) {}
 
   static async connect(base: string, clientId: string, clientSecret: string): Promise<ApiClient> {

@@ -3,7 +3,7 @@ import { benchBigFileSyncs, benchBlobStore, benchQuickXor, benchS3BlobStore } fr
 
 /**
  * `npm run bench`: prints figures; passes or fails on nothing. Sizes can be scaled with BENCH_SCALE (default 1).
- * Run one with `npm run bench -- blob` (names: blob, qxh, api, sync, events, budget, scale, soak, export, allowance; scale needs PostgreSQL; soak runs SOAK_SECONDS, default 600, SOAK_SETUP=sqlite|postgres for one store).
+ * Run one with `npm run bench -- blob` (names: blob, qxh, api, sync, events, budget, scale, soak, export, allowance, leases, scale-items [sizes…]; scale needs PostgreSQL; soak runs SOAK_SECONDS, default 600, SOAK_SETUP=sqlite|postgres for one store).
  */
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const only = process.argv[2];
@@ -22,6 +22,11 @@ const benches: Record<string, () => Promise<Record<string, string>> | Record<str
   soak: async () => (await import('./soak.ts')).benchSoak(),
   export: async () => (await import('./export.ts')).benchExport(scale),
   allowance: async () => (await import('./allowance.ts')).benchAllowance(),
+  leases: async () => (await import('./leases.ts')).benchLeases(),
+  'scale-items': async () =>
+    (await import('./scale-items.ts')).benchScaleItems(
+      process.argv.length > 3 ? process.argv.slice(3).map(Number) : [10_000, 100_000],
+    ),
 };
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
 for (const [name, run] of Object.entries(benches)) {

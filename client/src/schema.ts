@@ -150,10 +150,14 @@ export interface paths {
          *     `id:` (increasing per collection), `event:` (its name) and its fields as JSON in `data:`:
          *
          *     - `run.started` `{run_id, collection_id}`
-         *     - `run.progress` `{run_id, custodian, listed, collected, bytes, failed}`: cumulative for that custodian in that run
-         *       (a channel unit's `custodian` is the channel id)
+         *     - `run.progress` `{run_id, custodian, custodian_name, custodian_email, status, listed, collected, unchanged, excluded,
+         *       not_present, failed, skipped, bytes}`: cumulative for that custodian in that run, the same numbers as its
+         *       reconciliation entry (a channel unit's `custodian` is the channel id, `custodian_name` its name, no e-mail);
+         *       `status` `done` or `failed`: the unit is finished
          *     - `run.finished` `{run_id, collection_id, status}`: `status` is the run status
          *     - `collection.error` `{collection_id, reason}`: the collection needs user action
+         *     - `collection.scopes_missing` `{collection_id, missing_scopes: [{scope, feature}]}`: right after `pair_credentials`,
+         *       the new grant lacks scopes the saved filters use (the collection view's `missing_scopes` says the same)
          *
          *     A new connection first replays the latest run's events so far. With `Last-Event-ID` (the id of the last event
          *     received) it replays what came after it, from the current and the previous run only, then goes on live. A comment
@@ -399,7 +403,7 @@ export interface paths {
         put?: never;
         /**
          * Bind a consent to the collection's wallet
-         * @description `auth_code` is the `code` the browser brought back to `redirect_to`. It is single use, expires 10 minutes after the consent, and works only in the account that started the authorization and for a collection of the same type; anything else answers 400. The grant is stored sealed in the collection's wallet, replacing any earlier one (so every collection using that wallet is re-paired). Pairing does not change `sync_status`: a collection in `error` (for example after its grant was revoked) keeps that status and its `status_reason` until its next run is queued or started, which the new grant lets proceed.
+         * @description `auth_code` is the `code` the browser brought back to `redirect_to`. It is single use, expires 10 minutes after the consent, and works only in the account that started the authorization and for a collection of the same type; anything else answers 400. The grant is stored sealed in the collection's wallet, replacing any earlier one (so every collection using that wallet is re-paired). Pairing does not change `sync_status`: a collection in `error` (for example after its grant was revoked) keeps that status and its `status_reason` until its next run is queued or started, which the new grant lets proceed. When the new grant lacks scopes the saved filters use, the collection view lists them in `missing_scopes` from then on (and, unless the collection is in `error`, `status_reason` says so) and the event stream gets `collection.scopes_missing` `{collection_id, missing_scopes: [{scope, feature}]}`.
          */
         post: operations["pairCredentials"];
         delete?: never;
@@ -677,7 +681,7 @@ export interface paths {
          *       `(budget OR forecast) NOT draft`. Precedence: NOT, then AND, then OR.
          *     - Field filters, written without a space after the colon: `name:budget`, `name:"board minutes"`, `name:budg*`,
          *       `name:(a OR b)` and `path:finance` match in the item's name or path only; `kind:transcript` matches items of a
-         *       kind; `custodian:alice@example.com` matches the custodian exactly (any case). Other `word:` prefixes are
+         *       kind; `custodian:alice@example.com` matches the custodian's e-mail or provider id exactly (any case). Other `word:` prefixes are
          *       errors: quote text that contains a colon.
          *
          *     A malformed query answers 400 with `source.pointer` `/body/query` and a `detail` naming the problem and its position.
@@ -685,7 +689,7 @@ export interface paths {
          *     **Ranking** Items holding the query's words as one exact phrase come first, then by relevance (BM25 on SQLite,
          *     `ts_rank` on PostgreSQL; scores compare only within one response); names weigh more than metadata and content.
          *
-         *     **Filters** `workspace_id`, `collection_ids`, `kinds`, `custodians` (exact, any case), `date_from`/`date_to`
+         *     **Filters** `workspace_id`, `collection_ids`, `kinds`, `custodians` (each a provider user id or an e-mail, exact, any case), `date_from`/`date_to`
          *     (a date or an ISO date-time with a zone, inclusive, compared to the second with the item's source modified time,
          *     or its created time when it has none). Items tombstoned by an `auto` sync are excluded unless `include_deleted`.
          *
@@ -1502,11 +1506,15 @@ export interface operations {
                         event_mode?: "subscription" | "polling";
                         /** @description The latest run; live counters while it is active. */
                         latest_run: {
+                            /** @description The reconciliation's categories with its numbers (GET …/runs/{run_id}/reconciliation `totals`, live while the run is active): listed = collected + unchanged + excluded + not_present + failed. */
                             counters: {
                                 bytes: number;
                                 collected: number;
+                                excluded: number;
                                 failed: number;
                                 listed: number;
+                                not_present: number;
+                                /** @description Pieces a resumed run saw a second time: not in `listed`, in no outcome. */
                                 skipped: number;
                                 unchanged: number;
                             };
@@ -1524,6 +1532,17 @@ export interface operations {
                             /** @description What queued the run: `start` (POST start or PATCH pending), `schedule` (the auto/arch re-sync), `retry` (after a failure), `event` (a provider event). */
                             trigger: string;
                         } | null;
+                        /** @description Paired, with saved filters, and the connector can tell (Zoom: the grant's scopes): the scopes the filters use that the paired grant lacks, `[]` when none. Shown from the moment of pairing (`pair_credentials` also emits `collection.scopes_missing`); a run of such filters would stop in `error`, `start` answers 409 and a PATCH that needs one 422. */
+                        missing_scopes?: {
+                            /** @description What of the saved filters needs it. */
+                            feature: string;
+                            /** @description The whole sentence for a person: the scope, the feature, what to do. */
+                            message: string;
+                            /** @description JSON pointer into `sync_filters` of the part that switches it on. */
+                            pointer: string;
+                            /** @description The scope (or app role) exactly as the provider names it. */
+                            scope: string;
+                        }[];
                         /** Format: date-time */
                         modification_datetime: string;
                         name: string;
@@ -2824,9 +2843,9 @@ export interface operations {
             query?: {
                 /** @description The `cursor` of the previous page. */
                 cursor?: string;
-                /** @description Provider user id. */
+                /** @description The custodian's provider user id, or their e-mail (any case). */
                 custodian?: string;
-                /** @description Only items of this kind; the collection type decides which kinds exist (conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message, chat_file, participant_audio; edrive: file, folder). Another value answers 400. */
+                /** @description Only items of this kind; the collection type decides which kinds exist (conf: meeting, recording_video, recording_audio, transcript, meeting_chat, ai_meeting_notes, chat_message, channel_message, chat_file, participant_audio, legal_hold_file; edrive: file, folder). Another value answers 400. */
                 kind?: string;
                 limit?: number;
             };
@@ -2855,6 +2874,8 @@ export interface operations {
                             collection_id: string;
                             created_datetime: string | null;
                             custodian: string | null;
+                            custodian_email: string | null;
+                            custodian_name: string | null;
                             deleted_at_source: string | null;
                             hash_verified: boolean | null;
                             /** @description What the item is; each collection type's connector defines its kinds (listed under the `kind` parameter of the items list). */
@@ -2965,6 +2986,8 @@ export interface operations {
                         collection_id: string;
                         created_datetime: string | null;
                         custodian: string | null;
+                        custodian_email: string | null;
+                        custodian_name: string | null;
                         deleted_at_source: string | null;
                         hash_verified: boolean | null;
                         /** @description What the item is; each collection type's connector defines its kinds (listed under the `kind` parameter of the items list). */
@@ -3658,11 +3681,15 @@ export interface operations {
                         runs: {
                             /** @description Times the run was taken up (> 1 after a crash or a lost lease). */
                             attempt: number;
+                            /** @description The reconciliation's categories with its numbers (GET …/runs/{run_id}/reconciliation `totals`, live while the run is active): listed = collected + unchanged + excluded + not_present + failed. */
                             counters: {
                                 bytes: number;
                                 collected: number;
+                                excluded: number;
                                 failed: number;
                                 listed: number;
+                                not_present: number;
+                                /** @description Pieces a resumed run saw a second time: not in `listed`, in no outcome. */
                                 skipped: number;
                                 unchanged: number;
                             };
@@ -3774,11 +3801,15 @@ export interface operations {
                     "application/json": {
                         /** @description Times the run was taken up (> 1 after a crash or a lost lease). */
                         attempt: number;
+                        /** @description The reconciliation's categories with its numbers (GET …/runs/{run_id}/reconciliation `totals`, live while the run is active): listed = collected + unchanged + excluded + not_present + failed. */
                         counters: {
                             bytes: number;
                             collected: number;
+                            excluded: number;
                             failed: number;
                             listed: number;
+                            not_present: number;
+                            /** @description Pieces a resumed run saw a second time: not in `listed`, in no outcome. */
                             skipped: number;
                             unchanged: number;
                         };
@@ -4009,7 +4040,11 @@ export interface operations {
                             collected: number;
                             /** @description The provider user id (as on items' `custodian`); the channel id for a Zoom channel. */
                             custodian: string;
-                            /** @description Where known. */
+                            /** @description The custodian's e-mail as collected; null for a Zoom channel. */
+                            custodian_email: string | null;
+                            /** @description The custodian's name as collected (a Zoom channel: its name); kept after the user is deleted at the provider. */
+                            custodian_name: string | null;
+                            /** @description The same as `custodian_email`. */
                             email: string | null;
                             exceptions: {
                                 /** @description An item kind, or what could not be listed: `chat_page`, `recording_list`, `custodian`, `channel`, `chat_history`. */
@@ -4920,6 +4955,8 @@ export interface operations {
                                 collection_id: string;
                                 created_datetime: string | null;
                                 custodian: string | null;
+                                custodian_email: string | null;
+                                custodian_name: string | null;
                                 deleted_at_source: string | null;
                                 hash_verified: boolean | null;
                                 /** @description What the item is; each collection type's connector defines its kinds (listed under the `kind` parameter of the items list). */

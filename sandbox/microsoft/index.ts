@@ -70,6 +70,8 @@ export interface MicrosoftSandbox {
   listItems(userId: string): MsItem[];
   /** '/Folder/Sub/file.txt' for an item, '/' for the root. */
   pathOf(userId: string, itemId: string): string;
+  /** The path Custody stores for the item: its owner's e-mail (mail, else user principal name) then `pathOf`. */
+  itemPathOf(userId: string, itemId: string): string;
   /** When true, both admin-consent endpoints answer with their documented error redirect. */
   denyConsent: boolean;
   /**
@@ -270,6 +272,13 @@ export async function startMicrosoftSandbox(opts: MicrosoftSandboxOptions = {}):
       const item = drive.items.get(itemId);
       if (!item) throw new Error(`sandbox: no item ${itemId} for user ${userId}`);
       return `/${model.pathNames(drive, item).join('/')}`;
+    },
+    itemPathOf(userId, itemId) {
+      const user = model.user(userId);
+      const drive = driveOf(userId);
+      const item = drive.items.get(itemId);
+      if (!item) throw new Error(`sandbox: no item ${itemId} for user ${userId}`);
+      return `${user?.mail || user?.userPrincipalName || userId}/${model.pathNames(drive, item).join('/')}`;
     },
     get denyConsent() {
       return state.denyConsent;

@@ -2,9 +2,23 @@
 // recording's and answers the bytes (a Range request gets 206). No token: Zoom's HTML failure page.
 import type { FastifyInstance } from 'fastify';
 import { zoomError, type SandboxContext } from './http.ts';
+import type { ZoomChatMessage } from './tenant.ts';
 
 export function chatFileUrl(ctx: SandboxContext, downloadKey: string): string {
   return `${ctx.mainOrigin()}/file/download/${downloadKey}`;
+}
+
+/** A message's `files[]` as the messages list and the chat reports answer it; {} when it has none. */
+export function chatFilesField(ctx: SandboxContext, m: ZoomChatMessage): { files?: Array<Record<string, unknown>> } {
+  if (!m.files?.length) return {};
+  return {
+    files: m.files.map((f) => ({
+      file_id: f.file_id,
+      file_name: f.file_name,
+      file_size: f.file_size,
+      download_url: chatFileUrl(ctx, f.downloadKey),
+    })),
+  };
 }
 
 export function registerChatFileRoutes(app: FastifyInstance, ctx: SandboxContext): void {

@@ -12,6 +12,8 @@ import { PageTokens } from './paging.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limits.ts';
 import { registerChatFileRoutes } from './chat-downloads.ts';
 import { registerChatRoutes } from './routes-chat.ts';
+import { registerReportRoutes } from './routes-reports.ts';
+import { registerLegalHoldRoutes } from './routes-legal-hold.ts';
 import { registerRecordingRoutes } from './routes-recordings.ts';
 import { registerSummaryRoutes } from './routes-summaries.ts';
 import { registerUserRoutes } from './routes-users.ts';
@@ -25,6 +27,7 @@ export type { ZoomFaults } from './faults.ts';
 export type { RateLimitOptions } from './rate-limits.ts';
 export type { ZoomVarianceOptions, ZoomVarianceReport } from './variance.ts';
 export type * from './tenant.ts';
+export type { ZoomLegalHoldFile, ZoomLegalHoldMatter } from './seed-legal-hold.ts';
 export { ZoomTenant } from './tenant.ts';
 
 /** Every granular (admin) scope the sandbox's endpoints check; the default grant holds them all. */
@@ -38,6 +41,19 @@ export const ZOOM_SANDBOX_SCOPES = [
   'team_chat:read:list_user_channels:admin',
   'team_chat:read:list_user_sessions:admin',
   'team_chat:read:list_user_messages:admin',
+];
+
+/**
+ * The chat reports' scopes (a `scopes_type=preservation` app, ../shared/reference/zoom-api.md §1.5): not in the
+ * default grant; with them, GET /report/chat/sessions and …/{sessionId} answer instead of 4711.
+ */
+export const ZOOM_REPORT_SCOPES = ['report:read:list_chat_sessions:admin', 'report:read:chat_session:admin'];
+
+/** The Team Chat legal-hold scopes (also `preservation`): matters, their files, the files' download. */
+export const ZOOM_LEGAL_HOLD_SCOPES = [
+  'team_chat:read:list_legal_hold_matters:admin',
+  'team_chat:read:list_legal_hold_matter_files:admin',
+  'team_chat:read:legal_hold_matter_file:admin',
 ];
 
 export interface ZoomSandboxOptions {
@@ -258,6 +274,8 @@ function buildMain(
   registerSummaryRoutes(app, ctx);
   registerRecordingRoutes(app, ctx);
   registerChatRoutes(app, ctx);
+  registerReportRoutes(app, ctx);
+  registerLegalHoldRoutes(app, ctx);
   registerDownloadRoutes(app, ctx);
   registerChatFileRoutes(app, ctx);
   registerWebhookControls(app, webhooks);

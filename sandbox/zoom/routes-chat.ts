@@ -12,7 +12,7 @@ import {
   type SandboxContext,
 } from './http.ts';
 import { pageSize } from './paging.ts';
-import { chatFileUrl } from './chat-downloads.ts';
+import { chatFilesField } from './chat-downloads.ts';
 import type { ZoomChatMessage, ZoomUser } from './tenant.ts';
 
 const CHANNELS: RouteSpec = {
@@ -201,16 +201,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: SandboxContext): v
           timestamp: m.timestamp,
           message_type: m.files?.length ? (m.message ? 'file_and_text' : 'others') : 'plain_text_message',
           ...(withRevisions ? { status: m.status } : {}),
-          ...(m.files?.length
-            ? {
-                files: m.files.map((f) => ({
-                  file_id: f.file_id,
-                  file_name: f.file_name,
-                  file_size: f.file_size,
-                  download_url: chatFileUrl(ctx, f.downloadKey),
-                })),
-              }
-            : {}),
+          ...chatFilesField(ctx, m),
         }),
       ),
     };

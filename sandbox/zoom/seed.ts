@@ -2,6 +2,7 @@ import { chatLine, meetingChatTxt, sentence, timelineJson, transcriptVtt } from 
 import { ALNUM, BASE64, BASE64URL, HEX, createRng, type Rng } from './prng.ts';
 import { addChatExtras } from './seed-chat.ts';
 import { addMeetingEvidence } from './seed-evidence.ts';
+import { makeLegalHoldMatters } from './seed-legal-hold.ts';
 import { variantUuid } from './variance.ts';
 import {
   ZoomTenant,
@@ -122,6 +123,7 @@ export function seedTenant(o: SeedOptions): ZoomTenant {
     ? addChatExtras(o.seed, now, custodians, oneToOne, channels, channelMessages, textBodies, o.messagesPerChat)
     : undefined;
   if (o.evidence) addMeetingEvidence(o.seed, meetings, custodians, now, o.fileSize);
+  const legalHoldMatters = o.chatExtras ? makeLegalHoldMatters(o.seed, now, custodians, textBodies) : undefined;
   return new ZoomTenant({
     accountId,
     users,
@@ -132,6 +134,7 @@ export function seedTenant(o: SeedOptions): ZoomTenant {
     oneToOne,
     textBodies,
     externalContacts: extras?.externalContacts,
+    legalHoldMatters,
   });
 }
 
@@ -363,6 +366,8 @@ function makeMessages(rng: Rng, members: ZoomUser[], count: number, now: number)
       message: status === 'Edited' ? `${text} (edited: ${sentence(j + salt).toLowerCase()})` : text,
       status,
       ...(status === 'Edited' ? { originalMessage: text } : {}),
+      // Edited or deleted minutes to hours after it was sent (never after now); no draw, so the seed's stream is unchanged.
+      ...(status !== 'Normal' ? { actionAt: Math.min(now - 1000, t + (((j * 7919 + salt) % 720) + 1) * 60_000) } : {}),
     };
   });
 }

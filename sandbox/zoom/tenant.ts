@@ -1,5 +1,6 @@
 // The sandbox's demo account. Field names follow Zoom's wire names wherever the field is served as-is,
 // so tests can compare API answers with this data directly.
+import type { ZoomLegalHoldMatter } from './seed-legal-hold.ts';
 
 export type UserStatus = 'active' | 'inactive' | 'pending';
 
@@ -122,6 +123,11 @@ export interface ZoomChatMessage {
   message: string;
   status: 'Normal' | 'Edited' | 'Deleted';
   originalMessage?: string;
+  /**
+   * `Edited` and `Deleted` messages: when the edit or the deletion happened (epoch ms), the `action_timestamp` of
+   * the chat report's `edited_messages` / `deleted_messages` entry (GET /report/chat/sessions/{sessionId}).
+   */
+  actionAt?: number;
   /** Attachments (Correction Z5): served as `files[]` with a `download_url` that takes the bearer token. */
   files?: ZoomChatFile[];
 }
@@ -158,6 +164,8 @@ export interface TenantData {
   textBodies: Map<string, Buffer>;
   /** Contacts outside the account some users chat with one-to-one (their member id is in `oneToOne`). */
   externalContacts?: ZoomExternalContact[];
+  /** Team Chat legal-hold matters and their exported files (bodies in `textBodies` by `file_key`). */
+  legalHoldMatters?: ZoomLegalHoldMatter[];
 }
 
 export class ZoomTenant implements TenantData {
@@ -170,6 +178,7 @@ export class ZoomTenant implements TenantData {
   readonly oneToOne: ZoomOneToOne[];
   readonly textBodies: Map<string, Buffer>;
   readonly externalContacts: ZoomExternalContact[];
+  readonly legalHoldMatters: ZoomLegalHoldMatter[];
   private readonly filesById = new Map<string, { file: ZoomRecordingFile; meeting: ZoomMeeting }>();
   private readonly filesByKey = new Map<string, ZoomRecordingFile>();
 
@@ -183,6 +192,7 @@ export class ZoomTenant implements TenantData {
     this.oneToOne = data.oneToOne;
     this.textBodies = data.textBodies;
     this.externalContacts = data.externalContacts ?? [];
+    this.legalHoldMatters = data.legalHoldMatters ?? [];
     for (const meeting of this.meetings) {
       for (const file of filesOfMeeting(meeting)) {
         this.filesById.set(file.id, { file, meeting });

@@ -228,6 +228,8 @@ export interface UnitSpec {
   key: string;
   kind: 'custodian' | 'channel';
   email?: string | null;
+  /** The person's display name (a Zoom channel: its name), as the provider gives it now: stored with the items. */
+  name?: string | null;
   /** What the plan hands this unit (JSON; the Zoom summaries list of this owner): read once per run, not per unit. */
   data?: unknown;
 }
@@ -301,6 +303,12 @@ export interface ItemInput {
   path: string;
   /** Provider user id of the person it was collected for. */
   custodian: string | null;
+  /**
+   * The custodian's name and e-mail at collection time (a Zoom channel: its name, no e-mail). Left out, the engine
+   * fills them from the unit the item belongs to (UnitSpec `name`/`email`).
+   */
+  custodianName?: string | null;
+  custodianEmail?: string | null;
   size?: number | null;
   mimeType?: string | null;
   createdAt?: string | null;

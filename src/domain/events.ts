@@ -4,19 +4,35 @@
  */
 export interface EventData {
   'run.started': { run_id: string; collection_id: string };
-  /** cumulative for that custodian (or channel id) in that run */
+  /**
+   * Cumulative for that custodian (or channel id) in that run, in the reconciliation's categories (the same numbers
+   * as its entry for the unit), plus `skipped` (seen twice by a resumed run; not in `listed`) and `bytes`.
+   */
   'run.progress': {
     run_id: string;
     custodian: string;
+    custodian_name: string | null;
+    custodian_email: string | null;
+    /** pending | running | done | failed | not_reached: `done` once the unit is finished (its bar is full) */
+    status: string;
     listed: number;
     collected: number;
-    bytes: number;
+    unchanged: number;
+    excluded: number;
+    not_present: number;
     failed: number;
+    skipped: number;
+    bytes: number;
   };
   /** status: a run status (succeeded, completed_with_errors, failed, error, cancelled) */
   'run.finished': { run_id: string; collection_id: string; status: string };
   /** the collection needs user action (pair again, grant a scope) */
   'collection.error': { collection_id: string; reason: string };
+  /**
+   * issue 20: a pairing whose grant lacks scopes the collection's saved filters use (each scope and the feature it
+   * serves), told right after pair_credentials instead of at the next PATCH or start
+   */
+  'collection.scopes_missing': { collection_id: string; missing_scopes: { scope: string; feature: string }[] };
   'hold.placed': { hold_id: string; collection_ids: string[]; workspace_id: string | null };
   'hold.released': { hold_id: string };
   /** an export's progress (issue 24): documents written so far, package bytes so far */
@@ -32,6 +48,7 @@ export const EVENT_TYPES = [
   'run.progress',
   'run.finished',
   'collection.error',
+  'collection.scopes_missing',
   'hold.placed',
   'hold.released',
   'export.progress',

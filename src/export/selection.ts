@@ -60,7 +60,7 @@ function meta(item: ExportItem): Record<string, unknown> {
   }
 }
 
-/** The custodians the collection's runs reached: id -> e-mail and kind (run_units). */
+/** The custodians the collection's runs reached: id -> name, e-mail and kind (items as collected, run_units). */
 async function custodianDirectory(
   db: Database,
   collectionId: string,
@@ -68,22 +68,30 @@ async function custodianDirectory(
 ): Promise<(raw: string | null) => CustodianInfo> {
   const units = await db
     .selectFrom('run_units')
-    .select(['unit_key', 'kind', 'email', 'updated_at'])
+    .select(['unit_key', 'kind', 'email', 'name', 'updated_at'])
     .where('collection_id', '=', collectionId)
     .orderBy('updated_at')
     .execute();
   const emails = new Map<string, string>();
   const channels = new Set<string>();
+  const names = new Map<string, string>();
   for (const u of units) {
     if (u.email) emails.set(u.unit_key, u.email);
+    if (u.name) names.set(u.unit_key, u.name);
     if (u.kind === 'channel') channels.add(u.unit_key);
   }
-  const names = new Map<string, string>();
+  // what was stored with the items when they were collected comes first (issue 23)
+  for (const it of items) {
+    if (!it.custodian) continue;
+    if (it.custodian_email) emails.set(it.custodian, it.custodian_email);
+    if (it.custodian_name) names.set(it.custodian, it.custodian_name);
+  }
   for (const it of items) {
     const m = meta(it);
     if (it.kind === 'channel_message' && it.custodian) {
       channels.add(it.custodian);
-      if (typeof m.conversation_name === 'string') names.set(it.custodian, m.conversation_name);
+      if (typeof m.conversation_name === 'string' && !names.has(it.custodian))
+        names.set(it.custodian, m.conversation_name);
     }
     if (it.kind === 'meeting' && it.custodian && typeof m.host_email === 'string' && !emails.has(it.custodian))
       emails.set(it.custodian, m.host_email);
@@ -92,7 +100,7 @@ async function custodianDirectory(
     if (!raw) return { form: '', name: '', email: '' };
     if (channels.has(raw)) return { form: `channel:${raw}`, name: names.get(raw) ?? '', email: '' };
     const email = emails.get(raw) ?? '';
-    return { form: email || raw, name: '', email };
+    return { form: email || raw, name: names.get(raw) ?? '', email };
   };
 }
 

@@ -8,6 +8,8 @@ export interface IndexableItem {
   name: string;
   path: string;
   custodian: string | null;
+  /** the custodian's e-mail as collected: `custodian:` in a query matches it as well as the id */
+  custodian_email?: string | null;
   /** The provider's fields: JSON text (as stored) or an object. */
   metadata: string | Record<string, unknown> | null;
   /** ItemInput.text: the searchable text of items without content (chat messages, meeting notes). */
@@ -19,6 +21,7 @@ export interface SearchDocument {
   itemId: string;
   collectionId: string;
   original: { name: string; path: string; meta: string; itemText: string; contentText: string };
+  /** `custodian`: the custodian's tokens (its id's, and its e-mail's when known), space-separated */
   words: { name: string[]; path: string[]; meta: string[]; body: string[]; kind: string; custodian: string | null };
 }
 
@@ -117,7 +120,12 @@ export function buildDocument(item: IndexableItem, contentText: string | null): 
       meta,
       body,
       kind: kindToken(item.kind),
-      custodian: item.custodian ? custodianToken(item.custodian) : null,
+      custodian: custodianTokens(item),
     },
   };
+}
+
+function custodianTokens(item: Pick<IndexableItem, 'custodian' | 'custodian_email'>): string | null {
+  const tokens = [item.custodian, item.custodian_email].filter((c): c is string => !!c).map(custodianToken);
+  return tokens.length > 0 ? [...new Set(tokens)].join(' ') : null;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { SearchDocument } from './document.ts';
-import { filterConditions } from './filters.ts';
+import { docFilterConditions, filterConditions } from './filters.ts';
 import type { Query } from './query.ts';
 import { PHRASE_BONUS, type SearchIndex, type SearchResult } from './types.ts';
 
@@ -37,7 +37,7 @@ export function toTsvector(doc: SearchDocument): string {
   const w = doc.words;
   add(w.name, 'A');
   add([w.kind], 'B');
-  if (w.custodian) add([w.custodian], 'B');
+  if (w.custodian) add(w.custodian.split(' '), 'B');
   add(w.path, 'C');
   add(w.meta, 'D');
   add(w.body, 'D');
@@ -85,8 +85,11 @@ export function createPostgresSearchIndex(): SearchIndex {
 
     async search(ex, parsed, filters, page): Promise<SearchResult> {
       const query = sql`${toTsquery(parsed.query)}::tsquery`;
-      const where = sql.join([sql`d.tsv @@ ${query}`, ...filterConditions(filters)], sql` and `);
-      const from = sql`search_docs d join items i on i.id = d.item_id join collections c on c.id = i.collection_id`;
+      const docsOnly = docFilterConditions(filters);
+      const where = sql.join([sql`d.tsv @@ ${query}`, ...(docsOnly ?? filterConditions(filters))], sql` and `);
+      const from = docsOnly
+        ? sql`search_docs d join collections c on c.id = d.collection_id`
+        : sql`search_docs d join items i on i.id = d.item_id join collections c on c.id = i.collection_id`;
       const phraseQuery = parsed.rankPhrase.map((word) => `'${word}':${WEIGHTS.any}`).join(' <-> ');
       const bonus = parsed.rankPhrase.length
         ? sql`case when d.tsv @@ ${phraseQuery}::tsquery then ${PHRASE_BONUS} else 0 end`

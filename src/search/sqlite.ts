@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { SearchDocument } from './document.ts';
-import { filterConditions } from './filters.ts';
+import { docFilterConditions, filterConditions } from './filters.ts';
 import type { Query } from './query.ts';
 import { PHRASE_BONUS, type Executor, type SearchIndex, type SearchResult } from './types.ts';
 
@@ -85,8 +85,11 @@ export function createSqliteSearchIndex(): SearchIndex {
 
     async search(ex, parsed, filters, page): Promise<SearchResult> {
       const match = toFts5(parsed.query);
-      const where = sql.join([sql`search_fts match ${match}`, ...filterConditions(filters)], sql` and `);
-      const from = sql`search_fts join search_docs d on d.doc_id = search_fts.rowid join items i on i.id = d.item_id join collections c on c.id = i.collection_id`;
+      const docsOnly = docFilterConditions(filters);
+      const where = sql.join([sql`search_fts match ${match}`, ...(docsOnly ?? filterConditions(filters))], sql` and `);
+      const from = docsOnly
+        ? sql`search_fts join search_docs d on d.doc_id = search_fts.rowid join collections c on c.id = d.collection_id`
+        : sql`search_fts join search_docs d on d.doc_id = search_fts.rowid join items i on i.id = d.item_id join collections c on c.id = i.collection_id`;
       const bonus = parsed.rankPhrase.length
         ? sql`case when search_fts.rowid in (select rowid from search_fts where search_fts match ${`${TEXT_COLUMNS.any} : ${phrase(parsed.rankPhrase)}`}) then ${PHRASE_BONUS} else 0 end`
         : sql`0`;

@@ -5,6 +5,7 @@ import type { CollectionRow } from './collections.ts';
 import { compiledOnce } from './compiled.ts';
 import { whileUnchanged } from './direct.ts';
 import type { RunHead } from './runs.ts';
+import { UnitRepo, type Tally } from './units.ts';
 import type { Executor } from './transaction.ts';
 
 // the sealed grant itself never leaves the database here: only whether there is one
@@ -54,7 +55,13 @@ const getCollectionWithPairing = compiledOnce((db: Executor, accountId: string, 
     .where('collections.deleting_at', 'is', null),
 );
 
-export type CollectionWithRun = Readonly<{ collection: CollectionRow; paired: boolean; latestRun: RunHead | null }>;
+/** `tally`: the latest run's reconciliation tally (its counts' one source), when it has units. */
+export type CollectionWithRun = Readonly<{
+  collection: CollectionRow;
+  paired: boolean;
+  latestRun: RunHead | null;
+  tally?: Tally;
+}>;
 
 async function readWithPairing(db: Executor, accountId: string, id: string): Promise<CollectionWithRun | undefined> {
   const row = (await getCollectionWithPairing(db, accountId, id))[0];
@@ -94,7 +101,8 @@ async function readWithPairing(db: Executor, accountId: string, id: string): Pro
           started_at: run_started_at,
           finished_at: run_finished_at,
         };
-  return { collection, paired: Number(credentials_paired) === 1, latestRun };
+  const tally = run_id === null ? undefined : (await new UnitRepo(db).tallies([run_id])).get(run_id);
+  return { collection, paired: Number(credentials_paired) === 1, latestRun, tally };
 }
 
 // ids never hold NUL (the HTTP edge refuses it): the key cannot be ambiguous

@@ -1,4 +1,4 @@
-import { PostgresAdapter, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from './transaction.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
 import type { SyncTables } from './schema-sync.ts';
@@ -6,6 +6,15 @@ import type { SyncTables } from './schema-sync.ts';
 export type ItemRow = Selectable<SyncTables['items']>;
 export type NewItemRow = Insertable<SyncTables['items']>;
 export type ItemPatch = Updateable<SyncTables['items']>;
+
+/**
+ * Items after a (first_seen_at, id) keyset position. The row-value form seeks in `items_page` (collection_id,
+ * first_seen_at, id) on both stores; SQLite's plan for the equivalent `a > ? or (a = ? and id > ?)` uses the index
+ * for collection_id only, so a deep page scanned every earlier item.
+ */
+function afterKey([at, id]: [string, string]) {
+  return sql<boolean>`(first_seen_at, id) > (${at}, ${id})`;
+}
 
 function isPostgres(ex: Executor): boolean {
   return ex.getExecutor().adapter instanceof PostgresAdapter;
@@ -193,15 +202,14 @@ export class ItemRepo {
       .where('collection_id', '=', collectionId)
       .where('tombstoned_at', 'is', null);
     if (filter.kind) q = q.where('kind', '=', filter.kind);
-    if (filter.custodian) q = q.where('custodian', '=', filter.custodian);
-    if (after) {
-      q = q.where((eb) =>
-        eb.or([
-          eb('first_seen_at', '>', after[0]),
-          eb.and([eb('first_seen_at', '=', after[0]), eb('id', '>', after[1])]),
-        ]),
-      );
+    if (filter.custodian) {
+      // the e-mail stored with the items (any case; provider ids hold no '@'), else the id: each seeks its index
+      const c = filter.custodian;
+      q = c.includes('@')
+        ? q.where(sql<string>`lower(custodian_email)`, '=', c.toLowerCase())
+        : q.where('custodian', '=', c);
     }
+    if (after) q = q.where(afterKey(after));
     const rows = await q
       .orderBy('first_seen_at')
       .orderBy('id')
@@ -273,12 +281,7 @@ export class ItemRepo {
     let after: [string, string] | undefined;
     for (;;) {
       let q = this.db.selectFrom('items').selectAll().where('collection_id', '=', collectionId);
-      if (after) {
-        const [at, id] = after;
-        q = q.where((eb) =>
-          eb.or([eb('first_seen_at', '>', at), eb.and([eb('first_seen_at', '=', at), eb('id', '>', id)])]),
-        );
-      }
+      if (after) q = q.where(afterKey(after));
       const rows = await q.orderBy('first_seen_at').orderBy('id').limit(batch).execute();
       yield* rows;
       if (rows.length < batch) return;

@@ -68,27 +68,37 @@ export class ProviderBudgetRepo {
     });
   }
 
-  /** PostgreSQL: takes one of `cap` slots of `key` unless all are held by unexpired leases. */
+  /**
+   * PostgreSQL: takes one of `cap` slots of `key` unless all are held by unexpired leases. Slot `n` is the row
+   * (`key`, `slot:<n>`); one statement picks a slot that looks free and claims it, the conflict clause re-checking
+   * against the committed row, so two takers of one slot cannot both win and no lock serialises the takers. A lost
+   * race on a slot that looked free is tried again while free slots remain.
+   */
   async tryLease(key: string, cap: number, leaseId: string, expiresAtMs: number, nowMs: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(${`budget-lease:${key}`}))`.execute(trx);
-      await trx
-        .deleteFrom('provider_budget_leases')
-        .where('key', '=', key)
-        .where('expires_at_ms', '<', nowMs)
-        .execute();
-      const { n } = await trx
-        .selectFrom('provider_budget_leases')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('key', '=', key)
-        .executeTakeFirstOrThrow();
-      if (Number(n) >= cap) return false;
-      await trx
-        .insertInto('provider_budget_leases')
-        .values({ key, lease_id: leaseId, expires_at_ms: expiresAtMs })
-        .execute();
-      return true;
-    });
+    for (let attempt = 0; attempt < cap; attempt++) {
+      const { rows } = await sql<{ lease_id: string; taken: boolean }>`
+        with live as (
+          select lease_id from provider_budget_leases where key = ${key} and expires_at_ms >= ${nowMs}
+        ), free as (
+          select 'slot:' || s as lease_id from generate_series(0, ${cap}::int - 1) s
+          where 'slot:' || s not in (select lease_id from live)
+          -- leases from before slots (random ids) and slots beyond a smaller cap count against this one
+          and (select count(*) from live where lease_id not in (select 'slot:' || g from generate_series(0, ${cap}::int - 1) g)) = 0
+          order by random() limit 1
+        )
+        insert into provider_budget_leases (key, lease_id, holder, expires_at_ms)
+        select ${key}, lease_id, ${leaseId}, ${expiresAtMs} from free
+        on conflict (key, lease_id) do update set holder = excluded.holder, expires_at_ms = excluded.expires_at_ms
+          where provider_budget_leases.expires_at_ms < ${nowMs}
+        returning lease_id`.execute(this.db);
+      if (rows.length > 0) return true;
+      const { rows: free } = await sql<{ n: number }>`
+        select count(*)::int as n from provider_budget_leases where key = ${key} and expires_at_ms >= ${nowMs}`.execute(
+        this.db,
+      );
+      if (Number(free[0]?.n ?? cap) >= cap) return false;
+    }
+    return false;
   }
 
   async renewLeases(key: string, leaseIds: string[], expiresAtMs: number): Promise<void> {
@@ -97,12 +107,12 @@ export class ProviderBudgetRepo {
       .updateTable('provider_budget_leases')
       .set({ expires_at_ms: expiresAtMs })
       .where('key', '=', key)
-      .where('lease_id', 'in', leaseIds)
+      .where('holder', 'in', leaseIds)
       .execute();
   }
 
   async releaseLease(key: string, leaseId: string): Promise<void> {
-    await this.db.deleteFrom('provider_budget_leases').where('key', '=', key).where('lease_id', '=', leaseId).execute();
+    await this.db.deleteFrom('provider_budget_leases').where('key', '=', key).where('holder', '=', leaseId).execute();
   }
 }
 

@@ -13,5 +13,5 @@ export interface BudgetTables {
     updated_at: string;
   };
   /** PostgreSQL only */
-  provider_budget_leases: { key: string; lease_id: string; expires_at_ms: number };
+  provider_budget_leases: { key: string; lease_id: string; expires_at_ms: number; holder: string | null };
 }

@@ -61,6 +61,9 @@ export interface SyncTables {
     name: string;
     path: string;
     custodian: string | null;
+    /** the custodian's name and e-mail when collected (a Zoom channel: its name, no e-mail); migration 022 */
+    custodian_name: Generated<string | null>;
+    custodian_email: Generated<string | null>;
     size: number | null;
     mime_type: string | null;
     sha256: string | null;

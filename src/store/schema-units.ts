@@ -53,6 +53,8 @@ export interface UnitTables {
     /** custodian | channel */
     kind: string;
     email: string | null;
+    /** the custodian's (or channel's) name as the provider gave it during the run; migration 022 */
+    name: Generated<string | null>;
     /** pending | running | done | failed (custodian-level stop) | not_reached */
     status: string;
     /** JSON: the unit's own resume point, when the connector keeps one per unit */

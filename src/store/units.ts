@@ -39,6 +39,7 @@ export interface UnitState extends Tally {
   key: string;
   kind: string;
   email: string | null;
+  name: string | null;
   status: string;
 }
 
@@ -50,6 +51,24 @@ export class UnitRepo {
 
   async list(runId: string): Promise<RunUnitRow[]> {
     return this.db.selectFrom('run_units').selectAll().where('run_id', '=', runId).orderBy('unit_key').execute();
+  }
+
+  /** Each run's reconciliation tally (its units' counts added up); a run without units is absent. */
+  async tallies(runIds: string[]): Promise<Map<string, Tally>> {
+    const out = new Map<string, Tally>();
+    if (runIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('run_units')
+      .select((eb) => ['run_id', ...TALLY_FIELDS.map((f) => eb.fn.sum<number | string>(f).as(f))])
+      .where('run_id', 'in', runIds)
+      .groupBy('run_id')
+      .execute();
+    for (const r of rows) {
+      const t = emptyTally();
+      for (const f of TALLY_FIELDS) t[f] = Number(r[f]);
+      out.set(r.run_id, t);
+    }
+    return out;
   }
 
   /** Inserts or overwrites the units' counts and status (the session holds the cumulative values). */
@@ -64,6 +83,7 @@ export class UnitRepo {
           collection_id: collectionId,
           kind: u.kind,
           email: u.email,
+          name: u.name,
           status: u.status,
           checkpoint: null,
           updated_at: at,
@@ -72,7 +92,7 @@ export class UnitRepo {
         .onConflict((oc) =>
           oc
             .columns(['run_id', 'unit_key'])
-            .doUpdateSet({ kind: u.kind, email: u.email, status: u.status, updated_at: at, ...counts }),
+            .doUpdateSet({ kind: u.kind, email: u.email, name: u.name, status: u.status, updated_at: at, ...counts }),
         )
         .execute();
     }

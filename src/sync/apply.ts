@@ -5,6 +5,7 @@ import { BlobRefRepo } from '../store/blob-refs.ts';
 import { newId } from '../store/ids.ts';
 import { ItemRepo, previousVersionsOf, versionColumns, type ItemPatch, type ItemRow } from '../store/items.ts';
 import type { DB } from '../store/schema.ts';
+import type { UnitState } from '../store/units.ts';
 import { holdsContent, supersededVersion, supersedes } from './versions.ts';
 
 export interface StoredContent {
@@ -177,6 +178,9 @@ function describedFields(input: ItemInput, at: string) {
     name: input.name,
     path: input.path,
     custodian: input.custodian,
+    // undefined (not given) leaves a stored name as it is
+    custodian_name: input.custodianName ?? undefined,
+    custodian_email: input.custodianEmail ?? undefined,
     mime_type: input.mimeType ?? null,
     created_datetime: isoTimestamp(input.createdAt),
     modified_datetime: isoTimestamp(input.modifiedAt),
@@ -295,7 +299,20 @@ export function changedFields(row: ItemRow, input: ItemInput): ItemPatch | undef
     metadata: JSON.stringify(input.metadata ?? {}),
     text: input.text ?? null,
     deleted_at_source: null,
+    // names only ever fill in or change: one the provider no longer gives keeps what was stored
+    custodian_name: input.custodianName ?? row.custodian_name,
+    custodian_email: input.custodianEmail ?? row.custodian_email,
   };
   const changed = (Object.keys(next) as (keyof typeof next)[]).some((k) => row[k] !== next[k]);
   return changed ? next : undefined;
+}
+
+/** The item with its custodian's name and e-mail as its unit knows them now, where the connector gave none. */
+export function namedAfterUnit(input: ItemInput, unit: Pick<UnitState, 'name' | 'email'> | undefined): ItemInput {
+  if (!unit) return input;
+  return {
+    ...input,
+    custodianName: input.custodianName ?? (unit.name || null),
+    custodianEmail: input.custodianEmail ?? (unit.email || null),
+  };
 }

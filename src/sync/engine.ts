@@ -8,6 +8,8 @@ import { HoldRepo } from '../store/holds.ts';
 import type { Database } from '../store/db.ts';
 import { WorkspaceRepo } from '../store/workspaces.ts';
 import { countersOf, RunRepo, type RunHead, type RunRow, type RunTrigger } from '../store/runs.ts';
+import { UnitRepo, type Tally } from '../store/units.ts';
+import { runCounters } from './reconciliation.ts';
 import type { CredentialManager } from './credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
 import { createQueue, exportJobId, parseExportJobId, parseUnitJobId, unitJobId, type Queue } from './jobs/index.ts';
@@ -96,8 +98,10 @@ export interface SyncEngine extends EngineApi {
   readonly owner: string;
 }
 
-export function runSummary(run: RunHead): RunSummary {
-  const { error_count, ...counters } = countersOf(run);
+/** `tally`: the run's reconciliation tally (UnitRepo.tallies), the one source of its counts (runCounters). */
+export function runSummary(run: RunHead, tally: Tally | undefined): RunSummary {
+  const { error_count, ...own } = countersOf(run);
+  const counters = runCounters(own, tally);
   return {
     run_id: run.id,
     trigger: run.trigger,
@@ -344,7 +348,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     },
     async latestRun(collectionId) {
       const run = await runs.latest(collectionId);
-      return run ? runSummary(run) : null;
+      return run ? runSummary(run, (await new UnitRepo(deps.db).tallies([run.id])).get(run.id)) : null;
     },
     exportQueued: (exportId) => runQueued(exportJobId(exportId)),
     async exportCancelled(exportId) {

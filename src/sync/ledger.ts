@@ -3,6 +3,8 @@
 import type { UnitSpec } from '../connectors/types.ts';
 import type { Database } from '../store/db.ts';
 import { EventRepo } from '../store/events.ts';
+import { countsOf } from './reconciliation.ts';
+import type { EventData } from '../domain/events.ts';
 import {
   emptyTally,
   UnitRepo,
@@ -32,6 +34,20 @@ interface Failure {
   reason: string;
 }
 
+/** A unit's `run.progress`: its reconciliation entry's numbers, its names and status. */
+export function progressData(runId: string, u: UnitState): EventData['run.progress'] {
+  return {
+    run_id: runId,
+    custodian: u.key,
+    custodian_name: u.name,
+    custodian_email: u.email,
+    status: u.status,
+    ...countsOf(u),
+    skipped: u.skipped,
+    bytes: u.bytes,
+  };
+}
+
 export type Outcome = 'failed' | 'not_present' | 'not_reached' | 'provider_limit';
 
 export class UnitLedger {
@@ -56,14 +72,28 @@ export class UnitLedger {
   ) {
     for (const r of loaded) {
       const { run_id: _r, unit_key, collection_id: _c, checkpoint: _p, updated_at: _u, ...rest } = r;
-      this.units.set(unit_key, { ...rest, key: unit_key, email: r.email, kind: r.kind, status: r.status });
+      this.units.set(unit_key, {
+        ...rest,
+        key: unit_key,
+        email: r.email,
+        name: r.name,
+        kind: r.kind,
+        status: r.status,
+      });
     }
   }
 
   unit(key: string, spec?: Partial<UnitSpec>): UnitState {
     let u = this.units.get(key);
     if (!u) {
-      u = { ...emptyTally(), key, kind: spec?.kind ?? 'custodian', email: spec?.email ?? null, status: 'running' };
+      u = {
+        ...emptyTally(),
+        key,
+        kind: spec?.kind ?? 'custodian',
+        email: spec?.email ?? null,
+        name: spec?.name ?? null,
+        status: 'running',
+      };
       this.units.set(key, u);
       this.dirty.add(key);
     }
@@ -74,6 +104,7 @@ export class UnitLedger {
     if (this.foreign(spec.key)) return;
     const u = this.unit(spec.key, spec);
     if (spec.email) u.email = spec.email;
+    if (spec.name) u.name = spec.name;
     u.kind = spec.kind;
     // A unit a resumed run re-announces keeps what it reached.
     if (status === 'pending' && u.status !== 'pending') return;
@@ -176,14 +207,7 @@ export class UnitLedger {
         collectionId: this.scope.collectionId,
         runId: this.scope.runId,
         type: 'run.progress',
-        data: {
-          run_id: this.scope.runId,
-          custodian: u.key,
-          listed: u.listed - u.skipped,
-          collected: u.collected,
-          bytes: u.bytes,
-          failed: u.failed,
-        },
+        data: progressData(this.scope.runId, u),
         at: iso,
       });
     }

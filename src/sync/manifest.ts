@@ -4,8 +4,9 @@ import { ItemRepo, previousVersionsOf, type ItemRow, type PreviousVersion } from
 import { countersOf, RunRepo } from '../store/runs.ts';
 import { RunErrorRepo, type RunErrorRow } from '../store/run-errors.ts';
 import { UnitRepo } from '../store/units.ts';
-import { buildReconciliation, type Counts } from './reconciliation.ts';
+import { buildReconciliation, runCounters, tallyOf, type Counts } from './reconciliation.ts';
 import { filtersFingerprint } from '../provider/fingerprint.ts';
+import { itemCounts, type ItemCounts } from './manifest-counts.ts';
 
 /**
  * The chain-of-custody manifest: one row per item ever collected (what, whose, where from, the hashes and
@@ -121,21 +122,7 @@ export interface ManifestSummary {
   };
   filters: unknown;
   filters_fingerprint: string | null;
-  counts: {
-    items: number;
-    items_by_kind: Record<string, number>;
-    bytes: number;
-    hash_verified: number;
-    hash_mismatch: number;
-    hash_not_provided: number;
-    without_content: number;
-    deleted_at_source: number;
-    tombstoned: number;
-    exceptions: number;
-    /** superseded versions listed, and how many of them still have their content */
-    superseded_versions: number;
-    superseded_versions_retained: number;
-  };
+  counts: ItemCounts & { exceptions: number };
   runs: {
     run_id: string;
     trigger: string;
@@ -159,36 +146,14 @@ export interface ManifestSummary {
 }
 
 async function summarize(db: Database, c: CollectionRow, now: Date): Promise<ManifestSummary> {
+  const { superseded_versions, superseded_versions_retained, ...items } = await itemCounts(db, c.id);
+  // the order of the fields as they have always been written
   const counts: ManifestSummary['counts'] = {
-    items: 0,
-    items_by_kind: {},
-    bytes: 0,
-    hash_verified: 0,
-    hash_mismatch: 0,
-    hash_not_provided: 0,
-    without_content: 0,
-    deleted_at_source: 0,
-    tombstoned: 0,
+    ...items,
     exceptions: 0,
-    superseded_versions: 0,
-    superseded_versions_retained: 0,
+    superseded_versions,
+    superseded_versions_retained,
   };
-  for await (const r of new ItemRepo(db).all(c.id)) {
-    counts.items += 1;
-    counts.items_by_kind[r.kind] = (counts.items_by_kind[r.kind] ?? 0) + 1;
-    if (r.sha256) {
-      counts.bytes += Number(r.size ?? 0);
-      if (r.hash_verified === 1) counts.hash_verified += 1;
-      else if (r.hash_verified === 0) counts.hash_mismatch += 1;
-      else counts.hash_not_provided += 1;
-    } else counts.without_content += 1;
-    if (r.deleted_at_source) counts.deleted_at_source += 1;
-    if (r.tombstoned_at) counts.tombstoned += 1;
-    for (const v of previousVersionsOf(r)) {
-      counts.superseded_versions += 1;
-      if (v.holds_ref && v.sha256) counts.superseded_versions_retained += 1;
-    }
-  }
   const runRepo = new RunRepo(db);
   const units = new UnitRepo(db);
   counts.exceptions = await new RunErrorRepo(db).countOfCollection(c.id);
@@ -212,7 +177,8 @@ async function summarize(db: Database, c: CollectionRow, now: Date): Promise<Man
     filters_fingerprint: filters === null ? null : filtersFingerprint(filters),
     counts,
     runs: runs.map((r) => {
-      const { error_count, ...counters } = countersOf(r);
+      const { error_count, ...own } = countersOf(r);
+      const counters = runCounters(own, tallyOf(unitRows.filter((u) => u.run_id === r.id)));
       return {
         run_id: r.id,
         trigger: r.trigger,

@@ -2,9 +2,10 @@ import type { Readable } from 'node:stream';
 import type { BlobStore } from '../blobs/types.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import type { Database } from '../store/db.ts';
-import { ItemRepo, previousVersionsOf } from '../store/items.ts';
+import { ItemRepo, previousVersionsOf, type ItemRow } from '../store/items.ts';
 import { RunRepo } from '../store/runs.ts';
 import { RunErrorRepo } from '../store/run-errors.ts';
+import { UnitRepo } from '../store/units.ts';
 import { itemVersionView, itemView, runView, type ItemVersionView, type ItemView, type RunView } from './views.ts';
 
 /** Byte range of a content request, both ends inclusive; undefined = the whole blob. */
@@ -18,6 +19,8 @@ export interface StoredContent {
   mime_type: string | null;
   /** When Custody stored these bytes: the item's (or version's) collected_datetime, which changes only with its content. */
   collected_datetime: string;
+  /** whose item it is, as collected (for the audit entry of the download) */
+  owner?: { custodian: string | null; custodian_name: string | null; custodian_email: string | null };
   read(range?: ByteRange): Promise<Readable>;
 }
 
@@ -41,6 +44,7 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
     sha256: string,
     of: Pick<StoredContent, 'name' | 'mime_type' | 'collected_datetime'>,
     what: string,
+    item: Pick<ItemRow, 'custodian' | 'custodian_name' | 'custodian_email'>,
   ): Promise<StoredContent> => {
     const stat = await deps.blobs.stat(sha256);
     if (!stat) throw notFound(what);
@@ -51,6 +55,7 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
       name,
       mime_type,
       collected_datetime,
+      owner: { custodian: item.custodian, custodian_name: item.custodian_name, custodian_email: item.custodian_email },
       read: (range) => deps.blobs.read(sha256, range),
     };
   };
@@ -73,7 +78,7 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
     async itemContent(collectionId: string, itemId: string): Promise<StoredContent> {
       const row = await visibleItem(collectionId, itemId);
       if (row.content_state !== 'stored' || !row.sha256) throw notFound('Content of this item');
-      return storedContent(row.sha256, row, 'Content of this item');
+      return storedContent(row.sha256, row, 'Content of this item', row);
     },
 
     /** The item's superseded versions, oldest first. */
@@ -91,11 +96,11 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
 
     /** A superseded version's bytes; 404 when there is no such version or its content is not kept. */
     async versionContent(collectionId: string, itemId: string, versionNumber: number): Promise<StoredContent> {
-      const versions = previousVersionsOf(await visibleItem(collectionId, itemId));
-      const v = versions[versionNumber - 1];
+      const row = await visibleItem(collectionId, itemId);
+      const v = previousVersionsOf(row)[versionNumber - 1];
       if (!v) throw notFound('Version');
       if (!v.sha256 || !v.holds_ref) throw notFound('Content of this version');
-      return storedContent(v.sha256, v, 'Content of this version');
+      return storedContent(v.sha256, v, 'Content of this version', row);
     },
 
     async listRuns(
@@ -103,9 +108,17 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
       q: { cursor?: string; limit: number },
     ): Promise<{ runs: RunView[]; cursor: string | null }> {
       const page = await runs.list(collectionId, q);
+      const tallies = await new UnitRepo(deps.db).tallies(page.rows.map((r) => r.id));
       const views = [];
       for (const run of page.rows)
-        views.push(runView(run, await new RunErrorRepo(deps.db).ofRun(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN));
+        views.push(
+          runView(
+            run,
+            await new RunErrorRepo(deps.db).ofRun(run.id, RUN_ERRORS_SHOWN + 1),
+            RUN_ERRORS_SHOWN,
+            tallies.get(run.id),
+          ),
+        );
       return { runs: views, cursor: page.cursor };
     },
   };

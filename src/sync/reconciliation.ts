@@ -20,6 +20,9 @@ export interface CustodianEntry extends Counts {
   custodian: string;
   /** custodian | channel */
   unit_kind: string;
+  /** the custodian's name (a channel's name) and e-mail as collected (fixed contract); `email` is the same e-mail */
+  custodian_name: string | null;
+  custodian_email: string | null;
   email: string | null;
   exceptions: ReconciliationException[];
 }
@@ -43,6 +46,37 @@ export function countsOf(t: Pick<Tally, (typeof COUNT_FIELDS)[number] | 'skipped
     failed: t.failed,
   };
 }
+
+/** The run's tally: its units' counts added up; undefined when it has no units. */
+export function tallyOf(units: Tally[]): Tally | undefined {
+  if (units.length === 0) return undefined;
+  const t = emptyTally();
+  for (const u of units) for (const f of Object.keys(t) as (keyof Tally)[]) t[f] += Number(u[f]);
+  return t;
+}
+
+/**
+ * A run's counters as every surface shows them: the reconciliation's categories from its tally (the one source),
+ * with `skipped` beside them and the run's own `bytes`; a run without units (recorded before they were) shows its
+ * own counters.
+ */
+export function runCounters(
+  own: Pick<Tally, 'listed' | 'collected' | 'unchanged' | 'failed' | 'skipped' | 'bytes'>,
+  tally: Tally | undefined,
+): Counts & Pick<Tally, 'skipped' | 'bytes'> {
+  return tally
+    ? { ...countsOf(tally), skipped: tally.skipped, bytes: own.bytes }
+    : { ...pickOwn(own), excluded: 0, not_present: 0 };
+}
+
+const pickOwn = ({ listed, collected, unchanged, failed, skipped, bytes }: Parameters<typeof runCounters>[0]) => ({
+  listed,
+  collected,
+  unchanged,
+  failed,
+  skipped,
+  bytes,
+});
 
 /** listed = collected + unchanged + excluded + not_present + failed */
 export function isBalanced(c: Counts): boolean {
@@ -73,6 +107,8 @@ export function buildReconciliation(
     return {
       custodian: u.unit_key,
       unit_kind: u.kind,
+      custodian_name: u.name,
+      custodian_email: u.email,
       email: u.email,
       ...counts,
       exceptions: byUnit.get(u.unit_key) ?? [],
@@ -159,6 +195,7 @@ export async function reportUnreached(
       key: m.key,
       kind: m.kind,
       email: null,
+      name: null,
       status: 'failed',
       listed: 1,
       failed: 1,

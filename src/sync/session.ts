@@ -8,7 +8,7 @@ import { ItemRepo, type ItemRow } from '../store/items.ts';
 import type { Counters } from '../store/runs.ts';
 import { RunErrorRepo, type RunErrorRow } from '../store/run-errors.ts';
 import type { DocumentReader } from '../search/index.ts';
-import { applyOps, changedFields, type ApplyScope, type ItemOp } from './apply.ts';
+import { applyOps, changedFields, namedAfterUnit, type ApplyScope, type ItemOp } from './apply.ts';
 import { downloadContent, searchTextOf, type Downloaded } from './item-content.ts';
 import { FencedOutError, runFence, type SessionFence } from './lease.ts';
 import type { UnitLedger } from './ledger.ts';
@@ -258,8 +258,9 @@ export class RunSession {
     return this.items.findByKey(this.scope.collectionId, kind, sourceId);
   }
 
-  private async onItem(input: ItemInput, content: ContentSource | undefined): Promise<void> {
+  private async onItem(given: ItemInput, content: ContentSource | undefined): Promise<void> {
     this.scope.onProgress?.();
+    const input = namedAfterUnit(given, given.custodian ? this.ledger.units.get(given.custodian) : undefined);
     const key = keyOf(input.kind, input.sourceId);
     const unit = input.custodian ?? '';
     this.tally(unit, 'listed');

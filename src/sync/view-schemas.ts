@@ -5,14 +5,25 @@ import { RUN_STATUSES } from '../domain/run-state.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
-const Counters = Type.Object({
-  listed: Type.Integer(),
-  collected: Type.Integer(),
-  skipped: Type.Integer(),
-  unchanged: Type.Integer(),
-  failed: Type.Integer(),
-  bytes: Type.Integer(),
-});
+const Counters = Type.Object(
+  {
+    listed: Type.Integer(),
+    collected: Type.Integer(),
+    unchanged: Type.Integer(),
+    excluded: Type.Integer(),
+    not_present: Type.Integer(),
+    failed: Type.Integer(),
+    skipped: Type.Integer({
+      description: 'Pieces a resumed run saw a second time: not in `listed`, in no outcome.',
+    }),
+    bytes: Type.Integer(),
+  },
+  {
+    description:
+      "The reconciliation's categories with its numbers (GET …/runs/{run_id}/reconciliation `totals`, live while the run is active): " +
+      'listed = collected + unchanged + excluded + not_present + failed.',
+  },
+);
 
 export const RunSummarySchema = Type.Object({
   run_id: Type.String(),
@@ -50,6 +61,15 @@ export const Item = Type.Object({
   name: Type.String(),
   path: Type.String(),
   custodian: Nullable(Type.String({ description: 'Provider user id of the person it was collected for.' })),
+  custodian_name: Nullable(
+    Type.String({
+      description:
+        "The custodian's name when collected (a Zoom channel's items: the channel's name); kept after the user is deleted at the provider.",
+    }),
+  ),
+  custodian_email: Nullable(
+    Type.String({ description: "The custodian's e-mail when collected; null for a Zoom channel's items." }),
+  ),
   size: Nullable(Type.Integer()),
   mime_type: Nullable(Type.String()),
   sha256: Nullable(Type.String()),

@@ -3,6 +3,7 @@ import type { ItemRow, PreviousVersion } from '../store/items.ts';
 import type { RunRow } from '../store/runs.ts';
 import type { RunErrorRow } from '../store/run-errors.ts';
 import { runSummary } from './engine.ts';
+import type { Tally } from '../store/units.ts';
 import type { Item, ItemVersion, ProviderBudget, Run } from './view-schemas.ts';
 import { providerOf } from '../metrics.ts';
 import type { LearnedRateDetail } from './provider-session.ts';
@@ -19,6 +20,8 @@ export function itemView(r: ItemRow): ItemView {
     name: r.name,
     path: r.path,
     custodian: r.custodian,
+    custodian_name: r.custodian_name,
+    custodian_email: r.custodian_email,
     size: r.size === null ? null : Number(r.size),
     mime_type: r.mime_type,
     sha256: r.sha256,
@@ -75,9 +78,9 @@ export function runErrorView(e: RunErrorRow): RunErrorView {
   return { source_id: e.source_id, kind: e.kind, reason: e.reason, datetime: e.at };
 }
 
-export function runView(run: RunRow, errors: RunErrorRow[], limit: number): RunView {
+export function runView(run: RunRow, errors: RunErrorRow[], limit: number, tally: Tally | undefined): RunView {
   return {
-    ...runSummary(run),
+    ...runSummary(run, tally),
     error: run.error,
     attempt: run.attempt,
     errors: errors.slice(0, limit).map(runErrorView),

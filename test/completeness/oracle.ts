@@ -19,6 +19,17 @@
 //   `channel_settings.new_members_can_see_previous_messages_files` is false shows each member the messages since
 //   they joined (`to_channel` "only returns messages sent and/or received by the user"): its expected messages are
 //   those some selected member saw.
+// - conf chat reports (issue 20, `scopes_type=preservation`; reference §Team Chat "Related" and Zoom's @zoom/rivet
+//   typings): when the grant holds the reports' scopes, `GET /report/chat/sessions/{sessionId}` with
+//   `include_fields=edited_messages,deleted_messages` returns every edit and deletion of a session (account level,
+//   so a channel's whole history, whoever joined when; days from the one holding the six-month limit). Each is an
+//   item of its conversation's kind: source id `<message id>|edited|<action_timestamp>` or `<message id>|deleted`,
+//   held for a selected owner who is a member of a one-to-one conversation, or for a selected channel with a
+//   selected member (its unit, as its messages).
+// - conf legal hold (issue 20, same sources, `LegalHold*` typings): when the grant holds the legal-hold scopes and
+//   the chats selection takes anything, every export (`file_key`) of a selected owner in a matter that holds them
+//   and is `ready_for_download` is a `legal_hold_file` with its bytes (source id `<matter_id>|<file_key>`), held for
+//   that owner; one still being prepared is not an item yet.
 // - A selection entry `{<key>: <boolean>}` switches its key only when the boolean is true.
 // - edrive: a user key's `all_selected` takes every item of the drive but the root, minus each excluded folder and
 //   everything beneath it; `selected` takes each selected folder and everything beneath it (not its ancestors).
@@ -134,6 +145,7 @@ export function confOracle(
   filters: SpecConfFilters,
   sinceMs = -Infinity,
   nowMs = Date.now(),
+  opts: { reports?: boolean; legalHold?: boolean } = {},
 ): Map<string, Expected> {
   const out = new Map<string, Expected>();
   const add = (kind: string, sourceId: string, custodian: string) => {
@@ -179,8 +191,38 @@ export function confOracle(
         addMessage('channel_message', msg, owner.id);
       }
     }
+    if (opts.reports) reportEntries(tenant, owner.id, chats, Math.max(sinceMs, chatReach(nowMs)), add);
+    const anyChats = !!filters.chats && (filters.chats.all_selected || filters.chats.selected.length > 0);
+    if (opts.legalHold && anyChats)
+      for (const matter of tenant.legalHoldMatters)
+        for (const f of matter.files)
+          if (f.userId === owner.id && matter.userIds.includes(owner.id) && f.ready_for_download)
+            add('legal_hold_file', `${matter.matter_id}|${f.file_key}`, owner.id);
   }
   return out;
+}
+
+/** The chat reports' edits and deletions of what a selected owner's chats select (see the header). */
+function reportEntries(
+  tenant: ZoomTenant,
+  ownerId: string,
+  chats: ReturnType<typeof chatsOn>,
+  reachMs: number,
+  add: (kind: string, sourceId: string, custodian: string) => void,
+): void {
+  const fromDay = Math.floor(reachMs / 86_400_000) * 86_400_000;
+  const each = (kind: string, messages: ZoomChatMessage[], custodian: string) => {
+    for (const m of messages) {
+      if (m.timestamp < fromDay) continue;
+      if (m.status === 'Edited') add(kind, `${m.id}|edited|${m.actionAt}`, custodian);
+      if (m.status === 'Deleted') add(kind, `${m.id}|deleted`, custodian);
+    }
+  };
+  if (chats.oneToOne)
+    for (const { conversation } of tenant.conversationsOf(ownerId))
+      each('chat_message', conversation.messages, ownerId);
+  for (const channel of tenant.channelsOf(ownerId))
+    if (chats.channel(channel.id)) each('channel_message', tenant.channelMessages[channel.id] ?? [], channel.id);
 }
 
 /** Correction Z6: Team Chat messages reach back six calendar months (UTC) from the moment of the request. */

@@ -85,7 +85,7 @@ describe('OneDrive collection by filters', () => {
     const run = await engine().run({ [bob]: selection({ selected: [first.id, nested.id] }) });
     expect(new Set(run.items.map((i) => i.sourceId))).toEqual(want);
     const nestedItem = run.items.find((i) => i.sourceId === nested.id)!;
-    expect(nestedItem.path).toBe(sandbox.pathOf(bob, nested.id));
+    expect(nestedItem.path).toBe(sandbox.itemPathOf(bob, nested.id));
   });
 
   it('keeps each user to their own selection and never touches users absent from the filters', async () => {

@@ -41,7 +41,7 @@ function expectMirror(e: MiniEngine, userId: string, want: Set<string>, kept: Se
   const stored = [...e.stored.values()].filter((s) => s.input.custodian === userId);
   expect(new Set(stored.map((s) => s.input.sourceId))).toEqual(new Set([...want, ...kept]));
   for (const s of stored.filter((s) => !kept.has(s.input.sourceId))) {
-    expect(s.input.path).toBe(sandbox.pathOf(userId, s.input.sourceId));
+    expect(s.input.path).toBe(sandbox.itemPathOf(userId, s.input.sourceId));
     if (s.input.kind === 'file') {
       expect(s.sha256).toBe(sha256(sandbox.contentOf(userId, s.input.sourceId)));
       expect(s.verified).toBe(true);
@@ -83,7 +83,7 @@ describe('OneDrive incremental collection', () => {
     const mark = sandbox.requests.length;
     const second = await e.run(filters);
     expect(second.errors).toEqual([]);
-    expect(second.items.find((i) => i.sourceId === renamed.id)?.path).toBe(sandbox.pathOf(alice, renamed.id));
+    expect(second.items.find((i) => i.sourceId === renamed.id)?.path).toBe(sandbox.itemPathOf(alice, renamed.id));
     // Added, modified and moved-in files are the only downloads.
     expect(second.downloads).toBe(3);
     expect(downloadsSince(mark)).toBe(3);
@@ -93,7 +93,7 @@ describe('OneDrive incremental collection', () => {
     expect(deletedIds.has(deleted.id)).toBe(true);
     // Moved out of the selection is not deleted at the source: what was collected of it stays as collected.
     for (const id of [movedOut.id, ...leaving, ...outOfScopeDeleted]) expect(deletedIds.has(id)).toBe(false);
-    expect(second.items.find((i) => i.sourceId === added.id)?.path).toBe(sandbox.pathOf(alice, added.id));
+    expect(second.items.find((i) => i.sourceId === added.id)?.path).toBe(sandbox.itemPathOf(alice, added.id));
     // The renamed folder's descendants are placed under the new name.
     for (const child of children(alice, keptA.id, 'file')) {
       expect(second.items.find((i) => i.sourceId === child.id)?.path).toMatch(/\/Renamed\//);

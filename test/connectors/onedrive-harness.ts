@@ -251,7 +251,7 @@ export function sandboxItems(
   return sandbox
     .listItems(userId)
     .filter((i) => i.parentId !== null)
-    .map((i) => ({ id: i.id, kind: i.kind, path: sandbox.pathOf(userId, i.id) }));
+    .map((i) => ({ id: i.id, kind: i.kind, path: sandbox.itemPathOf(userId, i.id) }));
 }
 
 export function descendantsOf(sandbox: MicrosoftSandbox, userId: string, folderId: string): Set<string> {

@@ -274,7 +274,11 @@ export const sandboxFileSourceId = zoomFileSourceId;
  * sandbox. A pending user (invited, never joined) is not an owner `all_selected` takes: Zoom lists users
  * `status=active` by default and such a user has no meetings or chats of its own.
  */
-export function expectedItems(sandbox: ZoomSandbox, filters: ConfFilters): Expected {
+export function expectedItems(
+  sandbox: ZoomSandbox,
+  filters: ConfFilters,
+  opts: { reports?: boolean; legalHold?: boolean } = {},
+): Expected {
   const tenant = sandbox.tenant;
   const owners = tenant.users.filter(
     (u) => selectsId(filters.account_owners, u.id) && !(filters.account_owners.all_selected && u.status === 'pending'),
@@ -284,10 +288,16 @@ export function expectedItems(sandbox: ZoomSandbox, filters: ConfFilters): Expec
     account_owners: { all_selected: false, selected: owners.map((o) => ({ id: o.id })), excluded: [] },
   };
   const items = new Map<string, string | null>();
-  for (const e of confOracle(tenant, ownerFilters).values()) {
+  for (const e of confOracle(tenant, ownerFilters, undefined, undefined, opts).values()) {
     const k = keyOf(e.kind, e.sourceId);
-    const chatFile = e.kind === 'chat_file' ? tenant.textBodies.get(e.sourceId) : undefined;
-    items.set(k, RECORD_KINDS.includes(e.kind) ? 'record' : chatFile ? sha256(chatFile) : null);
+    // Chat files by file id; legal-hold exports by the file_key after `<matter_id>|`.
+    const body =
+      e.kind === 'chat_file'
+        ? tenant.textBodies.get(e.sourceId)
+        : e.kind === 'legal_hold_file'
+          ? tenant.textBodies.get(e.sourceId.slice(e.sourceId.indexOf('|') + 1))
+          : undefined;
+    items.set(k, RECORD_KINDS.includes(e.kind) ? 'record' : body ? sha256(body) : null);
   }
   for (const owner of owners) {
     for (const m of tenant.meetingsOf(owner.id)) {
@@ -320,4 +330,15 @@ export const ALL_CHATS = { all_selected: true, selected: [], excluded: [] };
 
 export function filters(f: Partial<ConfFilters> & Pick<ConfFilters, 'account_owners'>): ConfFilters {
   return { content_selections: ALL_CONTENT, ...f };
+}
+
+/** The ZOOM_* settings that point the server's own wiring at a sandbox. */
+export function zoomEnv(sandbox: ZoomSandbox, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ZOOM_CLIENT_ID: sandbox.clientId,
+    ZOOM_CLIENT_SECRET: sandbox.clientSecret,
+    ZOOM_OAUTH_URL: sandbox.oauthUrl,
+    ZOOM_API_URL: sandbox.apiUrl,
+    ...extra,
+  };
 }

@@ -17,6 +17,7 @@ const CONTRACT_KINDS = [
   'channel_message',
   'chat_file',
   'participant_audio',
+  'legal_hold_file',
 ];
 
 let sandbox: ZoomSandbox;

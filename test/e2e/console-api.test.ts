@@ -3,6 +3,7 @@ import { createCustodyClient, CustodyApiError, type StreamEvent } from '../../cl
 import { EventRepo } from '../../src/store/events.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { jsonOf, newCollection, startTestApp, type TestApp } from '../support/app.ts';
+import { progressData } from '../support/progress.ts';
 import { testDatabases } from '../support/databases.ts';
 import { rawExchange } from '../support/raw-http.ts';
 import {
@@ -244,12 +245,14 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
           collectionId: col,
           runId,
           type: 'run.progress',
-          data: { run_id: runId, custodian: 'u1', listed: 3, collected: 2, bytes: 20, failed: 1 },
+          data: progressData({ run_id: runId, custodian: 'u1', listed: 3, collected: 2, bytes: 20, failed: 1 }),
         });
         await append('run.finished', { run_id: runId, collection_id: col, status: 'succeeded' });
         const seen = await reading;
         expect(seen.map((e) => e.event)).toEqual(['run.started', 'run.progress', 'run.finished']);
-        expect(seen[1].data).toEqual({ run_id: runId, custodian: 'u1', listed: 3, collected: 2, bytes: 20, failed: 1 });
+        expect(seen[1].data).toEqual(
+          progressData({ run_id: runId, custodian: 'u1', listed: 3, collected: 2, bytes: 20, failed: 1 }),
+        );
         const ids = seen.map((e) => Number(e.id));
         expect(ids.every((id, i) => i === 0 || id > ids[i - 1])).toBe(true);
       });
@@ -262,7 +265,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
             collectionId: col,
             runId,
             type: 'run.progress',
-            data: { run_id: runId, custodian, listed: n, collected: n, bytes: n, failed: 0 },
+            data: progressData({ run_id: runId, custodian, listed: n, collected: n, bytes: n }),
           });
         const r1 = await runOf(col);
         const r1a = await append(r1, 'old', 1);

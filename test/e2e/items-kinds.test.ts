@@ -97,6 +97,7 @@ for (const database of testDatabases) {
         'channel_message',
         'chat_file',
         'chat_message',
+        'legal_hold_file',
         'meeting',
         'meeting_chat',
         'participant_audio',

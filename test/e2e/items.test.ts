@@ -13,6 +13,8 @@ const ITEM_KEYS = [
   'name',
   'path',
   'custodian',
+  'custodian_name',
+  'custodian_email',
   'size',
   'mime_type',
   'sha256',
@@ -235,7 +237,8 @@ for (const database of testDatabases) {
         trigger: 'start',
         status: 'completed_with_errors',
         attempt: 1,
-        counters: { listed: 5, collected: 5, failed: 1 },
+        // the reconciliation's numbers: the user without a drive is listed, and failed
+        counters: { listed: 6, collected: 5, unchanged: 0, excluded: 0, not_present: 0, failed: 1 },
         error_count: 2,
       });
       expect((first.errors as { reason: string }[]).map((e) => e.reason).sort()).toEqual([

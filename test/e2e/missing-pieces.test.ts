@@ -17,12 +17,12 @@ for (const database of testDatabases) {
     let source: FakeSource = { units: [] };
     const revoked: Grant[] = [];
     const fake = createFakeConnector({ source: () => source });
-    // A connector whose OAuth offers revocation (neither built-in one does): DELETE of its wallet revokes the grant.
+    // A connector whose OAuth offers revocation: DELETE of its wallet revokes the grant.
     const revocable: Connector = {
       ...fake,
       type: 'revocable',
       configType: 'revocable',
-      oauth: { ...fake.oauth, revoke: async (g: Grant) => void revoked.push(g) } as Connector['oauth'],
+      oauth: { ...fake.oauth, revoke: async (g: Grant) => void revoked.push(g) },
     };
 
     beforeAll(async () => {

@@ -179,7 +179,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
       expect(got).toHaveLength(want.size);
       expect(got.some((i) => i.custodian === carol)).toBe(false);
       for (const item of got) {
-        expect(item.path).toBe(sandbox.pathOf(item.custodian, item.source_id));
+        expect(item.path).toBe(sandbox.itemPathOf(item.custodian, item.source_id));
         if (item.kind !== 'file') continue;
         const bytes = sandbox.contentOf(item.custodian, item.source_id);
         expect(item.sha256).toBe(sha256(bytes));
@@ -311,7 +311,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
       const got = await items();
       expect(got.find((i) => i.source_id === doomed.id)).toBeUndefined();
       const evidence = got.find((i) => i.source_id === added.id)!;
-      expect(evidence.path).toBe(sandbox.pathOf(alice, added.id));
+      expect(evidence.path).toBe(sandbox.itemPathOf(alice, added.id));
       expect(evidence.hash_verified).toBe(false);
       expect(got.filter((i) => i.run_id === c.latest_run.run_id).map((i) => i.source_id)).toEqual([added.id]);
       const [latest] = await runs();

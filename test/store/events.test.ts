@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/store/db.ts';
 import { EventRepo } from '../../src/store/events.ts';
+import { progressData } from '../support/progress.ts';
 import { testDatabases } from '../support/databases.ts';
 
 for (const database of testDatabases) {
@@ -33,7 +34,7 @@ for (const database of testDatabases) {
         collectionId: 'col_1',
         runId: 'run_1',
         type: 'run.progress',
-        data: { run_id: 'run_1', custodian: 'u1', listed: 3, collected: 2, bytes: 10, failed: 1 },
+        data: progressData({ run_id: 'run_1', custodian: 'u1', listed: 3, collected: 2, bytes: 10, failed: 1 }),
       });
       expect(a1).toBeLessThan(b1);
       expect(b1).toBeLessThan(a2);

@@ -5,6 +5,7 @@ import type { Database } from '../../src/store/db.ts';
 import { EventRepo } from '../../src/store/events.ts';
 import { loadReconciliation } from '../../src/sync/reconciliation.ts';
 import { RunRepo } from '../../src/store/runs.ts';
+import { progressData } from '../support/progress.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, type FakeSource } from '../support/fake-connector.ts';
 import { engineFor, seedCollection, syncOnce, useSyncStore } from '../support/sync-fixtures.ts';
@@ -64,8 +65,20 @@ for (const database of testDatabases) {
         seen
           .filter((e) => e.type === 'run.progress' && (e.data as { custodian: string }).custodian === custodian)
           .at(-1)?.data;
-      expect(last('u1')).toEqual({ run_id: runId, custodian: 'u1', listed: 3, collected: 1, bytes: 100, failed: 0 });
-      expect(last('u2')).toEqual({ run_id: runId, custodian: 'u2', listed: 2, collected: 1, bytes: 0, failed: 0 });
+      // each custodian's last progress: its reconciliation entry's numbers, finished, with its e-mail
+      const done = { run_id: runId, status: 'done' };
+      expect(last('u1')).toEqual(
+        progressData({
+          ...done,
+          custodian: 'u1',
+          custodian_email: 'u1@example.com',
+          listed: 3,
+          collected: 1,
+          excluded: 2,
+          bytes: 100,
+        }),
+      );
+      expect(last('u2')).toEqual(progressData({ ...done, custodian: 'u2', listed: 2, collected: 1, not_present: 1 }));
 
       const r = await loadReconciliation(db, { id: runId, status: 'succeeded' });
       expect(r.balanced).toBe(true);

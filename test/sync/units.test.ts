@@ -149,6 +149,17 @@ for (const database of testDatabases) {
         const run = await latestRun(collectionId);
         expect(run.status, status).toBe(status);
         expect(await finished(collectionId)).toEqual([status]);
+        // the failed unit's last progress says it ended, with its entry's numbers: the custodian itself, failed
+        const progress = (await app.ctx.repos.events.listForCollection(collectionId, 0))
+          .filter((e) => e.type === 'run.progress' && (e.data as { custodian: string }).custodian === 'u1')
+          .at(-1)?.data;
+        expect(progress, status).toMatchObject({
+          custodian: 'u1',
+          status: 'failed',
+          listed: 1,
+          collected: 0,
+          failed: 1,
+        });
       }
     });
 

@@ -53,7 +53,7 @@ export function registerItemCommands(program: Command): void {
     .description("list a collection's items, oldest first")
     .argument('<collection>', 'collection id')
     .option('--kind <kind>', 'only items of this kind')
-    .option('--custodian <id>', 'only items of this custodian')
+    .option('--custodian <id-or-email>', 'only items of this custodian: their provider user id or e-mail')
     .option('--limit <n>', 'at most this many', positiveInt, 1000)
     .action(async (id: string, opts: { kind?: string; custodian?: string; limit: number }, cmd: Command) => {
       const rows = await apiFor(cmd).listItems(id, { kind: opts.kind, custodian: opts.custodian }, opts.limit);

@@ -43,10 +43,26 @@ export function registerRunCommands(program: Command): void {
           finished: r.finished_datetime,
           listed: r.counters.listed,
           collected: r.counters.collected,
+          unchanged: r.counters.unchanged,
+          excluded: r.counters.excluded ?? '-',
+          not_present: r.counters.not_present ?? '-',
           failed: r.counters.failed,
           errors: r.error_count,
         })),
-        ['id', 'status', 'trigger', 'started', 'finished', 'listed', 'collected', 'failed', 'errors'],
+        [
+          'id',
+          'status',
+          'trigger',
+          'started',
+          'finished',
+          'listed',
+          'collected',
+          'unchanged',
+          'excluded',
+          'not_present',
+          'failed',
+          'errors',
+        ],
       );
     });
   runs

@@ -10,13 +10,31 @@ export interface WatchOptions {
   bars: boolean;
 }
 
-/** One custodian's cumulative figures in the run (`run.progress`). */
-interface Progress {
+/** One custodian's cumulative figures in the run (`run.progress`), or the run's counters. */
+export interface Progress {
   listed: number;
   collected: number;
   bytes: number;
   failed: number;
+  unchanged?: number;
+  excluded?: number;
+  not_present?: number;
+  /** a unit's status (`run.progress`): `done`/`failed` once it is finished */
+  status?: string;
 }
+
+/**
+ * How far a bar is, out of `listed`: every listed piece that reached an outcome (collected, unchanged, excluded,
+ * not present or failed: the reconciliation's categories), and all of it once the unit or run is finished.
+ */
+export function barValue(p: Progress, finished: boolean): { done: number; total: number } {
+  const total = Math.max(p.listed, 1);
+  if (finished) return { done: total, total };
+  const done = p.collected + (p.unchanged ?? 0) + (p.excluded ?? 0) + (p.not_present ?? 0) + p.failed;
+  return { done: Math.min(done, total), total };
+}
+
+const UNIT_ENDED = new Set(['done', 'failed', 'not_reached']);
 
 /**
  * Follows a run to its end: the collection's latest run is polled for the status and the totals; per-custodian
@@ -37,7 +55,7 @@ export async function watchRun(
     for (;;) {
       const run = (await api.getCollection(collectionId)).latest_run;
       if (run && run.run_id === runId) {
-        bars?.total(run.counters);
+        bars?.total(run.counters, !ACTIVE.has(run.status));
         if (!ACTIVE.has(run.status)) return run;
       }
       await new Promise((resolve) => setTimeout(resolve, opts.intervalMs));
@@ -131,7 +149,7 @@ export function parseSse(block: string): { type: string; data: unknown } | null 
 class Bars {
   private readonly multi = new cliProgress.MultiBar(
     {
-      format: ' {name} |{bar}| {collected}/{listed} items · {size} · {failed} failed',
+      format: ' {name} |{bar}| {done}/{listed} items · {collected} collected · {size} · {failed} failed',
       hideCursor: true,
       clearOnComplete: false,
       stopOnComplete: false,
@@ -142,23 +160,22 @@ class Bars {
   private readonly custodians = new Map<string, cliProgress.SingleBar>();
   private totals: cliProgress.SingleBar | null = null;
 
-  total(c: Progress) {
-    const payload = { name: 'all custodians'.padEnd(28), ...c, size: formatBytes(c.bytes) };
-    if (!this.totals) this.totals = this.multi.create(Math.max(c.listed, 1), c.collected + c.failed, payload);
-    else {
-      this.totals.setTotal(Math.max(c.listed, 1));
-      this.totals.update(c.collected + c.failed, payload);
-    }
+  total(c: Progress, finished: boolean) {
+    this.totals = this.draw(this.totals, 'all custodians', c, finished);
   }
 
   custodian(who: string, p: Progress, label: string) {
-    const payload = { name: label.slice(0, 28).padEnd(28), ...p, size: formatBytes(p.bytes) };
-    const bar = this.custodians.get(who);
-    if (!bar) this.custodians.set(who, this.multi.create(Math.max(p.listed, 1), p.collected + p.failed, payload));
-    else {
-      bar.setTotal(Math.max(p.listed, 1));
-      bar.update(p.collected + p.failed, payload);
-    }
+    this.custodians.set(who, this.draw(this.custodians.get(who), label, p, UNIT_ENDED.has(p.status ?? '')));
+  }
+
+  private draw(bar: cliProgress.SingleBar | null | undefined, label: string, p: Progress, finished: boolean) {
+    const { done, total } = barValue(p, finished);
+    const payload = { name: label.slice(0, 28).padEnd(28), ...p, done: p.listed, size: formatBytes(p.bytes) };
+    if (!finished) payload.done = done;
+    if (!bar) return this.multi.create(total, done, payload);
+    bar.setTotal(total);
+    bar.update(done, payload);
+    return bar;
   }
 
   stop() {

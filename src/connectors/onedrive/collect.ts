@@ -3,6 +3,7 @@ import { isObject } from '../../domain/filters/selection.ts';
 import type { CollectContext, CollectEvent, UnitSpec } from '../types.ts';
 import { isPieceFailure } from './items.ts';
 import { DriveSync } from './drive-sync.ts';
+import { driveOwner, owned } from './owner.ts';
 import { classifyNotFound, isGraphLink, providerMessage } from './graph.ts';
 import { cursorsOf, readState, startingState, type ConnectorState } from './state.ts';
 import { ProviderError } from '../../provider/provider-error.ts';
@@ -34,10 +35,15 @@ export function createCollect(graphUrl: string) {
         st = startingState(previous?.users[userId], validLink);
         state.users[userId] = st;
       }
-      yield { type: 'unit', unit: unit(userId), status: 'running' };
+      const owner = await driveOwner(ctx, graphUrl, userId);
+      const named: UnitSpec = { ...unit(userId), name: owner.name, email: owner.email };
+      yield { type: 'unit', unit: named, status: 'running' };
       try {
-        yield* new DriveSync({ ctx, graphUrl, userId, selection, state: st, snapshot: () => state }).run();
-        yield { type: 'unit', unit: unit(userId), status: 'done' };
+        yield* owned(
+          new DriveSync({ ctx, graphUrl, userId, selection, state: st, snapshot: () => state }).run(),
+          owner,
+        );
+        yield { type: 'unit', unit: named, status: 'done' };
       } catch (error) {
         const missing = classifyNotFound(error);
         const said = error instanceof ProviderError ? providerMessage(error) : '';

@@ -12,6 +12,7 @@ import {
 import { classifyNotFound, driveUrl, identityOf, isContainer, providerMessage, type DriveItem } from './graph.ts';
 import { QUICK_XOR_MODULE, QuickXorHash } from './quickxorhash.ts';
 import { ContentGoneError } from '../../domain/run-failures.ts';
+import { driveOwner, drivePath, ownedItem, type DriveOwner } from './owner.ts';
 
 /** Fields the connector reads from a single driveItem GET or a children listing. */
 export const ITEM_SELECT =
@@ -267,12 +268,17 @@ export function retryDrivePieces(graphUrl: string) {
     ctx: CollectContext,
     pieces: Array<{ unit: string; kind: string; sourceId: string; name: string; piece: unknown }>,
   ): AsyncGenerator<CollectEvent> {
+    const owners = new Map<string, DriveOwner>();
     for (const p of pieces) {
       const target = retryTarget(p);
       if (!target) continue;
       const got = await fetchDriveItem(ctx, graphUrl, target.userId, target.id);
-      if (got.ok) yield driveItemEvent(ctx, graphUrl, target.userId, got.item, target.parentPath);
-      else if (got.gone)
+      if (got.ok) {
+        let owner = owners.get(target.userId);
+        if (!owner) owners.set(target.userId, (owner = await driveOwner(ctx, graphUrl, target.userId)));
+        const ev = driveItemEvent(ctx, graphUrl, target.userId, got.item, target.parentPath);
+        yield ev.type === 'item' ? { ...ev, item: ownedItem(ev.item, owner) } : ev;
+      } else if (got.gone)
         yield* vanished(
           target.userId,
           { id: target.id, name: p.name, ...(p.kind === 'folder' && { folder: {} }) },
@@ -297,7 +303,9 @@ function retryTarget(p: { unit: string; sourceId: string; piece: unknown }): Dri
   if (piece && typeof piece.userId === 'string' && typeof piece.id === 'string' && typeof piece.parentPath === 'string')
     return piece as DriveRetry;
   const item = piece?.item;
-  if (item && typeof item.path === 'string' && item.custodian)
-    return { userId: item.custodian, id: p.sourceId, parentPath: item.path.slice(0, item.path.lastIndexOf('/')) };
+  if (item && typeof item.path === 'string' && item.custodian) {
+    const path = drivePath(item.path);
+    return { userId: item.custodian, id: p.sourceId, parentPath: path.slice(0, path.lastIndexOf('/')) };
+  }
   return undefined;
 }

@@ -77,7 +77,7 @@ function channelViewsLimit(t: ChatTarget): CollectEvent {
 }
 
 function channelUnit(t: ChatTarget): UnitSpec {
-  return { key: t.id, kind: 'channel', email: null };
+  return { key: t.id, kind: 'channel', email: null, name: t.name || null };
 }
 
 /** Peers with a message since the owner's history start; conversations another owner already covered are left out. */

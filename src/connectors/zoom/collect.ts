@@ -10,6 +10,9 @@ import type { Owner } from './items.ts';
 import { collectRecordings } from './meetings.ts';
 import { inIdOrder, ownersNotFound, resolveOwners, type ResolvedOwners } from './owners.ts';
 import { assertScopes } from './scopes.ts';
+import { preservationOfRun, readPreservationIndex, type PreservationIndex } from './preservation.ts';
+import { collectLegalHold } from './legal-hold.ts';
+import { collectReports } from './chat-reports.ts';
 import { createRun, earliestSince, type ZoomRun } from './run.ts';
 import { readSummaryIndex, summariesOfRun, type SummaryIndex } from './summaries.ts';
 import {
@@ -54,7 +57,7 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   const inScope = (id: string, email?: string | null) =>
     !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
   const owners = resolved.owners.filter((o) => inScope(o.id, o.email));
-  const unit = (o: Owner): UnitSpec => ({ key: o.id, kind: 'custodian', email: o.email || null });
+  const unit = (o: Owner): UnitSpec => ({ key: o.id, kind: 'custodian', email: o.email || null, name: o.name ?? null });
   for (const o of owners) yield { type: 'unit', unit: unit(o), status: 'pending' };
   for (const id of resolved.gone.filter((g) => inScope(g)))
     yield { type: 'unit', unit: { key: id, kind: 'custodian' }, status: 'failed' };
@@ -63,24 +66,39 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   const chats = chatScope(filters);
   const content = enabledContent(filters);
   let summaries: SummaryIndex | null;
+  let preservation: PreservationIndex;
   if (ctx.units) {
-    // A unit: the plan listed the account's summaries once and handed each owner's to its unit.
-    summaries = readSummaryIndex((planned?.data as { summaries?: unknown } | undefined)?.summaries);
+    // A unit: the plan listed the account's summaries (and report sessions, matters) once, each owner's to its unit.
+    const data = planned?.data as { summaries?: unknown; preservation?: unknown } | undefined;
+    summaries = readSummaryIndex(data?.summaries);
+    preservation = readPreservationIndex(data?.preservation);
   } else {
+    const from = earliestSince(
+      state.startedAt,
+      opts.lookbackDays,
+      previous,
+      owners.map((o) => o.id),
+    );
+    const now = () => ctx.now().getTime();
     const listed = await summariesOfRun(api, {
       owners,
-      from: earliestSince(
-        state.startedAt,
-        opts.lookbackDays,
-        previous,
-        owners.map((o) => o.id),
-      ),
+      from,
       to: state.startedAt,
       selected: content.has('AI-meeting-notes'),
-      now: () => ctx.now().getTime(),
+      now,
     });
     summaries = listed.index;
     yield* listed.events;
+    const held = await preservationOfRun(api, {
+      grantInfo: ctx.grantInfo,
+      filters,
+      owners: resolved.owners,
+      from,
+      startedAt: state.startedAt,
+      now,
+    });
+    preservation = held.index;
+    yield* held.events;
   }
   const run = createRun(ctx, api, state, {
     lookbackDays: opts.lookbackDays,
@@ -88,6 +106,7 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     content,
     channels: chats.channels,
     summaries,
+    preservation,
     // One unit of a fanned-out run: a conversation with an owner of another unit is that unit's when it comes first.
     owners: ctx.units ? resolved.owners : owners,
     isZoomHost: opts.isZoomHost,
@@ -96,6 +115,8 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     recordings: true,
     one_to_one: chats.oneToOne,
     channels: chats.channels !== null,
+    reports: preservation.reports !== undefined,
+    legal_hold: preservation.legalHold !== undefined,
   };
 
   for (const owner of owners) {
@@ -153,6 +174,8 @@ const PHASE_LISTS: Record<Phase, string> = {
   recordings: 'recording_list',
   one_to_one: 'chat_list',
   channels: 'channel_list',
+  reports: 'chat_report_list',
+  legal_hold: 'legal_hold_list',
 };
 
 function markFailed(state: RunState, ownerId: string): void {
@@ -190,6 +213,10 @@ function phaseEvents(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<
       return collectOneToOne(run, owner, pos);
     case 'channels':
       return collectChannels(run, owner, pos);
+    case 'reports':
+      return collectReports(run, owner, pos);
+    case 'legal_hold':
+      return collectLegalHold(run, owner, pos);
   }
 }
 

@@ -18,11 +18,15 @@ export const KINDS = [
   // issue 20: a file attached to a chat message (its message: metadata.parent_source_id)
   'chat_file',
   'participant_audio',
+  // issue 20: an export of a Team Chat legal-hold matter (a zip), with a `preservation` grant
+  'legal_hold_file',
 ] as const;
 
 export interface Owner {
   id: string;
   email: string;
+  /** the user's display name (else first and last name), when Zoom said it */
+  name?: string | null;
 }
 
 /** Which item kind a recording file becomes, and which content selection switches it on. */

@@ -41,7 +41,8 @@ export async function resolveOwners(
         null,
         now,
       )) {
-        for (const u of page.users ?? []) if (selectsId(selection, u.id)) byId.set(u.id, { id: u.id, email: u.email });
+        for (const u of page.users ?? [])
+          if (selectsId(selection, u.id)) byId.set(u.id, { id: u.id, email: u.email, name: nameOf(u) });
       }
     }
   } else {
@@ -53,7 +54,7 @@ export async function resolveOwners(
       }
       try {
         const user = await scoped('reading a user', () => api.get<ZoomUser>(userPath(id)));
-        byId.set(id, { id: user.id ?? id, email: user.email });
+        byId.set(id, { id: user.id ?? id, email: user.email, name: nameOf(user) });
       } catch (err) {
         if (!isUserGone(err)) throw err;
         gone.push(id);
@@ -69,6 +70,14 @@ export async function resolveOwners(
     }
   }
   return { owners: inIdOrder([...byId.values()]), errors, gone };
+}
+
+/** What a person reading a report calls the user: the display name, else first and last name. */
+export function nameOf(u: Pick<ZoomUser, 'display_name' | 'first_name' | 'last_name'>): string | null {
+  const display = typeof u.display_name === 'string' ? u.display_name.trim() : '';
+  if (display) return display;
+  const full = [u.first_name, u.last_name].filter((p) => typeof p === 'string' && p.trim()).join(' ');
+  return full.trim() || null;
 }
 
 /** Owners by id (code unit order): the order a run collects them in, and a resumed run skips by. */

@@ -4,6 +4,7 @@ import type { CollectContext, CollectEvent } from '../types.ts';
 import type { ZoomApi } from './api.ts';
 import type { Owner } from './items.ts';
 import type { Cursors, RunState } from './state.ts';
+import type { PreservationIndex } from './preservation.ts';
 import type { SummaryIndex } from './summaries.ts';
 import { DAY_MS, startOfDay } from './windows.ts';
 
@@ -21,6 +22,8 @@ export interface ZoomRun {
   owners: Owner[];
   /** The account's AI summaries of the run's owners (summaries.ts); null when not listed (per-meeting lookups). */
   summaries: SummaryIndex | null;
+  /** What the grant's preservation scopes reach, listed once for the run (preservation.ts). */
+  preservation: PreservationIndex;
   /** Start of the collection's reach (the lookback), whatever the cursors say. */
   lookbackStart: number;
   now(): number;
@@ -52,6 +55,7 @@ export function createRun(
     owners: Owner[];
     isZoomHost(url: string): boolean;
     summaries?: SummaryIndex | null;
+    preservation?: PreservationIndex;
   },
 ): ZoomRun {
   const lookbackStart = startOfDay(state.startedAt - opts.lookbackDays * DAY_MS);
@@ -69,6 +73,7 @@ export function createRun(
     channels: opts.channels,
     owners: opts.owners,
     summaries: opts.summaries ?? null,
+    preservation: opts.preservation ?? {},
     lookbackStart,
     now: () => ctx.now().getTime(),
     ownerSince,

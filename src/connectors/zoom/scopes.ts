@@ -53,7 +53,54 @@ const NEEDS = {
     legacy: ['chat_message:read:admin'],
     endpoint: 'GET /chat/users/{userId}/messages',
   },
+  reportSessions: {
+    scope: 'report:read:list_chat_sessions:admin',
+    legacy: ['report_chat:read:admin', 'imchat:read:admin'],
+    endpoint: 'GET /report/chat/sessions',
+  },
+  reportSession: {
+    scope: 'report:read:chat_session:admin',
+    legacy: ['report_chat:read:admin', 'imchat:read:admin'],
+    endpoint: 'GET /report/chat/sessions/{sessionId} (include_fields=edited_messages,deleted_messages)',
+  },
+  legalHoldMatters: {
+    scope: 'team_chat:read:list_legal_hold_matters:admin',
+    legacy: ['chat_history_legal_hold:read:admin'],
+    endpoint: 'GET /chat/legalhold/matters',
+  },
+  legalHoldFiles: {
+    scope: 'team_chat:read:list_legal_hold_matter_files:admin',
+    legacy: ['chat_history_legal_hold:read:admin'],
+    endpoint: 'GET /chat/legalhold/matters/{matterId}/files',
+  },
+  legalHoldDownload: {
+    scope: 'team_chat:read:legal_hold_matter_file:admin',
+    legacy: ['chat_history_legal_hold:read:admin'],
+    endpoint: 'GET /chat/legalhold/matters/{matterId}/files/download',
+  },
 } satisfies Record<string, ScopeNeed>;
+
+const holds = (granted: Set<string>, need: ScopeNeed) =>
+  granted.has(need.scope) || need.legacy.some((s) => granted.has(s));
+
+/**
+ * Whether the grant holds the chat reports' scopes (a `preservation` app): then edited and deleted Team Chat
+ * messages are read from the reports too (chat-reports.ts). A feature the grant switches on, not the filters: a
+ * grant without them (or one that does not say) simply does not ask for the reports, so it is never a gap.
+ */
+export function reportsGranted(grantInfo: Record<string, unknown>): boolean {
+  const granted = grantedScopes(grantInfo);
+  return !!granted && holds(granted, NEEDS.reportSessions) && holds(granted, NEEDS.reportSession);
+}
+
+/** Whether the grant holds the Team Chat legal-hold scopes (a `preservation` app): see legal-hold.ts. Like reportsGranted. */
+export function legalHoldGranted(grantInfo: Record<string, unknown>): boolean {
+  const granted = grantedScopes(grantInfo);
+  return (
+    !!granted &&
+    [NEEDS.legalHoldMatters, NEEDS.legalHoldFiles, NEEDS.legalHoldDownload].every((need) => holds(granted, need))
+  );
+}
 
 /** Everything `collect`, its retries and discovery call: participant audio and the summaries list included. */
 export const DEFAULT_SCOPES = [
@@ -69,17 +116,17 @@ export const DEFAULT_SCOPES = [
 ] as const;
 
 /**
- * `scopes_type=preservation` (legal-hold pairings): the default set plus Team Chat legal-hold matters and their
- * exported files, and the chat reports that include edited and deleted messages. No code of this service calls
- * these endpoints yet (see docs/providers.md, Zoom scopes): the reference names their paths and scopes but not their answers.
+ * `scopes_type=preservation` (legal-hold pairings): the default set plus the chat reports that include edited and
+ * deleted messages and Team Chat legal-hold matters and their exported files, each collected when granted
+ * (reportsGranted, legalHoldGranted).
  */
 export const PRESERVATION_SCOPES = [
   ...DEFAULT_SCOPES,
-  'team_chat:read:list_legal_hold_matters:admin', // GET /chat/legalhold/matters
-  'team_chat:read:list_legal_hold_matter_files:admin', // GET /chat/legalhold/matters/{matterId}/files
-  'team_chat:read:legal_hold_matter_file:admin', // GET /chat/legalhold/matters/{matterId}/files/download
-  'report:read:list_chat_sessions:admin', // GET /report/chat/sessions
-  'report:read:chat_session:admin', // GET /report/chat/sessions/{sessionId} (include_fields=edited_messages,deleted_messages)
+  NEEDS.legalHoldMatters.scope,
+  NEEDS.legalHoldFiles.scope,
+  NEEDS.legalHoldDownload.scope,
+  NEEDS.reportSessions.scope, // GET /report/chat/sessions
+  NEEDS.reportSession.scope, // GET /report/chat/sessions/{sessionId} (include_fields=edited_messages,deleted_messages)
 ] as const;
 
 export const SCOPE_SETS: Record<string, string[]> = {
@@ -142,7 +189,7 @@ export function missingScopes(grantInfo: Record<string, unknown>, filters: ConfF
   const gaps: PermissionGap[] = [];
   for (const f of featureNeeds(filters)) {
     for (const need of f.needs) {
-      if (granted.has(need.scope) || need.legacy.some((s) => granted.has(s))) continue;
+      if (holds(granted, need)) continue;
       if (gaps.some((g) => g.permission === need.scope)) continue;
       gaps.push({
         permission: need.scope,

@@ -2,8 +2,12 @@
 // next run starts). Both are plain JSON; anything unreadable is treated as absent.
 import type { PageMark } from './api.ts';
 
-export type Phase = 'recordings' | 'one_to_one' | 'channels';
-export const PHASES: readonly Phase[] = ['recordings', 'one_to_one', 'channels'];
+/**
+ * `reports`: edited and deleted messages from the account's chat reports; `legal_hold`: the owner's exports in Team
+ * Chat legal-hold matters. Each only when the grant holds their scopes (a `preservation` app) and chats are selected.
+ */
+export type Phase = 'recordings' | 'one_to_one' | 'channels' | 'reports' | 'legal_hold';
+export const PHASES: readonly Phase[] = ['recordings', 'one_to_one', 'channels', 'reports', 'legal_hold'];
 
 /** A one-to-one peer or a channel whose messages are listed. */
 export interface ChatTarget {
@@ -51,6 +55,8 @@ export interface RunState {
   failed: string[];
   /** Channels already collected in this run (through any member): not listed again for another owner. */
   channelsDone: string[];
+  /** Channels whose chat report sessions an owner's `reports` phase took already (chat-reports.ts). */
+  reportedChannels?: string[];
   at: Position | null;
 }
 

@@ -7,6 +7,7 @@ import { earliestSince } from './run.ts';
 import { CURSORS_VERSION, readCursors } from './state.ts';
 import { assertScopes } from './scopes.ts';
 import { summariesOfRun } from './summaries.ts';
+import { ownerPreservation, preservationOfRun } from './preservation.ts';
 
 export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
   return {
@@ -26,24 +27,39 @@ export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
       const owners = resolved.owners.filter((o) => inScope(o.id, o.email));
       // The account's summaries are listed once for the whole run; each unit gets its owner's.
       const startedAt = ctx.now().getTime();
+      const from = earliestSince(
+        startedAt,
+        lookbackDays,
+        readCursors(ctx.cursors),
+        owners.map((o) => o.id),
+      );
       const listed = await summariesOfRun(api, {
         owners,
-        from: earliestSince(
-          startedAt,
-          lookbackDays,
-          readCursors(ctx.cursors),
-          owners.map((o) => o.id),
-        ),
+        from,
         to: startedAt,
         selected: enabledContent(ctx.filters as ConfFilters).has('AI-meeting-notes'),
         now: () => ctx.now().getTime(),
       });
       events.push(...listed.events);
+      // The chat report sessions and legal-hold matters a preservation grant reaches, listed once too.
+      const held = await preservationOfRun(api, {
+        grantInfo: ctx.grantInfo,
+        filters: ctx.filters as ConfFilters,
+        owners: resolved.owners,
+        from,
+        startedAt,
+        now: () => ctx.now().getTime(),
+      });
+      events.push(...held.events);
       const units = owners.map((o) => ({
         key: o.id,
         kind: 'custodian' as const,
         email: o.email || null,
-        ...(listed.index ? { data: { summaries: { [o.id]: listed.index[o.id] ?? [] } } } : {}),
+        name: o.name ?? null,
+        data: {
+          ...(listed.index && { summaries: { [o.id]: listed.index[o.id] ?? [] } }),
+          preservation: ownerPreservation(held.index, o.id),
+        },
       }));
       return { units: [...units, ...notFound], events };
     },

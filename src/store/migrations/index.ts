@@ -17,6 +17,9 @@ import * as followUpRuns from './017_follow_up_runs.ts';
 import * as unitProgress from './018_unit_progress.ts';
 import * as unitPlanData from './020_unit_plan_data.ts';
 import * as exportsAuditChain from './021_exports_audit_chain.ts';
+import * as custodianNames from './022_custodian_names.ts';
+import * as budgetLeaseSlots from './026_budget_lease_slots.ts';
+import * as partialIndexes from './027_partial_indexes.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +41,7 @@ export const migrations: Record<string, Migration> = {
   '018_unit_progress': unitProgress,
   '020_unit_plan_data': unitPlanData,
   '021_exports_audit_chain': exportsAuditChain,
+  '022_custodian_names': custodianNames,
+  '026_budget_lease_slots': budgetLeaseSlots,
+  '027_partial_indexes': partialIndexes,
 };

@@ -4,7 +4,9 @@ import { CollectionRepo } from '../../store/collections.ts';
 import { withTransaction } from '../../store/repos.ts';
 import type { RunRow } from '../../store/runs.ts';
 import { UnitJobRepo, unitCountersOf, type UnitJobRow } from '../../store/unit-jobs.ts';
+import { emptyTally } from '../../store/units.ts';
 import { collectInto } from '../collect-into.ts';
+import { progressData } from '../ledger.ts';
 import { childLog } from '../provider-session.ts';
 import { FencedOutError, MAX_STALLED_ATTEMPTS, RunStopped, unitFence } from '../lease.ts';
 import { needsUserAction } from '../run-end.ts';
@@ -136,31 +138,27 @@ async function end(
         .where('id', '=', run.id)
         .execute();
       const unit = (await tx.units.list(run.id)).find((u) => u.unit_key === key);
-      await tx.units.save(
-        run.id,
-        run.collection_id,
-        [
-          {
-            ...(unit ?? {
-              listed: 0,
-              collected: 0,
-              unchanged: 0,
-              excluded: 0,
-              not_present: 0,
-              failed: 0,
-              skipped: 0,
-              bytes: 0,
-            }),
-            key,
-            kind: job?.kind ?? 'custodian',
-            email: job?.email ?? null,
-            status: 'failed',
-            listed: (unit?.listed ?? 0) + 1,
-            failed: (unit?.failed ?? 0) + 1,
-          },
-        ],
+      const failedUnit = {
+        ...emptyTally(),
+        name: null,
+        ...unit,
+        key,
+        kind: job?.kind ?? 'custodian',
+        email: unit?.email ?? job?.email ?? null,
+        status: 'failed',
+        listed: (unit?.listed ?? 0) + 1,
+        failed: (unit?.failed ?? 0) + 1,
+      };
+      await tx.units.save(run.id, run.collection_id, [failedUnit], at);
+      // the unit's last progress says it ended, with the numbers its reconciliation entry has
+      await tx.events.append({
+        accountId: run.account_id,
+        collectionId: run.collection_id,
+        runId: run.id,
+        type: 'run.progress',
+        data: progressData(run.id, failedUnit),
         at,
-      );
+      });
       await tx.units.addExceptions([
         {
           run_id: run.id,

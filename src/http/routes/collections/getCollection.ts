@@ -2,6 +2,7 @@ import type { App } from '../../../app.ts';
 import { runSummary } from '../../../sync/engine.ts';
 import { errors, IdParams } from '../../schemas.ts';
 import { requireLoaded } from './load.ts';
+import { missingScopesView } from './permissions.ts';
 import { CollectionDetail, collectionDetail } from './views.ts';
 
 export default function getCollection(app: App) {
@@ -24,13 +25,18 @@ export default function getCollection(app: App) {
         req.params.id,
         req.caller.dbStamp,
       );
-      const { collection, paired, latestRun } = requireLoaded(app.ctx, found);
-      const detail = collectionDetail(collection, paired, latestRun && runSummary(latestRun));
+      const { collection, paired, latestRun, tally } = requireLoaded(app.ctx, found);
+      const detail = collectionDetail(collection, paired, latestRun && runSummary(latestRun, tally));
       const connector = app.ctx.connectors.get(collection.type);
-      if (!paired || !connector?.eventMode) return detail;
+      if (!paired || !connector || (!connector.eventMode && !connector.missingPermissions)) return detail;
       const ctx = await app.ctx.providers.open(collection, connector);
-      const filters = collection.sync_filters ? (JSON.parse(collection.sync_filters) as unknown) : {};
-      return Object.assign(detail, connector.eventMode(ctx.grantInfo, filters));
+      const filters = collection.sync_filters ? (JSON.parse(collection.sync_filters) as unknown) : null;
+      // The scopes the saved filters use that the grant lacks, from the grant's facts (no provider request).
+      if (connector.missingPermissions && filters !== null && connector.validateFilters(filters).length === 0) {
+        const gaps = connector.missingPermissions(ctx.grantInfo, filters);
+        if (gaps) Object.assign(detail, { missing_scopes: missingScopesView(gaps) });
+      }
+      return connector.eventMode ? Object.assign(detail, connector.eventMode(ctx.grantInfo, filters ?? {})) : detail;
     },
   );
 }

@@ -12,10 +12,14 @@ token like every route (read it with \`fetch\`; the browser's EventSource cannot
 \`id:\` (increasing per collection), \`event:\` (its name) and its fields as JSON in \`data:\`:
 
 - \`run.started\` \`{run_id, collection_id}\`
-- \`run.progress\` \`{run_id, custodian, listed, collected, bytes, failed}\`: cumulative for that custodian in that run
-  (a channel unit's \`custodian\` is the channel id)
+- \`run.progress\` \`{run_id, custodian, custodian_name, custodian_email, status, listed, collected, unchanged, excluded,
+  not_present, failed, skipped, bytes}\`: cumulative for that custodian in that run, the same numbers as its
+  reconciliation entry (a channel unit's \`custodian\` is the channel id, \`custodian_name\` its name, no e-mail);
+  \`status\` \`done\` or \`failed\`: the unit is finished
 - \`run.finished\` \`{run_id, collection_id, status}\`: \`status\` is the run status
 - \`collection.error\` \`{collection_id, reason}\`: the collection needs user action
+- \`collection.scopes_missing\` \`{collection_id, missing_scopes: [{scope, feature}]}\`: right after \`pair_credentials\`,
+  the new grant lacks scopes the saved filters use (the collection view's \`missing_scopes\` says the same)
 
 A new connection first replays the latest run's events so far. With \`Last-Event-ID\` (the id of the last event
 received) it replays what came after it, from the current and the previous run only, then goes on live. A comment

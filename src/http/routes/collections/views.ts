@@ -27,6 +27,20 @@ export const CollectionDetail = Type.Object({
   latest_run: Type.Union([RunSummarySchema, Type.Null()], {
     description: 'The latest run; live counters while it is active.',
   }),
+  missing_scopes: Type.Optional(
+    Type.Array(
+      Type.Object({
+        scope: Type.String({ description: 'The scope (or app role) exactly as the provider names it.' }),
+        feature: Type.String({ description: 'What of the saved filters needs it.' }),
+        pointer: Type.String({ description: 'JSON pointer into `sync_filters` of the part that switches it on.' }),
+        message: Type.String({ description: 'The whole sentence for a person: the scope, the feature, what to do.' }),
+      }),
+      {
+        description:
+          "Paired, with saved filters, and the connector can tell (Zoom: the grant's scopes): the scopes the filters use that the paired grant lacks, `[]` when none. Shown from the moment of pairing (`pair_credentials` also emits `collection.scopes_missing`); a run of such filters would stop in `error`, `start` answers 409 and a PATCH that needs one 422.",
+      },
+    ),
+  ),
   event_mode: Type.Optional(
     Type.Union([Type.Literal('subscription'), Type.Literal('polling')], {
       description:

@@ -60,7 +60,8 @@ export const CONDITIONAL_DESCRIPTION =
 
 /**
  * The `content.download` audit entry of a download request: every answered request is one entry (a range request
- * included), on the item, with the collection and the range asked for. The outcome and status come from the reply.
+ * included), on the item, with the collection and the range asked for, and (once the item is found) whose it is:
+ * `custodian`, `custodian_name`, `custodian_email` as collected. The outcome and status come from the reply.
  */
 export function downloadAudit(collectionId: string, itemId: string, range: string | undefined, version?: number) {
   return {

@@ -30,9 +30,11 @@ export default function getItemContent(app: App) {
       },
     },
     async (req, reply) => {
-      req.auditInfo = downloadAudit(req.params.id, req.params.item_id, req.headers.range);
+      const audit = (req.auditInfo = downloadAudit(req.params.id, req.params.item_id, req.headers.range));
       const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
-      return sendContent(req, reply, await queries.itemContent(collection.id, req.params.item_id));
+      const content = await queries.itemContent(collection.id, req.params.item_id);
+      Object.assign(audit.detail, content.owner);
+      return sendContent(req, reply, content);
     },
   );
 }

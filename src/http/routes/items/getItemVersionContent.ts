@@ -33,9 +33,11 @@ export default function getItemVersionContent(app: App) {
     },
     async (req, reply) => {
       const { item_id, version_number } = req.params;
-      req.auditInfo = downloadAudit(req.params.id, item_id, req.headers.range, version_number);
+      const audit = (req.auditInfo = downloadAudit(req.params.id, item_id, req.headers.range, version_number));
       const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
-      return sendContent(req, reply, await queries.versionContent(collection.id, item_id, version_number));
+      const content = await queries.versionContent(collection.id, item_id, version_number);
+      Object.assign(audit.detail, content.owner);
+      return sendContent(req, reply, content);
     },
   );
 }

@@ -61,7 +61,14 @@ const Reconciliation = Type.Object({
         description: "The provider user id (as on items' `custodian`); the channel id for a Zoom channel.",
       }),
       unit_kind: Type.String({ description: '`custodian` or `channel`.' }),
-      email: Type.Union([Type.String(), Type.Null()], { description: 'Where known.' }),
+      custodian_name: Type.Union([Type.String(), Type.Null()], {
+        description:
+          "The custodian's name as collected (a Zoom channel: its name); kept after the user is deleted at the provider.",
+      }),
+      custodian_email: Type.Union([Type.String(), Type.Null()], {
+        description: "The custodian's e-mail as collected; null for a Zoom channel.",
+      }),
+      email: Type.Union([Type.String(), Type.Null()], { description: 'The same as `custodian_email`.' }),
       ...Counts,
       exceptions: Type.Array(Exception),
     }),

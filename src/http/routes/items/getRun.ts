@@ -5,6 +5,7 @@ import { RunDetail } from '../../../sync/view-schemas.ts';
 import { providerBudgetView, runView } from '../../../sync/views.ts';
 import { RunRepo } from '../../../store/runs.ts';
 import { UnitJobRepo } from '../../../store/unit-jobs.ts';
+import { UnitRepo } from '../../../store/units.ts';
 import { errors } from '../../schemas.ts';
 import { ownCollection } from './own.ts';
 import { RunParams } from './schemas.ts';
@@ -35,8 +36,9 @@ export default function getRun(app: App) {
         last_progress_at: u.last_progress_at,
         error: u.error,
       }));
+      const tally = (await new UnitRepo(app.ctx.db).tallies([run.id])).get(run.id);
       const view = {
-        ...runView(run, await app.ctx.repos.runErrors.ofRun(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN),
+        ...runView(run, await app.ctx.repos.runErrors.ofRun(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN, tally),
         units,
       };
       const connector = app.ctx.connectors.get(collection.type);

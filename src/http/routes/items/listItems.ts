@@ -38,7 +38,12 @@ export default function listItems(app: App) {
               description: `Only items of this kind; the collection type decides which kinds exist (${kindsByType(registry)}). Another value answers 400.`,
             }),
           ),
-          custodian: Type.Optional(Type.String({ maxLength: 256, description: 'Provider user id.' })),
+          custodian: Type.Optional(
+            Type.String({
+              maxLength: 256,
+              description: "The custodian's provider user id, or their e-mail (any case).",
+            }),
+          ),
         }),
         response: {
           200: Type.Object({ items: Type.Array(Item), cursor: Type.Union([Type.String(), Type.Null()]) }),

@@ -6,6 +6,7 @@ import type { Grant } from '../../../connectors/types.ts';
 import { providerAccountOf } from '../../../sync/provider-events.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 import { loadCollection } from '../collections/load.ts';
+import { announceScopeGaps } from '../collections/permissions.ts';
 import { pairingsOf } from './flow.ts';
 
 export default function pairCredentials(app: App) {
@@ -22,7 +23,8 @@ export default function pairCredentials(app: App) {
           'account that started the authorization and for a collection of the same type; anything else answers 400. The grant is stored sealed in the ' +
           "collection's wallet, replacing any earlier one (so every collection using that wallet is re-paired). Pairing does not change `sync_status`: a " +
           'collection in `error` (for example after its grant was revoked) keeps that status and its `status_reason` until its next run is queued or started, ' +
-          'which the new grant lets proceed.',
+          'which the new grant lets proceed. When the new grant lacks scopes the saved filters use, the collection view lists them in `missing_scopes` from then on ' +
+          '(and, unless the collection is in `error`, `status_reason` says so) and the event stream gets `collection.scopes_missing` `{collection_id, missing_scopes: [{scope, feature}]}`.',
         params: IdParams,
         querystring: Type.Object(
           { auth_code: Type.String({ minLength: 1, maxLength: 512, description: 'The one-time pairing code.' }) },
@@ -34,7 +36,7 @@ export default function pairCredentials(app: App) {
     async (req, reply) => {
       const { ctx } = app;
       const { accountId } = req.caller;
-      const { collection } = await loadCollection(ctx, accountId, req.params.id);
+      const { collection, connector } = await loadCollection(ctx, accountId, req.params.id);
       const sealed = await pairingsOf(ctx).consumePairing({
         codeHash: sha256Hex(req.query.auth_code),
         accountId,
@@ -49,6 +51,8 @@ export default function pairCredentials(app: App) {
       }
       await ctx.repos.wallets.setGrant(collection.wallet_id, sealed, providerAccountOf(ctx.sealer.open<Grant>(sealed)));
       ctx.providers.forget(collection.wallet_id);
+      // A scope gap the saved filters already have shows now (collection view and event), not at the next run.
+      await announceScopeGaps(app, collection, connector);
       return reply.code(204).send(null);
     },
   );

@@ -22,7 +22,7 @@ a broken document is still stored and found by name, path and metadata). Own lim
   \`(budget OR forecast) NOT draft\`. Precedence: NOT, then AND, then OR.
 - Field filters, written without a space after the colon: \`name:budget\`, \`name:"board minutes"\`, \`name:budg*\`,
   \`name:(a OR b)\` and \`path:finance\` match in the item's name or path only; \`kind:transcript\` matches items of a
-  kind; \`custodian:alice@example.com\` matches the custodian exactly (any case). Other \`word:\` prefixes are
+  kind; \`custodian:alice@example.com\` matches the custodian's e-mail or provider id exactly (any case). Other \`word:\` prefixes are
   errors: quote text that contains a colon.
 
 A malformed query answers 400 with \`source.pointer\` \`/body/query\` and a \`detail\` naming the problem and its position.
@@ -30,7 +30,7 @@ A malformed query answers 400 with \`source.pointer\` \`/body/query\` and a \`de
 **Ranking** Items holding the query's words as one exact phrase come first, then by relevance (BM25 on SQLite,
 \`ts_rank\` on PostgreSQL; scores compare only within one response); names weigh more than metadata and content.
 
-**Filters** \`workspace_id\`, \`collection_ids\`, \`kinds\`, \`custodians\` (exact, any case), \`date_from\`/\`date_to\`
+**Filters** \`workspace_id\`, \`collection_ids\`, \`kinds\`, \`custodians\` (each a provider user id or an e-mail, exact, any case), \`date_from\`/\`date_to\`
 (a date or an ISO date-time with a zone, inclusive, compared to the second with the item's source modified time,
 or its created time when it has none). Items tombstoned by an \`auto\` sync are excluded unless \`include_deleted\`.
 

@@ -1,0 +1,26 @@
+import readline from 'node:readline';
+import { startMicrosoftSandbox } from '../sandbox/microsoft/index.ts';
+
+// The Graph simulator of `npm run bench -- scale-items` in its own process (its CPU and memory are not the
+// service's): `users` custodians with `files` tiny files each. Prints its addresses as one JSON line; each line on
+// stdin is answered with the requests it has served so far, by host.
+const users = Number(process.argv[2] ?? 20);
+const files = Number(process.argv[3] ?? 50);
+const sb = await startMicrosoftSandbox({
+  users,
+  usersWithoutDrive: 0,
+  folderDepth: 1,
+  foldersPerLevel: 1,
+  filesPerFolder: Math.max(1, Math.round(files / 2)),
+  fileSize: 200,
+  deltaPageSize: 200,
+});
+readline.createInterface({ input: process.stdin }).on('line', () => {
+  const by: Record<string, number> = {};
+  for (const r of sb.requests) by[r.host] = (by[r.host] ?? 0) + 1;
+  process.stdout.write(`${JSON.stringify(by)}\n`);
+});
+process.stdout.write(
+  `${JSON.stringify({ loginUrl: sb.loginUrl, graphUrl: sb.graphUrl, clientId: sb.clientId, clientSecret: sb.clientSecret, userIds: sb.tenant.users.map((u) => u.id) })}\n`,
+);
+process.on('SIGTERM', () => void sb.close().then(() => process.exit(0)));

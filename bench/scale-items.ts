@@ -1,0 +1,287 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { Agent, request, setGlobalDispatcher } from 'undici';
+import { loadConfig } from '../src/config.ts';
+import { encodeCursor } from '../src/store/paging.ts';
+import type { Database } from '../src/store/db.ts';
+import { type ApiClient, startBenchApi } from './flow.ts';
+import { seedItems } from './scale-items-seed.ts';
+
+const REDIRECT = 'http://127.0.0.1:9/bench-callback';
+const MiB = 1024 * 1024;
+/** Items synced through the Graph simulator per size (the rest is seeded through the store); BENCH_SYNC_ITEMS. */
+const SYNC_ITEMS = Number(process.env.BENCH_SYNC_ITEMS ?? 2000);
+const FILES_PER_CUSTODIAN = 50;
+
+type Out = Record<string, string>;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+async function timed(n: number, fn: () => Promise<unknown>): Promise<{ p50: number; p95: number; p99: number }> {
+  const t: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn();
+    t.push(performance.now() - t0);
+  }
+  return { p50: pct(t, 0.5), p95: pct(t, 0.95), p99: pct(t, 0.99) };
+}
+
+function rssSampler() {
+  global.gc?.();
+  const start = process.memoryUsage.rss();
+  let peak = start;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 10);
+  return () => {
+    clearInterval(timer);
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { growth: (peak - start) / MiB, peak: peak / MiB };
+  };
+}
+
+async function graphSandbox(users: number) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, 'scale-items-sandbox.ts'),
+      String(users),
+      String(FILES_PER_CUSTODIAN),
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = readline.createInterface({ input: child.stdout! });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+    });
+  const info = JSON.parse(await next()) as {
+    loginUrl: string;
+    graphUrl: string;
+    clientId: string;
+    clientSecret: string;
+    userIds: string[];
+  };
+  return {
+    info,
+    async requests(): Promise<Record<string, number>> {
+      const line = next();
+      child.stdin!.write('\n');
+      return JSON.parse(await line) as Record<string, number>;
+    },
+    close: () => child.kill('SIGTERM'),
+  };
+}
+
+/** A fresh store: a SQLite file in the data directory, or a PostgreSQL database of its own (dropped after). */
+async function freshStore(kind: 'sqlite' | 'postgres') {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-bench-scale-items-'));
+  if (kind === 'sqlite') return { dataDir, env: {}, drop: async () => undefined };
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server');
+  const name = `custody_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = async (q: string) => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(q);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    dataDir,
+    env: { DATABASE_URL: url.toString() },
+    drop: () => admin(`drop database if exists ${name} with (force)`),
+  };
+}
+
+async function dbBytes(db: Database, kind: 'sqlite' | 'postgres', dataDir: string): Promise<number> {
+  if (kind === 'postgres') {
+    const r = await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(db);
+    return Number(r.rows[0].n);
+  }
+  return fs
+    .readdirSync(dataDir)
+    .filter((f) => f.startsWith('custody.db'))
+    .reduce((sum, f) => sum + fs.statSync(path.join(dataDir, f)).size, 0);
+}
+
+/** Time to the first byte and to the last of a streamed response, and the service's RSS growth meanwhile. */
+async function streamed(api: ApiClient, url: string) {
+  const stop = rssSampler();
+  const t0 = performance.now();
+  const res = await request(`${api.base}${url}`, { headers: { authorization: `Bearer ${api.token}` } });
+  let first = 0;
+  let bytes = 0;
+  for await (const chunk of res.body) {
+    if (!first) first = performance.now() - t0;
+    bytes += (chunk as Buffer).length;
+  }
+  const total = performance.now() - t0;
+  const rss = stop();
+  return `TTFB ${ms(first)}, total ${ms(total)}, ${(bytes / MiB).toFixed(1)} MiB, RSS +${rss.growth.toFixed(1)} MiB`;
+}
+
+async function oneSize(kind: 'sqlite' | 'postgres', size: number): Promise<Out> {
+  // each figure is printed as soon as it is measured
+  const out: Out = new Proxy<Out>(
+    {},
+    {
+      set(target, key, value: string) {
+        console.log(`${String(key)}: ${value}`);
+        target[String(key)] = value;
+        return true;
+      },
+    },
+  );
+  const tag = `scale-items ${kind} ${size}`;
+  const syncItems = Math.min(size, SYNC_ITEMS);
+  const users = Math.max(1, Math.round(syncItems / FILES_PER_CUSTODIAN));
+  const ms365 = await graphSandbox(users);
+  const store = await freshStore(kind);
+  const config = loadConfig({
+    DATA_DIR: store.dataDir,
+    LOG_LEVEL: 'silent',
+    CUSTODY_SECRET_KEY: 's'.repeat(40),
+    PORT: '0',
+    MS_CLIENT_ID: ms365.info.clientId,
+    MS_CLIENT_SECRET: ms365.info.clientSecret,
+    MS_LOGIN_URL: ms365.info.loginUrl,
+    MS_GRAPH_URL: ms365.info.graphUrl,
+    // a budget that does not bind: what is measured is Custody's own cost per item
+    MS_RESOURCE_UNITS_PER_SECOND: '100000',
+    MS_MAX_RESOURCE_UNITS_PER_SECOND: '100000',
+    MS_CONCURRENCY: '32',
+    ZOOM_CLIENT_ID: 'unused',
+    ...store.env,
+  });
+  const { runtime, api } = await startBenchApi(config, { workers: true, redirect: REDIRECT });
+  try {
+    const col = await api.collection('edrive');
+    await api.pair(col, 'edrive', REDIRECT);
+    const all = { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: 'Drive' };
+    await api.call('PATCH', `/v1/collections/${col}`, {
+      sync_filters: Object.fromEntries(ms365.info.userIds.map((u) => [u, all])),
+    });
+    // 1. a real first sync through the simulator
+    const stop = rssSampler();
+    let t0 = performance.now();
+    await api.call('POST', `/v1/collections/${col}/start`);
+    const done = await api.waitFor(col, ['synced', 'failed', 'error'], 3_600_000);
+    const first = (performance.now() - t0) / 1000;
+    const rss = stop();
+    const n = done.latest_run.counters.collected as number;
+    out[`${tag}: sync`] =
+      `${done.sync_status}; ${n} items of ${users} custodians in ${first.toFixed(1)} s = ${(n / first).toFixed(0)} items/s, RSS peak ${rss.peak.toFixed(0)} MiB (+${rss.growth.toFixed(0)})`;
+    // 2. a no-change re-run
+    const before = await ms365.requests();
+    t0 = performance.now();
+    await api.call('POST', `/v1/collections/${col}/start`);
+    const again = await api.waitFor(col, ['synced', 'failed', 'error'], 3_600_000);
+    const rerun = (performance.now() - t0) / 1000;
+    const after = await ms365.requests();
+    const delta = (h: string) => (after[h] ?? 0) - (before[h] ?? 0);
+    out[`${tag}: no-change re-run`] =
+      `${again.sync_status}; ${rerun.toFixed(2)} s, ${delta('graph')} Graph requests for ${users} custodians, ${delta('download')} downloads, ${again.latest_run.counters.collected} collected`;
+    const runId = again.latest_run.onna_id as string;
+    // 3. the rest of the size seeded through the store (the same collection, many custodians of 100 items)
+    const db = runtime.ctx.db;
+    if (size > n) {
+      t0 = performance.now();
+      await seedItems(db, col, size - n);
+      out[`${tag}: seeded through the store`] =
+        `${size - n} items in ${((performance.now() - t0) / 1000).toFixed(1)} s (not a sync: rows and search documents written by the repositories)`;
+    }
+    // PostgreSQL plans from statistics that autovacuum refreshes within a minute or so of a bulk write; right after
+    // one the planner still thinks the collection is empty (and drives a rare-term search from every item)
+    if (kind === 'postgres') await sql`analyze`.execute(db);
+    const bytes = await dbBytes(db, kind, store.dataDir);
+    out[`${tag}: database`] = `${(bytes / MiB).toFixed(1)} MiB = ${(bytes / size / 1024).toFixed(2)} KiB/item`;
+    // 4. items pages
+    const items = `/v1/collections/${col}/items`;
+    const firstPage = await timed(40, () => api.call('GET', `${items}?limit=50`));
+    const deep = await db
+      .selectFrom('items')
+      .select(['first_seen_at', 'id'])
+      .where('collection_id', '=', col)
+      .orderBy('first_seen_at')
+      .orderBy('id')
+      .offset(Math.floor(size * 0.95))
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const deepCursor = encodeCursor(deep.first_seen_at, deep.id);
+    const deepPage = await timed(40, () => api.call('GET', `${items}?limit=50&cursor=${deepCursor}`));
+    out[`${tag}: items first page`] = `p50 ${ms(firstPage.p50)}, p99 ${ms(firstPage.p99)}`;
+    out[`${tag}: items deep page (95 %)`] = `p50 ${ms(deepPage.p50)}, p99 ${ms(deepPage.p99)}`;
+    const custodian = await timed(40, () => api.call('GET', `${items}?limit=50&custodian=seed-custodian-7`));
+    const byKind = await timed(40, () => api.call('GET', `${items}?limit=50&kind=message`));
+    out[`${tag}: items filtered`] = `custodian p99 ${ms(custodian.p99)}, kind p99 ${ms(byKind.p99)}`;
+    // 5. search
+    const search = (query: string) => () =>
+      api.call('POST', '/v1/search', { query, collection_ids: [col], size: 20 }).then((r) => {
+        if (r.status !== 200) throw new Error(`search ${r.status}`);
+      });
+    const common = await timed(20, search('quarterly'));
+    const rare = await timed(20, search('zebrafish'));
+    out[`${tag}: search`] =
+      `common term p50 ${ms(common.p50)} p95 ${ms(common.p95)}; rare term p50 ${ms(rare.p50)} p95 ${ms(rare.p95)}`;
+    // 6. manifest
+    out[`${tag}: manifest JSON`] = await streamed(api, `/v1/collections/${col}/manifest?format=json`);
+    out[`${tag}: manifest CSV`] = await streamed(api, `/v1/collections/${col}/manifest?format=csv`);
+    // 7. reconciliation, console page
+    const rec = await timed(10, () => api.call('GET', `/v1/collections/${col}/runs/${runId}/reconciliation`));
+    out[`${tag}: reconciliation`] = `p50 ${ms(rec.p50)}`;
+    const page = await timed(10, () =>
+      Promise.all([
+        api.call('GET', `/v1/collections/${col}`),
+        api.call('GET', `/v1/collections/${col}/runs?limit=20`),
+        api.call('GET', `${items}?limit=50`),
+      ]),
+    );
+    out[`${tag}: console collection page`] =
+      `p50 ${ms(page.p50)}, p99 ${ms(page.p99)} (collection, its runs, the items tab's first page, in parallel)`;
+  } finally {
+    await runtime.close();
+    ms365.close();
+    await store.drop();
+    fs.rmSync(store.dataDir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+/**
+ * `npm run bench -- scale-items [sizes…]` (default 10000 100000): per size and store (SQLite, then PostgreSQL when
+ * BENCH_DATABASE_URL or TEST_DATABASE_URL is set; BENCH_STORES=sqlite limits it), a real edrive sync of up to
+ * BENCH_SYNC_ITEMS tiny files (50 per custodian) through the Graph simulator, a no-change re-run, then the rest of
+ * the size seeded through the store (then ANALYZE on PostgreSQL), and the read costs over the whole collection. Prints figures only.
+ */
+export async function benchScaleItems(sizes: number[]): Promise<Out> {
+  const stores = (process.env.BENCH_STORES ?? 'sqlite,postgres')
+    .split(',')
+    .filter((s): s is 'sqlite' | 'postgres' => s === 'sqlite' || s === 'postgres')
+    .filter((s) => s === 'sqlite' || process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL);
+  // idle sockets are dropped before the server could close them under a request (seeding leaves them idle long)
+  setGlobalDispatcher(new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 }));
+  for (const size of sizes)
+    for (const kind of stores) {
+      try {
+        await oneSize(kind, size);
+      } catch (err) {
+        console.log(`scale-items ${kind} ${size}: failed: ${(err as Error).stack}`);
+      }
+    }
+  return {};
+}
