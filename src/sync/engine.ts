@@ -9,7 +9,7 @@ import type { Database } from '../store/db.ts';
 import { WorkspaceRepo } from '../store/workspaces.ts';
 import { countersOf, RunRepo, type RunHead, type RunRow, type RunTrigger } from '../store/runs.ts';
 import { UnitRepo, type Tally } from '../store/units.ts';
-import { runCounters } from './reconciliation.ts';
+import { runCounters } from './tally.ts';
 import type { CredentialManager } from './credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
 import { createQueue, exportJobId, parseExportJobId, parseUnitJobId, unitJobId, type Queue } from './jobs/index.ts';

@@ -3,7 +3,7 @@
 import type { UnitSpec } from '../connectors/types.ts';
 import type { Database } from '../store/db.ts';
 import { EventRepo } from '../store/events.ts';
-import { countsOf } from './reconciliation.ts';
+import { countsOf } from './tally.ts';
 import type { EventData } from '../domain/events.ts';
 import {
   emptyTally,

@@ -4,7 +4,8 @@ import { ItemRepo, previousVersionsOf, type ItemRow, type PreviousVersion } from
 import { countersOf, RunRepo } from '../store/runs.ts';
 import { RunErrorRepo, type RunErrorRow } from '../store/run-errors.ts';
 import { UnitRepo } from '../store/units.ts';
-import { buildReconciliation, runCounters, tallyOf, type Counts } from './reconciliation.ts';
+import { buildReconciliation } from './reconciliation-report.ts';
+import { runCounters, tallyOf, type Counts } from './tally.ts';
 import { filtersFingerprint } from '../provider/fingerprint.ts';
 import { itemCounts, type ItemCounts } from './manifest-counts.ts';
 

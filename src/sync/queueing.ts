@@ -8,7 +8,7 @@ import type { Database } from '../store/db.ts';
 import { withTransaction } from '../store/repos.ts';
 import { RunRepo, type RunRow, type RunTrigger } from '../store/runs.ts';
 import { UnitJobRepo } from '../store/unit-jobs.ts';
-import { markNotReached } from './reconciliation.ts';
+import { markNotReached } from './tally.ts';
 
 /** Why a run cannot be queued: the collection is gone, its status does not allow it, or it changed meanwhile. */
 export class QueueRefused extends Error {

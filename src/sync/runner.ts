@@ -7,7 +7,7 @@ import { countersOf, RunRepo, type RunRow } from '../store/runs.ts';
 import { withTransaction } from '../store/repos.ts';
 import { rerunMinutes } from './rerun.ts';
 import { collectInto } from './collect-into.ts';
-import { countsOf, isBalanced, reportUnreached } from './reconciliation.ts';
+import { countsOf, isBalanced, reportUnreached } from './tally.ts';
 import { childLog } from './provider-session.ts';
 import { planUnits } from './units/plan.ts';
 import {

@@ -3,7 +3,7 @@ import type { FsBlobStore } from '../../src/blobs/index.ts';
 import { CollectionRepo } from '../../src/store/collections.ts';
 import type { Database } from '../../src/store/db.ts';
 import { EventRepo } from '../../src/store/events.ts';
-import { loadReconciliation } from '../../src/sync/reconciliation.ts';
+import { loadReconciliation } from '../../src/sync/reconciliation-report.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { progressData } from '../support/progress.ts';
 import { testDatabases } from '../support/databases.ts';

@@ -3,7 +3,7 @@ import type { Repos } from '../../store/repos.ts';
 import type { Executor } from '../../store/transaction.ts';
 import { UnitJobRepo, unitsOwner } from '../../store/unit-jobs.ts';
 import { filtersFingerprint } from '../../provider/fingerprint.ts';
-import { reportUnreached } from '../reconciliation.ts';
+import { reportUnreached } from '../tally.ts';
 import { decideRunOutcome, type RunTally } from '../../domain/run-outcome.ts';
 import { endRunAsDecided } from '../run-end.ts';
 import type { RunnerDeps } from './context.ts';
