@@ -12,9 +12,9 @@ import { createRateLimits, type RateLimits } from './http/rate-limits.ts';
 import { migrate, openDatabase, type Database } from './store/db.ts';
 import type { Metrics } from './metrics.ts';
 import { repositories, type Repos } from './store/repos.ts';
-import type { DeletionGuard } from './sync/deletion.ts';
+import type { DeletionGuard } from './sync/deletion/deletion.ts';
 import type { EngineApi } from './sync/engine-api.ts';
-import type { ProviderSessions } from './sync/provider-session.ts';
+import type { ProviderSessions } from './sync/providers/provider-session.ts';
 
 /** Everything a request handler, a worker or the CLI needs, built once per process. */
 export interface AppContext {

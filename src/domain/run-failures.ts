@@ -1,6 +1,6 @@
 // How a run, or one piece of it, fails in a way the engine must tell apart: a person must act (the collection moves
 // to `error`), the source refused or deleted a piece, or nothing at all could be collected. Connectors throw them;
-// the engine decides what each means for the run (sync/run-end.ts, domain/run-outcome.ts).
+// the engine decides what each means for the run (sync/runs/run-end.ts, domain/run-outcome.ts).
 
 /**
  * A failure that retrying cannot fix: a person must act (pair again, grant the app a missing scope). The message

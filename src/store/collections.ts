@@ -219,7 +219,7 @@ export class CollectionRepo {
   /**
    * Inside a transaction that queues or starts a run: whether the collection still exists and is not being
    * deleted. A no-op write, so that it takes the row lock on PostgreSQL (which waits for a deletion marking the
-   * row, sync/deletion.ts) and the write lock on SQLite: a deletion either sees the run and cancels it, or the
+   * row, sync/deletion/deletion.ts) and the write lock on SQLite: a deletion either sees the run and cancels it, or the
    * run is refused.
    */
   async lockLive(id: string): Promise<boolean> {
@@ -263,7 +263,7 @@ export class CollectionRepo {
   }
 
   /**
-   * Starts the deletion of collections (sync/deletion.ts): those not being deleted already, of the account when
+   * Starts the deletion of collections (sync/deletion/deletion.ts): those not being deleted already, of the account when
    * one is given. Returns the ids it marked.
    */
   async markDeleting(ids: string[], accountId?: string): Promise<string[]> {

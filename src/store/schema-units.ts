@@ -57,8 +57,6 @@ export interface UnitTables {
     name: Generated<string | null>;
     /** pending | running | done | failed (custodian-level stop) | not_reached */
     status: string;
-    /** JSON: the unit's own resume point, when the connector keeps one per unit */
-    checkpoint: string | null;
     updated_at: string;
     listed: number;
     collected: number;

@@ -8,7 +8,7 @@ import { newId } from '../../src/store/ids.ts';
 import { ItemRepo } from '../../src/store/items.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { RunErrorRepo } from '../../src/store/run-errors.ts';
-import { pidNamespaceScope } from '../../src/sync/owner.ts';
+import { pidNamespaceScope } from '../../src/sync/execution/owner.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha1, sha256, type FakeSource } from '../support/fake-connector.ts';
 import { engineFor, seedCollection, syncOnce, useSyncStore } from '../support/sync-fixtures.ts';

@@ -4,7 +4,7 @@ import { type DiscoveryKind } from '../../../connectors/types.ts';
 import { conflict, DomainError } from '../../../domain/errors.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { ProviderError } from '../../../provider/provider-error.ts';
-import { userFacingMessage } from '../../../sync/user-message.ts';
+import { userFacingMessage } from '../../../sync/providers/user-message.ts';
 import { loadCollection } from '../collections/load.ts';
 import { CredentialsMissingError, GrantRevokedError, NeedsUserActionError } from '../../../domain/run-failures.ts';
 

@@ -1,8 +1,8 @@
 import type { App } from '../../../app.ts';
 import { notFound } from '../../../domain/errors.ts';
-import { RUN_ERRORS_SHOWN } from '../../../sync/queries.ts';
-import { RunDetail } from '../../../sync/view-schemas.ts';
-import { providerBudgetView, runView } from '../../../sync/views.ts';
+import { RUN_ERRORS_SHOWN } from '../../../read/queries.ts';
+import { RunDetail } from '../../../read/view-schemas.ts';
+import { providerBudgetView, runView } from '../../../read/views.ts';
 import { RunRepo } from '../../../store/runs.ts';
 import { UnitJobRepo } from '../../../store/unit-jobs.ts';
 import { UnitRepo } from '../../../store/units.ts';
