@@ -61,10 +61,10 @@ export async function createRateLimits(config: Config, pgSchema?: string): Promi
       max: 5,
       options: pgSchema ? `-c search_path=${pgSchema}` : undefined,
     });
-    await createLimitTable(pool);
     make = (bucket) =>
       new RateLimiterPostgres({
         storeClient: pool,
+        // created by migration 029
         tableName: 'rate_limits',
         tableCreated: true,
         // the library deletes rows expired for an hour, every five minutes (unref'd timer)
@@ -98,18 +98,4 @@ export async function createRateLimits(config: Config, pgSchema?: string): Promi
     },
     close: () => close(),
   };
-}
-
-/** Several API processes boot at once: one creates the table (the library's own CREATE races), the others wait. */
-async function createLimitTable(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('select pg_advisory_lock(724002)');
-    await client.query(
-      'create table if not exists rate_limits (key varchar(255) primary key, points integer not null default 0, expire bigint)',
-    );
-  } finally {
-    await client.query('select pg_advisory_unlock(724002)').catch(() => {});
-    client.release();
-  }
 }
