@@ -252,5 +252,3 @@ export function legalHoldGuard(db: Executor) {
     );
   };
 }
-
-// Kept for src/sync/engine.ts and src/sync/execution/item-writer.ts, which another change owns now: use HoldRepo there next.

@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 /** The unit model's tables (migrations 010 and 016); same conventions as CoreTables. */
 export interface UnitTables {
-  /** One job per unit of a fanned-out run (sync/units): leased by the worker executing it. */
+  /** One job per unit of a fanned-out run (sync/execution/unit-job.ts): leased by the worker executing it. */
   unit_jobs: {
     run_id: string;
     unit_key: string;

@@ -1,5 +1,5 @@
 // An item's content on its way in: downloaded into the blob store (its reference noted so the orphan sweep leaves
-// it alone), then read back for the search index. The session (session.ts) writes the item afterwards.
+// it alone), then read back for the search index. The item writer (item-writer.ts) writes the item afterwards.
 import type { BlobStore } from '../../blobs/types.ts';
 import type { ContentSource, ItemInput, Logger } from '../../connectors/types.ts';
 import { ContentGoneError } from '../../domain/run-failures.ts';

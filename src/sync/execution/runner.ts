@@ -1,6 +1,6 @@
 // Executes a claimed run: every run is a planned run. A connector with a planner (Connector.units) fans the run out
-// into unit jobs (units/plan.ts); a connector without one has a single unit, the run itself, collected here in
-// place on the run's lease. Either way the unit's set-up is units/context.ts and the run's end is run-end.ts.
+// into unit jobs (plan.ts); a connector without one has a single unit, the run itself, collected here in
+// place on the run's lease. Either way the unit's set-up is unit-context.ts and the run's end is runs/run-end.ts.
 import type { Logger } from '../../connectors/types.ts';
 import { CollectionRepo, type CollectionRow } from '../../store/collections.ts';
 import { countersOf, RunRepo, type RunRow } from '../../store/runs.ts';
@@ -24,7 +24,7 @@ export type RunOutcome =
   | { status: 'succeeded' | 'completed_with_errors' | 'failed' | 'error'; error: string | null }
   /** cancelled, or stopped without finishing (shutdown, lost lease): another attempt resumes it */
   | { status: 'cancelled' | 'interrupted' | 'not_claimed'; error: string | null }
-  /** split into unit jobs (sync/units): the unit that ends last finishes the run */
+  /** split into unit jobs (unit-job.ts): the unit that ends last finishes the run */
   | { status: 'fanned_out'; error: null };
 
 /** The run's lease, held by the caller (sync/execution/lease.ts): aborted when the run must stop; told of progress. */

@@ -1,5 +1,5 @@
 // What a unit needs to collect, built once for both: the run's own unit (collected in place on the run's lease by
-// runner.ts, which also plans from it) and a unit job of a fanned-out run (units/execute.ts).
+// runner.ts, which also plans from it) and a unit job of a fanned-out run (unit-job.ts).
 import type { BlobStore } from '../../blobs/types.ts';
 import { type CollectContext, type Connector, type Logger, type UnitSpec } from '../../connectors/types.ts';
 import type { RunBackoff } from '../../domain/run-outcome.ts';
@@ -26,7 +26,7 @@ export interface RunnerDeps {
   log: Logger;
   clock: () => Date;
   isHeld(collectionId: string): Promise<boolean>;
-  /** An injected hold check (SyncEngineDeps.isHeld), OR-ed with the table inside each flush (session.ts). */
+  /** An injected hold check (SyncEngineDeps.isHeld), OR-ed with the table inside each flush (item-writer.ts). */
   heldOverride?(collectionId: string): Promise<boolean>;
   intervalMinutes: number;
   retry: RunBackoff;

@@ -1,5 +1,5 @@
 // How a run ends, written once: the run's own unit collected in place (runner.ts) and the fan-in of a run's unit
-// jobs (units/fan-in.ts) both end it here, as domain/run-outcome.ts decides from what its units left.
+// jobs (execution/fan-in.ts) both end it here, as domain/run-outcome.ts decides from what its units left.
 import { type Logger } from '../../connectors/types.ts';
 import { backoffAfter, decideRunOutcome, type RunTally } from '../../domain/run-outcome.ts';
 import { nextStatus, type SyncEvent, type SyncStatus } from '../../domain/sync-state.ts';
