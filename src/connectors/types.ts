@@ -39,7 +39,7 @@ export interface Connector {
    * yields their `item` events, or `error` / `not_present` / `deleted` for each. Optional: without it failed
    * pieces are retried only when a listing reaches them again.
    */
-  retry?(ctx: CollectContext, pieces: RetryPiece[]): AsyncIterable<CollectEvent>;
+  retryPieces?(ctx: CollectContext, pieces: RetryPiece[]): AsyncIterable<CollectEvent>;
   /** Splits a run into one job per unit (custodian), which any worker process may take. */
   units?: UnitPlanner;
   /** Item kinds this connector produces (documentation, validation of ?kind=). */
@@ -241,7 +241,7 @@ export type CollectEvent =
   /**
    * A piece that could not be collected (a file, a summary, a page of messages, a whole custodian when `kind` is
    * `custodian`). It affects that piece only; it counts once in its unit's `failed`. `retry` is what the connector
-   * needs to fetch the piece again (see Connector.retry); without it the piece is reported but not retried.
+   * needs to fetch the piece again (see Connector.retryPieces); without it the piece is reported but not retried.
    */
   | {
       type: 'error';
@@ -285,7 +285,7 @@ export type CollectEvent =
   | { type: 'present'; custodian: string; kind: string; sourceId: string }
   | { type: 'listing_complete'; custodian: string; kinds: string[] };
 
-/** A failed piece on a unit's retry list, handed back to Connector.retry by a following run. */
+/** A failed piece on a unit's retry list, handed back to Connector.retryPieces by a following run. */
 export interface RetryPiece {
   unit: string;
   kind: string;

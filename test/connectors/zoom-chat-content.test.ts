@@ -247,7 +247,7 @@ describe('zoom Team Chat as a real account holds it', () => {
           piece: JSON.parse(JSON.stringify({ item: input })),
         },
       ];
-      for await (const ev of connector.retry!(
+      for await (const ev of connector.retryPieces!(
         { ...s.ctx, collectionId: 'col_zoom', filters: f, checkpoint: null, cursors: null },
         pieces,
       ))

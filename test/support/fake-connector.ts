@@ -258,7 +258,7 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
       },
     }),
     /** The retry list: each piece as the source has it now (a piece error of a unit that still has it fails again). */
-    async *retry(_ctx, pieces) {
+    async *retryPieces(_ctx, pieces) {
       calls.retried.push(...pieces.map((p) => p.sourceId));
       const source = opts.source();
       for (const p of pieces) {

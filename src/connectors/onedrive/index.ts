@@ -84,6 +84,6 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
       );
       return mode;
     },
-    retry: retryDrivePieces(graphUrl),
+    retryPieces: retryDrivePieces(graphUrl),
   };
 }

@@ -70,6 +70,6 @@ export function createZoomConnector(opts: ZoomConnectorOptions): Connector {
     collect: (ctx) => collectZoom(ctx, { apiUrl, lookbackDays: opts.lookbackDays, isZoomHost }),
     webhooks: zoomWebhookEvents,
     units: zoomUnits(apiUrl, opts.lookbackDays),
-    retry: retryZoomPieces({ apiUrl, isZoomHost }),
+    retryPieces: retryZoomPieces({ apiUrl, isZoomHost }),
   };
 }

@@ -21,8 +21,8 @@ export async function collectInto(
   };
   await feed(connector.collect(ctx));
   const pending = retries.filter((r) => ledger.pending(r.kind, r.source_id));
-  if (connector.retry && pending.length > 0)
-    await feed(connector.retry({ ...ctx, checkpoint: null }, pending.map(retryPiece)));
+  if (connector.retryPieces && pending.length > 0)
+    await feed(connector.retryPieces({ ...ctx, checkpoint: null }, pending.map(retryPiece)));
   if (signal.aborted) throw signal.reason;
   await session.flush({ final: true });
 }
