@@ -73,8 +73,11 @@ export interface LeaseTiming {
   clock: () => Date;
   leaseMs: number;
   heartbeatMs: number;
-  /** UNIT_STALL_SECONDS in ms: leased work without progress this long is stopped with RunStopped('stalled'). */
-  stallMs: number;
+  /**
+   * UNIT_STALL_SECONDS in ms: leased work without progress this long is stopped with RunStopped('stalled').
+   * Undefined: no watchdog (an export reports no provider progress; its lease and cancel are all it watches).
+   */
+  stallMs?: number;
 }
 
 export interface HeldLease {
@@ -107,15 +110,19 @@ export function holdLease(
   const onOuterAbort = () => stop('shutdown');
   opts.outer?.addEventListener('abort', onOuterAbort, { once: true });
   let lastProgress = t.clock().getTime();
-  const watchdog = setInterval(
-    () => {
-      if (controller.signal.aborted || t.clock().getTime() - lastProgress < t.stallMs) return;
-      opts.onStall?.();
-      opts.log.warn({ ...opts.context, stall_seconds: t.stallMs / 1000 }, 'no progress; stopped to be retried');
-      stop('stalled');
-    },
-    Math.max(20, Math.min(t.heartbeatMs, t.stallMs / 4)),
-  );
+  const stallMs = t.stallMs;
+  const watchdog =
+    stallMs === undefined
+      ? undefined
+      : setInterval(
+          () => {
+            if (controller.signal.aborted || t.clock().getTime() - lastProgress < stallMs) return;
+            opts.onStall?.();
+            opts.log.warn({ ...opts.context, stall_seconds: stallMs / 1000 }, 'no progress; stopped to be retried');
+            stop('stalled');
+          },
+          Math.max(20, Math.min(t.heartbeatMs, stallMs / 4)),
+        );
   let inflight: Promise<unknown> = Promise.resolve();
   const heartbeat = setInterval(() => {
     const now = t.clock();
@@ -135,7 +142,7 @@ export function holdLease(
     stop,
     async end(o) {
       clearInterval(heartbeat);
-      clearInterval(watchdog);
+      if (watchdog) clearInterval(watchdog);
       opts.outer?.removeEventListener('abort', onOuterAbort);
       await inflight;
       if (o?.release) await row.release(t.clock());
