@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from './context.ts';
 import { installAuditHook } from './http/audit-hook.ts';
 import { installAuth } from './http/auth.ts';
-import { AppError } from './domain/errors.ts';
+import { AppError } from './http/errors.ts';
 import { AjvCompiler, type RouteDefinition } from '@fastify/ajv-compiler';
 import { DEFAULT_BODY_LIMIT, installBodyLimits } from './http/body-limits.ts';
 import { clientErrorHandler, installRequestEdges, installServerAnswers } from './http/edge.ts';

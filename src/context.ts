@@ -9,12 +9,13 @@ import type { ConnectorRegistry } from './connectors/registry.ts';
 import { loadSealer, type Sealer } from './domain/seal.ts';
 import { SigningKeys } from './export/keys.ts';
 import { createRateLimits, type RateLimits } from './http/rate-limits.ts';
+import { openSharedConnections, type SharedConnections } from './store/shared-connections.ts';
 import { migrate, openDatabase, type Database } from './store/db.ts';
 import type { Metrics } from './metrics.ts';
 import { repositories, type Repos } from './store/repos.ts';
-import type { DeletionGuard } from './sync/deletion.ts';
+import type { DeletionGuard } from './sync/deletion/deletion.ts';
 import type { EngineApi } from './sync/engine-api.ts';
-import type { ProviderSessions } from './sync/provider-session.ts';
+import type { ProviderSessions } from './sync/providers/provider-session.ts';
 
 /** Everything a request handler, a worker or the CLI needs, built once per process. */
 export interface AppContext {
@@ -26,6 +27,8 @@ export interface AppContext {
   repos: Repos;
   serviceTokens: ServiceTokens;
   rateLimits: RateLimits;
+  /** The one Redis client or PostgreSQL pool that the rate limits and the provider budgets share. */
+  connections: SharedConnections;
   connectors: ConnectorRegistry;
   blobs: BlobStore;
   engine: EngineApi;
@@ -86,9 +89,14 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     });
   await migrate(db, { schema: opts.pgSchema });
   const repos = repositories(db);
+  const connections = openSharedConnections({
+    redisUrl: config.redisUrl,
+    databaseUrl: config.databaseUrl,
+    pgSchema: opts.pgSchema,
+  });
   const rateLimits = opts.withoutRateLimits
     ? { consume: async () => ({ allowed: true, limit: 0, remaining: 0, resetSeconds: 60 }), close: async () => {} }
-    : await createRateLimits(config, opts.pgSchema);
+    : await createRateLimits(config, connections);
   const sealer = loadSealer({ secretKey: config.secretKey, dataDir: config.dataDir });
   const signingKeys = new SigningKeys(db, sealer);
   await signingKeys.active();
@@ -102,6 +110,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     repos,
     serviceTokens: createServiceTokens({ accounts: repos.accounts, tokens: repos.tokens, ttl: config.tokens }),
     rateLimits,
+    connections,
     connectors: opts.connectors,
     blobs: createBlobStore(
       config.blobStore.kind === 's3' ? config.blobStore : { kind: 'fs', root: path.join(config.dataDir, 'blobs') },
@@ -109,6 +118,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     deletionGuards: [],
     async close() {
       await rateLimits.close();
+      await connections.close();
       if (ownDb) await db.destroy();
     },
   };

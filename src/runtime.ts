@@ -8,10 +8,10 @@ import { createDocumentReader } from './search/index.ts';
 import { legalHoldGuard } from './store/holds.ts';
 import type { Database } from './store/db.ts';
 import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
-import { createEventLoop } from './sync/event-loop.ts';
-import { createEventDispatcher, type EventDispatcher } from './sync/provider-events.ts';
-import { ProviderSessions } from './sync/provider-session.ts';
-import { createSubscriptionManager, type SubscriptionManager } from './sync/subscription-manager.ts';
+import { createEventLoop } from './sync/events/event-loop.ts';
+import { createEventDispatcher, type EventDispatcher } from './sync/events/provider-events.ts';
+import { ProviderSessions } from './sync/providers/provider-session.ts';
+import { createSubscriptionManager, type SubscriptionManager } from './sync/events/subscription-manager.ts';
 import { EventRepo } from './store/events.ts';
 import { createMetrics, serveMetrics } from './metrics.ts';
 import { countActiveRuns } from './store/run-states.ts';
@@ -20,6 +20,7 @@ import { createSender } from './webhooks/send.ts';
 import { createBudgetBackend, type BudgetBackendConfig } from './provider/budget-backend.ts';
 import { ProviderBudgets } from './provider/shared-budget.ts';
 import { ProviderBudgetRepo } from './store/provider-budgets.ts';
+import type { SharedConnections } from './store/shared-connections.ts';
 
 export interface Runtime {
   ctx: AppContext;
@@ -59,7 +60,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions): Promi
       // discovery and runs share one request budget and one token refresh per credential
       const rates = new ProviderBudgetRepo(base.db);
       const budgets = new ProviderBudgets({
-        backend: createBudgetBackend(budgetBackendConfig(base.config, rates, opts.pgSchema)),
+        backend: createBudgetBackend(budgetBackendConfig(base.connections, rates)),
         rates,
         onError: (err) => base.log.warn({ err }, 'provider budget store failed'),
       });
@@ -142,13 +143,9 @@ export async function createRuntime(config: Config, opts: RuntimeOptions): Promi
 }
 
 /** One budget per provider credential across every process: in Redis when configured, else in PostgreSQL. */
-function budgetBackendConfig(
-  config: Config,
-  rates: ProviderBudgetRepo,
-  pgSchema: string | undefined,
-): BudgetBackendConfig {
-  if (config.redisUrl) return { kind: 'redis', url: config.redisUrl };
-  if (config.databaseUrl) return { kind: 'postgres', url: config.databaseUrl, schema: pgSchema, repo: rates };
+function budgetBackendConfig(shared: SharedConnections, rates: ProviderBudgetRepo): BudgetBackendConfig {
+  if (shared.redis) return { kind: 'redis', client: shared.redis };
+  if (shared.pgPool) return { kind: 'postgres', pool: shared.pgPool, repo: rates };
   return { kind: 'memory' };
 }
 

@@ -39,7 +39,7 @@ export interface Connector {
    * yields their `item` events, or `error` / `not_present` / `deleted` for each. Optional: without it failed
    * pieces are retried only when a listing reaches them again.
    */
-  retry?(ctx: CollectContext, pieces: RetryPiece[]): AsyncIterable<CollectEvent>;
+  retryPieces?(ctx: CollectContext, pieces: RetryPiece[]): AsyncIterable<CollectEvent>;
   /** Splits a run into one job per unit (custodian), which any worker process may take. */
   units?: UnitPlanner;
   /** Item kinds this connector produces (documentation, validation of ?kind=). */
@@ -131,7 +131,7 @@ export interface ConnectorOAuth {
     /** The `carry` of the continuation that led to this callback; absent on the first one. */
     carried?: Record<string, string>;
   }): Promise<Grant | OAuthContinuation>;
-  /** A fresh grant before expiry or after a 401 (a rotated refresh token included). Throws GrantRevokedError. */
+  /** A fresh grant before expiry or after a 401 (a rotated refresh token included). Throws GrantRevokedError (domain/run-failures). */
   refresh(grant: Grant): Promise<Grant>;
   /**
    * Withdraws the grant at the provider (its tokens stop working there), where the provider offers it. Throws when
@@ -155,25 +155,6 @@ export function isOAuthContinuation(value: Grant | OAuthContinuation): value is 
   return typeof (value as Partial<OAuthContinuation>).continueTo === 'function';
 }
 
-/**
- * A failure that retrying cannot fix: a person must act (pair again, grant the app a missing scope). The message
- * says what to do; it is shown to the client as the collection's status_reason and in discovery errors, so it
- * must never contain a token or a secret. The engine moves the collection to `error` instead of retrying.
- */
-export class NeedsUserActionError extends Error {
-  override name = 'NeedsUserActionError';
-}
-
-/** Thrown by refresh when the provider refuses the grant for good (invalid_grant): the user must pair again. */
-export class GrantRevokedError extends NeedsUserActionError {
-  override name = 'GrantRevokedError';
-}
-
-/** A content source's first bytes are not the content (e.g. an HTML error page answered with 200). */
-export class ContentRejectedError extends Error {
-  override name = 'ContentRejectedError';
-}
-
 /** Thrown by completeCallback when the provider reports a failure the user should see. */
 export class ProviderAuthError extends Error {
   constructor(
@@ -195,7 +176,7 @@ export interface ProviderContext {
   log: Logger;
 }
 
-/** Answers GET /collections/{id}/{kind}; throws AppError (domain/errors) for 400/404. */
+/** Answers GET /collections/{id}/{kind}; throws a DomainError (domain/errors) for 400/404. */
 export type DiscoveryHandler = (ctx: ProviderContext, query: Record<string, string | undefined>) => Promise<unknown>;
 
 export interface CollectContext extends ProviderContext {
@@ -260,7 +241,7 @@ export type CollectEvent =
   /**
    * A piece that could not be collected (a file, a summary, a page of messages, a whole custodian when `kind` is
    * `custodian`). It affects that piece only; it counts once in its unit's `failed`. `retry` is what the connector
-   * needs to fetch the piece again (see Connector.retry); without it the piece is reported but not retried.
+   * needs to fetch the piece again (see Connector.retryPieces); without it the piece is reported but not retried.
    */
   | {
       type: 'error';
@@ -304,7 +285,7 @@ export type CollectEvent =
   | { type: 'present'; custodian: string; kind: string; sourceId: string }
   | { type: 'listing_complete'; custodian: string; kinds: string[] };
 
-/** A failed piece on a unit's retry list, handed back to Connector.retry by a following run. */
+/** A failed piece on a unit's retry list, handed back to Connector.retryPieces by a following run. */
 export interface RetryPiece {
   unit: string;
   kind: string;
@@ -312,14 +293,6 @@ export interface RetryPiece {
   name: string;
   /** the `retry` value of the error event, or `{item}` for a download the engine could not complete */
   piece: unknown;
-}
-
-/**
- * The source deleted the thing between its listing and its download (HTTP 404 on the content): the engine
- * records it as deleted at the source, not as a failure.
- */
-export class ContentGoneError extends Error {
-  override name = 'ContentGoneError';
 }
 
 export interface ItemInput {

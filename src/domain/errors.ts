@@ -1,6 +1,8 @@
 /**
- * The error catalogue. Every non-2xx response outside the OAuth token endpoint is an AppError rendered by the
- * one error handler as {code, id, title, detail, links, source}.
+ * The error catalogue: every cause the service answers with, its status, code and title in one place. Repositories,
+ * connectors and the engine throw a DomainError naming a cause and, for a problem with the input, the field
+ * (`cursor`, `collection_ids/2`); the HTTP layer (http/errors.ts) renders it as {code, id, title, detail, links,
+ * source}, turning the field into a JSON pointer into the request.
  */
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -36,51 +38,69 @@ export function codeOf(status: number): string {
     .replace(/[^a-z0-9]+/g, '_')}`;
 }
 
-/**
- * Distinct causes of a 409, each with its own code (documented in the OpenAPI description, openapi-info.ts).
- * `credentials` keeps the generic `00409_conflict` that clients met first; any status without a cause listed
- * here answers its generic code (codeOf).
- */
-export const CONFLICTS = {
-  /** The collection's credentials need a person: pair them, or pair again after the provider refused them. */
-  credentials: '00409_conflict',
-  /** A legal hold covers what would be deleted. */
-  legal_hold: '00409_legal_hold',
-  /** A run is active: wait for it to end. */
-  run_active: '00409_run_active',
-  /** The collection's status does not allow the request (e.g. start or queue from this status). */
-  status: '00409_invalid_status',
-  /** Something the request needs is not saved yet (sync_filters, paired credentials). */
-  not_ready: '00409_not_ready',
-  /** Another request changed the collection meanwhile: try again. */
-  concurrent_change: '00409_concurrent_change',
-  /** The run has already ended (cancel of a finished run). */
-  run_ended: '00409_run_ended',
-  /** Something still uses what would be deleted (a wallet bound to a collection). */
-  in_use: '00409_in_use',
-  /** The legal hold was released already (it stays readable, with its history). */
-  hold_released: '00409_hold_released',
-  /** The export has already ended (cancel of a finished export). */
-  export_ended: '00409_export_ended',
-} as const;
-export type ConflictCause = keyof typeof CONFLICTS;
+interface Entry {
+  status: number;
+  code: string;
+  title: string;
+}
 
-export class AppError extends Error {
+const conflictWith = (code: string) => ({ status: 409 as const, code, title: 'Conflict' });
+
+/**
+ * The causes. A 409 has distinct causes, each with its own code (documented in the OpenAPI description,
+ * openapi-info.ts); `credentials` keeps the generic `00409_conflict` that clients met first.
+ */
+export const CATALOGUE = {
+  /** The request's input is malformed or names something this API did not return (a cursor, a marker). */
+  invalid_input: { status: 400, code: '00400_bad_request', title: 'Bad Request' },
+  /** The thing named does not exist, or not for this caller. */
+  not_found: { status: 404, code: '00404_not_found', title: 'Not Found' },
+  /** A byte range outside the content. */
+  range_not_satisfiable: { status: 416, code: '00416_range_not_satisfiable', title: 'Range Not Satisfiable' },
+  /** The collection's credentials need a person: pair them, or pair again after the provider refused them. */
+  credentials: conflictWith('00409_conflict'),
+  /** A legal hold covers what would be deleted. */
+  legal_hold: conflictWith('00409_legal_hold'),
+  /** A run is active: wait for it to end. */
+  run_active: conflictWith('00409_run_active'),
+  /** The collection's status does not allow the request (e.g. start or queue from this status). */
+  status: conflictWith('00409_invalid_status'),
+  /** Something the request needs is not saved yet (sync_filters, paired credentials). */
+  not_ready: conflictWith('00409_not_ready'),
+  /** Another request changed the collection meanwhile: try again. */
+  concurrent_change: conflictWith('00409_concurrent_change'),
+  /** The run has already ended (cancel of a finished run). */
+  run_ended: conflictWith('00409_run_ended'),
+  /** Something still uses what would be deleted (a wallet bound to a collection). */
+  in_use: conflictWith('00409_in_use'),
+  /** The legal hold was released already (it stays readable, with its history). */
+  hold_released: conflictWith('00409_hold_released'),
+  /** The export has already ended (cancel of a finished export). */
+  export_ended: conflictWith('00409_export_ended'),
+} as const satisfies Record<string, Entry>;
+
+export type Cause = keyof typeof CATALOGUE;
+export type ConflictCause = {
+  [K in Cause]: (typeof CATALOGUE)[K]['status'] extends 409 ? K : never;
+}[Cause];
+
+/** A refusal of the domain: a cause of the catalogue, a detail for the caller, and the input field at fault. */
+export class DomainError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
   constructor(
-    public status: number,
-    public detail: string,
-    public pointer?: string,
-    public headers: Record<string, string> = {},
-    /** A code of the catalogue for a distinct cause; the status's generic code otherwise. */
-    public code?: string,
+    readonly kind: Cause,
+    readonly detail: string,
+    /** The input at fault, as a path inside the request's query or body (`cursor`, `collection_ids/2`). */
+    readonly field?: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail);
+    ({ status: this.status, code: this.code, title: this.title } = CATALOGUE[kind]);
   }
 }
 
-export const badRequest = (detail: string, pointer?: string) => new AppError(400, detail, pointer);
-export const unauthorized = (detail = 'A valid bearer access token is required.') => new AppError(401, detail);
-export const notFound = (what: string) => new AppError(404, `${what} not found.`);
-export const conflict = (cause: ConflictCause, detail: string, pointer?: string) =>
-  new AppError(409, detail, pointer, {}, CONFLICTS[cause]);
-export const unprocessable = (detail: string, pointer?: string) => new AppError(422, detail, pointer);
+export const invalidInput = (detail: string, field?: string) => new DomainError('invalid_input', detail, field);
+export const notFound = (what: string, field?: string) => new DomainError('not_found', `${what} not found.`, field);
+export const conflict = (cause: ConflictCause, detail: string, field?: string) => new DomainError(cause, detail, field);

@@ -24,19 +24,19 @@ export function signatureHeader(secret: string, unixSeconds: number, rawBody: st
 }
 
 /** When to try again after the `attempt`-th failure (1-based), or null when the delivery is given up. */
-export interface RetryPolicy {
+export interface DeliveryBackoff {
   /** delays after the 1st, 2nd, … failure; the last one repeats */
   delaysMs: readonly number[];
   /** no attempt is started later than this after the event was fanned out */
   giveUpAfterMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+export const DEFAULT_DELIVERY_BACKOFF: DeliveryBackoff = {
   delaysMs: [10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000],
   giveUpAfterMs: 24 * 3600_000,
 };
 
-export function nextAttemptDelay(policy: RetryPolicy, attempt: number, ageMs: number): number | null {
+export function nextAttemptDelay(policy: DeliveryBackoff, attempt: number, ageMs: number): number | null {
   const delay = policy.delaysMs[Math.min(attempt, policy.delaysMs.length) - 1] ?? policy.delaysMs.at(-1)!;
   return ageMs + delay > policy.giveUpAfterMs ? null : delay;
 }

@@ -6,7 +6,7 @@ import type { DocumentReader } from '../search/index.ts';
 import { extractContentText } from '../search/index.ts';
 import { AuditRepo } from '../store/audit.ts';
 import type { Database } from '../store/db.ts';
-import { loadReconciliation } from '../sync/reconciliation.ts';
+import { loadReconciliation } from '../read/reconciliation-report.ts';
 import { chatJson, chatText, fromTo, isoOrNull } from './chat.ts';
 import { datFile, type DatRecord } from './dat.ts';
 import { useNativeCrc32 } from './fast-crc32.ts';

@@ -6,6 +6,7 @@ import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Database } from '../store/db.ts';
 import { EventRepo } from '../store/events.ts';
 import { ExportRepo, type ExportRow } from '../store/exports.ts';
+import { holdLease, RunStopped, type HeldLease } from '../sync/execution/lease.ts';
 import type { SigningKeys } from './keys.ts';
 import { writePackage } from './package.ts';
 import type { ExportOptions } from './selection.ts';
@@ -34,12 +35,6 @@ export interface Exporter {
   stopAll(): Promise<void>;
 }
 
-class ExportStopped extends Error {
-  constructor(readonly why: 'cancelled' | 'lease_lost' | 'shutdown') {
-    super(`export stopped: ${why}`);
-  }
-}
-
 /** Messages a failed export reports: ours, never a provider's or a driver's text with possible secrets. */
 function failureMessage(err: unknown): string {
   const msg = err instanceof Error ? err.message : String(err);
@@ -52,7 +47,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
   const heartbeatMs = Math.max(50, Math.min(2_000, Math.floor(leaseMs / 4)));
   const progressMs = deps.progressMs ?? 1000;
   const exports = new ExportRepo(deps.db);
-  const local = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+  const local = new Map<string, { lease: HeldLease; done: Promise<unknown> }>();
 
   const finishEvent = async (row: ExportRow, status: string, extra: Record<string, string | number | null>) => {
     await new EventRepo(deps.db).append({
@@ -72,7 +67,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
     });
   };
 
-  const execute = async (row: ExportRow, controller: AbortController) => {
+  const execute = async (row: ExportRow, signal: AbortSignal) => {
     let lastProgress = 0;
     const events = new EventRepo(deps.db);
     const result = await writePackage(
@@ -84,7 +79,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
         options: JSON.parse(row.options) as ExportOptions,
       },
       {
-        signal: controller.signal,
+        signal,
         progress: (p) => {
           const now = clock().getTime();
           if (p.documents_done < p.documents_total && now - lastProgress < progressMs) return;
@@ -117,7 +112,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
       const refs = new BlobRefRepo(deps.db);
       await refs.release(result.sha256, at);
       await refs.collect(result.sha256, deps.blobs);
-      throw new ExportStopped('cancelled');
+      throw new RunStopped('cancelled');
     }
     await finishEvent(row, 'succeeded', {
       documents: result.counts.documents,
@@ -136,29 +131,24 @@ export function createExporter(deps: ExporterDeps): Exporter {
         new Date(now.getTime() + leaseMs).toISOString(),
       );
       if (!row) return { status: 'not_claimed' };
-      const controller = new AbortController();
-      const heartbeat = setInterval(() => {
-        exports
-          .heartbeat(exportId, deps.owner, new Date(clock().getTime() + leaseMs).toISOString())
-          .then(async (ok) => {
-            if (ok || controller.signal.aborted) return;
-            const current = await exports.get(exportId);
-            controller.abort(new ExportStopped(current?.status === 'cancelled' ? 'cancelled' : 'lease_lost'));
-          })
-          .catch((err: unknown) => deps.log.warn({ err, export_id: exportId }, 'export heartbeat failed'));
-      }, heartbeatMs);
-      const done = execute(row, controller);
-      local.set(exportId, { controller, done });
+      const lease = holdLease(
+        {
+          renew: (_now, until) => exports.heartbeat(exportId, deps.owner, until.toISOString()),
+          wasCancelled: async () => (await exports.get(exportId))?.status === 'cancelled',
+          // never released: a stopped export is taken over once its lease lapses
+          release: async () => {},
+        },
+        { clock, leaseMs, heartbeatMs },
+        { log: deps.log, context: { export_id: exportId } },
+      );
+      const done = execute(row, lease.signal);
+      local.set(exportId, { lease, done });
       try {
         await done;
         return { status: 'succeeded' };
       } catch (err) {
         const stopped =
-          err instanceof ExportStopped
-            ? err
-            : controller.signal.reason instanceof ExportStopped
-              ? controller.signal.reason
-              : undefined;
+          err instanceof RunStopped ? err : lease.signal.reason instanceof RunStopped ? lease.signal.reason : undefined;
         if (stopped) return { status: stopped.why === 'cancelled' ? 'cancelled' : 'interrupted' };
         const message = failureMessage(err);
         deps.log.warn({ export_id: exportId, err: message }, 'export failed');
@@ -172,7 +162,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
           await finishEvent(row, 'failed', { reason: message });
         return { status: 'failed' };
       } finally {
-        clearInterval(heartbeat);
+        await lease.end();
         local.delete(exportId);
       }
     },
@@ -180,11 +170,11 @@ export function createExporter(deps: ExporterDeps): Exporter {
     async cancel(exportId) {
       const mine = local.get(exportId);
       if (!mine) return;
-      mine.controller.abort(new ExportStopped('cancelled'));
+      mine.lease.stop('cancelled');
       await mine.done.catch(() => undefined);
     },
     async stopAll() {
-      for (const e of local.values()) e.controller.abort(new ExportStopped('shutdown'));
+      for (const e of local.values()) e.lease.stop('shutdown');
       await Promise.all([...local.values()].map((e) => e.done.catch(() => undefined)));
     },
   };

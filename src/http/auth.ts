@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../app.ts';
 import type { Caller, ServiceTokens } from '../auth/service-tokens.ts';
-import { AppError, unauthorized } from '../domain/errors.ts';
+import { AppError, unauthorized } from './errors.ts';
 import type { Bucket, RateLimits } from './rate-limits.ts';
 import { sendError } from './errors.ts';
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app.ts';
-import { AppError, codeOf, titleOf } from '../domain/errors.ts';
+import { DomainError, codeOf, titleOf } from '../domain/errors.ts';
 import { pointerOf, validationDetail } from './validation-detail.ts';
 
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -10,6 +10,43 @@ const CORRELATION_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 export function correlationId(req: { headers: Record<string, string | string[] | undefined> }): string {
   const incoming = req.headers['x-correlation-id'];
   return typeof incoming === 'string' && CORRELATION_ID.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+/** An answer of the HTTP layer itself (a status of its own, a pointer into the request); causes of the domain are DomainErrors. */
+export class AppError extends Error {
+  constructor(
+    public status: number,
+    public detail: string,
+    public pointer?: string,
+    public headers: Record<string, string> = {},
+    /** A code of the catalogue for a distinct cause; the status's generic code otherwise. */
+    public code?: string,
+  ) {
+    super(detail);
+  }
+}
+
+export const badRequest = (detail: string, pointer?: string) => new AppError(400, detail, pointer);
+export const unauthorized = (detail = 'A valid bearer access token is required.') => new AppError(401, detail);
+
+const READS_QUERY = new Set(['GET', 'HEAD', 'DELETE']);
+
+/**
+ * The JSON pointer of a domain error's field: into the part of the request whose schema declares it, else the
+ * query of a GET, HEAD or DELETE and the body of anything else.
+ */
+function pointerOfField(req: FastifyRequest, field: string): string {
+  const name = field.split('/')[0];
+  const schema = req.routeOptions.schema as
+    Record<string, { properties?: Record<string, unknown> } | undefined> | undefined;
+  const declared = (['querystring', 'body', 'params'] as const).find((part) => schema?.[part]?.properties?.[name]);
+  return `/${declared ?? (READS_QUERY.has(req.method) ? 'querystring' : 'body')}/${field}`;
+}
+
+/** A domain error as the HTTP layer answers it: the catalogue's status and code, the field as a pointer. */
+export function httpError(req: FastifyRequest, err: DomainError): AppError {
+  const pointer = err.field === undefined ? undefined : pointerOfField(req, err.field);
+  return new AppError(err.status, err.detail, pointer, err.headers, err.code);
 }
 
 export function errorBody(
@@ -44,7 +81,9 @@ export function noRoute(req: FastifyRequest): AppError {
 
 /** The one error handler: every non-2xx body has the same shape; 5xx details go to the log only. */
 export function installErrorHandler(app: App, docsUrl: string) {
-  app.setErrorHandler((err: FastifyError, req, reply) => {
+  app.setErrorHandler((thrown: FastifyError | DomainError, req, reply) => {
+    // An AppError is not a FastifyError; the instanceof checks below tell them apart.
+    const err = (thrown instanceof DomainError ? httpError(req, thrown) : thrown) as FastifyError;
     const status4xx = err instanceof AppError ? err.status < 500 : (err.statusCode ?? 500) < 500;
     if (req.routeOptions.config?.oauthErrors && (err.validation || status4xx) && err.statusCode !== 413) {
       // The token endpoint speaks RFC 6749 §5.2 even when its body cannot be parsed (a body too large gets the error shape).

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../app.ts';
-import { AppError, badRequest } from '../domain/errors.ts';
+import { AppError, badRequest } from './errors.ts';
 import { storable } from '../domain/text.ts';
 import { unsupportedMediaType } from './errors.ts';
 

@@ -1,5 +1,3 @@
-import pg from 'pg';
-import { Redis } from 'ioredis';
 import {
   RateLimiterMemory,
   RateLimiterPostgres,
@@ -8,6 +6,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
+import { redisReady, type SharedConnections } from '../store/shared-connections.ts';
 
 /** The spec's budgets. `none` (legal holds, health, docs) is never limited. */
 export type Bucket = 'default' | 'search' | 'token';
@@ -26,27 +25,19 @@ export interface RateLimits {
 }
 
 /**
- * Fixed one-minute windows per key. With REDIS_URL the budget lives in Redis; with DATABASE_URL in PostgreSQL;
- * otherwise in memory (one process). Shared stores make N API processes enforce one budget, not N.
+ * Fixed one-minute windows per key, in the process's shared store (store/shared-connections.ts): Redis, else
+ * PostgreSQL, else memory (one process). Shared stores make N API processes enforce one budget, not N.
  */
-export async function createRateLimits(config: Config, pgSchema?: string): Promise<RateLimits> {
+export async function createRateLimits(config: Config, shared: SharedConnections): Promise<RateLimits> {
   const points: Record<Bucket, number> = {
     default: config.rateLimits.defaultPerMinute,
     search: config.rateLimits.searchPerMinute,
     token: config.rateLimits.tokenPerMinute,
   };
-  let close = async () => {};
+  const { redis, pgPool } = shared;
   let make: (bucket: Bucket) => RateLimiterAbstract;
-  if (config.redisUrl) {
-    const redis = new Redis(config.redisUrl, {
-      enableOfflineQueue: false,
-      lazyConnect: false,
-      maxRetriesPerRequest: 1,
-    });
-    await new Promise<void>((resolve, reject) => {
-      redis.once('ready', () => resolve());
-      redis.once('error', reject);
-    });
+  if (redis) {
+    await redisReady(redis);
     make = (bucket) =>
       new RateLimiterRedis({
         storeClient: redis,
@@ -54,17 +45,11 @@ export async function createRateLimits(config: Config, pgSchema?: string): Promi
         points: points[bucket],
         duration: 60,
       });
-    close = async () => void redis.disconnect();
-  } else if (config.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: config.databaseUrl,
-      max: 5,
-      options: pgSchema ? `-c search_path=${pgSchema}` : undefined,
-    });
-    await createLimitTable(pool);
+  } else if (pgPool) {
     make = (bucket) =>
       new RateLimiterPostgres({
-        storeClient: pool,
+        storeClient: pgPool,
+        // created by migration 029
         tableName: 'rate_limits',
         tableCreated: true,
         // the library deletes rows expired for an hour, every five minutes (unref'd timer)
@@ -73,7 +58,6 @@ export async function createRateLimits(config: Config, pgSchema?: string): Promi
         points: points[bucket],
         duration: 60,
       });
-    close = () => pool.end();
   } else {
     make = (bucket) => new RateLimiterMemory({ keyPrefix: bucket, points: points[bucket], duration: 60 });
   }
@@ -96,20 +80,7 @@ export async function createRateLimits(config: Config, pgSchema?: string): Promi
         return { allowed: false, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
       }
     },
-    close: () => close(),
+    // the shared connections are closed by their owner (createContext)
+    close: async () => {},
   };
-}
-
-/** Several API processes boot at once: one creates the table (the library's own CREATE races), the others wait. */
-async function createLimitTable(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('select pg_advisory_lock(724002)');
-    await client.query(
-      'create table if not exists rate_limits (key varchar(255) primary key, points integer not null default 0, expire bigint)',
-    );
-  } finally {
-    await client.query('select pg_advisory_unlock(724002)').catch(() => {});
-    client.release();
-  }
 }

@@ -2,9 +2,8 @@
 // process (the embedded default). Counters and pauses are rate-limiter-flexible limiters on that store; the
 // concurrency cap is a semaphore of expiring leases (a Redis sorted set, or rows in PostgreSQL) so that a killed
 // process gives its slots back.
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { Redis } from 'ioredis';
+import type pg from 'pg';
+import type { Redis } from 'ioredis';
 import {
   RateLimiterMemory,
   RateLimiterPostgres,
@@ -29,21 +28,21 @@ export interface BudgetBackend {
 
 export type BudgetBackendConfig =
   | { kind: 'memory' }
-  | { kind: 'redis'; url: string; prefix?: string }
-  | { kind: 'postgres'; url: string; schema?: string; repo: ProviderBudgetRepo };
+  | { kind: 'redis'; client: Redis; prefix?: string }
+  | { kind: 'postgres'; pool: pg.Pool; repo: ProviderBudgetRepo };
 
 // Counters never refuse: the budget compares totals with its own allowance (which changes as it learns).
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
-/** Connects lazily: Redis queues commands until it is ready, the PostgreSQL pool opens on first use. */
+/** On the process's shared connections (store/shared-connections.ts), which the backend never closes. */
 export function createBudgetBackend(config: BudgetBackendConfig): BudgetBackend {
   switch (config.kind) {
     case 'memory':
       return memoryBackend();
     case 'redis':
-      return redisBackend(config.url, config.prefix ?? 'custody:budget');
+      return redisBackend(config.client, config.prefix ?? 'custody:budget');
     case 'postgres':
-      return postgresBackend(config.url, config.schema, config.repo);
+      return postgresBackend(config.pool, config.repo);
     default: {
       const unknown: never = config;
       throw new Error(`unknown budget backend ${JSON.stringify(unknown)}`);
@@ -109,14 +108,7 @@ if redis.call('zcard', KEYS[1]) < tonumber(ARGV[2]) then
 end
 return 0`;
 
-function redisBackend(url: string, prefix: string): BudgetBackend {
-  const redis = new Redis(url, {
-    enableOfflineQueue: true,
-    maxRetriesPerRequest: 2,
-    connectionName: `custody-budget-${randomUUID().slice(0, 8)}`,
-  });
-  // Connection errors surface on the commands that fail; ioredis reconnects by itself.
-  redis.on('error', () => undefined);
+function redisBackend(redis: Redis, prefix: string): BudgetBackend {
   const ops = limiterOps(
     (kind) =>
       new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:${kind}`, points: UNLIMITED, duration: 60 }),
@@ -149,14 +141,11 @@ function redisBackend(url: string, prefix: string): BudgetBackend {
     async releaseLease(key, leaseId) {
       await redis.zrem(leaseKey(key), leaseId);
     },
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
-    },
+    async close() {},
   };
 }
 
-function postgresBackend(url: string, schema: string | undefined, repo: ProviderBudgetRepo): BudgetBackend {
-  const pool = new pg.Pool({ connectionString: url, max: 4, options: schema ? `-c search_path=${schema}` : undefined });
+function postgresBackend(pool: pg.Pool, repo: ProviderBudgetRepo): BudgetBackend {
   const ops = limiterOps(
     (kind) =>
       new RateLimiterPostgres({
@@ -176,6 +165,6 @@ function postgresBackend(url: string, schema: string | undefined, repo: Provider
     tryLease: (key, cap, leaseId, ttlMs) => repo.tryLease(key, cap, leaseId, Date.now() + ttlMs, Date.now()),
     renewLeases: (key, ids, ttlMs) => repo.renewLeases(key, ids, Date.now() + ttlMs),
     releaseLease: (key, leaseId) => repo.releaseLease(key, leaseId),
-    close: () => pool.end(),
+    close: async () => {},
   };
 }

@@ -40,8 +40,6 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
 export interface BudgetConfig {
   /** Sustained requests (or cost units) per second. */
   ratePerSecond: number;
-  /** Bucket size: how many units may be spent at once after an idle period. */
-  burst: number;
   /** Requests in flight at the same time. */
   concurrency: number;
   /**

@@ -2,110 +2,23 @@
 // Every attempt passes the credential's budget; failures go through the one retry policy; redirects are
 // followed by hand so the bearer token never leaves the API's origin (Zoom and OneDrive downloads 302 to
 // pre-signed URLs on other hosts, which must not receive it).
-import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { sleep, systemClock, type Clock, type Release } from './budget.ts';
-import { isRecord, requestIdOf, type ProviderQuirks } from './quirks.ts';
-import { decideRetry, type HeaderBag, type RetryConfig } from './retry.ts';
-import type { Budget } from './shared-budget.ts';
-
-export interface ProviderAuth {
-  token(): Promise<string>;
-  /** Called after an auth error with the token that was rejected; single-flight is the implementer's job. */
-  refresh(rejected: string): Promise<string>;
-}
-
-export interface ProviderHttpOptions {
-  budget: Budget;
-  retry: RetryConfig;
-  /** The provider's headers and error bodies (the connector's `quirks`). */
-  quirks: ProviderQuirks;
-  auth?: ProviderAuth;
-  userAgent: string;
-  signal?: AbortSignal;
-  log?: { warn(obj: object, msg: string): void };
-  /** Whether a response means "the token was refused". Default: status 401. */
-  isAuthError?(status: number, body: unknown): boolean;
-  clock?: Clock;
-  random?: () => number;
-  dispatcher?: Dispatcher;
-  /** Default 10. */
-  maxRedirects?: number;
-  /** How much of an error body is read. Default 64 KiB. */
-  errorBodyLimit?: number;
-  /** Largest JSON response accepted. Default 32 MiB. */
-  jsonBodyLimit?: number;
-  /**
-   * How long a request may wait for its response headers (connecting included), and for each next piece of its
-   * body. A provider that goes silent fails the attempt (a network error, retried), so a request never holds its
-   * budget slot and its unit for ever. Defaults: 60 s each.
-   */
-  deadlines?: { headersMs?: number; bodyGapMs?: number };
-  /** Told of every answer, wait the provider stated and piece of body received: the unit's progress (liveness). */
-  onProgress?: () => void;
-  /** Counts each answer by status and times each wait for the budget. */
-  metrics?: { request(status: string): void; budgetWait(seconds: number): void };
-}
-
-export interface JsonRequestOptions {
-  method?: string;
-  headers?: Record<string, string>;
-  /** Sent as application/x-www-form-urlencoded. */
-  form?: Record<string, string>;
-  /** Sent as JSON. */
-  body?: unknown;
-  /** Send the bearer token (default true when the client has auth). */
-  auth?: boolean;
-  /** Budget units this request costs (default 1), e.g. SharePoint resource units. */
-  cost?: number;
-  signal?: AbortSignal;
-}
-
-export interface StreamRequestOptions {
-  headers?: Record<string, string>;
-  auth?: boolean;
-  /** Asks for the bytes from `start` on; the server may ignore it and answer 200 with everything. */
-  range?: { start: number };
-  cost?: number;
-  signal?: AbortSignal;
-}
-
-export interface StreamResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** The budget's concurrency slot is held until this stream closes: consume or destroy it. */
-  body: Readable;
-  finalUrl: string;
-}
-
-export type ProviderErrorCode =
-  'http_error' | 'auth_rejected' | 'network_error' | 'aborted' | 'invalid_response' | 'redirect_error';
-
-export interface ProviderErrorInit {
-  code: ProviderErrorCode;
-  retryable: boolean;
-  status?: number;
-  providerCode?: string | number;
-  body?: unknown;
-  requestId?: string;
-  cause?: unknown;
-}
-
-/** Messages name the method, origin and path only: query strings may hold pre-signed credentials. */
-export class ProviderError extends Error {
-  override readonly name = 'ProviderError';
-  declare readonly code: ProviderErrorCode;
-  declare readonly retryable: boolean;
-  declare readonly status?: number;
-  declare readonly providerCode?: string | number;
-  declare readonly body?: unknown;
-  declare readonly requestId?: string;
-
-  constructor(message: string, { cause, ...fields }: ProviderErrorInit) {
-    super(message, cause === undefined ? undefined : { cause });
-    Object.assign(this, fields);
-  }
-}
+import { requestIdOf } from './quirks.ts';
+import { decideRetry, type HeaderBag } from './retry.ts';
+import {
+  flattenHeaders,
+  headerString,
+  lowerKeys,
+  networkCode,
+  parseBody,
+  readBody,
+  redact,
+  redactDeep,
+  safeUrl,
+} from './http-wire.ts';
+import { ProviderError, type ProviderErrorCode } from './provider-error.ts';
+import type { JsonRequestOptions, ProviderHttpOptions, StreamRequestOptions, StreamResponse } from './http-options.ts';
 
 interface Prepared {
   method: string;
@@ -425,89 +338,4 @@ export class ProviderHttp {
       current = next;
     }
   }
-}
-
-/** Reads at most `limit` bytes. Over the limit: an error if `strict`, otherwise the body is cut short. */
-async function readBody(body: Readable, limit: number, strict: boolean): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      if (size + chunk.length > limit) {
-        if (strict) {
-          throw new ProviderError(`response body larger than ${limit} bytes`, {
-            code: 'invalid_response',
-            retryable: false,
-          });
-        }
-        chunks.push(chunk.subarray(0, limit - size));
-        size = limit;
-        break;
-      }
-      chunks.push(chunk);
-      size += chunk.length;
-    }
-  } catch (error) {
-    // A broken error body still leaves the status to decide on.
-    if (strict) throw error;
-  } finally {
-    if (!body.destroyed) body.destroy();
-  }
-  return Buffer.concat(chunks, size);
-}
-
-function parseBody(bytes: Buffer): unknown {
-  if (bytes.length === 0) return undefined;
-  const text = bytes.toString('utf8');
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function networkCode(error: unknown): string | undefined {
-  if (!isRecord(error) && !(error instanceof Error)) return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  return error instanceof Error && /socket hang up/i.test(error.message) ? 'socket hang up' : undefined;
-}
-
-function redact(text: string, secrets: string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join('[redacted]');
-  return out.replace(/(bearer|basic)\s+[A-Za-z0-9\-._~+/]+=*/gi, '$1 [redacted]');
-}
-
-function redactDeep(value: unknown, secrets: string[]): unknown {
-  if (typeof value === 'string') return redact(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets));
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]));
-  return value;
-}
-
-export function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return '<invalid url>';
-  }
-}
-
-function lowerKeys(headers: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = v;
-  return out;
-}
-
-function headerString(headers: HeaderBag, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function flattenHeaders(headers: HeaderBag): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
 }

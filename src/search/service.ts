@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { badRequest } from '../domain/errors.ts';
+import { invalidInput } from '../domain/errors.ts';
 import { highlights } from './highlight.ts';
 import { searchIndexFor } from './index.ts';
 import { parseQuery, QueryError } from './query.ts';
@@ -62,9 +62,9 @@ function dateBound(value: string | undefined, end: boolean, field: string): stri
       ? Date.parse(date)
       : NaN;
   if (Number.isNaN(ms))
-    throw badRequest(
+    throw invalidInput(
       `${field} must be a date (2024-05-01) or a date-time with a time zone (2024-05-01T09:30:00Z).`,
-      `/body/${field}`,
+      `${field}`,
     );
   return new Date(ms).toISOString();
 }
@@ -90,7 +90,7 @@ function decodeCursor(cursor: string | undefined, fp: string): number {
   if (!cursor) return 0;
   const m = /^(\d{1,6})\.([\w-]{12})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!m || m[2] !== fp)
-    throw badRequest('cursor is not a cursor this API returned for this query and these filters.', '/body/cursor');
+    throw invalidInput('cursor is not a cursor this API returned for this query and these filters.', 'cursor');
   return Number(m[1]);
 }
 
@@ -107,12 +107,12 @@ export async function searchItems(
   try {
     parsed = parseQuery(req.query, { kinds: opts.kinds });
   } catch (err) {
-    if (err instanceof QueryError) throw badRequest(`query: ${err.message}`, '/body/query');
+    if (err instanceof QueryError) throw invalidInput(`query: ${err.message}`, 'query');
     throw err;
   }
   req.kinds?.forEach((k, i) => {
     if (!opts.kinds.includes(k))
-      throw badRequest(`kinds/${i}: "${k}" is not a kind; kinds are ${opts.kinds.join(', ')}.`, `/body/kinds/${i}`);
+      throw invalidInput(`kinds/${i}: "${k}" is not a kind; kinds are ${opts.kinds.join(', ')}.`, `kinds/${i}`);
   });
   const filters: SearchFilters = {
     accountId,
@@ -125,12 +125,12 @@ export async function searchItems(
     includeDeleted: req.include_deleted ?? false,
   };
   if (filters.dateFrom && filters.dateTo && filters.dateFrom > filters.dateTo)
-    throw badRequest('date_from is after date_to.', '/body/date_from');
+    throw invalidInput('date_from is after date_to.', 'date_from');
   const size = Math.min(req.size ?? 20, MAX_SIZE);
   const fp = fingerprint(req, accountId);
   const offset = decodeCursor(req.cursor, fp);
   if (offset >= MAX_OFFSET)
-    throw badRequest(`results beyond the first ${MAX_OFFSET} cannot be paged to; narrow the query.`, '/body/cursor');
+    throw invalidInput(`results beyond the first ${MAX_OFFSET} cannot be paged to; narrow the query.`, 'cursor');
 
   const result = await searchIndexFor(db).search(db, parsed, filters, { offset, size });
   const ids = result.hits.map((h) => h.itemId);

@@ -9,7 +9,7 @@ import {
   type AuditView,
   type ChainBreak,
 } from '../domain/audit-chain.ts';
-import { badRequest } from '../domain/errors.ts';
+import { invalidInput } from '../domain/errors.ts';
 import { newId, nowIso } from './ids.ts';
 import type { SearchTables } from './schema-search.ts';
 import { atomically, type Executor } from './transaction.ts';
@@ -50,7 +50,7 @@ function encodeSeq(seq: number): string {
 function decodeSeq(cursor: string | undefined): number | undefined {
   if (!cursor) return undefined;
   const m = /^a(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m) throw badRequest('cursor is not a cursor this API returned.', '/querystring/cursor');
+  if (!m) throw invalidInput('cursor is not a cursor this API returned.', 'cursor');
   return Number(m[1]);
 }
 

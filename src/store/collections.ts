@@ -1,13 +1,11 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { compiledOnce } from './compiled.ts';
-import { whileUnchanged } from './direct.ts';
 import type { Database } from './db.ts';
 import { EventRepo } from './events.ts';
 import { newId, nowIso } from './ids.ts';
 import { keysetPage } from './paging.ts';
 import type { CoreTables } from './schema.ts';
-import type { RunHead } from './runs.ts';
-import { UnitRepo, type Tally } from './units.ts';
+import { collectionWithRun, type CollectionWithRun } from './collection-with-run.ts';
 import { ACTIVE_RUN_STATUSES } from '../domain/run-state.ts';
 import { syncMove, type SyncEvent, type SyncStatus } from '../domain/sync-state.ts';
 import { atomically, type Executor } from './transaction.ts';
@@ -54,7 +52,7 @@ export class CollectionRepo {
    * by the next call; `stamp`: the request's own look at the database). Callers must not mutate it.
    */
   async getWithPairing(accountId: string, id: string, stamp?: number): Promise<CollectionWithRun | undefined> {
-    return getWithPairingCached(this.db, `${accountId}\u0000${id}`, stamp);
+    return collectionWithRun(this.db, accountId, id, stamp);
   }
 
   async getById(id: string): Promise<CollectionRow | undefined> {
@@ -221,7 +219,7 @@ export class CollectionRepo {
   /**
    * Inside a transaction that queues or starts a run: whether the collection still exists and is not being
    * deleted. A no-op write, so that it takes the row lock on PostgreSQL (which waits for a deletion marking the
-   * row, sync/deletion.ts) and the write lock on SQLite: a deletion either sees the run and cancels it, or the
+   * row, sync/deletion/deletion.ts) and the write lock on SQLite: a deletion either sees the run and cancels it, or the
    * run is refused.
    */
   async lockLive(id: string): Promise<boolean> {
@@ -265,7 +263,7 @@ export class CollectionRepo {
   }
 
   /**
-   * Starts the deletion of collections (sync/deletion.ts): those not being deleted already, of the account when
+   * Starts the deletion of collections (sync/deletion/deletion.ts): those not being deleted already, of the account when
    * one is given. Returns the ids it marked.
    */
   async markDeleting(ids: string[], accountId?: string): Promise<string[]> {
@@ -330,106 +328,3 @@ const getCollection = compiledOnce((db: Executor, accountId: string, id: string)
     .where('account_id', '=', accountId)
     .where('deleting_at', 'is', null),
 );
-
-// the sealed grant itself never leaves the database here: only whether there is one
-// `limit 1` written out: SQLite plans a bound limit anew on every run
-const getCollectionWithPairing = compiledOnce((db: Executor, accountId: string, id: string) =>
-  db
-    .selectFrom('collections')
-    .leftJoin('wallets', 'wallets.id', 'collections.wallet_id')
-    .leftJoin('runs', (join) =>
-      join.on((eb) =>
-        eb(
-          'runs.id',
-          '=',
-          eb
-            .selectFrom('runs as latest')
-            .select('latest.id')
-            .whereRef('latest.collection_id', '=', 'collections.id')
-            .orderBy('latest.created_at', 'desc')
-            .orderBy('latest.id', 'desc')
-            .limit(sql.lit(1)),
-        ),
-      ),
-    )
-    .selectAll('collections')
-    .select(
-      sql<number>`case when wallets.sealed_grant is not null and wallets.sealed_grant <> '' then 1 else 0 end`.as(
-        'credentials_paired',
-      ),
-    )
-    .select([
-      'runs.id as run_id',
-      'runs.trigger as run_trigger',
-      'runs.scope as run_scope',
-      'runs.status as run_status',
-      'runs.listed as run_listed',
-      'runs.collected as run_collected',
-      'runs.skipped as run_skipped',
-      'runs.unchanged as run_unchanged',
-      'runs.failed as run_failed',
-      'runs.bytes as run_bytes',
-      'runs.error_count as run_error_count',
-      'runs.started_at as run_started_at',
-      'runs.finished_at as run_finished_at',
-    ])
-    .where('collections.id', '=', id)
-    .where('collections.account_id', '=', accountId)
-    .where('collections.deleting_at', 'is', null),
-);
-
-/** `tally`: the latest run's reconciliation tally (its counts' one source), when it has units. */
-export type CollectionWithRun = Readonly<{
-  collection: CollectionRow;
-  paired: boolean;
-  latestRun: RunHead | null;
-  tally?: Tally;
-}>;
-
-async function readWithPairing(db: Executor, accountId: string, id: string): Promise<CollectionWithRun | undefined> {
-  const row = (await getCollectionWithPairing(db, accountId, id))[0];
-  if (!row) return undefined;
-  const {
-    credentials_paired,
-    run_id,
-    run_trigger,
-    run_scope,
-    run_status,
-    run_listed,
-    run_collected,
-    run_skipped,
-    run_unchanged,
-    run_failed,
-    run_bytes,
-    run_error_count,
-    run_started_at,
-    run_finished_at,
-    ...collection
-  } = row;
-  const latestRun =
-    run_id === null
-      ? null
-      : {
-          id: run_id,
-          trigger: run_trigger!,
-          scope: run_scope,
-          status: run_status!,
-          listed: run_listed!,
-          collected: run_collected!,
-          skipped: run_skipped!,
-          unchanged: run_unchanged!,
-          failed: run_failed!,
-          bytes: run_bytes!,
-          error_count: run_error_count!,
-          started_at: run_started_at,
-          finished_at: run_finished_at,
-        };
-  const tally = run_id === null ? undefined : (await new UnitRepo(db).tallies([run_id])).get(run_id);
-  return { collection, paired: Number(credentials_paired) === 1, latestRun, tally };
-}
-
-// ids never hold NUL (the HTTP edge refuses it): the key cannot be ambiguous
-const getWithPairingCached = whileUnchanged((db: Executor, key: string) => {
-  const [accountId, id] = key.split('\u0000') as [string, string];
-  return readWithPairing(db, accountId, id);
-});

@@ -154,7 +154,7 @@ export class HoldRepo {
 
   /**
    * PostgreSQL, inside a transaction: locks the collections a new hold covers (see isHeldLocked), in id order
-   * against deadlocks. sync/deletion.ts takes the same locks before it marks collections deleting.
+   * against deadlocks. sync/deletion/deletion.ts takes the same locks before it marks collections deleting.
    */
   async lockCovered(input: Pick<NewHold, 'collectionIds' | 'workspaceId'>): Promise<void> {
     const trx = this.db;
@@ -198,7 +198,7 @@ async function withCollections(db: Executor, rows: HoldRow[]): Promise<Hold[]> {
 /**
  * A collection whose deletion has started is gone: a hold naming it answers 404 like an unknown id (the whole
  * hold is rolled back). Checked under HoldRepo.lockCovered's row locks (PostgreSQL) or the write lock the inserts above
- * took (SQLite), which sync/deletion.ts takes too before it marks collections deleting.
+ * took (SQLite), which sync/deletion/deletion.ts takes too before it marks collections deleting.
  */
 async function refuseDeleting(trx: Executor, accountId: string, collectionIds: string[]): Promise<void> {
   if (collectionIds.length === 0) return;
@@ -211,10 +211,7 @@ async function refuseDeleting(trx: Executor, accountId: string, collectionIds: s
     .execute();
   const found = new Set(live.map((r) => r.id));
   const missing = collectionIds.findIndex((c) => !found.has(c));
-  if (missing >= 0)
-    throw Object.assign(notFound(`Collection ${collectionIds[missing]}`), {
-      pointer: `/body/collection_ids/${missing}`,
-    });
+  if (missing >= 0) throw notFound(`Collection ${collectionIds[missing]}`, `collection_ids/${missing}`);
 }
 
 /** A workspace whose deletion has started is gone too: a hold naming it answers 404 (rolled back). */
@@ -227,7 +224,7 @@ async function refuseDeletingWorkspace(trx: Executor, accountId: string, workspa
     .where('account_id', '=', accountId)
     .where('deleting_at', 'is', null)
     .executeTakeFirst();
-  if (!live) throw Object.assign(notFound('Workspace'), { pointer: '/body/workspace_id' });
+  if (!live) throw notFound('Workspace', 'workspace_id');
 }
 
 function isPostgres(ex: Executor): boolean {
@@ -235,7 +232,7 @@ function isPostgres(ex: Executor): boolean {
 }
 
 /**
- * The deletion guard for legal holds (a DeletionGuard of src/sync/deletion.ts): deleting a collection or a
+ * The deletion guard for legal holds (a DeletionGuard of src/sync/deletion/deletion.ts): deleting a collection or a
  * workspace that an active hold covers answers 409 naming the hold, and nothing is deleted. `trx`: the deletion's
  * transaction, which holds lockCovered's locks, so that a hold created concurrently is seen or waits.
  */
@@ -255,5 +252,3 @@ export function legalHoldGuard(db: Executor) {
     );
   };
 }
-
-// Kept for src/sync/engine.ts and src/sync/session.ts, which another change owns now: use HoldRepo there next.

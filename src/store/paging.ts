@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { badRequest } from '../domain/errors.ts';
+import { invalidInput } from '../domain/errors.ts';
 import { storable } from '../domain/text.ts';
 
 /** Opaque keyset cursors over (created_at, id). */
@@ -16,7 +16,7 @@ export function decodeCursor(cursor: string | undefined): [string, string] | und
   } catch {
     // fall through
   }
-  throw badRequest('cursor is not a cursor this API returned.', '/querystring/cursor');
+  throw invalidInput('cursor is not a cursor this API returned.', 'cursor');
 }
 
 /** One page of a query over a table with created_at and id, oldest first; `cursor` is null on the last page. */

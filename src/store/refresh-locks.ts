@@ -1,6 +1,6 @@
 import type { Executor } from './transaction.ts';
 
-/** The cross-process lock of a credential's token refresh (sync/credentials.ts): one row per wallet being refreshed. */
+/** The cross-process lock of a credential's token refresh (sync/providers/credentials.ts): one row per wallet being refreshed. */
 export class RefreshLockRepo {
   constructor(private readonly db: Executor) {}
 

@@ -7,6 +7,7 @@ import { EventRepo } from './events.ts';
 import { HoldRepo } from './holds.ts';
 import { CursorRepo, ItemRepo } from './items.ts';
 import { PairingRepo } from './pairings.ts';
+import { RunErrorRepo } from './run-errors.ts';
 import { RunRepo } from './runs.ts';
 import { TokenRepo } from './tokens.ts';
 import { UnitRepo } from './units.ts';
@@ -24,6 +25,7 @@ export interface Repos {
   wallets: WalletRepo;
   collections: CollectionRepo;
   runs: RunRepo;
+  runErrors: RunErrorRepo;
   items: ItemRepo;
   cursors: CursorRepo;
   blobRefs: BlobRefRepo;
@@ -43,6 +45,7 @@ export function repositories(ex: Executor): Repos {
     wallets: new WalletRepo(ex),
     collections: new CollectionRepo(ex),
     runs: new RunRepo(ex),
+    runErrors: new RunErrorRepo(ex),
     items: new ItemRepo(ex),
     cursors: new CursorRepo(ex),
     blobRefs: new BlobRefRepo(ex),

@@ -1,10 +1,8 @@
 import { sql, type Selectable } from 'kysely';
 import { ACTIVE_RUN_STATUSES, runStatusesBefore, type FinalRunStatus } from '../domain/run-state.ts';
-import { AuditRepo } from './audit.ts';
 import { compiledOnce } from './compiled.ts';
 import { atomically, type Executor } from './transaction.ts';
-import { EventRepo } from './events.ts';
-import { plainReason } from '../domain/plain-reason.ts';
+import { recordRunFinished, recordRunStarted } from './run-records.ts';
 import { newId } from './ids.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
 import type { SyncTables } from './schema-sync.ts';
@@ -27,7 +25,6 @@ export type RunHead = Pick<
   | 'started_at'
   | 'finished_at'
 >;
-export type RunErrorRow = Selectable<SyncTables['run_errors']>;
 /** `event`: a provider event's targeted run, limited to `scope` (custodian ids). */
 export type RunTrigger = 'start' | 'schedule' | 'retry' | 'event';
 export type { RunStatus } from '../domain/run-state.ts';
@@ -47,38 +44,6 @@ export interface Counters {
 export function countersOf(run: Pick<RunRow, keyof Counters>): Counters {
   const { listed, collected, skipped, unchanged, failed, bytes, error_count } = run;
   return { listed, collected, skipped, unchanged, failed, bytes, error_count };
-}
-
-type FinalStatus = FinalRunStatus;
-
-/**
- * `run.finish` (audit) and `run.finished` (event outbox): outcome = the run's final status. Always inside the
- * transaction that sets that status.
- */
-async function auditFinish(
-  trx: Executor,
-  run: Pick<RunRow, 'id' | 'account_id' | 'collection_id'>,
-  status: FinalStatus,
-  at: string,
-  reason: string | null,
-) {
-  await new EventRepo(trx).append({
-    accountId: run.account_id,
-    collectionId: run.collection_id,
-    runId: run.id,
-    type: 'run.finished',
-    data: { run_id: run.id, collection_id: run.collection_id, status },
-    at,
-  });
-  await new AuditRepo(trx).record({
-    accountId: run.account_id,
-    clientId: null,
-    action: 'run.finish',
-    targetId: run.collection_id,
-    outcome: status,
-    detail: { run_id: run.id, ...(reason !== null && { reason: reason.slice(0, 500) }) },
-    at,
-  });
 }
 
 /** What a run's owner writes with each durable step; fenced on ownership so a cancelled run writes nothing. */
@@ -269,25 +234,7 @@ export class RunRepo {
         })
         .returningAll()
         .executeTakeFirst();
-      if (row?.attempt === 1) {
-        await new AuditRepo(trx).record({
-          accountId: row.account_id,
-          clientId: null,
-          action: 'run.start',
-          targetId: row.collection_id,
-          outcome: 'started',
-          detail: { run_id: row.id, trigger: row.trigger },
-          at: now,
-        });
-        await new EventRepo(trx).append({
-          accountId: row.account_id,
-          collectionId: row.collection_id,
-          runId: row.id,
-          type: 'run.started',
-          data: { run_id: row.id, collection_id: row.collection_id },
-          at: now,
-        });
-      }
+      if (row?.attempt === 1) await recordRunStarted(trx, row, now);
       return row;
     });
   }
@@ -341,7 +288,7 @@ export class RunRepo {
   }
 
   /** Ends a run the caller owns and records `run.finish` with it; false when it no longer owns the run. */
-  async finish(id: string, owner: string, status: FinalStatus, at: string, error: string | null): Promise<boolean> {
+  async finish(id: string, owner: string, status: FinalRunStatus, at: string, error: string | null): Promise<boolean> {
     return atomically(this.db, async (trx) => {
       const row = await trx
         .updateTable('runs')
@@ -351,7 +298,7 @@ export class RunRepo {
         .where('status', 'in', runStatusesBefore('finish', status))
         .returning(['id', 'account_id', 'collection_id'])
         .executeTakeFirst();
-      if (row) await auditFinish(trx, row, status, at, error);
+      if (row) await recordRunFinished(trx, row, status, at, error);
       return row !== undefined;
     });
   }
@@ -366,17 +313,9 @@ export class RunRepo {
         .where('status', 'in', runStatusesBefore('cancel', 'cancelled'))
         .returningAll()
         .execute();
-      for (const row of rows) await auditFinish(trx, row, 'cancelled', at, 'cancelled');
+      for (const row of rows) await recordRunFinished(trx, row, 'cancelled', at, 'cancelled');
       return rows;
     });
-  }
-
-  async addErrors(rows: Omit<RunErrorRow, 'id'>[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db
-      .insertInto('run_errors')
-      .values(rows.map((r) => ({ id: newId('err'), ...r, reason: plainReason(r.reason) })))
-      .execute();
   }
 
   /** One more error on the run's counter (a run-level failure, beside the item errors counted with progress). */
@@ -401,39 +340,6 @@ export class RunRepo {
   async pendingCursors(id: string): Promise<string | null> {
     const row = await this.db.selectFrom('runs').select('pending_cursors').where('id', '=', id).executeTakeFirst();
     return row?.pending_cursors ?? null;
-  }
-
-  async errors(runId: string, limit: number): Promise<RunErrorRow[]> {
-    return this.db
-      .selectFrom('run_errors')
-      .selectAll()
-      .where('run_id', '=', runId)
-      .orderBy('at')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-  }
-
-  /** Every error of the collection's runs, oldest first (manifest exceptions). */
-  async errorsOfCollection(collectionId: string, offset: number, limit: number): Promise<RunErrorRow[]> {
-    return this.db
-      .selectFrom('run_errors')
-      .selectAll()
-      .where('collection_id', '=', collectionId)
-      .orderBy('at')
-      .orderBy('id')
-      .offset(offset)
-      .limit(limit)
-      .execute();
-  }
-
-  async countErrorsOfCollection(collectionId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('run_errors')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('collection_id', '=', collectionId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
   }
 
   /** Every run of the collection, oldest first (manifest). */

@@ -23,7 +23,7 @@ export interface SyncTables {
     started_at: string | null;
     finished_at: string | null;
     heartbeat_at: string | null;
-    /** `<host>:<pid namespace scope>:<pid>:<nonce>` of the process executing the run (sync/owner.ts) */
+    /** `<host>:<pid namespace scope>:<pid>:<nonce>` of the process executing the run (sync/execution/owner.ts) */
     lease_owner: string | null;
     lease_expires_at: string | null;
     /** how many times the run was claimed (> 1 after a crash or a lost lease) */

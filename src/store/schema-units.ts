@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 /** The unit model's tables (migrations 010 and 016); same conventions as CoreTables. */
 export interface UnitTables {
-  /** One job per unit of a fanned-out run (sync/units): leased by the worker executing it. */
+  /** One job per unit of a fanned-out run (sync/execution/unit-job.ts): leased by the worker executing it. */
   unit_jobs: {
     run_id: string;
     unit_key: string;
@@ -57,8 +57,6 @@ export interface UnitTables {
     name: Generated<string | null>;
     /** pending | running | done | failed (custodian-level stop) | not_reached */
     status: string;
-    /** JSON: the unit's own resume point, when the connector keeps one per unit */
-    checkpoint: string | null;
     updated_at: string;
     listed: number;
     collected: number;

@@ -67,7 +67,7 @@ export interface CoreTables {
     next_sync_at: string | null;
     /** a `sync_status: pending` sent while a run was active: a follow-up run is queued when that run ends */
     rerun_requested_at: Generated<string | null>;
-    /** set when a deletion starts (sync/deletion.ts): the collection is gone for every reader from then on */
+    /** set when a deletion starts (sync/deletion/deletion.ts): the collection is gone for every reader from then on */
     deleting_at: Generated<string | null>;
     created_at: string;
     updated_at: string;

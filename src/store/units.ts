@@ -85,7 +85,6 @@ export class UnitRepo {
           email: u.email,
           name: u.name,
           status: u.status,
-          checkpoint: null,
           updated_at: at,
           ...counts,
         })

@@ -32,7 +32,7 @@ export class WorkspaceRepo {
     );
   }
 
-  /** Starts a workspace deletion (sync/deletion.ts); false when it is unknown or already being deleted. */
+  /** Starts a workspace deletion (sync/deletion/deletion.ts); false when it is unknown or already being deleted. */
   async markDeleting(accountId: string, id: string): Promise<boolean> {
     const rows = await this.db
       .updateTable('workspaces')

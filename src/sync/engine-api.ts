@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { RunSummarySchema } from './view-schemas.ts';
+import type { RunSummarySchema } from '../read/view-schemas.ts';
 
 /**
  * What the HTTP layer needs of the sync engine. The engine (src/sync/engine.ts) implements it; keeping the

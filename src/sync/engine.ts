@@ -9,29 +9,29 @@ import type { Database } from '../store/db.ts';
 import { WorkspaceRepo } from '../store/workspaces.ts';
 import { countersOf, RunRepo, type RunHead, type RunRow, type RunTrigger } from '../store/runs.ts';
 import { UnitRepo, type Tally } from '../store/units.ts';
-import { runCounters } from './reconciliation.ts';
-import type { CredentialManager } from './credentials.ts';
+import { runCounters } from './runs/tally.ts';
+import type { CredentialManager } from './providers/credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
 import { createQueue, exportJobId, parseExportJobId, parseUnitJobId, unitJobId, type Queue } from './jobs/index.ts';
 import { purgeCollectionExports } from '../export/purge.ts';
 import { createExporter } from '../export/runner.ts';
 import type { SigningKeys } from '../export/keys.ts';
 import { jobHandlers } from './jobs/handlers.ts';
-import { createUnitWorker } from './units/worker.ts';
+import { createUnitWorker } from './execution/unit-worker.ts';
 import { UnitJobRepo } from '../store/unit-jobs.ts';
-import { sweepOrphans } from './orphans.ts';
-import { currentIdentity, isDeadOwner as deadOwnerOf, ownerString, samePidNamespacePrefix } from './owner.ts';
-import { finishDeletion, finishWorkspaceDeletion } from './deletion.ts';
-import { purgeCollectionData } from './purge.ts';
-import { reconcileStuckCollections } from './reconcile.ts';
-import type { ProviderSessions } from './provider-session.ts';
+import { sweepOrphans } from './schedule/orphans.ts';
+import { currentIdentity, isDeadOwner as deadOwnerOf, ownerString, samePidNamespacePrefix } from './execution/owner.ts';
+import { finishDeletion, finishWorkspaceDeletion } from './deletion/deletion.ts';
+import { purgeCollectionData } from './deletion/purge.ts';
+import { repairStuckCollections } from './schedule/repair-stuck.ts';
+import type { ProviderSessions } from './providers/provider-session.ts';
 import type { Metrics } from '../metrics.ts';
-import { executeRun, type RunOutcome } from './runner.ts';
-import { claimLease, holdLease, type HeldLease } from './lease.ts';
+import { executeRun, type RunOutcome } from './execution/runner.ts';
+import { claimLease, holdLease, type HeldLease } from './execution/lease.ts';
 import { DEFAULT_RUN_BACKOFF, type RunBackoff } from '../domain/run-outcome.ts';
-import { createScheduler, type Scheduler } from './scheduler.ts';
-import { cancelRuns, createEnqueue, startRun } from './queueing.ts';
-import { startRefusal } from './readiness.ts';
+import { createScheduler, type Scheduler } from './schedule/scheduler.ts';
+import { cancelRuns, createEnqueue, startRun } from './runs/queueing.ts';
+import { startRefusal } from './runs/readiness.ts';
 
 export interface SyncEngineDeps {
   db: Database;
@@ -79,7 +79,7 @@ export interface SyncEngine extends EngineApi {
     trigger: RunTrigger,
     scope?: string[] | null,
   ): Promise<{ run: RunRow; created: boolean }>;
-  /** Targeted work for provider events: see sync/provider-events.ts TargetedWork. */
+  /** Targeted work for provider events: see sync/events/provider-events.ts TargetedWork. */
   queueTargeted(collectionId: string, custodians: string[]): Promise<'queued' | 'busy' | 'dropped'>;
   /** Executes one run to its end in this process (claims it first). */
   runOnce(runId: string, opts?: { signal?: AbortSignal }): Promise<RunOutcome>;
@@ -224,7 +224,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     await units.stopRuns(stopped, 'cancelled');
   };
 
-  /** Deletions a stopped process left in the deleting state (sync/deletion.ts): their guards already passed. */
+  /** Deletions a stopped process left in the deleting state (sync/deletion/deletion.ts): their guards already passed. */
   const finishInterruptedDeletions = async () => {
     for (const id of await collections.deletingIds()) {
       await finishDeletion(engine, collections, id);
@@ -254,7 +254,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   };
 
   const reconcile = () =>
-    reconcileStuckCollections({
+    repairStuckCollections({
       db: deps.db,
       clock,
       retry: runner.retry,

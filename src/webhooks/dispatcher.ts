@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { Sealer } from '../domain/seal.ts';
 import {
-  DEFAULT_RETRY_POLICY,
+  DEFAULT_DELIVERY_BACKOFF,
   nextAttemptDelay,
   SIGNATURE_HEADER,
   signatureHeader,
   WEBHOOK_EVENT_TYPES,
-  type RetryPolicy,
+  type DeliveryBackoff,
 } from '../domain/webhooks.ts';
 import type { EventRepo } from '../store/events.ts';
 import type { DeliveryRow, WebhookRepo } from '../store/webhooks.ts';
@@ -21,7 +21,7 @@ export interface DispatcherDeps {
   /** ms since the epoch */
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  policy?: RetryPolicy;
+  policy?: DeliveryBackoff;
   pollMs?: number;
   /**
    * Outbox rows get their seq before their transaction commits, so a lower seq can appear after a higher one was
@@ -41,7 +41,7 @@ const SUBSCRIBABLE = new Set<string>(WEBHOOK_EVENT_TYPES);
  */
 export function createDispatcher(deps: DispatcherDeps) {
   const now = deps.now ?? Date.now;
-  const policy = deps.policy ?? DEFAULT_RETRY_POLICY;
+  const policy = deps.policy ?? DEFAULT_DELIVERY_BACKOFF;
   const settleMs = deps.settleMs ?? 30_000;
   const leaseMs = deps.leaseMs ?? 60_000;
   const batch = deps.batch ?? 50;

@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { createOneDriveConnector } from '../../src/connectors/onedrive/index.ts';
 import {
-  GrantRevokedError,
   isOAuthContinuation,
   ProviderAuthError,
   type Connector,
@@ -12,6 +11,7 @@ import {
 } from '../../src/connectors/types.ts';
 import { validateEdriveFilters } from '../../src/domain/filters/edrive.ts';
 import { REDIRECT_URI, testConnector } from './onedrive-harness.ts';
+import { GrantRevokedError } from '../../src/domain/run-failures.ts';
 
 let sandbox: MicrosoftSandbox;
 let connector: Connector;

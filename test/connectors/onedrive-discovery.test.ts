@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import type { Connector, ProviderContext } from '../../src/connectors/types.ts';
-import { AppError } from '../../src/domain/errors.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import { pair, providerContext, testConnector } from './onedrive-harness.ts';
 
 let sandbox: MicrosoftSandbox;
@@ -50,7 +50,7 @@ const folders = (query: Record<string, string | undefined>) =>
 const rejection = (p: Promise<unknown>) =>
   p.then(
     () => undefined,
-    (e: unknown) => e as AppError,
+    (e: unknown) => e as DomainError,
   );
 
 describe('OneDrive discovery: users', () => {
@@ -96,7 +96,7 @@ describe('OneDrive discovery: users', () => {
       Buffer.from(JSON.stringify(`${sandbox.graphUrl}/users/x/drive`)).toString('base64url'),
     ]) {
       const error = await rejection(users({ marker }));
-      expect(error).toBeInstanceOf(AppError);
+      expect(error).toBeInstanceOf(DomainError);
       expect(error?.status).toBe(400);
     }
   });
@@ -156,7 +156,7 @@ describe('OneDrive discovery: folders', () => {
   it('requires user_id and refuses a cursor made for another user', async () => {
     const missing = await rejection(folders({}));
     expect(missing?.status).toBe(400);
-    expect(missing?.pointer).toBe('/querystring/user_id');
+    expect(missing?.field).toBe('user_id');
     const cursor = Buffer.from(
       JSON.stringify({ l: `${sandbox.graphUrl}/users/x/drive/root/children`, u: 'someone-else', p: null, e: [], c: 0 }),
     ).toString('base64url');

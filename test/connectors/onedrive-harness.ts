@@ -23,7 +23,7 @@ export function testConnector(sandbox: MicrosoftSandbox): Connector {
     clientSecret: sandbox.clientSecret,
     loginUrl: sandbox.loginUrl,
     graphUrl: sandbox.graphUrl,
-    budget: { ratePerSecond: 10_000, burst: 10_000 },
+    budget: { ratePerSecond: 10_000 },
   });
 }
 

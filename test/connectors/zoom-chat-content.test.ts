@@ -41,7 +41,7 @@ beforeAll(async () => {
     oauthUrl: sandbox.oauthUrl,
     apiUrl: sandbox.apiUrl,
     lookbackDays: 365,
-    budget: { ratePerSecond: 10_000, burst: 10_000 },
+    budget: { ratePerSecond: 10_000 },
   });
   grant = await pair(connector);
 });
@@ -247,7 +247,7 @@ describe('zoom Team Chat as a real account holds it', () => {
           piece: JSON.parse(JSON.stringify({ item: input })),
         },
       ];
-      for await (const ev of connector.retry!(
+      for await (const ev of connector.retryPieces!(
         { ...s.ctx, collectionId: 'col_zoom', filters: f, checkpoint: null, cursors: null },
         pieces,
       ))

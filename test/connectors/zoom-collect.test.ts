@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NeedsUserActionError, type Connector, type Grant } from '../../src/connectors/types.ts';
+import { type Connector, type Grant } from '../../src/connectors/types.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { chatReach } from '../completeness/oracle.ts';
@@ -14,6 +14,7 @@ import {
   session,
   testConnector,
 } from './zoom-harness.ts';
+import { NeedsUserActionError } from '../../src/domain/run-failures.ts';
 
 let sandbox: ZoomSandbox;
 let connector: Connector;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connector, ProviderContext } from '../../src/connectors/types.ts';
-import { AppError } from '../../src/domain/errors.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { pair, session, testConnector } from './zoom-harness.ts';
 
@@ -56,7 +56,7 @@ async function status(p: Promise<unknown>): Promise<number | undefined> {
     () => undefined,
     (e: unknown) => e,
   );
-  return err instanceof AppError ? err.status : undefined;
+  return err instanceof DomainError ? err.status : undefined;
 }
 
 describe('zoom discovery: users', () => {

@@ -215,7 +215,7 @@ describe("zoom evidence beyond the users' recordings lists", () => {
     const before = sandbox.requests.length;
     const got = new Map<string, string>();
     const s = session(connector, grant);
-    for await (const ev of connector.retry!(
+    for await (const ev of connector.retryPieces!(
       { ...s.ctx, collectionId: 'c', filters: null, checkpoint: null, cursors: null },
       pieces,
     )) {

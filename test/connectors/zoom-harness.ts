@@ -31,7 +31,7 @@ export function testConnector(sandbox: ZoomSandbox): Connector {
     oauthUrl: sandbox.oauthUrl,
     apiUrl: sandbox.apiUrl,
     lookbackDays: LOOKBACK_DAYS,
-    budget: { ratePerSecond: 10_000, burst: 10_000 },
+    budget: { ratePerSecond: 10_000 },
   });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { downloadSource, zoomHostCheck } from '../../src/connectors/zoom/content.ts';
-import { ContentRejectedError } from '../../src/connectors/types.ts';
 import type { ProviderHttp } from '../../src/provider/provider-http.ts';
+import { ContentRejectedError } from '../../src/domain/run-failures.ts';
 
 describe('which hosts may receive the Zoom bearer token', () => {
   const real = zoomHostCheck('https://zoom.us', 'https://api.zoom.us/v2');

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
 import { DEFAULT_SCOPES, PRESERVATION_SCOPES } from '../../src/connectors/zoom/scopes.ts';
-import { GrantRevokedError, ProviderAuthError, type Connector } from '../../src/connectors/types.ts';
-import { AppError } from '../../src/domain/errors.ts';
+import { ProviderAuthError, type Connector } from '../../src/connectors/types.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import { startZoomSandbox, ZOOM_SANDBOX_SCOPES, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { pkcePair } from '../../sandbox/zoom/testing.ts';
 import { pair, REDIRECT_URI, testConnector } from './zoom-harness.ts';
+import { GrantRevokedError } from '../../src/domain/run-failures.ts';
 
 let sandbox: ZoomSandbox;
 let connector: Connector;
@@ -58,7 +59,7 @@ describe('zoom oauth', () => {
         codeChallenge: 'c',
         scopesType: 'everything',
       }),
-    ).toThrow(AppError);
+    ).toThrow(DomainError);
   });
 
   it('exchanges the code at once and keeps the grant with its expiry, scopes and account facts', async () => {

@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZoomScopeError } from '../../src/connectors/zoom/api.ts';
 import { createZoomConnector } from '../../src/connectors/zoom/index.ts';
-import { GrantRevokedError, NeedsUserActionError } from '../../src/connectors/types.ts';
-import { ContentRejectedError } from '../../src/sync/content.ts';
-import { ProviderError } from '../../src/provider/provider-http.ts';
+import { ProviderError } from '../../src/provider/provider-error.ts';
 import { startZoomSandbox, type ZoomSandboxOptions, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import {
   ALL_CHATS,
@@ -22,6 +20,7 @@ import {
   testConnector,
   virtualClock,
 } from './zoom-harness.ts';
+import { ContentRejectedError, GrantRevokedError, NeedsUserActionError } from '../../src/domain/run-failures.ts';
 
 const sandboxes: ZoomSandbox[] = [];
 afterEach(async () => {
@@ -117,7 +116,7 @@ describe('zoom connector against a hostile Zoom', () => {
     const apiCalls = sandbox.requests.filter((r) => r.path.startsWith('/v2/')).length;
     expect(apiCalls).toBeGreaterThan(60);
     expect(s.warnings.filter((w) => /429/.test(w))).toEqual([]);
-    // Paced by the bucket (48/s after a burst of 10), not by refusals.
+    // Paced by the budget (48/s), not by refusals.
     expect(Date.now() - started).toBeGreaterThan(((apiCalls - 10) / 48) * 1000 * 0.9);
     expectExact(sandbox, engine);
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createRateLimits } from '../../src/http/rate-limits.ts';
+import { openSharedConnections } from '../../src/store/shared-connections.ts';
 import { pgUrl, testDatabases } from '../support/databases.ts';
 
 async function tokenCall(t: TestApp, form: Record<string, string>) {
@@ -197,10 +198,15 @@ describe.skipIf(!pgUrl)('a budget shared by two API processes', () => {
     const shared = await pg.open();
     try {
       const config = loadConfig({ DATABASE_URL: shared.url!, DATA_DIR: '/tmp/unused' });
-      const limits = await Promise.all(Array.from({ length: 4 }, () => createRateLimits(config, shared.schema)));
+      // four processes: each its own connections
+      const connections = Array.from({ length: 4 }, () =>
+        openSharedConnections({ databaseUrl: shared.url, pgSchema: shared.schema }),
+      );
+      const limits = await Promise.all(connections.map((c) => createRateLimits(config, c)));
       const results = await Promise.all(limits.map((l) => l.consume('default', 'same-key')));
       expect(results.map((r) => r.remaining).sort((a, b) => b - a)).toEqual([599, 598, 597, 596]);
       await Promise.all(limits.map((l) => l.close()));
+      await Promise.all(connections.map((c) => c.close()));
     } finally {
       await shared.close();
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CollectContext, CollectEvent, Connector } from '../../src/connectors/types.ts';
-import { isoTimestamp } from '../../src/sync/apply.ts';
+import { isoTimestamp } from '../../src/sync/execution/apply.ts';
 import { testDatabases } from '../support/databases.ts';
 import { createFakeConnector } from '../support/fake-connector.ts';
 import { startItemsApp, type ItemsApp } from '../support/items-app.ts';

@@ -21,7 +21,7 @@ function twoStepConnector(calls: Input[]): Connector {
     userAgent: 'custody-tests/two-step',
     quirks: httpQuirks,
     limits: {
-      budget: { ratePerSecond: 100, burst: 100, concurrency: 4 },
+      budget: { ratePerSecond: 100, concurrency: 4 },
       retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, giveUpAfterMs: 100 },
     },
     validateFilters: () => [],

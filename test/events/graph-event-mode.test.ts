@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollingIntervalMinutes } from '../../src/connectors/onedrive/event-mode.ts';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
-import { createSubscriptionManager } from '../../src/sync/subscription-manager.ts';
+import { createSubscriptionManager } from '../../src/sync/events/subscription-manager.ts';
 import { jsonOf, newCollection, pairFlow, startTestApp, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
 

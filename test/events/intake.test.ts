@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BODY_LIMITS } from '../../src/http/body-limits.ts';
 import { GraphSubscriptionRepo } from '../../src/store/graph-subscriptions.ts';
-import { createEventDispatcher } from '../../src/sync/provider-events.ts';
+import { createEventDispatcher } from '../../src/sync/events/provider-events.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
 

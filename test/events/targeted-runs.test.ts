@@ -3,7 +3,7 @@ import type { CollectContext, Connector } from '../../src/connectors/types.ts';
 import type { Database } from '../../src/store/db.ts';
 import { EventTargetRepo } from '../../src/store/provider-events.ts';
 import type { FsBlobStore } from '../../src/blobs/fs.ts';
-import { createEventDispatcher } from '../../src/sync/provider-events.ts';
+import { createEventDispatcher } from '../../src/sync/events/provider-events.ts';
 import { createFakeConnector, type FakeUnit } from '../support/fake-connector.ts';
 import { testDatabases } from '../support/databases.ts';
 import { engineFor, seedCollection, silentLog, syncOnce, testSealer, useSyncStore } from '../support/sync-fixtures.ts';

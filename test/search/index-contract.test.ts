@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import { backendOf, indexItem, removeCollectionFromIndex, removeItemsFromIndex } from '../../src/search/index.ts';
 import { vttToText } from '../../src/search/extract.ts';
 import { searchItems, type SearchRequest } from '../../src/search/service.ts';
@@ -173,7 +173,7 @@ for (const database of testDatabases) {
       expect(second.hits).toHaveLength(2);
       expect(second.cursor).toBeNull();
       expect(new Set([...first.hits, ...second.hits].map((h) => h.item.id)).size).toBe(4);
-      await expect(search('budget', { cursor: first.cursor! })).rejects.toBeInstanceOf(AppError);
+      await expect(search('budget', { cursor: first.cursor! })).rejects.toBeInstanceOf(DomainError);
     });
 
     it('marks matches in HTML-escaped highlights', async () => {
@@ -241,25 +241,25 @@ for (const database of testDatabases) {
     it('answers 400 naming the problem for a malformed query or a bad filter', async () => {
       await expect(search('"open')).rejects.toMatchObject({
         status: 400,
-        pointer: '/body/query',
+        field: 'query',
         detail: expect.stringContaining('unterminated'),
       });
       await expect(search('x', { kinds: ['webinar'] })).rejects.toMatchObject({
         status: 400,
-        pointer: '/body/kinds/0',
+        field: 'kinds/0',
       });
       await expect(search('x', { date_from: 'yesterday' })).rejects.toMatchObject({
         status: 400,
-        pointer: '/body/date_from',
+        field: 'date_from',
       });
       // No such days: not read as 1 March or 1 May.
       await expect(search('x', { date_from: '2024-02-30' })).rejects.toMatchObject({
         status: 400,
-        pointer: '/body/date_from',
+        field: 'date_from',
       });
       await expect(search('x', { date_to: '2023-04-31T10:00:00Z' })).rejects.toMatchObject({
         status: 400,
-        pointer: '/body/date_to',
+        field: 'date_to',
       });
       await expect(search('x', { date_from: '2024-02-29' })).resolves.toBeDefined();
     });

@@ -14,7 +14,7 @@ function inert(type: 'conf' | 'edrive', kinds: string[]): Connector {
     userAgent: 'custody-test',
     quirks: httpQuirks,
     limits: {
-      budget: { ratePerSecond: 10, burst: 10, concurrency: 1 },
+      budget: { ratePerSecond: 10, concurrency: 1 },
       retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, giveUpAfterMs: 1 },
     },
     oauth: {

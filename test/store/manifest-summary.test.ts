@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CollectionRepo } from '../../src/store/collections.ts';
 import type { Database } from '../../src/store/db.ts';
 import type { NewItemRow } from '../../src/store/items.ts';
-import { manifestCsv, manifestJson } from '../../src/sync/manifest.ts';
+import { manifestCsv, manifestJson } from '../../src/read/manifest.ts';
 import { testDatabases } from '../support/databases.ts';
 import { fixtureCollection, fixtureItem, insertItems } from './items-fixture.ts';
 

@@ -8,6 +8,7 @@ import {
 } from '../../src/provider/budget-backend.ts';
 import { SharedBudget } from '../../src/provider/shared-budget.ts';
 import { ProviderBudgetRepo } from '../../src/store/provider-budgets.ts';
+import { openSharedConnections, type SharedConnections } from '../../src/store/shared-connections.ts';
 import { testDatabases } from '../support/databases.ts';
 
 /** Fake time that tests move in small steps, letting real I/O (Redis, PostgreSQL) answer between steps. */
@@ -62,16 +63,16 @@ const fleets: { name: string; open(): Promise<Fleet> }[] = [
         {
           name: 'Redis',
           async open(): Promise<Fleet> {
-            const made: BudgetBackend[] = [];
+            const made: SharedConnections[] = [];
             const prefix = `custody-test:${randomUUID()}`;
             return {
               name: 'redis',
               backend: () => {
-                const b = createBudgetBackend({ kind: 'redis', url: redisUrl, prefix });
-                made.push(b);
-                return b;
+                const connections = openSharedConnections({ redisUrl });
+                made.push(connections);
+                return createBudgetBackend({ kind: 'redis', client: connections.redis!, prefix });
               },
-              close: async () => void (await Promise.all(made.map((b) => b.close()))),
+              close: async () => void (await Promise.all(made.map((c) => c.close()))),
             };
           },
         },
@@ -83,22 +84,21 @@ const fleets: { name: string; open(): Promise<Fleet> }[] = [
       name: 'PostgreSQL',
       async open(): Promise<Fleet> {
         const opened = await d.open();
-        const made: BudgetBackend[] = [];
+        const made: SharedConnections[] = [];
         return {
           name: 'postgres',
           backend: () => {
+            const connections = openSharedConnections({ databaseUrl: opened.url, pgSchema: opened.schema });
+            made.push(connections);
             const config: BudgetBackendConfig = {
               kind: 'postgres',
-              url: opened.url!,
-              schema: opened.schema,
+              pool: connections.pgPool!,
               repo: new ProviderBudgetRepo(opened.db),
             };
-            const b = createBudgetBackend(config);
-            made.push(b);
-            return b;
+            return createBudgetBackend(config);
           },
           close: async () => {
-            await Promise.all(made.map((b) => b.close()));
+            await Promise.all(made.map((c) => c.close()));
             await opened.close();
           },
         };
@@ -159,8 +159,7 @@ for (const kind of fleets) {
     const pair = (clock: SteppingClock, config: { ratePerSecond: number; concurrency: number }) => {
       const key = `conf:${randomUUID()}`;
       const ids = { provider: 'conf', credential: key.slice(5) };
-      const make = () =>
-        new SharedBudget(key, ids, { ...config, burst: 1 }, { backend: fleet!.backend(), clock, learn: false });
+      const make = () => new SharedBudget(key, ids, config, { backend: fleet!.backend(), clock, learn: false });
       return [make(), make()] as const;
     };
 
@@ -194,7 +193,7 @@ for (const kind of fleets) {
         new SharedBudget(
           key,
           ids,
-          { ratePerSecond: 10, maxRatePerSecond: 10, burst: 1, concurrency: 100 },
+          { ratePerSecond: 10, maxRatePerSecond: 10, concurrency: 100 },
           { backend: fleet!.backend(), clock },
         );
       const [a, b] = [make(), make()];

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { defaultRetryConfig } from '../../src/provider/retry.ts';
 import {
-  ContentGoneError,
   type CollectContext,
   type CollectEvent,
   type Connector,
@@ -11,6 +10,7 @@ import {
   type ItemInput,
 } from '../../src/connectors/types.ts';
 import { httpQuirks } from '../../src/provider/quirks.ts';
+import { ContentGoneError } from '../../src/domain/run-failures.ts';
 
 /** One thing at the fake source. */
 export interface FakeItem {
@@ -172,7 +172,7 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
     userAgent: 'custody-test',
     quirks: httpQuirks,
     limits: {
-      budget: { ratePerSecond: 1000, burst: 1000, concurrency: 8 },
+      budget: { ratePerSecond: 1000, concurrency: 8 },
       retry: { ...defaultRetryConfig, maxAttempts: 2, baseDelayMs: 1 },
     },
     validateFilters: () => [],
@@ -258,7 +258,7 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
       },
     }),
     /** The retry list: each piece as the source has it now (a piece error of a unit that still has it fails again). */
-    async *retry(_ctx, pieces) {
+    async *retryPieces(_ctx, pieces) {
       calls.retried.push(...pieces.map((p) => p.sourceId));
       const source = opts.source();
       for (const p of pieces) {

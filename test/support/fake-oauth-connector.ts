@@ -1,16 +1,11 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  GrantRevokedError,
-  ProviderAuthError,
-  type Connector,
-  type DiscoveryHandler,
-  type Grant,
-} from '../../src/connectors/types.ts';
-import { AppError } from '../../src/domain/errors.ts';
+import { ProviderAuthError, type Connector, type DiscoveryHandler, type Grant } from '../../src/connectors/types.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import type { TestApp } from './app.ts';
 import { httpQuirks } from '../../src/provider/quirks.ts';
+import { GrantRevokedError } from '../../src/domain/run-failures.ts';
 
 /**
  * A tiny provider on 127.0.0.1 and two connectors that use it: `conf` (user OAuth, 302 authorization answer,
@@ -129,7 +124,7 @@ function base(p: FakeProvider, type: string, configType: string): Omit<Connector
     configType,
     quirks: httpQuirks,
     limits: {
-      budget: { ratePerSecond: 100, burst: 100, concurrency: 4 },
+      budget: { ratePerSecond: 100, concurrency: 4 },
       retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20, giveUpAfterMs: 2000 },
     },
     userAgent: `custody-tests/${type}`,
@@ -203,7 +198,7 @@ export function fakeConfConnector(p: FakeProvider, type = 'conf'): Connector {
         };
       }),
       channels: withGrantInfo(p, async (ctx, q) => {
-        if (!USERS.some((u) => u.id === q.user)) throw new AppError(404, `user ${q.user} not found.`);
+        if (!USERS.some((u) => u.id === q.user)) throw new DomainError('not_found', `user ${q.user} not found.`);
         const page = await ctx.http.json<{ channels: unknown[] }>(
           `${p.url}/api/channels?user=${encodeURIComponent(q.user ?? '')}`,
         );
@@ -261,7 +256,8 @@ export function fakeDriveConnector(p: FakeProvider, type = 'edrive'): Connector 
         return { entries, limit, next_marker: page.next_page_token || null };
       }),
       folders: withGrantInfo(p, async (ctx, q) => {
-        if (q.user_id === 'nodrive') throw new AppError(404, `user ${q.user_id} has no provisioned OneDrive.`);
+        if (q.user_id === 'nodrive')
+          throw new DomainError('not_found', `user ${q.user_id} has no provisioned OneDrive.`);
         const page = await ctx.http.json<{ value: (typeof FOLDERS)[number][] }>(
           `${p.url}/api/folders?parent=${encodeURIComponent(q.parent_id ?? '')}`,
         );

@@ -16,7 +16,7 @@ import { WorkspaceRepo } from '../../src/store/workspaces.ts';
 import { parseUnitJobId } from '../../src/sync/jobs/registry.ts';
 import { createSyncEngine, type EngineTuning, type SyncEngine } from '../../src/sync/engine.ts';
 import { createDocumentReader } from '../../src/search/index.ts';
-import { ProviderSessions } from '../../src/sync/provider-session.ts';
+import { ProviderSessions } from '../../src/sync/providers/provider-session.ts';
 
 export const testSealer: Sealer = createSealer('sync-test-key'.padEnd(40, 'k'));
 export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });

@@ -7,7 +7,8 @@ import type { Database } from '../../src/store/db.ts';
 import { newId } from '../../src/store/ids.ts';
 import { ItemRepo } from '../../src/store/items.ts';
 import { RunRepo } from '../../src/store/runs.ts';
-import { pidNamespaceScope } from '../../src/sync/owner.ts';
+import { RunErrorRepo } from '../../src/store/run-errors.ts';
+import { pidNamespaceScope } from '../../src/sync/execution/owner.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha1, sha256, type FakeSource } from '../support/fake-connector.ts';
 import { engineFor, seedCollection, syncOnce, useSyncStore } from '../support/sync-fixtures.ts';
@@ -241,7 +242,7 @@ for (const database of testDatabases) {
       const wrong = rows.find((r) => r.source_id === 'wrong')!;
       expect(flaky).toMatchObject({ sha256: sha256(good), hash_verified: 1 });
       expect(wrong).toMatchObject({ sha256: sha256(bad), hash_verified: 0, provider_hash_value: '0'.repeat(40) });
-      const errors = await new RunRepo(db).errors(runId, 10);
+      const errors = await new RunErrorRepo(db).ofRun(runId, 10);
       expect(errors).toHaveLength(1);
       expect(errors[0]).toMatchObject({ source_id: 'wrong', kind: 'file' });
       expect(errors[0].reason).toContain('sha1Hash mismatch');
@@ -288,7 +289,7 @@ for (const database of testDatabases) {
       });
       const { runId, outcome } = await syncOnce(s.engine, s.collectionId);
       expect(outcome.status).toBe('completed_with_errors');
-      const errors = await new RunRepo(db).errors(runId, 10);
+      const errors = await new RunErrorRepo(db).ofRun(runId, 10);
       expect(errors.map((e) => e.reason).sort()).toEqual([
         'connector produced an item of unknown kind "spreadsheet"',
         'user u2 has no drive',

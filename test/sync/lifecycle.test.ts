@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { type FsBlobStore } from '../../src/blobs/index.ts';
-import { GrantRevokedError } from '../../src/connectors/types.ts';
 import type { Database } from '../../src/store/db.ts';
 import { ItemRepo } from '../../src/store/items.ts';
 import { RunRepo } from '../../src/store/runs.ts';
@@ -13,6 +12,7 @@ import {
   type FakeSource,
 } from '../support/fake-connector.ts';
 import { engineFor, seedCollection, syncOnce, useSyncStore } from '../support/sync-fixtures.ts';
+import { GrantRevokedError } from '../../src/domain/run-failures.ts';
 
 for (const database of testDatabases) {
   describe(`sync lifecycle (${database.name})`, () => {

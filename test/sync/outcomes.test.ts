@@ -3,7 +3,7 @@ import type { FsBlobStore } from '../../src/blobs/index.ts';
 import { CollectionRepo } from '../../src/store/collections.ts';
 import type { Database } from '../../src/store/db.ts';
 import { EventRepo } from '../../src/store/events.ts';
-import { loadReconciliation } from '../../src/sync/reconciliation.ts';
+import { loadReconciliation } from '../../src/read/reconciliation-report.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { progressData } from '../support/progress.ts';
 import { testDatabases } from '../support/databases.ts';
@@ -230,7 +230,6 @@ for (const database of testDatabases) {
           kind: 'custodian',
           email: 'u2@example.com',
           status: 'pending',
-          checkpoint: null,
           updated_at: new Date().toISOString(),
           listed: 0,
           collected: 0,

@@ -17,7 +17,7 @@ const oneDrive = createOneDriveConnector({
   clientSecret: 's',
   loginUrl: 'http://127.0.0.1:9',
   graphUrl: 'http://127.0.0.1:9/v1.0',
-  budget: { ratePerSecond: 20, burst: 20 },
+  budget: { ratePerSecond: 20 },
 });
 const POLLING_MINUTES = 5;
 const INTERVAL_MINUTES = 30;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import { canonicalJson, filtersFingerprint } from '../../src/provider/fingerprint.ts';
-import { csvCell } from '../../src/sync/manifest.ts';
-import { parseRange } from '../../src/sync/queries.ts';
+import { csvCell } from '../../src/read/manifest.ts';
+import { parseRange } from '../../src/read/queries.ts';
 
 describe('filters fingerprint', () => {
   it('ignores key order at every level but not array order or values', () => {
@@ -27,7 +27,7 @@ describe('Range header', () => {
     try {
       f();
     } catch (err) {
-      return (err as AppError).status;
+      return (err as DomainError).status;
     }
     return 'ok';
   };

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NeedsUserActionError } from '../../src/connectors/types.ts';
 import { UnitJobRepo } from '../../src/store/unit-jobs.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, type FakeSource } from '../support/fake-connector.ts';
 import { startItemsApp, type ItemsApp } from '../support/items-app.ts';
 import { seedCollection } from '../support/sync-fixtures.ts';
+import { NeedsUserActionError } from '../../src/domain/run-failures.ts';
 
 type Json = Record<string, any>;
 const file = (sourceId: string, custodian: string, size = 100) => ({

@@ -3,7 +3,7 @@ import { type FsBlobStore } from '../../src/blobs/index.ts';
 import type { Database } from '../../src/store/db.ts';
 import { HoldRepo } from '../../src/store/holds.ts';
 import { previousVersionsOf, type ItemRow } from '../../src/store/items.ts';
-import { purgeCollectionData, purgeUnheldTombstones } from '../../src/sync/purge.ts';
+import { purgeCollectionData, purgeUnheldTombstones } from '../../src/sync/deletion/purge.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha256, type FakeItem, type FakeSource } from '../support/fake-connector.ts';
 import { engineFor, seedCollection, syncOnce, useSyncStore } from '../support/sync-fixtures.ts';

@@ -62,7 +62,7 @@ describe('the budget keeps admitting requests when timers fire late', () => {
       const budget = new SharedBudget(
         'k',
         { provider: 'p', credential: 'c' },
-        { ratePerSecond: rate, burst: 1, concurrency: 4 },
+        { ratePerSecond: rate, concurrency: 4 },
         {
           backend: createBudgetBackend({ kind: 'memory' }),
           clock,
@@ -93,7 +93,7 @@ describe('requests the provider does not meter (cost 0)', () => {
     const budget = new SharedBudget(
       'k',
       { provider: 'p', credential: 'c' },
-      { ratePerSecond: 1, burst: 1, concurrency: 2 },
+      { ratePerSecond: 1, concurrency: 2 },
       { backend: createBudgetBackend({ kind: 'memory' }), clock, learn: false },
     );
     // Twenty downloads at 1 request/s: at the rate they would take twenty seconds; unmetered, two at a time for 30 ms.

@@ -78,7 +78,7 @@ function track(clock: FakeClock, budget: SharedBudget, label: string, log: strin
 describe('provider budget in one process', () => {
   it('spaces requests evenly at the configured rate', async () => {
     const clock = new FakeClock();
-    const budget = localBudget({ ratePerSecond: 10, burst: 1, concurrency: 100 }, clock);
+    const budget = localBudget({ ratePerSecond: 10, concurrency: 100 }, clock);
     const log: string[] = [];
     const start = clock.now();
     const held = ['a', 'b', 'c', 'd'].map((l) => track(clock, budget, l, log));
@@ -95,7 +95,7 @@ describe('provider budget in one process', () => {
 
   it('never lets more than the rate leave in any one second after the event loop stalled', async () => {
     const clock = new FakeClock();
-    const budget = localBudget({ ratePerSecond: 40, burst: 1, concurrency: 1000 }, clock);
+    const budget = localBudget({ ratePerSecond: 40, concurrency: 1000 }, clock);
     const log: string[] = [];
     const held = Array.from({ length: 160 }, (_, i) => track(clock, budget, String(i), log));
     await clock.advance(410);
@@ -121,7 +121,7 @@ describe('provider budget in one process', () => {
 
   it('caps concurrency and hands the freed slot to the next waiter on release', async () => {
     const clock = new FakeClock();
-    const budget = localBudget({ ratePerSecond: 1000, burst: 1, concurrency: 2 }, clock);
+    const budget = localBudget({ ratePerSecond: 1000, concurrency: 2 }, clock);
     const log: string[] = [];
     const [a, b] = [track(clock, budget, 'a', log), track(clock, budget, 'b', log)];
     track(clock, budget, 'c', log);
@@ -141,7 +141,7 @@ describe('provider budget in one process', () => {
 
   it('pause blocks every request of the credential until the given time, and only a later pause extends it', async () => {
     const clock = new FakeClock();
-    const budget = localBudget({ ratePerSecond: 100, burst: 1, concurrency: 10 }, clock);
+    const budget = localBudget({ ratePerSecond: 100, concurrency: 10 }, clock);
     const log: string[] = [];
     track(clock, budget, 'before', log);
     await flush();
@@ -160,7 +160,7 @@ describe('provider budget in one process', () => {
 
   it('rejects a waiter whose signal aborts, with the reason, and serves the others', async () => {
     const clock = new FakeClock();
-    const budget = localBudget({ ratePerSecond: 1, burst: 1, concurrency: 10 }, clock);
+    const budget = localBudget({ ratePerSecond: 1, concurrency: 10 }, clock);
     const log: string[] = [];
     track(clock, budget, 'a', log);
     await flush();
@@ -177,18 +177,18 @@ describe('provider budget in one process', () => {
   });
 
   it('rejects at once when the signal is already aborted, and a negative cost or a zero rate', async () => {
-    const budget = localBudget({ ratePerSecond: 1, burst: 1, concurrency: 1 }, new FakeClock());
+    const budget = localBudget({ ratePerSecond: 1, concurrency: 1 }, new FakeClock());
     await expect(budget.acquire(1, AbortSignal.abort(new Error('gone')))).rejects.toThrow('gone');
     await expect(budget.acquire(-1)).rejects.toThrow(RangeError);
-    expect(() => localBudget({ ratePerSecond: 0, burst: 1, concurrency: 1 })).toThrow(RangeError);
+    expect(() => localBudget({ ratePerSecond: 0, concurrency: 1 })).toThrow(RangeError);
   });
 
   it('keeps one budget per credential key and reports its rate per provider and credential', async () => {
     const clock = new FakeClock();
     const budgets = new ProviderBudgets({ backend: createBudgetBackend({ kind: 'memory' }), clock });
-    const a = budgets.get('conf:wallet-1', { ratePerSecond: 48, burst: 1, concurrency: 8 });
-    expect(budgets.get('conf:wallet-1', { ratePerSecond: 99, burst: 1, concurrency: 99 })).toBe(a);
-    budgets.get('edrive:wallet-2', { ratePerSecond: 20, burst: 1, concurrency: 4 });
+    const a = budgets.get('conf:wallet-1', { ratePerSecond: 48, concurrency: 8 });
+    expect(budgets.get('conf:wallet-1', { ratePerSecond: 99, concurrency: 99 })).toBe(a);
+    budgets.get('edrive:wallet-2', { ratePerSecond: 20, concurrency: 4 });
     // A 429 stating Zoom's per-second limit: the rate drops to 95 % of it.
     a.observe({
       status: 429,
@@ -201,12 +201,7 @@ describe('provider budget in one process', () => {
     ]);
     a.pause(clock.now() + 1000);
     const log: string[] = [];
-    track(
-      clock,
-      budgets.get('edrive:wallet-2', { ratePerSecond: 1, burst: 1, concurrency: 1 }),
-      'other credential',
-      log,
-    );
+    track(clock, budgets.get('edrive:wallet-2', { ratePerSecond: 1, concurrency: 1 }), 'other credential', log);
     track(clock, a, 'paused credential', log);
     await flush();
     expect(log).toEqual(['other credential']);

@@ -31,7 +31,7 @@ describe('no listeners left on long-lived signals', () => {
   it('keeps the abort listeners of a client-wide signal flat over many requests, streams and retries', async () => {
     const controller = new AbortController();
     const http = new ProviderHttp({
-      budget: localBudget({ ratePerSecond: 10_000, burst: 10_000, concurrency: 4 }),
+      budget: localBudget({ ratePerSecond: 10_000, concurrency: 4 }),
       retry: { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 2, giveUpAfterMs: 10_000 },
       userAgent: 'test',
       quirks: graphQuirks,

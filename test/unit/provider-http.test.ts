@@ -2,12 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localBudget } from '../../src/provider/shared-budget.ts';
-import {
-  ProviderError,
-  ProviderHttp,
-  type ProviderAuth,
-  type ProviderHttpOptions,
-} from '../../src/provider/provider-http.ts';
+import { ProviderHttp } from '../../src/provider/provider-http.ts';
+import type { ProviderAuth, ProviderHttpOptions } from '../../src/provider/http-options.ts';
+import { ProviderError } from '../../src/provider/provider-error.ts';
 import type { RetryConfig } from '../../src/provider/retry.ts';
 import { graphQuirks } from '../../src/connectors/onedrive/quirks.ts';
 import { zoomQuirks } from '../../src/connectors/zoom/quirks.ts';
@@ -47,7 +44,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 function client(extra: Partial<ProviderHttpOptions> = {}) {
   const warnings: { obj: object; msg: string }[] = [];
   const http = new ProviderHttp({
-    budget: localBudget({ ratePerSecond: 1000, burst: 1000, concurrency: 10 }),
+    budget: localBudget({ ratePerSecond: 1000, concurrency: 10 }),
     retry,
     userAgent: 'NONISV|Custody|custody/test',
     quirks: graphQuirks,
@@ -296,7 +293,7 @@ describe('ProviderHttp downloads', () => {
       }
       json(res, 200, {});
     });
-    const { http } = client({ budget: localBudget({ ratePerSecond: 1000, burst: 1000, concurrency: 1 }) });
+    const { http } = client({ budget: localBudget({ ratePerSecond: 1000, concurrency: 1 }) });
     const download = await http.stream(`${base}/big`);
     const small = http.json(`${base}/small`);
     await new Promise((r) => setTimeout(r, 30));

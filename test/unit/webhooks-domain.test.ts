@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_RETRY_POLICY,
+  DEFAULT_DELIVERY_BACKOFF,
   isPrivateAddress,
   nextAttemptDelay,
   signatureHeader,
@@ -44,6 +44,6 @@ describe('webhook rules', () => {
     expect(nextAttemptDelay(policy, 2, 1_000)).toBe(5_000);
     expect(nextAttemptDelay(policy, 3, 6_000)).toBe(5_000);
     expect(nextAttemptDelay(policy, 4, 11_000)).toBeNull();
-    expect(nextAttemptDelay(DEFAULT_RETRY_POLICY, 1, 0)).toBe(10_000);
+    expect(nextAttemptDelay(DEFAULT_DELIVERY_BACKOFF, 1, 0)).toBe(10_000);
   });
 });

@@ -2,7 +2,7 @@
 import { escapePointer, isObject } from '../../domain/filters/selection.ts';
 import type { FilterIssue, ProviderContext } from '../types.ts';
 import { mapLimit } from './children.ts';
-import { ProviderError } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import { classifyNotFound } from './graph.ts';
 
 /** More keys than this are not looked up one by one at PATCH time: the run reports unknown users. */

@@ -1,4 +1,5 @@
-import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
+import { type ProviderHttp } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import { driveUrl, isGraphLink, type DriveItem, type GraphPage } from './graph.ts';
 
 /** Graph's default and recommended page size for children (reference §2.5). */

@@ -6,7 +6,7 @@ import { DriveSync } from './drive-sync.ts';
 import { driveOwner, owned } from './owner.ts';
 import { classifyNotFound, isGraphLink, providerMessage } from './graph.ts';
 import { cursorsOf, readState, startingState, type ConnectorState } from './state.ts';
-import { ProviderError } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 
 /**
  * Collects the drives of the users that are keys of the filters, one unit after the other. A user without a

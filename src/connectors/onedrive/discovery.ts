@@ -1,5 +1,5 @@
 // Spec endpoints 6 and 8 for `edrive`: the tenant's users, and the folders of one user's drive.
-import { AppError, badRequest } from '../../domain/errors.ts';
+import { DomainError, invalidInput } from '../../domain/errors.ts';
 import { isObject } from '../../domain/filters/selection.ts';
 import type { DiscoveryHandler, ProviderContext } from '../types.ts';
 import { childrenPage, childrenUrl } from './children.ts';
@@ -48,8 +48,7 @@ interface FoldersCursor {
 
 function parseLimit(raw: string | undefined): number {
   if (raw === undefined || raw === '') return DEFAULT_LIMIT;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1)
-    throw badRequest('limit must be a positive integer.', '/querystring/limit');
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw invalidInput('limit must be a positive integer.', 'limit');
   return Math.min(Number(raw), MAX_LIMIT);
 }
 
@@ -60,7 +59,7 @@ export function usersDiscovery(graphUrl: string): DiscoveryHandler {
     if (query.marker) {
       const link = decodeCursor(query.marker);
       if (typeof link !== 'string' || graphPathOf(graphUrl, link) !== '/users') {
-        throw badRequest('marker is not a next_marker returned by this endpoint.', '/querystring/marker');
+        throw invalidInput('marker is not a next_marker returned by this endpoint.', 'marker');
       }
       url = link;
       // The link carries the page size it was made with; report that one.
@@ -95,22 +94,21 @@ function readFoldersCursor(graphUrl: string, raw: string, userId: string): Folde
     c.u === userId &&
     Array.isArray(c.e) &&
     typeof c.c === 'number';
-  if (!valid)
-    throw badRequest('cursor is not a _next value returned by this endpoint for this user_id.', '/querystring/cursor');
+  if (!valid) throw invalidInput('cursor is not a _next value returned by this endpoint for this user_id.', 'cursor');
   return c as unknown as FoldersCursor;
 }
 
 function notFound(error: unknown, userId: string, parentId: string | undefined): unknown {
   switch (classifyNotFound(error)) {
     case 'no_drive':
-      return new AppError(
-        404,
+      return new DomainError(
+        'not_found',
         `User ${userId} has no provisioned OneDrive (it is created when the user first signs in to OneDrive, and only for licensed users).`,
       );
     case 'no_user':
-      return new AppError(404, `User ${userId} not found in the tenant.`);
+      return new DomainError('not_found', `User ${userId} not found in the tenant.`);
     case 'no_item':
-      return new AppError(404, `Folder ${parentId ?? 'root'} not found in the OneDrive of user ${userId}.`);
+      return new DomainError('not_found', `Folder ${parentId ?? 'root'} not found in the OneDrive of user ${userId}.`);
     default:
       return error;
   }
@@ -133,8 +131,7 @@ async function pathElements(
     );
     const item: DriveItem = await ctx.http.json<DriveItem>(url, { cost: 1 });
     if (item.root) break;
-    if (depth === 0 && !isContainer(item))
-      throw badRequest(`parent_id ${folderId} is not a folder.`, '/querystring/parent_id');
+    if (depth === 0 && !isContainer(item)) throw invalidInput(`parent_id ${folderId} is not a folder.`, 'parent_id');
     out.unshift({ id: item.id, name: item.name ?? '' });
     current = item.parentReference?.id;
   }
@@ -145,10 +142,7 @@ export function foldersDiscovery(graphUrl: string): DiscoveryHandler {
   return async (ctx, query) => {
     const userId = query.user_id;
     if (!userId)
-      throw badRequest(
-        'user_id is required: the id of a user from GET /collections/{id}/users.',
-        '/querystring/user_id',
-      );
+      throw invalidInput('user_id is required: the id of a user from GET /collections/{id}/users.', 'user_id');
     const parentId = query.parent_id || undefined;
     try {
       let cursor: FoldersCursor;

@@ -1,6 +1,6 @@
 // One user's drive: a root delta round (full or changes), filtered by ancestry against the user's selection.
 import type { UserFolders } from '../../domain/filters/edrive.ts';
-import { ProviderError } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import type { CollectContext, CollectEvent } from '../types.ts';
 import { childrenPage, childrenUrl, mapLimit } from './children.ts';
 import { driveUrl, isContainer, isGraphLink, type DriveItem, type GraphPage } from './graph.ts';

@@ -1,5 +1,5 @@
 // Wire shapes of Microsoft Graph v1.0 that the connector reads, and the rules for following its links.
-import { ProviderError } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 
 export interface IdentitySet {
   user?: { id?: string; displayName?: string; email?: string };

@@ -1,8 +1,10 @@
 // The Microsoft identity platform v2.0 as the connector uses it: tenant-wide admin consent for the tenant the
 // administrator signed in to (sign-in.ts), then app-only tokens from the client-credentials grant (reference §1.2, §1.3).
-import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
-import { GrantRevokedError, ProviderAuthError, type Grant } from '../types.ts';
+import { type ProviderHttp } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
+import { ProviderAuthError, type Grant } from '../types.ts';
 import { unverifiedClaims } from './id-token.ts';
+import { GrantRevokedError } from '../../domain/run-failures.ts';
 
 export const GRAPH_DEFAULT_SCOPE = 'https://graph.microsoft.com/.default';
 export const APPLICATION_PERMISSIONS = ['Files.Read.All', 'User.Read.All'];

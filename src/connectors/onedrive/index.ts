@@ -23,9 +23,9 @@ export const ONEDRIVE_USER_AGENT = 'ISV|Custody|Custody/0.1.0';
 
 /**
  * In SharePoint resource units per tenant (this app's credential): 1,200 per minute is the smallest tenant
- * tier (reference §3), so 20 per second sustained with a modest burst. Raise for larger tenants.
+ * tier (reference §3), so 20 per second. Raise for larger tenants.
  */
-export const DEFAULT_ONEDRIVE_BUDGET: BudgetConfig = { ratePerSecond: 20, burst: 100, concurrency: 4 };
+export const DEFAULT_ONEDRIVE_BUDGET: BudgetConfig = { ratePerSecond: 20, concurrency: 4 };
 
 export interface OneDriveConnectorOptions {
   clientId: string;
@@ -46,7 +46,7 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
   const retry: RetryConfig = { ...defaultRetryConfig, ...opts.retry };
   // Login-host requests have their own small budget: they are not SharePoint traffic.
   const loginHttp = new ProviderHttp({
-    budget: localBudget({ ratePerSecond: 5, burst: 10, concurrency: 4 }),
+    budget: localBudget({ ratePerSecond: 5, concurrency: 4 }),
     retry: {
       ...retry,
       maxAttempts: Math.min(retry.maxAttempts, 4),
@@ -84,6 +84,6 @@ export function createOneDriveConnector(opts: OneDriveConnectorOptions): Connect
       );
       return mode;
     },
-    retry: retryDrivePieces(graphUrl),
+    retryPieces: retryDrivePieces(graphUrl),
   };
 }

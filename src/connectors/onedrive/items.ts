@@ -1,8 +1,8 @@
 // driveItems as the engine stores them, and the download of a file's bytes.
 import type { Readable } from 'node:stream';
-import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
+import { type ProviderHttp } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import {
-  ContentGoneError,
   type CollectContext,
   type CollectEvent,
   type ContentSource,
@@ -11,6 +11,7 @@ import {
 } from '../types.ts';
 import { classifyNotFound, driveUrl, identityOf, isContainer, providerMessage, type DriveItem } from './graph.ts';
 import { QUICK_XOR_MODULE, QuickXorHash } from './quickxorhash.ts';
+import { ContentGoneError } from '../../domain/run-failures.ts';
 import { driveOwner, drivePath, ownedItem, type DriveOwner } from './owner.ts';
 
 /** Fields the connector reads from a single driveItem GET or a children listing. */

@@ -1,6 +1,7 @@
 // Step one of edrive pairing: sign the administrator in with the authorization code flow (reference §1.1,
 // §1.3) to learn, from a verified id_token, which tenant they belong to and that they may consent for it.
-import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
+import { type ProviderHttp } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import { ProviderAuthError } from '../types.ts';
 import { IdTokenError, unverifiedClaims, verifyRs256, type Jwk, type JwtClaims } from './id-token.ts';
 import { aadSummary, TENANT_ID } from './identity.ts';

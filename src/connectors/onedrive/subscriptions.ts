@@ -1,7 +1,7 @@
 // Graph subscriptions on a user's drive root (reference provider-events.md §2.1–§2.4). Only the root can be
 // subscribed on OneDrive for Business, only with changeType "updated"; Graph validates the notificationUrl
 // before it answers 201, and silently deletes a subscription that was not renewed in time (PATCH → 404).
-import { ProviderError } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import type { ChangeSubscriptions, ProviderContext } from '../types.ts';
 
 interface GraphSubscription {

@@ -1,8 +1,9 @@
 // A thin typed layer over ProviderHttp for Zoom REST API v2: URL building, UUID encoding, error classification
 // and next_page_token paging with Zoom's 15-minute token expiry.
-import { NeedsUserActionError } from '../types.ts';
-import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
+import { type ProviderHttp } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import type { ZoomPage } from './wire.ts';
+import { NeedsUserActionError } from '../../domain/run-failures.ts';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 

@@ -2,7 +2,7 @@
 // and channel messages (`to_channel`). Messages carry no content to download, so pages are streamed and the
 // checkpoint keeps the next page's token; a token too old to use restarts that window.
 import { selectsId } from '../../domain/filters/selection.ts';
-import { ProviderError } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import type { CollectEvent, UnitSpec } from '../types.ts';
 import { chatUserPath, isPieceFailure, isUserGone, pages, type Query } from './api.ts';
 import { isPrivateChannel } from './discovery.ts';

@@ -3,7 +3,7 @@
 // per owner and per channel) let the next run start where this one began, less a small overlap.
 import { chatScope, enabledContent, type ConfFilters } from '../../domain/filters/conf.ts';
 import type { CollectContext, CollectEvent, UnitSpec } from '../types.ts';
-import { ProviderError } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import { isUserGone, ZoomApi } from './api.ts';
 import { collectChannels, collectOneToOne } from './chats.ts';
 import type { Owner } from './items.ts';

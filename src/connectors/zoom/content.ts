@@ -1,7 +1,9 @@
 // Content sources: recording downloads (302 to a file host, failures as 200 + HTML) and in-memory documents.
 import { Readable, Transform, pipeline } from 'node:stream';
-import { ProviderError, type ProviderHttp } from '../../provider/provider-http.ts';
-import { ContentGoneError, ContentRejectedError, type ContentSource } from '../types.ts';
+import { type ProviderHttp } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
+import { type ContentSource } from '../types.ts';
+import { ContentGoneError, ContentRejectedError } from '../../domain/run-failures.ts';
 
 const HTML_START = /^\s*(<!doctype html|<html|<head|<body)/i;
 

@@ -1,7 +1,7 @@
 // Discovery (spec endpoints 6 and 7): users of every status, and one user's channels. Our pages are built from
 // Zoom's (users: one status at a time, 300 a page; channels: 50 a page), so `offset` is our own cursor: which
 // Zoom page to fetch (its status and token) and how many of its entries were already returned.
-import { AppError, badRequest } from '../../domain/errors.ts';
+import { DomainError, invalidInput } from '../../domain/errors.ts';
 import type { DiscoveryHandler, ProviderContext } from '../types.ts';
 import { chatUserPath, isPageTokenRefused, isUserGone, scoped, ZoomApi } from './api.ts';
 import type { ChannelsPage, ChatChannel, UsersPage, ZoomUser } from './wire.ts';
@@ -23,8 +23,7 @@ interface Cursor {
 
 export function parseLimit(raw: string | undefined): number {
   if (raw === undefined || raw === '') return DISCOVERY_PAGE_MAX;
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1)
-    throw badRequest('limit must be a positive integer.', '/querystring/limit');
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw invalidInput('limit must be a positive integer.', 'limit');
   return Math.min(Number(raw), DISCOVERY_PAGE_MAX);
 }
 
@@ -34,7 +33,7 @@ function encodeCursor(c: Cursor): string {
 
 function decodeCursor(raw: string | undefined, statuses: number): Cursor {
   if (raw === undefined || raw === '') return { s: 0, k: 0 };
-  const bad = () => badRequest('offset is not a next_page_token this API returned.', '/querystring/offset');
+  const bad = () => invalidInput('offset is not a next_page_token this API returned.', 'offset');
   if (!raw.startsWith('z1.')) throw bad();
   let c: Partial<Cursor>;
   try {
@@ -54,10 +53,7 @@ async function zoomPage<T>(run: () => Promise<T>, what: string): Promise<T> {
     return await scoped(what, run);
   } catch (err) {
     if (isPageTokenRefused(err))
-      throw badRequest(
-        'offset has expired (Zoom page tokens live 15 minutes); list again from the start.',
-        '/querystring/offset',
-      );
+      throw invalidInput('offset has expired (Zoom page tokens live 15 minutes); list again from the start.', 'offset');
     throw err;
   }
 }
@@ -101,7 +97,7 @@ export function isPrivateChannel(c: Pick<ChatChannel, 'type'>): boolean {
 export function channelsHandler(apiUrl: string): DiscoveryHandler {
   return async (ctx: ProviderContext, query) => {
     const user = query.user?.trim();
-    if (!user) throw badRequest('user is required: a user id from GET /collections/{id}/users.', '/querystring/user');
+    if (!user) throw invalidInput('user is required: a user id from GET /collections/{id}/users.', 'user');
     const limit = parseLimit(query.limit);
     let { t, k } = decodeCursor(query.offset, 1);
     const api = new ZoomApi(ctx.http, apiUrl, ctx.signal);
@@ -119,7 +115,7 @@ export function channelsHandler(apiUrl: string): DiscoveryHandler {
           "listing the user's channels",
         );
       } catch (err) {
-        if (isUserGone(err)) throw new AppError(404, `Zoom user ${user} not found.`, '/querystring/user');
+        if (isUserGone(err)) throw new DomainError('not_found', `Zoom user ${user} not found.`, 'user');
         throw err;
       }
       const channels = page?.channels ?? [];

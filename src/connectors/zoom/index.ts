@@ -29,10 +29,10 @@ export interface ZoomConnectorOptions {
 
 /**
  * Zoom meters every app of an account together, per second and per category (Business+: Light 80/s, Medium
- * 60/s). Nearly every call made here is Medium (user, recording, chat lists), so one bucket stays under Medium's
- * 60/s: a token bucket lets through at most burst + rate requests in any one-second window, here 10 + 48 = 58.
+ * 60/s). Nearly every call made here is Medium (user, recording, chat lists), so one budget stays under Medium's
+ * 60/s: the slot budget (provider/shared-budget.ts) admits at most its rate in any one-second window, here 48.
  */
-export const ZOOM_BUDGET: BudgetConfig = { ratePerSecond: 48, burst: 10, concurrency: 8 };
+export const ZOOM_BUDGET: BudgetConfig = { ratePerSecond: 48, concurrency: 8 };
 
 export const ZOOM_RETRY: RetryConfig = {
   maxAttempts: 6,
@@ -70,6 +70,6 @@ export function createZoomConnector(opts: ZoomConnectorOptions): Connector {
     collect: (ctx) => collectZoom(ctx, { apiUrl, lookbackDays: opts.lookbackDays, isZoomHost }),
     webhooks: zoomWebhookEvents,
     units: zoomUnits(apiUrl, opts.lookbackDays),
-    retry: retryZoomPieces({ apiUrl, isZoomHost }),
+    retryPieces: retryZoomPieces({ apiUrl, isZoomHost }),
   };
 }

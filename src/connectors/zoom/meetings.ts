@@ -1,6 +1,6 @@
 // One owner's recorded meetings: the meeting's metadata always, the files and the AI summary as selected.
 import type { CollectEvent } from '../types.ts';
-import { ProviderError } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import type { ItemInput } from '../types.ts';
 import { isPieceFailure, meetingPath, pages, scoped, userPath, type Query } from './api.ts';
 import { bufferSource, downloadSource } from './content.ts';

@@ -1,9 +1,10 @@
 // Zoom user OAuth (authorization code + PKCE, rotating refresh tokens). The token endpoint is not a Bearer API
 // call, so it is spoken to directly with undici: client credentials in a Basic header, parameters as a form.
 import { request, type Dispatcher } from 'undici';
-import { badRequest } from '../../domain/errors.ts';
-import { GrantRevokedError, ProviderAuthError, type ConnectorOAuth, type Grant } from '../types.ts';
+import { invalidInput } from '../../domain/errors.ts';
+import { ProviderAuthError, type ConnectorOAuth, type Grant } from '../types.ts';
 import { SCOPE_SETS } from './scopes.ts';
+import { GrantRevokedError } from '../../domain/run-failures.ts';
 
 export interface ZoomOAuthConfig {
   clientId: string;
@@ -53,10 +54,7 @@ export function createZoomOAuth(cfg: ZoomOAuthConfig): ConnectorOAuth {
 
     authorizationUrl({ state, redirectUri, codeChallenge, scopesType }) {
       if (scopesType !== undefined && !(scopesType in SCOPE_SETS)) {
-        throw badRequest(
-          `scopes_type must be one of ${Object.keys(SCOPE_SETS).join(', ')}.`,
-          '/querystring/scopes_type',
-        );
+        throw invalidInput(`scopes_type must be one of ${Object.keys(SCOPE_SETS).join(', ')}.`, 'scopes_type');
       }
       // No `scope` parameter: Zoom grants the scopes configured on the Marketplace app (see scopes.ts).
       const params = new URLSearchParams({

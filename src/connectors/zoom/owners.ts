@@ -2,10 +2,11 @@
 // it already finished.
 import type { ConfFilters } from '../../domain/filters/conf.ts';
 import { selectsId } from '../../domain/filters/selection.ts';
-import { NeedsUserActionError, type CollectEvent } from '../types.ts';
+import { type CollectEvent } from '../types.ts';
 import { isUserGone, pages, scoped, userPath, type ZoomApi } from './api.ts';
 import type { Owner } from './items.ts';
 import type { UsersPage, ZoomUser } from './wire.ts';
+import { NeedsUserActionError } from '../../domain/run-failures.ts';
 
 export interface ResolvedOwners {
   owners: Owner[];

@@ -1,6 +1,6 @@
 // The retry list: pieces earlier runs could not collect, asked for again directly (the listing that found
 // them may lie behind the owner's high-water mark by now).
-import { ProviderError } from '../../provider/provider-http.ts';
+import { ProviderError } from '../../provider/provider-error.ts';
 import type { CollectContext, CollectEvent, ItemInput, RetryPiece } from '../types.ts';
 import { isPieceFailure, meetingPath, pages, scoped, userPath, ZoomApi, type Query } from './api.ts';
 import { retryChatFile } from './chat-retry.ts';

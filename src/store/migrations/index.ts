@@ -20,6 +20,8 @@ import * as exportsAuditChain from './021_exports_audit_chain.ts';
 import * as custodianNames from './022_custodian_names.ts';
 import * as budgetLeaseSlots from './026_budget_lease_slots.ts';
 import * as partialIndexes from './027_partial_indexes.ts';
+import * as dropRunUnitsCheckpoint from './028_drop_run_units_checkpoint.ts';
+import * as apiRateLimits from './029_api_rate_limits.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +46,6 @@ export const migrations: Record<string, Migration> = {
   '022_custodian_names': custodianNames,
   '026_budget_lease_slots': budgetLeaseSlots,
   '027_partial_indexes': partialIndexes,
+  '028_drop_run_units_checkpoint': dropRunUnitsCheckpoint,
+  '029_api_rate_limits': apiRateLimits,
 };

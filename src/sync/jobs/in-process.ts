@@ -1,4 +1,4 @@
-import { createInProcessExecutor, type Executor } from '../executor.ts';
+import { createInProcessRunExecutor, type RunExecutor } from './run-executor.ts';
 import { parseExportJobId, parseUnitJobId, type JobHandlers } from './registry.ts';
 import type { Queue, QueueLog } from './queue.ts';
 
@@ -17,7 +17,7 @@ export interface InProcessQueueOptions {
  * periodic sweep (the database holds next_sync_at, so a restart loses none).
  */
 export function createInProcessQueue(opts: InProcessQueueOptions): Queue {
-  let executor: Executor | undefined;
+  let executor: RunExecutor | undefined;
   let sweeper: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> | undefined;
   return {
@@ -35,7 +35,7 @@ export function createInProcessQueue(opts: InProcessQueueOptions): Queue {
     },
     async startWorking(handlers: JobHandlers) {
       if (executor) return;
-      executor = createInProcessExecutor({
+      executor = createInProcessRunExecutor({
         source: { claimableRunIds: opts.claimable, runOnce: (id) => runJob(handlers, id) },
         concurrency: opts.concurrency,
         pollMs: opts.pollMs,

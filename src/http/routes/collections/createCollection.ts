@@ -1,6 +1,7 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { badRequest, notFound } from '../../../domain/errors.ts';
+import { notFound } from '../../../domain/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { errors } from '../../schemas.ts';
 
 export default function createCollection(app: App) {
@@ -30,10 +31,10 @@ export default function createCollection(app: App) {
       const connector = app.ctx.connectors.get(type);
       if (!connector) throw badRequest(`type must be one of ${app.ctx.connectors.types().join(', ')}.`, '/body/type');
       if (!(await app.ctx.repos.workspaces.get(accountId, onna_parent_id))) {
-        throw Object.assign(notFound('Workspace'), { pointer: '/body/onna_parent_id' });
+        throw notFound('Workspace', 'onna_parent_id');
       }
       const wallet = await app.ctx.repos.wallets.get(accountId, credential_id);
-      if (!wallet) throw Object.assign(notFound('Wallet'), { pointer: '/body/credential_id' });
+      if (!wallet) throw notFound('Wallet', 'credential_id');
       if (wallet.config_type !== connector.configType) {
         throw badRequest(
           `the wallet's config_type is "${wallet.config_type}"; a ${type} collection needs a wallet with config_type "${connector.configType}".`,

@@ -1,5 +1,5 @@
 import type { App } from '../../../app.ts';
-import { deleteCollections } from '../../../sync/deletion.ts';
+import { deleteCollections } from '../../../sync/deletion/deletion.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 import { loadCollection } from './load.ts';
 

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.ts';
 import type { Connector } from '../../../connectors/types.ts';
-import { AppError, notFound } from '../../../domain/errors.ts';
+import { notFound } from '../../../domain/errors.ts';
+import { AppError } from '../../errors.ts';
 
 /** The caller's collection and its connector, or 404 (another account's id answers exactly like an unknown one). */
 export async function loadCollection(ctx: AppContext, accountId: string, id: string) {

@@ -1,6 +1,7 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { AppError, conflict } from '../../../domain/errors.ts';
+import { conflict } from '../../../domain/errors.ts';
+import { AppError } from '../../errors.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 import { listProblems } from '../../validation-detail.ts';
 import { loadCollection } from './load.ts';
@@ -127,7 +128,7 @@ export default function patchCollection(app: App) {
           throw conflict(
             'not_ready',
             'sync_status "pending" needs sync_filters: send them in this request or save them first.',
-            '/body/sync_filters',
+            'sync_filters',
           );
         }
       }

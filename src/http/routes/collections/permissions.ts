@@ -1,9 +1,9 @@
 import type { App } from '../../../app.ts';
 import type { Connector, PermissionGap } from '../../../connectors/types.ts';
-import { permissionGaps as gaps } from '../../../sync/readiness.ts';
+import { permissionGaps as gaps } from '../../../sync/runs/readiness.ts';
 import { EventRepo } from '../../../store/events.ts';
 
-/** sync/readiness.ts permissionGaps, with this process's database and provider sessions. */
+/** sync/runs/readiness.ts permissionGaps, with this process's database and provider sessions. */
 export function permissionGaps(
   app: App,
   collection: { id: string; wallet_id: string },

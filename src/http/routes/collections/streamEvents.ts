@@ -1,6 +1,6 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { badRequest } from '../../../domain/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { EventRepo } from '../../../store/events.ts';
 import { RunRepo } from '../../../store/runs.ts';
 import { errors, IdParams } from '../../schemas.ts';

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { App } from '../../../app.ts';
-import { AppError, notFound } from '../../../domain/errors.ts';
+import { notFound } from '../../../domain/errors.ts';
+import { AppError } from '../../errors.ts';
 
 /** Where `npm run build:console` (run by `npm ci` and `npm start`) writes the web console. */
 export const CONSOLE_DIST = fileURLToPath(new URL('../../../../console/dist/', import.meta.url));

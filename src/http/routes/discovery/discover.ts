@@ -1,11 +1,12 @@
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../../context.ts';
-import { GrantRevokedError, NeedsUserActionError, type DiscoveryKind } from '../../../connectors/types.ts';
-import { AppError, badRequest, conflict } from '../../../domain/errors.ts';
-import { CredentialsMissingError } from '../../../sync/credentials.ts';
-import { ProviderError } from '../../../provider/provider-http.ts';
-import { userFacingMessage } from '../../../sync/user-message.ts';
+import { type DiscoveryKind } from '../../../connectors/types.ts';
+import { conflict, DomainError } from '../../../domain/errors.ts';
+import { AppError, badRequest } from '../../errors.ts';
+import { ProviderError } from '../../../provider/provider-error.ts';
+import { userFacingMessage } from '../../../sync/providers/user-message.ts';
 import { loadCollection } from '../collections/load.ts';
+import { CredentialsMissingError, GrantRevokedError, NeedsUserActionError } from '../../../domain/run-failures.ts';
 
 /** A discovery page must not hold a request open through a long throttling pause of the provider. */
 export const DISCOVERY_TIMEOUT_MS = 60_000;
@@ -67,9 +68,9 @@ function asStrings(query: Record<string, unknown>): Record<string, string | unde
   return out;
 }
 
-/** Provider failures in the error shape; an AppError from the connector (400, 404) passes as it is. */
+/** Provider failures in the error shape; a DomainError from the connector (400, 404) passes as it is. */
 function translate(err: unknown, timedOut: boolean): unknown {
-  if (err instanceof AppError) return err;
+  if (err instanceof DomainError) return err;
   if (err instanceof CredentialsMissingError) return conflict('credentials', UNPAIRED);
   if (err instanceof GrantRevokedError)
     return conflict('credentials', `${REFUSED} (${userFacingMessage(err.message, 500)})`);

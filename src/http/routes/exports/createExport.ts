@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { badRequest, conflict } from '../../../domain/errors.ts';
+import { conflict } from '../../../domain/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { ExportRepo } from '../../../store/exports.ts';
 import { newId, nowIso } from '../../../store/ids.ts';
 import { errors, IdParams } from '../../schemas.ts';

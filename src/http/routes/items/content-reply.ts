@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AppError } from '../../../domain/errors.ts';
-import { parseRange, type StoredContent } from '../../../sync/queries.ts';
+import { AppError } from '../../errors.ts';
+import { parseRange, type StoredContent } from '../../../read/queries.ts';
 import { evaluatePreconditions, rangeApplies } from '../../preconditions.ts';
 
 // OpenAPI 3.1 §4.8.14.5: raw bytes of any media type are described by an empty schema. The stored bytes keep the

@@ -1,5 +1,5 @@
 import type { App } from '../../../app.ts';
-import { createSyncQueries } from '../../../sync/queries.ts';
+import { createSyncQueries } from '../../../read/queries.ts';
 import { errors } from '../../schemas.ts';
 import { ownCollection } from './own.ts';
 import { Item, ItemParams } from './schemas.ts';

@@ -1,5 +1,5 @@
 import type { App } from '../../../app.ts';
-import { createSyncQueries } from '../../../sync/queries.ts';
+import { createSyncQueries } from '../../../read/queries.ts';
 import { errors } from '../../schemas.ts';
 import {
   CONDITIONAL_DESCRIPTION,

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { manifestCsv, manifestJson } from '../../../sync/manifest.ts';
+import { manifestCsv, manifestJson } from '../../../read/manifest.ts';
 import { errors, IdParams } from '../../schemas.ts';
 import { ownCollection } from './own.ts';
 

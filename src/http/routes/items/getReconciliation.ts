@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { RunRepo } from '../../../store/runs.ts';
-import { loadReconciliation, reconciliationCsv } from '../../../sync/reconciliation.ts';
+import { loadReconciliation, reconciliationCsv } from '../../../read/reconciliation-report.ts';
 import { errors } from '../../schemas.ts';
 import { ownCollection } from './own.ts';
 

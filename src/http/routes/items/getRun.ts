@@ -1,8 +1,8 @@
 import type { App } from '../../../app.ts';
 import { notFound } from '../../../domain/errors.ts';
-import { RUN_ERRORS_SHOWN } from '../../../sync/queries.ts';
-import { RunDetail } from '../../../sync/view-schemas.ts';
-import { providerBudgetView, runView } from '../../../sync/views.ts';
+import { RUN_ERRORS_SHOWN } from '../../../read/queries.ts';
+import { RunDetail } from '../../../read/view-schemas.ts';
+import { providerBudgetView, runView } from '../../../read/views.ts';
 import { RunRepo } from '../../../store/runs.ts';
 import { UnitJobRepo } from '../../../store/unit-jobs.ts';
 import { UnitRepo } from '../../../store/units.ts';
@@ -37,7 +37,10 @@ export default function getRun(app: App) {
         error: u.error,
       }));
       const tally = (await new UnitRepo(app.ctx.db).tallies([run.id])).get(run.id);
-      const view = { ...runView(run, await runs.errors(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN, tally), units };
+      const view = {
+        ...runView(run, await app.ctx.repos.runErrors.ofRun(run.id, RUN_ERRORS_SHOWN + 1), RUN_ERRORS_SHOWN, tally),
+        units,
+      };
       const connector = app.ctx.connectors.get(collection.type);
       const learned = await app.ctx.providers.learnedRate(connector ?? { type: collection.type }, collection.wallet_id);
       return learned ? { ...view, provider_budget: providerBudgetView(learned) } : view;

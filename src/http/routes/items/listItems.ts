@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { badRequest } from '../../../domain/errors.ts';
-import { createSyncQueries } from '../../../sync/queries.ts';
+import { badRequest } from '../../errors.ts';
+import { createSyncQueries } from '../../../read/queries.ts';
 import { errors, IdParams, PageQuery } from '../../schemas.ts';
 import { ownCollection } from './own.ts';
 import { Item } from './schemas.ts';

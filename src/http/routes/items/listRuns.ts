@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { createSyncQueries } from '../../../sync/queries.ts';
+import { createSyncQueries } from '../../../read/queries.ts';
 import { errors, IdParams, PageQuery } from '../../schemas.ts';
 import { ownCollection } from './own.ts';
 import { Run } from './schemas.ts';

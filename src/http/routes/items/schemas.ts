@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-export { Item, ItemVersion, Run } from '../../../sync/view-schemas.ts';
+export { Item, ItemVersion, Run } from '../../../read/view-schemas.ts';
 
 export const ItemParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64 }),

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { badRequest, notFound } from '../../../domain/errors.ts';
+import { notFound } from '../../../domain/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { Created, errors } from '../../schemas.ts';
 import { PRESERVATION_NOTE } from './views.ts';
 
@@ -32,11 +33,11 @@ export default function createHold(app: App) {
       if (collection_ids.length === 0 && !workspace_id)
         throw badRequest('a hold needs collection_ids, workspace_id or both.', '/body/collection_ids');
       if (workspace_id && !(await app.ctx.repos.workspaces.get(accountId, workspace_id))) {
-        throw Object.assign(notFound('Workspace'), { pointer: '/body/workspace_id' });
+        throw notFound('Workspace', 'workspace_id');
       }
       for (const [i, id] of collection_ids.entries()) {
         if (!(await app.ctx.repos.collections.get(accountId, id))) {
-          throw Object.assign(notFound(`Collection ${id}`), { pointer: `/body/collection_ids/${i}` });
+          throw notFound(`Collection ${id}`, `collection_ids/${i}`);
         }
       }
       const id = await app.ctx.repos.holds.create(accountId, {

@@ -1,6 +1,6 @@
 import type { App } from '../../../app.ts';
 import { conflict, notFound } from '../../../domain/errors.ts';
-import { purgeUnheldTombstones } from '../../../sync/purge.ts';
+import { purgeUnheldTombstones } from '../../../sync/deletion/purge.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 
 export default function releaseHold(app: App) {

@@ -7,9 +7,9 @@ import {
   type Grant,
   type OAuthContinuation,
 } from '../../../connectors/types.ts';
-import { badRequest } from '../../../domain/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { randomToken, sha256Hex } from '../../../domain/seal.ts';
-import { ProviderError } from '../../../provider/provider-http.ts';
+import { ProviderError } from '../../../provider/provider-error.ts';
 import { errors } from '../../schemas.ts';
 import { appendQuery, callbackUri, PAIRING_TTL_MS, pairingsOf, statesOf } from './flow.ts';
 

@@ -1,6 +1,6 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { badRequest } from '../../../domain/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { errors } from '../../schemas.ts';
 import { callbackUri, isConsoleRedirect, pairingsOf, statesOf } from './flow.ts';
 

@@ -1,9 +1,9 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { badRequest } from '../../../domain/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { sha256Hex } from '../../../domain/seal.ts';
 import type { Grant } from '../../../connectors/types.ts';
-import { providerAccountOf } from '../../../sync/provider-events.ts';
+import { providerAccountOf } from '../../../sync/events/provider-events.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 import { loadCollection } from '../collections/load.ts';
 import { announceScopeGaps } from '../collections/permissions.ts';

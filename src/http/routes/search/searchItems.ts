@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { knownKinds, searchItems as runSearch, MAX_SIZE } from '../../../search/service.ts';
-import { itemView } from '../../../sync/views.ts';
+import { itemView } from '../../../read/views.ts';
 import { errors } from '../../schemas.ts';
 import { Item } from '../items/schemas.ts';
 

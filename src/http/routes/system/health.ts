@@ -1,6 +1,6 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { AppError } from '../../../domain/errors.ts';
+import { AppError } from '../../errors.ts';
 import { ping } from '../../../store/db.ts';
 import { errors } from '../../schemas.ts';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { badRequest } from '../../../domain/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { randomToken } from '../../../domain/seal.ts';
 import { checkTarget } from '../../../webhooks/send.ts';
 import { errors } from '../../schemas.ts';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { driveNotifications, notificationDedupKey } from '../../../connectors/onedrive/notifications.ts';
-import { badRequest } from '../../../domain/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { safeEqual } from '../../../domain/seal.ts';
 import { GraphSubscriptionRepo } from '../../../store/graph-subscriptions.ts';
 import { ProviderEventRepo } from '../../../store/provider-events.ts';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { isNeededZoomEvent, storableZoomBody, zoomEventFacts } from '../../../connectors/zoom/webhook-events.ts';
-import { AppError, badRequest } from '../../../domain/errors.ts';
+import { AppError, badRequest } from '../../errors.ts';
 import { checkZoomSignature, zoomHmacHex } from '../../../domain/webhook-signature.ts';
 import { ProviderEventRepo } from '../../../store/provider-events.ts';
 import { errors } from '../../schemas.ts';

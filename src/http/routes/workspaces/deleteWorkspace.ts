@@ -1,6 +1,6 @@
 import type { App } from '../../../app.ts';
 import { notFound } from '../../../domain/errors.ts';
-import { deleteCollections, finishWorkspaceDeletion } from '../../../sync/deletion.ts';
+import { deleteCollections, finishWorkspaceDeletion } from '../../../sync/deletion/deletion.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 
 export default function deleteWorkspace(app: App) {
