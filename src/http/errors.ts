@@ -95,6 +95,11 @@ export function installErrorHandler(app: App, docsUrl: string) {
     }
     if (err instanceof AppError) return sendError(req, reply, err, docsUrl);
     if (err.validation) return sendError(req, reply, new AppError(400, validationDetail(err), pointerOf(err)), docsUrl);
+    if (databaseOverloaded(err)) {
+      req.log.warn({ err }, 'database overloaded');
+      const busy = 'The database is busy (too many connections). Try again in a moment.';
+      return sendError(req, reply, new AppError(503, busy, undefined, { 'Retry-After': '1' }), docsUrl);
+    }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {
       req.log.error({ err }, 'unhandled error');
@@ -117,4 +122,17 @@ export function unsupportedMediaType(req: FastifyRequest): AppError {
   const sent = (req.headers['content-type'] ?? '').split(';')[0].trim().slice(0, 80);
   const got = sent ? `, not ${sent}` : ', and this request names none';
   return new AppError(415, `This route reads JSON bodies: send Content-Type: application/json${got}.`);
+}
+
+/**
+ * The database refused or could not take one more connection (PostgreSQL 53300 too_many_connections, 57P03
+ * cannot_connect_now, the pool's connect timeout; SQLite busy): the service is overloaded, not broken, so a 503.
+ */
+function databaseOverloaded(err: { code?: string; message?: string }): boolean {
+  return (
+    err.code === '53300' ||
+    err.code === '57P03' ||
+    err.code === 'SQLITE_BUSY' ||
+    /timeout exceeded when trying to connect/i.test(err.message ?? '')
+  );
 }

@@ -29,6 +29,15 @@ async function appThrowing() {
       'Content-Range': 'bytes */10',
     });
   });
+  app.get('/pg-full', () => {
+    throw Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
+  });
+  app.get('/pool-timeout', () => {
+    throw new Error('timeout exceeded when trying to connect');
+  });
+  app.get('/bug', () => {
+    throw new Error('a bug');
+  });
   await app.ready();
   return app;
 }
@@ -70,5 +79,16 @@ describe('the error catalogue over HTTP', async () => {
     expect(range.statusCode).toBe(416);
     expect(range.headers['content-range']).toBe('bytes */10');
     expect(range.json()).toMatchObject({ code: '00416_range_not_satisfiable', title: 'Range Not Satisfiable' });
+  });
+
+  it('answers a database that takes no more connections with 503 and Retry-After, a bug with 500', async () => {
+    for (const url of ['/pg-full', '/pool-timeout']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.json()).toMatchObject({ code: '00503_service_unavailable', title: 'Service Unavailable' });
+      expect(res.body).not.toContain('too many clients');
+    }
+    expect((await app.inject({ method: 'GET', url: '/bug' })).statusCode).toBe(500);
   });
 });
