@@ -2,20 +2,12 @@
 // beyond six months, external contacts and chat files. The run ends `succeeded`, each owner's reconciliation
 // reports the six-month window once as `provider_limit` (not counted in `listed`), and the rest is exactly the oracle.
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
+import { describe, expect, it } from 'vitest';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
-import {
-  fetchManifest,
-  jsonOf,
-  newCollection,
-  pairFlow,
-  startTestApp,
-  type Json,
-  type TestApp,
-} from '../support/app.ts';
+import { fetchManifest, jsonOf, newCollection, pairFlow, type Json } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
+import { useZoomApp } from '../support/zoom-app.ts';
 
 const CB = 'https://client.example/zoom-done';
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
@@ -23,14 +15,9 @@ const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex'
 describe.each(testDatabases.map((d) => [d.name, d] as const))(
   'Zoom Team Chat beyond six months, through the public API on %s',
   (_name, database) => {
-    let sandbox: ZoomSandbox;
-    let t: TestApp;
-    let token: string;
-    const call = (method: string, path: string, body?: unknown) =>
-      t.call(token, method, path, body === undefined ? {} : { json: body });
-
-    beforeAll(async () => {
-      sandbox = await startZoomSandbox({
+    const z = useZoomApp(
+      database,
+      {
         seed: 43,
         users: 4,
         meetingsPerUser: 1,
@@ -38,28 +25,19 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
         messagesPerChannel: 6,
         messagesPerChat: 5,
         chatExtras: true,
-      });
-      t = await startTestApp({
-        database,
-        env: {
-          ZOOM_CLIENT_ID: sandbox.clientId,
-          ZOOM_CLIENT_SECRET: sandbox.clientSecret,
-          ZOOM_OAUTH_URL: sandbox.oauthUrl,
-          ZOOM_API_URL: sandbox.apiUrl,
-          ZOOM_LOOKBACK_DAYS: '365',
-        },
-      });
-      token = await t.token('acme', [CB]);
-    });
-
-    afterAll(async () => {
-      await t?.close();
-      await sandbox?.close();
-    });
+      },
+      { callback: CB, env: { ZOOM_LOOKBACK_DAYS: '365' } },
+    );
+    const { call } = z;
 
     it('ends succeeded with the window reported once per owner, external conversations and chat files collected with their bytes', async () => {
-      const id = await newCollection(t.call, token, 'conf', 'chat-365');
-      await pairFlow(t.call, token, id, { type: 'conf', redirectTo: CB, state: `client-${id}`, callbackOrigin: t.url });
+      const id = await newCollection(z.t.call, z.token, 'conf', 'chat-365');
+      await pairFlow(z.t.call, z.token, id, {
+        type: 'conf',
+        redirectTo: CB,
+        state: `client-${id}`,
+        callbackOrigin: z.t.url,
+      });
       const filters: ConfFilters = {
         account_owners: { all_selected: true, selected: [], excluded: [] },
         content_selections: { all_selected: true, selected: [], excluded: [] },
@@ -69,17 +47,17 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
         204,
       );
       expect((await call('POST', `/v1/collections/${id}/start`)).status).toBe(200);
-      const c = await t.waitForStatus(token, id, ['synced'], 60_000);
+      const c = await z.t.waitForStatus(z.token, id, ['synced'], 60_000);
       expect(c.latest_run.status).toBe('succeeded');
       expect(c.latest_run.counters.failed).toBe(0);
 
-      const items = await t.items(token, id);
-      const expected = expectedItems(sandbox, filters);
+      const items = await z.t.items(z.token, id);
+      const expected = expectedItems(z.sandbox, filters);
       expect(items.map((i) => keyOf(i.kind, i.source_id)).sort()).toEqual([...expected.items.keys()].sort());
       const files = items.filter((i) => i.kind === 'chat_file');
       expect(files.length).toBeGreaterThan(0);
-      for (const f of files) expect(f.sha256, f.source_id).toBe(sha256(sandbox.tenant.textBodies.get(f.source_id)!));
-      const externalIds = new Set(sandbox.tenant.externalContacts.map((x) => x.member_id));
+      for (const f of files) expect(f.sha256, f.source_id).toBe(sha256(z.sandbox.tenant.textBodies.get(f.source_id)!));
+      const externalIds = new Set(z.sandbox.tenant.externalContacts.map((x) => x.member_id));
       expect(
         items.some((i) => i.kind === 'chat_message' && externalIds.has(i.metadata.conversation_id as string)),
       ).toBe(true);
@@ -110,7 +88,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
       // Not counted: listed = collected + unchanged + excluded + not_present + failed still holds, with 0 failed.
       expect(rec.totals.failed).toBe(0);
 
-      const { json } = await fetchManifest(t.call, token, id);
+      const { json } = await fetchManifest(z.t.call, z.token, id);
       expect(json.counts.without_content).toBe(0);
     });
   },

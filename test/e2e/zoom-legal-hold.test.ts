@@ -2,17 +2,13 @@
 // and every chat also holds each selected owner's exports in the matters that hold them, with their bytes, exactly
 // as the oracle says; an export still being prepared is reported (and taken by a later run), not silently skipped.
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startZoomSandbox,
-  ZOOM_LEGAL_HOLD_SCOPES,
-  ZOOM_SANDBOX_SCOPES,
-  type ZoomSandbox,
-} from '../../sandbox/zoom/index.ts';
+import { describe, expect, it } from 'vitest';
+import { ZOOM_LEGAL_HOLD_SCOPES, ZOOM_SANDBOX_SCOPES } from '../../sandbox/zoom/index.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
-import { expectedItems, keyOf, zoomEnv } from '../connectors/zoom-harness.ts';
-import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
+import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
+import { jsonOf, newCollection, pairFlow, type Json } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
+import { useZoomApp } from '../support/zoom-app.ts';
 
 const CB = 'https://client.example/zoom-legal-hold';
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
@@ -22,14 +18,9 @@ const everything: ConfFilters = { account_owners: ALL, content_selections: ALL, 
 describe.each(testDatabases.map((d) => [d.name, d] as const))(
   'Zoom Team Chat legal-hold files, through the public API on %s',
   (_name, database) => {
-    let sandbox: ZoomSandbox;
-    let t: TestApp;
-    let token: string;
-    const call = (method: string, path: string, body?: unknown) =>
-      t.call(token, method, path, body === undefined ? {} : { json: body });
-
-    beforeAll(async () => {
-      sandbox = await startZoomSandbox({
+    const z = useZoomApp(
+      database,
+      {
         seed: 53,
         users: 4,
         meetingsPerUser: 1,
@@ -38,31 +29,32 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
         messagesPerChat: 3,
         chatExtras: true,
         scopes: [...ZOOM_SANDBOX_SCOPES, ...ZOOM_LEGAL_HOLD_SCOPES],
-      });
-      t = await startTestApp({ database, env: zoomEnv(sandbox) });
-      token = await t.token('acme', [CB]);
-    });
-    afterAll(async () => {
-      await t?.close();
-      await sandbox?.close();
-    });
+      },
+      { callback: CB },
+    );
+    const { call } = z;
 
     it("collects every ready export of the selected owners' matters with its bytes, and reports the one not ready", async () => {
-      const id = await newCollection(t.call, token, 'conf', 'legal hold');
-      await pairFlow(t.call, token, id, { type: 'conf', redirectTo: CB, state: `c-${id}`, callbackOrigin: t.url });
+      const id = await newCollection(z.t.call, z.token, 'conf', 'legal hold');
+      await pairFlow(z.t.call, z.token, id, {
+        type: 'conf',
+        redirectTo: CB,
+        state: `c-${id}`,
+        callbackOrigin: z.t.url,
+      });
       expect((await call('PATCH', `/v1/collections/${id}`, { sync_filters: everything })).status).toBe(204);
       expect((await call('POST', `/v1/collections/${id}/start`)).status).toBe(200);
-      const c = await t.waitForStatus(token, id, ['synced'], 60_000);
+      const c = await z.t.waitForStatus(z.token, id, ['synced'], 60_000);
 
-      const items = await t.items(token, id);
-      const expected = expectedItems(sandbox, everything, { legalHold: true });
+      const items = await z.t.items(z.token, id);
+      const expected = expectedItems(z.sandbox, everything, { legalHold: true });
       expect(items.map((i) => keyOf(i.kind, i.source_id)).sort()).toEqual([...expected.items.keys()].sort());
       const held = items.filter((i) => i.kind === 'legal_hold_file');
       expect(held.length).toBeGreaterThan(1);
       for (const item of held) {
         expect(item.sha256, item.source_id).toBe(expected.items.get(keyOf(item.kind, item.source_id)));
         expect(item.mime_type).toBe('application/zip');
-        const matter = sandbox.tenant.legalHoldMatters.find((m) => m.matter_id === item.metadata.matter_id);
+        const matter = z.sandbox.tenant.legalHoldMatters.find((m) => m.matter_id === item.metadata.matter_id);
         expect(matter?.userIds).toContain(item.custodian);
         const res = await call('GET', `/v1/collections/${id}/items/${item.onna_id}/content`);
         expect(res.status).toBe(200);
@@ -70,10 +62,10 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
       }
 
       // The account's matters are listed once for the run, not once per owner.
-      expect(sandbox.requests.filter((r) => r.path.startsWith('/v2/chat/legalhold/matters?'))).toHaveLength(1);
+      expect(z.sandbox.requests.filter((r) => r.path.startsWith('/v2/chat/legalhold/matters?'))).toHaveLength(1);
 
       // The export Zoom is still preparing: one failed exception naming it, so the run does not read as complete.
-      const notReady = sandbox.tenant.legalHoldMatters.flatMap((m) =>
+      const notReady = z.sandbox.tenant.legalHoldMatters.flatMap((m) =>
         m.files.filter((f) => !f.ready_for_download).map((f) => `${m.matter_id}|${f.file_key}`),
       );
       expect(notReady).toHaveLength(1);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startZoomSandbox, ZOOM_SANDBOX_SCOPES, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
-import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { ZOOM_SANDBOX_SCOPES } from '../../sandbox/zoom/index.ts';
+import { jsonOf, newCollection, pairFlow, type Json, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
-import { zoomEnv } from '../connectors/zoom-harness.ts';
+import { useZoomApp } from '../support/zoom-app.ts';
 
 const CB = 'https://client.example/zoom-scopes';
 /** GET /meetings/{meetingUUID}/recordings, where participant audio comes from (../shared/reference/zoom-api.md §1.5). */
@@ -56,34 +56,25 @@ async function eventsUntil(
 describe.each(testDatabases.map((d) => [d.name, d] as const))(
   'a Zoom scope gap shown at pairing time, on %s',
   (_n, database) => {
-    let sandbox: ZoomSandbox;
-    let t: TestApp;
-    let token: string;
-    const call = (method: string, path: string, body?: unknown) =>
-      t.call(token, method, path, body === undefined ? {} : { json: body });
-
-    beforeAll(async () => {
-      // The app is configured on the Marketplace without the meeting recordings endpoint's scope.
-      sandbox = await startZoomSandbox({
+    // The app is configured on the Marketplace without the meeting recordings endpoint's scope.
+    const z = useZoomApp(
+      database,
+      {
         seed: 61,
         users: 2,
         meetingsPerUser: 1,
         channels: 1,
         scopes: ZOOM_SANDBOX_SCOPES.filter((s) => s !== PARTICIPANT_AUDIO_SCOPE),
-      });
-      t = await startTestApp({ database, env: zoomEnv(sandbox) });
-      token = await t.token('acme', [CB]);
-    });
-    afterAll(async () => {
-      await t?.close();
-      await sandbox?.close();
-    });
+      },
+      { callback: CB },
+    );
+    const { call } = z;
 
     const pair = (id: string) =>
-      pairFlow(t.call, token, id, { type: 'conf', redirectTo: CB, state: `s-${id}`, callbackOrigin: t.url });
+      pairFlow(z.t.call, z.token, id, { type: 'conf', redirectTo: CB, state: `s-${id}`, callbackOrigin: z.t.url });
 
     it('filters saved before pairing that need a scope the grant lacks: the collection lists it and an event says so', async () => {
-      const id = await newCollection(t.call, token, 'conf', 'audio before pairing');
+      const id = await newCollection(z.t.call, z.token, 'conf', 'audio before pairing');
       expect((await call('PATCH', `/v1/collections/${id}`, { sync_filters: audioFilters })).status).toBe(204);
       await pair(id);
 
@@ -97,7 +88,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
           message: expect.stringContaining(PARTICIPANT_AUDIO_SCOPE),
         },
       ]);
-      const seen = await eventsUntil(t, token, id, 'collection.scopes_missing');
+      const seen = await eventsUntil(z.t, z.token, id, 'collection.scopes_missing');
       expect(seen.filter((e) => e.event === 'collection.scopes_missing')).toEqual([
         {
           event: 'collection.scopes_missing',
@@ -113,7 +104,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
     });
 
     it('filters that need nothing missing: missing_scopes is [] and no event is emitted', async () => {
-      const id = await newCollection(t.call, token, 'conf', 'video only');
+      const id = await newCollection(z.t.call, z.token, 'conf', 'video only');
       expect((await call('PATCH', `/v1/collections/${id}`, { sync_filters: videoFilters })).status).toBe(204);
       await pair(id);
       const view = await jsonOf(await call('GET', `/v1/collections/${id}`), 200);
@@ -121,13 +112,13 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
       expect(view.status_reason ?? null).toBeNull();
       // The stream from its first event: a run is started so that something arrives, and no scope event precedes it.
       expect((await call('POST', `/v1/collections/${id}/start`)).status).toBe(200);
-      const seen = await eventsUntil(t, token, id, 'run.started');
+      const seen = await eventsUntil(z.t, z.token, id, 'run.started');
       expect(seen.map((e) => e.event)).toContain('run.started');
       expect(seen.map((e) => e.event)).not.toContain('collection.scopes_missing');
     });
 
     it('unpaired or without filters: no missing_scopes field', async () => {
-      const id = await newCollection(t.call, token, 'conf', 'unpaired');
+      const id = await newCollection(z.t.call, z.token, 'conf', 'unpaired');
       expect((await call('PATCH', `/v1/collections/${id}`, { sync_filters: audioFilters })).status).toBe(204);
       expect(await jsonOf(await call('GET', `/v1/collections/${id}`), 200)).not.toHaveProperty('missing_scopes');
     });
