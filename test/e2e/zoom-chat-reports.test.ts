@@ -3,36 +3,23 @@
 // include_fields=edited_messages,deleted_messages), as content, exactly as the oracle says; without them, no report
 // is asked for.
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startZoomSandbox,
-  ZOOM_REPORT_SCOPES,
-  ZOOM_SANDBOX_SCOPES,
-  type ZoomSandbox,
-} from '../../sandbox/zoom/index.ts';
+import { describe, expect, it } from 'vitest';
+import { ZOOM_REPORT_SCOPES, ZOOM_SANDBOX_SCOPES } from '../../sandbox/zoom/index.ts';
 import type { ZoomChatMessage } from '../../sandbox/zoom/tenant.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
-import { expectedItems, keyOf, zoomEnv } from '../connectors/zoom-harness.ts';
-import {
-  fetchManifest,
-  jsonOf,
-  newCollection,
-  pairFlow,
-  startTestApp,
-  type Json,
-  type TestApp,
-} from '../support/app.ts';
+import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
+import { fetchManifest, jsonOf, newCollection, pairFlow, type Json, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
+import { useZoomApp } from '../support/zoom-app.ts';
 
 const CB = 'https://client.example/zoom-reports';
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 const ALL = { all_selected: true, selected: [], excluded: [] };
 const everything: ConfFilters = { account_owners: ALL, content_selections: ALL, chats: ALL };
 
-async function appFor(database: (typeof testDatabases)[number], sandbox: ZoomSandbox): Promise<TestApp> {
-  // A look-back beyond the six months the reports serve: their windows are clamped to it, never refused.
-  return startTestApp({ database, env: zoomEnv(sandbox, { ZOOM_LOOKBACK_DAYS: '365' }) });
-}
+// A look-back beyond the six months the reports serve: their windows are clamped to it, never refused.
+const LOOKBACK = { ZOOM_LOOKBACK_DAYS: '365' };
+const shape = { users: 4, meetingsPerUser: 1, channels: 2, messagesPerChannel: 14, messagesPerChat: 12 };
 
 /** Pairs a new collection of everything, runs it to the end and returns its id and latest run. */
 async function collectEverything(t: TestApp, token: string, name: string): Promise<{ id: string; c: Json }> {
@@ -47,33 +34,15 @@ async function collectEverything(t: TestApp, token: string, name: string): Promi
 describe.each(testDatabases.map((d) => [d.name, d] as const))(
   'Zoom chat reports: edited and deleted messages, through the public API on %s',
   (_name, database) => {
-    let sandbox: ZoomSandbox;
-    let plain: ZoomSandbox;
-    let t: TestApp;
-    let tPlain: TestApp;
-    let token: string;
-
-    beforeAll(async () => {
-      const shape = { users: 4, meetingsPerUser: 1, channels: 2, messagesPerChannel: 14, messagesPerChat: 12 };
-      sandbox = await startZoomSandbox({
-        seed: 47,
-        ...shape,
-        chatExtras: true,
-        scopes: [...ZOOM_SANDBOX_SCOPES, ...ZOOM_REPORT_SCOPES],
-      });
-      plain = await startZoomSandbox({ seed: 47, ...shape, chatExtras: true });
-      t = await appFor(database, sandbox);
-      tPlain = await appFor(database, plain);
-      token = await t.token('acme', [CB]);
-    });
-    afterAll(async () => {
-      await t?.close();
-      await tPlain?.close();
-      await sandbox?.close();
-      await plain?.close();
-    });
+    const reports = useZoomApp(
+      database,
+      { seed: 47, ...shape, chatExtras: true, scopes: [...ZOOM_SANDBOX_SCOPES, ...ZOOM_REPORT_SCOPES] },
+      { callback: CB, env: LOOKBACK },
+    );
+    const plainApp = useZoomApp(database, { seed: 47, ...shape, chatExtras: true }, { callback: CB, env: LOOKBACK });
 
     it('collects every edit and deletion the reports return, as content, exactly the oracle', async () => {
+      const { sandbox, t, token } = reports;
       const { id, c } = await collectEverything(t, token, 'reports');
       expect(c.latest_run.status).toBe('succeeded');
       expect(c.latest_run.counters.failed).toBe(0);
@@ -140,7 +109,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
     });
 
     it('a grant without the reports and legal-hold scopes asks for neither and collects none of their items', async () => {
-      const plainToken = await tPlain.token('acme', [CB]);
+      const { sandbox: plain, t: tPlain, token: plainToken } = plainApp;
       const { id, c } = await collectEverything(tPlain, plainToken, 'no reports');
       expect(c.latest_run.status).toBe('succeeded');
       expect(
