@@ -18,6 +18,8 @@ export interface ChatMessage {
   files: Array<{ id: string; name: string; size: number | null }>;
   parent_id: string | null;
   deleted: boolean;
+  /** an edit from the chat reports: the message it changed and when; its text is the text the edit replaced */
+  edit: { of: string; at: string | null } | null;
 }
 
 /** A chat file exported as a child document of its conversation-day's chat document. */
@@ -74,6 +76,13 @@ export function chatMessageOf(item: ExportItem): ChatMessage {
     })),
     parent_id: str(m.reply_main_message_id) || null,
     deleted: str(m.status).toLowerCase() === 'deleted',
+    edit:
+      m.edited === true && str(m.parent_source_id)
+        ? {
+            of: str(m.parent_source_id),
+            at: typeof m.action_timestamp === 'number' ? isoOrNull(new Date(m.action_timestamp).toISOString()) : null,
+          }
+        : null,
   };
 }
 

@@ -4,7 +4,7 @@
 // "Processing an RSMF file" (help.relativity.com): only X-RSMF-Version is required, the rest fill review fields.
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
-import { chatText, type ChatGroup, type ChatPerson } from './chat.ts';
+import { chatText, type ChatGroup, type ChatMessage, type ChatPerson } from './chat.ts';
 import type { ExportItem } from './selection.ts';
 
 const ZIP_TIME = new Date('2000-01-01T00:00:00Z');
@@ -15,9 +15,37 @@ const LINE_BYTES = 57;
 export const storedFiles = (g: ChatGroup) =>
   g.files.filter((a) => a.item.sha256 !== null && a.item.content_state === 'stored');
 
-/** rsmf_manifest.json: participants, one conversation, and every message an event whose id is the message id. */
+/**
+ * The edits the chat reports returned, by the message they changed, for messages of this group: RSMF's `edits` of
+ * that message's event (`previous` the text an edit replaced, `new` the text the next edit replaced or, for the last
+ * one, the message as it stands), in the order they were made.
+ */
+function editsByMessage(g: ChatGroup) {
+  const ids = new Set(g.messages.filter((m) => !m.edit).map((m) => m.id));
+  const edits = new Map<string, ChatMessage[]>();
+  for (const m of g.messages)
+    if (m.edit && ids.has(m.edit.of)) edits.set(m.edit.of, [...(edits.get(m.edit.of) ?? []), m]);
+  for (const list of edits.values()) list.sort((a, b) => ((a.edit!.at ?? '') < (b.edit!.at ?? '') ? -1 : 1));
+  return edits;
+}
+
+const rsmfEdits = (m: ChatMessage, edits: ChatMessage[]) =>
+  edits.map((e, k) => ({
+    participant: e.from.id,
+    ...(e.edit!.at && { timestamp: e.edit!.at }),
+    previous: e.text,
+    new: k + 1 < edits.length ? edits[k + 1]!.text : m.text,
+  }));
+
+/**
+ * rsmf_manifest.json: participants, one conversation, and every message an event whose id is the message id; an
+ * edit of a message of the same day is part of that message's event (`edits`), not an event of its own.
+ */
 export function rsmfManifest(g: ChatGroup) {
-  const ids = new Set(g.messages.map((m) => m.id));
+  const edits = editsByMessage(g);
+  const folded = new Set([...edits.values()].flat());
+  const messages = g.messages.filter((m) => !folded.has(m));
+  const ids = new Set(messages.map((m) => m.id));
   const stored = storedFiles(g);
   const direct = g.conversation.type !== 'channel';
   return {
@@ -38,7 +66,7 @@ export function rsmfManifest(g: ChatGroup) {
         ...(g.ownerId && { custodian: g.ownerId }),
       },
     ],
-    events: g.messages.map((m) => {
+    events: messages.map((m) => {
       const attachments = stored
         .filter((a) => a.messageId === m.id)
         .map((a) => ({ id: a.zipName, display: a.item.name, ...(a.item.size !== null && { size: a.item.size }) }));
@@ -52,6 +80,7 @@ export function rsmfManifest(g: ChatGroup) {
         // A thread's parent must be an event of this manifest (a reply to an earlier day's message stands alone).
         ...(m.parent_id && ids.has(m.parent_id) && { parent: m.parent_id }),
         ...(m.deleted && { deleted: true }),
+        ...(edits.has(m.id) && { edits: rsmfEdits(m, edits.get(m.id)!) }),
         ...(direct && g.ownerId && { direction: m.from.id === g.ownerId ? 'outgoing' : 'incoming' }),
         ...(attachments.length > 0 && { attachments }),
       };
@@ -159,9 +188,9 @@ export interface RsmfOptions {
 export function rsmfStream(g: ChatGroup, opts: RsmfOptions): Readable {
   const manifest = rsmfManifest(g);
   const stored = storedFiles(g);
-  const times = g.messages
-    .map((m) => m.sent_at)
-    .filter((t): t is string => t !== null)
+  const times = manifest.events
+    .map((e) => e.timestamp)
+    .filter((t): t is string => typeof t === 'string')
     .sort();
   const begin = times[0] ?? `${g.day}T00:00:00.000Z`;
   const end = times[times.length - 1] ?? begin;
@@ -189,7 +218,7 @@ export function rsmfStream(g: ChatGroup, opts: RsmfOptions): Readable {
     ),
     `X-RSMF-BeginDate: ${begin}`,
     `X-RSMF-EndDate: ${end}`,
-    `X-RSMF-EventCount: ${g.messages.length}`,
+    `X-RSMF-EventCount: ${manifest.events.length}`,
     `X-RSMF-AttachmentCount: ${stored.length}`,
     header('X-RSMF-EventCollectionID', [manifest.eventcollectionid]),
     `Content-Type: multipart/mixed; boundary="${boundary}"`,

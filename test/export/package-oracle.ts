@@ -116,7 +116,7 @@ const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
  * RSMF 2.0 manifest against Relativity's rsmf_schema_2_0_0.json (relativitydev/rsmf-validator-samples): required
  * `version`, `participants[].id`, `conversations[].{id,platform,participants}`, `events[].type`; the enums; every
  * reference (conversation participants and custodian, event participant, conversation and thread parent) resolves;
- * and, as Relativity's validator reports, every attachment id is a file of rsmf.zip and every file is referenced.
+ * each edit's participant (required) resolves and its timestamp is ISO 8601; and, as Relativity's validator reports, every attachment id is a file of rsmf.zip and every file is referenced.
  */
 export function rsmfProblems(m: any, zip?: Map<string, Buffer>): string[] {
   const out: string[] = [];
@@ -154,6 +154,13 @@ export function rsmfProblems(m: any, zip?: Map<string, Buffer>): string[] {
     if (e.parent !== undefined && !convs.get(e.conversation)?.has(e.parent))
       out.push(`event parent ${e.parent} unknown`);
     if (e.deleted !== undefined && typeof e.deleted !== 'boolean') out.push('event deleted not a boolean');
+    if (e.edits !== undefined && !Array.isArray(e.edits)) out.push(`event ${e.id} edits not an array`);
+    for (const x of e.edits ?? []) {
+      if (typeof x.participant !== 'string' || !people.has(x.participant))
+        out.push(`event ${e.id} edit participant ${x.participant} unknown`);
+      if (x.timestamp !== undefined && !ISO_8601.test(x.timestamp)) out.push(`edit timestamp ${x.timestamp}`);
+      if (!optionalString(x.previous) || !optionalString(x.new)) out.push(`event ${e.id} edit text not a string`);
+    }
     if (e.direction !== undefined && !['incoming', 'outgoing'].includes(e.direction))
       out.push(`direction ${e.direction}`);
     for (const a of e.attachments ?? []) {

@@ -44,6 +44,7 @@ describe('an RSMF file', () => {
       files: [],
       parent_id: null,
       deleted: false,
+      edit: null,
       ...extra,
     });
     const messages = [
@@ -51,6 +52,11 @@ describe('an RSMF file', () => {
       message('reply', 20, { parent_id: 'm0' }),
       message('orphan-reply', 21, { parent_id: 'a-message-of-another-day' }),
       message('gone', 22, { deleted: true, text: '' }),
+      // Two edits of m2 from the chat reports (given out of order), each keeping the text it replaced; and an edit of
+      // a message of another day, which stays an event of its own.
+      message('m2|edited|2', 2, { text: 'second draft', edit: { of: 'm2', at: '2026-03-04T11:30:00.000Z' } }),
+      message('m2|edited|1', 2, { text: 'first draft', edit: { of: 'm2', at: '2026-03-04T11:00:00.000Z' } }),
+      message('x|edited|1', 23, { text: 'lone edit', edit: { of: 'x', at: '2026-03-04T12:00:00.000Z' } }),
     ];
     const bytes = crypto.randomBytes(300_000);
     const file = { name: 'Angebot (final).pdf', size: bytes.length, sha256: 'f'.repeat(64), content_state: 'stored' };
@@ -84,6 +90,14 @@ describe('an RSMF file', () => {
     expect(events.get('reply')).toMatchObject({ parent: 'm0' });
     expect(events.get('orphan-reply')).not.toHaveProperty('parent');
     expect(events.get('gone')).toMatchObject({ deleted: true });
+    expect((events.get('m2') as { edits?: unknown }).edits).toEqual([
+      { participant: 'p2', timestamp: '2026-03-04T11:00:00.000Z', previous: 'first draft', new: 'second draft' },
+      { participant: 'p2', timestamp: '2026-03-04T11:30:00.000Z', previous: 'second draft', new: 'message m2 ✓' },
+    ]);
+    expect(events.has('m2|edited|1')).toBe(false);
+    expect(events.has('m2|edited|2')).toBe(false);
+    expect(events.get('x|edited|1')).toMatchObject({ body: 'lone edit' });
+    expect(headers.get('x-rsmf-eventcount')).toBe(String(messages.length - 2));
 
     const head = out.subarray(0, out.indexOf('\r\n\r\n')).toString('ascii');
     for (const line of head.split('\r\n')) expect(line.length, line).toBeLessThanOrEqual(78);
