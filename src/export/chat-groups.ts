@@ -41,6 +41,7 @@ export function chatGroups(who: (raw: string | null) => CustodianInfo) {
       files.push({ file, message });
     },
     groups(): ChatGroup[] {
+      joinEdits(groups);
       for (const g of groups.values()) {
         const order = g.messages
           .map((m, k) => ({ m, it: g.items[k] }))
@@ -61,4 +62,31 @@ export function chatGroups(who: (raw: string | null) => CustodianInfo) {
       return [...groups.values()];
     },
   };
+}
+
+/**
+ * An edit from the chat reports joins the group of the message it changed where that message is exported: a report
+ * names a one-to-one conversation by its session id, not by the peer the message listing uses, and may come from the
+ * other participant's side (the message's own custodian first, else whoever holds that message id).
+ */
+function joinEdits(groups: Map<string, ChatGroup>) {
+  const home = new Map<string, ChatGroup>();
+  for (const g of groups.values())
+    for (const m of g.messages)
+      if (!m.edit) {
+        home.set(`${g.custodian}\u0000${m.id}`, g);
+        if (!home.has(m.id)) home.set(m.id, g);
+      }
+  for (const [key, g] of groups) {
+    for (let k = g.messages.length - 1; k >= 0; k--) {
+      const m = g.messages[k];
+      const to = m.edit && (home.get(`${g.custodian}\u0000${m.edit.of}`) ?? home.get(m.edit.of));
+      if (!to || to === g) continue;
+      to.messages.push(m);
+      to.items.push(g.items[k]);
+      g.messages.splice(k, 1);
+      g.items.splice(k, 1);
+    }
+    if (g.messages.length === 0) groups.delete(key);
+  }
 }

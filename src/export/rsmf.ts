@@ -34,7 +34,7 @@ const rsmfEdits = (m: ChatMessage, edits: ChatMessage[]) =>
     participant: e.from.id,
     ...(e.edit!.at && { timestamp: e.edit!.at }),
     previous: e.text,
-    new: k + 1 < edits.length ? edits[k + 1]!.text : m.text,
+    new: k + 1 < edits.length ? edits[k + 1].text : m.text,
   }));
 
 /**
