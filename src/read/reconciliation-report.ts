@@ -81,17 +81,40 @@ export async function loadReconciliation(db: Database, run: Pick<RunRow, 'id' | 
 
 const csvLine = (cells: Array<string | number | null>) => `${cells.map(csvCell).join(',')}\r\n`;
 
-/** One row per custodian with the counts (`rows=custodians`), or one row per exception (`rows=exceptions`). */
+/**
+ * One row per custodian with the counts (`rows=custodians`), or one row per exception (`rows=exceptions`); the
+ * custodian's name is the last column (added after the others, which other tooling reads by position).
+ */
 export function reconciliationCsv(r: Reconciliation, rows: 'custodians' | 'exceptions'): string {
   if (rows === 'exceptions') {
-    let out = csvLine(['run_id', 'custodian', 'email', 'source_id', 'kind', 'name', 'outcome', 'reason']);
+    let out = csvLine([
+      'run_id',
+      'custodian',
+      'email',
+      'source_id',
+      'kind',
+      'name',
+      'outcome',
+      'reason',
+      'custodian_name',
+    ]);
     for (const c of r.custodians) {
       for (const e of c.exceptions)
-        out += csvLine([r.run_id, c.custodian, c.email, e.source_id, e.kind, e.name, e.outcome, e.reason]);
+        out += csvLine([
+          r.run_id,
+          c.custodian,
+          c.email,
+          e.source_id,
+          e.kind,
+          e.name,
+          e.outcome,
+          e.reason,
+          c.custodian_name,
+        ]);
     }
     return out;
   }
-  let out = csvLine(['run_id', 'custodian', 'unit_kind', 'email', ...COUNT_FIELDS, 'exceptions']);
+  let out = csvLine(['run_id', 'custodian', 'unit_kind', 'email', ...COUNT_FIELDS, 'exceptions', 'custodian_name']);
   for (const c of r.custodians)
     out += csvLine([
       r.run_id,
@@ -100,6 +123,7 @@ export function reconciliationCsv(r: Reconciliation, rows: 'custodians' | 'excep
       c.email,
       ...COUNT_FIELDS.map((f) => c[f]),
       c.exceptions.length,
+      c.custodian_name,
     ]);
   return out;
 }

@@ -248,16 +248,21 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
         'not_present',
         'failed',
         'exceptions',
+        'custodian_name',
       ]);
       expect(rows.map((row) => [row[1], Number(row[4]), Number(row[5]), Number(row[9])]).sort()).toEqual(
         (r.custodians as Json[]).map((x) => [x.custodian, x.listed, x.collected, x.failed]).sort(),
       );
+      // Each custodian's name as the directory gives it (the sandbox's users), in the last column.
+      for (const row of rows)
+        expect(row[11], row[1]).toBe(sandbox.tenant.users.find((u) => u.id === row[1])?.displayName);
       const exc = parseCsv(
         await (
           await call('GET', `/v1/collections/${collectionId}/runs/${runId}/reconciliation?format=csv&rows=exceptions`)
         ).text(),
       );
       expect(exc.slice(1).map((row) => [row[1], row[3], row[6]])).toEqual([[driveless, driveless, 'failed']]);
+      expect(exc[0].at(-1)).toBe('custodian_name');
       expect((await call('GET', `/v1/collections/${collectionId}/runs/run_nope/reconciliation`)).status).toBe(404);
       const { json } = await fetchManifest(t.call, token, collectionId);
       expect(json.runs.at(-1).reconciliation).toEqual({ balanced: true, totals: r.totals });
