@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { ConnectorRegistry } from '../../src/connectors/registry.ts';
 import type { Connector } from '../../src/connectors/types.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { createCollectionReads, type CollectionReadDeps } from '../../src/read/collections.ts';
@@ -14,7 +13,7 @@ function reads() {
   const connectors = {
     get: (type: string) => (type === 'conf' ? conf : undefined),
     types: () => ['conf'],
-  } as unknown as ConnectorRegistry;
+  };
   const collections = {
     get: async (accountId: string, id: string) => (ROWS[id]?.account_id === accountId ? ROWS[id] : undefined),
   };
