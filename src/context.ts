@@ -16,6 +16,8 @@ import { repositories, type Repos } from './store/repos.ts';
 import type { DeletionGuard } from './sync/deletion/deletion.ts';
 import type { EngineApi } from './sync/engine-api.ts';
 import type { ProviderSessions } from './sync/providers/provider-session.ts';
+import { createReadSide, type ReadSide } from './read/index.ts';
+import { createServices, type Services } from './services/index.ts';
 
 /** Everything a request handler, a worker or the CLI needs, built once per process. */
 export interface AppContext {
@@ -38,8 +40,15 @@ export interface AppContext {
   deletionGuards: DeletionGuard[];
   /** The installation's Ed25519 keys that sign export manifests (created at first start). */
   signingKeys: SigningKeys;
+  /** What the routes answer reads from (src/read/). */
+  reads: ReadSide;
+  /** What the routes write through (src/services/): one call per request. */
+  services: Services;
   close(): Promise<void>;
 }
+
+/** The context the composition root builds the engine and provider sessions over. */
+export type BaseContext = Omit<AppContext, 'engine' | 'providers' | 'reads' | 'services'>;
 
 export interface ContextOptions {
   metrics: Metrics;
@@ -52,7 +61,7 @@ export interface ContextOptions {
   /** Skip the rate limiter store (CLI). */
   withoutRateLimits?: boolean;
   /** Builds the provider sessions and the sync engine over the finished context (the composition root does). */
-  services: (ctx: Omit<AppContext, 'engine' | 'providers'>) => Pick<AppContext, 'engine' | 'providers'>;
+  services: (ctx: BaseContext) => Pick<AppContext, 'engine' | 'providers'>;
 }
 
 /**
@@ -100,7 +109,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
   const sealer = loadSealer({ secretKey: config.secretKey, dataDir: config.dataDir });
   const signingKeys = new SigningKeys(db, sealer);
   await signingKeys.active();
-  const base: Omit<AppContext, 'engine' | 'providers'> = {
+  const base: BaseContext = {
     config,
     db,
     log: opts.log,
@@ -122,5 +131,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
       if (ownDb) await db.destroy();
     },
   };
-  return Object.assign(base, opts.services(base));
+  const withEngine = Object.assign(base, opts.services(base));
+  const reads = createReadSide(withEngine);
+  return Object.assign(withEngine, { reads, services: createServices(withEngine, reads) });
 }

@@ -77,6 +77,10 @@ export const CATALOGUE = {
   hold_released: conflictWith('00409_hold_released'),
   /** The export has already ended (cancel of a finished export). */
   export_ended: conflictWith('00409_export_ended'),
+  /** The collection's type has no connector on this server. */
+  no_connector: conflictWith('00409_conflict'),
+  /** The sync filters break the rules of the collection type (the field points into them). */
+  invalid_filters: { status: 422, code: '00422_unprocessable_entity', title: 'Unprocessable Entity' },
 } as const satisfies Record<string, Entry>;
 
 export type Cause = keyof typeof CATALOGUE;

@@ -1,4 +1,7 @@
 import type { FastifyError } from 'fastify';
+import { listProblems } from '../domain/text.ts';
+
+export { listProblems, SHOWN_PROBLEMS } from '../domain/text.ts';
 
 /**
  * The 400 of a request that fails its route's schema: every problem, each naming its field, and for a choice
@@ -11,9 +14,6 @@ interface AjvIssue {
   message?: string;
   params?: Record<string, unknown>;
 }
-
-/** Problems listed in full; past this many the rest are counted. */
-export const SHOWN_PROBLEMS = 5;
 
 function issuesOf(err: FastifyError): AjvIssue[] {
   return err.validation ?? [];
@@ -68,15 +68,6 @@ export function validationDetail(err: FastifyError): string {
   const where = err.validationContext ?? 'body';
   const problems = grouped(issuesOf(err)).map(({ issue, branches }) => describe(issue, branches, where));
   return problems.length === 0 ? err.message : listProblems(problems);
-}
-
-/** One problem: itself; more: all of them counted, the first SHOWN_PROBLEMS written out. */
-export function listProblems(problems: string[]): string {
-  const unique = [...new Set(problems.map((p) => p.replace(/\.+$/, '')))];
-  if (unique.length === 1) return `${unique[0]}.`;
-  const shown = unique.slice(0, SHOWN_PROBLEMS).join('; ');
-  const rest = unique.length - SHOWN_PROBLEMS;
-  return `${unique.length} problems: ${shown}${rest > 0 ? `; and ${rest} more` : ''}.`;
 }
 
 /** `/body/name` from the first problem. */

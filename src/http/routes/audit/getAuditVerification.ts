@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { notFound } from '../../../domain/errors.ts';
 import { errors } from '../../schemas.ts';
 
 const Break = Type.Object({
@@ -36,22 +35,7 @@ export default function getAuditVerification(app: App) {
       },
     },
     async (req) => {
-      const { collection_id } = req.query;
-      if (collection_id) {
-        const c = await app.ctx.db
-          .selectFrom('collections')
-          .select('account_id')
-          .where('id', '=', collection_id)
-          .executeTakeFirst();
-        const audited = c
-          ? c.account_id === req.caller.accountId
-          : Boolean(await app.ctx.repos.audit.head(`collection:${collection_id}`)) &&
-            (await app.ctx.repos.audit.chain(`collection:${collection_id}`)).some(
-              (e) => e.account_id === req.caller.accountId,
-            );
-        if (!audited) throw notFound('Collection');
-      }
-      return app.ctx.repos.audit.verify(req.caller.accountId, collection_id);
+      return app.ctx.reads.audit.verify(req.caller.accountId, req.query.collection_id);
     },
   );
 }

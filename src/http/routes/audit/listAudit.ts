@@ -68,7 +68,7 @@ export default function listAudit(app: App) {
     },
     async (req) => {
       const { cursor, limit, action, target } = req.query;
-      const page = await app.ctx.repos.audit.list(req.caller.accountId, { cursor, limit: limit ?? 50, action, target });
+      const page = await app.ctx.reads.audit.list(req.caller.accountId, { cursor, limit: limit ?? 50, action, target });
       return { items: page.rows.map(auditView), cursor: page.cursor };
     },
   );

@@ -1,7 +1,5 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { notFound } from '../../../domain/errors.ts';
-import { badRequest } from '../../errors.ts';
 import { errors } from '../../schemas.ts';
 
 export default function createCollection(app: App) {
@@ -26,28 +24,8 @@ export default function createCollection(app: App) {
       },
     },
     async (req, reply) => {
-      const { accountId } = req.caller;
-      const { name, onna_parent_id, type, credential_id } = req.body;
-      const connector = app.ctx.connectors.get(type);
-      if (!connector) throw badRequest(`type must be one of ${app.ctx.connectors.types().join(', ')}.`, '/body/type');
-      if (!(await app.ctx.repos.workspaces.get(accountId, onna_parent_id))) {
-        throw notFound('Workspace', 'onna_parent_id');
-      }
-      const wallet = await app.ctx.repos.wallets.get(accountId, credential_id);
-      if (!wallet) throw notFound('Wallet', 'credential_id');
-      if (wallet.config_type !== connector.configType) {
-        throw badRequest(
-          `the wallet's config_type is "${wallet.config_type}"; a ${type} collection needs a wallet with config_type "${connector.configType}".`,
-          '/body/credential_id',
-        );
-      }
-      const id = await app.ctx.repos.collections.create(accountId, {
-        name,
-        workspace_id: onna_parent_id,
-        wallet_id: credential_id,
-        type,
-      });
-      return reply.code(201).send({ onna_id: id, type });
+      const id = await app.ctx.services.collections.create(req.caller.accountId, req.body);
+      return reply.code(201).send({ onna_id: id, type: req.body.type });
     },
   );
 }

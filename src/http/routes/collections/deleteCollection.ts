@@ -1,7 +1,5 @@
 import type { App } from '../../../app.ts';
-import { deleteCollections } from '../../../sync/deletion/deletion.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
-import { loadCollection } from './load.ts';
 
 export default function deleteCollection(app: App) {
   app.delete(
@@ -19,8 +17,7 @@ export default function deleteCollection(app: App) {
       },
     },
     async (req, reply) => {
-      const { collection } = await loadCollection(app.ctx, req.caller.accountId, req.params.id);
-      await deleteCollections(app.ctx, { accountId: req.caller.accountId, collectionIds: [collection.id] });
+      await app.ctx.services.collections.delete(req.caller.accountId, req.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -45,7 +45,7 @@ export default function listCollections(app: App) {
     },
     async (req) => {
       const { workspace, type, status, cursor, limit } = req.query;
-      const page = await app.ctx.repos.collections.list(req.caller.accountId, {
+      const page = await app.ctx.reads.collections.list(req.caller.accountId, {
         workspaceId: workspace,
         type,
         status,

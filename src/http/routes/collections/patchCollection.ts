@@ -1,39 +1,6 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { conflict } from '../../../domain/errors.ts';
-import { AppError } from '../../errors.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
-import { listProblems } from '../../validation-detail.ts';
-import { loadCollection } from './load.ts';
-import { permissionGaps } from './permissions.ts';
-import type { Connector, FilterIssue } from '../../../connectors/types.ts';
-
-/** Checking ids against the provider must not hold a PATCH open through a long throttling pause. */
-const ID_CHECK_TIMEOUT_MS = 15_000;
-
-/** Ids the paired account does not have; undefined when that cannot be known now (unpaired, provider trouble). */
-async function unknownIds(
-  app: App,
-  collection: { id: string; wallet_id: string },
-  connector: Connector,
-  filters: unknown,
-): Promise<FilterIssue[] | undefined> {
-  if (!connector.checkFilterIds) return undefined;
-  const wallet = await app.ctx.repos.wallets.getById(collection.wallet_id);
-  if (!wallet?.sealed_grant) return undefined;
-  try {
-    const ctx = await app.ctx.providers.open(collection, connector, {
-      signal: AbortSignal.timeout(ID_CHECK_TIMEOUT_MS),
-    });
-    return await connector.checkFilterIds(ctx, filters);
-  } catch (err) {
-    app.log.debug(
-      { err: (err as Error).message, collection_id: collection.id },
-      'could not check filter ids against the provider',
-    );
-    return undefined;
-  }
-}
 
 export default function patchCollection(app: App) {
   app.patch(
@@ -104,42 +71,7 @@ export default function patchCollection(app: App) {
       },
     },
     async (req, reply) => {
-      const { collection, connector } = await loadCollection(app.ctx, req.caller.accountId, req.params.id);
-      const { sync_filters, type_sync, sync_status } = req.body;
-      if (sync_filters !== undefined) {
-        const issues = connector.validateFilters(sync_filters);
-        if (issues.length === 0) issues.push(...((await unknownIds(app, collection, connector, sync_filters)) ?? []));
-        if (issues.length === 0) {
-          const gap = (await permissionGaps(app, collection, connector, sync_filters))[0];
-          if (gap)
-            throw new AppError(422, `sync_filters${gap.pointer}: ${gap.message}.`, `/body/sync_filters${gap.pointer}`);
-        }
-        if (issues.length > 0) {
-          const first = issues[0];
-          throw new AppError(
-            422,
-            listProblems(issues.map((i) => `sync_filters${i.pointer}: ${i.message}`)),
-            `/body/sync_filters${first.pointer}`,
-          );
-        }
-      }
-      if (sync_status === 'pending') {
-        if (sync_filters === undefined && collection.sync_filters === null) {
-          throw conflict(
-            'not_ready',
-            'sync_status "pending" needs sync_filters: send them in this request or save them first.',
-            'sync_filters',
-          );
-        }
-      }
-      await app.ctx.repos.collections.update(collection.id, {
-        ...(sync_filters !== undefined && {
-          sync_filters: JSON.stringify(sync_filters),
-          filters_updated_at: new Date().toISOString(),
-        }),
-        ...(type_sync !== undefined && { type_sync }),
-      });
-      if (sync_status === 'pending') await app.ctx.engine.queue(collection.id);
+      await app.ctx.services.collections.patch(req.caller.accountId, req.params.id, req.body);
       return reply.code(204).send(null);
     },
   );

@@ -1,7 +1,6 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
 import { errors, IdParams } from '../../schemas.ts';
-import { loadCollection } from './load.ts';
 
 export default function startCollection(app: App) {
   app.post(
@@ -22,8 +21,10 @@ export default function startCollection(app: App) {
       },
     },
     async (req) => {
-      const { collection } = await loadCollection(app.ctx, req.caller.accountId, req.params.id);
-      const { runId, created, syncStatus } = await app.ctx.engine.requestStart(collection.id);
+      const { runId, created, syncStatus } = await app.ctx.services.collections.start(
+        req.caller.accountId,
+        req.params.id,
+      );
       return { run_id: runId, created, sync_status: syncStatus };
     },
   );

@@ -1,11 +1,8 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
 import { badRequest } from '../../errors.ts';
-import { EventRepo } from '../../../store/events.ts';
-import { RunRepo } from '../../../store/runs.ts';
 import { errors, IdParams } from '../../schemas.ts';
 import { openEventStream, SSE_HEARTBEAT, sseFrame } from '../../sse.ts';
-import { loadCollection } from './load.ts';
 
 const DESCRIPTION = `A server-sent events stream (\`text/event-stream\`) of the collection's runs, authenticated with the bearer
 token like every route (read it with \`fetch\`; the browser's EventSource cannot send the header). Each event has
@@ -30,8 +27,7 @@ stops (reconnect with \`Last-Event-ID\`).`;
 const PAGE = 500;
 
 export default function streamEvents(app: App) {
-  const events = new EventRepo(app.ctx.db);
-  const runs = new RunRepo(app.ctx.db);
+  const { events } = app.ctx.reads;
   const { pollMs, heartbeatMs } = app.ctx.config.eventStream;
   const open = new Set<() => void>();
   // Open streams would keep the server from closing: end them first.
@@ -71,9 +67,14 @@ export default function streamEvents(app: App) {
       },
     },
     async (req, reply) => {
-      const { collection } = await loadCollection(app.ctx, req.caller.accountId, req.params.id);
       const lastId = req.headers['last-event-id'];
-      let after = await replayStart(collection.id, lastId === undefined ? undefined : Number(lastId));
+      const opened = await events.open(
+        req.caller.accountId,
+        req.params.id,
+        lastId === undefined ? undefined : Number(lastId),
+      );
+      const collection = { id: opened.collectionId };
+      let after = opened.after;
       if (!Number.isSafeInteger(after)) throw badRequest('Last-Event-ID is not an event id.', '/headers/last-event-id');
 
       const stream = openEventStream(req, reply);
@@ -88,7 +89,7 @@ export default function streamEvents(app: App) {
       req.raw.on('close', end);
       try {
         while (!ended && !stream.closed()) {
-          const batch = await events.listForCollection(collection.id, after, PAGE);
+          const batch = await events.after(collection.id, after, PAGE);
           for (const e of batch) {
             if (!stream.write(sseFrame(e.seq, e.type, e.data))) break;
             after = e.seq;
@@ -108,21 +109,4 @@ export default function streamEvents(app: App) {
       }
     },
   );
-
-  /**
-   * The seq to stream after. Without Last-Event-ID: just before the latest run's first event. With it: after it,
-   * but never before the previous run's first event (older runs are not replayed).
-   */
-  async function replayStart(collectionId: string, lastEventId: number | undefined): Promise<number> {
-    const [current, previous] = (await runs.list(collectionId, { limit: 2 })).rows;
-    const firstOf = async (run: { id: string } | undefined) =>
-      run ? await events.firstSeqOfRun(collectionId, run.id) : undefined;
-    if (lastEventId === undefined) {
-      const first = await firstOf(current);
-      // No events of the latest run yet: only what comes next.
-      return first !== undefined ? first - 1 : await events.latestSeq(collectionId);
-    }
-    const floor = (await firstOf(previous)) ?? (await firstOf(current));
-    return floor === undefined ? lastEventId : Math.max(lastEventId, floor - 1);
-  }
 }

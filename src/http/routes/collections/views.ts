@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { CollectionRow } from '../../../store/collections.ts';
+import type { CollectionRow } from '../../../read/collections.ts';
 import { SYNC_STATUSES, TYPE_SYNCS } from '../../../domain/sync-state.ts';
 import type { RunSummary } from '../../../sync/engine-api.ts';
 import { RunSummarySchema } from '../../../read/view-schemas.ts';

@@ -2,23 +2,21 @@ import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../../context.ts';
 import { type DiscoveryKind } from '../../../connectors/types.ts';
 import { conflict, DomainError } from '../../../domain/errors.ts';
-import { AppError, badRequest } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { ProviderError } from '../../../provider/provider-error.ts';
 import { userFacingMessage } from '../../../sync/providers/user-message.ts';
-import { loadCollection } from '../collections/load.ts';
+import { UNPAIRED } from '../../../read/discovery.ts';
 import { CredentialsMissingError, GrantRevokedError, NeedsUserActionError } from '../../../domain/run-failures.ts';
 
 /** A discovery page must not hold a request open through a long throttling pause of the provider. */
 export const DISCOVERY_TIMEOUT_MS = 60_000;
 
-const UNPAIRED =
-  'the collection has no paired credentials: get an authorization_url, consent, then call pair_credentials.';
 const REFUSED =
   "the provider refused the collection's credentials (revoked or expired consent): authorize and call pair_credentials again.";
 
 /**
- * The shared path of GET /collections/{id}/{users,channels,folders}: the caller's collection, a connector that
- * offers this kind, paired credentials, then the connector's handler with the query as strings.
+ * The shared path of GET /collections/{id}/{users,channels,folders}: the read side's discovery page with the query
+ * as strings, stopped when the client goes or the time is up; provider failures in the error shape.
  */
 export async function discover<T>(
   ctx: AppContext,
@@ -30,19 +28,6 @@ export async function discover<T>(
     reply: FastifyReply;
   },
 ): Promise<T> {
-  const { collection, connector } = await loadCollection(ctx, input.accountId, input.collectionId);
-  const handler = connector.discovery[input.kind];
-  if (!handler) {
-    const offering = ctx.connectors.types().filter((t) => ctx.connectors.get(t)?.discovery[input.kind]);
-    throw badRequest(
-      offering.length > 0
-        ? `${input.kind} are available for ${offering.join(' and ')} collections only.`
-        : `${input.kind} are not available for any collection type on this server.`,
-    );
-  }
-  const wallet = await ctx.repos.wallets.getById(collection.wallet_id);
-  if (!wallet?.sealed_grant) throw conflict('credentials', UNPAIRED);
-
   const clientGone = new AbortController();
   const onClose = () => {
     if (!input.reply.raw.writableFinished) clientGone.abort(new Error('the client closed the connection'));
@@ -51,9 +36,14 @@ export async function discover<T>(
   const timeout = AbortSignal.timeout(DISCOVERY_TIMEOUT_MS);
   const signal = AbortSignal.any([clientGone.signal, timeout]);
   try {
-    const pctx = await ctx.providers.open(collection, connector, { signal });
     // The response schema is the contract: the serializer writes what it declares (and keeps extra fields).
-    return (await handler(pctx, asStrings(input.query))) as T;
+    return (await ctx.reads.discovery.page(
+      input.accountId,
+      input.collectionId,
+      input.kind,
+      asStrings(input.query),
+      signal,
+    )) as T;
   } catch (err) {
     throw translate(err, timeout.aborted);
   } finally {

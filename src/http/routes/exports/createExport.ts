@@ -1,11 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { conflict } from '../../../domain/errors.ts';
-import { badRequest } from '../../errors.ts';
-import { ExportRepo } from '../../../store/exports.ts';
-import { newId, nowIso } from '../../../store/ids.ts';
 import { errors, IdParams } from '../../schemas.ts';
-import { ownCollection } from '../items/own.ts';
 import { ExportStatus } from './views.ts';
 
 const Body = Type.Object(
@@ -43,7 +38,6 @@ UTC day with its chat files inside and as child documents, \`audit.jsonl\`, \`ma
 it; progress arrives on the collection's event stream (\`export.progress\`, \`export.finished\`). Allowed under a legal hold.`;
 
 export default function createExport(app: App) {
-  const exports = new ExportRepo(app.ctx.db);
   app.post(
     '/v1/collections/:id/exports',
     {
@@ -67,45 +61,20 @@ export default function createExport(app: App) {
       },
     },
     async (req, reply) => {
-      const { collection, connector } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
-      if (collection.deleting_at) throw conflict('status', 'the collection is being deleted.');
-      const body = req.body ?? {};
-      const items = body.items ?? {};
-      const known = connector?.kinds ?? [];
-      const unknown = (items.kinds ?? []).find((k) => !known.includes(k));
-      if (unknown !== undefined)
-        throw badRequest(
-          `kind "${unknown}" is not a kind of ${collection.type} collections (${known.join(', ')}).`,
-          '/body/items/kinds',
-        );
-      if (items.run_id) {
-        const run = await app.ctx.db
-          .selectFrom('runs')
-          .select('collection_id')
-          .where('id', '=', items.run_id)
-          .executeTakeFirst();
-        if (run?.collection_id !== collection.id)
-          throw badRequest('run_id is not a run of this collection.', '/body/items/run_id');
-      }
-      if (items.from && items.to && Date.parse(items.from) > Date.parse(items.to))
-        throw badRequest('from is after to.', '/body/items/from');
-      const options = { items, chat_format: body.chat_format ?? 'rsmf', dedupe: body.dedupe ?? 'none' };
-      const row = await exports.create({
-        id: newId('exp'),
-        account_id: req.caller.accountId,
-        collection_id: collection.id,
-        options: JSON.stringify(options),
-        created_at: nowIso(),
-      });
-      req.auditInfo = {
-        targetId: row.id,
-        collectionId: collection.id,
-        detail: { export_id: row.id, chat_format: options.chat_format, dedupe: options.dedupe },
-      };
-      await app.ctx.engine.exportQueued(row.id);
+      const row = await app.ctx.services.exports.create(
+        req.caller.accountId,
+        req.params.id,
+        req.body ?? {},
+        (created, options) =>
+          (req.auditInfo = {
+            targetId: created.id,
+            collectionId: created.collection_id,
+            detail: { export_id: created.id, chat_format: options.chat_format, dedupe: options.dedupe },
+          }),
+      );
       return reply
         .code(202)
-        .header('Location', `/v1/collections/${collection.id}/exports/${row.id}`)
+        .header('Location', `/v1/collections/${row.collection_id}/exports/${row.id}`)
         .send({ export_id: row.id, status: 'queued' as const });
     },
   );

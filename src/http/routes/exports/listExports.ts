@@ -1,12 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { ExportRepo } from '../../../store/exports.ts';
 import { errors, IdParams } from '../../schemas.ts';
-import { ownCollection } from '../items/own.ts';
 import { exportView, ExportView } from './views.ts';
 
 export default function listExports(app: App) {
-  const exports = new ExportRepo(app.ctx.db);
   app.get(
     '/v1/collections/:id/exports',
     {
@@ -19,8 +16,7 @@ export default function listExports(app: App) {
       },
     },
     async (req) => {
-      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
-      return { items: (await exports.listForCollection(collection.id)).map(exportView) };
+      return { items: (await app.ctx.reads.exports.list(req.caller.accountId, req.params.id)).map(exportView) };
     },
   );
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { ExportRow } from '../../../store/exports.ts';
+import type { ExportRow } from '../../../read/exports.ts';
 
 export const ExportParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64 }),

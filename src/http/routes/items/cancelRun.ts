@@ -1,12 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { conflict, notFound } from '../../../domain/errors.ts';
-import { RunRepo } from '../../../store/runs.ts';
 import { errors } from '../../schemas.ts';
-import { ownCollection } from './own.ts';
 
 export default function cancelRun(app: App) {
-  const runs = new RunRepo(app.ctx.db);
   app.post(
     '/v1/collections/:id/runs/:run_id/cancel',
     {
@@ -30,15 +26,13 @@ export default function cancelRun(app: App) {
       },
     },
     async (req, reply) => {
-      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
-      const run = await runs.get(req.params.run_id);
-      if (!run || run.collection_id !== collection.id) throw notFound('Run');
-      if (run.status !== 'queued' && run.status !== 'running')
-        throw conflict('run_ended', `the run has already ended ("${run.status}").`);
-      req.auditInfo = { targetId: collection.id, detail: { run_id: run.id } };
-      await app.ctx.engine.cancel(collection.id);
-      const after = await runs.get(run.id);
-      return reply.code(202).send({ run_id: run.id, status: after?.status ?? 'cancelled' });
+      const { runId, status } = await app.ctx.services.collections.cancelRun(
+        req.caller.accountId,
+        req.params.id,
+        req.params.run_id,
+        (run) => (req.auditInfo = { targetId: run.collection_id, detail: { run_id: run.id } }),
+      );
+      return reply.code(202).send({ run_id: runId, status });
     },
   );
 }

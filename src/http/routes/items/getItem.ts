@@ -1,11 +1,8 @@
 import type { App } from '../../../app.ts';
-import { createSyncQueries } from '../../../read/queries.ts';
 import { errors } from '../../schemas.ts';
-import { ownCollection } from './own.ts';
 import { Item, ItemParams } from './schemas.ts';
 
 export default function getItem(app: App) {
-  const queries = createSyncQueries(app.ctx);
   app.get(
     '/v1/collections/:id/items/:item_id',
     {
@@ -18,8 +15,7 @@ export default function getItem(app: App) {
       },
     },
     async (req) => {
-      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
-      return queries.getItem(collection.id, req.params.item_id);
+      return app.ctx.reads.items.get(req.caller.accountId, req.params.id, req.params.item_id);
     },
   );
 }

@@ -1,5 +1,4 @@
 import type { App } from '../../../app.ts';
-import { createSyncQueries } from '../../../read/queries.ts';
 import { errors } from '../../schemas.ts';
 import {
   CONDITIONAL_DESCRIPTION,
@@ -8,11 +7,9 @@ import {
   downloadAudit,
   sendContent,
 } from './content-reply.ts';
-import { ownCollection } from './own.ts';
 import { ItemParams } from './schemas.ts';
 
 export default function getItemContent(app: App) {
-  const queries = createSyncQueries(app.ctx);
   const download = contentResponses('The content, with the Content-Type recorded for the item.');
   app.get(
     '/v1/collections/:id/items/:item_id/content',
@@ -31,8 +28,7 @@ export default function getItemContent(app: App) {
     },
     async (req, reply) => {
       const audit = (req.auditInfo = downloadAudit(req.params.id, req.params.item_id, req.headers.range));
-      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
-      const content = await queries.itemContent(collection.id, req.params.item_id);
+      const content = await app.ctx.reads.items.content(req.caller.accountId, req.params.id, req.params.item_id);
       Object.assign(audit.detail, content.owner);
       return sendContent(req, reply, content);
     },

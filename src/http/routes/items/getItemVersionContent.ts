@@ -1,5 +1,4 @@
 import type { App } from '../../../app.ts';
-import { createSyncQueries } from '../../../read/queries.ts';
 import { errors } from '../../schemas.ts';
 import {
   CONDITIONAL_DESCRIPTION,
@@ -8,11 +7,9 @@ import {
   downloadAudit,
   sendContent,
 } from './content-reply.ts';
-import { ownCollection } from './own.ts';
 import { VersionParams } from './schemas.ts';
 
 export default function getItemVersionContent(app: App) {
-  const queries = createSyncQueries(app.ctx);
   const download = contentResponses("The version's content, with the Content-Type recorded for it.");
   app.get(
     '/v1/collections/:id/items/:item_id/versions/:version_number/content',
@@ -34,8 +31,12 @@ export default function getItemVersionContent(app: App) {
     async (req, reply) => {
       const { item_id, version_number } = req.params;
       const audit = (req.auditInfo = downloadAudit(req.params.id, item_id, req.headers.range, version_number));
-      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
-      const content = await queries.versionContent(collection.id, item_id, version_number);
+      const content = await app.ctx.reads.items.versionContent(
+        req.caller.accountId,
+        req.params.id,
+        item_id,
+        version_number,
+      );
       Object.assign(audit.detail, content.owner);
       return sendContent(req, reply, content);
     },

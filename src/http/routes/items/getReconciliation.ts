@@ -1,10 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { notFound } from '../../../domain/errors.ts';
-import { RunRepo } from '../../../store/runs.ts';
-import { loadReconciliation, reconciliationCsv } from '../../../read/reconciliation-report.ts';
+import { reconciliationCsv } from '../../../read/reconciliation-report.ts';
 import { errors } from '../../schemas.ts';
-import { ownCollection } from './own.ts';
 
 const Counts = {
   listed: Type.Integer({
@@ -76,7 +73,6 @@ const Reconciliation = Type.Object({
 });
 
 export default function getReconciliation(app: App) {
-  const runs = new RunRepo(app.ctx.db);
   app.get(
     '/v1/collections/:id/runs/:run_id/reconciliation',
     {
@@ -130,10 +126,11 @@ export default function getReconciliation(app: App) {
           ...(req.query.format === 'csv' && { rows: req.query.rows ?? 'custodians' }),
         },
       };
-      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
-      const run = await runs.get(req.params.run_id);
-      if (!run || run.collection_id !== collection.id) throw notFound('Run');
-      const report = await loadReconciliation(app.ctx.db, run);
+      const { run, report } = await app.ctx.reads.runs.reconciliation(
+        req.caller.accountId,
+        req.params.id,
+        req.params.run_id,
+      );
       if (req.query.format !== 'csv')
         return reply.header('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(report));
       const rows = req.query.rows ?? 'custodians';

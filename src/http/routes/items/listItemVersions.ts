@@ -1,12 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { createSyncQueries } from '../../../read/queries.ts';
 import { errors } from '../../schemas.ts';
-import { ownCollection } from './own.ts';
 import { ItemParams, ItemVersion } from './schemas.ts';
 
 export default function listItemVersions(app: App) {
-  const queries = createSyncQueries(app.ctx);
   app.get(
     '/v1/collections/:id/items/:item_id/versions',
     {
@@ -30,8 +27,7 @@ export default function listItemVersions(app: App) {
       },
     },
     async (req) => {
-      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
-      return queries.listVersions(collection.id, req.params.item_id);
+      return app.ctx.reads.items.versions(req.caller.accountId, req.params.id, req.params.item_id);
     },
   );
 }

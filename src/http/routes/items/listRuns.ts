@@ -1,12 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { createSyncQueries } from '../../../read/queries.ts';
 import { errors, IdParams, PageQuery } from '../../schemas.ts';
-import { ownCollection } from './own.ts';
 import { Run } from './schemas.ts';
 
 export default function listRuns(app: App) {
-  const queries = createSyncQueries(app.ctx);
   app.get(
     '/v1/collections/:id/runs',
     {
@@ -24,8 +21,10 @@ export default function listRuns(app: App) {
       },
     },
     async (req) => {
-      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
-      return queries.listRuns(collection.id, { cursor: req.query.cursor, limit: req.query.limit ?? 50 });
+      return app.ctx.reads.items.runs(req.caller.accountId, req.params.id, {
+        cursor: req.query.cursor,
+        limit: req.query.limit ?? 50,
+      });
     },
   );
 }

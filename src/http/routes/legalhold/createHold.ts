@@ -1,7 +1,5 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { notFound } from '../../../domain/errors.ts';
-import { badRequest } from '../../errors.ts';
 import { Created, errors } from '../../schemas.ts';
 import { PRESERVATION_NOTE } from './views.ts';
 
@@ -28,25 +26,7 @@ export default function createHold(app: App) {
       },
     },
     async (req, reply) => {
-      const { accountId, clientId } = req.caller;
-      const { name, description = '', collection_ids = [], workspace_id } = req.body;
-      if (collection_ids.length === 0 && !workspace_id)
-        throw badRequest('a hold needs collection_ids, workspace_id or both.', '/body/collection_ids');
-      if (workspace_id && !(await app.ctx.repos.workspaces.get(accountId, workspace_id))) {
-        throw notFound('Workspace', 'workspace_id');
-      }
-      for (const [i, id] of collection_ids.entries()) {
-        if (!(await app.ctx.repos.collections.get(accountId, id))) {
-          throw notFound(`Collection ${id}`, `collection_ids/${i}`);
-        }
-      }
-      const id = await app.ctx.repos.holds.create(accountId, {
-        name,
-        description,
-        workspaceId: workspace_id ?? null,
-        collectionIds: collection_ids,
-        clientId,
-      });
+      const id = await app.ctx.services.holds.create(req.caller.accountId, req.caller.clientId, req.body);
       return reply.code(201).send({ onna_id: id });
     },
   );

@@ -1,5 +1,4 @@
 import type { App } from '../../../app.ts';
-import { notFound } from '../../../domain/errors.ts';
 import { errors, IdParams } from '../../schemas.ts';
 import { holdView, HoldView } from './views.ts';
 
@@ -17,9 +16,7 @@ export default function getHold(app: App) {
       },
     },
     async (req) => {
-      const hold = await app.ctx.repos.holds.get(req.caller.accountId, req.params.id);
-      if (!hold) throw notFound('Legal hold');
-      return holdView(hold);
+      return holdView(await app.ctx.reads.account.hold(req.caller.accountId, req.params.id));
     },
   );
 }

@@ -24,7 +24,7 @@ export default function listHolds(app: App) {
       },
     },
     async (req) => {
-      const page = await app.ctx.repos.holds.list(req.caller.accountId, {
+      const page = await app.ctx.reads.account.holds(req.caller.accountId, {
         cursor: req.query.cursor,
         limit: req.query.limit ?? 50,
         status: req.query.status,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { Hold } from '../../../store/holds.ts';
+import type { Hold } from '../../../read/account.ts';
 
 export const PRESERVATION_NOTE = `
 A legal hold freezes deletion: while an active hold covers a collection (listed in \`collection_ids\`, or through

@@ -1,8 +1,6 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { badRequest } from '../../errors.ts';
 import { errors } from '../../schemas.ts';
-import { callbackUri, isConsoleRedirect, pairingsOf, statesOf } from './flow.ts';
 
 /** The scope sets each connector requests, by `scopes_type`, written into the route's documentation. */
 function scopeSetsDoc(app: App): string {
@@ -75,42 +73,15 @@ export default function getAuthorizationUrl(app: App) {
       },
     },
     async (req, reply) => {
-      const { ctx } = app;
-      const { type } = req.params;
       const { redirect_to, state, scopes_type } = req.query;
-      const connector = ctx.connectors.get(type);
-      if (!connector) throw badRequest(`type must be one of ${ctx.connectors.types().join(', ')}.`, '/params/type');
-      // The web console served by this process is always a valid destination (under any loopback name when local).
-      const toConsole = isConsoleRedirect(ctx.config.publicUrl, redirect_to);
-      if (!toConsole && !(await ctx.repos.accounts.isRedirectAllowed(req.caller.accountId, redirect_to))) {
-        throw badRequest(
-          'redirect_to is not on the allowlist of this account (exact match required).',
-          '/querystring/redirect_to',
-        );
-      }
-      const scopeSets = Object.keys(connector.oauth.scopes);
-      if (scopes_type !== undefined && !scopeSets.includes(scopes_type)) {
-        throw badRequest(
-          `scopes_type must be one of ${scopeSets.join(', ') || '(none)'} for ${type}.`,
-          '/querystring/scopes_type',
-        );
-      }
-      await pairingsOf(ctx).purgeExpired(new Date().toISOString());
-      const issued = await statesOf(ctx).issue({
-        accountId: req.caller.accountId,
-        type,
+      const { url, redirect } = await app.ctx.services.pairing.authorize(req.caller.accountId, req.params.type, {
         redirectTo: redirect_to,
-        clientState: state,
-      });
-      const url = connector.oauth.authorizationUrl({
-        state: issued.state,
-        redirectUri: callbackUri(ctx, type),
-        codeChallenge: issued.codeChallenge,
+        state,
         scopesType: scopes_type,
       });
       reply.header('Cache-Control', 'no-store').header('Vary', 'Accept');
       const wantsJson = acceptsOnlyJson(req.headers.accept);
-      if (connector.oauth.authorizationResponse === 'redirect' && !wantsJson) return reply.redirect(url, 302);
+      if (redirect && !wantsJson) return reply.redirect(url, 302);
       return { authorization_url: url };
     },
   );

@@ -1,13 +1,6 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { badRequest } from '../../errors.ts';
-import { sha256Hex } from '../../../domain/seal.ts';
-import type { Grant } from '../../../connectors/types.ts';
-import { providerAccountOf } from '../../../sync/events/provider-events.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
-import { loadCollection } from '../collections/load.ts';
-import { announceScopeGaps } from '../collections/permissions.ts';
-import { pairingsOf } from './flow.ts';
 
 export default function pairCredentials(app: App) {
   app.post(
@@ -34,25 +27,7 @@ export default function pairCredentials(app: App) {
       },
     },
     async (req, reply) => {
-      const { ctx } = app;
-      const { accountId } = req.caller;
-      const { collection, connector } = await loadCollection(ctx, accountId, req.params.id);
-      const sealed = await pairingsOf(ctx).consumePairing({
-        codeHash: sha256Hex(req.query.auth_code),
-        accountId,
-        type: collection.type,
-        now: new Date().toISOString(),
-      });
-      if (!sealed) {
-        throw badRequest(
-          `auth_code is unknown, expired, already used, or was not issued to this account for a ${collection.type} collection: authorize again.`,
-          '/querystring/auth_code',
-        );
-      }
-      await ctx.repos.wallets.setGrant(collection.wallet_id, sealed, providerAccountOf(ctx.sealer.open<Grant>(sealed)));
-      ctx.providers.forget(collection.wallet_id);
-      // A scope gap the saved filters already have shows now (collection view and event), not at the next run.
-      await announceScopeGaps(app, collection, connector);
+      await app.ctx.services.pairing.pair(req.caller.accountId, req.params.id, req.query.auth_code);
       return reply.code(204).send(null);
     },
   );

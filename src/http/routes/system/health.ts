@@ -1,7 +1,6 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
-import { ping } from '../../../store/db.ts';
 import { errors } from '../../schemas.ts';
 
 export default function health(app: App) {
@@ -11,7 +10,7 @@ export default function health(app: App) {
     { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }), ...errors(503) } } },
     async () => {
       try {
-        await ping(app.ctx.db);
+        await app.ctx.reads.ping();
       } catch (err) {
         app.log.error({ err }, 'database not reachable');
         throw new AppError(503, 'The database is not reachable.');

@@ -1,6 +1,5 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { badRequest } from '../../errors.ts';
 import { Created, errors } from '../../schemas.ts';
 
 export default function createWallet(app: App) {
@@ -26,11 +25,7 @@ export default function createWallet(app: App) {
       },
     },
     async (req, reply) => {
-      const types = app.ctx.connectors.types().map((t) => app.ctx.connectors.get(t)!.configType);
-      if (!types.includes(req.body.config_type)) {
-        throw badRequest(`config_type must be one of ${types.join(', ')}.`, '/body/config_type');
-      }
-      const id = await app.ctx.repos.wallets.create(req.caller.accountId, req.body);
+      const id = await app.ctx.services.account.createWallet(req.caller.accountId, req.body);
       return reply.code(201).send({ onna_id: id });
     },
   );

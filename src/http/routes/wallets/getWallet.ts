@@ -1,5 +1,4 @@
 import type { App } from '../../../app.ts';
-import { notFound } from '../../../domain/errors.ts';
 import { errors, IdParams } from '../../schemas.ts';
 import { WalletView, walletView } from './views.ts';
 
@@ -19,9 +18,7 @@ export default function getWallet(app: App) {
       },
     },
     async (req) => {
-      const w = await app.ctx.repos.wallets.get(req.caller.accountId, req.params.id);
-      if (!w) throw notFound('Wallet');
-      return walletView({ ...w, paired: w.sealed_grant !== null });
+      return walletView(await app.ctx.reads.account.wallet(req.caller.accountId, req.params.id));
     },
   );
 }

@@ -20,11 +20,11 @@ export default function listWallets(app: App) {
       },
     },
     async (req) => {
-      const page = await app.ctx.repos.wallets.list(req.caller.accountId, {
+      const page = await app.ctx.reads.account.wallets(req.caller.accountId, {
         cursor: req.query.cursor,
         limit: req.query.limit ?? 50,
       });
-      return { items: page.rows.map((w) => walletView({ ...w, paired: Boolean(w.has_grant) })), cursor: page.cursor };
+      return { items: page.rows.map(walletView), cursor: page.cursor };
     },
   );
 }

@@ -1,8 +1,5 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { badRequest } from '../../errors.ts';
-import { randomToken } from '../../../domain/seal.ts';
-import { checkTarget } from '../../../webhooks/send.ts';
 import { errors } from '../../schemas.ts';
 import { Endpoint, endpointView, EventTypeSchema } from './views.ts';
 
@@ -44,15 +41,7 @@ export default function createWebhookEndpoint(app: App) {
       },
     },
     async (req, reply) => {
-      const problem = await checkTarget(req.body.url, app.ctx.config.webhooks.allowPrivate);
-      if (problem) throw badRequest(`url ${problem}`, '/body/url');
-      const secret = `whsec_${randomToken(32)}`;
-      const row = await app.ctx.repos.webhooks.createEndpoint(req.caller.accountId, {
-        url: req.body.url,
-        events: req.body.events,
-        sealedSecret: app.ctx.sealer.seal(secret),
-        at: new Date().toISOString(),
-      });
+      const { row, secret } = await app.ctx.services.account.createWebhookEndpoint(req.caller.accountId, req.body);
       return reply.code(201).send({ ...endpointView(row), secret });
     },
   );

@@ -1,5 +1,4 @@
 import type { App } from '../../../app.ts';
-import { notFound } from '../../../domain/errors.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 
 export default function deleteWebhookEndpoint(app: App) {
@@ -17,8 +16,7 @@ export default function deleteWebhookEndpoint(app: App) {
       },
     },
     async (req, reply) => {
-      if (!(await app.ctx.repos.webhooks.deleteEndpoint(req.caller.accountId, req.params.id, new Date().toISOString())))
-        throw notFound('Webhook endpoint');
+      await app.ctx.services.account.deleteWebhookEndpoint(req.caller.accountId, req.params.id);
       return reply.code(204).send(null);
     },
   );

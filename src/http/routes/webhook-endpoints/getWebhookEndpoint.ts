@@ -1,5 +1,4 @@
 import type { App } from '../../../app.ts';
-import { notFound } from '../../../domain/errors.ts';
 import { errors, IdParams } from '../../schemas.ts';
 import { Endpoint, endpointView } from './views.ts';
 
@@ -16,9 +15,7 @@ export default function getWebhookEndpoint(app: App) {
       },
     },
     async (req) => {
-      const row = await app.ctx.repos.webhooks.getEndpoint(req.caller.accountId, req.params.id);
-      if (!row) throw notFound('Webhook endpoint');
-      return endpointView(row);
+      return endpointView(await app.ctx.reads.account.webhookEndpoint(req.caller.accountId, req.params.id));
     },
   );
 }

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { notFound } from '../../../domain/errors.ts';
 import { errors, IdParams, PageQuery } from '../../schemas.ts';
 import { pageLimit } from './views.ts';
 import { Delivery, deliveryView } from './views.ts';
@@ -22,9 +21,7 @@ export default function listWebhookDeliveries(app: App) {
       },
     },
     async (req) => {
-      const endpoint = await app.ctx.repos.webhooks.getEndpoint(req.caller.accountId, req.params.id);
-      if (!endpoint) throw notFound('Webhook endpoint');
-      const page = await app.ctx.repos.webhooks.listDeliveries(endpoint.id, {
+      const page = await app.ctx.reads.account.webhookDeliveries(req.caller.accountId, req.params.id, {
         cursor: req.query.cursor,
         limit: pageLimit(req.query.limit),
       });

@@ -20,7 +20,7 @@ export default function listWebhookEndpoints(app: App) {
       },
     },
     async (req) => {
-      const page = await app.ctx.repos.webhooks.listEndpoints(req.caller.accountId, {
+      const page = await app.ctx.reads.account.webhookEndpoints(req.caller.accountId, {
         cursor: req.query.cursor,
         limit: pageLimit(req.query.limit),
       });

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { WEBHOOK_EVENT_TYPES } from '../../../domain/webhooks.ts';
-import type { DeliveryRow, EndpointRow } from '../../../store/webhooks.ts';
+import type { DeliveryRow, EndpointRow } from '../../../read/account.ts';
 
 export const EventTypeSchema = Type.Union(
   WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)),

@@ -1,10 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { driveNotifications, notificationDedupKey } from '../../../connectors/onedrive/notifications.ts';
 import { badRequest } from '../../errors.ts';
-import { safeEqual } from '../../../domain/seal.ts';
-import { GraphSubscriptionRepo } from '../../../store/graph-subscriptions.ts';
-import { ProviderEventRepo } from '../../../store/provider-events.ts';
 import { errors } from '../../schemas.ts';
 import { parseJson, rawBodies } from './raw-body.ts';
 
@@ -92,41 +88,7 @@ export default function receiveMicrosoftNotification(app: App) {
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const body = parseJson(raw);
         if (body === undefined) throw badRequest('The body must be a JSON object {value: [...]}.', '/body');
-        const subscriptions = new GraphSubscriptionRepo(ctx.db);
-        const inbox = new ProviderEventRepo(ctx.db);
-        const now = new Date();
-        let accepted = 0;
-        let ignored = 0;
-        // Anyone may post here: one lookup per request, however many notifications it carries.
-        const notifications = driveNotifications(body);
-        const known = await subscriptions.bySubscriptionIds(notifications.map((n) => n.subscriptionId));
-        for (const n of notifications) {
-          const row = known.get(n.subscriptionId);
-          const expected = row ? ctx.sealer.open<string>(row.sealed_client_state) : undefined;
-          if (!row || expected === undefined || n.clientState === null || !safeEqual(expected, n.clientState)) {
-            ignored += 1;
-            continue;
-          }
-          if (n.lifecycleEvent === 'reauthorizationRequired') {
-            // Renewing counts as reauthorizing (reference §2.6): the subscription manager renews what is due.
-            await subscriptions.update(row.id, { expires_at: now.toISOString() }, now.toISOString());
-            accepted += 1;
-            continue;
-          }
-          if (n.lifecycleEvent !== null) {
-            ignored += 1;
-            continue;
-          }
-          await inbox.record({
-            provider: 'microsoft',
-            dedupKey: notificationDedupKey(n, now.getTime()),
-            eventType: 'drive.updated',
-            routeKey: n.subscriptionId,
-            body: n.raw,
-            at: now.toISOString(),
-          });
-          accepted += 1;
-        }
+        const { accepted, ignored } = await ctx.services.providerInbox.acceptGraphNotifications(body);
         if (ignored > 0)
           req.log.warn(
             { accepted, ignored },

@@ -3,7 +3,6 @@ import type { App } from '../../../app.ts';
 import { isNeededZoomEvent, storableZoomBody, zoomEventFacts } from '../../../connectors/zoom/webhook-events.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { checkZoomSignature, zoomHmacHex } from '../../../domain/webhook-signature.ts';
-import { ProviderEventRepo } from '../../../store/provider-events.ts';
 import { errors } from '../../schemas.ts';
 import { parseJson, rawBodies } from './raw-body.ts';
 
@@ -82,14 +81,7 @@ export default function receiveZoomWebhook(app: App) {
         }
         const facts = isNeededZoomEvent(body.event) ? zoomEventFacts(body) : null;
         if (facts) {
-          const isNew = await new ProviderEventRepo(ctx.db).record({
-            provider: 'zoom',
-            dedupKey: facts.dedupKey,
-            eventType: facts.event,
-            routeKey: facts.accountId,
-            body: storableZoomBody(body),
-            at: new Date().toISOString(),
-          });
+          const isNew = await ctx.services.providerInbox.recordZoomEvent(facts, storableZoomBody(body));
           req.log.info({ zoom_event: facts.event, duplicate: !isNew }, 'Zoom event received');
         }
         return reply.code(204).send(null);

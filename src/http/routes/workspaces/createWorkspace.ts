@@ -19,7 +19,7 @@ export default function createWorkspace(app: App) {
       },
     },
     async (req, reply) => {
-      const id = await app.ctx.repos.workspaces.create(req.caller.accountId, req.body);
+      const id = await app.ctx.services.account.createWorkspace(req.caller.accountId, req.body);
       return reply.code(201).send({ onna_id: id });
     },
   );

@@ -1,6 +1,4 @@
 import type { App } from '../../../app.ts';
-import { notFound } from '../../../domain/errors.ts';
-import { deleteCollections, finishWorkspaceDeletion } from '../../../sync/deletion/deletion.ts';
 import { errors, IdParams, NoContent } from '../../schemas.ts';
 
 export default function deleteWorkspace(app: App) {
@@ -19,15 +17,7 @@ export default function deleteWorkspace(app: App) {
       },
     },
     async (req, reply) => {
-      const { accountId } = req.caller;
-      const ws = await app.ctx.repos.workspaces.get(accountId, req.params.id);
-      if (!ws) throw notFound('Workspace');
-      const ids = await app.ctx.repos.collections.idsByWorkspace(ws.id);
-      await deleteCollections(app.ctx, { accountId, collectionIds: ids, workspaceId: ws.id });
-      await finishWorkspaceDeletion(
-        { engine: app.ctx.engine, collections: app.ctx.repos.collections, workspaces: app.ctx.repos.workspaces },
-        ws.id,
-      );
+      await app.ctx.services.account.deleteWorkspace(req.caller.accountId, req.params.id);
       return reply.code(204).send(null);
     },
   );

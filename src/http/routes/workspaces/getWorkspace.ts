@@ -1,5 +1,4 @@
 import type { App } from '../../../app.ts';
-import { notFound } from '../../../domain/errors.ts';
 import { errors, IdParams } from '../../schemas.ts';
 import { Workspace, workspaceView } from './views.ts';
 
@@ -16,9 +15,7 @@ export default function getWorkspace(app: App) {
       },
     },
     async (req) => {
-      const ws = await app.ctx.repos.workspaces.get(req.caller.accountId, req.params.id);
-      if (!ws) throw notFound('Workspace');
-      return workspaceView(ws);
+      return workspaceView(await app.ctx.reads.account.workspace(req.caller.accountId, req.params.id));
     },
   );
 }

@@ -1,6 +1,5 @@
 import type { App } from '../../../app.ts';
 import { Type } from 'typebox';
-import { notFound } from '../../../domain/errors.ts';
 import { errors, IdParams, PageQuery } from '../../schemas.ts';
 import { CollectionSummary, collectionSummary } from '../collections/views.ts';
 
@@ -21,9 +20,7 @@ export default function listWorkspaceCollections(app: App) {
       },
     },
     async (req) => {
-      const { accountId } = req.caller;
-      if (!(await app.ctx.repos.workspaces.get(accountId, req.params.id))) throw notFound('Workspace');
-      const page = await app.ctx.repos.collections.listByWorkspace(accountId, req.params.id, {
+      const page = await app.ctx.reads.collections.listOfWorkspace(req.caller.accountId, req.params.id, {
         cursor: req.query.cursor,
         limit: req.query.limit ?? 50,
       });

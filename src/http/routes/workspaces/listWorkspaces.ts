@@ -19,7 +19,7 @@ export default function listWorkspaces(app: App) {
       },
     },
     async (req) => {
-      const page = await app.ctx.repos.workspaces.list(req.caller.accountId, {
+      const page = await app.ctx.reads.account.workspaces(req.caller.accountId, {
         cursor: req.query.cursor,
         limit: req.query.limit ?? 50,
       });
