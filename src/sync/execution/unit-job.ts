@@ -6,7 +6,7 @@ import type { RunRow } from '../../store/runs.ts';
 import { UnitJobRepo, unitCountersOf, type UnitJobRow } from '../../store/unit-jobs.ts';
 import { emptyTally } from '../../store/units.ts';
 import { collectInto } from './collect-into.ts';
-import { progressData } from './ledger.ts';
+import { progressData } from '../runs/tally.ts';
 import { childLog } from '../providers/provider-session.ts';
 import { FencedOutError, MAX_STALLED_ATTEMPTS, RunStopped, unitFence } from './lease.ts';
 import { needsUserAction } from '../../domain/run-failures.ts';
