@@ -33,7 +33,6 @@ interface Failure {
   reason: string;
 }
 
-
 export type Outcome = 'failed' | 'not_present' | 'not_reached' | 'provider_limit';
 
 export class UnitLedger {
