@@ -95,6 +95,17 @@ export class ExportRepo {
     return Number(r.numUpdatedRows) === 1;
   }
 
+  /** Lets another attempt take the export over at once (it stopped without progress). */
+  async releaseLease(id: string, owner: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('exports')
+      .set({ lease_expires_at: now })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
   /** Ends the export if this owner still holds it (a cancel committed meanwhile wins). */
   async finish(
     id: string,

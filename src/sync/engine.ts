@@ -231,6 +231,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         owner,
         clock,
         leaseMs,
+        stallMs,
       })
     : undefined;
 
