@@ -106,15 +106,20 @@ export function createExporter(deps: ExporterDeps): Exporter {
     const at = clock().toISOString();
     // The package's blob is referenced before the row points at it (the orphan sweep never takes it).
     await new BlobRefRepo(deps.db).acquire(result.sha256, result.size, at);
-    const ended = await exports.finish(row.id, deps.owner, {
-      status: 'succeeded',
-      finished_at: at,
-      counts: JSON.stringify(result.counts),
-      bytes: result.size,
-      sha256: result.sha256,
-      audit_seq: result.auditHead.seq,
-      audit_hash: result.auditHead.hash,
-    });
+    const ended = await exports.finish(
+      row.id,
+      deps.owner,
+      {
+        status: 'succeeded',
+        finished_at: at,
+        counts: JSON.stringify(result.counts),
+        bytes: result.size,
+        sha256: result.sha256,
+        audit_seq: result.auditHead.seq,
+        audit_hash: result.auditHead.hash,
+      },
+      row.attempt,
+    );
     if (!ended) {
       // Cancelled or deleted meanwhile (a purged collection): the package goes unless something else holds it.
       const refs = new BlobRefRepo(deps.db);
