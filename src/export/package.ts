@@ -32,6 +32,8 @@ export interface PackageJob {
 export interface PackageHooks {
   signal: AbortSignal;
   progress(p: { documents_done: number; documents_total: number; bytes: number }): void;
+  /** Each chunk written to the package: progress for the lease's watchdog (sync/execution/lease.ts). */
+  alive?(): void;
 }
 
 export interface ExportCounts {
@@ -96,6 +98,7 @@ export async function writePackage(deps: PackageDeps, job: PackageJob, hooks: Pa
     for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) {
       if (hooks.signal.aborted) throw hooks.signal.reason ?? new Error('export cancelled');
       await writer.write(chunk);
+      hooks.alive?.();
     }
   })();
   consumed.catch(() => undefined);

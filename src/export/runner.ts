@@ -6,7 +6,7 @@ import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Database } from '../store/db.ts';
 import { EventRepo } from '../store/events.ts';
 import { ExportRepo, type ExportRow } from '../store/exports.ts';
-import { holdLease, RunStopped, type HeldLease } from '../sync/execution/lease.ts';
+import { holdLease, MAX_STALLED_ATTEMPTS, RunStopped, type HeldLease } from '../sync/execution/lease.ts';
 import type { SigningKeys } from './keys.ts';
 import { writePackage } from './package.ts';
 import type { ExportOptions } from './selection.ts';
@@ -21,6 +21,11 @@ export interface ExporterDeps {
   clock?: () => Date;
   /** Default 60 s; the heartbeat renews it every leaseMs / 4 (at most 2 s) and notices a cancel. */
   leaseMs?: number;
+  /**
+   * UNIT_STALL_SECONDS in ms: an export whose package grows by nothing this long (a blob read that hangs) is
+   * stopped and retried; after MAX_STALLED_ATTEMPTS such attempts it fails. Default 300 s.
+   */
+  stallMs?: number;
   /** `export.progress` at most this often (plus the last one). Default 1000 ms. */
   progressMs?: number;
 }
@@ -45,6 +50,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
   const clock = deps.clock ?? (() => new Date());
   const leaseMs = deps.leaseMs ?? 60_000;
   const heartbeatMs = Math.max(50, Math.min(2_000, Math.floor(leaseMs / 4)));
+  const stallMs = deps.stallMs ?? 300_000;
   const progressMs = deps.progressMs ?? 1000;
   const exports = new ExportRepo(deps.db);
   const local = new Map<string, { lease: HeldLease; done: Promise<unknown> }>();
@@ -67,7 +73,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
     });
   };
 
-  const execute = async (row: ExportRow, signal: AbortSignal) => {
+  const execute = async (row: ExportRow, signal: AbortSignal, alive: () => void) => {
     let lastProgress = 0;
     const events = new EventRepo(deps.db);
     const result = await writePackage(
@@ -80,7 +86,9 @@ export function createExporter(deps: ExporterDeps): Exporter {
       },
       {
         signal,
+        alive,
         progress: (p) => {
+          alive();
           const now = clock().getTime();
           if (p.documents_done < p.documents_total && now - lastProgress < progressMs) return;
           lastProgress = now;
@@ -98,15 +106,20 @@ export function createExporter(deps: ExporterDeps): Exporter {
     const at = clock().toISOString();
     // The package's blob is referenced before the row points at it (the orphan sweep never takes it).
     await new BlobRefRepo(deps.db).acquire(result.sha256, result.size, at);
-    const ended = await exports.finish(row.id, deps.owner, {
-      status: 'succeeded',
-      finished_at: at,
-      counts: JSON.stringify(result.counts),
-      bytes: result.size,
-      sha256: result.sha256,
-      audit_seq: result.auditHead.seq,
-      audit_hash: result.auditHead.hash,
-    });
+    const ended = await exports.finish(
+      row.id,
+      deps.owner,
+      {
+        status: 'succeeded',
+        finished_at: at,
+        counts: JSON.stringify(result.counts),
+        bytes: result.size,
+        sha256: result.sha256,
+        audit_seq: result.auditHead.seq,
+        audit_hash: result.auditHead.hash,
+      },
+      row.attempt,
+    );
     if (!ended) {
       // Cancelled or deleted meanwhile (a purged collection): the package goes unless something else holds it.
       const refs = new BlobRefRepo(deps.db);
@@ -135,13 +148,14 @@ export function createExporter(deps: ExporterDeps): Exporter {
         {
           renew: (_now, until) => exports.heartbeat(exportId, deps.owner, until.toISOString()),
           wasCancelled: async () => (await exports.get(exportId))?.status === 'cancelled',
-          // never released: a stopped export is taken over once its lease lapses
-          release: async () => {},
+          // only a stalled export is released; one stopped by a shutdown is taken over once its lease lapses
+          release: (at) => exports.releaseLease(exportId, deps.owner, at.toISOString()),
         },
-        { clock, leaseMs, heartbeatMs },
-        { log: deps.log, context: { export_id: exportId } },
+        { clock, leaseMs, heartbeatMs, stallMs },
+        { log: deps.log, context: { export_id: exportId, attempt: row.attempt } },
       );
-      const done = execute(row, lease.signal);
+      // A read that hangs and ignores the signal is given up when the watchdog stops the export.
+      const done = untilStalled(execute(row, lease.signal, lease.onProgress), lease.signal);
       local.set(exportId, { lease, done });
       try {
         await done;
@@ -149,8 +163,14 @@ export function createExporter(deps: ExporterDeps): Exporter {
       } catch (err) {
         const stopped =
           err instanceof RunStopped ? err : lease.signal.reason instanceof RunStopped ? lease.signal.reason : undefined;
-        if (stopped) return { status: stopped.why === 'cancelled' ? 'cancelled' : 'interrupted' };
-        const message = failureMessage(err);
+        const gaveUp = stopped?.why === 'stalled' && row.attempt >= MAX_STALLED_ATTEMPTS;
+        if (stopped && !gaveUp) {
+          await lease.end({ release: stopped.why === 'stalled' });
+          return { status: stopped.why === 'cancelled' ? 'cancelled' : 'interrupted' };
+        }
+        const message = gaveUp
+          ? `the export made no progress for UNIT_STALL_SECONDS on each of its ${row.attempt} attempts`
+          : failureMessage(err);
         deps.log.warn({ export_id: exportId, err: message }, 'export failed');
         if (
           await exports.finish(exportId, deps.owner, {
@@ -178,4 +198,17 @@ export function createExporter(deps: ExporterDeps): Exporter {
       await Promise.all([...local.values()].map((e) => e.done.catch(() => undefined)));
     },
   };
+}
+
+/** `work`, or the signal's reason as soon as the watchdog stops it (a cancel or a shutdown waits for the work). */
+function untilStalled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  let onAbort: () => void = () => undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      if (signal.reason instanceof RunStopped && signal.reason.why === 'stalled') reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  stalled.catch(() => undefined);
+  return Promise.race([work, stalled]).finally(() => signal.removeEventListener('abort', onAbort));
 }

@@ -95,21 +95,37 @@ export class ExportRepo {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  /** Ends the export if this owner still holds it (a cancel committed meanwhile wins). */
+  /** Lets another attempt take the export over at once (it stopped without progress). */
+  async releaseLease(id: string, owner: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('exports')
+      .set({ lease_expires_at: now })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
+  /**
+   * Ends the export if this owner still holds it (a cancel committed meanwhile wins); with `attempt`, only that
+   * attempt (one given up after a stall must not end the attempt that took it over in the same process).
+   */
   async finish(
     id: string,
     owner: string,
     fields: Partial<
       Pick<ExportRow, 'status' | 'finished_at' | 'counts' | 'bytes' | 'sha256' | 'error' | 'audit_seq' | 'audit_hash'>
     >,
+    attempt?: number,
   ): Promise<boolean> {
-    const r = await this.db
+    let update = this.db
       .updateTable('exports')
       .set({ ...fields, lease_owner: null, lease_expires_at: null })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
+      .where('status', '=', 'running');
+    if (attempt !== undefined) update = update.where('attempt', '=', attempt);
+    const r = await update.executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 

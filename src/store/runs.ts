@@ -304,7 +304,12 @@ export class RunRepo {
   }
 
   /** Cancels whatever run is active for the collection, recording `run.finish` for each; returns them. */
-  async cancelActive(collectionId: string, at: string): Promise<RunRow[]> {
+  async cancelActive(
+    collectionId: string,
+    at: string,
+    /** In the same transaction, before each run's `run.finished` (its units' last progress, say). */
+    beforeFinished?: (run: RunRow) => Promise<void>,
+  ): Promise<RunRow[]> {
     return atomically(this.db, async (trx) => {
       const rows = await trx
         .updateTable('runs')
@@ -313,7 +318,10 @@ export class RunRepo {
         .where('status', 'in', runStatusesBefore('cancel', 'cancelled'))
         .returningAll()
         .execute();
-      for (const row of rows) await recordRunFinished(trx, row, 'cancelled', at, 'cancelled');
+      for (const row of rows) {
+        await beforeFinished?.(row);
+        await recordRunFinished(trx, row, 'cancelled', at, 'cancelled');
+      }
       return rows;
     });
   }

@@ -12,12 +12,13 @@ import { UnitRepo, type Tally } from '../store/units.ts';
 import { runCounters } from './runs/tally.ts';
 import type { CredentialManager } from './providers/credentials.ts';
 import type { EngineApi, RunSummary } from './engine-api.ts';
-import { createQueue, exportJobId, parseExportJobId, parseUnitJobId, unitJobId, type Queue } from './jobs/index.ts';
+import { createQueue, exportJobId, handOff, unitJobId, type Queue } from './jobs/index.ts';
 import { purgeCollectionExports } from '../export/purge.ts';
 import { createExporter } from '../export/runner.ts';
 import type { SigningKeys } from '../export/keys.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { createUnitWorker } from './execution/unit-worker.ts';
+import { createRunWorker } from './execution/run-worker.ts';
 import { UnitJobRepo } from '../store/unit-jobs.ts';
 import { sweepOrphans } from './schedule/orphans.ts';
 import { currentIdentity, isDeadOwner as deadOwnerOf, ownerString, samePidNamespacePrefix } from './execution/owner.ts';
@@ -26,10 +27,10 @@ import { purgeCollectionData } from './deletion/purge.ts';
 import { repairStuckCollections } from './schedule/repair-stuck.ts';
 import type { ProviderSessions } from './providers/provider-session.ts';
 import type { Metrics } from '../metrics.ts';
-import { executeRun, type RunOutcome } from './execution/runner.ts';
-import { claimLease, holdLease, type HeldLease } from './execution/lease.ts';
+import type { RunOutcome } from './execution/runner.ts';
 import { DEFAULT_RUN_BACKOFF, type RunBackoff } from '../domain/run-outcome.ts';
 import { createScheduler, type Scheduler } from './schedule/scheduler.ts';
+import type { NextRunDeps } from './schedule/next-run.ts';
 import { cancelRuns, createEnqueue, startRun } from './runs/queueing.ts';
 import { startRefusal } from './runs/readiness.ts';
 
@@ -141,7 +142,6 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     intervalMinutes: deps.config.sync.intervalMinutes,
     retry: { ...DEFAULT_RUN_BACKOFF, ...deps.tuning?.retry },
   };
-  const local = new Map<string, { runId: string; lease: HeldLease; done: Promise<RunOutcome> }>();
   let working = false;
 
   const sweepMs = deps.tuning?.schedulerTickMs ?? 15_000;
@@ -155,72 +155,28 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         claimable: (limit) => engine.claimableRunIds(limit),
         log: deps.log,
       });
-  /**
-   * Hands a run (or a unit job, registry.ts unitJobId) to the queue; when that fails the sweep finds it (it is in
-   * the database) and hands it again.
-   */
-  const runQueued = (id: string) => {
-    const unit = parseUnitJobId(id);
-    const exportId = parseExportJobId(id);
-    return (
-      exportId
-        ? queue.exportQueued(exportId)
-        : unit
-          ? queue.unitQueued(unit.run_id, unit.unit_key)
-          : queue.runQueued(id)
-    ).catch((err: unknown) => deps.log.warn({ err, job: id }, 'could not hand the job to the job queue'));
-  };
+  const runQueued = handOff(queue, deps.log);
 
   /** An owner in this PID namespace whose process is gone: its runs can be resumed without waiting for the lease. */
   const isDeadOwner = (leaseOwner: string | null): boolean => deadOwnerOf(leaseOwner, identity, owner);
 
   const { enqueue, queueTargeted } = createEnqueue({ db: deps.db, now, runQueued });
+  const next: NextRunDeps = { db: deps.db, enqueue, scheduleCollection: (id, at) => queue.scheduleCollection(id, at) };
 
-  const claim = async (runId: string): Promise<RunRow | undefined> =>
-    claimLease(await runs.get(runId), (at, until, dead) => runs.claim(runId, owner, at, until, dead), {
-      clock,
-      leaseMs,
-      isDeadOwner,
-    });
-
-  const runOnce = async (runId: string, opts: { signal?: AbortSignal } = {}): Promise<RunOutcome> => {
-    const run = await claim(runId);
-    if (!run) return { status: 'not_claimed', error: null };
-    // Planning and the run's own unit are watched like unit jobs: no progress for UNIT_STALL_SECONDS stops them.
-    const lease = holdLease(
-      {
-        renew: (at, until) => runs.heartbeat(runId, owner, at.toISOString(), until.toISOString()),
-        wasCancelled: async () => (await runs.get(runId))?.status === 'cancelled',
-        release: (at) => runs.releaseLease(runId, owner, at.toISOString()),
-      },
-      { clock, leaseMs, heartbeatMs, stallMs },
-      {
-        outer: opts.signal,
-        log: deps.log,
-        context: { run_id: runId, attempt: run.attempt },
-        onStall: () => deps.metrics?.unitStalled(run.collection_id),
-      },
-    );
-    const done = executeRun(runner, run, owner, lease);
-    local.set(run.collection_id, { runId, lease, done });
-    try {
-      const outcome = await done;
-      if (outcome.status !== 'fanned_out') deps.metrics?.runFinished(run.collection_id, outcome.status);
-      await lease.end({ release: outcome.status === 'interrupted' });
-      return outcome;
-    } finally {
-      await lease.end();
-      if (local.get(run.collection_id)?.runId === runId) local.delete(run.collection_id);
-    }
-  };
+  const runWorker = createRunWorker({
+    runner,
+    owner,
+    leaseMs,
+    heartbeatMs,
+    stallMs,
+    isDeadOwner,
+    metrics: deps.metrics,
+    log: deps.log,
+  });
 
   const cancel = async (collectionId: string) => {
     const stopped = await cancelRuns(deps.db, collectionId, now());
-    const mine = local.get(collectionId);
-    if (mine) {
-      mine.lease.stop('cancelled');
-      await mine.done.catch(() => undefined);
-    }
+    await runWorker.stopCollection(collectionId, 'cancelled');
     await units.stopRuns(stopped, 'cancelled');
   };
 
@@ -246,12 +202,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     ownerPrefix: samePidNamespacePrefix(identity),
     metrics: deps.metrics,
     log: deps.log,
-    scheduleNext: (collectionId) => scheduleNext(collectionId),
+    next,
   });
-  const unitsQueued = async (runId: string) => {
-    for (const u of await new UnitJobRepo(deps.db).list(runId))
-      if (u.status === 'queued') await runQueued(unitJobId(runId, u.unit_key));
-  };
 
   const reconcile = () =>
     repairStuckCollections({
@@ -269,14 +221,6 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     log: deps.log,
   });
 
-  /** After a run ended: the follow-up it left `pending` (runner.ts followUp) is queued; else the next scheduled run. */
-  const scheduleNext = async (collectionId: string) => {
-    const c = await collections.getById(collectionId);
-    if (!c || c.deleting_at !== null) return;
-    if (c.sync_status === 'pending' && !(await runs.active(collectionId))) await enqueue(collectionId, 'start');
-    else if (c.next_sync_at) await queue.scheduleCollection(collectionId, new Date(c.next_sync_at));
-  };
-
   const exporter = deps.keys
     ? createExporter({
         db: deps.db,
@@ -287,6 +231,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         owner,
         clock,
         leaseMs,
+        stallMs,
       })
     : undefined;
 
@@ -296,10 +241,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     queue,
     clock,
     log: deps.log,
-    runOnce,
-    runUnit: (runId, unitKey) => units.run(runId, unitKey),
-    unitsQueued,
-    scheduleNext,
+    unitJobs: new UnitJobRepo(deps.db),
+    runWorker,
+    unitWorker: units,
+    next,
     enqueue,
     tick: () => scheduler.tick(),
     claimableRunIds: (limit) => engine.claimableRunIds(limit),
@@ -354,7 +299,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     async exportCancelled(exportId) {
       await exporter?.cancel(exportId);
     },
-    runOnce,
+    runOnce: runWorker.runOnce,
     runUnit: (runId, unitKey, opts = {}) => units.run(runId, unitKey, opts.signal),
     async claimableRunIds(limit) {
       const rows = await runs.claimable(now(), limit);
@@ -362,7 +307,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const orphaned = prefix ? (await runs.runningOwnedBy(prefix)).filter((r) => isDeadOwner(r.lease_owner)) : [];
       const ids = [...new Set([...orphaned, ...rows].map((r) => r.id))].slice(0, Math.max(limit, orphaned.length));
       const exportIds = exporter ? (await exporter.claimable(limit)).map(exportJobId) : [];
-      return [...ids, ...(await units.claimable(limit)), ...exportIds];
+      const unitIds = (await units.claimable(limit)).map((u) => unitJobId(u.run_id, u.unit_key));
+      return [...ids, ...unitIds, ...exportIds];
     },
     startBackground() {
       if (working) return;
@@ -382,8 +328,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     },
     async stop() {
       const stopping = queue.stop();
-      for (const entry of local.values()) entry.lease.stop('shutdown');
-      await Promise.all([...local.values()].map((e) => e.done.catch(() => undefined)));
+      await runWorker.stopAll();
       await units.stopAll();
       await exporter?.stopAll();
       await stopping;

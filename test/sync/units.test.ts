@@ -130,6 +130,45 @@ for (const database of testDatabases) {
       expect(await finished(collectionId)).toEqual(['cancelled']);
     });
 
+    it('a cancelled unit tells its last progress: not_reached with its reconciliation numbers, before run.finished', async () => {
+      source = {
+        units: [
+          { custodian: { key: 'u1' }, items: [file('kept', 'u1', 1000)] },
+          // Slow enough to be cancelled midway: 256 chunks, 10 ms apart.
+          { custodian: { key: 'u2' }, items: [file('slow', 'u2', 256 * 1024)] },
+        ],
+      };
+      const { collectionId, runId } = await fannedOut();
+      const running = runUnits(runId, ['u1', 'u2']);
+      for (let i = 0; i < 500; i++) {
+        if ((await new UnitJobRepo(app.ctx.db).get(runId, 'u1'))?.status === 'done') break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await json(await app.call(token, 'POST', `/v1/collections/${collectionId}/runs/${runId}/cancel`), 202);
+      expect((await running).map((o) => o.status)).toEqual(['done', 'cancelled']);
+      const events = await app.ctx.repos.events.listForCollection(collectionId, 0);
+      const progress = events.filter((e) => e.type === 'run.progress').map((e) => e.data as Json);
+      const last = (c: string) => progress.filter((p) => p.custodian === c).at(-1);
+      const r = await json(
+        await app.call(token, 'GET', `/v1/collections/${collectionId}/runs/${runId}/reconciliation`),
+        200,
+      );
+      const entry = (r.custodians as Json[]).find((x) => x.custodian === 'u2')!;
+      expect(last('u1')?.status).toBe('done');
+      expect(last('u2')).toMatchObject({
+        run_id: runId,
+        status: 'not_reached',
+        listed: entry.listed,
+        collected: entry.collected,
+        failed: entry.failed,
+      });
+      // the stream tells the unit's end before the run's
+      const seqOf = (pred: (e: (typeof events)[number]) => boolean) => events.findLastIndex(pred);
+      expect(seqOf((e) => e.type === 'run.progress' && (e.data as Json).custodian === 'u2')).toBeLessThan(
+        seqOf((e) => e.type === 'run.finished'),
+      );
+    });
+
     it('a unit that fails leaves the run completed_with_errors; all failing: failed; one needing a person: error', async () => {
       const cases: Array<[unknown[], string]> = [
         [[new Error('the provider fell over')], 'completed_with_errors'],

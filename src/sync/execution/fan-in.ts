@@ -6,7 +6,7 @@ import { filtersFingerprint } from '../../provider/fingerprint.ts';
 import { reportUnreached } from '../runs/tally.ts';
 import { decideRunOutcome, type RunTally } from '../../domain/run-outcome.ts';
 import { endRunAsDecided } from '../runs/run-end.ts';
-import type { RunnerDeps } from './unit-context.ts';
+import type { RunnerDeps } from '../deps.ts';
 
 export type FanInStatus = 'succeeded' | 'completed_with_errors' | 'failed' | 'error' | 'cancelled';
 

@@ -3,8 +3,7 @@
 import type { UnitSpec } from '../../connectors/types.ts';
 import type { Database } from '../../store/db.ts';
 import { EventRepo } from '../../store/events.ts';
-import { countsOf } from '../runs/tally.ts';
-import type { EventData } from '../../domain/events.ts';
+import { progressData } from '../runs/tally.ts';
 import {
   emptyTally,
   UnitRepo,
@@ -32,20 +31,6 @@ interface Failure {
   name: string;
   piece: unknown;
   reason: string;
-}
-
-/** A unit's `run.progress`: its reconciliation entry's numbers, its names and status. */
-export function progressData(runId: string, u: UnitState): EventData['run.progress'] {
-  return {
-    run_id: runId,
-    custodian: u.key,
-    custodian_name: u.name,
-    custodian_email: u.email,
-    status: u.status,
-    ...countsOf(u),
-    skipped: u.skipped,
-    bytes: u.bytes,
-  };
 }
 
 export type Outcome = 'failed' | 'not_present' | 'not_reached' | 'provider_limit';

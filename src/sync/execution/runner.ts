@@ -1,6 +1,7 @@
-// Executes a claimed run: every run is a planned run. A connector with a planner (Connector.units) fans the run out
-// into unit jobs (plan.ts); a connector without one has a single unit, the run itself, collected here in
-// place on the run's lease. Either way the unit's set-up is unit-context.ts and the run's end is runs/run-end.ts.
+// Executes a claimed run: every run is a planned run. With the run's context (run-context.ts), a connector with a
+// planner (Connector.units) fans the run out into unit jobs (plan.ts); a connector without one has a single unit,
+// the run itself, collected here in place on the run's lease. A run that does not fan out ends here, through
+// runs/run-end.ts; a fanned-out one ends with its last unit job (unit-job.ts, fan-in.ts).
 import type { Logger } from '../../connectors/types.ts';
 import { CollectionRepo, type CollectionRow } from '../../store/collections.ts';
 import { countersOf, RunRepo, type RunRow } from '../../store/runs.ts';
@@ -10,13 +11,8 @@ import { collectInto } from './collect-into.ts';
 import { countsOf, isBalanced, reportUnreached } from '../runs/tally.ts';
 import { childLog } from '../providers/provider-session.ts';
 import { planUnits } from './plan.ts';
-import {
-  checkCollection,
-  openUnitContext,
-  type RunCollection,
-  type RunnerDeps,
-  type UnitContext,
-} from './unit-context.ts';
+import type { RunnerDeps } from '../deps.ts';
+import { checkCollection, openRunContext, type RunCollection, type RunContext } from './run-context.ts';
 import { FencedOutError, MAX_STALLED_ATTEMPTS, RunStopped } from './lease.ts';
 import { afterSuccess, endRunAsDecided, finishFailed, moveCollection } from '../runs/run-end.ts';
 
@@ -40,7 +36,7 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, l
   const runs = new RunRepo(deps.db);
   const now = () => deps.clock().toISOString();
   const log = childLog(deps.log, { run_id: run.id, collection_id: run.collection_id });
-  let unit: UnitContext | undefined;
+  let unit: RunContext | undefined;
   let collection: CollectionRow | undefined;
   try {
     collection = await collections.getById(run.collection_id);
@@ -67,7 +63,7 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, l
       ...(!sameFilters && { checkpoint: null, pendingCursors: null }),
     });
     if (!owned) throw new FencedOutError('the run is no longer ours');
-    unit = await openUnitContext(
+    unit = await openRunContext(
       deps,
       run,
       at,
@@ -77,8 +73,6 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, l
         counters,
         checkpoint: resumed ? (JSON.parse(run.checkpoint!) as { state: unknown }).state : null,
         scope,
-        // A targeted (event) run retries the failed pieces of its own units only.
-        retries: (r) => scope === null || scope.includes(r.unit_key),
         onProgress: lease.onProgress,
       },
       signal,
@@ -113,7 +107,7 @@ async function end(
   run: RunRow,
   owner: string,
   at: RunCollection,
-  unit: UnitContext,
+  unit: RunContext,
   unreached: number,
   log: Logger,
 ): Promise<RunOutcome> {

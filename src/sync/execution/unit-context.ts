@@ -1,122 +1,82 @@
-// What a unit needs to collect, built once for both: the run's own unit (collected in place on the run's lease by
-// runner.ts, which also plans from it) and a unit job of a fanned-out run (unit-job.ts).
-import type { BlobStore } from '../../blobs/types.ts';
+// What a unit job of a fanned-out run needs to collect (unit-job.ts): the collection checked again (a wallet can be
+// unpaired, a connector missing on this worker), the filters the run was planned with, and the unit's own writer,
+// ledger and connector context, fenced on the unit's lease. The run job opens the run's (run-context.ts).
 import { type CollectContext, type Connector, type Logger, type UnitSpec } from '../../connectors/types.ts';
-import type { RunBackoff } from '../../domain/run-outcome.ts';
+import { actionBeforeRun } from '../../domain/run-failures.ts';
 import { filtersFingerprint } from '../../provider/fingerprint.ts';
-import type { DocumentReader } from '../../search/index.ts';
 import type { CollectionRow } from '../../store/collections.ts';
-import type { Database } from '../../store/db.ts';
 import { CursorRepo } from '../../store/items.ts';
 import type { Counters, RunRow } from '../../store/runs.ts';
 import { UnitRepo, type UnitRetryRow } from '../../store/units.ts';
 import { WalletRepo } from '../../store/wallets.ts';
+import type { RunnerDeps } from '../deps.ts';
 import { UnitLedger } from './ledger.ts';
-import type { ProviderSessions } from '../providers/provider-session.ts';
 import { ItemWriter } from './item-writer.ts';
 import type { WriteFence } from './lease.ts';
-import { NeedsUserActionError } from '../../domain/run-failures.ts';
-
-export interface RunnerDeps {
-  db: Database;
-  blobs: BlobStore;
-  documents: DocumentReader;
-  connectors: { get(type: string): Connector | undefined };
-  sessions: ProviderSessions;
-  log: Logger;
-  clock: () => Date;
-  isHeld(collectionId: string): Promise<boolean>;
-  /** An injected hold check (SyncEngineDeps.isHeld), OR-ed with the table inside each flush (item-writer.ts). */
-  heldOverride?(collectionId: string): Promise<boolean>;
-  intervalMinutes: number;
-  retry: RunBackoff;
-}
-
-/** The collection a run collects, checked, with the filters the run collects under and the cursors they allow. */
-export interface RunCollection {
-  collection: CollectionRow;
-  connector: Connector;
-  /** the run's filters: those it started with (a PATCH since is for the next run), else the collection's */
-  filtersText: string;
-  filters: unknown;
-  fingerprint: string;
-  /** the previous successful run's cursors, when it had the same filters */
-  cursors: unknown;
-}
-
-/** Throws NeedsUserActionError when a person must act first: no connector here, no paired wallet, no filters. */
-export async function checkCollection(
-  deps: RunnerDeps,
-  run: RunRow,
-  collection: CollectionRow,
-): Promise<RunCollection> {
-  const connector = deps.connectors.get(collection.type);
-  if (!connector)
-    throw new NeedsUserActionError(`no connector for collection type "${collection.type}" on this server`);
-  const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
-  if (!wallet?.sealed_grant)
-    throw new NeedsUserActionError('re-pair credentials: the wallet has no paired credentials');
-  if (collection.sync_filters === null) throw new NeedsUserActionError('no sync_filters saved: PATCH the collection');
-  const filtersText = run.sync_filters ?? collection.sync_filters;
-  const filters = JSON.parse(filtersText) as unknown;
-  const fingerprint = filtersFingerprint(filters);
-  const stored = await new CursorRepo(deps.db).get(collection.id);
-  const cursors = stored && stored.fingerprint === fingerprint ? stored.value : null;
-  return { collection, connector, filtersText, filters, fingerprint, cursors };
-}
 
 /** Which unit is being collected, and on whose lease. */
 export interface UnitTarget {
   owner: string;
-  listingRunId: string;
   counters: Counters;
   checkpoint: unknown;
-  /** the run's scope (its own unit) or this unit's key (a unit job) */
-  scope: string[] | null;
+  /** this unit's key */
+  scope: string[];
   /** the pieces on the collection's retry list this unit collects again */
   retries(r: UnitRetryRow): boolean;
-  /** the reconciliation units of the run this unit continues (default: all) */
-  continues?(unitKey: string): boolean;
+  /** the reconciliation units of the run this unit continues */
+  continues(unitKey: string): boolean;
   /** reconciliation units another unit job of the run owns */
-  foreign?(unitKey: string): boolean;
-  /** default: the run's lease */
-  fence?: WriteFence;
+  foreign(unitKey: string): boolean;
+  /** the unit's lease */
+  fence: WriteFence;
   onProgress?: () => void;
-  /** a fanned-out run's units, and the claim of a piece two units reach */
-  units?: UnitSpec[];
-  claim?(key: string): Promise<boolean>;
+  /** the run's units, and the claim of a piece two units reach */
+  units: UnitSpec[];
+  claim(key: string): Promise<boolean>;
 }
 
 export interface UnitContext {
+  connector: Connector;
   session: ItemWriter;
   ledger: UnitLedger;
   ctx: CollectContext;
   retries: UnitRetryRow[];
 }
 
-/** Builds the ledger, the session and the connector's context of one unit (opening the provider session). */
+/**
+ * Throws NeedsUserActionError when a person must act first (no connector here, no paired wallet); else builds the
+ * unit's ledger, writer and connector context (opening the provider session).
+ */
 export async function openUnitContext(
   deps: RunnerDeps,
   run: RunRow,
-  at: RunCollection,
+  collection: CollectionRow,
   target: UnitTarget,
   signal: AbortSignal,
   log: Logger,
 ): Promise<UnitContext> {
-  const { collection, connector } = at;
+  const found = deps.connectors.get(collection.type);
+  const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
+  const refusal = actionBeforeRun(collection, { connector: found !== undefined, grant: !!wallet?.sealed_grant });
+  if (refusal) throw refusal;
+  const connector = found!;
+  // the filters the run was planned with: a PATCH during the run is for the next one
+  const filters = JSON.parse(run.sync_filters ?? collection.sync_filters!) as unknown;
+  const stored = await new CursorRepo(deps.db).get(collection.id);
+  const cursors = stored && stored.fingerprint === filtersFingerprint(filters) ? stored.value : null;
   const units = new UnitRepo(deps.db);
   const retries = (await units.retries(collection.id)).filter((r) => target.retries(r));
   const ledger = new UnitLedger(
     { runId: run.id, collectionId: collection.id, accountId: collection.account_id },
     deps.clock,
-    (await units.list(run.id)).filter((u) => target.continues?.(u.unit_key) ?? true),
+    (await units.list(run.id)).filter((u) => target.continues(u.unit_key)),
     new Set(retries.map((r) => `${r.kind}\u0000${r.source_id}`)),
     target.foreign,
   );
   const session = new ItemWriter(deps, {
     ledger,
     runId: run.id,
-    listingRunId: target.listingRunId,
+    listingRunId: run.listing_run_id ?? run.id,
     owner: target.owner,
     collectionId: collection.id,
     accountId: collection.account_id,
@@ -136,12 +96,12 @@ export async function openUnitContext(
       onProgress: target.onProgress,
     })),
     collectionId: collection.id,
-    filters: at.filters,
+    filters,
     checkpoint: target.checkpoint,
-    cursors: at.cursors,
+    cursors,
     scope: target.scope,
-    ...(target.units && { units: target.units }),
-    ...(target.claim && { claim: target.claim }),
+    units: target.units,
+    claim: target.claim,
   };
-  return { session, ledger, ctx, retries };
+  return { connector, session, ledger, ctx, retries };
 }

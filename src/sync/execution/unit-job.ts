@@ -6,14 +6,16 @@ import type { RunRow } from '../../store/runs.ts';
 import { UnitJobRepo, unitCountersOf, type UnitJobRow } from '../../store/unit-jobs.ts';
 import { emptyTally } from '../../store/units.ts';
 import { collectInto } from './collect-into.ts';
-import { progressData } from './ledger.ts';
+import { progressData } from '../runs/tally.ts';
 import { childLog } from '../providers/provider-session.ts';
 import { FencedOutError, MAX_STALLED_ATTEMPTS, RunStopped, unitFence } from './lease.ts';
-import { needsUserAction } from '../runs/run-end.ts';
-import { checkCollection, openUnitContext, type RunnerDeps } from './unit-context.ts';
+import { needsUserAction } from '../../domain/run-failures.ts';
+import type { RunnerDeps } from '../deps.ts';
+import { openUnitContext } from './unit-context.ts';
 import { ItemWriter } from './item-writer.ts';
 import { rerunMinutesOf } from '../schedule/rerun.ts';
 import { fanIn, type FanInStatus } from './fan-in.ts';
+import { afterSuccess } from '../runs/run-end.ts';
 
 export type UnitOutcome =
   /** `ran`: how the run ended when this unit was its last one (fan-in) */
@@ -37,8 +39,6 @@ export async function executeUnit(
     const collection = await new CollectionRepo(deps.db).getById(run.collection_id);
     if (!collection || collection.sync_filters === null)
       throw new Error('the collection was deleted or its filters removed during the run');
-    // the filters the run was planned with: a PATCH during the run is for the next one
-    const at = await checkCollection(deps, run, collection);
     const checkpoint = job.checkpoint ? (JSON.parse(job.checkpoint) as { state: unknown }).state : null;
     const plan = (await jobs.list(run.id)).map((u) => ({
       key: u.unit_key,
@@ -51,10 +51,9 @@ export async function executeUnit(
     const unit = await openUnitContext(
       deps,
       run,
-      at,
+      collection,
       {
         owner,
-        listingRunId: run.listing_run_id ?? run.id,
         counters: unitCountersOf(job),
         checkpoint,
         scope: [key],
@@ -72,7 +71,7 @@ export async function executeUnit(
     );
     session = unit.session;
     log.info({ attempt: job.attempt, resumed: checkpoint !== null }, 'unit started');
-    await collectInto({ ...unit, connector: at.connector, signal }, unit.retries);
+    await collectInto({ ...unit, signal }, unit.retries);
     return await end(deps, run, key, owner, 'done');
   } catch (err) {
     await session?.discardPending();
@@ -176,5 +175,9 @@ async function end(
     return { ...ended, ran: ended.last ? await fanIn(tx, trx, deps, run.id, rerun) : undefined };
   });
   if (!result.finished) return { status: 'interrupted', last: false };
+  if (result.ran === 'succeeded' || result.ran === 'completed_with_errors') {
+    const collection = await new CollectionRepo(deps.db).getById(run.collection_id);
+    if (collection) await afterSuccess(deps, collection, deps.log);
+  }
   return { status, last: result.last, ran: result.ran };
 }

@@ -1,13 +1,11 @@
 // Executes unit jobs in this process: claims a unit, keeps its lease alive, stops it on a cancel.
 import type { Logger } from '../../connectors/types.ts';
 import type { Metrics } from '../../metrics.ts';
-import { CollectionRepo } from '../../store/collections.ts';
 import { RunRepo } from '../../store/runs.ts';
 import { UnitJobRepo } from '../../store/unit-jobs.ts';
-import { unitJobId } from '../jobs/registry.ts';
 import { claimLease, holdLease, type HeldLease } from './lease.ts';
-import { afterSuccess } from '../runs/run-end.ts';
-import type { RunnerDeps } from './unit-context.ts';
+import type { RunnerDeps } from '../deps.ts';
+import { scheduleNext, type NextRunDeps } from '../schedule/next-run.ts';
 import { executeUnit, type UnitOutcome } from './unit-job.ts';
 
 export interface UnitWorkerDeps {
@@ -22,14 +20,14 @@ export interface UnitWorkerDeps {
   ownerPrefix: string | undefined;
   metrics?: Metrics;
   log: Logger;
-  /** After a run ended through this process's fan-in: its collection's next run becomes a job. */
-  scheduleNext(collectionId: string): Promise<void>;
+  /** After a run ended through this process's fan-in: its collection's next run becomes a job (schedule/next-run.ts). */
+  next: NextRunDeps;
 }
 
 export interface UnitWorker {
   run(runId: string, unitKey: string, signal?: AbortSignal): Promise<UnitOutcome | { status: 'not_claimed' }>;
-  /** Unit job ids this process may take now: queued units of running runs, expired leases, dead owners. */
-  claimable(limit: number): Promise<string[]>;
+  /** Units this process may take now: queued units of running runs, expired leases, dead owners. */
+  claimable(limit: number): Promise<Array<{ run_id: string; unit_key: string }>>;
   /** Stops this process's units of these runs (a cancel committed) and waits for them. */
   stopRuns(runIds: string[], why: 'cancelled' | 'shutdown'): Promise<void>;
   stopAll(): Promise<void>;
@@ -73,7 +71,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
         onStall: () => deps.metrics?.unitStalled(current.collection_id),
       },
     );
-    const id = unitJobId(runId, unitKey);
+    const id = `${runId}\u0000${unitKey}`;
     const done = executeUnit(deps.runner, current, job, deps.owner, lease.signal, lease.onProgress);
     local.set(id, { runId, lease, done });
     try {
@@ -83,11 +81,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       if (ran) {
         deps.metrics?.runFinished(current.collection_id, ran);
         deps.log.info({ run_id: runId, outcome: ran }, 'run finished');
-        if (ran === 'succeeded' || ran === 'completed_with_errors') {
-          const collection = await new CollectionRepo(db).getById(current.collection_id);
-          if (collection) await afterSuccess(deps.runner, collection, deps.log);
-        }
-        await deps.scheduleNext(current.collection_id);
+        await scheduleNext(deps.next, current.collection_id);
       }
       return outcome;
     } finally {
@@ -109,7 +103,8 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       const orphaned = deps.ownerPrefix
         ? (await jobs.runningOwnedBy(deps.ownerPrefix)).filter((r) => deps.isDeadOwner(r.lease_owner))
         : [];
-      return [...new Set([...orphaned, ...rows].map((r) => unitJobId(r.run_id, r.unit_key)))];
+      const units = [...orphaned, ...rows].map((r) => ({ run_id: r.run_id, unit_key: r.unit_key }));
+      return [...new Map(units.map((u) => [`${u.run_id}\u0000${u.unit_key}`, u])).values()];
     },
     stopRuns,
     stopAll: () => stopRuns([...new Set([...local.values()].map((e) => e.runId))], 'shutdown'),

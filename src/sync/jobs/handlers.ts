@@ -1,9 +1,14 @@
-// What each registered job does. The engine supplies the operations; this file only decides, per job, which to run.
+// What each registered job does, per job: a run or a unit goes to execution/ (run-worker.ts, unit-worker.ts), a
+// due schedule becomes a run, the sweep hands again what is claimable. The engine builds the workers and the queue.
 import type { Logger } from '../../connectors/types.ts';
 import type { CollectionRepo } from '../../store/collections.ts';
 import type { RunRepo, RunRow, RunTrigger } from '../../store/runs.ts';
+import type { UnitJobRepo } from '../../store/unit-jobs.ts';
+import type { RunWorker } from '../execution/run-worker.ts';
+import type { UnitWorker } from '../execution/unit-worker.ts';
+import { scheduleNext, type NextRunDeps } from '../schedule/next-run.ts';
 import type { Queue } from './queue.ts';
-import { checkHandlers, type JobHandlers } from './registry.ts';
+import { checkHandlers, unitJobId, type JobHandlers } from './registry.ts';
 
 export interface JobHandlerDeps {
   runs: RunRepo;
@@ -11,16 +16,16 @@ export interface JobHandlerDeps {
   queue: Queue;
   clock: () => Date;
   log: Logger;
-  runOnce(runId: string): Promise<{ status: string }>;
-  runUnit(runId: string, unitKey: string): Promise<unknown>;
-  /** A planner fanned the run out: each unit not ended yet becomes a job. */
-  unitsQueued(runId: string): Promise<void>;
-  /** After a run ends: its collection's next run (auto/arch re-run, or retry of a failed one) becomes a job. */
-  scheduleNext(collectionId: string): Promise<void>;
+  unitJobs: UnitJobRepo;
+  runWorker: Pick<RunWorker, 'runOnce'>;
+  unitWorker: Pick<UnitWorker, 'run'>;
+  /** After a run ends: its collection's next run (a follow-up, a re-run, a retry) becomes a job (schedule/next-run.ts). */
+  next: NextRunDeps;
   enqueue(collectionId: string, trigger: RunTrigger): Promise<{ run: RunRow; created: boolean }>;
   /** The scheduler's safety-net pass (repairs, due schedules). */
   tick(): Promise<unknown>;
   claimableRunIds(limit: number): Promise<string[]>;
+  /** jobs/index.ts handOff */
   runQueued(id: string): Promise<unknown>;
   runExport(exportId: string): Promise<unknown>;
 }
@@ -31,16 +36,21 @@ export function jobHandlers(d: JobHandlerDeps): JobHandlers {
       'custody.run',
       async ({ run_id }: { run_id: string }) => {
         const run = await d.runs.get(run_id);
-        const outcome = await d.runOnce(run_id);
-        if (outcome.status === 'fanned_out') return void (await d.unitsQueued(run_id));
+        const outcome = await d.runWorker.runOnce(run_id);
+        // a planner fanned the run out: each unit not ended yet becomes a job
+        if (outcome.status === 'fanned_out') {
+          for (const u of await d.unitJobs.list(run_id))
+            if (u.status === 'queued') await d.runQueued(unitJobId(run_id, u.unit_key));
+          return;
+        }
         if (run && outcome.status !== 'not_claimed' && outcome.status !== 'interrupted')
-          await d.scheduleNext(run.collection_id);
+          await scheduleNext(d.next, run.collection_id);
       },
     ],
     [
       'custody.unit',
       async ({ run_id, unit_key }: { run_id: string; unit_key: string }) => {
-        await d.runUnit(run_id, unit_key);
+        await d.unitWorker.run(run_id, unit_key);
       },
     ],
     [

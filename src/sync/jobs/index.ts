@@ -1,6 +1,7 @@
 import { createGraphileQueue } from './graphile.ts';
 import { createInProcessQueue } from './in-process.ts';
 import type { Queue, QueueLog } from './queue.ts';
+import { parseExportJobId, parseUnitJobId } from './registry.ts';
 
 export type QueueSpec =
   | {
@@ -37,3 +38,21 @@ export {
   unitJobId,
   type JobHandlers,
 } from './registry.ts';
+
+/**
+ * Hands a job named by one string (a run id, registry.ts unitJobId or exportJobId) to the queue; when that fails
+ * the sweep finds it (it is in the database) and hands it again.
+ */
+export function handOff(queue: Queue, log: QueueLog): (id: string) => Promise<void> {
+  return (id) => {
+    const unit = parseUnitJobId(id);
+    const exportId = parseExportJobId(id);
+    return (
+      exportId
+        ? queue.exportQueued(exportId)
+        : unit
+          ? queue.unitQueued(unit.run_id, unit.unit_key)
+          : queue.runQueued(id)
+    ).catch((err: unknown) => log.warn({ err, job: id }, 'could not hand the job to the job queue'));
+  };
+}

@@ -102,9 +102,9 @@ export async function startRun(
  */
 export async function cancelRuns(db: Database, collectionId: string, at: string): Promise<string[]> {
   return withTransaction(db, async (tx, trx) => {
-    const cancelled = await tx.runs.cancelActive(collectionId, at);
+    // each unfinished unit's last progress (not_reached) is told before the run's `run.finished`
+    const cancelled = await tx.runs.cancelActive(collectionId, at, (run) => markNotReached(tx, run, at));
     for (const run of cancelled) await new UnitJobRepo(trx).cancelRun(run.id, at);
-    for (const run of cancelled) await markNotReached(tx.units, run.id, collectionId, at);
     if (cancelled.length > 0) {
       const txCollections = tx.collections;
       const reason = 'the sync was cancelled; start it again';

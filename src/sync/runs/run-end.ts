@@ -9,12 +9,12 @@ import type { CollectionRepo, CollectionRow } from '../../store/collections.ts';
 import type { Repos } from '../../store/repos.ts';
 import type { RunRow } from '../../store/runs.ts';
 import { purgeUnheldTombstones } from '../deletion/purge.ts';
-import type { RunnerDeps } from '../execution/unit-context.ts';
+import type { RunnerDeps } from '../deps.ts';
 import { userFacingMessage } from '../providers/user-message.ts';
 import {
-  CredentialsMissingError,
   GrantRevokedError,
   NeedsUserActionError,
+  needsUserAction,
   NothingCollectedError,
 } from '../../domain/run-failures.ts';
 
@@ -176,14 +176,6 @@ export async function moveCollection(
   if (event !== 'start' && from === 'pending' && (await collections.transition(c.id, 'start', { from: 'pending' })))
     from = 'syncing';
   if (nextStatus(from, event)) await collections.transition(c.id, event, { from, reason });
-}
-
-export function needsUserAction(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof NeedsUserActionError || e instanceof CredentialsMissingError) return true;
-    if (e instanceof ProviderError && e.code === 'auth_rejected') return true;
-  }
-  return false;
 }
 
 /** The status_reason: what a person must do when one must act, else why the run failed. */

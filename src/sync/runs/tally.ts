@@ -1,8 +1,9 @@
 // A run's counts, written once: the reconciliation tally of its units is the one source of the run's counters, and
 // the pieces no unit reached (cancelled, or named in the filters but never listed) are reported in it.
 import type { RunRow } from '../../store/runs.ts';
-import { emptyTally, type Tally, type UnitRepo } from '../../store/units.ts';
+import { emptyTally, type Tally, type UnitState } from '../../store/units.ts';
 import type { Repos } from '../../store/repos.ts';
+import type { EventData } from '../../domain/events.ts';
 
 export const COUNT_FIELDS = ['listed', 'collected', 'unchanged', 'excluded', 'not_present', 'failed'] as const;
 export type Counts = Record<(typeof COUNT_FIELDS)[number], number>;
@@ -54,15 +55,37 @@ export function isBalanced(c: Counts): boolean {
   return c.listed === c.collected + c.unchanged + c.excluded + c.not_present + c.failed;
 }
 
-/** A cancelled run's unfinished units: each gets a `not_reached` exception in its reconciliation. */
-export async function markNotReached(units: UnitRepo, runId: string, collectionId: string, at: string): Promise<void> {
-  const keys = new Set(await units.markNotReached(runId, at));
+/** A unit's `run.progress`: its reconciliation entry's numbers, its names and status. */
+export function progressData(runId: string, u: UnitState): EventData['run.progress'] {
+  return {
+    run_id: runId,
+    custodian: u.key,
+    custodian_name: u.name,
+    custodian_email: u.email,
+    status: u.status,
+    ...countsOf(u),
+    skipped: u.skipped,
+    bytes: u.bytes,
+  };
+}
+
+/**
+ * A cancelled run's unfinished units: each gets a `not_reached` exception in its reconciliation, and a last
+ * `run.progress` with that status and its numbers (a stopped unit writes nothing more: its bar settles here).
+ */
+export async function markNotReached(
+  tx: Pick<Repos, 'units' | 'events'>,
+  run: Pick<RunRow, 'id' | 'account_id' | 'collection_id'>,
+  at: string,
+): Promise<void> {
+  const runId = run.id;
+  const keys = new Set(await tx.units.markNotReached(runId, at));
   if (keys.size === 0) return;
-  const rows = (await units.list(runId)).filter((u) => keys.has(u.unit_key));
-  await units.addExceptions(
+  const rows = (await tx.units.list(runId)).filter((u) => keys.has(u.unit_key));
+  await tx.units.addExceptions(
     rows.map((u) => ({
       run_id: runId,
-      collection_id: collectionId,
+      collection_id: run.collection_id,
       unit_key: u.unit_key,
       source_id: u.unit_key,
       kind: u.kind,
@@ -72,6 +95,15 @@ export async function markNotReached(units: UnitRepo, runId: string, collectionI
       at,
     })),
   );
+  for (const u of rows)
+    await tx.events.append({
+      accountId: run.account_id,
+      collectionId: run.collection_id,
+      runId,
+      type: 'run.progress',
+      data: progressData(runId, { ...u, key: u.unit_key }),
+      at,
+    });
 }
 
 /**

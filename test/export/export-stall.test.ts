@@ -1,0 +1,103 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { FsBlobStore } from '../../src/blobs/index.ts';
+import type { BlobStore } from '../../src/blobs/types.ts';
+import { SigningKeys } from '../../src/export/keys.ts';
+import { createExporter } from '../../src/export/runner.ts';
+import { createDocumentReader } from '../../src/search/index.ts';
+import type { Database } from '../../src/store/db.ts';
+import { EventRepo } from '../../src/store/events.ts';
+import { ExportRepo } from '../../src/store/exports.ts';
+import { testDatabases } from '../support/databases.ts';
+import { bytesOf, createFakeConnector } from '../support/fake-connector.ts';
+import { engineFor, seedCollection, silentLog, syncOnce, testSealer, useSyncStore } from '../support/sync-fixtures.ts';
+
+const STALL_SECONDS = 60;
+
+/**
+ * An export watched like a run (UNIT_STALL_SECONDS): one whose package grows by nothing (a blob read that hangs,
+ * and ignores the signal) is stopped, retried, and after 3 stalled attempts fails. Time passes on an injected
+ * clock; the real wait is the watchdog's check interval only.
+ */
+for (const database of testDatabases) {
+  describe(`exports that make no progress are stopped and end (${database.name})`, () => {
+    let db: Database;
+    let blobs: FsBlobStore;
+    useSyncStore(database, (s) => ({ db, blobs } = s));
+
+    it('a blob read that hangs stops the export at each attempt, and the export ends failed', async () => {
+      const connector = createFakeConnector({
+        source: () => ({ units: [{ items: [{ kind: 'file', sourceId: 'a', content: bytesOf('stall', 5000) }] }] }),
+      });
+      const { collectionId } = await seedCollection(db);
+      const engine = engineFor(db, blobs, [connector], { workers: 'none' });
+      expect((await syncOnce(engine, collectionId)).outcome.status).toBe('succeeded');
+      await engine.stop();
+
+      let reads = 0;
+      // the stored content never arrives: a stream that stays open and silent, whatever the export's signal says
+      const hanging: BlobStore = Object.assign(Object.create(blobs) as BlobStore, {
+        read: async (): Promise<Readable> => {
+          reads += 1;
+          return new PassThrough();
+        },
+      });
+      let offsetMs = 0;
+      const clock = () => new Date(Date.now() + offsetMs);
+      const documents = createDocumentReader();
+      const exporter = createExporter({
+        db,
+        blobs: hanging,
+        documents,
+        keys: new SigningKeys(db, testSealer),
+        log: silentLog,
+        owner: 'test-owner',
+        clock,
+        leaseMs: 80,
+        stallMs: STALL_SECONDS * 1000,
+      });
+      const collection = await db
+        .selectFrom('collections')
+        .select('account_id')
+        .where('id', '=', collectionId)
+        .executeTakeFirstOrThrow();
+      const exportId = `exp_stall_${database.name}`;
+      await new ExportRepo(db).create({
+        id: exportId,
+        account_id: collection.account_id,
+        collection_id: collectionId,
+        options: JSON.stringify({ items: {}, chat_format: 'json', dedupe: 'none' }),
+        created_at: clock().toISOString(),
+      });
+
+      const outcomes: string[] = [];
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        // as the sweep does: a stalled attempt released its lease, and the export is taken again once claimable
+        for (let i = 0; i < 500 && !(await exporter.claimable(10)).includes(exportId); i++)
+          await new Promise((r) => setTimeout(r, 10));
+        const running = exporter.run(exportId);
+        for (let i = 0; i < 500 && reads < attempt; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(reads).toBe(attempt);
+        // The package may still grow by a header once the read began (progress): the clock moves on until it stops.
+        let settled = false;
+        void running.finally(() => (settled = true));
+        for (let i = 0; i < 100 && !settled; i++) {
+          offsetMs += (STALL_SECONDS + 1) * 1000;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        outcomes.push((await running).status);
+      }
+      await exporter.stopAll();
+      await documents.stop();
+
+      expect(outcomes).toEqual(['interrupted', 'interrupted', 'failed']);
+      const row = await new ExportRepo(db).get(exportId);
+      expect(row).toMatchObject({ status: 'failed', attempt: 3, lease_owner: null });
+      expect(row?.error).toMatch(/no progress for UNIT_STALL_SECONDS on each of its 3 attempts/);
+      const finished = (await new EventRepo(db).listForCollection(collectionId, 0)).filter(
+        (e) => e.type === 'export.finished',
+      );
+      expect(finished.map((e) => e.data)).toEqual([{ export_id: exportId, status: 'failed' }]);
+    }, 30_000);
+  });
+}
