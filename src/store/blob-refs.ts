@@ -68,21 +68,9 @@ export class BlobRefRepo {
       .execute();
   }
 
-  /** noteCommitted for many blobs in one statement (a page's blobs, before their group commit). */
-  async noteCommittedMany(blobs: Array<{ sha256: string; size: number }>, at: string): Promise<void> {
-    const unique = [...new Map(blobs.map((b) => [b.sha256, b])).values()];
-    for (let i = 0; i < unique.length; i += 500) {
-      await this.db
-        .insertInto('blob_refs')
-        .values(unique.slice(i, i + 500).map((b) => ({ sha256: b.sha256, refs: 0, size: b.size, updated_at: at })))
-        .onConflict((oc) => oc.column('sha256').doUpdateSet({ updated_at: at }))
-        .execute();
-    }
-  }
-
   /**
-   * acquire for many blobs in one statement: `count` references each. Counts are summed per blob first (one
-   * statement may not change a row twice).
+   * acquire for many blobs in one statement: one reference per entry, summed per blob first (one statement may not
+   * change a row twice).
    */
   async acquireMany(blobs: Array<{ sha256: string; size: number }>, at: string): Promise<void> {
     const sums = new Map<string, { sha256: string; size: number; refs: number }>();

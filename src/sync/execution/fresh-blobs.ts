@@ -1,10 +1,8 @@
 // Blobs an item writer committed for the items of its current page, not yet recorded. With group commit they
-// were written without an fsync each: before the flush transaction that records them commits, they are noted
-// (so the orphan sweep leaves them alone) and made durable together, so that a crash never leaves an item row
-// whose blob is missing or torn. After the commit, each must still exist (see BlobRefRepo on a racing collect).
+// were written without an fsync each (and noted, item-content.ts): before the flush transaction that records them
+// commits, they are made durable together, so that a crash never leaves an item row whose blob is missing or torn. After the commit, each must still exist (see BlobRefRepo on a racing collect).
 import type { BlobStore } from '../../blobs/types.ts';
 import type { ContentSource, ItemInput } from '../../connectors/types.ts';
-import type { BlobRefRepo } from '../../store/blob-refs.ts';
 
 export interface FreshBlob {
   sha256: string;
@@ -16,7 +14,7 @@ export interface FreshBlob {
 export class FreshBlobs {
   private list: FreshBlob[] = [];
 
-  /** `synced`: committed durably already (no group commit): nothing to note or sync before the transaction. */
+  /** `synced`: committed durably already (no group commit): nothing to sync before the transaction. */
   constructor(private readonly synced: boolean) {}
 
   add(blob: FreshBlob): void {
@@ -24,13 +22,12 @@ export class FreshBlobs {
   }
 
   /**
-   * This page's blobs, for one flush: noted and durable when the returned promise resolves. They stay here until
+   * This page's blobs, for one flush: durable when the returned promise resolves. They stay here until
    * `committed`, so a flush that fails syncs them again next time.
    */
-  async beforeCommit(refs: BlobRefRepo, blobs: BlobStore, at: string): Promise<FreshBlob[]> {
+  async beforeCommit(blobs: BlobStore): Promise<FreshBlob[]> {
     const page = this.list.slice();
     if (page.length === 0 || this.synced) return page;
-    await refs.noteCommittedMany(page, at);
     await blobs.sync?.(page.map((b) => b.sha256));
     return page;
   }

@@ -24,10 +24,7 @@ export interface DownloadIo {
   transferred(bytes: number): void;
   /** A problem to keep in the run's errors (the piece may still be stored). */
   recordError(reason: string): void;
-  /**
-   * Group commit (fresh-blobs.ts): the blob is neither synced nor noted here; the writer notes and syncs the
-   * page's blobs at once before the transaction that records them.
-   */
+  /** Group commit (fresh-blobs.ts): the blob is not synced here; the writer syncs the page's blobs at once. */
   deferSync?: boolean;
 }
 
@@ -39,7 +36,7 @@ export async function downloadContent(io: DownloadIo, content: ContentSource): P
       deferSync: io.deferSync,
     });
     // Until the item is written, only this note tells the orphan sweep that a live run owns the blob.
-    if (!io.deferSync) await io.refs.noteCommitted(fetched.blob.sha256, fetched.blob.size, io.now());
+    await io.refs.noteCommitted(fetched.blob.sha256, fetched.blob.size, io.now());
     io.transferred(fetched.transferred);
     for (const blob of fetched.rejected) {
       if (blob.sha256 !== fetched.blob.sha256) await io.refs.discard(blob.sha256, blob.size, io.blobs, io.now());

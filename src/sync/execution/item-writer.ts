@@ -139,7 +139,7 @@ export class ItemWriter {
       this.scope.typeSync !== 'arch' &&
       ops.some((op) => op.type !== 'seen' && op.type !== 'present' && op.type !== 'mark_deleted');
     const override = asks && this.deps.heldOverride ? await this.deps.heldOverride(this.scope.collectionId) : false;
-    const page = await this.fresh.beforeCommit(this.refs, this.deps.blobs, at);
+    const page = await this.fresh.beforeCommit(this.deps.blobs);
     const result = await writePage(this.deps.db, {
       fence: this.scope.fence ?? runFence(this.scope.runId, this.scope.owner),
       at,
