@@ -20,6 +20,7 @@ export interface FsBlobStore extends BlobStore {
   readonly root: string;
   /** Where a blob lives (or would live) on disk. */
   pathFor(sha256: string): string;
+  sync(sha256s: string[]): Promise<void>;
   /** Deletes temp files left by a crash that were last touched more than `olderThanMs` ago; returns how many. */
   sweepTemp(olderThanMs: number): Promise<number>;
 }
