@@ -1,8 +1,10 @@
 // Content-addressed blob store on the local filesystem: root/ab/cd/<sha256>.
 // A blob is written to root/tmp, fsynced, then renamed into place, so a reader or a crash never sees a
-// partial blob at its final path. root/tmp must stay on the same filesystem as the blobs for rename to be atomic.
+// partial blob at its final path. With `deferSync` (group commit) the fsyncs wait for `sync()`, which the caller
+// runs before it records the blob: a crash before it may leave a torn file, never one that an item refers to.
+// root/tmp must stay on the same filesystem as the blobs for rename to be atomic.
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, stat, unlink, chmod, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { HashingOptions } from './hashing.ts';
@@ -18,6 +20,7 @@ export interface FsBlobStore extends BlobStore {
   readonly root: string;
   /** Where a blob lives (or would live) on disk. */
   pathFor(sha256: string): string;
+  sync(sha256s: string[]): Promise<void>;
   /** Deletes temp files left by a crash that were last touched more than `olderThanMs` ago; returns how many. */
   sweepTemp(olderThanMs: number): Promise<number>;
 }
@@ -48,14 +51,25 @@ async function syncDir(path: string): Promise<void> {
   }
 }
 
-/** A blob's bytes on their way to disk: positional writes into a temp file, fsync, then rename into place. */
+/** Where a sink puts its blob: the final path of a digest and a cached mkdir of its directory. */
+interface Placement {
+  pathFor(sha256: string): string;
+  ensureDir(dir: string): Promise<void>;
+}
+
+/**
+ * A blob's bytes on their way to disk: positional writes into a temp file, fsync, then rename into place. With
+ * `deferSync` the fsyncs are left to FsBlobStore.sync (group commit): a crash may then leave a torn file at a
+ * final path, which is why a commit that finds its path taken compares sizes before it keeps what is there.
+ */
 class FsSink implements BlobSink {
   private offset = 0;
 
   constructor(
     private readonly handle: FileHandle,
     private readonly tempPath: string,
-    private readonly pathFor: (sha256: string) => string,
+    private readonly place: Placement,
+    private readonly deferSync: boolean,
   ) {}
 
   async write(chunk: Uint8Array): Promise<void> {
@@ -68,22 +82,23 @@ class FsSink implements BlobSink {
   }
 
   async end(): Promise<void> {
-    await this.handle.sync();
+    if (!this.deferSync) await this.handle.sync();
   }
 
   async commit(blob: CommittedBlob): Promise<void> {
+    // readable by the service's user only, and never rewritten in place
+    await this.handle.chmod(0o400);
     await this.handle.close();
-    const finalPath = this.pathFor(blob.sha256);
-    await mkdir(dirname(finalPath), { recursive: true, mode: 0o700 });
-    if (await exists(finalPath)) {
+    const finalPath = this.place.pathFor(blob.sha256);
+    await this.place.ensureDir(dirname(finalPath));
+    // The same content already there is kept; a file of another size is what a crash left of an unsynced commit.
+    if ((await sizeOf(finalPath)) === blob.size) {
       await unlink(this.tempPath);
       return;
     }
-    // readable by the service's user only, and never rewritten in place
-    await chmod(this.tempPath, 0o400);
     // Two writers committing the same content may both get here; rename replaces atomically with identical bytes.
     await rename(this.tempPath, finalPath);
-    await syncDir(dirname(finalPath));
+    if (!this.deferSync) await syncDir(dirname(finalPath));
   }
 
   async abort(): Promise<void> {
@@ -92,24 +107,59 @@ class FsSink implements BlobSink {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
+async function sizeOf(path: string): Promise<number | undefined> {
   try {
-    await stat(path);
-    return true;
+    return (await stat(path)).size;
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return false;
+    if (errnoCode(error) === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await sizeOf(path)) !== undefined;
+}
+
+/** fsync of a file that may have been deleted meanwhile (a collected blob): then there is nothing to make durable. */
+async function syncFile(path: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, 'r');
+    await handle.sync();
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Runs `work` over `items`, at most `width` at a time: concurrent fsyncs share the filesystem's journal commits. */
+async function eachLimited<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
 }
 
 export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
   const root = options.root;
   const tmpDir = join(root, 'tmp');
   const active = new Set<string>();
+  // Directories made by this process; blob directories are never removed, and a miss only costs one mkdir.
+  const made = new Set<string>();
 
   const pathFor = (sha256: string): string => {
     assertSha256(sha256);
     return join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  };
+  const place: Placement = {
+    pathFor,
+    async ensureDir(dir) {
+      if (made.has(dir)) return;
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      made.add(dir);
+    },
   };
 
   return {
@@ -117,13 +167,19 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
     pathFor,
 
     async writer(opts) {
-      await mkdir(tmpDir, { recursive: true, mode: 0o700 });
+      await place.ensureDir(tmpDir);
       const tempPath = join(tmpDir, `${Date.now()}-${randomUUID()}.part`);
       const handle = await open(tempPath, 'wx', 0o600);
       active.add(tempPath);
-      return new PipelineWriter(new FsSink(handle, tempPath, pathFor), opts?.hashers, options.hashing, () =>
-        active.delete(tempPath),
-      );
+      const sink = new FsSink(handle, tempPath, place, opts?.deferSync === true);
+      return new PipelineWriter(sink, opts?.hashers, options.hashing, () => active.delete(tempPath));
+    },
+
+    async sync(sha256s) {
+      const paths = [...new Set(sha256s)].map(pathFor);
+      await eachLimited(paths, 16, syncFile);
+      // the names, as an unbatched commit does: the directory of each blob
+      await eachLimited([...new Set(paths.map((p) => dirname(p)))], 16, syncDir);
     },
 
     async has(sha256) {

@@ -47,8 +47,22 @@ export interface BlobRange {
   end?: number;
 }
 
+export interface WriterOptions {
+  hashers?: Record<string, HasherFactory>;
+  /**
+   * Group commit: `commit()` makes the blob visible but not yet durable; the caller makes a set of them durable at
+   * once with `sync()` before it records anything that refers to them. Stores without `sync` ignore it.
+   */
+  deferSync?: boolean;
+}
+
 export interface BlobStore {
-  writer(opts?: { hashers?: Record<string, HasherFactory> }): Promise<BlobWriter>;
+  writer(opts?: WriterOptions): Promise<BlobWriter>;
+  /**
+   * Makes blobs committed with `deferSync` durable: bytes and names. A blob deleted meanwhile is skipped (callers
+   * check `has` after they reference it). Absent where every commit is already durable.
+   */
+  sync?(sha256s: string[]): Promise<void>;
   has(sha256: string): Promise<boolean>;
   /** Rejects with BlobNotFoundError when the blob does not exist. */
   read(sha256: string, range?: BlobRange): Promise<Readable>;

@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, SqliteAdapter } from 'kysely';
+import { insertPostgresDocs, insertSqliteDocs } from './bulk.ts';
 import { buildDocument, type IndexableItem } from './document.ts';
 import { createPostgresSearchIndex } from './postgres.ts';
 import { createSqliteSearchIndex } from './sqlite.ts';
@@ -58,6 +59,29 @@ export async function indexItem(trx: Executor, item: IndexableItem, contentText?
     content = rows[0]?.content_text ?? null;
   }
   await searchIndexFor(trx).upsert(trx, buildDocument(item, content));
+}
+
+/**
+ * Indexes items that have no document yet (rows this transaction inserted), a page at a time: what indexItem does
+ * for each, in a few statements.
+ */
+export async function indexNewItems(
+  trx: Executor,
+  entries: Array<{ item: IndexableItem; contentText: string | null }>,
+): Promise<void> {
+  if (entries.length === 0) return;
+  const docs = entries.map((e) => buildDocument(e.item, e.contentText));
+  const backend = backendOf(trx);
+  switch (backend) {
+    case 'sqlite':
+      return insertSqliteDocs(trx, docs);
+    case 'postgres':
+      return insertPostgresDocs(trx, docs);
+    default: {
+      const never: never = backend;
+      throw new Error(`unknown search backend ${String(never)}`);
+    }
+  }
 }
 
 /** Drops items from the index (items deleted by a purge). */

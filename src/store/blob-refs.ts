@@ -68,6 +68,31 @@ export class BlobRefRepo {
       .execute();
   }
 
+  /**
+   * acquire for many blobs in one statement: one reference per entry, summed per blob first (one statement may not
+   * change a row twice).
+   */
+  async acquireMany(blobs: Array<{ sha256: string; size: number }>, at: string): Promise<void> {
+    const sums = new Map<string, { sha256: string; size: number; refs: number }>();
+    for (const b of blobs) {
+      const s = sums.get(b.sha256);
+      if (s) s.refs += 1;
+      else sums.set(b.sha256, { sha256: b.sha256, size: b.size, refs: 1 });
+    }
+    const rows = [...sums.values()];
+    for (let i = 0; i < rows.length; i += 500) {
+      await this.db
+        .insertInto('blob_refs')
+        .values(rows.slice(i, i + 500).map((r) => ({ ...r, updated_at: at })))
+        .onConflict((oc) =>
+          oc
+            .column('sha256')
+            .doUpdateSet((eb) => ({ refs: eb('blob_refs.refs', '+', eb.ref('excluded.refs')), updated_at: at })),
+        )
+        .execute();
+    }
+  }
+
   /** Zero-count rows untouched since `before` (orphans of a crash, or a collect that never ran). */
   async staleUnreferenced(before: string, limit: number): Promise<string[]> {
     const rows = await this.db

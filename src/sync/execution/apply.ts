@@ -6,6 +6,7 @@ import { newId } from '../../store/ids.ts';
 import { ItemRepo, previousVersionsOf, versionColumns, type ItemPatch, type ItemRow } from '../../store/items.ts';
 import type { DB } from '../../store/schema.ts';
 import type { UnitState } from '../../store/units.ts';
+import { keyOf, PageRows } from './page-rows.ts';
 import { holdsContent, supersededVersion, supersedes } from './versions.ts';
 
 export interface StoredContent {
@@ -58,6 +59,7 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
   const items = new ItemRepo(trx);
   const refs = new BlobRefRepo(trx);
   const result: ApplyResult = { released: [], acquired: [] };
+  const upserts = ops.flatMap((op) => (op.type === 'upsert' ? [op.input] : []));
   const ctx: Ctx = {
     trx,
     items,
@@ -65,10 +67,15 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
     scope,
     result,
     keepVersions: async () => scope.typeSync === 'arch' || (await scope.held()),
+    // The writer buffers at most one upsert, touch or deletion per source key in a flush (item-writer.ts
+    // pendingKeys): the rows read here are what each upsert would have read on its own.
+    existing: await PageRows.existing(items, scope.collectionId, upserts),
+    page: new PageRows(trx, scope.at),
   };
   const seen: string[] = [];
   const present: Array<{ kind: string; sourceId: string }> = [];
   for (const op of ops) {
+    if (op.type !== 'upsert' && op.type !== 'seen' && op.type !== 'present') await ctx.page.write();
     switch (op.type) {
       case 'seen':
         seen.push(op.id);
@@ -112,6 +119,7 @@ export async function applyOps(trx: Transaction<DB>, scope: ApplyScope, ops: Ite
       }
     }
   }
+  await ctx.page.write();
   // Marks commute with every other operation: one statement per chunk instead of one per unchanged item.
   await items.markSeen(seen, scope.listingRunId);
   await items.markPresent(scope.collectionId, present, scope.listingRunId);
@@ -125,6 +133,9 @@ interface Ctx {
   scope: ApplyScope;
   result: ApplyResult;
   keepVersions(): Promise<boolean>;
+  /** the stored rows of the page's upserts, by keyOf, read at its start */
+  existing: Map<string, ItemRow>;
+  page: PageRows;
 }
 
 /**
@@ -193,7 +204,7 @@ function describedFields(input: ItemInput, at: string) {
 async function upsert(ctx: Ctx, op: Extract<ItemOp, { type: 'upsert' }>): Promise<void> {
   const { trx, items, refs, scope, result } = ctx;
   const { input, content } = op;
-  const existing = await items.findByKey(scope.collectionId, input.kind, input.sourceId, { forUpdate: true });
+  const existing = ctx.existing.get(keyOf(input.kind, input.sourceId));
   const fields = {
     ...describedFields(input, scope.at),
     tombstoned_at: null,
@@ -247,7 +258,7 @@ async function upsert(ctx: Ctx, op: Extract<ItemOp, { type: 'upsert' }>): Promis
   const newSha = content === 'none' ? null : content.sha256;
   const sameContent = Boolean(existing && holdsContent(existing) && existing.sha256 === newSha);
   if (newSha && !sameContent) {
-    await refs.acquire(newSha, (content as StoredContent).size, scope.at);
+    ctx.page.acquire(newSha, (content as StoredContent).size);
     result.acquired.push(newSha);
   }
   let versions: Pick<ItemRow, 'previous_versions' | 'version_refs'> | undefined;
@@ -258,12 +269,15 @@ async function upsert(ctx: Ctx, op: Extract<ItemOp, { type: 'upsert' }>): Promis
     result.released.push(existing.sha256!);
   }
   const collected = sameContent ? {} : { run_id: scope.runId, collected_datetime: scope.at };
-  const id = existing?.id ?? newId('itm');
-  if (existing) {
-    await items.update(id, { ...fields, ...contentFields, ...collected, version: input.version ?? null, ...versions });
-  } else {
-    await items.insert({ ...newRow(scope, input), id, ...fields, ...contentFields, version: input.version ?? null });
+  if (!existing) {
+    // one shape for every new row of the page (a multi-row insert): names not given are null
+    const named = { custodian_name: input.custodianName ?? null, custodian_email: input.custodianEmail ?? null };
+    const row = { ...newRow(scope, input), ...fields, ...named, ...contentFields, version: input.version ?? null };
+    ctx.page.insert(row, content === 'none' ? null : (op.contentText ?? null));
+    return;
   }
+  const id = existing.id;
+  await items.update(id, { ...fields, ...contentFields, ...collected, version: input.version ?? null, ...versions });
   const contentText =
     content === 'none' ? null : sameContent && op.contentText === undefined ? undefined : (op.contentText ?? null);
   await indexItem(trx, { id, collection_id: scope.collectionId, kind: input.kind, ...fields }, contentText);

@@ -22,6 +22,8 @@ export interface FetchOptions {
   maxResumes?: number;
   /** Told of each piece of content received. */
   onProgress?: () => void;
+  /** Leave the blob's fsync to the caller's group commit (BlobStore.sync) before it is recorded. */
+  deferSync?: boolean;
 }
 
 const PROVIDER = 'provider';
@@ -69,7 +71,8 @@ async function downloadOnce(
   opts: FetchOptions,
 ): Promise<{ blob: CommittedBlob; bytes: number }> {
   const maxResumes = opts.maxResumes ?? 3;
-  let writer = await blobs.writer({ hashers });
+  const open = () => blobs.writer({ hashers, deferSync: opts.deferSync });
+  let writer = await open();
   let bytes = 0;
   try {
     for (let resumes = 0; ; resumes++) {
@@ -79,7 +82,7 @@ async function downloadOnce(
         if (offset > 0 && !partial) {
           // The source ignored the range: the bytes already written cannot be continued.
           await writer.abort();
-          writer = await blobs.writer({ hashers });
+          writer = await open();
         }
         bytes += await copy(body, writer, source, opts.signal, opts.onProgress);
         return { blob: await writer.commit(), bytes };

@@ -24,11 +24,17 @@ export interface DownloadIo {
   transferred(bytes: number): void;
   /** A problem to keep in the run's errors (the piece may still be stored). */
   recordError(reason: string): void;
+  /** Group commit (fresh-blobs.ts): the blob is not synced here; the writer syncs the page's blobs at once. */
+  deferSync?: boolean;
 }
 
 export async function downloadContent(io: DownloadIo, content: ContentSource): Promise<Downloaded> {
   try {
-    const fetched = await fetchContent(io.blobs, content, { signal: io.signal, onProgress: io.onProgress });
+    const fetched = await fetchContent(io.blobs, content, {
+      signal: io.signal,
+      onProgress: io.onProgress,
+      deferSync: io.deferSync,
+    });
     // Until the item is written, only this note tells the orphan sweep that a live run owns the blob.
     await io.refs.noteCommitted(fetched.blob.sha256, fetched.blob.size, io.now());
     io.transferred(fetched.transferred);

@@ -3,15 +3,16 @@ import { type CollectEvent, type ContentSource, type ItemInput, type Logger } fr
 import { BlobRefRepo } from '../../store/blob-refs.ts';
 import type { Metrics } from '../../metrics.ts';
 import type { Database } from '../../store/db.ts';
-import { HoldRepo } from '../../store/holds.ts';
 import { ItemRepo, type ItemRow } from '../../store/items.ts';
 import type { Counters } from '../../store/runs.ts';
-import { RunErrorRepo, type RunErrorRow } from '../../store/run-errors.ts';
+import type { RunErrorRow } from '../../store/run-errors.ts';
 import type { DocumentReader } from '../../search/index.ts';
-import { applyOps, changedFields, namedAfterUnit, type ApplyScope, type ItemOp } from './apply.ts';
+import { changedFields, namedAfterUnit, type ItemOp } from './apply.ts';
+import { FreshBlobs, refetchMissing } from './fresh-blobs.ts';
 import { downloadContent, searchTextOf, type Downloaded } from './item-content.ts';
-import { FencedOutError, runFence, type WriteFence } from './lease.ts';
-import type { UnitLedger } from './ledger.ts';
+import { runFence, type WriteFence } from './lease.ts';
+import { pieceError, type UnitLedger } from './ledger.ts';
+import { writePage } from './write-page.ts';
 
 export interface WriterDeps {
   db: Database;
@@ -52,9 +53,16 @@ export interface WriterScope {
 const FLUSH_EVERY = 200;
 
 /**
- * Turns a connector's events into durable state. Metadata-only items are buffered and written with the next
- * checkpoint (one transaction: a durable checkpoint implies every item before it is durable); an item with
- * content is written as soon as its blob is committed. Every transaction is fenced on run ownership.
+ * For `npm run bench -- small-items` only: `perItem` restores the old path (one transaction and one blob fsync per
+ * item with content) so that the bench prints the baseline beside the batched figures in one run.
+ */
+export const writerTuning = { perItem: false };
+
+/**
+ * Turns a connector's events into durable state. Items are buffered and written a page at a time, and with the
+ * next checkpoint (one transaction: a durable checkpoint implies every item before it is durable); the blobs of a
+ * page's items are made durable together just before it (fresh-blobs.ts). Every transaction is fenced on run
+ * ownership.
  */
 export class ItemWriter {
   readonly counters: Counters;
@@ -64,6 +72,8 @@ export class ItemWriter {
   private pendingCursors: string | undefined;
   private readonly items: ItemRepo;
   private readonly refs: BlobRefRepo;
+  private readonly perItem = writerTuning.perItem;
+  private readonly fresh = new FreshBlobs(this.perItem);
 
   constructor(
     private readonly deps: WriterDeps,
@@ -82,7 +92,7 @@ export class ItemWriter {
         return this.onDeleted(ev.kind, ev.sourceId);
       case 'error':
         this.counters.failed += 1;
-        this.onPieceError(ev);
+        pieceError(this.ledger, this.deps.log, this.scope, ev);
         return this.recordError(ev.reason, ev.sourceId, ev.kind);
       case 'not_present':
         return this.ledger.notPresent(ev.custodian, ev);
@@ -129,40 +139,40 @@ export class ItemWriter {
       this.scope.typeSync !== 'arch' &&
       ops.some((op) => op.type !== 'seen' && op.type !== 'present' && op.type !== 'mark_deleted');
     const override = asks && this.deps.heldOverride ? await this.deps.heldOverride(this.scope.collectionId) : false;
-    const result = await this.deps.db.transaction().execute(async (trx) => {
-      const fence = this.scope.fence ?? runFence(this.scope.runId, this.scope.owner);
-      const owned = await fence.save(trx, at, {
-        counters: this.counters,
-        checkpoint: extra.checkpoint,
-        pendingCursors: this.pendingCursors,
-      });
-      if (!owned) throw new FencedOutError('the run was cancelled or taken over by another process');
-      let held: Promise<boolean> | undefined;
-      const scope: ApplyScope = {
+    const page = await this.fresh.beforeCommit(this.deps.blobs);
+    const result = await writePage(this.deps.db, {
+      fence: this.scope.fence ?? runFence(this.scope.runId, this.scope.owner),
+      at,
+      scope: {
         collectionId: this.scope.collectionId,
         accountId: this.scope.accountId,
         runId: this.scope.runId,
         listingRunId: this.scope.listingRunId,
         typeSync: this.scope.typeSync,
-        // Decided here, after the run row's lock, so that a hold placed concurrently is either seen or waits.
-        held: () =>
-          (held ??= override ? Promise.resolve(true) : new HoldRepo(trx).isHeldLocked(this.scope.collectionId)),
-        at,
-      };
-      const applied = await applyOps(trx, scope, ops);
-      await new RunErrorRepo(trx).add(errors);
-      await this.ledger.write(trx, extra.final);
-      await extra.within?.(trx);
-      return applied;
+      },
+      heldOverride: override,
+      counters: this.counters,
+      checkpoint: extra.checkpoint,
+      pendingCursors: this.pendingCursors,
+      ops,
+      errors,
+      ledger: this.ledger,
+      final: extra.final,
+      within: extra.within,
     });
+    this.fresh.committed(page);
     this.ops = [];
     this.errors = [];
     this.pendingKeys.clear();
     for (const sha of result.released) await this.refs.collect(sha, this.deps.blobs);
+    // Lost a race with the collection of an unreferenced blob of the same content: our reference is counted now,
+    // so a second download makes it permanent.
+    await refetchMissing(page, this.deps.blobs, (b) => this.download(b.input, b.content, true));
   }
 
   /** Blobs committed for buffered operations that will never be written: drop them unless referenced. */
   async discardPending(): Promise<void> {
+    this.fresh.clear();
     for (const op of this.ops) {
       if (op.type === 'upsert' && typeof op.content === 'object') {
         await this.refs.discard(op.content.sha256, op.content.size, this.deps.blobs, this.now()).catch(() => undefined);
@@ -175,36 +185,11 @@ export class ItemWriter {
     return this.scope.ledger;
   }
 
-  private onPieceError(ev: Extract<CollectEvent, { type: 'error' }>): void {
-    const key = ev.custodian ?? '';
-    const kind = ev.kind ?? 'piece';
-    const sourceId = ev.sourceId ?? key;
-    // the stored reason is plain (domain/plain-reason.ts); the provider's full answer stays here, in the run's log
-    this.deps.log.warn(
-      {
-        run_id: this.scope.runId,
-        collection_id: this.scope.collectionId,
-        source_id: sourceId,
-        kind,
-        reason: ev.reason,
-      },
-      'piece failed',
-    );
-    this.ledger.pieceFailed(key, { sourceId, kind, name: ev.name ?? sourceId, reason: ev.reason });
-    if (ev.retry !== undefined && ev.sourceId)
-      this.ledger.failure({
-        unitKey: key,
-        kind,
-        sourceId,
-        name: ev.name ?? sourceId,
-        piece: ev.retry,
-        reason: ev.reason,
-      });
-  }
-
-  private download(input: ItemInput, content: ContentSource): Promise<Downloaded> {
+  /** `durable`: synced at once, not left to the page's group commit (a download again after the page's commit). */
+  private download(input: ItemInput, content: ContentSource, durable = false): Promise<Downloaded> {
     return downloadContent(
       {
+        deferSync: !this.perItem && !durable,
         blobs: this.deps.blobs,
         refs: this.refs,
         signal: this.scope.signal,
@@ -338,13 +323,11 @@ export class ItemWriter {
     }
     this.ledger.count(unit, 'bytes', stored.transferred);
     const contentText = await searchTextOf(this.deps, input, blob);
+    this.fresh.add({ sha256: blob.sha256, size: blob.size, input, content });
     this.ops.push({ type: 'upsert', input, content: blob, contentText });
-    await this.flush();
-    if (!(await this.deps.blobs.has(blob.sha256))) {
-      // Lost a race with the collection of an unreferenced blob of the same content; our reference is counted
-      // now, so a second download makes it permanent.
-      await this.download(input, content);
-    }
+    this.pendingKeys.add(key);
+    // Written with the page (group commit: fresh-blobs.ts), or at once on the old per-item path.
+    if (this.perItem || this.ops.length >= FLUSH_EVERY) await this.flush();
   }
 
   /**

@@ -1,6 +1,6 @@
 // Per-unit bookkeeping of a run: the reconciliation counts, the exceptions, the retry list, and the
 // `run.progress` events. Everything is written inside the session's fenced flush transactions.
-import type { UnitSpec } from '../../connectors/types.ts';
+import type { CollectEvent, Logger, UnitSpec } from '../../connectors/types.ts';
 import type { Database } from '../../store/db.ts';
 import { EventRepo } from '../../store/events.ts';
 import { progressData } from '../runs/tally.ts';
@@ -200,4 +200,24 @@ export class UnitLedger {
     this.failures = [];
     this.cleared = [];
   }
+}
+
+/** A connector's `error` event: logged with the provider's full answer, counted and kept as the unit's exception. */
+export function pieceError(
+  ledger: UnitLedger,
+  log: Logger,
+  scope: Pick<LedgerScope, 'runId' | 'collectionId'>,
+  ev: Extract<CollectEvent, { type: 'error' }>,
+): void {
+  const key = ev.custodian ?? '';
+  const kind = ev.kind ?? 'piece';
+  const sourceId = ev.sourceId ?? key;
+  // the stored reason is plain (domain/plain-reason.ts); the provider's full answer stays here, in the run's log
+  log.warn(
+    { run_id: scope.runId, collection_id: scope.collectionId, source_id: sourceId, kind, reason: ev.reason },
+    'piece failed',
+  );
+  ledger.pieceFailed(key, { sourceId, kind, name: ev.name ?? sourceId, reason: ev.reason });
+  if (ev.retry !== undefined && ev.sourceId)
+    ledger.failure({ unitKey: key, kind, sourceId, name: ev.name ?? sourceId, piece: ev.retry, reason: ev.reason });
 }

@@ -1,0 +1,140 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import readline from 'node:readline';
+import pg from 'pg';
+import { Agent, setGlobalDispatcher } from 'undici';
+import { loadConfig } from '../src/config.ts';
+import { writerTuning } from '../src/sync/execution/item-writer.ts';
+import { startBenchApi } from './flow.ts';
+
+const REDIRECT = 'http://127.0.0.1:9/bench-callback';
+const FILES_PER_CUSTODIAN = 50;
+type Store = 'sqlite' | 'postgres';
+type Mode = 'per-item' | 'batched';
+
+async function graphSandbox(users: number) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, 'scale-items-sandbox.ts'),
+      String(users),
+      String(FILES_PER_CUSTODIAN),
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = readline.createInterface({ input: child.stdout! });
+  const info = JSON.parse(
+    await new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+    }),
+  ) as { loginUrl: string; graphUrl: string; clientId: string; clientSecret: string; userIds: string[] };
+  return { info, close: () => child.kill('SIGTERM') };
+}
+
+async function freshStore(kind: Store) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-bench-small-items-'));
+  if (kind === 'sqlite') return { dataDir, env: {}, drop: async () => undefined };
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server');
+  const name = `custody_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = async (q: string) => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(q);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    dataDir,
+    env: { DATABASE_URL: url.toString() },
+    drop: () => admin(`drop database if exists ${name} with (force)`),
+  };
+}
+
+/** One first sync of `size` tiny files (50 per custodian) through the Graph simulator; items/s and CPU ms per item. */
+async function oneSync(kind: Store, size: number, mode: Mode): Promise<string> {
+  const users = Math.max(1, Math.round(size / FILES_PER_CUSTODIAN));
+  const ms365 = await graphSandbox(users);
+  const store = await freshStore(kind);
+  const config = loadConfig({
+    DATA_DIR: store.dataDir,
+    LOG_LEVEL: 'silent',
+    CUSTODY_SECRET_KEY: 's'.repeat(40),
+    PORT: '0',
+    MS_CLIENT_ID: ms365.info.clientId,
+    MS_CLIENT_SECRET: ms365.info.clientSecret,
+    MS_LOGIN_URL: ms365.info.loginUrl,
+    MS_GRAPH_URL: ms365.info.graphUrl,
+    // a budget that does not bind: what is measured is Custody's own cost per item
+    MS_RESOURCE_UNITS_PER_SECOND: '100000',
+    MS_MAX_RESOURCE_UNITS_PER_SECOND: '100000',
+    MS_CONCURRENCY: '32',
+    ZOOM_CLIENT_ID: 'unused',
+    ...store.env,
+  });
+  writerTuning.perItem = mode === 'per-item';
+  const { runtime, api } = await startBenchApi(config, { workers: true, redirect: REDIRECT });
+  try {
+    const col = await api.collection('edrive');
+    await api.pair(col, 'edrive', REDIRECT);
+    const all = { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: 'Drive' };
+    await api.call('PATCH', `/v1/collections/${col}`, {
+      sync_filters: Object.fromEntries(ms365.info.userIds.map((u) => [u, all])),
+    });
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    await api.call('POST', `/v1/collections/${col}/start`);
+    const done = await api.waitFor(col, ['synced', 'failed', 'error'], 3_600_000);
+    const secs = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const n = done.latest_run.counters.collected as number;
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    return `${done.sync_status}; ${n} items in ${secs.toFixed(1)} s = ${(n / secs).toFixed(0)} items/s, CPU ${(cpuMs / n).toFixed(2)} ms/item (${(cpuMs / 1000 / secs).toFixed(2)} cores)`;
+  } finally {
+    writerTuning.perItem = false;
+    await runtime.close();
+    ms365.close();
+    await store.drop();
+    fs.rmSync(store.dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `npm run bench -- small-items [sizes…]` (default 2000 20000): per size and store (SQLite, then PostgreSQL when
+ * BENCH_DATABASE_URL or TEST_DATABASE_URL is set; BENCH_STORES=sqlite limits it), a real first edrive sync of tiny
+ * files through the Graph simulator (no latency, a budget that does not bind), once with the item writer's old
+ * per-item path (a transaction and a blob fsync per item with content) and once batched. CPU is this process's
+ * (the service; the simulator runs in a child). BENCH_MODES=batched skips the baseline.
+ */
+export async function benchSmallItems(sizes: number[]): Promise<Record<string, string>> {
+  const stores = (process.env.BENCH_STORES ?? 'sqlite,postgres')
+    .split(',')
+    .filter((s): s is Store => s === 'sqlite' || s === 'postgres')
+    .filter((s) => s === 'sqlite' || process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL);
+  const modes = (process.env.BENCH_MODES ?? 'per-item,batched')
+    .split(',')
+    .filter((m): m is Mode => m === 'per-item' || m === 'batched');
+  setGlobalDispatcher(new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 }));
+  for (const size of sizes)
+    for (const kind of stores)
+      for (const mode of modes) {
+        const tag = `small-items ${kind} ${size} ${mode}`;
+        try {
+          console.log(`${tag}: ${await oneSync(kind, size, mode)}`);
+        } catch (err) {
+          console.log(`${tag}: failed: ${(err as Error).stack}`);
+        }
+      }
+  return {};
+}

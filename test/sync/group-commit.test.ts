@@ -1,0 +1,138 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { BlobStore, FsBlobStore } from '../../src/blobs/index.ts';
+import type { CollectEvent, Connector, ItemInput } from '../../src/connectors/types.ts';
+import type { Database } from '../../src/store/db.ts';
+import { testDatabases } from '../support/databases.ts';
+import { bytesOf, createFakeConnector, sha256 } from '../support/fake-connector.ts';
+import { engineFor, seedCollection, useSyncStore } from '../support/sync-fixtures.ts';
+
+function file(sourceId: string, size: number): ItemInput {
+  return {
+    kind: 'file',
+    sourceId,
+    name: `${sourceId}.txt`,
+    path: `/${sourceId}.txt`,
+    custodian: 'u1',
+    mimeType: 'text/plain',
+    size,
+    version: 'v1',
+    metadata: {},
+  };
+}
+
+/** A connector yielding `files` with content, in one page; `broken` fail to download. */
+function connectorOf(files: Array<{ id: string; bytes: Buffer; broken?: boolean }>): Connector {
+  const base = createFakeConnector({ source: () => ({ units: [] }) });
+  return {
+    ...base,
+    async *collect(): AsyncIterable<CollectEvent> {
+      for (const f of files) {
+        yield {
+          type: 'item',
+          item: file(f.id, f.bytes.length),
+          content: {
+            open: async () => {
+              if (f.broken) throw new Error('the provider answered 500');
+              return { body: Readable.from([f.bytes]), partial: false };
+            },
+          },
+        };
+      }
+      yield { type: 'checkpoint', state: { done: true } };
+    },
+  };
+}
+
+for (const database of testDatabases) {
+  describe(`a page of items with content (${database.name})`, () => {
+    let db: Database;
+    let blobs: FsBlobStore;
+    useSyncStore(database, (s) => ({ db, blobs } = s));
+
+    const itemRows = (collectionId: string) =>
+      db
+        .selectFrom('items')
+        .select(['source_id', 'sha256'])
+        .where('collection_id', '=', collectionId)
+        .orderBy('source_id')
+        .execute();
+
+    it('makes every blob of the page durable before the transaction that records it commits', async () => {
+      const files = ['a', 'b', 'c'].map((id, i) => ({ id, bytes: bytesOf(`group-${id}`, 300 + i) }));
+      const synced = new Set<string>();
+      let rowsWhenSynced = -1;
+      let collectionId = '';
+      const watched: BlobStore = {
+        ...blobs,
+        writer: (o) => blobs.writer(o),
+        has: (s) => blobs.has(s),
+        stat: (s) => blobs.stat(s),
+        read: (s, r) => blobs.read(s, r),
+        delete: (s) => blobs.delete(s),
+        async sync(shas) {
+          rowsWhenSynced = (await itemRows(collectionId)).length;
+          await blobs.sync(shas);
+          for (const s of shas) synced.add(s);
+        },
+      };
+      ({ collectionId } = await seedCollection(db));
+      const engine = engineFor(db, watched, [connectorOf(files)], { workers: 'none' });
+      const { runId } = await engine.start(collectionId);
+      await engine.runOnce(runId);
+      const rows = await itemRows(collectionId);
+      expect(rows.map((r) => r.source_id)).toEqual(['a', 'b', 'c']);
+      expect(rowsWhenSynced).toBe(0);
+      for (const r of rows) expect(synced.has(r.sha256!)).toBe(true);
+    });
+
+    it('a crash between writing the blobs and committing leaves no item without its blob', async () => {
+      const files = ['a', 'b'].map((id) => ({ id, bytes: bytesOf(`crash-${id}`, 400) }));
+      // The process dies while the page's blobs are made durable: nothing after that point runs.
+      const dying: BlobStore = {
+        ...blobs,
+        writer: (o) => blobs.writer(o),
+        has: (s) => blobs.has(s),
+        stat: (s) => blobs.stat(s),
+        read: (s, r) => blobs.read(s, r),
+        delete: (s) => blobs.delete(s),
+        sync: () => Promise.reject(new Error('process gone')),
+      };
+      const { collectionId } = await seedCollection(db);
+      const engine = engineFor(db, dying, [connectorOf(files)], { workers: 'none' });
+      const { runId } = await engine.start(collectionId);
+      await engine.runOnce(runId).catch(() => undefined);
+      expect(await itemRows(collectionId)).toEqual([]);
+    });
+
+    it('a page with one failing download records the others and reports the failure', async () => {
+      const files = [
+        { id: 'a', bytes: bytesOf('mixed-a', 300) },
+        { id: 'b', bytes: bytesOf('mixed-b', 300), broken: true },
+        { id: 'c', bytes: bytesOf('mixed-c', 300) },
+      ];
+      const { collectionId } = await seedCollection(db);
+      const engine = engineFor(db, blobs, [connectorOf(files)], { workers: 'none' });
+      const { runId } = await engine.start(collectionId);
+      await engine.runOnce(runId);
+      const rows = await itemRows(collectionId);
+      expect(rows).toEqual([
+        { source_id: 'a', sha256: sha256(files[0].bytes) },
+        { source_id: 'c', sha256: sha256(files[2].bytes) },
+      ]);
+      for (const r of rows) expect(await blobs.has(r.sha256!)).toBe(true);
+      const run = await db
+        .selectFrom('runs')
+        .select(['collected', 'failed'])
+        .where('id', '=', runId)
+        .executeTakeFirstOrThrow();
+      expect(run).toEqual({ collected: 2, failed: 1 });
+      const errors = await db
+        .selectFrom('run_errors')
+        .select(['source_id', 'reason'])
+        .where('run_id', '=', runId)
+        .execute();
+      expect(errors).toEqual([{ source_id: 'b', reason: expect.stringContaining('the provider answered 500') }]);
+    });
+  });
+}
