@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { Agent, request, setGlobalDispatcher } from 'undici';
 import { loadConfig } from '../src/config.ts';
+import { searchItems } from '../src/search/service.ts';
 import { encodeCursor } from '../src/store/paging.ts';
 import type { Database } from '../src/store/db.ts';
 import { type ApiClient, startBenchApi } from './flow.ts';
@@ -119,20 +120,31 @@ async function dbBytes(db: Database, kind: 'sqlite' | 'postgres', dataDir: strin
     .reduce((sum, f) => sum + fs.statSync(path.join(dataDir, f)).size, 0);
 }
 
-/** Time to the first byte and to the last of a streamed response, and the service's RSS growth meanwhile. */
+/**
+ * Time to the first byte and to the last of a streamed response, and the service's RSS growth meanwhile: over the
+ * whole stream, and from the end of its first tenth to its end (what grows with the items; the first tenth holds
+ * the one-time growth of V8's young generation to its working size and of the socket buffers).
+ */
 async function streamed(api: ApiClient, url: string) {
   const stop = rssSampler();
   const t0 = performance.now();
   const res = await request(`${api.base}${url}`, { headers: { authorization: `Bearer ${api.token}` } });
   let first = 0;
   let bytes = 0;
+  const samples: [number, number][] = [];
+  const timer = setInterval(() => samples.push([bytes, process.memoryUsage.rss()]), 20);
   for await (const chunk of res.body) {
     if (!first) first = performance.now() - t0;
     bytes += (chunk as Buffer).length;
   }
+  clearInterval(timer);
   const total = performance.now() - t0;
   const rss = stop();
-  return `TTFB ${ms(first)}, total ${ms(total)}, ${(bytes / MiB).toFixed(1)} MiB, RSS +${rss.growth.toFixed(1)} MiB`;
+  const peakOf = (xs: [number, number][]) => Math.max(0, ...xs.map(([, r]) => r));
+  const early = samples.filter(([b]) => b <= bytes / 10);
+  const late = samples.filter(([b]) => b > bytes / 10);
+  const lateGrowth = early.length && late.length ? Math.max(0, peakOf(late) - peakOf(early)) / MiB : 0;
+  return `TTFB ${ms(first)}, total ${ms(total)}, ${(bytes / MiB).toFixed(1)} MiB, RSS +${rss.growth.toFixed(1)} MiB (+${lateGrowth.toFixed(1)} MiB after the first tenth)`;
 }
 
 async function oneSize(kind: 'sqlite' | 'postgres', size: number): Promise<Out> {
@@ -229,15 +241,32 @@ async function oneSize(kind: 'sqlite' | 'postgres', size: number): Promise<Out> 
     const custodian = await timed(40, () => api.call('GET', `${items}?limit=50&custodian=seed-custodian-7`));
     const byKind = await timed(40, () => api.call('GET', `${items}?limit=50&kind=message`));
     out[`${tag}: items filtered`] = `custodian p99 ${ms(custodian.p99)}, kind p99 ${ms(byKind.p99)}`;
-    // 5. search
+    // 5. search, and beside it every match counted and ranked (as before the result window), without HTTP
     const search = (query: string) => () =>
       api.call('POST', '/v1/search', { query, collection_ids: [col], size: 20 }).then((r) => {
         if (r.status !== 200) throw new Error(`search ${r.status}`);
+        return r.body as { total: number; total_relation: string };
       });
     const common = await timed(20, search('quarterly'));
     const rare = await timed(20, search('zebrafish'));
+    const [c, r] = [await search('quarterly')(), await search('zebrafish')()];
     out[`${tag}: search`] =
-      `common term p50 ${ms(common.p50)} p95 ${ms(common.p95)}; rare term p50 ${ms(rare.p50)} p95 ${ms(rare.p95)}`;
+      `common term p50 ${ms(common.p50)} p95 ${ms(common.p95)} (total ${c.total} ${c.total_relation}); rare term p50 ${ms(rare.p50)} p95 ${ms(rare.p95)} (total ${r.total} ${r.total_relation})`;
+    const account = await db
+      .selectFrom('collections')
+      .select('account_id')
+      .where('id', '=', col)
+      .executeTakeFirstOrThrow();
+    const unbounded = await timed(5, () =>
+      searchItems(
+        db,
+        account.account_id,
+        { query: 'quarterly', collection_ids: [col], size: 20 },
+        { kinds: ['file', 'folder'], window: 1_000_000_000 },
+      ),
+    );
+    out[`${tag}: search common term, every match counted and ranked (baseline, no HTTP)`] =
+      `p50 ${ms(unbounded.p50)} p95 ${ms(unbounded.p95)} (5 runs)`;
     // 6. manifest
     out[`${tag}: manifest JSON`] = await streamed(api, `/v1/collections/${col}/manifest?format=json`);
     out[`${tag}: manifest CSV`] = await streamed(api, `/v1/collections/${col}/manifest?format=csv`);

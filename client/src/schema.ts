@@ -696,7 +696,14 @@ export interface paths {
          *     **Highlights** Up to three HTML-escaped snippets in which the matches are wrapped in `<mark>`…`</mark>`.
          *
          *     **Paging** `size` (default 20, max 100) and the previous response's `cursor`; a cursor only fits the query and
-         *     filters it came from. `total` counts every match. The first 10,000 results can be paged.
+         *     filters it came from. The first 10,000 results can be paged.
+         *
+         *     **Totals and large result sets** Matches are counted up to 10,000. `total_relation` `eq`: `total` is every match,
+         *     and every match was ranked. `total_relation` `gte`: more than 10,000 items match, `total` is 10,000, and the results
+         *     are the first 10,000 matches in the index's order (broadly, the items indexed first), ranked among themselves; a
+         *     better match further on is not among them. Narrow the query (more words, a phrase, `collection_ids`, `custodians`,
+         *     `kinds`, a date range) until `total_relation` is `eq` to rank every match. This keeps a search's cost bounded by
+         *     10,000 matches, not by the size of the collection (a word in half of a million items answers as fast as a rare one).
          */
         post: operations["searchItems"];
         delete?: never;
@@ -4983,7 +4990,10 @@ export interface operations {
                             };
                             score: number;
                         }[];
+                        /** @description Every match when `total_relation` is `eq`; 10,000 (more match) when `gte`. */
                         total: number;
+                        /** @description `eq`: `total` counts every match. `gte`: more than `total` items match (see Totals above). */
+                        total_relation: "eq" | "gte";
                     };
                 };
             };

@@ -217,8 +217,38 @@ async function* exceptions(db: Database, collectionId: string): AsyncGenerator<R
   }
 }
 
+/** Rows in chunks of about this many characters: one write per chunk, not one per row. */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * The first part (the summary) on its own, so that it is sent before any item is read; then the rest joined into
+ * chunks of about CHUNK_CHARS, each one write to the response and one turn of the stream's machinery (per-row writes
+ * cost a promise, a stream buffer entry and a socket write per item).
+ */
+async function* chunked(parts: AsyncGenerator<string>): AsyncGenerator<string> {
+  const head = await parts.next();
+  if (head.done) return;
+  yield head.value;
+  let buf: string[] = [];
+  let size = 0;
+  for await (const part of parts) {
+    buf.push(part);
+    size += part.length;
+    if (size >= CHUNK_CHARS) {
+      yield buf.join('');
+      buf = [];
+      size = 0;
+    }
+  }
+  if (buf.length) yield buf.join('');
+}
+
 /** `{ ...summary, items: [...], exceptions: [...] }`, streamed. */
-export async function* manifestJson(db: Database, c: CollectionRow, now: Date): AsyncGenerator<string> {
+export function manifestJson(db: Database, c: CollectionRow, now: Date): AsyncGenerator<string> {
+  return chunked(jsonParts(db, c, now));
+}
+
+async function* jsonParts(db: Database, c: CollectionRow, now: Date): AsyncGenerator<string> {
   const summary = await summarize(db, c, now);
   yield `${JSON.stringify(summary).slice(0, -1)},"items":[`;
   let first = true;
@@ -245,10 +275,13 @@ export async function* manifestJson(db: Database, c: CollectionRow, now: Date): 
  * One rectangular CSV (RFC 4180): a `summary` row whose `detail` holds the summary as JSON, one `item` row
  * per item, then one `exception` row per recorded failure (its `collected_datetime` is when it was recorded).
  */
-export async function* manifestCsv(db: Database, c: CollectionRow, now: Date): AsyncGenerator<string> {
+export function manifestCsv(db: Database, c: CollectionRow, now: Date): AsyncGenerator<string> {
+  return chunked(csvParts(db, c, now));
+}
+
+async function* csvParts(db: Database, c: CollectionRow, now: Date): AsyncGenerator<string> {
   const summary = await summarize(db, c, now);
-  yield `${CSV_COLUMNS.join(',')}\r\n`;
-  yield csvRow({ record_type: 'summary', detail: JSON.stringify(summary) });
+  yield `${CSV_COLUMNS.join(',')}\r\n${csvRow({ record_type: 'summary', detail: JSON.stringify(summary) })}`;
   for await (const r of new ItemRepo(db).all(c.id)) {
     const versions = previousVersionsOf(r);
     yield csvRow({ record_type: 'item', ...manifestItem(r), version_number: versions.length + 1 });

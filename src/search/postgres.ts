@@ -2,7 +2,14 @@ import { sql } from 'kysely';
 import type { SearchDocument } from './document.ts';
 import { docFilterConditions, filterConditions } from './filters.ts';
 import type { Query } from './query.ts';
-import { PHRASE_BONUS, type SearchIndex, type SearchResult } from './types.ts';
+import {
+  PHRASE_BONUS,
+  windowResult,
+  type Executor,
+  type HitRow,
+  type SearchIndex,
+  type SearchResult,
+} from './types.ts';
 
 /**
  * PostgreSQL full-text search: one `tsvector` per item in `search_docs.tsv` under a GIN index. The vector is
@@ -60,6 +67,20 @@ export function toTsquery(q: Query): string {
   }
 }
 
+/**
+ * Runs `fn` where the window's candidates come in the same order each time, so that the pages of one query are
+ * cut from the same candidates: no parallel workers (their rows interleave as they finish) and no synchronized
+ * sequential scans (which start where another scan of the table happens to be).
+ */
+async function inOrderedScan<T>(ex: Executor, fn: (trx: Executor) => Promise<T>): Promise<T> {
+  const run = async (trx: Executor) => {
+    await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
+    await sql`set local synchronize_seqscans = off`.execute(trx);
+    return fn(trx);
+  };
+  return ex.isTransaction ? run(ex) : ex.transaction().execute(run);
+}
+
 export function createPostgresSearchIndex(): SearchIndex {
   return {
     async upsert(ex, doc) {
@@ -94,28 +115,34 @@ export function createPostgresSearchIndex(): SearchIndex {
       const bonus = parsed.rankPhrase.length
         ? sql`case when d.tsv @@ ${phraseQuery}::tsquery then ${PHRASE_BONUS} else 0 end`
         : sql`0`;
-      const { rows } = await sql<{
-        item_id: string;
-        score: number;
-        name: string;
-        path: string;
-        meta_text: string;
-        item_text: string;
-        content_text: string;
-      }>`
-        select d.item_id, (ts_rank(d.tsv, ${query}) + ${bonus})::float8 as score, d.name, d.path, d.meta_text, d.item_text, d.content_text
-        from ${from} where ${where}
-        order by score desc, d.item_id asc
-        limit ${page.size} offset ${page.offset}`.execute(ex);
-      const count = await sql<{ n: number }>`select count(*)::int as n from ${from} where ${where}`.execute(ex);
-      return {
-        total: Number(count.rows[0]?.n ?? 0),
-        hits: rows.map((r) => ({
-          itemId: r.item_id,
-          score: Number(r.score),
-          texts: { name: r.name, path: r.path, meta: r.meta_text, itemText: r.item_text, contentText: r.content_text },
-        })),
-      };
+      // The window's candidates and one more (which only says that more match): the first matches as the table
+      // yields them (no order, so PostgreSQL stops scanning at the limit); a term in half a million items costs
+      // what one in `window` items does.
+      return inOrderedScan(ex, async (trx) => {
+        const { rows } = await sql<HitRow>`
+          with matches as materialized (
+            select d.item_id, (ts_rank(d.tsv, ${query}) + ${bonus})::float8 as score, row_number() over () as seq
+            from ${from} where ${where} limit ${page.window + 1}
+          ),
+          ranked as (
+            select item_id, score from matches where seq <= ${page.window}
+            order by score desc, item_id asc limit ${page.size} offset ${page.offset}
+          )
+          select ranked.item_id, ranked.score, (select count(*)::int from matches) as n,
+            s.name, s.path, s.meta_text, s.item_text, s.content_text
+          from ranked join search_docs s on s.item_id = ranked.item_id
+          order by ranked.score desc, ranked.item_id asc`.execute(trx);
+        // no row: no match, or a page past the last one (then the matches are counted on their own)
+        const counted = async () =>
+          (
+            await sql<{ n: number }>`
+              select count(*)::int as n from (select 1 from ${from} where ${where} limit ${page.window + 1}) m`.execute(
+              trx,
+            )
+          ).rows[0]?.n;
+        const n = Number((rows.length > 0 || page.offset === 0 ? rows[0]?.n : await counted()) ?? 0);
+        return windowResult(rows, n, page.window);
+      });
     },
   };
 }

@@ -51,7 +51,11 @@ export function knownKinds(connectors: {
   for (const t of connectors.types()) for (const k of connectors.get(t)?.kinds ?? []) kinds.add(k);
   return [...kinds];
 }
-const MAX_OFFSET = 10_000;
+/**
+ * The results a search can reach: it counts matches up to this bound and ranks the first this many in index order,
+ * so that a term in half the collection costs what a term in 10,000 items does. Paging stops at the same bound.
+ */
+export const RESULT_WINDOW = 10_000;
 
 /** A date (`2024-05-01`, the whole day) or a date-time with a zone; returns the UTC ISO bound. */
 function dateBound(value: string | undefined, end: boolean, field: string): string | undefined {
@@ -101,8 +105,8 @@ export async function searchItems(
   db: Database,
   accountId: string,
   req: SearchRequest,
-  opts: { kinds: readonly string[] },
-): Promise<{ hits: ScoredHit[]; total: number; cursor: string | null }> {
+  opts: { kinds: readonly string[]; window?: number },
+): Promise<{ hits: ScoredHit[]; total: number; totalRelation: 'eq' | 'gte'; cursor: string | null }> {
   let parsed;
   try {
     parsed = parseQuery(req.query, { kinds: opts.kinds });
@@ -128,11 +132,12 @@ export async function searchItems(
     throw invalidInput('date_from is after date_to.', 'date_from');
   const size = Math.min(req.size ?? 20, MAX_SIZE);
   const fp = fingerprint(req, accountId);
+  const window = opts.window ?? RESULT_WINDOW;
   const offset = decodeCursor(req.cursor, fp);
-  if (offset >= MAX_OFFSET)
-    throw invalidInput(`results beyond the first ${MAX_OFFSET} cannot be paged to; narrow the query.`, 'cursor');
+  if (offset >= window)
+    throw invalidInput(`results beyond the first ${window} cannot be paged to; narrow the query.`, 'cursor');
 
-  const result = await searchIndexFor(db).search(db, parsed, filters, { offset, size });
+  const result = await searchIndexFor(db).search(db, parsed, filters, { offset, size, window });
   const ids = result.hits.map((h) => h.itemId);
   const rows: ItemRow[] = ids.length
     ? await db.selectFrom('items').selectAll().where('id', 'in', ids).where('account_id', '=', accountId).execute()
@@ -150,6 +155,7 @@ export async function searchItems(
   return {
     hits,
     total: result.total,
-    cursor: next < result.total && hits.length > 0 && next < MAX_OFFSET ? encodeCursor(next, fp) : null,
+    totalRelation: result.totalRelation,
+    cursor: next < result.total && hits.length > 0 && next < window ? encodeCursor(next, fp) : null,
   };
 }

@@ -2,7 +2,14 @@ import { sql, type RawBuilder } from 'kysely';
 import type { SearchDocument } from './document.ts';
 import { docFilterConditions, filterConditions } from './filters.ts';
 import type { Query } from './query.ts';
-import { PHRASE_BONUS, type Executor, type SearchIndex, type SearchResult } from './types.ts';
+import {
+  PHRASE_BONUS,
+  windowResult,
+  type Executor,
+  type HitRow,
+  type SearchIndex,
+  type SearchResult,
+} from './types.ts';
 
 /**
  * SQLite FTS5. `search_fts` is contentless (the words live only in the index) and its rowid is
@@ -90,31 +97,38 @@ export function createSqliteSearchIndex(): SearchIndex {
       const from = docsOnly
         ? sql`search_fts join search_docs d on d.doc_id = search_fts.rowid join collections c on c.id = d.collection_id`
         : sql`search_fts join search_docs d on d.doc_id = search_fts.rowid join items i on i.id = d.item_id join collections c on c.id = i.collection_id`;
+      // The window's candidates and one more (which only says that more match): FTS5 yields matches in rowid order
+      // (the order documents were first indexed) and stops at the limit, so a term in half a million items costs
+      // what one in `window` items does. The phrase is looked for between the window's first and last rowid only.
       const bonus = parsed.rankPhrase.length
-        ? sql`case when search_fts.rowid in (select rowid from search_fts where search_fts match ${`${TEXT_COLUMNS.any} : ${phrase(parsed.rankPhrase)}`}) then ${PHRASE_BONUS} else 0 end`
+        ? sql`case when r.doc_id in (
+            select rowid from search_fts where search_fts match ${`${TEXT_COLUMNS.any} : ${phrase(parsed.rankPhrase)}`}
+              and rowid >= (select min(doc_id) from r) and rowid <= (select max(doc_id) from r)
+          ) then ${PHRASE_BONUS} else 0 end`
         : sql`0`;
-      const { rows } = await sql<{
-        item_id: string;
-        score: number;
-        name: string;
-        path: string;
-        meta_text: string;
-        item_text: string;
-        content_text: string;
-      }>`
-        select d.item_id, (-${BM25} + ${bonus}) as score, d.name, d.path, d.meta_text, d.item_text, d.content_text
-        from ${from} where ${where}
-        order by score desc, d.item_id asc
-        limit ${page.size} offset ${page.offset}`.execute(ex);
-      const count = await sql<{ n: number }>`select count(*) as n from ${from} where ${where}`.execute(ex);
-      return {
-        total: Number(count.rows[0]?.n ?? 0),
-        hits: rows.map((r) => ({
-          itemId: r.item_id,
-          score: Number(r.score),
-          texts: { name: r.name, path: r.path, meta: r.meta_text, itemText: r.item_text, contentText: r.content_text },
-        })),
-      };
+      const { rows } = await sql<HitRow>`
+        with matches as materialized (
+          select search_fts.rowid as doc_id, d.item_id, -${BM25} as score
+          from ${from} where ${where}
+          order by search_fts.rowid limit ${page.window + 1}
+        ),
+        r as (select * from matches order by doc_id limit ${page.window}),
+        ranked as (
+          select r.doc_id, r.item_id, r.score + ${bonus} as score from r
+          order by score desc, r.item_id asc limit ${page.size} offset ${page.offset}
+        )
+        select ranked.item_id, ranked.score, (select count(*) from matches) as n,
+          s.name, s.path, s.meta_text, s.item_text, s.content_text
+        from ranked join search_docs s on s.doc_id = ranked.doc_id
+        order by ranked.score desc, ranked.item_id asc`.execute(ex);
+      // no row: no match, or a page past the last one (then the matches are counted on their own)
+      const counted = async () =>
+        (
+          await sql<{ n: number }>`
+            select count(*) as n from (select 1 from ${from} where ${where} limit ${page.window + 1})`.execute(ex)
+        ).rows[0]?.n;
+      const n = Number((rows.length > 0 || page.offset === 0 ? rows[0]?.n : await counted()) ?? 0);
+      return windowResult(rows, n, page.window);
     },
   };
 }

@@ -102,6 +102,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('POST /v1/search o
   it('returns each item exactly as the items API does, with a score and <mark> highlights', async () => {
     const { body } = await search({ query: '"merger agreement"' });
     expect(body.total).toBe(1);
+    expect(body.total_relation).toBe('eq');
     expect(body.cursor).toBeNull();
     const [hit] = body.results as Json[];
     const itemRes = await t.call(token, 'GET', `/v1/collections/${cols.conf}/items/${ids.transcript}`);

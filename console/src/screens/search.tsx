@@ -21,7 +21,7 @@ export function SearchScreen({ session }: { session: Session }) {
   const [draftFilters, setDraftFilters] = useState<Filters>(NO_FILTERS);
   const [query, setQuery] = useState('');
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const [total, setTotal] = useState<number>();
+  const [total, setTotal] = useState<{ n: number; more: boolean }>();
   const results = usePaged(
     async (cursor) => {
       if (!query) return { items: [], next: null };
@@ -35,7 +35,7 @@ export function SearchScreen({ session }: { session: Session }) {
         ...(filters.to && { date_to: filters.to }),
       };
       const page = await custody.ok(custody.api.POST('/v1/search', { body }));
-      setTotal(page.total);
+      setTotal({ n: page.total, more: page.total_relation === 'gte' });
       return { items: page.results, next: page.cursor };
     },
     [query, filters],
@@ -91,7 +91,9 @@ export function SearchScreen({ session }: { session: Session }) {
       <ErrorBox error={results.error} />
       {query && total !== undefined && (
         <p role="status">
-          {total} result{total === 1 ? '' : 's'} for “{query}”
+          {total.more
+            ? `More than ${total.n.toLocaleString('en-US')} results for “${query}”: the first ${total.n.toLocaleString('en-US')} are ranked; narrow the search to rank them all`
+            : `${total.n} result${total.n === 1 ? '' : 's'} for “${query}”`}
         </p>
       )}
       <ol class="results">

@@ -117,6 +117,8 @@ export function registerItemCommands(program: Command): void {
         })),
         ['id', 'kind', 'path', 'match'],
       );
-      say(`${res.total} match${res.total === 1 ? '' : 'es'}`);
+      // `gte`: more items match than the search counts (POST /v1/search, total_relation)
+      const more = res.total_relation === 'gte' ? ' or more' : '';
+      say(`${res.total}${more} match${res.total === 1 && !more ? '' : 'es'}`);
     });
 }

@@ -256,7 +256,7 @@ for (const database of testDatabases) {
           db,
           parseQuery('kind:transcript', { kinds: ['transcript', 'file'] }),
           { accountId: s.accountId, includeDeleted: false },
-          { offset: 0, size: 10 },
+          { offset: 0, size: 10, window: 100 },
         );
         expect(hits.hits.map((h) => h.itemId)).toEqual([rows[0].id]);
         const file = await db.selectFrom('items').selectAll().where('id', '=', rows[1].id).executeTakeFirstOrThrow();

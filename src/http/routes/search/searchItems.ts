@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { knownKinds, searchItems as runSearch, MAX_SIZE } from '../../../search/service.ts';
+import { knownKinds, searchItems as runSearch, MAX_SIZE, RESULT_WINDOW } from '../../../search/service.ts';
 import { itemView } from '../../../read/views.ts';
 import { errors } from '../../schemas.ts';
 import { Item } from '../items/schemas.ts';
+
+const WINDOW = RESULT_WINDOW.toLocaleString('en-US');
 
 const DESCRIPTION = `
 Full-text search over the caller's account: item names, paths, metadata (meeting topics, participants, sender and
@@ -37,7 +39,14 @@ or its created time when it has none). Items tombstoned by an \`auto\` sync are 
 **Highlights** Up to three HTML-escaped snippets in which the matches are wrapped in \`<mark>\`…\`</mark>\`.
 
 **Paging** \`size\` (default 20, max 100) and the previous response's \`cursor\`; a cursor only fits the query and
-filters it came from. \`total\` counts every match. The first 10,000 results can be paged.
+filters it came from. The first ${WINDOW} results can be paged.
+
+**Totals and large result sets** Matches are counted up to ${WINDOW}. \`total_relation\` \`eq\`: \`total\` is every match,
+and every match was ranked. \`total_relation\` \`gte\`: more than ${WINDOW} items match, \`total\` is ${WINDOW}, and the results
+are the first ${WINDOW} matches in the index's order (broadly, the items indexed first), ranked among themselves; a
+better match further on is not among them. Narrow the query (more words, a phrase, \`collection_ids\`, \`custodians\`,
+\`kinds\`, a date range) until \`total_relation\` is \`eq\` to rank every match. This keeps a search's cost bounded by
+${WINDOW} matches, not by the size of the collection (a word in half of a million items answers as fast as a rare one).
 `;
 
 const SearchBody = Type.Object(
@@ -66,7 +75,12 @@ const SearchResponse = Type.Object({
       highlights: Type.Array(Type.String(), { description: 'HTML-escaped snippets; matches wrapped in <mark>.' }),
     }),
   ),
-  total: Type.Integer(),
+  total: Type.Integer({
+    description: `Every match when \`total_relation\` is \`eq\`; ${WINDOW} (more match) when \`gte\`.`,
+  }),
+  total_relation: Type.Union([Type.Literal('eq'), Type.Literal('gte')], {
+    description: '`eq`: `total` counts every match. `gte`: more than `total` items match (see Totals above).',
+  }),
   cursor: Type.Union([Type.String(), Type.Null()]),
 });
 
@@ -91,6 +105,7 @@ export default function searchItems(app: App) {
       return {
         results: found.hits.map((h) => ({ item: itemView(h.item), score: h.score, highlights: h.highlights })),
         total: found.total,
+        total_relation: found.totalRelation,
         cursor: found.cursor,
       };
     },
