@@ -2,6 +2,8 @@ import type { AppContext } from '../context.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import { invalidInput } from '../domain/errors.ts';
 import type { CollectionReads } from './collections.ts';
+import { searchItems, knownKinds, type SearchRequest } from '../search/service.ts';
+import { manifestCsv, manifestJson } from './manifest.ts';
 import { createSyncQueries, type StoredContent } from './queries.ts';
 
 /** Every kind the registered connectors produce. */
@@ -49,6 +51,18 @@ export function createItemReads(deps: Pick<AppContext, 'db' | 'blobs' | 'connect
     ): Promise<StoredContent> {
       const { collection } = await collections.own(accountId, collectionId);
       return queries.versionContent(collection.id, itemId, versionNumber);
+    },
+
+    /** The collection's manifest as a stream of text chunks, stamped `now`, and the collection it is of. */
+    async manifest(accountId: string, collectionId: string, format: 'json' | 'csv', now: Date) {
+      const { collection } = await collections.own(accountId, collectionId);
+      const chunks = format === 'csv' ? manifestCsv(deps.db, collection, now) : manifestJson(deps.db, collection, now);
+      return { collection, chunks };
+    },
+
+    /** A search over the caller's collections (the kinds any registered connector produces may be asked for). */
+    search(accountId: string, request: SearchRequest) {
+      return searchItems(deps.db, accountId, request, { kinds: knownKinds(deps.connectors) });
     },
 
     async runs(accountId: string, collectionId: string, q: { cursor?: string; limit: number }) {

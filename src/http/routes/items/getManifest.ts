@@ -1,9 +1,7 @@
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { manifestCsv, manifestJson } from '../../../read/manifest.ts';
 import { errors, IdParams } from '../../schemas.ts';
-import { ownCollection } from './own.ts';
 
 export default function getManifest(app: App) {
   app.get(
@@ -41,13 +39,16 @@ export default function getManifest(app: App) {
       },
     },
     async (req, reply) => {
-      const { collection } = await ownCollection(app.ctx, req.caller.accountId, req.params.id);
       const format = req.query.format ?? 'json';
       req.auditInfo = { detail: { format } };
       const now = new Date();
       const stamp = now.toISOString().replace(/[:.]/g, '-');
-      const chunks =
-        format === 'csv' ? manifestCsv(app.ctx.db, collection, now) : manifestJson(app.ctx.db, collection, now);
+      const { collection, chunks } = await app.ctx.reads.items.manifest(
+        req.caller.accountId,
+        req.params.id,
+        format,
+        now,
+      );
       reply
         .header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="manifest-${collection.id}-${stamp}.${format}"`);

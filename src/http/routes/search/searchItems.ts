@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { knownKinds, searchItems as runSearch, MAX_SIZE, RESULT_WINDOW } from '../../../search/service.ts';
+import { MAX_SIZE, RESULT_WINDOW } from '../../../search/service.ts';
 import { itemView } from '../../../read/views.ts';
 import { errors } from '../../schemas.ts';
 import { Item } from '../items/schemas.ts';
@@ -99,9 +99,7 @@ export default function searchItems(app: App) {
       },
     },
     async (req) => {
-      const found = await runSearch(app.ctx.db, req.caller.accountId, req.body, {
-        kinds: knownKinds(app.ctx.connectors),
-      });
+      const found = await app.ctx.reads.items.search(req.caller.accountId, req.body);
       return {
         results: found.hits.map((h) => ({ item: itemView(h.item), score: h.score, highlights: h.highlights })),
         total: found.total,
