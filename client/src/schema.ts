@@ -153,7 +153,7 @@ export interface paths {
          *     - `run.progress` `{run_id, custodian, custodian_name, custodian_email, status, listed, collected, unchanged, excluded,
          *       not_present, failed, skipped, bytes}`: cumulative for that custodian in that run, the same numbers as its
          *       reconciliation entry (a channel unit's `custodian` is the channel id, `custodian_name` its name, no e-mail);
-         *       `status` `done` or `failed`: the unit is finished
+         *       `status` `done` or `failed`: the unit is finished; `not_reached`: a cancel stopped it (sent before `run.finished`)
          *     - `run.finished` `{run_id, collection_id, status}`: `status` is the run status
          *     - `collection.error` `{collection_id, reason}`: the collection needs user action
          *     - `collection.scopes_missing` `{collection_id, missing_scopes: [{scope, feature}]}`: right after `pair_credentials`,

@@ -8,7 +8,7 @@ interface Progress extends Partial<Record<Outcome, number>> {
   custodian: string;
   custodian_name?: string | null;
   custodian_email?: string | null;
-  /** `done` or `failed` once the custodian's unit ended. */
+  /** `done` or `failed` once the custodian's unit ended; `not_reached` when a cancel stopped it (its bar shows what settled). */
   status?: string;
   listed: number;
   bytes: number;
