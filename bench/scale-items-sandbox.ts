@@ -6,6 +6,8 @@ import { startMicrosoftSandbox } from '../sandbox/microsoft/index.ts';
 // stdin is answered with the requests it has served so far, by host.
 const users = Number(process.argv[2] ?? 20);
 const files = Number(process.argv[3] ?? 50);
+// `text`: plain text files only (no document to extract text from); otherwise the sandbox's mix.
+const extensions = process.argv[4] === 'text' ? ['txt', 'csv', 'json'] : undefined;
 const sb = await startMicrosoftSandbox({
   users,
   usersWithoutDrive: 0,
@@ -14,6 +16,7 @@ const sb = await startMicrosoftSandbox({
   filesPerFolder: Math.max(1, Math.round(files / 2)),
   fileSize: 200,
   deltaPageSize: 200,
+  extensions,
 });
 readline.createInterface({ input: process.stdin }).on('line', () => {
   const by: Record<string, number> = {};

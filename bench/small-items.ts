@@ -14,8 +14,10 @@ const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 const FILES_PER_CUSTODIAN = 50;
 type Store = 'sqlite' | 'postgres';
 type Mode = 'per-item' | 'batched';
+/** `text`: plain text files only; `mixed`: the sandbox's mix, a quarter of it Office documents and PDFs to extract. */
+type Files = 'text' | 'mixed';
 
-async function graphSandbox(users: number) {
+async function graphSandbox(users: number, files: Files) {
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -24,6 +26,7 @@ async function graphSandbox(users: number) {
       path.join(import.meta.dirname, 'scale-items-sandbox.ts'),
       String(users),
       String(FILES_PER_CUSTODIAN),
+      files,
     ],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
@@ -63,9 +66,9 @@ async function freshStore(kind: Store) {
 }
 
 /** One first sync of `size` tiny files (50 per custodian) through the Graph simulator; items/s and CPU ms per item. */
-async function oneSync(kind: Store, size: number, mode: Mode): Promise<string> {
+async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Promise<string> {
   const users = Math.max(1, Math.round(size / FILES_PER_CUSTODIAN));
-  const ms365 = await graphSandbox(users);
+  const ms365 = await graphSandbox(users, files);
   const store = await freshStore(kind);
   const config = loadConfig({
     DATA_DIR: store.dataDir,
@@ -115,7 +118,8 @@ async function oneSync(kind: Store, size: number, mode: Mode): Promise<string> {
  * BENCH_DATABASE_URL or TEST_DATABASE_URL is set; BENCH_STORES=sqlite limits it), a real first edrive sync of tiny
  * files through the Graph simulator (no latency, a budget that does not bind), once with the item writer's old
  * per-item path (a transaction and a blob fsync per item with content) and once batched. CPU is this process's
- * (the service; the simulator runs in a child). BENCH_MODES=batched skips the baseline.
+ * (the service; the simulator runs in a child). BENCH_MODES=batched skips the baseline. BENCH_FILES=text|mixed picks
+ * the files (default both): plain text, or the sandbox's mix with Office documents and PDFs whose text is extracted.
  */
 export async function benchSmallItems(sizes: number[]): Promise<Record<string, string>> {
   const stores = (process.env.BENCH_STORES ?? 'sqlite,postgres')
@@ -125,16 +129,20 @@ export async function benchSmallItems(sizes: number[]): Promise<Record<string, s
   const modes = (process.env.BENCH_MODES ?? 'per-item,batched')
     .split(',')
     .filter((m): m is Mode => m === 'per-item' || m === 'batched');
+  const kinds = (process.env.BENCH_FILES ?? 'text,mixed')
+    .split(',')
+    .filter((f): f is Files => f === 'text' || f === 'mixed');
   setGlobalDispatcher(new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 }));
   for (const size of sizes)
     for (const kind of stores)
-      for (const mode of modes) {
-        const tag = `small-items ${kind} ${size} ${mode}`;
-        try {
-          console.log(`${tag}: ${await oneSync(kind, size, mode)}`);
-        } catch (err) {
-          console.log(`${tag}: failed: ${(err as Error).stack}`);
+      for (const files of kinds)
+        for (const mode of modes) {
+          const tag = `small-items ${kind} ${size} ${files} ${mode}`;
+          try {
+            console.log(`${tag}: ${await oneSync(kind, size, mode, files)}`);
+          } catch (err) {
+            console.log(`${tag}: failed: ${(err as Error).stack}`);
+          }
         }
-      }
   return {};
 }

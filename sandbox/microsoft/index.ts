@@ -191,6 +191,7 @@ export async function startMicrosoftSandbox(opts: MicrosoftSandboxOptions = {}):
     foldersPerLevel: opts.foldersPerLevel ?? 2,
     filesPerFolder: opts.filesPerFolder ?? 2,
     fileSize,
+    extensions: opts.extensions,
   });
   const now = opts.now ?? (() => new Date());
   const state: SandboxState = {

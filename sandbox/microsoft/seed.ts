@@ -11,6 +11,8 @@ export interface SeedOptions {
   foldersPerLevel: number;
   filesPerFolder: number;
   fileSize: number;
+  /** the file name extensions to pick from (default: Office documents, PDF, text, CSV, PNG, JSON) */
+  extensions?: readonly string[];
 }
 
 const GIVEN = [
@@ -147,7 +149,7 @@ function makeDrive(model: TenantModel, user: MsUser, slug: string, opts: SeedOpt
   const fill = (parentId: string, depth: number) => {
     const usedNames = new Set<string>();
     for (let f = 0; f < opts.filesPerFolder; f++) {
-      let name = `${rng.pick(FILE_STEMS)} ${++fileCounter}.${rng.pick(EXTENSIONS)}`;
+      let name = `${rng.pick(FILE_STEMS)} ${++fileCounter}.${rng.pick(opts.extensions ?? EXTENSIONS)}`;
       while (usedNames.has(name.toLowerCase())) name = `copy of ${name}`;
       usedNames.add(name.toLowerCase());
       const size = rng.int(1, Math.max(1, opts.fileSize * 2));

@@ -19,6 +19,8 @@ export interface MicrosoftSandboxOptions {
   filesPerFolder?: number;
   /** Average file size in bytes; each file gets a seeded size between 1 and 2 * fileSize. */
   fileSize?: number;
+  /** The file name extensions files get (seeded pick). Default: docx, xlsx, pdf, txt, csv, png, pptx, json. */
+  extensions?: readonly string[];
   /** App (and delegated) access token lifetime. Default: random 3600-5399 s per token, like Entra. */
   tokenLifetimeSeconds?: number;
   /** Lifetime of pre-authenticated download URLs. Default 600 s. */
