@@ -86,6 +86,8 @@ export interface ZoomSandboxOptions {
   rateLimits?: RateLimitOptions;
   /** Every API request (under /v2/) is answered this many milliseconds late: a provider far away (benchmarks). */
   latencyMs?: number;
+  /** The file host answers every download this late (the bytes of a recording take their time too). */
+  downloadLatencyMs?: number;
   /**
    * The host name the sandbox's URLs carry (it always listens on 127.0.0.1); default 127.0.0.1. With a DNS-style
    * name, clients must resolve it and its subdomains to 127.0.0.1 (see resolveSandboxHosts in testing.ts).
@@ -219,6 +221,8 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
         )
       : undefined;
   for (const app of [files, separate]) if (app) trackInFlight(app, inFlight);
+  const late = opts.downloadLatencyMs;
+  if (late) files.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, late)));
   mainOrigin = named(await listen(main, opts.port ?? 0), hostname);
   downloadUrlOrigin = mainOrigin;
   try {
