@@ -58,7 +58,8 @@ export async function* readAhead(
         push(prefetcher.take(copied(event)));
         while (queue.length >= opts.maxEvents && !signal.aborted)
           await new Promise<void>((resolve) => (wakeProducer = resolve));
-        if (signal.aborted) return;
+        // Stopped: the consumer, if it still reads, learns why instead of waiting for more.
+        if (signal.aborted) return push({ error: signal.reason });
       }
       push({ done: true });
     } catch (error) {
