@@ -10,6 +10,12 @@ type Quota = Extract<RateSignal, { kind: 'quota' }>;
 /** Kept while no quota is known yet: Graph's window, the longest this ledger needs to remember. */
 const UNKNOWN_WINDOW_MS = 60_000;
 
+/**
+ * The bench's baseline only (bench/allowance.ts): windows are not kept, as before issue 25. Not a setting: nothing
+ * else reads or writes it.
+ */
+export const windowBaseline = { ignored: false };
+
 export class QuotaWindow {
   private readonly spent: { at: number; units: number }[] = [];
   private total = 0;
@@ -43,7 +49,7 @@ export class QuotaWindow {
   /** How long until `units` more fit in the window (0: now, or no quota known). */
   wait(now: number, units: number): number {
     const capacity = this.capacity;
-    if (capacity === null) return 0;
+    if (capacity === null || windowBaseline.ignored) return 0;
     this.trim(now);
     let excess = this.total + Math.min(units, capacity) - capacity;
     if (excess <= 0) return 0;
