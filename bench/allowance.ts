@@ -1,30 +1,98 @@
-import { startMicrosoftSandbox } from '../sandbox/microsoft/index.ts';
-import { startZoomSandbox } from '../sandbox/zoom/index.ts';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import readline from 'node:readline';
+import { windowBaseline } from '../src/provider/quota-window.ts';
+import { baseline } from '../src/sync/execution/read-ahead.ts';
 import { service } from './sync.ts';
 
 /**
- * `npm run bench -- allowance`: how much of a provider's allowance a whole `conf` run uses, on the default
- * configuration (embedded store, in-process workers). A Zoom account of 24 owners limited to LIMIT requests per
- * second across every API (a sliding one-second window, 429 beyond it) is synced from scratch; printed: API
- * requests, their average rate while the run talks to Zoom as a share of the limit, the busiest second, and the
- * share answered 429.
+ * `npm run bench -- allowance`: how much of a provider's allowance a whole run uses, on the default configuration
+ * (embedded store, in-process workers). A Zoom account of 24 owners limited to LIMIT requests per second across
+ * every API (a sliding one-second window, 429 beyond it) is synced from scratch, and an `edrive` tenant against a
+ * resource-unit minute; printed: the share of the limit used, the requests answered 429, the run's duration.
+ * The simulators run in a child process (allowance-sandbox-child.ts): a provider across the internet does not take
+ * the service's event loop.
+ *
+ * Each case runs twice in one bench, side by side: `before`, each unit taking its listing one event at a time, the
+ * budget keeping no quota window, with the defaults before issue 25 (BEFORE_ENV), and `now`, the default
+ * configuration. ALLOWANCE_MODES=now runs one.
  */
 /** Zoom answers every API request this late: a provider across the internet, not on loopback. */
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 80);
+const MODES = (process.env.ALLOWANCE_MODES ?? 'before,now').split(',') as Array<'before' | 'now'>;
+/** The defaults before the pipeline (issue 25). */
+const BEFORE_ENV: Record<string, string> = { WORKER_CONCURRENCY: '4', ZOOM_CONCURRENCY: '8', MS_CONCURRENCY: '4' };
 
 export async function benchAllowance(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const limit of (process.env.ALLOWANCE_LIMITS ?? '20,60').split(',').map(Number))
-    out[`conf 24 owners, account limit ${limit}/s`] = await confAgainst(limit, extraEnv());
-  for (const perMinute of (process.env.ALLOWANCE_RU_PER_MINUTE ?? '600').split(',').map(Number))
-    out[`edrive, ${perMinute} resource units a minute`] = await edriveAgainst(perMinute);
+  const each = async (label: string, run: (env: Record<string, string>) => Promise<string>) => {
+    for (const mode of MODES) {
+      baseline.sequential = mode === 'before';
+      windowBaseline.ignored = mode === 'before';
+      try {
+        const figures = await run(mode === 'before' ? { ...BEFORE_ENV, ...extraEnv() } : extraEnv());
+        out[`${label} [${mode}]`] = figures;
+        console.error(`${label} [${mode}]: ${figures}`);
+      } finally {
+        baseline.sequential = false;
+        windowBaseline.ignored = false;
+      }
+    }
+  };
+  for (const limit of numbers(process.env.ALLOWANCE_LIMITS ?? '20,60'))
+    await each(`conf 24 owners, account limit ${limit}/s`, (env) => confAgainst(limit, env));
+  for (const perMinute of numbers(process.env.ALLOWANCE_RU_PER_MINUTE ?? '600'))
+    await each(`edrive, ${perMinute} resource units a minute`, (env) => edriveAgainst(perMinute, env));
   return out;
 }
 
+const numbers = (list: string): number[] =>
+  list
+    .split(',')
+    .filter((v) => v.trim() !== '')
+    .map(Number);
+
 const extraEnv = (): Record<string, string> => JSON.parse(process.env.ALLOWANCE_ENV ?? '{}') as Record<string, string>;
 
-async function confAgainst(limit: number, extraEnv: Record<string, string> = {}): Promise<string> {
-  const zoom = await startZoomSandbox({
+interface Child {
+  info: Record<string, unknown>;
+  ask(line: 'mark' | 'stats'): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+async function sandboxChild(kind: 'zoom' | 'ms', options: object): Promise<Child> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'allowance-sandbox-child.ts'), kind, JSON.stringify(options)],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = readline.createInterface({ input: child.stdout! });
+  const waiting: Array<(line: string) => void> = [];
+  lines.on('line', (line) => waiting.shift()?.(line));
+  const next = () =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      waiting.push((line) => resolve(JSON.parse(line) as Record<string, unknown>));
+      child.once('exit', (code) => reject(new Error(`the sandbox exited ${code}`)));
+    });
+  const info = await next();
+  return {
+    info,
+    ask: (line) => {
+      const answer = next();
+      child.stdin!.write(`${line}\n`);
+      return answer;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function confAgainst(limit: number, extraEnv: Record<string, string>): Promise<string> {
+  const zoom = await sandboxChild('zoom', {
     seed: 25,
     users: 24,
     meetingsPerUser: 8,
@@ -35,11 +103,12 @@ async function confAgainst(limit: number, extraEnv: Record<string, string> = {})
     rateLimits: { total: limit },
     latencyMs: LATENCY_MS,
   });
+  const z = zoom.info as { clientId: string; clientSecret: string; oauthUrl: string; apiUrl: string };
   const svc = await service({
-    ZOOM_CLIENT_ID: zoom.clientId,
-    ZOOM_CLIENT_SECRET: zoom.clientSecret,
-    ZOOM_OAUTH_URL: zoom.oauthUrl,
-    ZOOM_API_URL: zoom.apiUrl,
+    ZOOM_CLIENT_ID: z.clientId,
+    ZOOM_CLIENT_SECRET: z.clientSecret,
+    ZOOM_OAUTH_URL: z.oauthUrl,
+    ZOOM_API_URL: z.apiUrl,
     MS_CLIENT_ID: 'unused',
     ...extraEnv,
   });
@@ -51,27 +120,34 @@ async function confAgainst(limit: number, extraEnv: Record<string, string> = {})
       type_sync: 'one',
       sync_filters: { account_owners: all, content_selections: all, chats: all },
     });
-    const from = zoom.requests.length;
-    const refusedBefore = zoom.rateLimited();
+    await zoom.ask('mark');
+    const elu = performance.eventLoopUtilization();
     const t0 = Date.now();
     await svc.api.call('POST', `/v1/collections/${id}/start`);
     const col = await svc.api.waitFor(id, ['synced', 'failed'], 15 * 60_000);
     const seconds = (Date.now() - t0) / 1000;
-    const api = zoom.requests.slice(from).filter((r) => r.listener === 'main' && r.path.startsWith('/v2/'));
-    const refused = zoom.rateLimited() - refusedBefore;
+    const busy = performance.eventLoopUtilization(elu).utilization;
+    const stats = (await zoom.ask('stats')) as {
+      apiAt: number[];
+      refused: number;
+      inFlightMean: number;
+      inFlightPeak: number;
+    };
+    const api = stats.apiAt;
     const perSecond = new Map<number, number>();
-    for (const r of api) perSecond.set(Math.floor(r.at / 1000), (perSecond.get(Math.floor(r.at / 1000)) ?? 0) + 1);
+    for (const at of api) perSecond.set(Math.floor(at / 1000), (perSecond.get(Math.floor(at / 1000)) ?? 0) + 1);
     if (process.env.ALLOWANCE_SERIES) {
-      const first = Math.floor(api[0].at / 1000);
+      const first = Math.floor(api[0] / 1000);
       console.log([...perSecond].map(([sec, n]) => `${sec - first}:${n}`).join(' '));
     }
-    const active = (api[api.length - 1].at - api[0].at) / 1000;
+    const active = (api[api.length - 1] - api[0]) / 1000;
     const rate = api.length / active;
     const run = col.latest_run as { status?: string; counters?: Record<string, number> } | undefined;
     return (
       `${col.sync_status}/${run?.status} in ${seconds.toFixed(1)} s, ${run?.counters?.collected ?? '?'} items; ` +
       `${api.length} API requests at ${rate.toFixed(1)}/s over ${active.toFixed(1)} s = ${((rate / limit) * 100).toFixed(0)} % of the limit, ` +
-      `busiest second ${Math.max(...perSecond.values())}, ${refused} answered 429 (${((refused / api.length) * 100).toFixed(2)} %)`
+      `busiest second ${Math.max(...perSecond.values())}, ${stats.refused} answered 429 (${((stats.refused / api.length) * 100).toFixed(2)} %); ` +
+      `in flight at Zoom ${stats.inFlightMean.toFixed(1)} on average, ${stats.inFlightPeak} at most; service event loop ${(busy * 100).toFixed(0)} % busy`
     );
   } finally {
     await svc.close();
@@ -83,8 +159,8 @@ async function confAgainst(limit: number, extraEnv: Record<string, string> = {})
  * An `edrive` collection of 8 users with small files against SharePoint's sliding one-minute resource-unit window
  * (`perMinute`): the units the run spends per second while it talks to Graph, as a share of perMinute / 60.
  */
-async function edriveAgainst(perMinute: number): Promise<string> {
-  const ms = await startMicrosoftSandbox({
+async function edriveAgainst(perMinute: number, extraEnv: Record<string, string>): Promise<string> {
+  const ms = await sandboxChild('ms', {
     seed: 25,
     users: 8,
     usersWithoutDrive: 0,
@@ -94,13 +170,20 @@ async function edriveAgainst(perMinute: number): Promise<string> {
     fileSize: 512,
     resourceUnitsPerMinute: perMinute,
   });
+  const m = ms.info as {
+    clientId: string;
+    clientSecret: string;
+    loginUrl: string;
+    graphUrl: string;
+    userIds: string[];
+  };
   const svc = await service({
-    MS_CLIENT_ID: ms.clientId,
-    MS_CLIENT_SECRET: ms.clientSecret,
-    MS_LOGIN_URL: ms.loginUrl,
-    MS_GRAPH_URL: ms.graphUrl,
+    MS_CLIENT_ID: m.clientId,
+    MS_CLIENT_SECRET: m.clientSecret,
+    MS_LOGIN_URL: m.loginUrl,
+    MS_GRAPH_URL: m.graphUrl,
     ZOOM_CLIENT_ID: 'unused',
-    ...extraEnv(),
+    ...extraEnv,
   });
   try {
     const id = await svc.api.collection('edrive');
@@ -114,18 +197,18 @@ async function edriveAgainst(perMinute: number): Promise<string> {
     };
     await svc.api.call('PATCH', `/v1/collections/${id}`, {
       type_sync: 'one',
-      sync_filters: Object.fromEntries(ms.tenant.users.map((u) => [u.id, user])),
+      sync_filters: Object.fromEntries(m.userIds.map((u) => [u, user])),
     });
-    const before = ms.resourceUnits();
-    const from = ms.requests.length;
+    await ms.ask('mark');
     const t0 = Date.now();
     await svc.api.call('POST', `/v1/collections/${id}/start`);
     const col = await svc.api.waitFor(id, ['synced', 'failed'], 30 * 60_000);
     const seconds = (Date.now() - t0) / 1000;
-    const after = ms.resourceUnits();
-    const units = after.charged - before.charged;
-    const refused = after.refused - before.refused;
-    const requests = ms.requests.length - from;
+    const { units, refused, requests } = (await ms.ask('stats')) as {
+      units: number;
+      refused: number;
+      requests: number;
+    };
     const perSecond = units / seconds;
     const run = col.latest_run as { status?: string; counters?: Record<string, number> } | undefined;
     return (

@@ -9,7 +9,7 @@ import { GrantStore } from './grants.ts';
 import { zoomError, type SandboxContext } from './http.ts';
 import { registerOAuthRoutes } from './oauth.ts';
 import { PageTokens } from './paging.ts';
-import { RateLimiter, type RateLimitOptions } from './rate-limits.ts';
+import { InFlight, RateLimiter, type RateLimitOptions } from './rate-limits.ts';
 import { registerChatFileRoutes } from './chat-downloads.ts';
 import { registerChatRoutes } from './routes-chat.ts';
 import { registerReportRoutes } from './routes-reports.ts';
@@ -86,6 +86,8 @@ export interface ZoomSandboxOptions {
   rateLimits?: RateLimitOptions;
   /** Every API request (under /v2/) is answered this many milliseconds late: a provider far away (benchmarks). */
   latencyMs?: number;
+  /** The file host answers every download this late (the bytes of a recording take their time too). */
+  downloadLatencyMs?: number;
   /**
    * The host name the sandbox's URLs carry (it always listens on 127.0.0.1); default 127.0.0.1. With a DNS-style
    * name, clients must resolve it and its subdomains to 127.0.0.1 (see resolveSandboxHosts in testing.ts).
@@ -140,6 +142,8 @@ export interface ZoomSandbox {
   requests: SandboxRequest[];
   /** API requests answered 429 for a per-second limit (rateLimits) so far. */
   rateLimited(): number;
+  /** API requests and downloads being answered now, and the most at once (OAuth requests are not counted). */
+  inFlight: InFlight;
   /** What the variance profile broke (undefined without one): ground truth for tests. */
   variance?: ZoomVarianceReport;
   /** The exact bytes served for a recording file (any type), by the file's id in `tenant`. */
@@ -172,6 +176,7 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
   const hostname = opts.hostname ?? '127.0.0.1';
   const faults = createFaults();
   const requests: SandboxRequest[] = [];
+  const inFlight = new InFlight();
   let mainOrigin = '';
   let filesOrigin = '';
   let downloadUrlOrigin = '';
@@ -202,6 +207,7 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
     opts,
     (r) => requests.push({ listener: 'main', method: r.method, path: r.url, auth: r.auth, at: Date.now() }),
     webhooks,
+    inFlight,
   );
   const files = buildFileHost(ctx, (r) =>
     requests.push({ listener: 'files', method: r.method, path: r.url, auth: r.auth, at: Date.now() }),
@@ -214,6 +220,9 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
           requests.push({ listener: 'downloads', method: r.method, path: r.url, auth: r.auth, at: Date.now() }),
         )
       : undefined;
+  for (const app of [files, separate]) if (app) trackInFlight(app, inFlight);
+  const late = opts.downloadLatencyMs;
+  if (late) files.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, late)));
   mainOrigin = named(await listen(main, opts.port ?? 0), hostname);
   downloadUrlOrigin = mainOrigin;
   try {
@@ -236,6 +245,7 @@ export async function startZoomSandbox(opts: ZoomSandboxOptions = {}): Promise<Z
     deleteUser: (idOrEmail) => tenant.deleteUser(idOrEmail),
     requests,
     rateLimited: () => ctx.limiter.refused,
+    inFlight,
     variance: variance?.report,
     contentOf: (fileId) => contentOf(tenant, fileId),
     webhooks,
@@ -251,10 +261,13 @@ function buildMain(
   opts: ZoomSandboxOptions,
   log: (r: { method: string; url: string; auth?: string }) => void,
   webhooks: ZoomWebhooks,
+  inFlight: InFlight,
 ): FastifyInstance {
   // closing drops connections a client abandoned mid-request (a stalled request its caller gave up on)
   const app = Fastify({ logger: false, forceCloseConnections: true });
   app.register(formbody);
+  // First: a request is in flight from its arrival, the stated latency included.
+  trackInFlight(app, inFlight);
   app.addHook('onRequest', async (req, reply) => {
     log({ method: req.method, url: req.raw.url ?? '', auth: req.headers.authorization });
     if (req.raw.url?.startsWith('/v2/'))
@@ -294,6 +307,20 @@ function buildDownloadHost(
   app.setNotFoundHandler((_req, reply) => zoomError(reply, 404, 404, 'Not found.'));
   registerDownloadRoutes(app, ctx);
   return app;
+}
+
+function trackInFlight(app: FastifyInstance, inFlight: InFlight): void {
+  const counted = new WeakSet<object>();
+  app.addHook('onRequest', async (req) => {
+    if (req.raw.url?.startsWith('/oauth')) return;
+    counted.add(req);
+    inFlight.enter();
+  });
+  const leave = async (req: object) => {
+    if (counted.delete(req)) inFlight.leave();
+  };
+  app.addHook('onResponse', leave);
+  app.addHook('onRequestAbort', leave);
 }
 
 function named(origin: string, hostname: string): string {

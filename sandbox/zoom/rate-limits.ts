@@ -81,3 +81,25 @@ export function nextUtcMidnight(now: Date): string {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return new Date(next).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/**
+ * Requests being answered at this moment (API calls and downloads, not OAuth): what a client keeps in flight, and
+ * the most it kept at once since the last `resetPeak()`.
+ */
+export class InFlight {
+  current = 0;
+  peak = 0;
+
+  enter(): void {
+    this.current += 1;
+    this.peak = Math.max(this.peak, this.current);
+  }
+
+  leave(): void {
+    this.current = Math.max(0, this.current - 1);
+  }
+
+  resetPeak(): void {
+    this.peak = this.current;
+  }
+}

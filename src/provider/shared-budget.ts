@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ProviderBudgetRepo } from '../store/provider-budgets.ts';
 import { abortReason, sleep, systemClock, type BudgetConfig, type Clock, type Release } from './budget.ts';
 import { createBudgetBackend, type BudgetBackend } from './budget-backend.ts';
+import { QuotaWindow } from './quota-window.ts';
 import {
   defaultLearnedRateConfig,
   learn,
@@ -78,6 +79,8 @@ export class SharedBudget implements Budget {
   private lastSend = 0;
   /** This process's sends of the last second. */
   private readonly sent: { at: number; cost: number }[] = [];
+  /** What this process spent of a quota window the provider stated (Graph's resource-unit minute). */
+  private readonly quota = new QuotaWindow();
 
   constructor(
     readonly key: string,
@@ -136,6 +139,7 @@ export class SharedBudget implements Budget {
     const now = this.clock.now();
     const signal = rateSignalOf(response, now);
     if (!signal) return;
+    if (signal.kind === 'quota') this.quota.learn(signal, now);
     this.state = learn(this.state, signal, this.learning, now);
     if (signal.kind === 'clean') this.pendingClean += signal.count;
     else this.pendingSignals.push(signal);
@@ -276,6 +280,12 @@ export class SharedBudget implements Budget {
 
   private async slot(cost: number, signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
+      // A stated quota window without room for this request: no slot is taken until it has.
+      const full = this.quota.wait(this.clock.now(), cost);
+      if (full > 0) {
+        await sleep(this.clock, full, signal);
+        continue;
+      }
       const rate = this.rate;
       const now = this.clock.now();
       const k = Math.floor(now / SLOT_MS);
@@ -313,12 +323,17 @@ export class SharedBudget implements Budget {
           // slot: below 10 per second the spacing alone puts that time beyond the next slot, and measuring from the
           // slot refused every such admission while its reservation pushed the next one further out, so requests
           // stopped leaving altogether (issue 19).
-          if (this.clock.now() >= Math.max(at, (k + 1) * SLOT_MS) + SLOT_MS) {
+          // Another request of this process filled the quota window meanwhile: wait for room again.
+          if (
+            this.clock.now() >= Math.max(at, (k + 1) * SLOT_MS) + SLOT_MS ||
+            this.quota.wait(this.clock.now(), cost) > 0
+          ) {
             unreserve();
             continue;
           }
           this.lastSend = Math.max(this.lastSend, this.clock.now());
           this.sent.push({ at: this.clock.now(), cost });
+          this.quota.record(this.clock.now(), cost);
           return;
         }
       }

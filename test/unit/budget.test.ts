@@ -108,6 +108,26 @@ describe('provider budget in one process', () => {
     for (let i = 0; i + 40 < times.length; i++) expect(times[i + 40] - times[i]).toBeGreaterThanOrEqual(1000);
   });
 
+  it('keeps a resource-unit minute the provider states, however fast it spent before stating it', async () => {
+    const clock = new FakeClock();
+    const budgets = new ProviderBudgets({ backend: createBudgetBackend({ kind: 'memory' }), clock });
+    const budget = budgets.get('edrive:w', { ratePerSecond: 20, concurrency: 1000 });
+    const log: string[] = [];
+    const held = Array.from({ length: 250 }, (_, i) => track(clock, budget, String(i), log));
+    // Four seconds at the starting rate, then Graph's headers: 120 units a minute, 40 of them left.
+    await clock.advance(4000);
+    budget.observe({
+      status: 200,
+      headers: { 'ratelimit-limit': '120', 'ratelimit-remaining': '40', 'ratelimit-reset': '56' },
+    });
+    await clock.advance(100_000);
+    const times = held.filter((h) => h.at !== undefined).map((h) => h.at!);
+    // 95 % of 120 in any sliding minute, the 80 or so sent before the headers included.
+    for (const t of times) expect(times.filter((u) => u > t - 60_000 && u <= t).length).toBeLessThanOrEqual(114);
+    expect(times.length).toBeGreaterThan(140);
+    await budgets.close();
+  });
+
   it('gives every 100 ms slot its share so that ten slots add up to the rate', () => {
     for (const rate of [1, 2.5, 19, 20, 48, 57.3]) {
       for (const k of [0, 7, 123_456]) {

@@ -1,30 +1,69 @@
-import type { CollectContext, CollectEvent, Connector } from '../../connectors/types.ts';
+import type { CollectContext, CollectEvent, Connector, ItemInput } from '../../connectors/types.ts';
+import type { Database } from '../../store/db.ts';
+import { ItemRepo } from '../../store/items.ts';
 import type { UnitRetryRow } from '../../store/units.ts';
 import type { UnitLedger } from './ledger.ts';
 import type { ItemWriter } from './item-writer.ts';
+import { baseline, DEFAULT_READ_AHEAD, readAhead, type ReadAheadOptions } from './read-ahead.ts';
+
+export interface CollectParts {
+  session: ItemWriter;
+  ledger: UnitLedger;
+  connector: Connector;
+  ctx: CollectContext;
+  signal: AbortSignal;
+  /** Where the writer looks items up: contents are fetched ahead only for items it will download. Absent: none are. */
+  db?: Database;
+  /** The pipeline's bounds (tests; `sequential: true` is the one-event-at-a-time loop, the bench's baseline). */
+  readAhead?: Partial<ReadAheadOptions> & { sequential?: boolean };
+}
 
 /**
  * The collection itself, the same for a run's single unit (collected in place) and for a unit job: every event of
  * the connector's listing into the session, then the pieces earlier runs could not collect that this listing did
- * not reach again, then the final flush. Stops at the first event after the signal is aborted.
+ * not reach again, then the final flush. Stops at the first event after the signal is aborted. The listing runs
+ * ahead of the writer (read-ahead.ts), so the provider answers the next listing request while the writer
+ * downloads and records; the writer still takes the events one by one, in order.
  */
-export async function collectInto(
-  parts: { session: ItemWriter; ledger: UnitLedger; connector: Connector; ctx: CollectContext; signal: AbortSignal },
-  retries: UnitRetryRow[],
-): Promise<void> {
+export async function collectInto(parts: CollectParts, retries: UnitRetryRow[]): Promise<void> {
   const { session, ledger, connector, ctx, signal } = parts;
-  const feed = async (events: AsyncIterable<CollectEvent>) => {
+  const tuning = { ...DEFAULT_READ_AHEAD, ...parts.readAhead };
+  const db = parts.db;
+  const options: ReadAheadOptions = db
+    ? { ...tuning, wanted: contentWanted(new ItemRepo(db), ctx.collectionId) }
+    : { ...tuning, prefetch: 0 };
+  const feed = async (listing: (ctx: CollectContext) => AsyncIterable<CollectEvent>) => {
+    const events =
+      (parts.readAhead?.sequential ?? baseline.sequential)
+        ? listing(ctx)
+        : readAhead((stop) => listing(stop === ctx.signal ? ctx : { ...ctx, signal: stop }), ctx.signal, options);
     for await (const event of events) {
       if (signal.aborted) throw signal.reason;
       await session.handle(event);
     }
   };
-  await feed(connector.collect(ctx));
+  await feed((c) => connector.collect(c));
   const pending = retries.filter((r) => ledger.pending(r.kind, r.source_id));
-  if (connector.retryPieces && pending.length > 0)
-    await feed(connector.retryPieces({ ...ctx, checkpoint: null }, pending.map(retryPiece)));
+  if (connector.retryPieces && pending.length > 0) {
+    const retryPieces = connector.retryPieces.bind(connector);
+    await feed((c) => retryPieces({ ...c, checkpoint: null }, pending.map(retryPiece)));
+  }
   if (signal.aborted) throw signal.reason;
   await session.flush({ final: true });
+}
+
+/**
+ * Whether the writer will download this item's content: it does unless the item is stored with this version
+ * already (item-writer.ts onItem). Errs towards yes: a content fetched ahead that the writer does not take costs one
+ * request, nothing else.
+ */
+function contentWanted(items: ItemRepo, collectionId: string): (item: ItemInput) => Promise<boolean> {
+  return async (item) => {
+    const version = item.version ?? null;
+    if (version === null) return true;
+    const existing = await items.findByKey(collectionId, item.kind, item.sourceId);
+    return !existing || !!existing.tombstoned_at || existing.version !== version || existing.content_state !== 'stored';
+  };
 }
 
 function retryPiece(r: UnitRetryRow) {

@@ -71,7 +71,7 @@ export async function executeUnit(
     );
     session = unit.session;
     log.info({ attempt: job.attempt, resumed: checkpoint !== null }, 'unit started');
-    await collectInto({ ...unit, signal }, unit.retries);
+    await collectInto({ ...unit, signal, db: deps.db }, unit.retries);
     return await end(deps, run, key, owner, 'done');
   } catch (err) {
     await session?.discardPending();
