@@ -84,8 +84,8 @@ async function graphSandbox(users: number) {
 }
 
 /** A fresh store: a SQLite file in the data directory, or a PostgreSQL database of its own (dropped after). */
-async function freshStore(kind: 'sqlite' | 'postgres') {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-bench-scale-items-'));
+export async function freshStore(kind: 'sqlite' | 'postgres', prefix = 'custody-bench-scale-items-') {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   if (kind === 'sqlite') return { dataDir, env: {}, drop: async () => undefined };
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server');

@@ -1,14 +1,12 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
-import pg from 'pg';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { writerTuning } from '../src/sync/execution/item-writer.ts';
 import { startBenchApi } from './flow.ts';
+import { freshStore } from './scale-items.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 const FILES_PER_CUSTODIAN = 50;
@@ -40,36 +38,11 @@ async function graphSandbox(users: number, files: Files) {
   return { info, close: () => child.kill('SIGTERM') };
 }
 
-async function freshStore(kind: Store) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-bench-small-items-'));
-  if (kind === 'sqlite') return { dataDir, env: {}, drop: async () => undefined };
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error('set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server');
-  const name = `custody_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    try {
-      await c.query(q);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    dataDir,
-    env: { DATABASE_URL: url.toString() },
-    drop: () => admin(`drop database if exists ${name} with (force)`),
-  };
-}
-
 /** One first sync of `size` tiny files (50 per custodian) through the Graph simulator; items/s and CPU ms per item. */
 async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Promise<string> {
   const users = Math.max(1, Math.round(size / FILES_PER_CUSTODIAN));
   const ms365 = await graphSandbox(users, files);
-  const store = await freshStore(kind);
+  const store = await freshStore(kind, 'custody-bench-small-items-');
   const config = loadConfig({
     DATA_DIR: store.dataDir,
     LOG_LEVEL: 'silent',
