@@ -1,0 +1,119 @@
+// What both the run job (run-context.ts) and a unit job (unit-context.ts) open before they collect: the collection
+// checked (a wallet can be unpaired, a connector missing on this worker), the filters the run collects under, and a
+// writer, ledger and connector context of their own.
+import { type CollectContext, type Connector, type Logger } from '../../connectors/types.ts';
+import { actionBeforeRun } from '../../domain/run-failures.ts';
+import { filtersFingerprint } from '../../provider/fingerprint.ts';
+import type { CollectionRow } from '../../store/collections.ts';
+import { CursorRepo } from '../../store/items.ts';
+import type { Counters, RunRow } from '../../store/runs.ts';
+import { UnitRepo, type RunUnitRow, type UnitRetryRow } from '../../store/units.ts';
+import { WalletRepo } from '../../store/wallets.ts';
+import type { RunnerDeps } from '../deps.ts';
+import { UnitLedger } from './ledger.ts';
+import { ItemWriter } from './item-writer.ts';
+import type { WriteFence } from './lease.ts';
+
+/** The collection a run collects, checked, with the filters the run collects under and the cursors they allow. */
+export interface RunCollection {
+  collection: CollectionRow;
+  connector: Connector;
+  /** the run's filters: those it started with (a PATCH since is for the next run), else the collection's */
+  filtersText: string;
+  filters: unknown;
+  fingerprint: string;
+  /** the previous successful run's cursors, when it had the same filters */
+  cursors: unknown;
+}
+
+/** Throws NeedsUserActionError when a person must act first: no connector here, no paired wallet, no filters. */
+export async function checkCollection(
+  deps: RunnerDeps,
+  run: RunRow,
+  collection: CollectionRow,
+): Promise<RunCollection> {
+  const found = deps.connectors.get(collection.type);
+  const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
+  const refusal = actionBeforeRun(collection, { connector: found !== undefined, grant: !!wallet?.sealed_grant });
+  if (refusal) throw refusal;
+  const connector = found!;
+  const filtersText = run.sync_filters ?? collection.sync_filters!;
+  const filters = JSON.parse(filtersText) as unknown;
+  const fingerprint = filtersFingerprint(filters);
+  const stored = await new CursorRepo(deps.db).get(collection.id);
+  const cursors = stored && stored.fingerprint === fingerprint ? stored.value : null;
+  return { collection, connector, filtersText, filters, fingerprint, cursors };
+}
+
+/** Whose writer this is and what it continues. */
+export interface PartsTarget {
+  owner: string;
+  listingRunId: string;
+  counters: Counters;
+  checkpoint: unknown;
+  /** the pieces on the collection's retry list collected again */
+  retries(r: UnitRetryRow): boolean;
+  /** the run's reconciliation units this writer continues */
+  continues(unit: RunUnitRow): boolean;
+  /** reconciliation units another unit job of the run owns */
+  foreign?(unitKey: string): boolean;
+  fence?: WriteFence;
+  onProgress?: () => void;
+}
+
+export interface CollectParts {
+  session: ItemWriter;
+  ledger: UnitLedger;
+  /** the connector context without its run-specific fields (scope, units, claim) */
+  ctx: CollectContext;
+  retries: UnitRetryRow[];
+}
+
+/** Builds the ledger, writer and connector context (opening the provider session). */
+export async function openCollectParts(
+  deps: RunnerDeps,
+  run: RunRow,
+  at: RunCollection,
+  target: PartsTarget,
+  signal: AbortSignal,
+  log: Logger,
+): Promise<CollectParts> {
+  const { collection, connector } = at;
+  const units = new UnitRepo(deps.db);
+  const retries = (await units.retries(collection.id)).filter((r) => target.retries(r));
+  const ledger = new UnitLedger(
+    { runId: run.id, collectionId: collection.id, accountId: collection.account_id },
+    deps.clock,
+    (await units.list(run.id)).filter((u) => target.continues(u)),
+    new Set(retries.map((r) => `${r.kind}\u0000${r.source_id}`)),
+    target.foreign,
+  );
+  const session = new ItemWriter(deps, {
+    ledger,
+    runId: run.id,
+    listingRunId: target.listingRunId,
+    owner: target.owner,
+    collectionId: collection.id,
+    accountId: collection.account_id,
+    typeSync: collection.type_sync,
+    type: collection.type,
+    kinds: connector.kinds,
+    counters: target.counters,
+    signal,
+    fence: target.fence,
+    onProgress: target.onProgress,
+  });
+  const ctx: CollectContext = {
+    ...(await deps.sessions.open(collection, connector, {
+      signal,
+      log,
+      now: deps.clock,
+      onProgress: target.onProgress,
+    })),
+    collectionId: collection.id,
+    filters: at.filters,
+    checkpoint: target.checkpoint,
+    cursors: at.cursors,
+  };
+  return { session, ledger, ctx, retries };
+}
