@@ -47,6 +47,11 @@ export interface BudgetConfig {
    * goes above it, whatever the provider allows. Unset: no ceiling of the operator's.
    */
   maxRatePerSecond?: number;
+  /**
+   * The rate is a connector's guess at an unknown plan, not the operator's: learning starts below it and rises
+   * fast until the provider states its limit (learned-rate.ts, slow start).
+   */
+  slowStart?: boolean;
 }
 
 export type Release = () => void;

@@ -11,6 +11,14 @@ export interface LearnedRateConfig {
   max: number;
   /** Additive increase: per second of clean traffic the rate rises by this much. */
   increasePerSecond: number;
+  /**
+   * Slow start: before the provider said anything of its limit (no 429, no stated limit) learning starts at this
+   * rate and rises multiplicatively (by `slowStartGain` of the rate per second of clean traffic) up to `initial`.
+   * A provider's limit below `initial` is then found with an overshoot of a few requests instead of a burst at
+   * `initial` (each refused request holds its unit for the whole Retry-After).
+   */
+  slowStartFrom: number;
+  slowStartGain: number;
   /** Multiplicative decrease on a 429. */
   decrease: number;
   /**
@@ -46,8 +54,15 @@ export type RateSignal =
 /** How long a limit the provider stated is trusted (plans change). */
 export const CEILING_TTL_MS = 3600_000;
 
-/** `operatorMax`: the operator's ceiling; learning starts, stays and probes at or below it. */
-export function defaultLearnedRateConfig(configured: number, operatorMax?: number): LearnedRateConfig {
+/**
+ * `operatorMax`: the operator's ceiling; learning starts, stays and probes at or below it. `slowStart`: the
+ * configured rate is a connector's guess, not the operator's: learning starts at a quarter of it.
+ */
+export function defaultLearnedRateConfig(
+  configured: number,
+  operatorMax?: number,
+  slowStart = false,
+): LearnedRateConfig {
   const cap = operatorMax !== undefined && operatorMax > 0 ? operatorMax : Infinity;
   const initial = Math.min(configured, cap);
   return {
@@ -56,6 +71,9 @@ export function defaultLearnedRateConfig(configured: number, operatorMax?: numbe
     max: Math.min(initial * 4, cap),
     // Reaches a limit 25 % above the starting rate within about five seconds of clean traffic.
     increasePerSecond: Math.max(0.5, initial * 0.05),
+    slowStartFrom: slowStart ? Math.max(Math.min(initial, 0.5), initial / 4) : initial,
+    // ×1.6 per second: from a quarter of the starting rate to all of it in three seconds.
+    slowStartGain: 0.6,
     decrease: 0.7,
     decreaseUnderStatedLimit: 0.85,
     headroom: 0.95,
@@ -64,8 +82,12 @@ export function defaultLearnedRateConfig(configured: number, operatorMax?: numbe
 }
 
 export function startingRate(config: LearnedRateConfig): LearnedRate {
-  return { rate: config.initial, ceiling: null, ceilingAt: null, cutAt: null };
+  return { rate: config.slowStartFrom, ceiling: null, ceilingAt: null, cutAt: null };
 }
+
+/** Nothing is known of the provider's limit yet: no refusal, no stated limit. */
+const slowStarting = (state: LearnedRate, config: LearnedRateConfig): boolean =>
+  state.ceiling === null && state.cutAt === null && state.rate < config.initial;
 
 /** The ceiling from a limit the provider stated, while it is trusted; null otherwise. */
 export function trustedCeiling(
@@ -90,7 +112,9 @@ export function learn(state: LearnedRate, signal: RateSignal, config: LearnedRat
     case 'clean': {
       // `count` requests at `rate` per second took count/rate seconds: the additive step is per second of traffic,
       // so the fleet's processes together raise the rate as fast as one process would.
-      const step = (config.increasePerSecond * signal.count) / state.rate;
+      const step = slowStarting(state, config)
+        ? Math.min(config.slowStartGain * signal.count, config.initial - state.rate)
+        : (config.increasePerSecond * signal.count) / state.rate;
       return { ...state, rate: clamp(state.rate + step, config.min, rateCap(state, config, now)) };
     }
     case 'throttled': {

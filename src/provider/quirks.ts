@@ -15,6 +15,12 @@ export interface ErrorClass {
   retryable: boolean;
   /** The provider asks every request of the credential to stop, not only this one. */
   throttled: boolean;
+  /**
+   * The refusal is of a per-second limit the provider stated (Zoom's QPS 429 with X-RateLimit-Limit): the budget
+   * learns that limit from the same response and paces every request under it, so only the refused request waits
+   * its Retry-After; the credential is not paused (a pause would idle every unit for a second per 429).
+   */
+  paced?: boolean;
   /** A daily quota that resets at 00:00 UTC: without a Retry-After, wait until then instead of backing off. */
   resetsAtUtcMidnight?: boolean;
   /** The provider's own error code and message, from the body. */

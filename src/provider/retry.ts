@@ -157,7 +157,7 @@ export function decideRetry(input: RetryInput, config: RetryConfig, quirks: Prov
     const error = quirks.classifyError(input.status, input.headers, input.body);
     if (!error.retryable) return { retry: false, reason: `${what} is not retryable` };
     const retryAfter = parseRetryAfter(headerValue(input.headers, 'retry-after'), input.now);
-    pauseCredential = error.throttled;
+    pauseCredential = error.throttled && error.paced !== true;
     if (retryAfter !== undefined) {
       waitMs = retryAfter;
       source = 'Retry-After';

@@ -91,7 +91,7 @@ export class SharedBudget implements Budget {
     if (!(config.ratePerSecond > 0)) throw new RangeError('ratePerSecond must be > 0');
     if (!(config.concurrency >= 1)) throw new RangeError('concurrency must be >= 1');
     this.clock = options.clock ?? systemClock;
-    this.learning = defaultLearnedRateConfig(config.ratePerSecond, config.maxRatePerSecond);
+    this.learning = defaultLearnedRateConfig(config.ratePerSecond, config.maxRatePerSecond, config.slowStart);
     this.state = startingRate(this.learning);
   }
 
@@ -331,7 +331,10 @@ export class SharedBudget implements Budget {
             unreserve();
             continue;
           }
-          this.lastSend = Math.max(this.lastSend, this.clock.now());
+          // Late by up to half an interval is not carried over to the requests after it: on a busy event loop every
+          // timer is a little late, and spacing each request from the late one before it summed those delays into a
+          // rate well below the learned one (issue 25). Later than that, the next keeps half an interval away.
+          this.lastSend = Math.max(this.lastSend, this.clock.now() - 500 / rate);
           this.sent.push({ at: this.clock.now(), cost });
           this.quota.record(this.clock.now(), cost);
           return;

@@ -11,10 +11,15 @@ class LaggingClock implements Clock {
 
   private seed = 7;
 
-  constructor(private readonly lagMs: number) {}
+  /** `exact`: every timer fires exactly lagMs late. */
+  constructor(
+    private readonly lagMs: number,
+    private readonly exact = false,
+  ) {}
 
-  /** Between 0 and lagMs, from a seeded sequence. */
+  /** Between 0 and lagMs, from a seeded sequence (exactly lagMs when `exact`). */
   private lag(): number {
+    if (this.exact) return this.lagMs;
     this.seed = (Math.imul(this.seed, 1103515245) + 12345) >>> 0;
     return (this.seed / 2 ** 32) * this.lagMs;
   }
@@ -83,6 +88,43 @@ describe('the budget keeps admitting requests when timers fire late', () => {
       budget.close();
       // n requests at `rate` take n/rate seconds; late timers may cost some, never a stall.
       expect(used).toBeLessThan(((senders * perSender) / rate) * 1000 * 1.5);
+    });
+  }
+});
+
+describe('late timers do not add up', () => {
+  // A unit's next request is asked for only after the answer to its last: few wait at once, none is reserved ahead.
+  for (const [rate, lag, senders] of [
+    [19, 13, 2],
+    [57, 5, 5],
+  ] as const) {
+    it(`keeps ${rate}/s within 4 % for ${senders} senders with every timer ${lag} ms late, no second above it`, async () => {
+      const clock = new LaggingClock(lag, true);
+      const budget = new SharedBudget(
+        'k',
+        { provider: 'p', credential: 'c' },
+        { ratePerSecond: rate, concurrency: 8 },
+        { backend: createBudgetBackend({ kind: 'memory' }), clock, learn: false },
+      );
+      const sent: number[] = [];
+      const perSender = Math.round((rate * 10) / senders);
+      const sender = async () => {
+        for (let i = 0; i < perSender; i++) {
+          const release = await budget.acquire(1);
+          sent.push(clock.now());
+          await new Promise<void>((resolve) => clock.timer(80, resolve));
+          release();
+        }
+      };
+      const all = Promise.all(Array.from({ length: senders }, sender));
+      await clock.runUntil(all, 60_000);
+      budget.close();
+      // Each request late by up to `lag` ms must not push every later one back: the run stays at the rate.
+      const seconds = (sent[sent.length - 1] - sent[0]) / 1000;
+      expect((sent.length - 1) / seconds).toBeGreaterThan(rate * 0.96);
+      // ...and a late one never lets more than the rate leave in a sliding second.
+      for (let i = 0; i + Math.ceil(rate) < sent.length; i++)
+        expect(sent[i + Math.ceil(rate)] - sent[i]).toBeGreaterThanOrEqual(1000);
     });
   }
 });

@@ -31,6 +31,30 @@ describe('learned rate (AIMD)', () => {
     expect(later.rate).toBeLessThan(62);
   });
 
+  it("finds a connector's guessed rate from below (slow start) and stops doubling at the first 429", () => {
+    const guess = defaultLearnedRateConfig(48, undefined, true);
+    const start = startingRate(guess);
+    expect(start.rate).toBe(12);
+    // One second of clean traffic at the rate in force: ×1.6 per second, up to the guess and no further.
+    const second = (s: LearnedRate) => {
+      let next = s;
+      for (let k = 0, n = Math.round(s.rate); k < n; k++) next = learn(next, { kind: 'clean', count: 1 }, guess, T);
+      return next;
+    };
+    expect(second(start).rate).toBeCloseTo(19.2, 6);
+    expect(second(second(start)).rate).toBeCloseTo(30.6, 6);
+    expect(second(second(second(start))).rate).toBeCloseTo(48, 0);
+    // From there, additive probing as without a slow start.
+    expect(second(second(second(second(start)))).rate).toBeCloseTo(50.4, 1);
+    // A 429 with a stated limit ends the slow start: the ceiling holds, additive steps from there.
+    const headers = { 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '20', 'Retry-After': '1' };
+    const refused = learn(second(start), rateSignalOf({ status: 429, headers, waitMs: 1000 }, T)!, guess, T);
+    expect(refused.rate).toBe(19);
+    expect(second(refused).rate).toBe(19);
+    // A rate the operator configured is not a guess: learning starts at it.
+    expect(startingRate(defaultLearnedRateConfig(48, undefined, false)).rate).toBe(48);
+  });
+
   it('never rises above the configured maximum', () => {
     expect(cleanFor(startingRate(config), 200).rate).toBe(48 * 4);
   });

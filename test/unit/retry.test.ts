@@ -134,7 +134,25 @@ describe('decideRetry on real provider responses', () => {
       config,
       zoomQuirks,
     );
-    expect(d).toMatchObject({ retry: true, waitMs: 1000, pauseCredential: true });
+    // The limit is stated: the budget paces under it, only this request waits.
+    expect(d).toMatchObject({ retry: true, waitMs: 1000, pauseCredential: false });
+  });
+
+  it('pauses the credential on a Zoom 429 only when no per-second limit is stated to pace under', () => {
+    const qps = { 'x-ratelimit-category': 'Light', 'x-ratelimit-type': 'QPS', 'retry-after': '1' };
+    expect(decideRetry(response(429, { ...qps, 'x-ratelimit-limit': '20' }), config, zoomQuirks)).toMatchObject({
+      retry: true,
+      waitMs: 1000,
+      pauseCredential: false,
+    });
+    expect(decideRetry(response(429, qps), config, zoomQuirks)).toMatchObject({ pauseCredential: true });
+    expect(decideRetry(response(429, { ...qps, 'x-ratelimit-limit': 'many' }), config, zoomQuirks)).toMatchObject({
+      pauseCredential: true,
+    });
+    // A 429 of another provider (no Zoom headers) still pauses the credential.
+    expect(decideRetry(response(429, { 'retry-after': '1' }), config, httpQuirks)).toMatchObject({
+      pauseCredential: true,
+    });
   });
 
   it('falls back to jittered backoff for the bare Zoom per-user 429 (no type, no Retry-After)', () => {

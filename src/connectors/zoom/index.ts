@@ -54,7 +54,11 @@ export function createZoomConnector(opts: ZoomConnectorOptions): Connector {
     configType: 'conf',
     kinds: KINDS,
     userAgent: ZOOM_USER_AGENT,
-    limits: { budget: { ...ZOOM_BUDGET, ...opts.budget }, retry: { ...ZOOM_RETRY, ...opts.retry } },
+    limits: {
+      // No rate configured: 48/s is a guess at the account's plan, found from below (slow start).
+      budget: { ...ZOOM_BUDGET, slowStart: opts.budget?.ratePerSecond === undefined, ...opts.budget },
+      retry: { ...ZOOM_RETRY, ...opts.retry },
+    },
     quirks: zoomQuirks,
     oauth: createZoomOAuth({
       clientId: opts.clientId,

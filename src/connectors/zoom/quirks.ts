@@ -20,7 +20,15 @@ export const zoomQuirks: ProviderQuirks = {
     const details =
       oauthErrorDetails(body) ?? (isRecord(body) ? { code: scalar(body.code), message: text(body.message) } : {});
     // The daily quota resets at 00:00 UTC; backing off for seconds would only burn attempts.
-    const daily = status === 429 && headerValue(headers, 'x-ratelimit-type')?.toLowerCase() === 'daily-limit';
-    return { ...classifyStatus(status, headers), ...(daily && { resetsAtUtcMidnight: true }), ...details };
+    const type = status === 429 ? headerValue(headers, 'x-ratelimit-type')?.trim().toLowerCase() : undefined;
+    const daily = type === 'daily-limit';
+    // A per-second limit Zoom states is paced under by the budget (learned-rate.ts): no pause of the credential.
+    const paced = type === 'qps' && /^\s*\d+(\.\d+)?\s*$/.test(headerValue(headers, 'x-ratelimit-limit') ?? '');
+    return {
+      ...classifyStatus(status, headers),
+      ...(daily && { resetsAtUtcMidnight: true }),
+      ...(paced && { paced: true }),
+      ...details,
+    };
   },
 };
