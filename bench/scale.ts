@@ -100,9 +100,10 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
         redis: cpuMsMatching('redis-server'),
       };
       const load0 = os.loadavg()[0];
+      const waits = await sampleLockWaits(adminUrl, dbName);
       const t0 = performance.now();
       await api.call('POST', `/v1/collections/${id}/start`);
-      await api.waitFor(id, ['synced'], 15 * 60_000);
+      await api.waitFor(id, ['synced'], 15 * 60_000).finally(() => waits.stop());
       const seconds = (performance.now() - t0) / 1000;
       const requests = zoom.requests.length - before;
       const workerCpu = workers.map((w, i) => ((cpuMs(w.child.pid) ?? 0) - cpu0.workers[i]) / 1000);
@@ -120,7 +121,7 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
         `against a budget of ${BUDGET_PER_SECOND}/s shared through ${redisUrl ? 'Redis' : 'PostgreSQL'} (${busy} of ${n} worker processes executed part of the run; units per worker ${units.join('/')}); ` +
         `CPU s: workers ${workerCpu.map((c) => c.toFixed(1)).join('/')} = ${fleetCpu.toFixed(1)} (${((fleetCpu * 1000) / Math.max(1, requests)).toFixed(1)} ms/request), ` +
         `simulator+API ${benchCpu.toFixed(1)}, PostgreSQL ${pgCpu.toFixed(1)}, Redis ${redisCpu.toFixed(1)}, all ${(fleetCpu + benchCpu + pgCpu + redisCpu).toFixed(1)} ` +
-        `of ${(seconds * os.cpus().length).toFixed(0)} core-s; load ${load0.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`;
+        `of ${(seconds * os.cpus().length).toFixed(0)} core-s; PostgreSQL backends busy ${waits.summary()}; load ${load0.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`;
       // printed as measured: a later step that fails does not lose it
       console.log(`${key}: ${out[key]}`);
       delete out[key];
@@ -135,4 +136,49 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   return out;
+}
+
+/**
+ * Samples the bench database's active backends every 200 ms (pg_stat_activity): how many were busy on average, and
+ * which share of them waited on a lock, with the statement most often waiting.
+ */
+async function sampleLockWaits(adminUrl: string, dbName: string) {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  let samples = 0;
+  let active = 0;
+  let locked = 0;
+  const statements = new Map<string, number>();
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const { rows } = await c.query<{ wait: string | null; query: string }>(
+        `select wait_event_type as wait, left(query, 40) as query from pg_stat_activity
+          where datname = $1 and state = 'active' and pid <> pg_backend_pid()`,
+        [dbName],
+      );
+      samples++;
+      active += rows.length;
+      for (const r of rows.filter((r) => r.wait === 'Lock')) {
+        locked++;
+        const q = r.query.replace(/\s+/g, ' ');
+        statements.set(q, (statements.get(q) ?? 0) + 1);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop.catch(() => undefined);
+      await c.end();
+    },
+    summary: () => {
+      const top = [...statements].sort((a, b) => b[1] - a[1])[0];
+      return (
+        `${(active / Math.max(1, samples)).toFixed(1)} on average, ${((100 * locked) / Math.max(1, active)).toFixed(0)} % of them waiting on a lock` +
+        (top ? ` (most: \`${top[0]}…\`)` : '')
+      );
+    },
+  };
 }
