@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
+import { cpuMs } from './proc-cpu.ts';
 
 interface Target {
   url: string;
@@ -39,16 +39,6 @@ async function load(target: Target, opts: { seconds: number; connections: number
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** CPU time (user + system, ms) the process has used, from /proc (Linux; clock ticks of 10 ms); null elsewhere. */
-function cpuMs(pid: number | undefined): number | null {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Authenticated `GET /v1/collections/{id}` on the product (token check, shared-budget rate limit, audit and edge

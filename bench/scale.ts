@@ -7,6 +7,7 @@ import { startZoomSandbox } from '../sandbox/zoom/index.ts';
 import { loadConfig } from '../src/config.ts';
 import { startCustody, type ServeProcess } from '../test/support/process.ts';
 import { startBenchApi } from './flow.ts';
+import { cpuMs, cpuMsBetween, cpuMsMatching } from './proc-cpu.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 40);
@@ -17,7 +18,10 @@ const BUDGET_PER_SECOND = 400;
  * One conf collection of 200 custodians (BENCH_SCALE scales it) against the Zoom simulator answering every request
  * 40 ms late, on PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL; a database of its own is created and dropped),
  * run once each with 1, 2 and 4 `custody worker` processes. Prints the time, the speed-up over one worker, and the
- * fleet's combined request rate against the credential's budget.
+ * fleet's combined request rate against the credential's budget, and the CPU each process used during the run (Linux:
+ * every worker, the bench process that hosts the simulator and the API, the bench database's PostgreSQL backends,
+ * Redis) with the fleet's CPU per provider request. BENCH_WORKERS picks the worker counts (default `1 2 4`);
+ * BENCH_CPU_PROF=<dir> writes each worker's V8 CPU profile there (`node --cpu-prof`).
  */
 export async function benchScale(scale: number): Promise<Record<string, string>> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -73,7 +77,9 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
   try {
     const all = { all_selected: true, selected: [], excluded: [] };
     const times: number[] = [];
-    for (const n of [1, 2, 4]) {
+    const counts = (process.env.BENCH_WORKERS ?? '1 2 4').split(/[ ,]+/).filter(Boolean).map(Number);
+    const profDir = process.env.BENCH_CPU_PROF && path.resolve(process.env.BENCH_CPU_PROF);
+    for (const n of counts) {
       const id = await api.collection('conf');
       await api.pair(id, 'conf', REDIRECT);
       await api.call('PATCH', `/v1/collections/${id}`, {
@@ -81,13 +87,30 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
         sync_filters: { account_owners: all, content_selections: all },
       });
       // one after the other: on a loaded 2-core machine four processes booting at once outlast the boot timeout
-      for (let i = 0; i < n; i++) workers.push(await startCustody(`worker-${n}-${i}`, env, { worker: true }));
+      for (let i = 0; i < n; i++) {
+        const prof = profDir && { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(profDir, `${n}-${i}`)}` };
+        workers.push(await startCustody(`worker-${n}-${i}`, { ...env, ...prof }, { worker: true }));
+      }
       const before = zoom.requests.length;
+      // CPU from here to the end of the run: the workers' start-up is outside the measured window.
+      const cpu0 = {
+        workers: workers.map((w) => cpuMs(w.child.pid) ?? 0),
+        bench: process.cpuUsage(),
+        pg: cpuMsMatching(dbName),
+        redis: cpuMsMatching('redis-server'),
+      };
+      const load0 = os.loadavg()[0];
+      const waits = await sampleLockWaits(adminUrl, dbName);
       const t0 = performance.now();
       await api.call('POST', `/v1/collections/${id}/start`);
-      await api.waitFor(id, ['synced'], 15 * 60_000);
+      await api.waitFor(id, ['synced'], 15 * 60_000).finally(() => waits.stop());
       const seconds = (performance.now() - t0) / 1000;
       const requests = zoom.requests.length - before;
+      const workerCpu = workers.map((w, i) => ((cpuMs(w.child.pid) ?? 0) - cpu0.workers[i]) / 1000);
+      const benchCpu = (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpu0.bench));
+      const pgCpu = cpuMsBetween(cpu0.pg, cpuMsMatching(dbName)) / 1000;
+      const redisCpu = cpuMsBetween(cpu0.redis, cpuMsMatching('redis-server')) / 1000;
+      const fleetCpu = workerCpu.reduce((a, b) => a + b, 0);
       times.push(seconds);
       // A run is split into one unit job per custodian: count the processes that executed at least one.
       const busy = workers.filter((w) => w.logs().some((l) => l.msg === 'unit started')).length;
@@ -95,7 +118,10 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
       const key = `scale ${n} worker${n > 1 ? 's' : ''}`;
       out[key] =
         `${seconds.toFixed(1)} s for ${users} custodians, speed-up ${(times[0] / seconds).toFixed(2)}x, ${requests} requests = ${(requests / seconds).toFixed(1)}/s ` +
-        `against a budget of ${BUDGET_PER_SECOND}/s shared through ${redisUrl ? 'Redis' : 'PostgreSQL'} (${busy} of ${n} worker processes executed part of the run; units per worker ${units.join('/')})`;
+        `against a budget of ${BUDGET_PER_SECOND}/s shared through ${redisUrl ? 'Redis' : 'PostgreSQL'} (${busy} of ${n} worker processes executed part of the run; units per worker ${units.join('/')}); ` +
+        `CPU s: workers ${workerCpu.map((c) => c.toFixed(1)).join('/')} = ${fleetCpu.toFixed(1)} (${((fleetCpu * 1000) / Math.max(1, requests)).toFixed(1)} ms/request), ` +
+        `simulator+API ${benchCpu.toFixed(1)}, PostgreSQL ${pgCpu.toFixed(1)}, Redis ${redisCpu.toFixed(1)}, all ${(fleetCpu + benchCpu + pgCpu + redisCpu).toFixed(1)} ` +
+        `of ${(seconds * os.cpus().length).toFixed(0)} core-s; PostgreSQL backends busy ${waits.summary()}; load ${load0.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`;
       // printed as measured: a later step that fails does not lose it
       console.log(`${key}: ${out[key]}`);
       delete out[key];
@@ -110,4 +136,49 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   return out;
+}
+
+/**
+ * Samples the bench database's active backends every 200 ms (pg_stat_activity): how many were busy on average, and
+ * which share of them waited on a lock, with the statement most often waiting.
+ */
+async function sampleLockWaits(adminUrl: string, dbName: string) {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  let samples = 0;
+  let active = 0;
+  let locked = 0;
+  const statements = new Map<string, number>();
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const { rows } = await c.query<{ wait: string | null; query: string }>(
+        `select wait_event_type as wait, left(query, 40) as query from pg_stat_activity
+          where datname = $1 and state = 'active' and pid <> pg_backend_pid()`,
+        [dbName],
+      );
+      samples++;
+      active += rows.length;
+      for (const r of rows.filter((r) => r.wait === 'Lock')) {
+        locked++;
+        const q = r.query.replace(/\s+/g, ' ');
+        statements.set(q, (statements.get(q) ?? 0) + 1);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop.catch(() => undefined);
+      await c.end();
+    },
+    summary: () => {
+      const top = [...statements].sort((a, b) => b[1] - a[1])[0];
+      return (
+        `${(active / Math.max(1, samples)).toFixed(1)} on average, ${((100 * locked) / Math.max(1, active)).toFixed(0)} % of them waiting on a lock` +
+        (top ? ` (most: \`${top[0]}…\`)` : '')
+      );
+    },
+  };
 }

@@ -108,20 +108,31 @@ if redis.call('zcard', KEYS[1]) < tonumber(ARGV[2]) then
 end
 return 0`;
 
+// Every provider request reads the pause and takes a lease: one round trip each, and the script by its SHA
+// (EVALSHA; ioredis loads it on a NOSCRIPT) instead of its text.
+const LEASE_COMMAND = 'custodyBudgetLease';
+type LeaseCommand = (key: string, ...args: string[]) => Promise<number>;
+
 function redisBackend(redis: Redis, prefix: string): BudgetBackend {
   const ops = limiterOps(
     (kind) =>
       new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:${kind}`, points: UNLIMITED, duration: 60 }),
   );
   const leaseKey = (key: string) => `${prefix}:lease:${key}`;
+  if (!(LEASE_COMMAND in redis)) redis.defineCommand(LEASE_COMMAND, { numberOfKeys: 1, lua: LEASE_SCRIPT });
+  const leaseCommand = (redis as unknown as Record<typeof LEASE_COMMAND, LeaseCommand>)[LEASE_COMMAND].bind(redis);
   return {
     kind: 'redis',
     ...ops,
+    // The pause as rate-limiter-flexible stores it (`<prefix>:pause:<key>` holding the points), read with one GET
+    // instead of its MULTI of GET and PTTL.
+    async pausedUntil(key) {
+      const points = await redis.get(`${prefix}:pause:${key}`);
+      return points === null ? 0 : Number(points) || 0;
+    },
     async tryLease(key, cap, leaseId, ttlMs) {
       const now = Date.now();
-      const granted = await redis.eval(
-        LEASE_SCRIPT,
-        1,
+      const granted = await leaseCommand(
         leaseKey(key),
         String(now),
         String(cap),

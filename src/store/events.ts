@@ -13,6 +13,8 @@ export interface NewEvent<T extends EventType> {
   at?: string;
 }
 
+export type EventHeader = Pick<CustodyEvent, 'seq' | 'type' | 'accountId' | 'createdAt'>;
+
 /** The event outbox. Built on a Kysely executor: pass a transaction to make the event part of the change. */
 export class EventRepo {
   constructor(private readonly db: Executor) {}
@@ -71,7 +73,33 @@ export class EventRepo {
     return row ? Number(row.seq) : 0;
   }
 
-  /** Every account's events after `afterSeq`, oldest first (the webhook dispatcher's feed). */
+  /**
+   * Every account's events after `afterSeq`, oldest first, without their data: the webhook dispatcher's feed, which
+   * every worker process reads again each pass (its cursor stays behind the newest events), so it reads the data
+   * (`dataOf`) only of the events it delivers.
+   */
+  async headersAfter(afterSeq: number, limit = 500): Promise<EventHeader[]> {
+    const rows = await this.db
+      .selectFrom('events')
+      .select(['seq', 'type', 'account_id', 'created_at'])
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      seq: Number(r.seq),
+      type: r.type as EventType,
+      accountId: r.account_id,
+      createdAt: r.created_at,
+    }));
+  }
+
+  async dataOf(seq: number): Promise<CustodyEvent['data'] | undefined> {
+    const row = await this.db.selectFrom('events').select('data').where('seq', '=', seq).executeTakeFirst();
+    return row ? (JSON.parse(row.data) as CustodyEvent['data']) : undefined;
+  }
+
+  /** Every account's events after `afterSeq`, oldest first. */
   async listAfter(afterSeq: number, limit = 500): Promise<CustodyEvent[]> {
     const rows = await this.db
       .selectFrom('events')

@@ -62,19 +62,21 @@ export function createDispatcher(deps: DispatcherDeps) {
 
   async function fanOut(): Promise<void> {
     const from = await deps.webhooks.cursor();
-    const events = await deps.events.listAfter(from, 500);
+    const events = await deps.events.headersAfter(from, 500);
     const settledBefore = iso(now() - settleMs);
     let settled = from;
     let settling = true;
     for (const event of events) {
       if (SUBSCRIBABLE.has(event.type)) {
+        let data: unknown;
         for (const endpoint of await deps.webhooks.liveEndpoints(event.accountId, event.createdAt)) {
           if (!(JSON.parse(endpoint.events) as string[]).includes(event.type)) continue;
+          data ??= await deps.events.dataOf(event.seq);
           const body = JSON.stringify({
             id: `evt_${event.seq}`,
             type: event.type,
             created: event.createdAt,
-            data: event.data,
+            data,
           });
           await deps.webhooks.enqueue({
             endpointId: endpoint.id,

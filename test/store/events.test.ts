@@ -49,5 +49,22 @@ for (const database of testDatabases) {
       expect((await events.listAfter(a1)).map((e) => e.type)).toEqual(['hold.released', 'run.progress']);
       expect(typeof (await events.listAfter(0))[0].seq).toBe('number');
     });
+
+    it("gives the dispatcher's feed without data, and one event's data by its seq", async () => {
+      const events = new EventRepo(db);
+      const from = await events.append({ accountId: 'acc_h', type: 'hold.released', data: { hold_id: 'h0' } });
+      const placed = await events.append({
+        accountId: 'acc_h',
+        type: 'hold.placed',
+        data: { hold_id: 'h1', collection_ids: ['col_9'], workspace_id: 'ws_1' },
+        at: '2026-01-02T03:04:05.000Z',
+      });
+      const headers = await events.headersAfter(from);
+      expect(headers).toEqual([
+        { seq: placed, type: 'hold.placed', accountId: 'acc_h', createdAt: '2026-01-02T03:04:05.000Z' },
+      ]);
+      expect(await events.dataOf(placed)).toEqual({ hold_id: 'h1', collection_ids: ['col_9'], workspace_id: 'ws_1' });
+      expect(await events.dataOf(placed + 1000)).toBeUndefined();
+    });
   });
 }

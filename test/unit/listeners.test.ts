@@ -59,7 +59,7 @@ describe('no listeners left on long-lived signals', () => {
           return 0;
         },
       },
-      events: { listAfter: async () => [] },
+      events: { headersAfter: async () => [] },
       sender: { close: async () => undefined },
       log: { warn: () => undefined, info: () => undefined },
       pollMs: 1,
