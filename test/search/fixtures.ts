@@ -11,6 +11,8 @@ export interface ItemSpec {
   name: string;
   path?: string;
   custodian?: string | null;
+  /** the custodian's e-mail as collected (null: none) */
+  custodianEmail?: string | null;
   text?: string | null;
   content?: string | null;
   metadata?: Record<string, unknown>;
@@ -95,6 +97,7 @@ export async function seedItem(db: Database, accountId: string, collectionId: st
     name: spec.name,
     path: spec.path ?? `/${spec.name}`,
     custodian: spec.custodian === undefined ? 'alice@example.com' : spec.custodian,
+    custodian_email: spec.custodianEmail ?? null,
     size: spec.content ? Buffer.byteLength(spec.content) : null,
     mime_type: null,
     sha256: null,
