@@ -207,8 +207,11 @@ async function oneSize(kind: 'sqlite' | 'postgres', size: number): Promise<Out> 
     const rerun = (performance.now() - t0) / 1000;
     const after = await ms365.requests();
     const delta = (h: string) => (after[h] ?? 0) - (before[h] ?? 0);
+    const routes = Object.keys(after)
+      .filter((k) => k.startsWith('graph ') && delta(k) > 0)
+      .map((k) => `${delta(k)} ${k.slice(6)}`);
     out[`${tag}: no-change re-run`] =
-      `${again.sync_status}; ${rerun.toFixed(2)} s, ${delta('graph')} Graph requests for ${users} custodians, ${delta('download')} downloads, ${again.latest_run.counters.collected} collected`;
+      `${again.sync_status}; ${rerun.toFixed(2)} s, ${delta('graph')} Graph requests for ${users} custodians (${routes.join(', ')}), ${delta('download')} downloads, ${again.latest_run.counters.collected} collected`;
     const runId = again.latest_run.onna_id as string;
     // 3. the rest of the size seeded through the store (the same collection, many custodians of 100 items)
     const db = runtime.ctx.db;
