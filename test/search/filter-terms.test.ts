@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchItems, type SearchRequest } from '../../src/search/service.ts';
 import type { Database } from '../../src/store/db.ts';
 import { testDatabases } from '../support/databases.ts';
-import { seedAccount, seedCollection, seedItem, seedWorkspace, type ItemSpec } from './fixtures.ts';
+import { seedAccountCollection, seedItem, type ItemSpec } from './fixtures.ts';
 
 const KINDS = ['file', 'folder', 'transcript', 'meeting_chat', 'chat_message'];
 
@@ -74,9 +74,7 @@ for (const database of testDatabases) {
     beforeAll(async () => {
       handle = await database.open();
       db = handle.db;
-      acc = await seedAccount(db);
-      const ws = await seedWorkspace(db, acc);
-      col = await seedCollection(db, acc, ws, 'edrive');
+      ({ acc, col } = await seedAccountCollection(db, 'edrive'));
       for (const { key, ...spec } of ITEMS) keyOf.set(await seedItem(db, acc, col, spec), key);
     });
 

@@ -85,6 +85,12 @@ export async function seedCollection(
   return colId;
 }
 
+/** A new account with one workspace holding one collection of `type`. */
+export async function seedAccountCollection(db: Database, type = 'conf'): Promise<{ acc: string; col: string }> {
+  const acc = await seedAccount(db);
+  return { acc, col: await seedCollection(db, acc, await seedWorkspace(db, acc), type) };
+}
+
 export async function seedItem(db: Database, accountId: string, collectionId: string, spec: ItemSpec): Promise<string> {
   const itemId = id('itm');
   const at = now();
