@@ -186,9 +186,11 @@ async function oneSize(kind: 'sqlite' | 'postgres', size: number): Promise<Out> 
     const col = await api.collection('edrive');
     await api.pair(col, 'edrive', REDIRECT);
     const all = { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: 'Drive' };
-    await api.call('PATCH', `/v1/collections/${col}`, {
+    const patched = await api.call('PATCH', `/v1/collections/${col}`, {
       sync_filters: Object.fromEntries(ms365.info.userIds.map((u) => [u, all])),
     });
+    // 10k custodians' filters are about 1.3 MB: over the API's 1 MiB body limit (413), a run would never start
+    if (patched.status !== 200) throw new Error(`PATCH sync_filters for ${users} custodians: ${patched.status}`);
     // 1. a real first sync through the simulator
     const stop = rssSampler();
     let t0 = performance.now();
