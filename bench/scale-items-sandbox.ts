@@ -11,16 +11,22 @@ const extensions = process.argv[4] === 'text' ? ['txt', 'csv', 'json'] : undefin
 const sb = await startMicrosoftSandbox({
   users,
   usersWithoutDrive: 0,
-  folderDepth: 1,
+  // one file each: that file in the drive's root and nothing else (10k custodians of one item for the re-run)
+  folderDepth: files > 1 ? 1 : 0,
   foldersPerLevel: 1,
-  filesPerFolder: Math.max(1, Math.round(files / 2)),
+  filesPerFolder: files > 1 ? Math.round(files / 2) : 1,
   fileSize: 200,
   deltaPageSize: 200,
   extensions,
 });
 readline.createInterface({ input: process.stdin }).on('line', () => {
   const by: Record<string, number> = {};
-  for (const r of sb.requests) by[r.host] = (by[r.host] ?? 0) + 1;
+  for (const r of sb.requests) {
+    by[r.host] = (by[r.host] ?? 0) + 1;
+    // and by route (`graph GET /v1.0/users/:id/drive/root/delta`): ids are the segments holding a digit
+    const route = `${r.host} ${r.method} ${r.path.replace(/\/(?!v1\.0\b)[^/]*\d[^/]*/g, '/:id')}`;
+    by[route] = (by[route] ?? 0) + 1;
+  }
   process.stdout.write(`${JSON.stringify(by)}\n`);
 });
 process.stdout.write(

@@ -1,4 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { Query } from './query.ts';
+import { custodianToken, kindToken } from './tokens.ts';
 import type { SearchFilters } from './types.ts';
 
 /**
@@ -24,12 +26,13 @@ export function filterConditions(f: SearchFilters): RawBuilder<unknown>[] {
 }
 
 /**
- * Without item-level filters (kinds, custodians, dates) the same conditions over `search_docs d` joined to
- * `collections c` alone, so that a match is not joined to its item: the account through the collection, and the
- * account's tombstoned items (few; a partial index holds them) left out by id. Undefined when an item filter applies.
+ * Without date filters the same conditions over `search_docs d` joined to `collections c` alone, so that a match is
+ * not joined to its item: the account through the collection, and the account's tombstoned items (few; a partial
+ * index holds them) left out by id. Kinds and custodians are then terms of the full-text query (`withFilterTerms`).
+ * Undefined when a date filter applies.
  */
 export function docFilterConditions(f: SearchFilters): RawBuilder<unknown>[] | undefined {
-  if (f.kinds?.length || f.custodians?.length || f.dateFrom || f.dateTo) return undefined;
+  if (f.dateFrom || f.dateTo) return undefined;
   const conds: RawBuilder<unknown>[] = [sql`c.account_id = ${f.accountId}`];
   if (!f.includeDeleted)
     conds.push(
@@ -38,4 +41,20 @@ export function docFilterConditions(f: SearchFilters): RawBuilder<unknown>[] | u
   if (f.workspaceId) conds.push(sql`c.workspace_id = ${f.workspaceId}`);
   if (f.collectionIds?.length) conds.push(sql`d.collection_id in (${sql.join(f.collectionIds)})`);
   return conds;
+}
+
+/**
+ * The query with the kinds and custodians filters as terms the index answers: every document holds its item's
+ * kind and its custodian's id and e-mail as tokens (document.ts), written with the item row, so `kind in (…)` is
+ * `(kind:a OR kind:b)` and the custodian filter (an id or the e-mail, any case) is `(custodian:x OR custodian:y)`.
+ */
+export function withFilterTerms(q: Query, f: SearchFilters): Query {
+  const terms: Query[] = [];
+  const anyOf = (field: 'kind' | 'custodian', values: string[], token: (v: string) => string): Query => {
+    const children = [...new Set(values.map(token))].map((t): Query => ({ type: 'exact', field, token: t, value: t }));
+    return children.length === 1 ? children[0] : { type: 'or', children };
+  };
+  if (f.kinds?.length) terms.push(anyOf('kind', f.kinds, kindToken));
+  if (f.custodians?.length) terms.push(anyOf('custodian', f.custodians, custodianToken));
+  return terms.length ? { type: 'and', include: [q, ...terms], exclude: [] } : q;
 }

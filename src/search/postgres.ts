@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { SearchDocument } from './document.ts';
-import { docFilterConditions, filterConditions } from './filters.ts';
+import { docFilterConditions, filterConditions, withFilterTerms } from './filters.ts';
 import type { Query } from './query.ts';
 import {
   PHRASE_BONUS,
@@ -107,7 +107,9 @@ export function createPostgresSearchIndex(): SearchIndex {
     async search(ex, parsed, filters, page): Promise<SearchResult> {
       const query = sql`${toTsquery(parsed.query)}::tsquery`;
       const docsOnly = docFilterConditions(filters);
-      const where = sql.join([sql`d.tsv @@ ${query}`, ...(docsOnly ?? filterConditions(filters))], sql` and `);
+      // filter terms select, they do not rank: ts_rank is given the query alone
+      const matched = docsOnly ? sql`${toTsquery(withFilterTerms(parsed.query, filters))}::tsquery` : query;
+      const where = sql.join([sql`d.tsv @@ ${matched}`, ...(docsOnly ?? filterConditions(filters))], sql` and `);
       const from = docsOnly
         ? sql`search_docs d join collections c on c.id = d.collection_id`
         : sql`search_docs d join items i on i.id = d.item_id join collections c on c.id = i.collection_id`;

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { SearchDocument } from './document.ts';
-import { docFilterConditions, filterConditions } from './filters.ts';
+import { docFilterConditions, filterConditions, withFilterTerms } from './filters.ts';
 import type { Query } from './query.ts';
 import {
   PHRASE_BONUS,
@@ -91,8 +91,9 @@ export function createSqliteSearchIndex(): SearchIndex {
     },
 
     async search(ex, parsed, filters, page): Promise<SearchResult> {
-      const match = toFts5(parsed.query);
       const docsOnly = docFilterConditions(filters);
+      // kind and custodian carry bm25 weight 0: filter terms in the match leave the scores as they are
+      const match = toFts5(docsOnly ? withFilterTerms(parsed.query, filters) : parsed.query);
       const where = sql.join([sql`search_fts match ${match}`, ...(docsOnly ?? filterConditions(filters))], sql` and `);
       const from = docsOnly
         ? sql`search_fts join search_docs d on d.doc_id = search_fts.rowid join collections c on c.id = d.collection_id`

@@ -11,6 +11,8 @@ export interface ItemSpec {
   name: string;
   path?: string;
   custodian?: string | null;
+  /** the custodian's e-mail as collected (null: none) */
+  custodianEmail?: string | null;
   text?: string | null;
   content?: string | null;
   metadata?: Record<string, unknown>;
@@ -83,6 +85,12 @@ export async function seedCollection(
   return colId;
 }
 
+/** A new account with one workspace holding one collection of `type`. */
+export async function seedAccountCollection(db: Database, type = 'conf'): Promise<{ acc: string; col: string }> {
+  const acc = await seedAccount(db);
+  return { acc, col: await seedCollection(db, acc, await seedWorkspace(db, acc), type) };
+}
+
 export async function seedItem(db: Database, accountId: string, collectionId: string, spec: ItemSpec): Promise<string> {
   const itemId = id('itm');
   const at = now();
@@ -95,6 +103,7 @@ export async function seedItem(db: Database, accountId: string, collectionId: st
     name: spec.name,
     path: spec.path ?? `/${spec.name}`,
     custodian: spec.custodian === undefined ? 'alice@example.com' : spec.custodian,
+    custodian_email: spec.custodianEmail ?? null,
     size: spec.content ? Buffer.byteLength(spec.content) : null,
     mime_type: null,
     sha256: null,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchItems, type SearchRequest } from '../../src/search/service.ts';
 import type { Database } from '../../src/store/db.ts';
 import { testDatabases } from '../support/databases.ts';
-import { seedAccount, seedCollection, seedItem, seedWorkspace } from './fixtures.ts';
+import { seedAccountCollection, seedItem } from './fixtures.ts';
 
 const KINDS = ['file', 'folder', 'transcript'];
 
@@ -26,9 +26,7 @@ for (const database of testDatabases) {
     beforeAll(async () => {
       handle = await database.open();
       db = handle.db;
-      acc = await seedAccount(db);
-      const ws = await seedWorkspace(db, acc);
-      col = await seedCollection(db, acc, ws, 'edrive');
+      ({ acc, col } = await seedAccountCollection(db, 'edrive'));
       for (let i = 0; i < 4; i++)
         herons.push(await seedItem(db, acc, col, { kind: 'file', name: `report ${i}.txt`, content: `a heron ${i}` }));
       herons.push(

@@ -229,7 +229,7 @@ async function upsert(ctx: Ctx, op: Extract<ItemOp, { type: 'upsert' }>): Promis
     if (!existing) return;
     // Keep whatever content and version were stored before, so the next run tries the download again.
     await items.update(existing.id, { ...fields, size: existing.size ?? input.size ?? null });
-    await indexItem(trx, { id: existing.id, collection_id: scope.collectionId, kind: input.kind, ...fields });
+    await indexItem(trx, indexable(existing, input, fields));
     return;
   }
 
@@ -280,7 +280,21 @@ async function upsert(ctx: Ctx, op: Extract<ItemOp, { type: 'upsert' }>): Promis
   await items.update(id, { ...fields, ...contentFields, ...collected, version: input.version ?? null, ...versions });
   const contentText =
     content === 'none' ? null : sameContent && op.contentText === undefined ? undefined : (op.contentText ?? null);
-  await indexItem(trx, { id, collection_id: scope.collectionId, kind: input.kind, ...fields }, contentText);
+  await indexItem(trx, indexable(existing, input, fields), contentText);
+}
+
+/**
+ * The updated row as the index sees it: an e-mail not given now is the one the row keeps, so that the document's
+ * custodian tokens (which the search custodians filter matches) stay those of the row.
+ */
+function indexable(existing: ItemRow, input: ItemInput, fields: ReturnType<typeof describedFields>) {
+  return {
+    id: existing.id,
+    collection_id: existing.collection_id,
+    kind: input.kind,
+    ...fields,
+    custodian_email: fields.custodian_email ?? existing.custodian_email,
+  };
 }
 
 function newRow(scope: ApplyScope, input: ItemInput) {
