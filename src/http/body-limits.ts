@@ -16,6 +16,9 @@ export const BODY_LIMITS: Record<string, number> = {
   'POST /v1/webhooks/zoom': 512 * 1024,
   // A batch of Graph change notifications (about 400 bytes each; bursts of hundreds for one change, reference §2.5)
   'POST /v1/webhooks/microsoft': 256 * 1024,
+  // A collection's whole filters: an edrive collection names each custodian (about 130 bytes each with a folder
+  // selection), so a matter of tens of thousands of custodians needs more than the default. 8 MiB holds about 60,000.
+  'PATCH /v1/collections/:id': 8 * 1024 * 1024,
 };
 
 export function installBodyLimits(app: App): void {
