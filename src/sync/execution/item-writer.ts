@@ -12,6 +12,7 @@ import { FreshBlobs, refetchMissing } from './fresh-blobs.ts';
 import { downloadContent, searchTextOf, type Downloaded } from './item-content.ts';
 import { runFence, type WriteFence } from './lease.ts';
 import { pieceError, type UnitLedger } from './ledger.ts';
+import { PageTexts } from './page-texts.ts';
 import { writePage } from './write-page.ts';
 
 export interface WriterDeps {
@@ -51,6 +52,8 @@ export interface WriterScope {
 }
 
 const FLUSH_EVERY = 200;
+/** Search texts extracted at once while the writer goes on (page-texts.ts). */
+const TEXTS_IN_FLIGHT = 16;
 
 /**
  * For `npm run bench -- small-items` only: `perItem` restores the old path (one transaction and one blob fsync per
@@ -74,6 +77,7 @@ export class ItemWriter {
   private readonly refs: BlobRefRepo;
   private readonly perItem = writerTuning.perItem;
   private readonly fresh = new FreshBlobs(this.perItem);
+  private readonly texts = new PageTexts(TEXTS_IN_FLIGHT);
 
   constructor(
     private readonly deps: WriterDeps,
@@ -131,6 +135,7 @@ export class ItemWriter {
     extra: { checkpoint?: string; final?: boolean; within?: (trx: Database) => Promise<void> } = {},
   ): Promise<void> {
     if (extra.checkpoint !== undefined) this.scope.onProgress?.();
+    await this.texts.settle();
     const ops = this.ops;
     const errors = this.errors;
     const at = this.now();
@@ -322,10 +327,12 @@ export class ItemWriter {
       this.deps.metrics?.itemCollected(this.scope.type, input.kind);
     }
     this.ledger.count(unit, 'bytes', stored.transferred);
-    const contentText = await searchTextOf(this.deps, input, blob);
     this.fresh.add({ sha256: blob.sha256, size: blob.size, input, content });
-    this.ops.push({ type: 'upsert', input, content: blob, contentText });
+    const op: ItemOp & { type: 'upsert' } = { type: 'upsert', input, content: blob };
+    this.ops.push(op);
     this.pendingKeys.add(key);
+    // Extracted while the writer goes on; in the op before the flush that writes the item (page-texts.ts).
+    await this.texts.add(op, searchTextOf(this.deps, input, blob));
     // Written with the page (group commit: fresh-blobs.ts), or at once on the old per-item path.
     if (this.perItem || this.ops.length >= FLUSH_EVERY) await this.flush();
   }
