@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { BlobStore, FsBlobStore } from '../../src/blobs/index.ts';
 import type { CollectEvent, Connector } from '../../src/connectors/types.ts';
@@ -66,14 +67,12 @@ for (const database of testDatabases) {
     let blobs: FsBlobStore;
     useSyncStore(database, (s) => ({ db, blobs } = s));
 
-    const documents = (collectionId: string) =>
-      db
-        .selectFrom('items as i')
-        .leftJoin('search_docs as d', 'd.item_id', 'i.id')
-        .select(['i.source_id', 'd.content_text'])
-        .where('i.collection_id', '=', collectionId)
-        .orderBy('i.source_id')
-        .execute();
+    const documents = async (collectionId: string) =>
+      (
+        await sql<{ source_id: string; content_text: string | null }>`
+          select i.source_id, d.content_text from items i left join search_docs d on d.item_id = i.id
+          where i.collection_id = ${collectionId} order by i.source_id`.execute(db)
+      ).rows;
 
     it('writes each item with the text of its content, extracted while the writer took the next items', async () => {
       const { collectionId } = await seedCollection(db);

@@ -29,9 +29,10 @@ export async function collectInto(parts: CollectParts, retries: UnitRetryRow[]):
   const { session, ledger, connector, ctx, signal } = parts;
   const tuning = { ...DEFAULT_READ_AHEAD, ...parts.readAhead };
   const db = parts.db;
+  const listed = (kind: string, sourceId: string) => session.expect(kind, sourceId);
   const options: ReadAheadOptions = db
-    ? { ...tuning, wanted: contentWanted(new ItemRepo(db), ctx.collectionId) }
-    : { ...tuning, prefetch: 0 };
+    ? { ...tuning, listed, wanted: contentWanted(new ItemRepo(db), ctx.collectionId) }
+    : { ...tuning, listed, prefetch: 0 };
   const feed = async (listing: (ctx: CollectContext) => AsyncIterable<CollectEvent>) => {
     const events =
       (parts.readAhead?.sequential ?? baseline.sequential)

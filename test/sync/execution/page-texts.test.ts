@@ -5,7 +5,11 @@ import { PageTexts } from '../../../src/sync/execution/page-texts.ts';
 type Upsert = Extract<ItemOp, { type: 'upsert' }>;
 
 function upsert(sourceId: string): Upsert {
-  return { type: 'upsert', input: { kind: 'file', sourceId, name: sourceId, path: `/${sourceId}` }, content: 'none' };
+  return {
+    type: 'upsert',
+    input: { kind: 'file', sourceId, name: sourceId, path: `/${sourceId}`, custodian: 'u1', metadata: {} },
+    content: 'none',
+  };
 }
 
 function deferred() {
