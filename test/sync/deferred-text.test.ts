@@ -10,6 +10,8 @@ import { engineFor, seedCollection, useSyncStore } from '../support/sync-fixture
 
 const FILES = ['a', 'b', 'c', 'd'].map((id) => ({ id, text: `note ${id} mentions zebra${id}` }));
 
+const TEXT_FILE = { kind: 'file', custodian: 'u1', mimeType: 'text/plain', version: 'v1', metadata: {} };
+
 function connectorOf(): Connector {
   const base = createFakeConnector({ source: () => ({ units: [] }) });
   return {
@@ -19,17 +21,7 @@ function connectorOf(): Connector {
         const bytes = Buffer.from(f.text);
         yield {
           type: 'item',
-          item: {
-            kind: 'file',
-            sourceId: f.id,
-            name: `${f.id}.txt`,
-            path: `/${f.id}.txt`,
-            custodian: 'u1',
-            mimeType: 'text/plain',
-            size: bytes.length,
-            version: 'v1',
-            metadata: {},
-          },
+          item: { ...TEXT_FILE, sourceId: f.id, name: `${f.id}.txt`, path: `/${f.id}.txt`, size: bytes.length },
           content: { open: async () => ({ body: Readable.from([bytes]), partial: false }) },
         };
       }
