@@ -11,7 +11,7 @@ import { freshStore } from './scale-items.ts';
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 const FILES_PER_CUSTODIAN = 50;
 type Store = 'sqlite' | 'postgres';
-type Mode = 'per-item' | 'batched';
+type Mode = 'per-item' | 'inline' | 'batched';
 /** `text`: plain text files only; `mixed`: the sandbox's mix, a quarter of it Office documents and PDFs to extract. */
 type Files = 'text' | 'mixed';
 
@@ -60,6 +60,7 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Pro
     ...store.env,
   });
   writerTuning.perItem = mode === 'per-item';
+  writerTuning.inline = mode === 'inline';
   const { runtime, api } = await startBenchApi(config, { workers: true, redirect: REDIRECT });
   try {
     const col = await api.collection('edrive');
@@ -79,6 +80,7 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Pro
     return `${done.sync_status}; ${n} items in ${secs.toFixed(1)} s = ${(n / secs).toFixed(0)} items/s, CPU ${(cpuMs / n).toFixed(2)} ms/item (${(cpuMs / 1000 / secs).toFixed(2)} cores)`;
   } finally {
     writerTuning.perItem = false;
+    writerTuning.inline = false;
     await runtime.close();
     ms365.close();
     await store.drop();
@@ -90,7 +92,9 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Pro
  * `npm run bench -- small-items [sizes…]` (default 2000 20000): per size and store (SQLite, then PostgreSQL when
  * BENCH_DATABASE_URL or TEST_DATABASE_URL is set; BENCH_STORES=sqlite limits it), a real first edrive sync of tiny
  * files through the Graph simulator (no latency, a budget that does not bind), once with the item writer's old
- * per-item path (a transaction and a blob fsync per item with content) and once batched. CPU is this process's
+ * per-item path (a transaction and a blob fsync per item with content), once batched as before the search text
+ * was taken off the writer's path and lookups were batched (`inline`: a text and a lookup awaited per item), and
+ * once batched. CPU is this process's
  * (the service; the simulator runs in a child). BENCH_MODES=batched skips the baseline. BENCH_FILES=text|mixed picks
  * the files (default both): plain text, or the sandbox's mix with Office documents and PDFs whose text is extracted.
  */
@@ -99,9 +103,9 @@ export async function benchSmallItems(sizes: number[]): Promise<Record<string, s
     .split(',')
     .filter((s): s is Store => s === 'sqlite' || s === 'postgres')
     .filter((s) => s === 'sqlite' || process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL);
-  const modes = (process.env.BENCH_MODES ?? 'per-item,batched')
+  const modes = (process.env.BENCH_MODES ?? 'per-item,inline,batched')
     .split(',')
-    .filter((m): m is Mode => m === 'per-item' || m === 'batched');
+    .filter((m): m is Mode => m === 'per-item' || m === 'inline' || m === 'batched');
   const kinds = (process.env.BENCH_FILES ?? 'text,mixed')
     .split(',')
     .filter((f): f is Files => f === 'text' || f === 'mixed');

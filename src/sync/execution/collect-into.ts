@@ -3,8 +3,11 @@ import type { Database } from '../../store/db.ts';
 import { ItemRepo } from '../../store/items.ts';
 import type { UnitRetryRow } from '../../store/units.ts';
 import type { UnitLedger } from './ledger.ts';
-import type { ItemWriter } from './item-writer.ts';
+import { writerTuning, type ItemWriter } from './item-writer.ts';
+import { KeyLookups } from './key-lookups.ts';
 import { baseline, DEFAULT_READ_AHEAD, readAhead, type ReadAheadOptions } from './read-ahead.ts';
+
+const LOOKUP_BATCH = 200;
 
 export interface CollectParts {
   session: ItemWriter;
@@ -29,9 +32,16 @@ export async function collectInto(parts: CollectParts, retries: UnitRetryRow[]):
   const { session, ledger, connector, ctx, signal } = parts;
   const tuning = { ...DEFAULT_READ_AHEAD, ...parts.readAhead };
   const db = parts.db;
-  const options: ReadAheadOptions = db
-    ? { ...tuning, wanted: contentWanted(new ItemRepo(db), ctx.collectionId) }
-    : { ...tuning, prefetch: 0 };
+  const items = db ? new ItemRepo(db) : undefined;
+  // The read-ahead's own lookups (a hint: a stale answer costs one content fetched ahead for nothing).
+  const ahead = items && new KeyLookups((keys) => items.findManyByKeys(ctx.collectionId, keys), LOOKUP_BATCH);
+  const listed = (kind: string, sourceId: string) => {
+    session.expect(kind, sourceId);
+    ahead?.expect(kind, sourceId);
+  };
+  const options: ReadAheadOptions = ahead
+    ? { ...tuning, listed, wanted: contentWanted(writerTuning.inline ? oneByOne(items, ctx.collectionId) : ahead) }
+    : { ...tuning, listed, prefetch: 0 };
   const feed = async (listing: (ctx: CollectContext) => AsyncIterable<CollectEvent>) => {
     const events =
       (parts.readAhead?.sequential ?? baseline.sequential)
@@ -57,11 +67,16 @@ export async function collectInto(parts: CollectParts, retries: UnitRetryRow[]):
  * already (item-writer.ts onItem). Errs towards yes: a content fetched ahead that the writer does not take costs one
  * request, nothing else.
  */
-function contentWanted(items: ItemRepo, collectionId: string): (item: ItemInput) => Promise<boolean> {
+/** The bench's baseline (writerTuning.inline): one statement per key, as before key-lookups.ts. */
+function oneByOne(items: ItemRepo, collectionId: string): Pick<KeyLookups, 'take'> {
+  return { take: (kind, sourceId) => items.findByKey(collectionId, kind, sourceId) };
+}
+
+function contentWanted(ahead: Pick<KeyLookups, 'take'>): (item: ItemInput) => Promise<boolean> {
   return async (item) => {
     const version = item.version ?? null;
     if (version === null) return true;
-    const existing = await items.findByKey(collectionId, item.kind, item.sourceId);
+    const existing = await ahead.take(item.kind, item.sourceId);
     return !existing || !!existing.tombstoned_at || existing.version !== version || existing.content_state !== 'stored';
   };
 }

@@ -12,6 +12,9 @@ import { FreshBlobs, refetchMissing } from './fresh-blobs.ts';
 import { downloadContent, searchTextOf, type Downloaded } from './item-content.ts';
 import { runFence, type WriteFence } from './lease.ts';
 import { pieceError, type UnitLedger } from './ledger.ts';
+import { KeyLookups } from './key-lookups.ts';
+import { keyOf } from './page-rows.ts';
+import { PageTexts } from './page-texts.ts';
 import { writePage } from './write-page.ts';
 
 export interface WriterDeps {
@@ -51,12 +54,15 @@ export interface WriterScope {
 }
 
 const FLUSH_EVERY = 200;
+/** Search texts extracted at once while the writer goes on (page-texts.ts). */
+const TEXTS_IN_FLIGHT = 16;
 
 /**
  * For `npm run bench -- small-items` only: `perItem` restores the old path (one transaction and one blob fsync per
- * item with content) so that the bench prints the baseline beside the batched figures in one run.
+ * item with content) so that the bench prints the baseline beside the batched figures in one run; `inline`, the
+ * batched path as it was before page-texts.ts and key-lookups.ts (a text extracted and a row looked up per item).
  */
-export const writerTuning = { perItem: false };
+export const writerTuning = { perItem: false, inline: false };
 
 /**
  * Turns a connector's events into durable state. Items are buffered and written a page at a time, and with the
@@ -73,7 +79,10 @@ export class ItemWriter {
   private readonly items: ItemRepo;
   private readonly refs: BlobRefRepo;
   private readonly perItem = writerTuning.perItem;
+  private readonly inline = writerTuning.inline;
   private readonly fresh = new FreshBlobs(this.perItem);
+  private readonly texts = new PageTexts(TEXTS_IN_FLIGHT);
+  private readonly lookups: KeyLookups;
 
   constructor(
     private readonly deps: WriterDeps,
@@ -82,6 +91,12 @@ export class ItemWriter {
     this.counters = { ...scope.counters };
     this.items = new ItemRepo(deps.db);
     this.refs = new BlobRefRepo(deps.db);
+    this.lookups = new KeyLookups((keys) => this.items.findManyByKeys(scope.collectionId, keys), FLUSH_EVERY);
+  }
+
+  /** The listing yielded this key, which `handle` will get later: its stored row is read with a batch. */
+  expect(kind: string, sourceId: string): void {
+    this.lookups.expect(kind, sourceId);
   }
 
   async handle(ev: CollectEvent): Promise<void> {
@@ -131,6 +146,7 @@ export class ItemWriter {
     extra: { checkpoint?: string; final?: boolean; within?: (trx: Database) => Promise<void> } = {},
   ): Promise<void> {
     if (extra.checkpoint !== undefined) this.scope.onProgress?.();
+    await this.texts.settle();
     const ops = this.ops;
     const errors = this.errors;
     const at = this.now();
@@ -163,6 +179,7 @@ export class ItemWriter {
     this.fresh.committed(page);
     this.ops = [];
     this.errors = [];
+    for (const key of this.pendingKeys) this.lookups.forget(key);
     this.pendingKeys.clear();
     for (const sha of result.released) await this.refs.collect(sha, this.deps.blobs);
     // Lost a race with the collection of an unreferenced blob of the same content: our reference is counted now,
@@ -240,7 +257,8 @@ export class ItemWriter {
 
   private async lookup(kind: string, sourceId: string): Promise<ItemRow | undefined> {
     if (this.pendingKeys.has(keyOf(kind, sourceId))) await this.flush();
-    return this.items.findByKey(this.scope.collectionId, kind, sourceId);
+    if (this.inline) return this.items.findByKey(this.scope.collectionId, kind, sourceId);
+    return this.lookups.take(kind, sourceId);
   }
 
   private async onItem(given: ItemInput, content: ContentSource | undefined): Promise<void> {
@@ -322,10 +340,13 @@ export class ItemWriter {
       this.deps.metrics?.itemCollected(this.scope.type, input.kind);
     }
     this.ledger.count(unit, 'bytes', stored.transferred);
-    const contentText = await searchTextOf(this.deps, input, blob);
     this.fresh.add({ sha256: blob.sha256, size: blob.size, input, content });
-    this.ops.push({ type: 'upsert', input, content: blob, contentText });
+    const op: ItemOp & { type: 'upsert' } = { type: 'upsert', input, content: blob };
+    this.ops.push(op);
     this.pendingKeys.add(key);
+    // Extracted while the writer goes on; in the op before the flush that writes the item (page-texts.ts).
+    await this.texts.add(op, searchTextOf(this.deps, input, blob));
+    if (this.inline) await this.texts.settle();
     // Written with the page (group commit: fresh-blobs.ts), or at once on the old per-item path.
     if (this.perItem || this.ops.length >= FLUSH_EVERY) await this.flush();
   }
@@ -355,6 +376,7 @@ export class ItemWriter {
       if (unseen.length === 0 || marker === previous) return;
       previous = marker;
       for (const row of unseen) {
+        this.lookups.forget(keyOf(row.kind, row.source_id));
         this.ops.push({ type: auto ? 'tombstone' : 'mark_deleted', kind: row.kind, sourceId: row.source_id });
       }
       await this.flush();
@@ -372,8 +394,4 @@ export class ItemWriter {
     // arch (and one): never remove anything, only record that the source deleted it.
     if (!existing.deleted_at_source) return this.push({ type: 'mark_deleted', kind, sourceId }, key);
   }
-}
-
-function keyOf(kind: string, sourceId: string): string {
-  return `${kind}\u0000${sourceId}`;
 }

@@ -16,6 +16,8 @@ export interface ReadAheadOptions {
   maxHeldBytes: number;
   /** Whether the writer will download this item's content (not stored already): only then is it fetched ahead. */
   wanted?(item: ItemInput): Promise<boolean>;
+  /** Told of each item and deletion as the listing yields it (ahead of the consumer). */
+  listed?(kind: string, sourceId: string): void;
 }
 
 export const DEFAULT_READ_AHEAD: ReadAheadOptions = {
@@ -55,6 +57,8 @@ export async function* readAhead(
   const pump = (async () => {
     try {
       for await (const event of listing(signal)) {
+        if (event.type === 'item') opts.listed?.(event.item.kind, event.item.sourceId);
+        else if (event.type === 'deleted') opts.listed?.(event.kind, event.sourceId);
         push(prefetcher.take(copied(event)));
         while (queue.length >= opts.maxEvents && !signal.aborted)
           await new Promise<void>((resolve) => (wakeProducer = resolve));
