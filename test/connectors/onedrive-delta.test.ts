@@ -116,6 +116,36 @@ describe('OneDrive incremental collection', () => {
     expect(third.deleted).toEqual([]);
   });
 
+  it('asks only for the delta when nothing changed, and reads the owner again once their drive changes', async () => {
+    const filters = { [alice]: selection({ all: true }), [bob]: selection({ all: true }) };
+    const e = new MiniEngine(connector, providerContext(connector, grant));
+    expect((await e.run(filters)).errors).toEqual([]);
+    const graphPaths = (mark: number) =>
+      sandbox.requests
+        .slice(mark)
+        .filter((r) => r.host === 'graph')
+        .map((r) => r.path);
+    const directoryReads = (paths: string[], userId: string) => paths.filter((p) => p === `/v1.0/users/${userId}`);
+
+    // Graph's delta: the stored deltaLink answers "no changes" in one page; the issue allows one request per user.
+    let mark = sandbox.requests.length;
+    const quiet = await e.run(filters);
+    expect(quiet.items).toEqual([]);
+    let paths = graphPaths(mark);
+    expect(paths).toHaveLength(2);
+    expect(paths.every((p) => p.endsWith('/delta'))).toBe(true);
+
+    const renamed = sandbox.tenant.users.find((u) => u.id === alice)!;
+    renamed.displayName = 'Alice Renamed';
+    const added = sandbox.mutate.addFile(alice, rootOf(alice), 'after the rename.txt', Buffer.from('new'));
+    mark = sandbox.requests.length;
+    const changed = await e.run(filters);
+    paths = graphPaths(mark);
+    expect(directoryReads(paths, alice)).toHaveLength(1);
+    expect(directoryReads(paths, bob)).toEqual([]);
+    expect(changed.items.find((i) => i.sourceId === added.id)?.custodianName).toBe('Alice Renamed');
+  });
+
   it('collects a folder moved into a selected folder and re-paths a renamed selected folder', async () => {
     const [selected, other] = children(bob, rootOf(bob), 'folder');
     const filters = { [bob]: selection({ selected: [selected.id] }) };

@@ -3,7 +3,7 @@ import { isObject } from '../../domain/filters/selection.ts';
 import type { CollectContext, CollectEvent, UnitSpec } from '../types.ts';
 import { isPieceFailure } from './items.ts';
 import { DriveSync } from './drive-sync.ts';
-import { driveOwner, owned } from './owner.ts';
+import { driveOwner, owned, type DriveOwner } from './owner.ts';
 import { classifyNotFound, isGraphLink, providerMessage } from './graph.ts';
 import { cursorsOf, readState, startingState, type ConnectorState } from './state.ts';
 import { ProviderError } from '../../provider/provider-error.ts';
@@ -35,13 +35,24 @@ export function createCollect(graphUrl: string) {
         st = startingState(previous?.users[userId], validLink);
         state.users[userId] = st;
       }
-      const owner = await driveOwner(ctx, graphUrl, userId);
+      const userState = st;
+      // a directory that cannot answer now leaves the owner as remembered (or unnamed)
+      const read = async (fallback?: DriveOwner): Promise<DriveOwner> => {
+        const o = await driveOwner(ctx, graphUrl, userId);
+        if (o.name === null && o.email === null) return fallback ?? o;
+        userState.owner = { name: o.name, email: o.email };
+        return o;
+      };
+      // the owner remembered from the previous run, read again only if the drive has changes
+      const remembered: DriveOwner | undefined = st.owner && { id: userId, ...st.owner };
+      const owner = remembered ?? (await read());
       const named: UnitSpec = { ...unit(userId), name: owner.name, email: owner.email };
       yield { type: 'unit', unit: named, status: 'running' };
       try {
         yield* owned(
           new DriveSync({ ctx, graphUrl, userId, selection, state: st, snapshot: () => state }).run(),
           owner,
+          remembered && (() => read(remembered)),
         );
         yield { type: 'unit', unit: named, status: 'done' };
       } catch (error) {

@@ -1,6 +1,7 @@
-// Whose drive it is, as a person reading a report or an item path knows them: their name and e-mail, read once
-// per user and run. Item paths start with the owner (`alice@contoso.com/Finance/q3.xlsx`), so that two people's
-// `/Finance` never look the same; the e-mail is `mail`, else the user principal name, else the user id.
+// Whose drive it is, as a person reading a report or an item path knows them: their name and e-mail, read on a
+// user's first run, then only in runs whose delta brings items (collect.ts). Item paths start with the owner
+// (`alice@contoso.com/Finance/q3.xlsx`), so that two people's `/Finance` never look the same; the e-mail is `mail`,
+// else the user principal name, else the user id.
 import type { CollectContext, CollectEvent, ItemInput } from '../types.ts';
 
 export interface DriveOwner {
@@ -54,6 +55,24 @@ export function drivePath(stored: string): string {
   return slash < 0 ? '' : stored.slice(slash);
 }
 
-export async function* owned(events: AsyncIterable<CollectEvent>, o: DriveOwner): AsyncGenerator<CollectEvent> {
-  for await (const ev of events) yield ev.type === 'item' ? { ...ev, item: ownedItem(ev.item, o) } : ev;
+/**
+ * The drive's events with their owner. `fresh` reads the owner again: called before the first item when the owner
+ * given was remembered from an earlier run, so a run with changes names them as the directory does now.
+ */
+export async function* owned(
+  events: AsyncIterable<CollectEvent>,
+  o: DriveOwner,
+  fresh?: () => Promise<DriveOwner>,
+): AsyncGenerator<CollectEvent> {
+  for await (const ev of events) {
+    if (ev.type !== 'item') {
+      yield ev;
+      continue;
+    }
+    if (fresh) {
+      o = await fresh();
+      fresh = undefined;
+    }
+    yield { ...ev, item: ownedItem(ev.item, o) };
+  }
 }

@@ -17,6 +17,11 @@ export interface UserState {
   gone?: FolderMap;
   /** Delta entries whose parent has not been reported yet. */
   pending?: DriveItem[];
+  /**
+   * The drive owner's name and e-mail as last read from the directory. A run whose delta brings no item uses them
+   * and makes no directory request (one listing request per custodian); a run with items reads them again.
+   */
+  owner?: { name: string | null; email: string | null };
 }
 
 export interface ConnectorState {
@@ -39,7 +44,7 @@ export function readState(value: unknown): ConnectorState | undefined {
 /** Where a user's run starts: the previous run's deltaLink and folder map, or a full enumeration. */
 export function startingState(previous: UserState | undefined, isValidLink: (link: unknown) => boolean): UserState {
   if (previous?.phase === 'done' && isValidLink(previous.link)) {
-    return { phase: 'round', link: previous.link, full: false, folders: previous.folders };
+    return { phase: 'round', link: previous.link, full: false, folders: previous.folders, owner: previous.owner };
   }
   return { phase: 'round', link: null, full: true, folders: {} };
 }
@@ -56,7 +61,8 @@ export function cursorsOf(
   const users: Record<string, UserState> = {};
   if (partial) for (const [id, st] of Object.entries(previous?.users ?? {})) if (st.phase === 'done') users[id] = st;
   for (const [id, st] of Object.entries(current.users)) {
-    if (st.phase === 'done') users[id] = { phase: 'done', link: st.link, full: false, folders: st.folders };
+    if (st.phase === 'done')
+      users[id] = { phase: 'done', link: st.link, full: false, folders: st.folders, owner: st.owner };
     else if (previous?.users[id]?.phase === 'done') users[id] = previous.users[id];
   }
   return { v: 1, users };
