@@ -320,7 +320,10 @@ describe('answers below the routes', () => {
     // the "Request limits" table of docs/api.md is this table
     const readme = fs.readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
     const documented = Object.fromEntries(
-      [...readme.matchAll(/^\| `([A-Z]+ \/[^`]+)` \| (\d+) KiB \|$/gm)].map((m) => [m[1], Number(m[2]) * 1024]),
+      [...readme.matchAll(/^\| `([A-Z]+ \/[^`]+)` \| (\d+) (KiB|MiB) \|$/gm)].map((m) => [
+        m[1],
+        Number(m[2]) * (m[3] === 'MiB' ? 1024 * 1024 : 1024),
+      ]),
     );
     expect(documented).toEqual(BODY_LIMITS);
   });
