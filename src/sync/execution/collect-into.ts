@@ -62,16 +62,16 @@ export async function collectInto(parts: CollectParts, retries: UnitRetryRow[]):
   await session.flush({ final: true });
 }
 
-/**
- * Whether the writer will download this item's content: it does unless the item is stored with this version
- * already (item-writer.ts onItem). Errs towards yes: a content fetched ahead that the writer does not take costs one
- * request, nothing else.
- */
 /** The bench's baseline (writerTuning.inline): one statement per key, as before key-lookups.ts. */
 function oneByOne(items: ItemRepo, collectionId: string): Pick<KeyLookups, 'take'> {
   return { take: (kind, sourceId) => items.findByKey(collectionId, kind, sourceId) };
 }
 
+/**
+ * Whether the writer will download this item's content: it does unless the item is stored with this version
+ * already (item-writer.ts onItem). Errs towards yes: a content fetched ahead that the writer does not take costs one
+ * request, nothing else.
+ */
 function contentWanted(ahead: Pick<KeyLookups, 'take'>): (item: ItemInput) => Promise<boolean> {
   return async (item) => {
     const version = item.version ?? null;
