@@ -126,8 +126,9 @@ for (const database of testDatabases) {
 
     it('renews its lock through a refresh slower than the lock, so another process never spends the same token', async () => {
       const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(-1000) });
-      const provider = slowRotatingProvider(600);
-      const opts = { sealer: testSealer, log, pollMs: 20, lockMs: 150 };
+      // Four lock lifetimes long; each renewal (every lockMs / 3) may come 300 ms late and still hold the lock.
+      const provider = slowRotatingProvider(1800);
+      const opts = { sealer: testSealer, log, pollMs: 20, lockMs: 450 };
       const one = new CredentialManager({ db, ...opts }).auth(walletId, provider);
       const two = new CredentialManager({ db: otherDb, ...opts }).auth(walletId, provider);
       const first = one.token();
@@ -195,10 +196,11 @@ for (const database of testDatabases) {
 
     it('gives a refresh an overall deadline, yet keeps the lock until the late answer is stored', async () => {
       const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(-1000) });
-      // Answers after 1.8 deadlines: past the caller's deadline, within the one more the lock is kept for.
-      const provider = slowRotatingProvider(360);
-      const opts = { sealer: testSealer, log, pollMs: 20, lockMs: 90 };
-      const one = new CredentialManager({ db, ...opts, refreshDeadlineMs: 200 }).auth(walletId, provider);
+      // Answers after 1.8 deadlines: past the caller's deadline, within the one more the lock is kept for. The lock
+      // lapses three times over unless renewed; a renewal may come 400 ms late (a loaded machine) and still hold it.
+      const provider = slowRotatingProvider(1800);
+      const opts = { sealer: testSealer, log, pollMs: 20, lockMs: 600 };
+      const one = new CredentialManager({ db, ...opts, refreshDeadlineMs: 1000 }).auth(walletId, provider);
       await expect(one.token()).rejects.toThrow(/did not finish within/);
       const two = new CredentialManager({ db: otherDb, ...opts, waitMs: 5000 }).auth(walletId, provider);
       expect(await two.token()).toBe('a1');
