@@ -98,18 +98,6 @@ export class EventRepo {
     const row = await this.db.selectFrom('events').select('data').where('seq', '=', seq).executeTakeFirst();
     return row ? (JSON.parse(row.data) as CustodyEvent['data']) : undefined;
   }
-
-  /** Every account's events after `afterSeq`, oldest first. */
-  async listAfter(afterSeq: number, limit = 500): Promise<CustodyEvent[]> {
-    const rows = await this.db
-      .selectFrom('events')
-      .selectAll()
-      .where('seq', '>', afterSeq)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
-    return rows.map(toEvent);
-  }
 }
 
 function toEvent(row: Selectable<DB['events']>): CustodyEvent {
