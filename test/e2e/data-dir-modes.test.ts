@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BlobWriter } from '../../src/blobs/types.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 
@@ -11,6 +12,7 @@ describe('DATA_DIR permissions', () => {
   let root: string;
   let dataDir: string;
   let runtime: Runtime;
+  let open: BlobWriter;
   const modeOf = (p: string) => fs.statSync(p).mode & 0o777;
 
   beforeAll(async () => {
@@ -22,10 +24,12 @@ describe('DATA_DIR permissions', () => {
     await writer.write(Buffer.from('evidence'));
     await writer.commit();
     // a write that is still under way leaves its temporary file
-    const open = await runtime.ctx.blobs.writer();
+    open = await runtime.ctx.blobs.writer();
     await open.write(Buffer.from('partial'));
   });
   afterAll(async () => {
+    // the unfinished write's file handle is closed by its owner, not left to the garbage collector
+    await open.abort();
     await runtime.close();
     fs.rmSync(root, { recursive: true, force: true });
   });
