@@ -46,8 +46,9 @@ export async function pair(connector: Connector): Promise<Grant> {
 }
 
 /** A clock whose waits pass at once while its time moves on by the waited amount (429 storms in milliseconds). */
-export function virtualClock(): Clock & { waits: number[] } {
-  let offset = 0;
+export function virtualClock(start?: number): Clock & { waits: number[] } {
+  // from `start` when given (the wall clock's progress added), so a test can fix the time of day it runs at
+  let offset = start === undefined ? 0 : start - Date.now();
   const waits: number[] = [];
   return {
     waits,

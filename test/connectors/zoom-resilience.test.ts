@@ -147,9 +147,13 @@ describe('zoom connector against a hostile Zoom', () => {
   });
 
   it('a daily-limit 429 (Retry-After as a date-time) fails the run with a retryable error instead of waiting until midnight', async () => {
-    const { sandbox, connector, grant } = await setup();
+    // Noon UTC for Zoom and for Custody alike: midnight is hours away whenever the suite runs (at 23:55 it would be
+    // within the retry window, and waiting would be right).
+    const today = new Date();
+    const clock = virtualClock(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 12));
+    const { sandbox, connector, grant } = await setup({ now: () => new Date(clock.now()) });
     sandbox.faults.dailyLimit429 = 1;
-    const engine = new MiniEngine(connector, session(connector, grant, { clock: virtualClock() }).ctx);
+    const engine = new MiniEngine(connector, session(connector, grant, { clock }).ctx);
     const err = await engine.run(everything()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).retryable).toBe(true);
