@@ -123,6 +123,7 @@ async function confAgainst(limit: number, extraEnv: Record<string, string>): Pro
     });
     await zoom.ask('mark');
     for (const gauge of Object.values(waitGauges)) gauge.reset();
+    const timeline = sampleTimeline();
     const elu = performance.eventLoopUtilization();
     const t0 = Date.now();
     await svc.api.call('POST', `/v1/collections/${id}/start`);
@@ -130,6 +131,7 @@ async function confAgainst(limit: number, extraEnv: Record<string, string>): Pro
     const seconds = (Date.now() - t0) / 1000;
     const busy = performance.eventLoopUtilization(elu).utilization;
     const waits = waitFigures();
+    const perSecondWaits = timeline.stop();
     const stats = (await zoom.ask('stats')) as {
       routes: Record<string, number>;
       apiAt: number[];
@@ -144,6 +146,7 @@ async function confAgainst(limit: number, extraEnv: Record<string, string>): Pro
     if (process.env.ALLOWANCE_SERIES) {
       const first = Math.floor(api[0] / 1000);
       console.log([...perSecond].map(([sec, n]) => `${sec - first}:${n}`).join(' '));
+      console.log(`budget idle %, units collecting, by second: ${perSecondWaits}`);
       console.log(`429s at second ${stats.refusedAt.map((at) => Math.floor(at / 1000) - first).join(' ')}`);
       console.log(
         Object.entries(stats.routes)
@@ -166,6 +169,26 @@ async function confAgainst(limit: number, extraEnv: Record<string, string>): Pro
     await svc.close();
     await zoom.close();
   }
+}
+
+/** Samples the gauges every 20 ms: per second of the run, the budget's idle share and the units collecting. */
+function sampleTimeline(): { stop(): string } {
+  const seconds: Array<{ idle: number; units: number; n: number }> = [];
+  const t0 = Date.now();
+  const timer = setInterval(() => {
+    const s = (seconds[Math.floor((Date.now() - t0) / 1000)] ??= { idle: 0, units: 0, n: 0 });
+    s.idle += waitGauges.budgetWaiting.current === 0 ? 1 : 0;
+    s.units += waitGauges.pipelines.current;
+    s.n += 1;
+  }, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      return seconds
+        .map((s, i) => (s ? `${i}:${Math.round((s.idle / s.n) * 100)}%/${(s.units / s.n).toFixed(1)}` : `${i}:-`))
+        .join(' ');
+    },
+  };
 }
 
 /**

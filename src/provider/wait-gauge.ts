@@ -14,6 +14,11 @@ export class LevelGauge {
     this.since = this.from = now();
   }
 
+  /** The level in force. */
+  get current(): number {
+    return this.level;
+  }
+
   add(delta: number): void {
     this.advance();
     this.level += delta;
@@ -49,6 +54,8 @@ export const waitGauges = {
   budgetWaiting: new LevelGauge(),
   /** Requests that passed the budget and have not released it (sent, or reading their body). */
   inFlight: new LevelGauge(),
+  /** Unit pipelines running (read-ahead.ts): units collecting in this process. */
+  pipelines: new LevelGauge(),
   /** Unit pipelines whose listing waits because the writer holds the most events it may (read-ahead.ts). */
   listingBlocked: new LevelGauge(),
   /** Unit pipelines whose writer waits for the listing's next event. */

@@ -47,6 +47,7 @@ export async function* readAhead(
 ): AsyncGenerator<CollectEvent> {
   const stop = new AbortController();
   const signal = AbortSignal.any([outer, stop.signal]);
+  waitGauges.pipelines.add(1);
   const queue: Entry[] = [];
   const prefetcher = new Prefetcher(opts, signal);
   let wakeConsumer: (() => void) | undefined;
@@ -88,6 +89,7 @@ export async function* readAhead(
     wakeProducer?.();
     prefetcher.close();
     await pump;
+    waitGauges.pipelines.add(-1);
   }
 }
 
