@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inOrderAhead } from '../../src/connectors/zoom/ahead.ts';
+import { startZoomSandbox } from '../../sandbox/zoom/index.ts';
+import { expectedItems, filters, MiniEngine, pair, sel, session, testConnector } from './zoom-harness.ts';
 
 /** fetch(i) that stays pending until the test settles it; records the order in which fetches were started. */
 function controlled() {
@@ -75,5 +77,31 @@ describe('inOrderAhead (a unit lists its next windows while it hands over this o
     c.settle.get(0)!.resolve('w0');
     await first;
     expect(c.started).toEqual([0]);
+  });
+});
+
+describe('zoom: an owner walked window by window', () => {
+  it("has several of the owner's month windows listed at once against a slow Zoom, and collects exactly what a walk in sequence does", async () => {
+    // Zoom answers each API request 40 ms late: one listing at a time would keep one request in flight.
+    const sandbox = await startZoomSandbox({ seed: 11, users: 1, meetingsPerUser: 6, latencyMs: 40 });
+    try {
+      const connector = testConnector(sandbox);
+      const grant = await pair(connector);
+      // Meetings' metadata only: no downloads, no summaries, so what is in flight is the recordings listings.
+      const f = filters({
+        account_owners: sel({ selected: [sandbox.tenant.users[0].id] }),
+        content_selections: { all_selected: false, selected: [], excluded: [] },
+      });
+      sandbox.inFlight.resetPeak();
+      const engine = new MiniEngine(connector, session(connector, grant).ctx);
+      await engine.run(f);
+      const listings = sandbox.requests.filter((r) => /^\/v2\/users\/[^/]+\/recordings/.test(r.path));
+      // Six or seven month windows of a 180-day lookback, and the two trash listings.
+      expect(listings.length).toBeGreaterThanOrEqual(8);
+      expect(sandbox.inFlight.peak).toBeGreaterThanOrEqual(3);
+      expect([...engine.stored.keys()].sort()).toEqual([...expectedItems(sandbox, f).items.keys()].sort());
+    } finally {
+      await sandbox.close();
+    }
   });
 });
