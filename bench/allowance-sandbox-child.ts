@@ -15,7 +15,11 @@ if (kind === 'zoom') {
   let from = 0;
   let refused = 0;
   let flight = { sum: 0, n: 0, peak: 0 };
+  /** When 429s were answered (to 20 ms), one entry per refusal. */
+  let refusedAt: number[] = [];
+  let seen = zoom.rateLimited();
   const timer = setInterval(() => {
+    for (; seen < zoom.rateLimited(); seen++) refusedAt.push(Date.now());
     flight.sum += zoom.inFlight.current;
     flight.n += 1;
     flight.peak = Math.max(flight.peak, zoom.inFlight.current);
@@ -26,12 +30,24 @@ if (kind === 'zoom') {
       from = zoom.requests.length;
       refused = zoom.rateLimited();
       flight = { sum: 0, n: 0, peak: 0 };
+      refusedAt = [];
       out({});
     } else {
       const api = zoom.requests.slice(from).filter((r) => r.listener === 'main' && r.path.startsWith('/v2/'));
+      const routes: Record<string, number> = {};
+      for (const r of api) {
+        const route = r.path
+          .split('?')[0]
+          .split('/')
+          .map((seg, i) => (i > 2 && /\d|=|%/.test(seg) ? ':id' : seg))
+          .join('/');
+        routes[route] = (routes[route] ?? 0) + 1;
+      }
       out({
+        routes,
         apiAt: api.map((r) => r.at),
         refused: zoom.rateLimited() - refused,
+        refusedAt,
         inFlightMean: flight.n ? flight.sum / flight.n : 0,
         inFlightPeak: flight.peak,
       });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
 import { windowBaseline } from '../src/provider/quota-window.ts';
+import { waitGauges } from '../src/provider/wait-gauge.ts';
 import { baseline } from '../src/sync/execution/read-ahead.ts';
 import { service } from './sync.ts';
 
@@ -121,15 +122,21 @@ async function confAgainst(limit: number, extraEnv: Record<string, string>): Pro
       sync_filters: { account_owners: all, content_selections: all, chats: all },
     });
     await zoom.ask('mark');
+    for (const gauge of Object.values(waitGauges)) gauge.reset();
+    const timeline = sampleTimeline();
     const elu = performance.eventLoopUtilization();
     const t0 = Date.now();
     await svc.api.call('POST', `/v1/collections/${id}/start`);
     const col = await svc.api.waitFor(id, ['synced', 'failed'], 15 * 60_000);
     const seconds = (Date.now() - t0) / 1000;
     const busy = performance.eventLoopUtilization(elu).utilization;
+    const waits = waitFigures();
+    const perSecondWaits = timeline.stop();
     const stats = (await zoom.ask('stats')) as {
+      routes: Record<string, number>;
       apiAt: number[];
       refused: number;
+      refusedAt: number[];
       inFlightMean: number;
       inFlightPeak: number;
     };
@@ -139,6 +146,14 @@ async function confAgainst(limit: number, extraEnv: Record<string, string>): Pro
     if (process.env.ALLOWANCE_SERIES) {
       const first = Math.floor(api[0] / 1000);
       console.log([...perSecond].map(([sec, n]) => `${sec - first}:${n}`).join(' '));
+      console.log(`budget idle %, units collecting, by second: ${perSecondWaits}`);
+      console.log(`429s at second ${stats.refusedAt.map((at) => Math.floor(at / 1000) - first).join(' ')}`);
+      console.log(
+        Object.entries(stats.routes)
+          .sort((a, b) => b[1] - a[1])
+          .map(([route, n]) => `${route} ${n}`)
+          .join(', '),
+      );
     }
     const active = (api[api.length - 1] - api[0]) / 1000;
     const rate = api.length / active;
@@ -147,12 +162,49 @@ async function confAgainst(limit: number, extraEnv: Record<string, string>): Pro
       `${col.sync_status}/${run?.status} in ${seconds.toFixed(1)} s, ${run?.counters?.collected ?? '?'} items; ` +
       `${api.length} API requests at ${rate.toFixed(1)}/s over ${active.toFixed(1)} s = ${((rate / limit) * 100).toFixed(0)} % of the limit, ` +
       `busiest second ${Math.max(...perSecond.values())}, ${stats.refused} answered 429 (${((stats.refused / api.length) * 100).toFixed(2)} %); ` +
-      `in flight at Zoom ${stats.inFlightMean.toFixed(1)} on average, ${stats.inFlightPeak} at most; service event loop ${(busy * 100).toFixed(0)} % busy`
+      `in flight at Zoom ${stats.inFlightMean.toFixed(1)} on average, ${stats.inFlightPeak} at most; service event loop ${(busy * 100).toFixed(0)} % busy; ` +
+      waits
     );
   } finally {
     await svc.close();
     await zoom.close();
   }
+}
+
+/** Samples the gauges every 20 ms: per second of the run, the budget's idle share and the units collecting. */
+function sampleTimeline(): { stop(): string } {
+  const seconds: Array<{ idle: number; units: number; n: number }> = [];
+  const t0 = Date.now();
+  const timer = setInterval(() => {
+    const s = (seconds[Math.floor((Date.now() - t0) / 1000)] ??= { idle: 0, units: 0, n: 0 });
+    s.idle += waitGauges.budgetWaiting.current === 0 ? 1 : 0;
+    s.units += waitGauges.pipelines.current;
+    s.n += 1;
+  }, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      return seconds
+        .map((s, i) => (s ? `${i}:${Math.round((s.idle / s.n) * 100)}%/${(s.units / s.n).toFixed(1)}` : `${i}:-`))
+        .join(' ');
+    },
+  };
+}
+
+/**
+ * Where the run waited, from the process's gauges (src/provider/wait-gauge.ts): the budget's idle share is the
+ * time no request waited for the budget (the budget had room and nobody asked: the run was bound by itself).
+ */
+function waitFigures(): string {
+  const waiting = waitGauges.budgetWaiting.read();
+  const flight = waitGauges.inFlight.read();
+  const blocked = waitGauges.listingBlocked.read();
+  const starved = waitGauges.writerStarved.read();
+  return (
+    `budget idle ${(waiting.zeroShare * 100).toFixed(0)} % of the time (${waiting.mean.toFixed(2)} requests waiting on average), ` +
+    `${flight.mean.toFixed(1)} requests holding a budget slot on average; ` +
+    `units whose writer waits on the listing ${starved.mean.toFixed(1)} on average, whose listing waits on the writer ${blocked.mean.toFixed(1)}`
+  );
 }
 
 /**

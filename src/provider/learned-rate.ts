@@ -29,6 +29,16 @@ export interface LearnedRateConfig {
   decreaseUnderStatedLimit: number;
   /** Share of a limit the provider states that the rate may use (the rest absorbs other apps and jitter). */
   headroom: number;
+  /**
+   * A 429 at or below the trusted ceiling of the limit the provider stated (requests bunched on the way, so the
+   * provider counted more in one of its seconds than were sent in any) lowers that ceiling by this factor, once
+   * per burst of refusals, and the rate with it: repeated ones ease it towards `minHeadroom` of the limit instead
+   * of cutting the rate and probing back up into the next refusal. At that floor a refusal cuts the rate
+   * (`decreaseUnderStatedLimit`). A stated limit lower than the ceiling, or one no longer trusted, sets it afresh.
+   */
+  ceilingEase: number;
+  /** The lowest share of a stated limit the ceiling eases to. */
+  minHeadroom: number;
   /** A stated limit is trusted this long; after it the rate may probe above it again (plans change). */
   ceilingTtlMs: number;
 }
@@ -77,6 +87,8 @@ export function defaultLearnedRateConfig(
     decrease: 0.7,
     decreaseUnderStatedLimit: 0.85,
     headroom: 0.95,
+    ceilingEase: 0.98,
+    minHeadroom: 0.92,
     ceilingTtlMs: CEILING_TTL_MS,
   };
 }
@@ -118,17 +130,23 @@ export function learn(state: LearnedRate, signal: RateSignal, config: LearnedRat
       return { ...state, rate: clamp(state.rate + step, config.min, rateCap(state, config, now)) };
     }
     case 'throttled': {
-      let next = state;
-      if (signal.limitPerSecond !== undefined && signal.limitPerSecond > 0) {
-        next = { ...next, ceiling: signal.limitPerSecond * config.headroom, ceilingAt: signal.at };
-      }
       // Refusals of requests already in flight when the first came back belong to the same event.
       const sameEvent = state.cutAt !== null && signal.at - state.cutAt < Math.max(1000, signal.waitMs);
+      let next = state;
+      let explained = false;
+      if (signal.limitPerSecond !== undefined && signal.limitPerSecond > 0) {
+        const { ceiling, known } = statedCeiling(state, signal.limitPerSecond, config, now);
+        // Above a limit the provider just stated, the refusal is explained: go to that limit (less headroom), no
+        // lower. At or below it, requests bunched on the way (or someone else spends the account's share too):
+        // the ceiling eases a step and the rate goes down to it; once the ceiling can ease no further, back off
+        // multiplicatively and probe up again.
+        explained = state.rate > Math.min(config.max, ceiling);
+        const eased =
+          known && !sameEvent && !explained ? easedCeiling(ceiling, signal.limitPerSecond, config) : ceiling;
+        next = { ...next, ceiling: eased, ceilingAt: signal.at };
+        if (eased < ceiling) explained = true;
+      }
       const cap = rateCap(next, config, now);
-      // Above a limit the provider just stated, the refusal is explained: go to that limit (less headroom), no
-      // lower. At or below it, someone else spends the account's share too (or requests bunched on the way):
-      // back off multiplicatively and probe up again.
-      const explained = signal.limitPerSecond !== undefined && state.rate > cap;
       const factor = cap < config.max ? config.decreaseUnderStatedLimit : config.decrease;
       const cut = sameEvent || explained ? next.rate : next.rate * factor;
       return { ...next, rate: clamp(cut, config.min, cap), cutAt: sameEvent ? state.cutAt : signal.at };
@@ -152,6 +170,26 @@ export function learn(state: LearnedRate, signal: RateSignal, config: LearnedRat
       throw new Error(`unknown rate signal ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/**
+ * The ceiling a 429 stating `limit` per second finds: the trusted one under it (`known`: a refusal under it eases
+ * it), or the limit less headroom (the first refusal stating this limit).
+ */
+function statedCeiling(
+  state: LearnedRate,
+  limit: number,
+  config: LearnedRateConfig,
+  now: number,
+): { ceiling: number; known: boolean } {
+  const stated = limit * config.headroom;
+  const trusted = trustedCeiling(state, config, now);
+  return trusted === null || trusted > stated ? { ceiling: stated, known: false } : { ceiling: trusted, known: true };
+}
+
+/** One step down from `ceiling` after a refusal under it, to no lower than `minHeadroom` of the limit. */
+function easedCeiling(ceiling: number, limit: number, config: LearnedRateConfig): number {
+  return Math.min(ceiling, Math.max(limit * config.minHeadroom, ceiling * config.ceilingEase));
 }
 
 type Headers = Record<string, string | string[] | undefined>;

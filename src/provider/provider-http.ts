@@ -18,6 +18,7 @@ import {
   safeUrl,
 } from './http-wire.ts';
 import { ProviderError, type ProviderErrorCode } from './provider-error.ts';
+import { waitGauges } from './wait-gauge.ts';
 import type { JsonRequestOptions, ProviderHttpOptions, StreamRequestOptions, StreamResponse } from './http-options.ts';
 
 interface Prepared {
@@ -154,14 +155,16 @@ export class ProviderHttp {
               if (budget.pausedUntil!() > this.clock.now()) this.options.onProgress!();
             }, PROGRESS_TICK_MS)
           : undefined;
+      waitGauges.budgetWaiting.add(1);
       try {
         const waitStart = this.clock.now();
-        release = await budget.acquire(prep.cost, signal);
+        release = counted(await budget.acquire(prep.cost, signal));
         this.options.metrics?.budgetWait((this.clock.now() - waitStart) / 1000);
       } catch (error) {
         if (signal?.aborted) throw aborted();
         throw error;
       } finally {
+        waitGauges.budgetWaiting.add(-1);
         clearInterval(pauseTick);
       }
 
@@ -338,4 +341,17 @@ export class ProviderHttp {
       current = next;
     }
   }
+}
+
+/** The budget's release, counting the request in flight until it is called (once, however often). */
+function counted(release: Release): Release {
+  waitGauges.inFlight.add(1);
+  let done = false;
+  return () => {
+    if (!done) {
+      done = true;
+      waitGauges.inFlight.add(-1);
+    }
+    release();
+  };
 }

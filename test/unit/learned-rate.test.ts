@@ -113,17 +113,59 @@ describe('learned rate (AIMD)', () => {
       'x-ratelimit-remaining': '0',
       'retry-after': '1',
     };
-    const atCeiling: LearnedRate = { rate: 57, ceiling: 57, ceilingAt: T - 60_000, cutAt: T - 60_000 };
-    // Another app spent some of the account's 60/s: x0.85 (it keeps 5 % headroom already).
+    // The ceiling eased as far as it goes (92 % of 60/s): another app spends some of the account's 60/s, x0.85.
+    const atCeiling: LearnedRate = { rate: 55.2, ceiling: 55.2, ceilingAt: T - 60_000, cutAt: T - 60_000 };
     expect(learn(atCeiling, rateSignalOf({ status: 429, headers, waitMs: 1000 }, T)!, config, T).rate).toBeCloseTo(
-      48.45,
+      46.92,
       6,
     );
     // The stated limit is no longer trusted after an hour: a 429 without one is cut x0.7.
     const stale: LearnedRate = { ...atCeiling, ceilingAt: T - 3600_000 };
     expect(
       learn(stale, rateSignalOf({ status: 429, headers: { 'retry-after': '1' }, waitMs: 1000 }, T)!, config, T).rate,
-    ).toBeCloseTo(39.9, 6);
+    ).toBeCloseTo(38.64, 6);
+  });
+
+  it('eases the ceiling and the rate a step on each burst of 429s under a stated limit, then cuts at 92 % of it', () => {
+    const qps20 = (at: number) =>
+      rateSignalOf(
+        {
+          status: 429,
+          headers: { 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '20', 'Retry-After': '1' },
+          waitMs: 1000,
+        },
+        at,
+      )!;
+    // The first 429 states the limit: 20 less 5 % headroom, not eased.
+    let s = learn({ rate: 12, ceiling: null, ceilingAt: null, cutAt: null }, qps20(T), config, T);
+    expect(s.ceiling).toBe(19);
+    // Requests bunched on the way at 19/s: 429 again, a burst later. The ceiling eases by 2 %, once per burst, and
+    // the rate goes to it (no cut below it).
+    s = learn({ ...s, rate: 19 }, qps20(T + 5000), config, T + 5000);
+    expect(s.ceiling).toBeCloseTo(18.62, 6);
+    expect(s.rate).toBeCloseTo(18.62, 6);
+    s = learn(s, qps20(T + 5200), config, T + 5200); // in flight when the first came back
+    expect(s.ceiling).toBeCloseTo(18.62, 6);
+    s = learn(s, qps20(T + 10_000), config, T + 10_000);
+    // 18.62 x 0.98 = 18.25 is below the floor: 92 % of 20.
+    expect(s.ceiling).toBeCloseTo(18.4, 6);
+    expect(s.rate).toBeCloseTo(18.4, 6);
+    // At the floor a refusal cuts the rate (x0.85)...
+    s = learn(s, qps20(T + 15_000), config, T + 15_000);
+    expect(s.ceiling).toBeCloseTo(18.4, 6);
+    expect(s.rate).toBeCloseTo(18.4 * 0.85, 6);
+    // ...and clean traffic climbs back to the eased ceiling, not above it.
+    expect(cleanFor(s, 10, T + 16_000).rate).toBeCloseTo(18.4, 6);
+    // A lower limit stated later is taken as it is.
+    const qps10 = rateSignalOf(
+      {
+        status: 429,
+        headers: { 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '10', 'Retry-After': '1' },
+        waitMs: 1000,
+      },
+      T + 100_000,
+    )!;
+    expect(learn(s, qps10, config, T + 100_000).ceiling).toBe(9.5);
   });
 
   it('does not take the daily count of a 429 without X-RateLimit-Type for a per-second limit', () => {

@@ -132,10 +132,16 @@ export interface PageMark {
 export const PAGE_TOKEN_USABLE_MS = 14 * 60_000;
 const MAX_RESTARTS = 3;
 
+/** The first page of a listing, asked for now (pages() takes it as `first` when the listing's turn comes). */
+export function firstPage<T extends ZoomPage>(api: ZoomApi, what: string, path: string, query: Query): Promise<T> {
+  return scoped(what, () => api.get<T>(path, { ...query, next_page_token: undefined }));
+}
+
 /**
- * Walks a paged listing from `resume` (or the first page). When Zoom refuses a page token as expired or
- * invalid, the listing starts over from its first page (items already seen are yielded again; the engine skips
- * them as unchanged). Each page comes with the mark of the page after it (null on the last page).
+ * Walks a paged listing from `resume` (or the first page: `first` when it was asked for ahead, see firstPage()).
+ * When Zoom refuses a page token as expired or invalid, the listing starts over from its first page (items
+ * already seen are yielded again; the engine skips them as unchanged). Each page comes with the mark of the page
+ * after it (null on the last page).
  */
 export async function* pages<T extends ZoomPage>(
   api: ZoomApi,
@@ -144,13 +150,17 @@ export async function* pages<T extends ZoomPage>(
   query: Query,
   resume: PageMark | null,
   now: () => number,
+  first?: Promise<T>,
 ): AsyncGenerator<{ page: T; next: PageMark | null }> {
   let token = resume && now() - resume.at < PAGE_TOKEN_USABLE_MS ? resume.token : undefined;
+  let early = token === undefined ? first : undefined;
   let restarts = 0;
   for (;;) {
     let page: T;
     try {
-      page = await scoped(what, () => api.get<T>(path, { ...query, next_page_token: token }));
+      const asked = early ?? scoped(what, () => api.get<T>(path, { ...query, next_page_token: token }));
+      early = undefined;
+      page = await asked;
     } catch (err) {
       if (token === undefined || !isPageTokenRefused(err) || restarts >= MAX_RESTARTS) throw err;
       restarts += 1;

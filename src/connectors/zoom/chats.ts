@@ -4,7 +4,8 @@
 import { selectsId } from '../../domain/filters/selection.ts';
 import { ProviderError } from '../../provider/provider-error.ts';
 import type { CollectEvent, UnitSpec } from '../types.ts';
-import { chatUserPath, isPieceFailure, isUserGone, pages, type Query } from './api.ts';
+import { LISTINGS_AHEAD } from './ahead.ts';
+import { chatUserPath, firstPage, isPieceFailure, isUserGone, pages, type Query } from './api.ts';
 import { isPrivateChannel } from './discovery.ts';
 import { chatFileEvents } from './chat-files.ts';
 import { chatFloor, chatLimitEvent } from './chat-window.ts';
@@ -13,9 +14,10 @@ import { recordEvent } from './record.ts';
 import type { ZoomRun } from './run.ts';
 import type { ChatTarget, Position } from './state.ts';
 import type { ChannelsPage, MessagesPage, SessionsPage } from './wire.ts';
-import { DAY_MS, isoSeconds, monthWindows, parseTime } from './windows.ts';
+import { DAY_MS, isoSeconds, monthWindows, parseTime, type Window } from './windows.ts';
 
 const CHAT_PAGE = 50;
+const LISTING_MESSAGES = 'listing chat messages';
 
 /** The first time a phase reaches an owner: list its targets, start at the first, and make that durable. */
 async function* beginTargets(
@@ -246,25 +248,41 @@ async function* targetMessages(
   // Zoom serves the last six months only: older windows are a provider limit (reported once), not a failure.
   const windows = monthWindows(Math.max(t.since, chatFloor(run)), t.until);
   const path = chatUserPath(through, '/messages');
+  // `to` is inclusive and whole seconds: the next window's first instant, so no sub-second gap opens between two.
+  const queryOf = (w: Window): Query => ({
+    ...select,
+    from: isoSeconds(w.start),
+    to: isoSeconds(w.end + 1000),
+    page_size: CHAT_PAGE,
+    include_deleted_and_edited_message: true,
+  });
+  // The first pages of the next windows are asked for while this one's messages are handed over (ahead.ts); the
+  // checkpoint still names the window (and page) being handed over, so a resumed run skips none.
+  const asked = new Map<number, Promise<MessagesPage>>();
+  const askAhead = (from: number) => {
+    for (let k = from; k < Math.min(windows.length, from + LISTINGS_AHEAD); k++) {
+      if (asked.has(k)) continue;
+      const page = firstPage<MessagesPage>(run.api, LISTING_MESSAGES, path, queryOf(windows[k]));
+      // Awaited when its window's turn comes, or never (the walk stopped first): not an unhandled rejection.
+      page.catch(() => undefined);
+      asked.set(k, page);
+    }
+  };
   let complete = true;
   for (; pos.window < windows.length; pos.window++) {
     const w = windows[pos.window];
-    // `to` is inclusive and whole seconds: the next window's first instant, so no sub-second gap opens between two.
-    const query: Query = {
-      ...select,
-      from: isoSeconds(w.start),
-      to: isoSeconds(w.end + 1000),
-      page_size: CHAT_PAGE,
-      include_deleted_and_edited_message: true,
-    };
+    askAhead(pos.window + 1);
+    const first = asked.get(pos.window);
+    asked.delete(pos.window);
     try {
       for await (const { page, next } of pages<MessagesPage>(
         run.api,
-        'listing chat messages',
+        LISTING_MESSAGES,
         path,
-        query,
+        queryOf(w),
         pos.page ?? null,
         run.now,
+        first,
       )) {
         for (const msg of page.messages ?? []) {
           if (!msg?.id) continue;

@@ -2,6 +2,7 @@
 import type { CollectEvent } from '../types.ts';
 import { ProviderError } from '../../provider/provider-error.ts';
 import type { ItemInput } from '../types.ts';
+import { inOrderAhead, LISTINGS_AHEAD } from './ahead.ts';
 import { isPieceFailure, meetingPath, pages, scoped, userPath, type Query } from './api.ts';
 import { bufferSource, downloadSource } from './content.ts';
 import {
@@ -47,44 +48,58 @@ function listingsOf(run: ZoomRun, owner: Owner): Listing[] {
 
 /**
  * A window's whole listing is read before any of its items is handed over: the engine downloads each file
- * before asking for the next event, which can take far longer than a page token's 15 minutes. A resumed run
+ * before asking for the next event, which can take far longer than a page token's 15 minutes. The next windows
+ * are listed meanwhile (ahead.ts), and the AI summaries of the next meetings asked for; items still come window
+ * by window, so a checkpoint names a window only when every window before it was handed over. A resumed run
  * lists the window again and skips the meetings it had finished when the listing still starts the same way.
  * After the month windows come the trash listings, then the summarised meetings no listing showed.
  */
 export async function* collectRecordings(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
   const listings = listingsOf(run, owner);
-  for (; pos.window < listings.length; pos.window++) {
+  const listed = inOrderAhead(pos.window, listings.length, LISTINGS_AHEAD, (i) => meetingsOf(run, owner, listings[i]));
+  for await (const meetings of listed) {
     const listing = listings[pos.window];
-    const meetings: RecordedMeeting[] = [];
-    const seen = new Set<string>();
-    for await (const { page } of pages<RecordingsPage>(
-      run.api,
-      listing.what,
-      userPath(owner.id, '/recordings'),
-      listing.query,
-      null,
-      run.now,
-    )) {
-      for (const m of page.meetings ?? []) {
-        if (m?.uuid && !seen.has(m.uuid) && (!listing.trash || inReach(run, m))) {
-          seen.add(m.uuid);
-          meetings.push(m);
-        }
-      }
-    }
     const skip = pos.skip && meetings[pos.skip - 1]?.uuid === pos.lastUuid ? pos.skip : 0;
-    for (let i = skip; i < meetings.length; i++) {
-      yield* meetingEvents(run, owner, meetings[i], listing.trash);
+    const summaries = inOrderAhead(skip, meetings.length, LISTINGS_AHEAD, (i) =>
+      summaryFor(run, owner, meetings[i], listing.trash),
+    );
+    let i = skip;
+    for await (const summary of summaries) {
+      yield* meetingEvents(run, owner, meetings[i], listing.trash, summary);
       if (run.summaries?.[owner.id]?.some((s) => s.meeting_uuid === meetings[i].uuid))
         (pos.covered ??= []).push(meetings[i].uuid);
       pos.skip = i + 1;
       pos.lastUuid = meetings[i].uuid;
+      i += 1;
       yield run.checkpoint();
     }
     pos.skip = 0;
     delete pos.lastUuid;
+    pos.window += 1;
   }
   if (run.summaries && run.content.has('AI-meeting-notes')) yield* unrecordedSummaries(run, owner, pos);
+}
+
+/** Every meeting of one listing, all its pages read. */
+async function meetingsOf(run: ZoomRun, owner: Owner, listing: Listing): Promise<RecordedMeeting[]> {
+  const meetings: RecordedMeeting[] = [];
+  const seen = new Set<string>();
+  for await (const { page } of pages<RecordingsPage>(
+    run.api,
+    listing.what,
+    userPath(owner.id, '/recordings'),
+    listing.query,
+    null,
+    run.now,
+  )) {
+    for (const m of page.meetings ?? []) {
+      if (m?.uuid && !seen.has(m.uuid) && (!listing.trash || inReach(run, m))) {
+        seen.add(m.uuid);
+        meetings.push(m);
+      }
+    }
+  }
+  return meetings;
 }
 
 /** Trash listings ignore dates: a trashed meeting is taken when it started within the collection's lookback. */
@@ -93,16 +108,29 @@ function inReach(run: ZoomRun, m: RecordedMeeting): boolean {
   return start === undefined || start >= run.lookbackStart;
 }
 
+/**
+ * The meeting's AI summary when its events need it: asked for before the meeting's metadata is handed over, so
+ * that the metadata can say it does not exist.
+ */
+function summaryFor(
+  run: ZoomRun,
+  owner: Owner,
+  m: RecordedMeeting,
+  trash: Listing['trash'],
+): Promise<SummaryLookup | undefined> {
+  const wanted = trash !== 'recording_file' && run.content.has('AI-meeting-notes');
+  return wanted ? summaryOf(run, owner, m.uuid) : Promise.resolve(undefined);
+}
+
 async function* meetingEvents(
   run: ZoomRun,
   owner: Owner,
   m: RecordedMeeting,
-  trash?: Listing['trash'],
+  trash: Listing['trash'],
+  summary: SummaryLookup | undefined,
 ): AsyncGenerator<CollectEvent> {
   // Files trashed one by one belong to a meeting the ordinary listing shows (with its other files): only the files.
   const whole = trash !== 'recording_file';
-  // The summary is asked for first, so that the meeting's metadata can say it does not exist.
-  const summary = whole && run.content.has('AI-meeting-notes') ? await summaryOf(run, owner, m.uuid) : undefined;
   const notPresent = summary?.status === 'missing' ? { ai_meeting_notes: summary.reason } : undefined;
   const deletedTime = m.recording_files?.find((f) => f.deleted_time)?.deleted_time;
   if (whole)

@@ -4,6 +4,7 @@
 // the connector yields it: a connector may keep mutating the object it yielded).
 import { Readable } from 'node:stream';
 import type { CollectEvent, ContentSource, ItemInput } from '../../connectors/types.ts';
+import { waitGauges, type LevelGauge } from '../../provider/wait-gauge.ts';
 
 export interface ReadAheadOptions {
   /** Events held ahead of the writer; the listing waits while this many are. */
@@ -46,6 +47,7 @@ export async function* readAhead(
 ): AsyncGenerator<CollectEvent> {
   const stop = new AbortController();
   const signal = AbortSignal.any([outer, stop.signal]);
+  waitGauges.pipelines.add(1);
   const queue: Entry[] = [];
   const prefetcher = new Prefetcher(opts, signal);
   let wakeConsumer: (() => void) | undefined;
@@ -61,7 +63,7 @@ export async function* readAhead(
         else if (event.type === 'deleted') opts.listed?.(event.kind, event.sourceId);
         push(prefetcher.take(copied(event)));
         while (queue.length >= opts.maxEvents && !signal.aborted)
-          await new Promise<void>((resolve) => (wakeProducer = resolve));
+          await gauged(waitGauges.listingBlocked, new Promise<void>((resolve) => (wakeProducer = resolve)));
         // Stopped: the consumer, if it still reads, learns why instead of waiting for more.
         if (signal.aborted) return push({ error: signal.reason });
       }
@@ -72,7 +74,8 @@ export async function* readAhead(
   })();
   try {
     for (;;) {
-      while (queue.length === 0) await new Promise<void>((resolve) => (wakeConsumer = resolve));
+      while (queue.length === 0)
+        await gauged(waitGauges.writerStarved, new Promise<void>((resolve) => (wakeConsumer = resolve)));
       const entry = queue.shift()!;
       wakeProducer?.();
       if ('error' in entry) throw entry.error;
@@ -86,6 +89,17 @@ export async function* readAhead(
     wakeProducer?.();
     prefetcher.close();
     await pump;
+    waitGauges.pipelines.add(-1);
+  }
+}
+
+/** Counts one more waiter on `gauge` until `wait` settles. */
+async function gauged(gauge: LevelGauge, wait: Promise<void>): Promise<void> {
+  gauge.add(1);
+  try {
+    await wait;
+  } finally {
+    gauge.add(-1);
   }
 }
 
