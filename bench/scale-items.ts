@@ -6,7 +6,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { Agent, request, setGlobalDispatcher } from 'undici';
+import { Agent, setGlobalDispatcher } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { searchItems } from '../src/search/service.ts';
 import { encodeCursor } from '../src/store/paging.ts';
@@ -121,31 +121,45 @@ async function dbBytes(db: Database, kind: 'sqlite' | 'postgres', dataDir: strin
     .reduce((sum, f) => sum + fs.statSync(path.join(dataDir, f)).size, 0);
 }
 
+/** Reads a response to its end in a process of its own, printing its byte count every MiB and its times at the end. */
+const READER = `
+const [url, token] = process.argv.slice(1);
+const t0 = performance.now();
+const res = await fetch(url, { headers: { authorization: 'Bearer ' + token } });
+let bytes = 0, first = 0, mark = 0;
+for await (const chunk of res.body) {
+  if (!first) first = performance.now() - t0;
+  bytes += chunk.length;
+  if (bytes - mark >= 1048576) process.stdout.write((mark = bytes) + '\\n');
+}
+process.stdout.write(JSON.stringify({ first, total: performance.now() - t0, bytes }) + '\\n');`;
+
 /**
  * Time to the first byte and to the last of a streamed response, and the service's RSS growth meanwhile: over the
  * whole stream, and from the end of its first tenth to its end (what grows with the items; the first tenth holds
- * the one-time growth of V8's young generation to its working size and of the socket buffers).
+ * the one-time growth of V8's young generation to its working size and of the socket buffers). The client reads in
+ * a child process: in this one its buffers (tens of MiB of received chunks awaiting GC) were counted as the service's.
  */
 async function streamed(api: ApiClient, url: string) {
   const stop = rssSampler();
-  const t0 = performance.now();
-  const res = await request(`${api.base}${url}`, { headers: { authorization: `Bearer ${api.token}` } });
-  let first = 0;
+  const reader = spawn(process.execPath, ['--input-type=module', '-e', READER, `${api.base}${url}`, api.token], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let bytes = 0;
+  let end = { first: 0, total: 0, bytes: 0 };
   const samples: [number, number][] = [];
   const timer = setInterval(() => samples.push([bytes, process.memoryUsage.rss()]), 20);
-  for await (const chunk of res.body) {
-    if (!first) first = performance.now() - t0;
-    bytes += (chunk as Buffer).length;
+  for await (const line of readline.createInterface({ input: reader.stdout })) {
+    if (line.startsWith('{')) end = JSON.parse(line) as typeof end;
+    else bytes = Number(line);
   }
   clearInterval(timer);
-  const total = performance.now() - t0;
   const rss = stop();
   const peakOf = (xs: [number, number][]) => Math.max(0, ...xs.map(([, r]) => r));
-  const early = samples.filter(([b]) => b <= bytes / 10);
-  const late = samples.filter(([b]) => b > bytes / 10);
+  const early = samples.filter(([b]) => b <= end.bytes / 10);
+  const late = samples.filter(([b]) => b > end.bytes / 10);
   const lateGrowth = early.length && late.length ? Math.max(0, peakOf(late) - peakOf(early)) / MiB : 0;
-  return `TTFB ${ms(first)}, total ${ms(total)}, ${(bytes / MiB).toFixed(1)} MiB, RSS +${rss.growth.toFixed(1)} MiB (+${lateGrowth.toFixed(1)} MiB after the first tenth)`;
+  return `TTFB ${ms(end.first)}, total ${ms(end.total)}, ${(end.bytes / MiB).toFixed(1)} MiB, RSS +${rss.growth.toFixed(1)} MiB (+${lateGrowth.toFixed(1)} MiB after the first tenth)`;
 }
 
 async function oneSize(kind: 'sqlite' | 'postgres', size: number): Promise<Out> {
