@@ -62,7 +62,7 @@ function runOf(api: ZoomApi): ZoomRun {
 describe('zoom: month windows listed ahead and the trash listings', () => {
   it('reads the trash after every month window was read, so a meeting trashed meanwhile is in one of them', async () => {
     const zoom = zoomWithATrashAction(() => new Promise((resolve) => setTimeout(resolve, 50)));
-    const pos: Position = { owner: owner.id, phase: 'recordings', window: 0 } as Position;
+    const pos: Position = { owner: owner.id, phase: 'recordings', window: 0 };
     const meetings: string[] = [];
     for await (const e of collectRecordings(runOf(zoom.api), owner, pos)) {
       if (e.type === 'item' && e.item.kind === 'meeting') meetings.push(e.item.sourceId);
