@@ -30,9 +30,9 @@ export interface LearnedRateConfig {
   /** Share of a limit the provider states that the rate may use (the rest absorbs other apps and jitter). */
   headroom: number;
   /**
-   * A 429 at or below the trusted ceiling of the limit the provider stated (requests bunched on the way, so the
-   * provider counted more in one of its seconds than were sent in any) lowers that ceiling by this factor, once
-   * per burst of refusals, and the rate with it: repeated ones ease it towards `minHeadroom` of the limit instead
+   * A 429 at or below the trusted ceiling of the limit the provider stated, with the rate at that ceiling (requests
+   * bunched on the way, so the provider counted more in one of its seconds than were sent in any), lowers that
+   * ceiling by this factor, once per burst of refusals, and the rate with it (a rate under the ceiling is cut): repeated ones ease it towards `minHeadroom` of the limit instead
    * of cutting the rate and probing back up into the next refusal. At that floor a refusal cuts the rate
    * (`decreaseUnderStatedLimit`). A stated limit lower than the ceiling, or one no longer trusted, sets it afresh.
    */
@@ -143,8 +143,11 @@ export function learn(state: LearnedRate, signal: RateSignal, config: LearnedRat
         explained = state.rate > Math.min(config.max, ceiling);
         const eased =
           known && !sameEvent && !explained ? easedCeiling(ceiling, signal.limitPerSecond, config) : ceiling;
-        next = { ...next, ceiling: eased, ceilingAt: signal.at };
-        if (eased < ceiling) explained = true;
+        // Only a rate at the ceiling can have had its requests bunched there; a refusal under it is someone else
+        // spending the account's share: the rate is cut, the ceiling kept.
+        const easing = eased < ceiling && state.rate >= eased;
+        next = { ...next, ceiling: easing ? eased : ceiling, ceilingAt: signal.at };
+        if (easing) explained = true;
       }
       const cap = rateCap(next, config, now);
       const factor = cap < config.max ? config.decreaseUnderStatedLimit : config.decrease;

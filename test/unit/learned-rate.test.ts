@@ -168,6 +168,22 @@ describe('learned rate (AIMD)', () => {
     expect(learn(s, qps10, config, T + 100_000).ceiling).toBe(9.5);
   });
 
+  it('backs off on a 429 under a stated limit that comes while the rate is already below the ceiling', () => {
+    const qps20 = (at: number) =>
+      rateSignalOf(
+        {
+          status: 429,
+          headers: { 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '20', 'Retry-After': '1' },
+          waitMs: 1000,
+        },
+        at,
+      )!;
+    // The limit is known (19 with headroom) and the rate is well under it, climbing back after a cut: the refusal
+    // is not requests bunched at the ceiling (another app spends the account's share), so the rate backs off.
+    const under: LearnedRate = { rate: 12, ceiling: 19, ceilingAt: T - 60_000, cutAt: T - 60_000 };
+    expect(learn(under, qps20(T), config, T).rate).toBeCloseTo(12 * 0.85, 6);
+  });
+
   it('does not take the daily count of a 429 without X-RateLimit-Type for a per-second limit', () => {
     // The shape seen in the field (devforum 18928): category, limit and remaining only.
     const signal = rateSignalOf(

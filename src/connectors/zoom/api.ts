@@ -132,9 +132,22 @@ export interface PageMark {
 export const PAGE_TOKEN_USABLE_MS = 14 * 60_000;
 const MAX_RESTARTS = 3;
 
+/** A page asked for ahead of its turn, and when Zoom answered it (its next_page_token's 15 minutes run from then). */
+export interface EarlyPage<T> {
+  page: T;
+  at: number;
+}
+
 /** The first page of a listing, asked for now (pages() takes it as `first` when the listing's turn comes). */
-export function firstPage<T extends ZoomPage>(api: ZoomApi, what: string, path: string, query: Query): Promise<T> {
-  return scoped(what, () => api.get<T>(path, { ...query, next_page_token: undefined }));
+export async function firstPage<T extends ZoomPage>(
+  api: ZoomApi,
+  what: string,
+  path: string,
+  query: Query,
+  now: () => number,
+): Promise<EarlyPage<T>> {
+  const page = await scoped(what, () => api.get<T>(path, { ...query, next_page_token: undefined }));
+  return { page, at: now() };
 }
 
 /**
@@ -150,24 +163,31 @@ export async function* pages<T extends ZoomPage>(
   query: Query,
   resume: PageMark | null,
   now: () => number,
-  first?: Promise<T>,
+  first?: Promise<EarlyPage<T>>,
 ): AsyncGenerator<{ page: T; next: PageMark | null }> {
   let token = resume && now() - resume.at < PAGE_TOKEN_USABLE_MS ? resume.token : undefined;
   let early = token === undefined ? first : undefined;
   let restarts = 0;
   for (;;) {
     let page: T;
+    let issuedAt: number;
     try {
-      const asked = early ?? scoped(what, () => api.get<T>(path, { ...query, next_page_token: token }));
+      const taken = early && (await early);
       early = undefined;
-      page = await asked;
+      // A first page that waited for its turn longer than its token lives is asked for again (its items would
+      // otherwise come twice, after a request with a token Zoom already let expire).
+      if (taken && (!taken.page?.next_page_token || now() - taken.at < PAGE_TOKEN_USABLE_MS)) {
+        ({ page, at: issuedAt } = taken);
+      } else {
+        page = await scoped(what, () => api.get<T>(path, { ...query, next_page_token: token }));
+        issuedAt = now();
+      }
     } catch (err) {
       if (token === undefined || !isPageTokenRefused(err) || restarts >= MAX_RESTARTS) throw err;
       restarts += 1;
       token = undefined;
       continue;
     }
-    const issuedAt = now();
     const next = page?.next_page_token ? { token: page.next_page_token, at: issuedAt } : null;
     yield { page: page ?? ({} as T), next };
     if (!next) return;

@@ -5,7 +5,7 @@ import { selectsId } from '../../domain/filters/selection.ts';
 import { ProviderError } from '../../provider/provider-error.ts';
 import type { CollectEvent, UnitSpec } from '../types.ts';
 import { LISTINGS_AHEAD } from './ahead.ts';
-import { chatUserPath, firstPage, isPieceFailure, isUserGone, pages, type Query } from './api.ts';
+import { chatUserPath, firstPage, isPieceFailure, isUserGone, pages, type EarlyPage, type Query } from './api.ts';
 import { isPrivateChannel } from './discovery.ts';
 import { chatFileEvents } from './chat-files.ts';
 import { chatFloor, chatLimitEvent } from './chat-window.ts';
@@ -258,11 +258,11 @@ async function* targetMessages(
   });
   // The first pages of the next windows are asked for while this one's messages are handed over (ahead.ts); the
   // checkpoint still names the window (and page) being handed over, so a resumed run skips none.
-  const asked = new Map<number, Promise<MessagesPage>>();
+  const asked = new Map<number, Promise<EarlyPage<MessagesPage>>>();
   const askAhead = (from: number) => {
     for (let k = from; k < Math.min(windows.length, from + LISTINGS_AHEAD); k++) {
       if (asked.has(k)) continue;
-      const page = firstPage<MessagesPage>(run.api, LISTING_MESSAGES, path, queryOf(windows[k]));
+      const page = firstPage<MessagesPage>(run.api, LISTING_MESSAGES, path, queryOf(windows[k]), run.now);
       // Awaited when its window's turn comes, or never (the walk stopped first): not an unhandled rejection.
       page.catch(() => undefined);
       asked.set(k, page);

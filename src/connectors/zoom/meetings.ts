@@ -56,7 +56,18 @@ function listingsOf(run: ZoomRun, owner: Owner): Listing[] {
  */
 export async function* collectRecordings(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
   const listings = listingsOf(run, owner);
-  const listed = inOrderAhead(pos.window, listings.length, LISTINGS_AHEAD, (i) => meetingsOf(run, owner, listings[i]));
+  // A meeting (or a file) moved to the trash during the run is in a listing read before the move or in a trash
+  // listing read after it; a trash listing read while an earlier listing is still going could miss it in both.
+  // So a trash listing starts once every listing before it was read, as in a walk in sequence; the month windows
+  // are listed ahead freely (a meeting never moves from one month to another).
+  const earlier: Promise<unknown>[] = [];
+  const listed = inOrderAhead(pos.window, listings.length, LISTINGS_AHEAD, (i) => {
+    const meetings = listings[i].trash
+      ? Promise.allSettled([...earlier]).then(() => meetingsOf(run, owner, listings[i]))
+      : meetingsOf(run, owner, listings[i]);
+    earlier.push(meetings);
+    return meetings;
+  });
   for await (const meetings of listed) {
     const listing = listings[pos.window];
     const skip = pos.skip && meetings[pos.skip - 1]?.uuid === pos.lastUuid ? pos.skip : 0;
