@@ -4,7 +4,7 @@
 // runs before it records the blob: a crash before it may leave a torn file, never one that an item refers to.
 // root/tmp must stay on the same filesystem as the blobs for rename to be atomic.
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsync as fsyncCallback, mkdirSync, openSync } from 'node:fs';
+import { closeSync, fsync as fsyncCallback, openSync } from 'node:fs';
 import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -52,8 +52,6 @@ export interface Placement {
   readonly tmpDir: string;
   pathFor(sha256: string): string;
   ensureDir(dir: string): Promise<void>;
-  /** The same, for a commit that does its few metadata calls without leaving the thread (fs-small.ts). */
-  ensureDirSync(dir: string): void;
   /** Makes the names in these directories durable, and the names of directories this process made for them. */
   syncNames(dirs: Iterable<string>): Promise<void>;
 }
@@ -230,10 +228,6 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
     async ensureDir(dir) {
       if (made.has(dir)) return;
       noteMade(dir, await mkdir(dir, { recursive: true, mode: 0o700 }));
-    },
-    ensureDirSync(dir) {
-      if (made.has(dir)) return;
-      noteMade(dir, mkdirSync(dir, { recursive: true, mode: 0o700 }));
     },
     async syncNames(blobDirs) {
       // A new shard directory is itself a name in its parent: the parents of those made since the last sync too.
