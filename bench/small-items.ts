@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
 import readline from 'node:readline';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { loadConfig } from '../src/config.ts';
@@ -69,12 +70,14 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Pro
     await api.call('PATCH', `/v1/collections/${col}`, {
       sync_filters: Object.fromEntries(ms365.info.userIds.map((u) => [u, all])),
     });
+    const profile = await startProfile(`${kind}-${size}-${files}-${mode}`);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await api.call('POST', `/v1/collections/${col}/start`);
     const done = await api.waitFor(col, ['synced', 'failed', 'error'], 3_600_000);
     const secs = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    await profile();
     const n = done.latest_run.counters.collected as number;
     const cpuMs = (cpu.user + cpu.system) / 1000;
     return `${done.sync_status}; ${n} items in ${secs.toFixed(1)} s = ${(n / secs).toFixed(0)} items/s, CPU ${(cpuMs / n).toFixed(2)} ms/item (${(cpuMs / 1000 / secs).toFixed(2)} cores)`;
@@ -88,6 +91,22 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Pro
   }
 }
 
+/** With BENCH_CPU_PROF=<dir>: the main thread's V8 CPU profile of the sync alone (not set-up or clean-up). */
+async function startProfile(name: string): Promise<() => Promise<void>> {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return async () => undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `small-items-${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 /**
  * `npm run bench -- small-items [sizes…]` (default 2000 20000): per size and store (SQLite, then PostgreSQL when
  * BENCH_DATABASE_URL or TEST_DATABASE_URL is set; BENCH_STORES=sqlite limits it), a real first edrive sync of tiny
@@ -97,6 +116,7 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Pro
  * once batched. CPU is this process's
  * (the service; the simulator runs in a child). BENCH_MODES=batched skips the baseline. BENCH_FILES=text|mixed picks
  * the files (default both): plain text, or the sandbox's mix with Office documents and PDFs whose text is extracted.
+ * BENCH_CPU_PROF=<dir> writes each sync's CPU profile there.
  */
 export async function benchSmallItems(sizes: number[]): Promise<Record<string, string>> {
   const stores = (process.env.BENCH_STORES ?? 'sqlite,postgres')

@@ -4,12 +4,7 @@
 // process gives its slots back.
 import type pg from 'pg';
 import type { Redis } from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRedis,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ProviderBudgetRepo } from '../store/provider-budgets.ts';
 
 export interface BudgetBackend {
@@ -69,8 +64,32 @@ function limiterOps(make: (prefix: string) => RateLimiterAbstract) {
   };
 }
 
+/** An expiring value per key; expired ones are dropped when read, and all of them now and then. */
+class ExpiringMap<V> {
+  private readonly entries = new Map<string, { value: V; expires: number }>();
+  private nextPurge = 0;
+
+  get(key: string, now: number): V | undefined {
+    const entry = this.entries.get(key);
+    return entry && entry.expires > now ? entry.value : undefined;
+  }
+
+  set(key: string, value: V, ttlMs: number, now: number): void {
+    this.entries.set(key, { value, expires: now + ttlMs });
+    if (now < this.nextPurge) return;
+    this.nextPurge = now + 10_000;
+    for (const [k, e] of this.entries) if (e.expires <= now) this.entries.delete(k);
+  }
+}
+
+/**
+ * This process alone: counters, pauses and leases in plain maps, read and written without a timer or a storage
+ * round trip (every provider request passes here; a store's limiter object per call was most of what a request
+ * cost the budget when it does not bind).
+ */
 function memoryBackend(): BudgetBackend {
-  const ops = limiterOps((prefix) => new RateLimiterMemory({ keyPrefix: prefix, points: UNLIMITED, duration: 60 }));
+  const counters = new ExpiringMap<{ total: number }>();
+  const pauses = new ExpiringMap<number>();
   const leases = new Map<string, Map<string, number>>();
   const live = (key: string) => {
     const held = leases.get(key) ?? new Map<string, number>();
@@ -81,7 +100,22 @@ function memoryBackend(): BudgetBackend {
   };
   return {
     kind: 'memory',
-    ...ops,
+    async count(key, cost, ttlSeconds) {
+      const now = Date.now();
+      let counter = counters.get(key, now);
+      // as the stores' limiters do: the window starts with the first count and later counts do not extend it
+      if (!counter) counters.set(key, (counter = { total: 0 }), ttlSeconds * 1000, now);
+      counter.total += cost;
+      return counter.total;
+    },
+    async pausedUntil(key) {
+      return pauses.get(key, Date.now()) ?? 0;
+    },
+    async pause(key, untilMs, ttlSeconds) {
+      const now = Date.now();
+      // A later pause extends; an earlier one must not shorten it.
+      if (untilMs > (pauses.get(key, now) ?? 0)) pauses.set(key, Math.ceil(untilMs), ttlSeconds * 1000, now);
+    },
     async tryLease(key, cap, leaseId, ttlMs) {
       const held = live(key);
       if (held.size >= cap) return false;

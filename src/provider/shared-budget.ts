@@ -68,6 +68,7 @@ export class SharedBudget implements Budget {
   private readonly learning: LearnedRateConfig;
   private readonly clock: Clock;
   private loaded: Promise<void> | undefined;
+  private isLoaded = false;
   private localPause = 0;
   private pendingClean = 0;
   private pendingSignals: RateSignal[] = [];
@@ -77,8 +78,13 @@ export class SharedBudget implements Budget {
   private renewTimer: NodeJS.Timeout | undefined;
   private readonly localWaiters = new Set<() => void>();
   private lastSend = 0;
-  /** This process's sends of the last second. */
-  private readonly sent: { at: number; cost: number }[] = [];
+  /** This process's sends of the last second: `sent` from `sentHead` on, adding up to `sentTotal`. */
+  private sent: { at: number; cost: number }[] = [];
+  private sentHead = 0;
+  private sentTotal = 0;
+  /** Lease ids: unique in the fleet by the prefix, and no random draw per request. */
+  private readonly leasePrefix = randomUUID();
+  private leaseSeq = 0;
   /** What this process spent of a quota window the provider stated (Graph's resource-unit minute). */
   private readonly quota = new QuotaWindow();
 
@@ -107,7 +113,7 @@ export class SharedBudget implements Budget {
   async acquire(cost = 1, signal?: AbortSignal): Promise<Release> {
     if (!(cost >= 0)) throw new RangeError('cost must be >= 0');
     if (signal?.aborted) throw abortReason(signal);
-    await (this.loaded ??= this.load());
+    if (!this.isLoaded) await (this.loaded ??= this.load());
     await this.waitForPause(signal);
     const release = await this.lease(signal);
     // A request the provider does not meter (cost 0: a file download outside its API) holds a concurrency slot and
@@ -162,6 +168,14 @@ export class SharedBudget implements Budget {
   }
 
   private async load(): Promise<void> {
+    try {
+      await this.loadStored();
+    } finally {
+      this.isLoaded = true;
+    }
+  }
+
+  private async loadStored(): Promise<void> {
     if (!this.options.rates || this.options.learn === false) return;
     try {
       const stored = await this.options.rates.get(this.key);
@@ -219,7 +233,7 @@ export class SharedBudget implements Budget {
   private async lease(signal: AbortSignal | undefined): Promise<Release> {
     const { backend } = this.options;
     for (;;) {
-      const id = randomUUID();
+      const id = `${this.leasePrefix}:${++this.leaseSeq}`;
       if (await backend.tryLease(this.key, this.config.concurrency, id, LEASE_TTL_MS)) {
         this.held.add(id);
         this.renewTimer ??= setInterval(() => void this.renew(), LEASE_TTL_MS / 3).unref();
@@ -267,13 +281,22 @@ export class SharedBudget implements Budget {
   /** How long until `cost` more fits in the last second of this process's sends at `rate` (0: now). */
   private sentWindowWait(rate: number, cost: number): number {
     const now = this.clock.now();
-    while (this.sent.length > 0 && this.sent[0].at <= now - 1000) this.sent.shift();
+    while (this.sentHead < this.sent.length && this.sent[this.sentHead].at <= now - 1000)
+      this.sentTotal -= this.sent[this.sentHead++].cost;
+    if (this.sentHead === this.sent.length) {
+      this.sent = [];
+      this.sentHead = 0;
+      this.sentTotal = 0;
+    } else if (this.sentHead >= 1024) {
+      this.sent = this.sent.slice(this.sentHead);
+      this.sentHead = 0;
+    }
     const allowed = Math.max(cost, Math.ceil(rate - 1e-9));
-    let excess = this.sent.reduce((sum, s) => sum + s.cost, 0) + cost - allowed;
-    for (const s of this.sent) {
-      if (excess <= 0) break;
-      excess -= s.cost;
-      if (excess <= 0) return s.at + 1000 - now + 1;
+    // The common case, room in the window, is answered from the running total without walking the sends.
+    let excess = this.sentTotal + cost - allowed;
+    for (let i = this.sentHead; excess > 0 && i < this.sent.length; i++) {
+      excess -= this.sent[i].cost;
+      if (excess <= 0) return this.sent[i].at + 1000 - now + 1;
     }
     return 0;
   }
@@ -336,6 +359,7 @@ export class SharedBudget implements Budget {
           // rate well below the learned one (issue 25). Later than that, the next keeps half an interval away.
           this.lastSend = Math.max(this.lastSend, this.clock.now() - 500 / rate);
           this.sent.push({ at: this.clock.now(), cost });
+          this.sentTotal += cost;
           this.quota.record(this.clock.now(), cost);
           return;
         }

@@ -7,18 +7,22 @@ import type { Database } from '../../src/store/db.ts';
 import { testDatabases } from '../support/databases.ts';
 import { createFakeConnector } from '../support/fake-connector.ts';
 import { engineFor, seedCollection, useSyncStore } from '../support/sync-fixtures.ts';
+import { KEPT_CONTENT_BYTES } from '../../src/sync/execution/content.ts';
 
 const FILES = ['a', 'b', 'c', 'd'].map((id) => ({ id, text: `note ${id} mentions zebra${id}` }));
+/** Padding that takes content past what stays in memory (KEPT_CONTENT_BYTES): its text is read back. */
+const LARGE = ' '.repeat(KEPT_CONTENT_BYTES);
+const texts = (pad: string) => FILES.map((f) => ({ source_id: f.id, content_text: f.text + pad }));
 
 const TEXT_FILE = { kind: 'file', custodian: 'u1', mimeType: 'text/plain', version: 'v1', metadata: {} };
 
-function connectorOf(): Connector {
+function connectorOf(pad = LARGE): Connector {
   const base = createFakeConnector({ source: () => ({ units: [] }) });
   return {
     ...base,
     async *collect(): AsyncIterable<CollectEvent> {
       for (const f of FILES) {
-        const bytes = Buffer.from(f.text);
+        const bytes = Buffer.from(f.text + pad);
         yield {
           type: 'item',
           item: { ...TEXT_FILE, sourceId: f.id, name: `${f.id}.txt`, path: `/${f.id}.txt`, size: bytes.length },
@@ -31,7 +35,7 @@ function connectorOf(): Connector {
 }
 
 /** The store with its reads (the search text's extraction) held until `release()`; `sync` may fail (a crash). */
-function heldReads(blobs: FsBlobStore, opts: { dieOnSync?: boolean } = {}) {
+function heldReads(blobs: FsBlobStore, opts: { dieOnSync?: boolean; reads?: string[] } = {}) {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let readsStarted = 0;
@@ -42,6 +46,7 @@ function heldReads(blobs: FsBlobStore, opts: { dieOnSync?: boolean } = {}) {
     stat: (s) => blobs.stat(s),
     delete: (s) => blobs.delete(s),
     async read(s, r) {
+      opts.reads?.push(s);
       readsStarted += 1;
       // every item's extraction is under way before any finishes: the writer did not wait on one to take the next
       if (readsStarted === FILES.length) release();
@@ -71,7 +76,17 @@ for (const database of testDatabases) {
       const engine = engineFor(db, heldReads(blobs), [connectorOf()], { workers: 'none' });
       const { runId } = await engine.start(collectionId);
       await engine.runOnce(runId);
-      expect(await documents(collectionId)).toEqual(FILES.map((f) => ({ source_id: f.id, content_text: f.text })));
+      expect(await documents(collectionId)).toEqual(texts(LARGE));
+    });
+
+    it('takes the text of small content from the bytes it downloaded, without reading the store back', async () => {
+      const { collectionId } = await seedCollection(db);
+      const reads: string[] = [];
+      const engine = engineFor(db, heldReads(blobs, { reads }), [connectorOf('')], { workers: 'none' });
+      const { runId } = await engine.start(collectionId);
+      await engine.runOnce(runId);
+      expect(await documents(collectionId)).toEqual(texts(''));
+      expect(reads).toEqual([]);
     });
 
     it('a crash while texts are extracted loses no search document: the next run writes items and documents', async () => {
@@ -84,7 +99,7 @@ for (const database of testDatabases) {
       const engine = engineFor(db, blobs, [connectorOf()], { workers: 'none' });
       const { runId } = await engine.start(collectionId);
       await engine.runOnce(runId);
-      expect(await documents(collectionId)).toEqual(FILES.map((f) => ({ source_id: f.id, content_text: f.text })));
+      expect(await documents(collectionId)).toEqual(texts(LARGE));
     });
   });
 }

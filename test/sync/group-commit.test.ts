@@ -1,11 +1,17 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { BlobStore, FsBlobStore } from '../../src/blobs/index.ts';
+import { createFsBlobStore, type BlobStore, type FsBlobStore } from '../../src/blobs/index.ts';
 import type { CollectEvent, Connector, ItemInput } from '../../src/connectors/types.ts';
 import type { Database } from '../../src/store/db.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha256 } from '../support/fake-connector.ts';
 import { engineFor, seedCollection, useSyncStore } from '../support/sync-fixtures.ts';
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
 
 function file(sourceId: string, size: number): ItemInput {
   return {
@@ -103,6 +109,29 @@ for (const database of testDatabases) {
       const { runId } = await engine.start(collectionId);
       await engine.runOnce(runId).catch(() => undefined);
       expect(await itemRows(collectionId)).toEqual([]);
+    });
+
+    it("a disk failing while the page's blob names are made durable commits no item; the next run stores all", async () => {
+      const files = ['a', 'b'].map((id) => ({ id, bytes: bytesOf(`eio-${id}`, 500) }));
+      // the same root; every fsync of a directory (the names of the page's blobs) fails as a dying disk would
+      const failing = createFsBlobStore({
+        root: blobs.root,
+        fsync: async (_fd, path) => {
+          if (!/[0-9a-f]{64}$/.test(path)) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+        },
+      });
+      const { collectionId } = await seedCollection(db);
+      const dying = engineFor(db, failing, [connectorOf(files)], { workers: 'none' });
+      const first = await dying.start(collectionId);
+      await dying.runOnce(first.runId).catch(() => undefined);
+      expect(await itemRows(collectionId)).toEqual([]);
+      await db.updateTable('runs').set({ status: 'failed' }).where('id', '=', first.runId).execute();
+      const engine = engineFor(db, blobs, [connectorOf(files)], { workers: 'none' });
+      const { runId } = await engine.start(collectionId);
+      await engine.runOnce(runId);
+      const rows = await itemRows(collectionId);
+      expect(rows).toEqual(files.map((f) => ({ source_id: f.id, sha256: sha256(f.bytes) })));
+      for (const f of files) expect(await readAll(await blobs.read(sha256(f.bytes)))).toEqual(f.bytes);
     });
 
     it('a page with one failing download records the others and reports the failure', async () => {

@@ -14,7 +14,12 @@ export interface FetchedContent {
   rejected: CommittedBlob[];
   /** why verification failed, for the run's errors */
   problem?: string;
+  /** The whole content when it is at most KEPT_CONTENT_BYTES (its search text is taken from it, not read back). */
+  bytes?: Buffer;
 }
+
+/** Content up to this size stays in memory with its blob (FetchedContent.bytes); a larger one is read back. */
+export const KEPT_CONTENT_BYTES = 64 * 1024;
 
 export interface FetchOptions {
   signal: AbortSignal;
@@ -46,14 +51,15 @@ export async function fetchContent(
   const rejected: CommittedBlob[] = [];
   let transferred = 0;
   for (let download = 1; ; download++) {
-    const { blob, bytes } = await downloadOnce(blobs, source, hashers, opts);
+    const { blob, bytes, kept } = await downloadOnce(blobs, source, hashers, opts);
     transferred += bytes;
-    if (!expected) return { blob, providerHash: null, verified: null, transferred, rejected };
+    if (!expected) return { blob, providerHash: null, verified: null, transferred, rejected, bytes: kept };
     const actual = blob.extra?.[PROVIDER] ?? '';
     if (sameHash(actual, expected.value))
-      return { blob, providerHash: expected, verified: true, transferred, rejected };
+      return { blob, providerHash: expected, verified: true, transferred, rejected, bytes: kept };
     const problem = `${expected.type} mismatch: the provider states ${expected.value}, the content hashes to ${actual}`;
-    if (download >= 2) return { blob, providerHash: expected, verified: false, transferred, rejected, problem };
+    if (download >= 2)
+      return { blob, providerHash: expected, verified: false, transferred, rejected, problem, bytes: kept };
     rejected.push(blob);
   }
 }
@@ -69,10 +75,11 @@ async function downloadOnce(
   source: ContentSource,
   hashers: Record<string, HasherFactory> | undefined,
   opts: FetchOptions,
-): Promise<{ blob: CommittedBlob; bytes: number }> {
+): Promise<{ blob: CommittedBlob; bytes: number; kept?: Buffer }> {
   const maxResumes = opts.maxResumes ?? 3;
   const open = () => blobs.writer({ hashers, deferSync: opts.deferSync });
   let writer = await open();
+  let kept = new KeptBytes();
   let bytes = 0;
   try {
     for (let resumes = 0; ; resumes++) {
@@ -83,9 +90,10 @@ async function downloadOnce(
           // The source ignored the range: the bytes already written cannot be continued.
           await writer.abort();
           writer = await open();
+          kept = new KeptBytes();
         }
-        bytes += await copy(body, writer, source, opts.signal, opts.onProgress);
-        return { blob: await writer.commit(), bytes };
+        bytes += await copy(body, { writer, kept, source, signal: opts.signal, onProgress: opts.onProgress });
+        return { blob: await writer.commit(), bytes, kept: kept.whole() };
       } catch (err) {
         if (opts.signal.aborted || err instanceof ContentRejectedError || resumes >= maxResumes) throw err;
       }
@@ -96,13 +104,33 @@ async function downloadOnce(
   }
 }
 
-async function copy(
-  body: Readable,
-  writer: BlobWriter,
-  source: ContentSource,
-  signal: AbortSignal,
-  onProgress?: () => void,
-): Promise<number> {
+/** The bytes a writer has taken so far, as long as they stay within KEPT_CONTENT_BYTES. */
+class KeptBytes {
+  private chunks: Uint8Array[] | null = [];
+  private size = 0;
+
+  /** After the writer took `chunk`: a resumed download continues from there, and so do these. */
+  add(chunk: Uint8Array): void {
+    if (!this.chunks) return;
+    this.size += chunk.length;
+    if (this.size > KEPT_CONTENT_BYTES) this.chunks = null;
+    else this.chunks.push(chunk);
+  }
+
+  whole(): Buffer | undefined {
+    return this.chunks ? Buffer.concat(this.chunks) : undefined;
+  }
+}
+
+interface CopyTo {
+  writer: BlobWriter;
+  kept: KeptBytes;
+  source: ContentSource;
+  signal: AbortSignal;
+  onProgress?: () => void;
+}
+
+async function copy(body: Readable, { writer, kept, source, signal, onProgress }: CopyTo): Promise<number> {
   const onAbort = () => body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
   signal.addEventListener('abort', onAbort, { once: true });
   let n = 0;
@@ -114,6 +142,7 @@ async function copy(
         if (reason) throw new ContentRejectedError(reason);
       }
       await writer.write(bytes);
+      kept.add(bytes);
       n += bytes.length;
       onProgress?.();
     }

@@ -1,15 +1,18 @@
 // An item's content on its way in: downloaded into the blob store (its reference noted so the orphan sweep leaves
-// it alone), then read back for the search index. The item writer (item-writer.ts) writes the item afterwards.
+// it alone), and its text for the search index: from the bytes still in memory for small content, read back from
+// the store otherwise. The item writer (item-writer.ts) writes the item afterwards.
 import type { BlobStore } from '../../blobs/types.ts';
 import type { ContentSource, ItemInput, Logger } from '../../connectors/types.ts';
 import { ContentGoneError } from '../../domain/run-failures.ts';
 import { extractContentText, type DocumentReader } from '../../search/index.ts';
+import { formatOf, textOf } from '../../search/extract.ts';
 import type { BlobRefRepo } from '../../store/blob-refs.ts';
 import type { StoredContent } from './apply.ts';
 import { fetchContent } from './content.ts';
 
 export type Downloaded =
-  | { ok: true; content: StoredContent; transferred: number }
+  /** `bytes`: the whole content when it is small (content.ts KEPT_CONTENT_BYTES), for its search text. */
+  | { ok: true; content: StoredContent; transferred: number; bytes?: Buffer }
   | { ok: false; reason: string }
   /** Deleted at the source between its listing and its download. */
   | 'gone';
@@ -47,6 +50,7 @@ export async function downloadContent(io: DownloadIo, content: ContentSource): P
       ok: true,
       content: { sha256, md5, size, providerHash: fetched.providerHash, verified: fetched.verified },
       transferred: fetched.transferred,
+      bytes: fetched.bytes,
     };
   } catch (err) {
     if (io.signal.aborted) throw err;
@@ -64,13 +68,15 @@ function isGone(err: unknown): boolean {
 }
 
 /**
- * The text of stored content for the search index, read back from the blob store before the item's transaction
- * (which should not wait on it); null when it cannot be read.
+ * The text of stored content for the search index, before the item's transaction (which should not wait on it);
+ * null when it cannot be read. Plain-text formats are decoded from `bytes` when the whole content is in memory;
+ * everything else (docx, PDF, larger content) is read back from the blob store.
  */
 export function searchTextOf(
   deps: { blobs: BlobStore; log: Logger; documents: DocumentReader },
   input: ItemInput,
   blob: StoredContent,
+  bytes?: Buffer,
 ): Promise<string | null> {
   const fileType = typeof input.metadata?.file_type === 'string' ? input.metadata.file_type : null;
   const descriptor = {
@@ -81,10 +87,17 @@ export function searchTextOf(
     sha256: blob.sha256,
     size: blob.size,
   };
-  return extractContentText(deps.blobs, descriptor, { log: deps.log, documents: deps.documents }).catch(
-    (err: unknown) => {
-      deps.log.warn({ err: (err as Error).message, source_id: input.sourceId }, 'content text extraction failed');
-      return null;
-    },
-  );
+  const failed = (err: unknown) => {
+    deps.log.warn({ err: (err as Error).message, source_id: input.sourceId }, 'content text extraction failed');
+    return null;
+  };
+  const format = bytes && blob.size > 0 ? formatOf(descriptor) : null;
+  if (format) {
+    try {
+      return Promise.resolve(textOf(format, bytes!));
+    } catch (err) {
+      return Promise.resolve(failed(err));
+    }
+  }
+  return extractContentText(deps.blobs, descriptor, { log: deps.log, documents: deps.documents }).catch(failed);
 }

@@ -345,7 +345,7 @@ export class ItemWriter {
     this.ops.push(op);
     this.pendingKeys.add(key);
     // Extracted while the writer goes on; in the op before the flush that writes the item (page-texts.ts).
-    await this.texts.add(op, searchTextOf(this.deps, input, blob));
+    await this.texts.add(op, searchTextOf(this.deps, input, blob, stored.bytes));
     if (this.inline) await this.texts.settle();
     // Written with the page (group commit: fresh-blobs.ts), or at once on the old per-item path.
     if (this.perItem || this.ops.length >= FLUSH_EVERY) await this.flush();

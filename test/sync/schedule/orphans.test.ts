@@ -10,6 +10,7 @@ import { sweepOrphans } from '../../../src/sync/schedule/orphans.ts';
 import { testDatabases } from '../../support/databases.ts';
 import { bytesOf, createFakeConnector, sha256 } from '../../support/fake-connector.ts';
 import { engineFor, seedCollection, silentLog, useSyncStore } from '../../support/sync-fixtures.ts';
+import { KEPT_CONTENT_BYTES } from '../../../src/sync/execution/content.ts';
 
 const HOUR = 60 * 60_000;
 
@@ -127,7 +128,8 @@ for (const database of testDatabases) {
     });
 
     it('a run that died between committing a blob and writing its item leaves an orphan the sweep removes once old', async () => {
-      const bytes = bytesOf('orphan-crash', 5000);
+      // Larger than what stays in memory for its text (content.ts), so that the text is read back from the store
+      const bytes = bytesOf('orphan-crash', KEPT_CONTENT_BYTES + 5000);
       // Text extraction reads the blob back before the item is written: hang there, as a process that died would.
       let hung = false;
       let release!: (err: Error) => void;
