@@ -292,7 +292,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       await purgeCollectionData(deps.db, deps.blobs, collectionId, now);
     },
     async latestRun(collectionId) {
-      const [run] = await withLiveCounters(deps.db, [await runs.latest(collectionId)].filter((r) => r !== undefined));
+      const [run] = await withLiveCounters(
+        deps.db,
+        [await runs.latest(collectionId)].filter((r) => r !== undefined),
+      );
       return run ? runSummary(run, (await new UnitRepo(deps.db).tallies([run.id])).get(run.id)) : null;
     },
     exportQueued: (exportId) => runQueued(exportJobId(exportId)),

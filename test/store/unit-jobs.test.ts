@@ -83,7 +83,12 @@ for (const database of testDatabases) {
     it("counts each unit's progress in the run once: live while it runs, in the run's row once it ended or was cancelled", async () => {
       const jobs = new UnitJobRepo(db);
       const runId = await fannedOut(['a', 'b', 'c']);
-      for (const [k, w] of [['a', 'w1'], ['b', 'w2'], ['c', 'w3']]) await jobs.claim(runId, k!, w!, T0, T2);
+      for (const [k, w] of [
+        ['a', 'w1'],
+        ['b', 'w2'],
+        ['c', 'w3'],
+      ])
+        await jobs.claim(runId, k!, w!, T0, T2);
       const save = (key: string, owner: string, collected: number, bytes: number) =>
         db.transaction().execute((trx) =>
           new UnitJobRepo(trx).saveProgress(runId, key, owner, T1, {
@@ -127,7 +132,9 @@ for (const database of testDatabases) {
         const held = new Promise<void>((r) => (release = r));
         let flushedP: boolean | undefined;
         const p = db.transaction().execute(async (trx) => {
-          flushedP = await new UnitJobRepo(trx).saveProgress(runId, 'p', 'w1', T1, { counters: { ...zero, listed: 1 } });
+          flushedP = await new UnitJobRepo(trx).saveProgress(runId, 'p', 'w1', T1, {
+            counters: { ...zero, listed: 1 },
+          });
           await held;
         });
         while (flushedP === undefined) await new Promise((r) => setTimeout(r, 10));
