@@ -1,4 +1,5 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import type { DB } from './schema.ts';
 import type { Counters, RunRow } from './runs.ts';
 import { atomically, type Executor } from './transaction.ts';
 import type { UnitTables } from './schema-units.ts';
@@ -312,27 +313,40 @@ export class UnitJobRepo {
     return rows.length;
   }
 
-  /** Units of running runs a worker may take now: queued, or running with an expired lease. */
+  /**
+   * Units of running runs a worker may take now: queued (in the order of the `unit_jobs_queued` index), or running
+   * with an expired lease (the status index), oldest first.
+   */
   async claimable(now: string, limit: number): Promise<UnitJobRow[]> {
-    return this.db
+    const ofRunningRun = (eb: ExpressionBuilder<DB, 'unit_jobs'>) =>
+      eb.exists(
+        eb
+          .selectFrom('runs')
+          .select('runs.id')
+          .whereRef('runs.id', '=', 'unit_jobs.run_id')
+          .where('runs.status', '=', 'running'),
+      );
+    const queued = await this.db
       .selectFrom('unit_jobs')
       .selectAll()
-      .where((eb) =>
-        eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]),
-      )
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('runs')
-            .select('runs.id')
-            .whereRef('runs.id', '=', 'unit_jobs.run_id')
-            .where('runs.status', '=', 'running'),
-        ),
-      )
+      .where('status', '=', 'queued')
+      .where(ofRunningRun)
       .orderBy('created_at')
       .orderBy('unit_key')
       .limit(limit)
       .execute();
+    const expired = await this.db
+      .selectFrom('unit_jobs')
+      .selectAll()
+      .where('status', '=', 'running')
+      .where('lease_expires_at', '<', now)
+      .where(ofRunningRun)
+      .orderBy('lease_expires_at')
+      .limit(limit)
+      .execute();
+    return [...queued, ...expired]
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.unit_key.localeCompare(b.unit_key))
+      .slice(0, limit);
   }
 
   /** Running units with a live lease held by owners with this prefix (to spot owners that died). */
