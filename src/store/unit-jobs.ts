@@ -13,6 +13,10 @@ export function unitCountersOf(row: Pick<UnitJobRow, (typeof COUNTERS)[number]>)
   return Object.fromEntries(COUNTERS.map((c) => [c, Number(row[c])])) as unknown as Counters;
 }
 
+// Written as literals, not parameters: SQLite uses a partial index (migration 030) only for a query whose terms
+// match the index's own condition when the statement is prepared.
+const OPEN = sql<boolean>`status in ('queued', 'running')`;
+
 /** Adds ended units' counters to their run's (whose row the caller's transaction holds). */
 async function addToRun(db: Executor, runId: string, units: Array<Pick<UnitJobRow, (typeof COUNTERS)[number]>>) {
   if (units.length === 0) return;
@@ -36,7 +40,7 @@ export async function liveRunCounters(db: Executor, runIds: string[]): Promise<M
   const rows = await db
     .selectFrom('runs')
     .leftJoin('unit_jobs as u', (join) =>
-      join.onRef('u.run_id', '=', 'runs.id').on('u.status', 'in', ['queued', 'running']),
+      join.onRef('u.run_id', '=', 'runs.id').on(sql<boolean>`u.status in ('queued', 'running')`),
     )
     .select([
       'runs.id',
@@ -290,7 +294,7 @@ export class UnitJobRepo {
         .selectFrom('unit_jobs')
         .select('unit_key')
         .where('run_id', '=', runId)
-        .where('status', 'in', ['queued', 'running'])
+        .where(OPEN)
         .limit(1)
         .executeTakeFirst();
       return { finished: true, last: open === undefined };
@@ -314,7 +318,7 @@ export class UnitJobRepo {
   }
 
   /**
-   * Units of running runs a worker may take now: queued (in the order of the `unit_jobs_queued` index), or running
+   * Units of running runs a worker may take now: queued (in the order of the index `unit_jobs_queued`), or running
    * with an expired lease (the status index), oldest first.
    */
   async claimable(now: string, limit: number): Promise<UnitJobRow[]> {
