@@ -20,7 +20,7 @@ export function createRunReads(
     const found = await runs.get(runId);
     if (!found || found.collection_id !== collection.id) throw notFound('Run');
     const [run] = await withLiveCounters(deps.db, [found]);
-    return { collection, run: run! };
+    return { collection, run };
   };
 
   return {

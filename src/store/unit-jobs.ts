@@ -24,7 +24,6 @@ async function addToRun(db: Executor, runId: string, units: Array<Pick<UnitJobRo
   for (const u of units) for (const [c, n] of Object.entries(unitCountersOf(u))) sum[c as keyof Counters] += n;
   await db
     .updateTable('runs')
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- Kysely's update object, built from the counter names
     .set((eb) => Object.fromEntries(COUNTERS.map((c) => [c, eb(c, '+', sum[c])])))
     .where('id', '=', runId)
     .execute();
@@ -49,7 +48,7 @@ export async function liveRunCounters(db: Executor, runIds: string[]): Promise<M
     .where('runs.id', 'in', runIds)
     .groupBy('runs.id')
     .execute();
-  for (const r of rows) out.set(r.id, unitCountersOf(r as unknown as Pick<UnitJobRow, (typeof COUNTERS)[number]>));
+  for (const r of rows) out.set(r.id, unitCountersOf(r));
   return out;
 }
 

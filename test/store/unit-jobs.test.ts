@@ -88,7 +88,7 @@ for (const database of testDatabases) {
         ['b', 'w2'],
         ['c', 'w3'],
       ])
-        await jobs.claim(runId, k!, w!, T0, T2);
+        await jobs.claim(runId, k, w, T0, T2);
       const save = (key: string, owner: string, collected: number, bytes: number) =>
         db.transaction().execute((trx) =>
           new UnitJobRepo(trx).saveProgress(runId, key, owner, T1, {
