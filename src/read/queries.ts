@@ -6,6 +6,7 @@ import { ItemRepo, previousVersionsOf, type ItemRow } from '../store/items.ts';
 import { RunRepo } from '../store/runs.ts';
 import { RunErrorRepo } from '../store/run-errors.ts';
 import { UnitRepo } from '../store/units.ts';
+import { withLiveCounters } from '../store/unit-jobs.ts';
 import { itemVersionView, itemView, runView, type ItemVersionView, type ItemView, type RunView } from './views.ts';
 
 /** Byte range of a content request, both ends inclusive; undefined = the whole blob. */
@@ -110,7 +111,7 @@ export function createSyncQueries(deps: { db: Database; blobs: BlobStore }) {
       const page = await runs.list(collectionId, q);
       const tallies = await new UnitRepo(deps.db).tallies(page.rows.map((r) => r.id));
       const views = [];
-      for (const run of page.rows)
+      for (const run of await withLiveCounters(deps.db, page.rows))
         views.push(
           runView(
             run,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import { RunRepo } from '../store/runs.ts';
-import { UnitJobRepo } from '../store/unit-jobs.ts';
+import { UnitJobRepo, withLiveCounters } from '../store/unit-jobs.ts';
 import { UnitRepo } from '../store/units.ts';
 import type { CollectionReads } from './collections.ts';
 import { RUN_ERRORS_SHOWN } from './queries.ts';
@@ -17,8 +17,9 @@ export function createRunReads(
 
   const ownRun = async (accountId: string, collectionId: string, runId: string) => {
     const { collection } = await collections.own(accountId, collectionId);
-    const run = await runs.get(runId);
-    if (!run || run.collection_id !== collection.id) throw notFound('Run');
+    const found = await runs.get(runId);
+    if (!found || found.collection_id !== collection.id) throw notFound('Run');
+    const [run] = await withLiveCounters(deps.db, [found]);
     return { collection, run };
   };
 

@@ -6,6 +6,7 @@ import { compiledOnce } from './compiled.ts';
 import { whileUnchanged } from './direct.ts';
 import type { RunHead } from './runs.ts';
 import { UnitRepo, type Tally } from './units.ts';
+import { withLiveCounters } from './unit-jobs.ts';
 import type { Executor } from './transaction.ts';
 
 // the sealed grant itself never leaves the database here: only whether there is one
@@ -102,7 +103,8 @@ async function readWithPairing(db: Executor, accountId: string, id: string): Pro
           finished_at: run_finished_at,
         };
   const tally = run_id === null ? undefined : (await new UnitRepo(db).tallies([run_id])).get(run_id);
-  return { collection, paired: Number(credentials_paired) === 1, latestRun, tally };
+  const [live = null] = latestRun ? await withLiveCounters(db, [latestRun]) : [];
+  return { collection, paired: Number(credentials_paired) === 1, latestRun: live, tally };
 }
 
 // ids never hold NUL (the HTTP edge refuses it): the key cannot be ambiguous

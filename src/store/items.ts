@@ -68,6 +68,9 @@ export class ItemRepo {
         .selectFrom('items')
         .selectAll()
         .where('collection_id', '=', collectionId)
+        // the kinds too: with them the unique (collection_id, kind, source_id) index seeks each key; without them
+        // SQLite read every item of the collection for each page
+        .where('kind', 'in', [...new Set(chunk.map((k) => k.kind))])
         .where('source_id', 'in', [...new Set(chunk.map((k) => k.sourceId))]);
       const rows = await (opts.forUpdate && isPostgres(this.db) ? q.forUpdate() : q).execute();
       found.push(...rows.filter((r) => wanted.has(`${r.kind}\u0000${r.source_id}`)));

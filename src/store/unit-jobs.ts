@@ -1,5 +1,6 @@
-import type { Selectable } from 'kysely';
-import type { Counters } from './runs.ts';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import type { DB } from './schema.ts';
+import type { Counters, RunRow } from './runs.ts';
 import { atomically, type Executor } from './transaction.ts';
 import type { UnitTables } from './schema-units.ts';
 
@@ -8,8 +9,47 @@ export type UnitJobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelle
 
 const COUNTERS = ['listed', 'collected', 'skipped', 'unchanged', 'failed', 'bytes', 'error_count'] as const;
 
-export function unitCountersOf(row: UnitJobRow): Counters {
+export function unitCountersOf(row: Pick<UnitJobRow, (typeof COUNTERS)[number]>): Counters {
   return Object.fromEntries(COUNTERS.map((c) => [c, Number(row[c])])) as unknown as Counters;
+}
+
+// Written as literals, not parameters: SQLite uses a partial index (migration 030) only for a query whose terms
+// match the index's own condition when the statement is prepared.
+const OPEN = sql<boolean>`status in ('queued', 'running')`;
+
+/** Adds ended units' counters to their run's (whose row the caller's transaction holds). */
+async function addToRun(db: Executor, runId: string, units: Array<Pick<UnitJobRow, (typeof COUNTERS)[number]>>) {
+  if (units.length === 0) return;
+  const sum = Object.fromEntries(COUNTERS.map((c) => [c, 0])) as unknown as Counters;
+  for (const u of units) for (const [c, n] of Object.entries(unitCountersOf(u))) sum[c as keyof Counters] += n;
+  await db
+    .updateTable('runs')
+    .set((eb) => Object.fromEntries(COUNTERS.map((c) => [c, eb(c, '+', sum[c])])))
+    .where('id', '=', runId)
+    .execute();
+}
+
+/**
+ * Runs' counters as of now, each read in one statement: its own (with its ended units') plus what its units not
+ * yet ended have counted so far. Runs not found are absent.
+ */
+export async function liveRunCounters(db: Executor, runIds: string[]): Promise<Map<string, Counters>> {
+  const out = new Map<string, Counters>();
+  if (runIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('runs')
+    .leftJoin('unit_jobs as u', (join) =>
+      join.onRef('u.run_id', '=', 'runs.id').on(sql<boolean>`u.status in ('queued', 'running')`),
+    )
+    .select([
+      'runs.id',
+      ...COUNTERS.map((c) => sql<number>`max(${sql.ref(`runs.${c}`)}) + coalesce(sum(${sql.ref(`u.${c}`)}), 0)`.as(c)),
+    ])
+    .where('runs.id', 'in', runIds)
+    .groupBy('runs.id')
+    .execute();
+  for (const r of rows) out.set(r.id, unitCountersOf(r));
+  return out;
 }
 
 /** What `fanned out` runs hold as lease owner: no process, so neither the sweep nor a claim takes them as one job. */
@@ -17,10 +57,23 @@ export function unitsOwner(runId: string): string {
   return `units:${runId}`;
 }
 
+/** These runs as readers show them: a running one with the counters its units not yet ended add (liveRunCounters). */
+export async function withLiveCounters<T extends Pick<RunRow, 'id' | 'status' | keyof Counters>>(
+  db: Executor,
+  runs: T[],
+): Promise<T[]> {
+  const live = await liveRunCounters(
+    db,
+    runs.filter((r) => r.status === 'running').map((r) => r.id),
+  );
+  return runs.map((r) => ({ ...r, ...live.get(r.id) }));
+}
+
 /**
  * The jobs of a run fanned out into units. Every write that belongs to a unit's step is fenced on the unit's
- * lease; writes that touch the run row take its lock first (the same order as a cancel), so that the run's
- * counters, a cancel and the decision which unit finished last never race.
+ * own row (its lease), so units of one run flush side by side. A unit's ending and a cancel lock the run row first
+ * and the unit rows after (a flush locks only its unit's), so that the run's counters, a cancel and the decision
+ * which unit finished last never race.
  */
 export class UnitJobRepo {
   constructor(private readonly db: Executor) {}
@@ -162,9 +215,11 @@ export class UnitJobRepo {
   }
 
   /**
-   * A unit's durable step, inside the caller's transaction: adds what its counters grew by since the last step to
-   * the run's (the run row is locked first), then stores the unit's counters, checkpoint and cursors. False when
-   * the unit or its run is no longer the caller's (cancelled, taken over): the caller must roll back.
+   * A unit's durable step, inside the caller's transaction: stores the unit's counters, checkpoint and cursors on
+   * its own row, fenced on its lease. The run's row is not touched: units of one run flush side by side, and the
+   * run's counters get a unit's once, when it ends (`finish`) or is cancelled (`cancelRun`); until then readers add
+   * them (`liveRunCounters`). False when the unit or its run is no longer the caller's (cancelled, taken over,
+   * ended): the caller must roll back.
    */
   async saveProgress(
     runId: string,
@@ -173,26 +228,6 @@ export class UnitJobRepo {
     now: string,
     p: { counters: Counters; checkpoint?: string | null; pendingCursors?: string | null },
   ): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('unit_jobs')
-      .selectAll()
-      .where('run_id', '=', runId)
-      .where('unit_key', '=', unitKey)
-      .where('lease_owner', '=', owner)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    if (!row) return false;
-    const before = unitCountersOf(row);
-    const run = await this.db
-      .updateTable('runs')
-      .set((eb) =>
-        // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- Kysely's update object, built from the counter names
-        Object.fromEntries([...COUNTERS.map((c) => [c, eb(c, '+', p.counters[c] - before[c])]), ['heartbeat_at', now]]),
-      )
-      .where('id', '=', runId)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    if (Number(run.numUpdatedRows) !== 1) return false;
     const res = await this.db
       .updateTable('unit_jobs')
       .set({
@@ -205,13 +240,20 @@ export class UnitJobRepo {
       .where('unit_key', '=', unitKey)
       .where('lease_owner', '=', owner)
       .where('status', '=', 'running')
+      // a plain read (no lock): a cancel or a fan-in changes the unit's own row too, which is what orders them
+      .where((eb) =>
+        eb.exists(
+          eb.selectFrom('runs').select('runs.id').where('runs.id', '=', runId).where('runs.status', '=', 'running'),
+        ),
+      )
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
 
   /**
-   * Ends the caller's unit (done or failed), inside the caller's transaction, and tells whether it was the run's
-   * last one: exactly one unit of a run sees `last`, because every ending first locks the run row.
+   * Ends the caller's unit (done or failed), inside the caller's transaction, adds its counters to the run's and
+   * tells whether it was the run's last one: exactly one unit of a run sees `last`, because every ending first
+   * locks the run row.
    */
   async finish(
     runId: string,
@@ -229,7 +271,7 @@ export class UnitJobRepo {
         .where('status', '=', 'running')
         .executeTakeFirst();
       if (Number(run.numUpdatedRows) !== 1) return { finished: false, last: false };
-      const res = await trx
+      const ended = await trx
         .updateTable('unit_jobs')
         .set({
           status,
@@ -242,50 +284,72 @@ export class UnitJobRepo {
         .where('unit_key', '=', unitKey)
         .where('lease_owner', '=', owner)
         .where('status', '=', 'running')
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return { finished: false, last: false };
+        .returning(COUNTERS)
+        .execute();
+      if (ended.length !== 1) return { finished: false, last: false };
+      await addToRun(trx, runId, ended);
+      // one index probe, not a count of the run's units: every unit's ending asks
       const open = await trx
         .selectFrom('unit_jobs')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .select('unit_key')
         .where('run_id', '=', runId)
-        .where('status', 'in', ['queued', 'running'])
-        .executeTakeFirstOrThrow();
-      return { finished: true, last: Number(open.n) === 0 };
+        .where(OPEN)
+        .limit(1)
+        .executeTakeFirst();
+      return { finished: true, last: open === undefined };
     });
   }
 
-  /** A cancel: every unit not yet ended stops (their next fenced write fails). */
+  /**
+   * A cancel, inside the transaction that cancelled the run (which holds its row): every unit not yet ended stops
+   * (their next fenced write fails) and what they counted is added to the run's counters.
+   */
   async cancelRun(runId: string, at: string): Promise<number> {
-    const res = await this.db
+    const rows = await this.db
       .updateTable('unit_jobs')
       .set({ status: 'cancelled', finished_at: at, lease_expires_at: null })
       .where('run_id', '=', runId)
       .where('status', 'in', ['queued', 'running'])
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows);
+      .returning(COUNTERS)
+      .execute();
+    await addToRun(this.db, runId, rows);
+    return rows.length;
   }
 
-  /** Units of running runs a worker may take now: queued, or running with an expired lease. */
+  /**
+   * Units of running runs a worker may take now: queued (in the order of the index `unit_jobs_queued`), or running
+   * with an expired lease (the status index), oldest first.
+   */
   async claimable(now: string, limit: number): Promise<UnitJobRow[]> {
-    return this.db
+    const ofRunningRun = (eb: ExpressionBuilder<DB, 'unit_jobs'>) =>
+      eb.exists(
+        eb
+          .selectFrom('runs')
+          .select('runs.id')
+          .whereRef('runs.id', '=', 'unit_jobs.run_id')
+          .where('runs.status', '=', 'running'),
+      );
+    const queued = await this.db
       .selectFrom('unit_jobs')
       .selectAll()
-      .where((eb) =>
-        eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)])]),
-      )
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('runs')
-            .select('runs.id')
-            .whereRef('runs.id', '=', 'unit_jobs.run_id')
-            .where('runs.status', '=', 'running'),
-        ),
-      )
+      .where('status', '=', 'queued')
+      .where(ofRunningRun)
       .orderBy('created_at')
       .orderBy('unit_key')
       .limit(limit)
       .execute();
+    const expired = await this.db
+      .selectFrom('unit_jobs')
+      .selectAll()
+      .where('status', '=', 'running')
+      .where('lease_expires_at', '<', now)
+      .where(ofRunningRun)
+      .orderBy('lease_expires_at')
+      .limit(limit)
+      .execute();
+    return [...queued, ...expired]
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.unit_key.localeCompare(b.unit_key))
+      .slice(0, limit);
   }
 
   /** Running units with a live lease held by owners with this prefix (to spot owners that died). */

@@ -53,6 +53,18 @@ export class UnitRepo {
     return this.db.selectFrom('run_units').selectAll().where('run_id', '=', runId).orderBy('unit_key').execute();
   }
 
+  /** These units of the run (of those it has). */
+  async listOf(runId: string, keys: string[]): Promise<RunUnitRow[]> {
+    if (keys.length === 0) return [];
+    return this.db
+      .selectFrom('run_units')
+      .selectAll()
+      .where('run_id', '=', runId)
+      .where('unit_key', 'in', keys)
+      .orderBy('unit_key')
+      .execute();
+  }
+
   /** Each run's reconciliation tally (its units' counts added up); a run without units is absent. */
   async tallies(runIds: string[]): Promise<Map<string, Tally>> {
     const out = new Map<string, Tally>();

@@ -19,7 +19,7 @@ import type { SigningKeys } from '../export/keys.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { createUnitWorker } from './execution/unit-worker.ts';
 import { createRunWorker } from './execution/run-worker.ts';
-import { UnitJobRepo } from '../store/unit-jobs.ts';
+import { UnitJobRepo, withLiveCounters } from '../store/unit-jobs.ts';
 import { sweepOrphans } from './schedule/orphans.ts';
 import { currentIdentity, isDeadOwner as deadOwnerOf, ownerString, samePidNamespacePrefix } from './execution/owner.ts';
 import { finishDeletion, finishWorkspaceDeletion } from './deletion/deletion.ts';
@@ -292,7 +292,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       await purgeCollectionData(deps.db, deps.blobs, collectionId, now);
     },
     async latestRun(collectionId) {
-      const run = await runs.latest(collectionId);
+      const [run] = await withLiveCounters(
+        deps.db,
+        [await runs.latest(collectionId)].filter((r) => r !== undefined),
+      );
       return run ? runSummary(run, (await new UnitRepo(deps.db).tallies([run.id])).get(run.id)) : null;
     },
     exportQueued: (exportId) => runQueued(exportJobId(exportId)),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/store/db.ts';
 import { RunRepo } from '../../src/store/runs.ts';
-import { UnitJobRepo, unitsOwner } from '../../src/store/unit-jobs.ts';
+import { liveRunCounters, UnitJobRepo, unitsOwner } from '../../src/store/unit-jobs.ts';
 import { testDatabases } from '../support/databases.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -77,26 +77,80 @@ for (const database of testDatabases) {
             new UnitJobRepo(trx).saveProgress(runId, 'u1', 'w2', T2, { counters: { ...zero, collected: 3 } }),
           ),
       ).toBe(true);
-      expect(Number((await new RunRepo(db).get(runId))!.collected)).toBe(3);
+      expect((await liveRunCounters(db, [runId])).get(runId)?.collected).toBe(3);
     });
 
-    it("adds each unit's growth to the run's counters, once", async () => {
+    it("counts each unit's progress in the run once: live while it runs, in the run's row once it ended or was cancelled", async () => {
       const jobs = new UnitJobRepo(db);
-      const runId = await fannedOut(['a', 'b']);
-      await jobs.claim(runId, 'a', 'w1', T0, T2);
-      await jobs.claim(runId, 'b', 'w2', T0, T2);
+      const runId = await fannedOut(['a', 'b', 'c']);
+      for (const [k, w] of [
+        ['a', 'w1'],
+        ['b', 'w2'],
+        ['c', 'w3'],
+      ])
+        await jobs.claim(runId, k, w, T0, T2);
       const save = (key: string, owner: string, collected: number, bytes: number) =>
         db.transaction().execute((trx) =>
           new UnitJobRepo(trx).saveProgress(runId, key, owner, T1, {
             counters: { ...zero, listed: collected, collected, bytes },
           }),
         );
+      const live = async () => {
+        const c = (await liveRunCounters(db, [runId])).get(runId)!;
+        return [c.listed, c.collected, c.bytes];
+      };
+      const stored = async () => {
+        const run = (await new RunRepo(db).get(runId))!;
+        return [Number(run.listed), Number(run.collected), Number(run.bytes)];
+      };
       expect(await save('a', 'w1', 2, 100)).toBe(true);
       expect(await save('b', 'w2', 4, 10)).toBe(true);
       expect(await save('a', 'w1', 3, 150)).toBe(true);
-      const run = (await new RunRepo(db).get(runId))!;
-      expect([Number(run.listed), Number(run.collected), Number(run.bytes)]).toEqual([7, 7, 160]);
+      expect(await save('c', 'w3', 1, 1)).toBe(true);
+      expect(await live()).toEqual([8, 8, 161]);
+      expect(await stored()).toEqual([0, 0, 0]);
+      expect((await jobs.finish(runId, 'a', 'w1', 'done', T1)).finished).toBe(true);
+      expect(await stored()).toEqual([3, 3, 150]);
+      expect(await live()).toEqual([8, 8, 161]);
+      // a stale flush of the ended unit adds nothing
+      expect(await save('a', 'w1', 9, 900)).toBe(false);
+      await new RunRepo(db).cancelActive(`col_${n}`, T1);
+      expect(await jobs.cancelRun(runId, T1)).toBe(2);
+      expect(await stored()).toEqual([8, 8, 161]);
+      expect(await live()).toEqual([8, 8, 161]);
+      expect(await save('b', 'w2', 5, 11)).toBe(false);
+      expect(await stored()).toEqual([8, 8, 161]);
     });
+
+    if (database.name === 'postgres')
+      it("lets two units of one run flush side by side: one unit's open flush does not hold up another's", async () => {
+        const runId = await fannedOut(['p', 'q']);
+        const jobs = new UnitJobRepo(db);
+        await jobs.claim(runId, 'p', 'w1', T0, T2);
+        await jobs.claim(runId, 'q', 'w2', T0, T2);
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        let flushedP: boolean | undefined;
+        const p = db.transaction().execute(async (trx) => {
+          flushedP = await new UnitJobRepo(trx).saveProgress(runId, 'p', 'w1', T1, {
+            counters: { ...zero, listed: 1 },
+          });
+          await held;
+        });
+        while (flushedP === undefined) await new Promise((r) => setTimeout(r, 10));
+        expect(flushedP).toBe(true);
+        const q = db
+          .transaction()
+          .execute((trx) =>
+            new UnitJobRepo(trx).saveProgress(runId, 'q', 'w2', T1, { counters: { ...zero, listed: 2 } }),
+          );
+        const first = await Promise.race([q, new Promise((r) => setTimeout(() => r('still waiting'), 3000))]);
+        release();
+        await p;
+        await q;
+        expect(first).toBe(true);
+        expect((await liveRunCounters(db, [runId])).get(runId)?.listed).toBe(3);
+      });
 
     it('tells exactly one of the units ending at the same time that it was the last', async () => {
       const jobs = new UnitJobRepo(db);
@@ -120,6 +174,11 @@ for (const database of testDatabases) {
       expect(await jobs.cancelRun(runId, T1)).toBe(2);
       expect(await jobs.claim(runId, 'y', 'w2', T1, T2)).toBeUndefined();
       expect(await jobs.heartbeat(runId, 'x', 'w1', T1, T2)).toBe(false);
+      expect(
+        await db
+          .transaction()
+          .execute((trx) => new UnitJobRepo(trx).saveProgress(runId, 'x', 'w1', T1, { counters: zero })),
+      ).toBe(false);
       expect(await jobs.finish(runId, 'x', 'w1', 'done', T1)).toEqual({ finished: false, last: false });
       expect((await jobs.claimable(T2, 100)).filter((u) => u.run_id === runId)).toEqual([]);
     });

@@ -130,6 +130,44 @@ for (const database of testDatabases) {
       expect(await finished(collectionId)).toEqual(['cancelled']);
     });
 
+    it("the run's totals on the API are what its units collected: live while a unit is midway, and once the run ended", async () => {
+      // u2 flushes after its first 200 items (a page), then downloads a slow file: a unit midway with progress
+      const small = Array.from({ length: 200 }, (_, i) => file(`s${i}`, 'u2', 10));
+      source = {
+        units: [
+          { custodian: { key: 'u1' }, items: [file('a', 'u1', 1000)] },
+          { custodian: { key: 'u2' }, items: [...small, file('big', 'u2', 300 * 1024)] },
+        ],
+      };
+      const { collectionId, runId } = await fannedOut();
+      const running = runUnits(runId, ['u1', 'u2']);
+      const jobs = new UnitJobRepo(app.ctx.db);
+      for (let i = 0; i < 500; i++) {
+        const [u1, u2] = [await jobs.get(runId, 'u1'), await jobs.get(runId, 'u2')];
+        if (u1?.status === 'done' && Number(u2?.collected) >= 200) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const counters = async () => {
+        const run = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/runs/${runId}`), 200);
+        const c = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}`), 200);
+        const listed = (await latestRun(collectionId)).counters as Json;
+        expect(c.latest_run.counters).toEqual(run.counters);
+        expect(listed).toEqual(run.counters);
+        return { ...(run.counters as Json), status: run.status as string } as Json;
+      };
+      const midway = await counters();
+      expect(midway.status).toBe('running');
+      expect([midway.collected, midway.bytes]).toEqual([201, 1000 + 200 * 10]);
+      expect((await running).map((o) => o.status)).toEqual(['done', 'done']);
+      const ended = await counters();
+      expect([ended.status, ended.listed, ended.collected, ended.bytes]).toEqual([
+        'succeeded',
+        202,
+        202,
+        1000 + 200 * 10 + 300 * 1024,
+      ]);
+    });
+
     it('a cancelled unit tells its last progress: not_reached with its reconciliation numbers, before run.finished', async () => {
       source = {
         units: [

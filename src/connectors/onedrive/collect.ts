@@ -92,6 +92,8 @@ export function createCollect(graphUrl: string) {
         yield { type: 'checkpoint', state };
       }
     }
-    yield { type: 'cursors', value: cursorsOf(state, previous, scope !== null) };
+    // A unit job's cursors are its user's alone (the fan-in merges them with the previous run's); a targeted run's
+    // keep every other user's. Copying them into each of 10,000 units made a run's cursors N² (#25).
+    yield { type: 'cursors', value: cursorsOf(state, previous, scope !== null && !ctx.units) };
   };
 }

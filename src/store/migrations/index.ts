@@ -22,6 +22,7 @@ import * as budgetLeaseSlots from './026_budget_lease_slots.ts';
 import * as partialIndexes from './027_partial_indexes.ts';
 import * as dropRunUnitsCheckpoint from './028_drop_run_units_checkpoint.ts';
 import * as apiRateLimits from './029_api_rate_limits.ts';
+import * as unitJobsQueued from './030_unit_jobs_queued.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '027_partial_indexes': partialIndexes,
   '028_drop_run_units_checkpoint': dropRunUnitsCheckpoint,
   '029_api_rate_limits': apiRateLimits,
+  '030_unit_jobs_queued': unitJobsQueued,
 };

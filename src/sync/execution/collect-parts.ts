@@ -26,23 +26,37 @@ export interface RunCollection {
   cursors: unknown;
 }
 
-/** Throws NeedsUserActionError when a person must act first: no connector here, no paired wallet, no filters. */
-export async function checkCollection(
-  deps: RunnerDeps,
+export type RunFilters = Pick<RunCollection, 'filtersText' | 'filters' | 'fingerprint' | 'cursors'>;
+
+/** The run's filters parsed, their fingerprint and the stored cursors they allow. */
+export async function runFiltersOf(
+  deps: Pick<RunnerDeps, 'db'>,
   run: RunRow,
   collection: CollectionRow,
-): Promise<RunCollection> {
-  const found = deps.connectors.get(collection.type);
-  const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
-  const refusal = actionBeforeRun(collection, { connector: found !== undefined, grant: !!wallet?.sealed_grant });
-  if (refusal) throw refusal;
-  const connector = found!;
+): Promise<RunFilters> {
   const filtersText = run.sync_filters ?? collection.sync_filters!;
   const filters = JSON.parse(filtersText) as unknown;
   const fingerprint = filtersFingerprint(filters);
   const stored = await new CursorRepo(deps.db).get(collection.id);
   const cursors = stored && stored.fingerprint === fingerprint ? stored.value : null;
-  return { collection, connector, filtersText, filters, fingerprint, cursors };
+  return { filtersText, filters, fingerprint, cursors };
+}
+
+/**
+ * Throws NeedsUserActionError when a person must act first: no connector here, no paired wallet, no filters.
+ * `filtersOf`: where the run's filters come from (a unit job's: read once per run, unit-memo.ts).
+ */
+export async function checkCollection(
+  deps: RunnerDeps,
+  run: RunRow,
+  collection: CollectionRow,
+  filtersOf: (collection: CollectionRow) => Promise<RunFilters> = (c) => runFiltersOf(deps, run, c),
+): Promise<RunCollection> {
+  const found = deps.connectors.get(collection.type);
+  const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
+  const refusal = actionBeforeRun(collection, { connector: found !== undefined, grant: !!wallet?.sealed_grant });
+  if (refusal) throw refusal;
+  return { collection, connector: found!, ...(await filtersOf(collection)) };
 }
 
 /** Whose writer this is and what it continues. */
@@ -57,6 +71,8 @@ export interface PartsTarget {
   continues(unit: RunUnitRow): boolean;
   /** reconciliation units another unit job of the run owns */
   foreign?(unitKey: string): boolean;
+  /** the reconciliation units `continues` can accept, when the caller knows them (read instead of all the run's) */
+  continuing?: string[];
   fence?: WriteFence;
   onProgress?: () => void;
 }
@@ -84,7 +100,9 @@ export async function openCollectParts(
   const ledger = new UnitLedger(
     { runId: run.id, collectionId: collection.id, accountId: collection.account_id },
     deps.clock,
-    (await units.list(run.id)).filter((u) => target.continues(u)),
+    (target.continuing ? await units.listOf(run.id, target.continuing) : await units.list(run.id)).filter((u) =>
+      target.continues(u),
+    ),
     new Set(retries.map((r) => `${r.kind}\u0000${r.source_id}`)),
     target.foreign,
   );

@@ -6,7 +6,7 @@ import type { CollectionRow } from '../../store/collections.ts';
 import type { Counters, RunRow } from '../../store/runs.ts';
 import type { UnitRetryRow } from '../../store/units.ts';
 import type { RunnerDeps } from '../deps.ts';
-import { checkCollection, openCollectParts, type CollectParts } from './collect-parts.ts';
+import { checkCollection, openCollectParts, type CollectParts, type RunFilters } from './collect-parts.ts';
 import type { WriteFence } from './lease.ts';
 
 /** Which unit is being collected, and on whose lease. */
@@ -20,6 +20,10 @@ export interface UnitTarget {
   retries(r: UnitRetryRow): boolean;
   /** the reconciliation units of the run this unit continues */
   continues(unitKey: string): boolean;
+  /** their keys */
+  continuing: string[];
+  /** the run's filters, read once per run (unit-memo.ts) */
+  filters(collection: CollectionRow): Promise<RunFilters>;
   /** reconciliation units another unit job of the run owns */
   foreign(unitKey: string): boolean;
   /** the unit's lease */
@@ -47,7 +51,7 @@ export async function openUnitContext(
   log: Logger,
 ): Promise<UnitContext> {
   // the filters the run was planned with: a PATCH during the run is for the next one
-  const at = await checkCollection(deps, run, collection);
+  const at = await checkCollection(deps, run, collection, target.filters);
   const parts = await openCollectParts(
     deps,
     run,

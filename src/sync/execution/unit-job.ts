@@ -1,5 +1,4 @@
 // A unit job: one custodian's share of a fanned-out run, executed by whichever worker claimed it.
-import type { UnitSpec } from '../../connectors/types.ts';
 import { CollectionRepo } from '../../store/collections.ts';
 import { withTransaction } from '../../store/repos.ts';
 import type { RunRow } from '../../store/runs.ts';
@@ -13,7 +12,7 @@ import { needsUserAction } from '../../domain/run-failures.ts';
 import type { RunnerDeps } from '../deps.ts';
 import { openUnitContext } from './unit-context.ts';
 import { ItemWriter } from './item-writer.ts';
-import { rerunMinutesOf } from '../schedule/rerun.ts';
+import { createRunMemos, type RunMemo } from './unit-memo.ts';
 import { fanIn, type FanInStatus } from './fan-in.ts';
 import { afterSuccess } from '../runs/run-end.ts';
 
@@ -30,6 +29,7 @@ export async function executeUnit(
   owner: string,
   signal: AbortSignal,
   onProgress?: () => void,
+  memo: RunMemo = createRunMemos(deps, 1)(run),
 ): Promise<UnitOutcome> {
   const key = job.unit_key;
   const log = childLog(deps.log, { run_id: run.id, collection_id: run.collection_id, unit: key });
@@ -40,14 +40,9 @@ export async function executeUnit(
     if (!collection || collection.sync_filters === null)
       throw new Error('the collection was deleted or its filters removed during the run');
     const checkpoint = job.checkpoint ? (JSON.parse(job.checkpoint) as { state: unknown }).state : null;
-    const plan = (await jobs.list(run.id)).map((u) => ({
-      key: u.unit_key,
-      kind: u.kind as UnitSpec['kind'],
-      email: u.email,
-      ...(u.plan_data ? { data: JSON.parse(u.plan_data) as unknown } : {}),
-    }));
-    const planned = plan.map((u) => u.key);
-    const mine = new Set([key, ...(await jobs.claimedUnits(run.id, key))]);
+    const plan = await memo.plan();
+    const continuing = [key, ...(await jobs.claimedUnits(run.id, key))];
+    const mine = new Set(continuing);
     const unit = await openUnitContext(
       deps,
       run,
@@ -58,12 +53,14 @@ export async function executeUnit(
         checkpoint,
         scope: [key],
         // This unit's pieces on the retry list; pieces of a unit the run does not have (a channel) go to its first unit.
-        retries: (r) => r.unit_key === key || (!planned.includes(r.unit_key) && key === planned[0]),
+        retries: (r) => r.unit_key === key || (!plan.keys.has(r.unit_key) && key === plan.first),
         continues: (u) => mine.has(u),
-        foreign: (u) => u !== key && planned.includes(u),
+        continuing,
+        filters: (c) => memo.filters(c),
+        foreign: (u) => u !== key && plan.keys.has(u),
         fence: unitFence(run.id, key, owner),
         onProgress,
-        units: plan,
+        units: plan.units,
         claim: async (piece) => jobs.claimPiece(run.id, piece, key),
       },
       signal,
@@ -72,7 +69,7 @@ export async function executeUnit(
     session = unit.session;
     log.info({ attempt: job.attempt, resumed: checkpoint !== null }, 'unit started');
     await collectInto({ ...unit, signal, db: deps.db }, unit.retries);
-    return await end(deps, run, key, owner, 'done');
+    return await end(deps, run, key, owner, memo, 'done');
   } catch (err) {
     await session?.discardPending();
     const stop = signal.aborted && signal.reason instanceof RunStopped ? signal.reason.why : undefined;
@@ -84,7 +81,7 @@ export async function executeUnit(
     if (stop === 'stalled' && job.attempt >= MAX_STALLED_ATTEMPTS) {
       const reason = `the unit made no progress for UNIT_STALL_SECONDS on each of its ${job.attempt} attempts (no provider answer, item or checkpoint)`;
       log.warn({ attempt: job.attempt }, 'unit failed: no progress');
-      return end(deps, run, key, owner, 'failed', { error: reason, needsAction: false });
+      return end(deps, run, key, owner, memo, 'failed', { error: reason, needsAction: false });
     }
     if (stop || err instanceof FencedOutError) {
       const current = await jobs.get(run.id, key).catch(() => undefined);
@@ -94,7 +91,7 @@ export async function executeUnit(
     }
     const reason = err instanceof Error ? err.message.slice(0, 1000) : String(err);
     log.warn({ err: reason }, 'unit failed');
-    return end(deps, run, key, owner, 'failed', { error: reason, needsAction: needsUserAction(err) });
+    return end(deps, run, key, owner, memo, 'failed', { error: reason, needsAction: needsUserAction(err) });
   }
 }
 
@@ -107,14 +104,13 @@ async function end(
   run: RunRow,
   key: string,
   owner: string,
+  memo: RunMemo,
   status: 'done' | 'failed',
   failure?: { error: string; needsAction: boolean },
 ): Promise<UnitOutcome> {
   const at = deps.clock().toISOString();
   // Read before the transaction (SQLite has one connection): the interval the run's last unit plans the next run at.
-  const rerun = await rerunMinutesOf(deps, await new CollectionRepo(deps.db).getById(run.collection_id)).catch(
-    () => undefined,
-  );
+  const rerun = await memo.rerunMinutes();
   const result = await withTransaction(deps.db, async (tx, trx) => {
     const jobs = new UnitJobRepo(trx);
     const ended = await jobs.finish(run.id, key, owner, status, at, failure);

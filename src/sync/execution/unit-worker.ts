@@ -7,6 +7,7 @@ import { claimLease, holdLease, type HeldLease } from './lease.ts';
 import type { RunnerDeps } from '../deps.ts';
 import { scheduleNext, type NextRunDeps } from '../schedule/next-run.ts';
 import { executeUnit, type UnitOutcome } from './unit-job.ts';
+import { createRunMemos } from './unit-memo.ts';
 
 export interface UnitWorkerDeps {
   runner: RunnerDeps;
@@ -39,6 +40,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
   const runs = new RunRepo(db);
   const clock = deps.runner.clock;
   const local = new Map<string, { runId: string; lease: HeldLease; done: Promise<unknown> }>();
+  const memoOf = createRunMemos(deps.runner);
 
   const run: UnitWorker['run'] = async (runId, unitKey, signal) => {
     const current = await runs.get(runId);
@@ -72,7 +74,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       },
     );
     const id = `${runId}\u0000${unitKey}`;
-    const done = executeUnit(deps.runner, current, job, deps.owner, lease.signal, lease.onProgress);
+    const done = executeUnit(deps.runner, current, job, deps.owner, lease.signal, lease.onProgress, memoOf(current));
     local.set(id, { runId, lease, done });
     try {
       const outcome = await done;

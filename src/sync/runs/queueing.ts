@@ -102,9 +102,13 @@ export async function startRun(
  */
 export async function cancelRuns(db: Database, collectionId: string, at: string): Promise<string[]> {
   return withTransaction(db, async (tx, trx) => {
-    // each unfinished unit's last progress (not_reached) is told before the run's `run.finished`
-    const cancelled = await tx.runs.cancelActive(collectionId, at, (run) => markNotReached(tx, run, at));
-    for (const run of cancelled) await new UnitJobRepo(trx).cancelRun(run.id, at);
+    // Locks in the order of a unit's ending: the run row, its unit jobs, then their reconciliation rows (a unit's
+    // flush locks its unit job before its reconciliation row). Each unfinished unit's last progress (not_reached)
+    // is told before the run's `run.finished`.
+    const cancelled = await tx.runs.cancelActive(collectionId, at, async (run) => {
+      await new UnitJobRepo(trx).cancelRun(run.id, at);
+      await markNotReached(tx, run, at);
+    });
     if (cancelled.length > 0) {
       const txCollections = tx.collections;
       const reason = 'the sync was cancelled; start it again';
