@@ -4,6 +4,7 @@ import { ItemRepo, previousVersionsOf, type ItemRow, type PreviousVersion } from
 import { countersOf, RunRepo } from '../store/runs.ts';
 import { RunErrorRepo, type RunErrorRow } from '../store/run-errors.ts';
 import { UnitRepo } from '../store/units.ts';
+import { withLiveCounters } from '../store/unit-jobs.ts';
 import { buildReconciliation } from './reconciliation-report.ts';
 import { runCounters, tallyOf, type Counts } from '../sync/runs/tally.ts';
 import { filtersFingerprint } from '../provider/fingerprint.ts';
@@ -158,7 +159,8 @@ async function summarize(db: Database, c: CollectionRow, now: Date): Promise<Man
   const runRepo = new RunRepo(db);
   const units = new UnitRepo(db);
   counts.exceptions = await new RunErrorRepo(db).countOfCollection(c.id);
-  const runs = await runRepo.allOfCollection(c.id);
+  // a running fanned-out run's row holds only its ended units' counters (store/unit-jobs.ts)
+  const runs = await withLiveCounters(db, await runRepo.allOfCollection(c.id));
   const unitRows = await units.ofCollection(c.id);
   const permanent = await units.permanentFailures(c.id);
   const filters = c.sync_filters ? (JSON.parse(c.sync_filters) as unknown) : null;

@@ -152,6 +152,69 @@ for (const database of testDatabases) {
         expect((await liveRunCounters(db, [runId])).get(runId)?.listed).toBe(3);
       });
 
+    if (database.name === 'postgres') {
+      /** A cancel as queueing.ts commits it: the run row, then its units, in one transaction. */
+      const cancelIn = (trx: Database, collectionId: string) =>
+        new RunRepo(trx).cancelActive(collectionId, T1, async (run) => {
+          await new UnitJobRepo(trx).cancelRun(run.id, T1);
+        });
+      const storedCollected = async (runId: string) => Number((await new RunRepo(db).get(runId))!.collected);
+
+      it('a cancel that meets a flush in progress waits for it and counts what it committed, once', async () => {
+        const runId = await fannedOut(['a']);
+        const col = `col_${n}`;
+        await new UnitJobRepo(db).claim(runId, 'a', 'w1', T0, T2);
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        let flushed: boolean | undefined;
+        const flush = db.transaction().execute(async (trx) => {
+          flushed = await new UnitJobRepo(trx).saveProgress(runId, 'a', 'w1', T1, {
+            counters: { ...zero, listed: 5, collected: 5 },
+          });
+          await held;
+        });
+        while (flushed === undefined) await new Promise((r) => setTimeout(r, 10));
+        const cancel = db.transaction().execute((trx) => cancelIn(trx, col));
+        await new Promise((r) => setTimeout(r, 200));
+        release();
+        await flush;
+        expect((await cancel).map((r) => r.id)).toEqual([runId]);
+        expect(await storedCollected(runId)).toBe(5);
+        expect((await liveRunCounters(db, [runId])).get(runId)?.collected).toBe(5);
+      });
+
+      it('a flush that meets a cancel in progress is fenced out once the cancel commits, and adds nothing', async () => {
+        const runId = await fannedOut(['a']);
+        const col = `col_${n}`;
+        await new UnitJobRepo(db).claim(runId, 'a', 'w1', T0, T2);
+        expect(
+          await db
+            .transaction()
+            .execute((trx) =>
+              new UnitJobRepo(trx).saveProgress(runId, 'a', 'w1', T1, { counters: { ...zero, collected: 2 } }),
+            ),
+        ).toBe(true);
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        let cancelled: number | undefined;
+        const cancel = db.transaction().execute(async (trx) => {
+          cancelled = (await cancelIn(trx, col)).length;
+          await held;
+        });
+        while (cancelled === undefined) await new Promise((r) => setTimeout(r, 10));
+        const flush = db
+          .transaction()
+          .execute((trx) =>
+            new UnitJobRepo(trx).saveProgress(runId, 'a', 'w1', T1, { counters: { ...zero, collected: 7 } }),
+          );
+        await new Promise((r) => setTimeout(r, 200));
+        release();
+        await cancel;
+        expect(await flush).toBe(false);
+        expect(await storedCollected(runId)).toBe(2);
+      });
+    }
+
     it('tells exactly one of the units ending at the same time that it was the last', async () => {
       const jobs = new UnitJobRepo(db);
       const keys = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6'];

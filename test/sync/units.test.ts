@@ -153,6 +153,10 @@ for (const database of testDatabases) {
         const listed = (await latestRun(collectionId)).counters as Json;
         expect(c.latest_run.counters).toEqual(run.counters);
         expect(listed).toEqual(run.counters);
+        // the manifest's runs too: its counters are the run's, with `errors` for error_count
+        const manifest = await json(await app.call(token, 'GET', `/v1/collections/${collectionId}/manifest`), 200);
+        const inManifest = (manifest.runs as Json[]).find((r) => r.run_id === runId)!;
+        expect(inManifest.counters).toEqual({ ...run.counters, errors: run.error_count });
         return { ...(run.counters as Json), status: run.status as string } as Json;
       };
       const midway = await counters();

@@ -44,7 +44,15 @@ export function readState(value: unknown): ConnectorState | undefined {
 /** Where a user's run starts: the previous run's deltaLink and folder map, or a full enumeration. */
 export function startingState(previous: UserState | undefined, isValidLink: (link: unknown) => boolean): UserState {
   if (previous?.phase === 'done' && isValidLink(previous.link)) {
-    return { phase: 'round', link: previous.link, full: false, folders: previous.folders, owner: previous.owner };
+    // a copy: the round changes its map in place, and the previous cursors are shared by every unit attempt of the
+    // run in this process (unit-memo.ts); a second attempt must replay the delta against what the last run left
+    return {
+      phase: 'round',
+      link: previous.link,
+      full: false,
+      folders: { ...previous.folders },
+      owner: previous.owner,
+    };
   }
   return { phase: 'round', link: null, full: true, folders: {} };
 }
