@@ -23,6 +23,8 @@ export interface RunMemo {
   rerunMinutes(): Promise<number | undefined>;
 }
 
+const RERUN_FRESH_MS = 60_000;
+
 /** A memo per run, for the last `keep` runs this process executed units of. */
 export function createRunMemos(deps: RunnerDeps, keep = 4): (run: RunRow) => RunMemo {
   const memos = new Map<string, RunMemo>();
@@ -41,6 +43,7 @@ function runMemo(deps: RunnerDeps, run: RunRow): RunMemo {
   let plan: Promise<RunPlan> | undefined;
   let filters: Promise<RunFilters> | undefined;
   let rerun: Promise<number | undefined> | undefined;
+  let rerunAt = 0;
   // a failed read is not kept: the next unit reads again
   const kept = <T>(p: Promise<T>, forget: () => void) => {
     p.catch(forget);
@@ -49,11 +52,18 @@ function runMemo(deps: RunnerDeps, run: RunRow): RunMemo {
   return {
     plan: () => (plan ??= kept(readPlan(deps, run.id), () => (plan = undefined))),
     filters: (collection) => (filters ??= kept(runFiltersOf(deps, run, collection), () => (filters = undefined))),
-    rerunMinutes: () =>
-      (rerun ??= new CollectionRepo(deps.db)
-        .getById(run.collection_id)
-        .then((c) => rerunMinutesOf(deps, c))
-        .catch(() => undefined)),
+    // read again after a minute: the run's last unit plans the next run with what the collection says near its end
+    rerunMinutes: () => {
+      const now = deps.clock().getTime();
+      if (!rerun || now - rerunAt > RERUN_FRESH_MS) {
+        rerunAt = now;
+        rerun = new CollectionRepo(deps.db)
+          .getById(run.collection_id)
+          .then((c) => rerunMinutesOf(deps, c))
+          .catch(() => undefined);
+      }
+      return rerun;
+    },
   };
 }
 
