@@ -75,7 +75,11 @@ describe.skipIf(!pgUrl).each(backends)(
       const since = Date.now();
       expect((await call(token, 'POST', `/v1/collections/${id}/start`)).status).toBe(200);
       const done = await waitForStatus(call, token, id, ['synced'], 120_000, 200);
-      expect(done.latest_run.status).toBe('succeeded');
+      if (done.latest_run.status !== 'succeeded') {
+        // say why: the run's errors (each with its reason) name what failed
+        const run = await call(token, 'GET', `/v1/collections/${id}/runs/${done.latest_run.run_id as string}`);
+        expect(done.latest_run.status, JSON.stringify(await run.json())).toBe('succeeded');
+      }
       return { runId: done.latest_run.run_id as string, since };
     }
 
