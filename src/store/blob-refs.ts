@@ -58,14 +58,14 @@ export class BlobRefRepo {
   /**
    * Notes a blob just committed, before the item that will reference it is written: a zero-count row whose fresh
    * `updated_at` keeps the orphan sweep away from it. If the process dies before the item write, the row stays
-   * at zero and ages, and the sweep deletes the blob.
+   * at zero and ages, and the sweep deletes the blob. Resolves once the row is written (outside a transaction:
+   * committed); notes asked while another is being written go together in the next statement (committedNotes).
    */
   async noteCommitted(sha256: string, size: number, at: string): Promise<void> {
-    await this.db
-      .insertInto('blob_refs')
-      .values({ sha256, refs: 0, size, updated_at: at })
-      .onConflict((oc) => oc.column('sha256').doUpdateSet({ updated_at: at }))
-      .execute();
+    if (this.db.isTransaction) return writeNotes(this.db, [{ sha256, size, at }]);
+    let notes = pendingNotes.get(this.db);
+    if (!notes) pendingNotes.set(this.db, (notes = new CommittedNotes(this.db)));
+    return notes.add({ sha256, size, at });
   }
 
   /**
@@ -149,4 +149,66 @@ export class BlobRefRepo {
       .execute();
     return this.collect(sha256, blobs);
   }
+}
+
+interface Note {
+  sha256: string;
+  size: number;
+  at: string;
+}
+
+/** Per database handle (never a transaction): the notes waiting for the statement after the one being written. */
+const pendingNotes = new WeakMap<Executor, CommittedNotes>();
+
+/** Rows per note statement: 4 parameters each. */
+const NOTES_PER_STATEMENT = 500;
+
+/**
+ * Group commit for noteCommitted: the first note goes at once; notes asked while a statement is being written wait
+ * for it and then go together in one. No note waits for a timer, and none resolves before its own row is written,
+ * so the orphan sweep finds every blob whose caller went on (a crash before that loses the caller too).
+ */
+class CommittedNotes {
+  private waiting: Array<{ note: Note; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private writing = false;
+
+  constructor(private readonly db: Executor) {}
+
+  add(note: Note): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ note, resolve, reject });
+      if (!this.writing) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.writing = true;
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, NOTES_PER_STATEMENT);
+      try {
+        await writeNotes(
+          this.db,
+          batch.map((b) => b.note),
+        );
+        for (const b of batch) b.resolve();
+      } catch (error) {
+        for (const b of batch) b.reject(error);
+      }
+    }
+    this.writing = false;
+  }
+}
+
+/** One statement; a blob noted twice gets its latest time (a statement may not change a row twice). */
+async function writeNotes(db: Executor, notes: Note[]): Promise<void> {
+  const latest = new Map<string, Note>();
+  for (const n of notes) {
+    const seen = latest.get(n.sha256);
+    if (!seen || seen.at < n.at) latest.set(n.sha256, n);
+  }
+  await db
+    .insertInto('blob_refs')
+    .values([...latest.values()].map((n) => ({ sha256: n.sha256, refs: 0, size: n.size, updated_at: n.at })))
+    .onConflict((oc) => oc.column('sha256').doUpdateSet((eb) => ({ updated_at: eb.ref('excluded.updated_at') })))
+    .execute();
 }
