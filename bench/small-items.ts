@@ -80,7 +80,8 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Pro
     await profile();
     const n = done.latest_run.counters.collected as number;
     const cpuMs = (cpu.user + cpu.system) / 1000;
-    return `${done.sync_status}; ${n} items in ${secs.toFixed(1)} s = ${(n / secs).toFixed(0)} items/s, CPU ${(cpuMs / n).toFixed(2)} ms/item (${(cpuMs / 1000 / secs).toFixed(2)} cores)`;
+    const perItem = (us: number) => (us / 1000 / n).toFixed(2);
+    return `${done.sync_status}; ${n} items in ${secs.toFixed(1)} s = ${(n / secs).toFixed(0)} items/s, CPU ${(cpuMs / n).toFixed(2)} ms/item (user ${perItem(cpu.user)}, system ${perItem(cpu.system)}; ${(cpuMs / 1000 / secs).toFixed(2)} cores)`;
   } finally {
     writerTuning.perItem = false;
     writerTuning.inline = false;
