@@ -17,8 +17,11 @@ export const SMALL_BLOB_BYTES = 64 * 1024;
  */
 export async function commitSmall(place: Placement, sha256: string, bytes: Buffer): Promise<void> {
   const finalPath = place.pathFor(sha256);
-  await place.ensureDir(dirname(finalPath));
-  if (await holds(finalPath, bytes)) return;
+  // A shard directory this call created holds no torn file of this blob: no stat of its path (while the store is
+  // young, most blobs get a new one). Another writer of the same bytes may get there meanwhile: the rename then
+  // replaces its file with the same bytes.
+  const fresh = await place.ensureDir(dirname(finalPath));
+  if (!fresh && (await holds(finalPath, bytes))) return;
   await place.ensureDir(place.tmpDir);
   const tempPath = join(place.tmpDir, `${Date.now()}-${randomUUID()}.part`);
   try {

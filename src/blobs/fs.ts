@@ -51,7 +51,8 @@ function dirSyncRefused(error: unknown): boolean {
 export interface Placement {
   readonly tmpDir: string;
   pathFor(sha256: string): string;
-  ensureDir(dir: string): Promise<void>;
+  /** Makes `dir` (cached); true when this call created it: nothing can be in it then but what others add meanwhile. */
+  ensureDir(dir: string): Promise<boolean>;
   /** Makes the names in these directories durable, and the names of directories this process made for them. */
   syncNames(dirs: Iterable<string>): Promise<void>;
 }
@@ -226,8 +227,10 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
     tmpDir,
     pathFor,
     async ensureDir(dir) {
-      if (made.has(dir)) return;
-      noteMade(dir, await mkdir(dir, { recursive: true, mode: 0o700 }));
+      if (made.has(dir)) return false;
+      const first = await mkdir(dir, { recursive: true, mode: 0o700 });
+      noteMade(dir, first);
+      return first !== undefined;
     },
     async syncNames(blobDirs) {
       // A new shard directory is itself a name in its parent: the parents of those made since the last sync too.
