@@ -59,7 +59,7 @@ export class BlobRefRepo {
    * Notes a blob just committed, before the item that will reference it is written: a zero-count row whose fresh
    * `updated_at` keeps the orphan sweep away from it. If the process dies before the item write, the row stays
    * at zero and ages, and the sweep deletes the blob. Resolves once the row is written (outside a transaction:
-   * committed); notes asked while another is being written go together in the next statement (committedNotes).
+   * committed); notes asked while another is being written go together in the next statement (CommittedNotes).
    */
   async noteCommitted(sha256: string, size: number, at: string): Promise<void> {
     if (this.db.isTransaction) return writeNotes(this.db, [{ sha256, size, at }]);
