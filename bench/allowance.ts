@@ -3,7 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
 import { windowBaseline } from '../src/provider/quota-window.ts';
-import { waitGauges } from '../src/provider/wait-gauge.ts';
+import { countWaits, waitGauges } from '../src/provider/wait-gauge.ts';
 import { baseline } from '../src/sync/execution/read-ahead.ts';
 import { service } from './sync.ts';
 
@@ -122,7 +122,8 @@ async function confAgainst(limit: number, extraEnv: Record<string, string>): Pro
       sync_filters: { account_owners: all, content_selections: all, chats: all },
     });
     await zoom.ask('mark');
-    for (const gauge of Object.values(waitGauges)) gauge.reset();
+    // Nothing is under way yet: the gauges count from here (they are off by default).
+    countWaits(true);
     const timeline = sampleTimeline();
     const elu = performance.eventLoopUtilization();
     const t0 = Date.now();
@@ -166,6 +167,7 @@ async function confAgainst(limit: number, extraEnv: Record<string, string>): Pro
       waits
     );
   } finally {
+    countWaits(false);
     await svc.close();
     await zoom.close();
   }
