@@ -309,10 +309,12 @@ export class SharedBudget implements Budget {
           try {
             await sleep(this.clock, at - this.clock.now(), signal);
             // Timers fire late on a busy event loop, and the requests due after a late one would follow it at
-            // once: never more than the rate leaves this process in any one second, as sent.
-            for (let wait = this.sent.wait(this.clock.now(), rate, cost); wait > 0;) {
+            // once: never more than the rate leaves this process in any one second, as sent, nor in a window a
+            // little longer (sent-window.ts: bunched requests would arrive less than a second apart). The rate in
+            // force now: a 429 that lowered it while this request waited holds it too.
+            for (let wait = this.sent.wait(this.clock.now(), this.rate, cost); wait > 0;) {
               await sleep(this.clock, wait, signal);
-              wait = this.sent.wait(this.clock.now(), rate, cost);
+              wait = this.sent.wait(this.clock.now(), this.rate, cost);
             }
           } catch (error) {
             unreserve();
