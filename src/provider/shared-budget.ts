@@ -8,6 +8,7 @@ import type { ProviderBudgetRepo } from '../store/provider-budgets.ts';
 import { abortReason, sleep, systemClock, type BudgetConfig, type Clock, type Release } from './budget.ts';
 import { createBudgetBackend, type BudgetBackend } from './budget-backend.ts';
 import { QuotaWindow } from './quota-window.ts';
+import { SentWindow } from './sent-window.ts';
 import {
   defaultLearnedRateConfig,
   learn,
@@ -78,10 +79,7 @@ export class SharedBudget implements Budget {
   private renewTimer: NodeJS.Timeout | undefined;
   private readonly localWaiters = new Set<() => void>();
   private lastSend = 0;
-  /** This process's sends of the last second: `sent` from `sentHead` on, adding up to `sentTotal`. */
-  private sent: { at: number; cost: number }[] = [];
-  private sentHead = 0;
-  private sentTotal = 0;
+  private readonly sent = new SentWindow();
   /** Lease ids: unique in the fleet by the prefix, and no random draw per request. */
   private readonly leasePrefix = randomUUID();
   private leaseSeq = 0;
@@ -278,29 +276,6 @@ export class SharedBudget implements Budget {
       .catch((error) => this.options.onError?.(error));
   }
 
-  /** How long until `cost` more fits in the last second of this process's sends at `rate` (0: now). */
-  private sentWindowWait(rate: number, cost: number): number {
-    const now = this.clock.now();
-    while (this.sentHead < this.sent.length && this.sent[this.sentHead].at <= now - 1000)
-      this.sentTotal -= this.sent[this.sentHead++].cost;
-    if (this.sentHead === this.sent.length) {
-      this.sent = [];
-      this.sentHead = 0;
-      this.sentTotal = 0;
-    } else if (this.sentHead >= 1024) {
-      this.sent = this.sent.slice(this.sentHead);
-      this.sentHead = 0;
-    }
-    const allowed = Math.max(cost, Math.ceil(rate - 1e-9));
-    // The common case, room in the window, is answered from the running total without walking the sends.
-    let excess = this.sentTotal + cost - allowed;
-    for (let i = this.sentHead; excess > 0 && i < this.sent.length; i++) {
-      excess -= this.sent[i].cost;
-      if (excess <= 0) return this.sent[i].at + 1000 - now + 1;
-    }
-    return 0;
-  }
-
   private async slot(cost: number, signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
       // A stated quota window without room for this request: no slot is taken until it has.
@@ -334,9 +309,13 @@ export class SharedBudget implements Budget {
           try {
             await sleep(this.clock, at - this.clock.now(), signal);
             // Timers fire late on a busy event loop, and the requests due after a late one would follow it at
-            // once: never more than the rate leaves this process in any one second, as sent.
-            for (let wait = this.sentWindowWait(rate, cost); wait > 0; wait = this.sentWindowWait(rate, cost))
+            // once: never more than the rate leaves this process in any one second, as sent, nor in a window a
+            // little longer (sent-window.ts: bunched requests would arrive less than a second apart). The rate in
+            // force now: a 429 that lowered it while this request waited holds it too.
+            for (let wait = this.sent.wait(this.clock.now(), this.rate, cost); wait > 0;) {
               await sleep(this.clock, wait, signal);
+              wait = this.sent.wait(this.clock.now(), this.rate, cost);
+            }
           } catch (error) {
             unreserve();
             throw error;
@@ -358,8 +337,7 @@ export class SharedBudget implements Budget {
           // timer is a little late, and spacing each request from the late one before it summed those delays into a
           // rate well below the learned one (issue 25). Later than that, the next keeps half an interval away.
           this.lastSend = Math.max(this.lastSend, this.clock.now() - 500 / rate);
-          this.sent.push({ at: this.clock.now(), cost });
-          this.sentTotal += cost;
+          this.sent.record(this.clock.now(), cost);
           this.quota.record(this.clock.now(), cost);
           return;
         }

@@ -5,10 +5,23 @@ import {
   rateSignalOf,
   startingRate,
   type LearnedRate,
+  type RateSignal,
 } from '../../src/provider/learned-rate.ts';
 
 const config = defaultLearnedRateConfig(48); // Zoom's default budget: +2.4/s per clean second, x0.7 on a 429
 const T = 1_700_000_000_000;
+
+/** Zoom's 429 for a per-second limit that states it (X-RateLimit-Type QPS), as the client reports it at `at`. */
+function statedQps(limit: number, at: number): RateSignal {
+  return rateSignalOf(
+    {
+      status: 429,
+      headers: { 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': String(limit), 'Retry-After': '1' },
+      waitMs: 1000,
+    },
+    at,
+  )!;
+}
 
 function cleanFor(state: LearnedRate, seconds: number, now = T): LearnedRate {
   let s = state;
@@ -47,8 +60,7 @@ describe('learned rate (AIMD)', () => {
     // From there, additive probing as without a slow start.
     expect(second(second(second(second(start)))).rate).toBeCloseTo(50.4, 1);
     // A 429 with a stated limit ends the slow start: the ceiling holds, additive steps from there.
-    const headers = { 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '20', 'Retry-After': '1' };
-    const refused = learn(second(start), rateSignalOf({ status: 429, headers, waitMs: 1000 }, T)!, guess, T);
+    const refused = learn(second(start), statedQps(20, T), guess, T);
     expect(refused.rate).toBe(19);
     expect(second(refused).rate).toBe(19);
     // A rate the operator configured is not a guess: learning starts at it.
@@ -60,15 +72,7 @@ describe('learned rate (AIMD)', () => {
   });
 
   it("takes Zoom's stated per-second limit (with headroom) as the ceiling on a QPS 429", () => {
-    const signal = rateSignalOf(
-      {
-        status: 429,
-        headers: { 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '20', 'Retry-After': '1' },
-        waitMs: 1000,
-      },
-      T,
-    );
-    const s = learn(startingRate(config), signal!, config, T);
+    const s = learn(startingRate(config), statedQps(20, T), config, T);
     expect(s.rate).toBe(19);
     expect(s.ceiling).toBe(19);
     // Clean traffic does not probe above a stated limit while it is trusted...
@@ -127,61 +131,35 @@ describe('learned rate (AIMD)', () => {
   });
 
   it('eases the ceiling and the rate a step on each burst of 429s under a stated limit, then cuts at 92 % of it', () => {
-    const qps20 = (at: number) =>
-      rateSignalOf(
-        {
-          status: 429,
-          headers: { 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '20', 'Retry-After': '1' },
-          waitMs: 1000,
-        },
-        at,
-      )!;
     // The first 429 states the limit: 20 less 5 % headroom, not eased.
-    let s = learn({ rate: 12, ceiling: null, ceilingAt: null, cutAt: null }, qps20(T), config, T);
+    let s = learn({ rate: 12, ceiling: null, ceilingAt: null, cutAt: null }, statedQps(20, T), config, T);
     expect(s.ceiling).toBe(19);
     // Requests bunched on the way at 19/s: 429 again, a burst later. The ceiling eases by 2 %, once per burst, and
     // the rate goes to it (no cut below it).
-    s = learn({ ...s, rate: 19 }, qps20(T + 5000), config, T + 5000);
+    s = learn({ ...s, rate: 19 }, statedQps(20, T + 5000), config, T + 5000);
     expect(s.ceiling).toBeCloseTo(18.62, 6);
     expect(s.rate).toBeCloseTo(18.62, 6);
-    s = learn(s, qps20(T + 5200), config, T + 5200); // in flight when the first came back
+    s = learn(s, statedQps(20, T + 5200), config, T + 5200); // in flight when the first came back
     expect(s.ceiling).toBeCloseTo(18.62, 6);
-    s = learn(s, qps20(T + 10_000), config, T + 10_000);
+    s = learn(s, statedQps(20, T + 10_000), config, T + 10_000);
     // 18.62 x 0.98 = 18.25 is below the floor: 92 % of 20.
     expect(s.ceiling).toBeCloseTo(18.4, 6);
     expect(s.rate).toBeCloseTo(18.4, 6);
     // At the floor a refusal cuts the rate (x0.85)...
-    s = learn(s, qps20(T + 15_000), config, T + 15_000);
+    s = learn(s, statedQps(20, T + 15_000), config, T + 15_000);
     expect(s.ceiling).toBeCloseTo(18.4, 6);
     expect(s.rate).toBeCloseTo(18.4 * 0.85, 6);
     // ...and clean traffic climbs back to the eased ceiling, not above it.
     expect(cleanFor(s, 10, T + 16_000).rate).toBeCloseTo(18.4, 6);
     // A lower limit stated later is taken as it is.
-    const qps10 = rateSignalOf(
-      {
-        status: 429,
-        headers: { 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '10', 'Retry-After': '1' },
-        waitMs: 1000,
-      },
-      T + 100_000,
-    )!;
-    expect(learn(s, qps10, config, T + 100_000).ceiling).toBe(9.5);
+    expect(learn(s, statedQps(10, T + 100_000), config, T + 100_000).ceiling).toBe(9.5);
   });
 
   it('backs off on a 429 under a stated limit that comes while the rate is already below the ceiling', () => {
-    const qps20 = (at: number) =>
-      rateSignalOf(
-        {
-          status: 429,
-          headers: { 'X-RateLimit-Type': 'QPS', 'X-RateLimit-Limit': '20', 'Retry-After': '1' },
-          waitMs: 1000,
-        },
-        at,
-      )!;
     // The limit is known (19 with headroom) and the rate is well under it, climbing back after a cut: the refusal
     // is not requests bunched at the ceiling (another app spends the account's share), so the rate backs off.
     const under: LearnedRate = { rate: 12, ceiling: 19, ceilingAt: T - 60_000, cutAt: T - 60_000 };
-    expect(learn(under, qps20(T), config, T).rate).toBeCloseTo(12 * 0.85, 6);
+    expect(learn(under, statedQps(20, T), config, T).rate).toBeCloseTo(12 * 0.85, 6);
   });
 
   it('does not take the daily count of a 429 without X-RateLimit-Type for a per-second limit', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LevelGauge } from '../../src/provider/wait-gauge.ts';
+import { countWaits, LevelGauge, waitGauges } from '../../src/provider/wait-gauge.ts';
 
 describe('LevelGauge (where a run waits, for the allowance bench)', () => {
   it('weighs each level by how long it held, and counts the time at zero', () => {
@@ -25,5 +25,28 @@ describe('LevelGauge (where a run waits, for the allowance bench)', () => {
     gauge.reset();
     t = 1100;
     expect(gauge.read()).toEqual({ zeroShare: 0, mean: 3 });
+  });
+
+  it('counts nothing while off, and from level 0 once switched on', () => {
+    let t = 0;
+    const gauge = new LevelGauge(() => t, false);
+    gauge.add(5);
+    t = 1000;
+    expect(gauge.current).toBe(0);
+    expect(gauge.read()).toEqual({ zeroShare: 1, mean: 0 });
+    gauge.count(true);
+    gauge.add(2);
+    t = 1500;
+    expect(gauge.read()).toEqual({ zeroShare: 0, mean: 2 });
+  });
+
+  it("the process's gauges are off until the bench switches them on", () => {
+    waitGauges.inFlight.add(1);
+    expect(waitGauges.inFlight.current).toBe(0);
+    countWaits(true);
+    waitGauges.inFlight.add(1);
+    expect(waitGauges.inFlight.current).toBe(1);
+    countWaits(false);
+    expect(waitGauges.inFlight.current).toBe(0);
   });
 });

@@ -4,7 +4,7 @@
 import { selectsId } from '../../domain/filters/selection.ts';
 import { ProviderError } from '../../provider/provider-error.ts';
 import type { CollectEvent, UnitSpec } from '../types.ts';
-import { LISTINGS_AHEAD } from './ahead.ts';
+import { inOrderAhead, LISTINGS_AHEAD } from './ahead.ts';
 import { chatUserPath, firstPage, isPieceFailure, isUserGone, pages, type EarlyPage, type Query } from './api.ts';
 import { isPrivateChannel } from './discovery.ts';
 import { chatFileEvents } from './chat-files.ts';
@@ -257,23 +257,21 @@ async function* targetMessages(
     include_deleted_and_edited_message: true,
   });
   // The first pages of the next windows are asked for while this one's messages are handed over (ahead.ts); the
-  // checkpoint still names the window (and page) being handed over, so a resumed run skips none.
-  const asked = new Map<number, Promise<EarlyPage<MessagesPage>>>();
-  const askAhead = (from: number) => {
-    for (let k = from; k < Math.min(windows.length, from + LISTINGS_AHEAD); k++) {
-      if (asked.has(k)) continue;
-      const page = firstPage<MessagesPage>(run.api, LISTING_MESSAGES, path, queryOf(windows[k]), run.now);
-      // Awaited when its window's turn comes, or never (the walk stopped first): not an unhandled rejection.
-      page.catch(() => undefined);
-      asked.set(k, page);
-    }
-  };
+  // checkpoint still names the window (and page) being handed over, so a resumed run skips none. A window resumed
+  // at a page mark goes on from that page: its first page is not asked for.
+  const resumed = pos.page ? pos.window : -1;
+  type Ahead = { first?: Promise<EarlyPage<MessagesPage>> };
+  const firsts = inOrderAhead(pos.window, windows.length, LISTINGS_AHEAD + 1, (k): Promise<Ahead> => {
+    if (k === resumed) return Promise.resolve({});
+    const first = firstPage<MessagesPage>(run.api, LISTING_MESSAGES, path, queryOf(windows[k]), run.now);
+    // Awaited when its window's turn comes, or never (the walk stopped first): not an unhandled rejection.
+    first.catch(() => undefined);
+    // Handed over unsettled: a window whose page fails is reported in its turn below, and the walk goes on.
+    return Promise.resolve({ first });
+  });
   let complete = true;
-  for (; pos.window < windows.length; pos.window++) {
+  for await (const { first } of firsts) {
     const w = windows[pos.window];
-    askAhead(pos.window + 1);
-    const first = asked.get(pos.window);
-    asked.delete(pos.window);
     try {
       for await (const { page, next } of pages<MessagesPage>(
         run.api,
@@ -311,6 +309,7 @@ async function* targetMessages(
       };
     }
     pos.page = null;
+    pos.window += 1;
   }
   return complete;
 }
