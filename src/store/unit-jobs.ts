@@ -17,16 +17,20 @@ export function unitCountersOf(row: Pick<UnitJobRow, (typeof COUNTERS)[number]>)
 // match the index's own condition when the statement is prepared.
 const OPEN = sql<boolean>`status in ('queued', 'running')`;
 
-/** Adds ended units' counters to their run's (whose row the caller's transaction holds). */
-async function addToRun(db: Executor, runId: string, units: Array<Pick<UnitJobRow, (typeof COUNTERS)[number]>>) {
-  if (units.length === 0) return;
-  const sum = Object.fromEntries(COUNTERS.map((c) => [c, 0])) as unknown as Counters;
-  for (const u of units) for (const [c, n] of Object.entries(unitCountersOf(u))) sum[c as keyof Counters] += n;
+/** Adds counters to the run's (whose row the caller's transaction holds). */
+async function addToRun(db: Executor, runId: string, sum: Counters) {
   await db
     .updateTable('runs')
     .set((eb) => Object.fromEntries(COUNTERS.map((c) => [c, eb(c, '+', sum[c])])))
     .where('id', '=', runId)
     .execute();
+}
+
+/** The counters of these units added up. */
+function sumOf(units: Array<Pick<UnitJobRow, (typeof COUNTERS)[number]>>): Counters {
+  const sum = Object.fromEntries(COUNTERS.map((c) => [c, 0])) as unknown as Counters;
+  for (const u of units) for (const [c, n] of Object.entries(unitCountersOf(u))) sum[c as keyof Counters] += n;
+  return sum;
 }
 
 /**
@@ -89,6 +93,16 @@ export class UnitJobRepo {
 
   async list(runId: string): Promise<UnitJobRow[]> {
     return this.db.selectFrom('unit_jobs').selectAll().where('run_id', '=', runId).orderBy('unit_key').execute();
+  }
+
+  /** The run's units as planned, without what their work wrote (checkpoints, cursors). */
+  async plan(runId: string): Promise<Pick<UnitJobRow, 'unit_key' | 'kind' | 'email' | 'plan_data'>[]> {
+    return this.db
+      .selectFrom('unit_jobs')
+      .select(['unit_key', 'kind', 'email', 'plan_data'])
+      .where('run_id', '=', runId)
+      .orderBy('unit_key')
+      .execute();
   }
 
   /**
@@ -253,7 +267,10 @@ export class UnitJobRepo {
   /**
    * Ends the caller's unit (done or failed), inside the caller's transaction, adds its counters to the run's and
    * tells whether it was the run's last one: exactly one unit of a run sees `last`, because every ending first
-   * locks the run row.
+   * locks the run row. `counted`: the unit's counters as its row holds them, read before the transaction (only the
+   * unit's lease holder writes them, and it is the caller), so that the run row is held for two statements: the
+   * first adds them (and a failed unit's one failure), the second ends the unit if it is still the caller's with
+   * those counters and says whether another unit is open. A unit taken over in between is subtracted again.
    */
   async finish(
     runId: string,
@@ -261,12 +278,18 @@ export class UnitJobRepo {
     owner: string,
     status: 'done' | 'failed',
     at: string,
+    counted: Counters,
     failure?: { error: string; needsAction: boolean },
   ): Promise<{ finished: boolean; last: boolean }> {
+    const add = { ...counted };
+    if (failure) {
+      add.failed += 1;
+      add.error_count += 1;
+    }
     return atomically(this.db, async (trx) => {
       const run = await trx
         .updateTable('runs')
-        .set({ heartbeat_at: at })
+        .set((eb) => ({ heartbeat_at: at, ...Object.fromEntries(COUNTERS.map((c) => [c, eb(c, '+', add[c])])) }))
         .where('id', '=', runId)
         .where('status', '=', 'running')
         .executeTakeFirst();
@@ -284,19 +307,31 @@ export class UnitJobRepo {
         .where('unit_key', '=', unitKey)
         .where('lease_owner', '=', owner)
         .where('status', '=', 'running')
-        .returning(COUNTERS)
+        .where((eb) => eb.and(COUNTERS.map((c) => eb(c, '=', counted[c]))))
+        // one index probe, not a count of the run's units: every unit's ending asks. Read after the run row's lock
+        // was granted, so an ending committed before it is seen.
+        .returning((eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom('unit_jobs as other')
+                .select('other.unit_key')
+                .where('other.run_id', '=', runId)
+                .where('other.unit_key', '!=', unitKey)
+                .where(OPEN),
+            )
+            .as('others_open'),
+        )
         .execute();
-      if (ended.length !== 1) return { finished: false, last: false };
-      await addToRun(trx, runId, ended);
-      // one index probe, not a count of the run's units: every unit's ending asks
-      const open = await trx
-        .selectFrom('unit_jobs')
-        .select('unit_key')
-        .where('run_id', '=', runId)
-        .where(OPEN)
-        .limit(1)
-        .executeTakeFirst();
-      return { finished: true, last: open === undefined };
+      if (ended.length !== 1) {
+        await addToRun(
+          trx,
+          runId,
+          Object.fromEntries(COUNTERS.map((c) => [c, -add[c]])) as unknown as Counters,
+        );
+        return { finished: false, last: false };
+      }
+      return { finished: true, last: !Number(ended[0].others_open) };
     });
   }
 
@@ -312,7 +347,7 @@ export class UnitJobRepo {
       .where('status', 'in', ['queued', 'running'])
       .returning(COUNTERS)
       .execute();
-    await addToRun(this.db, runId, rows);
+    if (rows.length > 0) await addToRun(this.db, runId, sumOf(rows));
     return rows.length;
   }
 

@@ -13,6 +13,7 @@ import { childLog } from '../providers/provider-session.ts';
 import { planUnits } from './plan.ts';
 import type { RunnerDeps } from '../deps.ts';
 import { checkCollection, openRunContext, type RunCollection, type RunContext } from './run-context.ts';
+import { runFiltersOf } from './collect-parts.ts';
 import { FencedOutError, MAX_STALLED_ATTEMPTS, RunStopped } from './lease.ts';
 import { afterSuccess, endRunAsDecided, finishFailed, moveCollection } from '../runs/run-end.ts';
 
@@ -46,7 +47,10 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, l
     }
     if (collection.sync_status !== 'syncing') await moveCollection(collections, collection, 'start');
     // a run resumed after a crash or a lost lease keeps the filters it started with (a PATCH since is for the next)
-    const at = await checkCollection(deps, run, collection);
+    const { id: collectionId, sync_filters: saved } = collection;
+    const at = await checkCollection(deps, { ...collection, has_filters: saved !== null }, () =>
+      runFiltersOf(deps, collectionId, run.sync_filters ?? saved!),
+    );
     const sameFilters = run.filters_fingerprint === at.fingerprint;
     const resumed = sameFilters && run.checkpoint !== null;
     if (run.checkpoint && !sameFilters) log.info({}, 'filters changed since the last checkpoint: planning starts over');
@@ -80,7 +84,6 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, l
     );
     log.info({ resumed, attempt: run.attempt }, 'run started');
     const { session, ledger, ctx } = unit;
-    const collectionId = collection.id;
     const planned = await planUnits({ connector: at.connector, ctx, session, ledger, run, owner, collectionId, now });
     if (planned === 'fanned_out') return { status: 'fanned_out', error: null };
     let unreached = 0;

@@ -29,15 +29,15 @@ export async function executeUnit(
   owner: string,
   signal: AbortSignal,
   onProgress?: () => void,
-  memo: RunMemo = createRunMemos(deps, 1)(run),
+  memo: RunMemo = createRunMemos(deps, 1)(run.id),
 ): Promise<UnitOutcome> {
   const key = job.unit_key;
   const log = childLog(deps.log, { run_id: run.id, collection_id: run.collection_id, unit: key });
   const jobs = new UnitJobRepo(deps.db);
   let session: ItemWriter | undefined;
   try {
-    const collection = await new CollectionRepo(deps.db).getById(run.collection_id);
-    if (!collection || collection.sync_filters === null)
+    const collection = await new CollectionRepo(deps.db).getHead(run.collection_id);
+    if (!collection || !collection.has_filters)
       throw new Error('the collection was deleted or its filters removed during the run');
     const checkpoint = job.checkpoint ? (JSON.parse(job.checkpoint) as { state: unknown }).state : null;
     const plan = await memo.plan();
@@ -56,7 +56,7 @@ export async function executeUnit(
         retries: (r) => r.unit_key === key || (!plan.keys.has(r.unit_key) && key === plan.first),
         continues: (u) => mine.has(u),
         continuing,
-        filters: (c) => memo.filters(c),
+        filters: () => memo.filters(),
         foreign: (u) => u !== key && plan.keys.has(u),
         fence: unitFence(run.id, key, owner),
         onProgress,
@@ -109,14 +109,16 @@ async function end(
   failure?: { error: string; needsAction: boolean },
 ): Promise<UnitOutcome> {
   const at = deps.clock().toISOString();
-  // Read before the transaction (SQLite has one connection): the interval the run's last unit plans the next run at.
+  // Read before the transaction (SQLite has one connection), so that it holds the run row for less: the interval
+  // the run's last unit plans the next run at, and the unit's counters as its last flush left them.
   const rerun = await memo.rerunMinutes();
+  const job = await new UnitJobRepo(deps.db).get(run.id, key);
+  if (!job) return { status: 'interrupted', last: false };
   const result = await withTransaction(deps.db, async (tx, trx) => {
     const jobs = new UnitJobRepo(trx);
-    const ended = await jobs.finish(run.id, key, owner, status, at, failure);
+    const ended = await jobs.finish(run.id, key, owner, status, at, unitCountersOf(job), failure);
     if (!ended.finished) return { ...ended, ran: undefined };
     if (failure) {
-      const job = await jobs.get(run.id, key);
       await tx.runErrors.add([
         {
           run_id: run.id,
@@ -127,19 +129,14 @@ async function end(
           at,
         },
       ]);
-      await trx
-        .updateTable('runs')
-        .set((eb) => ({ failed: eb('failed', '+', 1), error_count: eb('error_count', '+', 1) }))
-        .where('id', '=', run.id)
-        .execute();
       const unit = (await tx.units.list(run.id)).find((u) => u.unit_key === key);
       const failedUnit = {
         ...emptyTally(),
         name: null,
         ...unit,
         key,
-        kind: job?.kind ?? 'custodian',
-        email: unit?.email ?? job?.email ?? null,
+        kind: job.kind,
+        email: unit?.email ?? job.email ?? null,
         status: 'failed',
         listed: (unit?.listed ?? 0) + 1,
         failed: (unit?.failed ?? 0) + 1,
@@ -161,7 +158,7 @@ async function end(
           unit_key: key,
           source_id: key,
           kind: 'custodian',
-          name: job?.email ?? key,
+          name: job.email ?? key,
           outcome: 'failed',
           reason: failure.error.slice(0, 2000),
           at,
