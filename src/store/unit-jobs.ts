@@ -1,76 +1,20 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { DB } from './schema.ts';
-import type { Counters, RunRow } from './runs.ts';
+import type { Counters } from './runs.ts';
+import { addToRun, COUNTERS, sumOf } from './run-counters.ts';
 import { atomically, type Executor } from './transaction.ts';
 import type { UnitTables } from './schema-units.ts';
 
 export type UnitJobRow = Selectable<UnitTables['unit_jobs']>;
 export type UnitJobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
-const COUNTERS = ['listed', 'collected', 'skipped', 'unchanged', 'failed', 'bytes', 'error_count'] as const;
-
-export function unitCountersOf(row: Pick<UnitJobRow, (typeof COUNTERS)[number]>): Counters {
-  return Object.fromEntries(COUNTERS.map((c) => [c, Number(row[c])])) as unknown as Counters;
-}
-
 // Written as literals, not parameters: SQLite uses a partial index (migration 030) only for a query whose terms
 // match the index's own condition when the statement is prepared.
 const OPEN = sql<boolean>`status in ('queued', 'running')`;
 
-/** Adds counters to the run's (whose row the caller's transaction holds). */
-async function addToRun(db: Executor, runId: string, sum: Counters) {
-  await db
-    .updateTable('runs')
-    .set((eb) => Object.fromEntries(COUNTERS.map((c) => [c, eb(c, '+', sum[c])])))
-    .where('id', '=', runId)
-    .execute();
-}
-
-/** The counters of these units added up. */
-function sumOf(units: Array<Pick<UnitJobRow, (typeof COUNTERS)[number]>>): Counters {
-  const sum = Object.fromEntries(COUNTERS.map((c) => [c, 0])) as unknown as Counters;
-  for (const u of units) for (const [c, n] of Object.entries(unitCountersOf(u))) sum[c as keyof Counters] += n;
-  return sum;
-}
-
-/**
- * Runs' counters as of now, each read in one statement: its own (with its ended units') plus what its units not
- * yet ended have counted so far. Runs not found are absent.
- */
-export async function liveRunCounters(db: Executor, runIds: string[]): Promise<Map<string, Counters>> {
-  const out = new Map<string, Counters>();
-  if (runIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('runs')
-    .leftJoin('unit_jobs as u', (join) =>
-      join.onRef('u.run_id', '=', 'runs.id').on(sql<boolean>`u.status in ('queued', 'running')`),
-    )
-    .select([
-      'runs.id',
-      ...COUNTERS.map((c) => sql<number>`max(${sql.ref(`runs.${c}`)}) + coalesce(sum(${sql.ref(`u.${c}`)}), 0)`.as(c)),
-    ])
-    .where('runs.id', 'in', runIds)
-    .groupBy('runs.id')
-    .execute();
-  for (const r of rows) out.set(r.id, unitCountersOf(r));
-  return out;
-}
-
 /** What `fanned out` runs hold as lease owner: no process, so neither the sweep nor a claim takes them as one job. */
 export function unitsOwner(runId: string): string {
   return `units:${runId}`;
-}
-
-/** These runs as readers show them: a running one with the counters its units not yet ended add (liveRunCounters). */
-export async function withLiveCounters<T extends Pick<RunRow, 'id' | 'status' | keyof Counters>>(
-  db: Executor,
-  runs: T[],
-): Promise<T[]> {
-  const live = await liveRunCounters(
-    db,
-    runs.filter((r) => r.status === 'running').map((r) => r.id),
-  );
-  return runs.map((r) => ({ ...r, ...live.get(r.id) }));
 }
 
 /**
@@ -287,13 +231,8 @@ export class UnitJobRepo {
       add.error_count += 1;
     }
     return atomically(this.db, async (trx) => {
-      const run = await trx
-        .updateTable('runs')
-        .set((eb) => ({ heartbeat_at: at, ...Object.fromEntries(COUNTERS.map((c) => [c, eb(c, '+', add[c])])) }))
-        .where('id', '=', runId)
-        .where('status', '=', 'running')
-        .executeTakeFirst();
-      if (Number(run.numUpdatedRows) !== 1) return { finished: false, last: false };
+      if (!(await addToRun(trx, runId, add, { whileRunning: true, heartbeatAt: at })))
+        return { finished: false, last: false };
       const ended = await trx
         .updateTable('unit_jobs')
         .set({
@@ -324,11 +263,7 @@ export class UnitJobRepo {
         )
         .execute();
       if (ended.length !== 1) {
-        await addToRun(
-          trx,
-          runId,
-          Object.fromEntries(COUNTERS.map((c) => [c, -add[c]])) as unknown as Counters,
-        );
+        await addToRun(trx, runId, Object.fromEntries(COUNTERS.map((c) => [c, -add[c]])) as unknown as Counters);
         return { finished: false, last: false };
       }
       return { finished: true, last: !Number(ended[0].others_open) };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/store/db.ts';
 import { RunRepo } from '../../src/store/runs.ts';
-import { liveRunCounters, UnitJobRepo, unitsOwner } from '../../src/store/unit-jobs.ts';
+import { liveRunCounters } from '../../src/store/run-counters.ts';
+import { UnitJobRepo, unitsOwner } from '../../src/store/unit-jobs.ts';
 import { testDatabases } from '../support/databases.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';

@@ -2,7 +2,8 @@
 import { CollectionRepo } from '../../store/collections.ts';
 import { withTransaction } from '../../store/repos.ts';
 import type { RunRow } from '../../store/runs.ts';
-import { UnitJobRepo, unitCountersOf, type UnitJobRow } from '../../store/unit-jobs.ts';
+import { UnitJobRepo, type UnitJobRow } from '../../store/unit-jobs.ts';
+import { unitCountersOf } from '../../store/run-counters.ts';
 import { emptyTally } from '../../store/units.ts';
 import { collectInto } from './collect-into.ts';
 import { progressData } from '../runs/tally.ts';
