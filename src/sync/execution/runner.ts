@@ -97,7 +97,7 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, l
       if (missed.length) await withTransaction(deps.db, (tx) => reportUnreached(tx, run, missed, now()));
       unreached = missed.length;
     }
-    return await end(deps, run, owner, at, unit, unreached, log);
+    return await end(deps, run, owner, collection, at, unit, unreached, log);
   } catch (err) {
     await unit?.session.discardPending();
     return fail(deps, run, owner, collection, err, signal, log);
@@ -109,6 +109,7 @@ async function end(
   deps: RunnerDeps,
   run: RunRow,
   owner: string,
+  collection: CollectionRow,
   at: RunCollection,
   unit: RunContext,
   unreached: number,
@@ -128,7 +129,7 @@ async function end(
     // Cursors are kept only when the run completes: a failed run must not skip what it never collected.
     const cursors = await tx.runs.pendingCursors(run.id);
     const r = { fingerprint: at.fingerprint, cursors, rerunMinutes: rerun };
-    const e = await endRunAsDecided(tx, deps, run, owner, at.collection, tally, r);
+    const e = await endRunAsDecided(tx, deps, run, owner, collection, tally, r);
     if (!e) throw new FencedOutError('the run is no longer ours');
     return e;
   });
@@ -136,7 +137,7 @@ async function end(
     log.warn({ status: ended.status, reason: ended.reason }, 'run did not succeed');
     return { status: ended.status, error: ended.reason };
   }
-  await afterSuccess(deps, at.collection, log);
+  await afterSuccess(deps, collection, log);
   log.info({ outcome: ended.status }, 'run finished');
   return { status: ended.status, error: null };
 }
