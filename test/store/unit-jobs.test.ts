@@ -223,7 +223,9 @@ for (const database of testDatabases) {
       const runId = await fannedOut(keys);
       for (const k of keys) await jobs.claim(runId, k, `w-${k}`, T0, T2);
       const ends = await Promise.all(
-        keys.map((k) => db.transaction().execute((trx) => new UnitJobRepo(trx).finish(runId, k, `w-${k}`, 'done', T1, zero))),
+        keys.map((k) =>
+          db.transaction().execute((trx) => new UnitJobRepo(trx).finish(runId, k, `w-${k}`, 'done', T1, zero)),
+        ),
       );
       expect(ends.every((e) => e.finished)).toBe(true);
       expect(ends.filter((e) => e.last)).toHaveLength(1);
@@ -237,9 +239,13 @@ for (const database of testDatabases) {
       await jobs.claim(runId, 'm', 'w1', T0, T1);
       await jobs.claim(runId, 'n', 'w3', T0, T2);
       const save = (owner: string, collected: number) =>
-        db.transaction().execute((trx) =>
-          new UnitJobRepo(trx).saveProgress(runId, 'm', owner, T1, { counters: { ...zero, listed: collected, collected } }),
-        );
+        db
+          .transaction()
+          .execute((trx) =>
+            new UnitJobRepo(trx).saveProgress(runId, 'm', owner, T1, {
+              counters: { ...zero, listed: collected, collected },
+            }),
+          );
       const end = (owner: string, collected: number, failure?: { error: string; needsAction: boolean }) =>
         db
           .transaction()
