@@ -239,13 +239,11 @@ for (const database of testDatabases) {
       await jobs.claim(runId, 'm', 'w1', T0, T1);
       await jobs.claim(runId, 'n', 'w3', T0, T2);
       const save = (owner: string, collected: number) =>
-        db
-          .transaction()
-          .execute((trx) =>
-            new UnitJobRepo(trx).saveProgress(runId, 'm', owner, T1, {
-              counters: { ...zero, listed: collected, collected },
-            }),
-          );
+        db.transaction().execute((trx) =>
+          new UnitJobRepo(trx).saveProgress(runId, 'm', owner, T1, {
+            counters: { ...zero, listed: collected, collected },
+          }),
+        );
       const end = (owner: string, collected: number, failure?: { error: string; needsAction: boolean }) =>
         db
           .transaction()
