@@ -1,5 +1,5 @@
-// A run's counters: its row's, to which each unit adds its own once it ended or was cancelled (UnitJobRepo.finish,
-// cancelRun), plus, while it runs, what its units not yet ended have counted so far, added when read.
+// A run's counters: while it runs, its row's (what its planning counted) plus what its units counted, added when
+// read; once it ended or was cancelled, its row's, to which its units' were added once (foldUnitCounters).
 import { sql } from 'kysely';
 import type { Counters, RunRow } from './runs.ts';
 import type { Executor } from './transaction.ts';
@@ -12,45 +12,35 @@ export function unitCountersOf(row: Pick<UnitJobRow, (typeof COUNTERS)[number]>)
 }
 
 /**
- * Adds counters to the run's, in the caller's transaction, which then holds the run's row. `whileRunning`: only
- * if the run still runs; `heartbeatAt`: stamps it too. False when no row was changed.
+ * Adds every unit's counters to the run's, once, in the transaction that ends the run (fan-in) or cancels it: until
+ * then they are on the units' rows only, and readers add them (liveRunCounters).
  */
-export async function addToRun(
-  db: Executor,
-  runId: string,
-  sum: Counters,
-  opts: { whileRunning?: boolean; heartbeatAt?: string } = {},
-): Promise<boolean> {
-  let q = db
+export async function foldUnitCounters(db: Executor, runId: string): Promise<void> {
+  await db
     .updateTable('runs')
-    .set((eb) => ({
-      ...(opts.heartbeatAt !== undefined && { heartbeat_at: opts.heartbeatAt }),
-      ...Object.fromEntries(COUNTERS.map((c) => [c, eb(c, '+', sum[c])])),
-    }))
-    .where('id', '=', runId);
-  if (opts.whileRunning) q = q.where('status', '=', 'running');
-  return Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
-}
-
-/** The counters of these units added up. */
-export function sumOf(units: Array<Pick<UnitJobRow, (typeof COUNTERS)[number]>>): Counters {
-  const sum = Object.fromEntries(COUNTERS.map((c) => [c, 0])) as unknown as Counters;
-  for (const u of units) for (const [c, n] of Object.entries(unitCountersOf(u))) sum[c as keyof Counters] += n;
-  return sum;
+    .set(
+      Object.fromEntries(
+        COUNTERS.map((c) => [
+          c,
+          sql`${sql.ref(c)} + (select coalesce(sum(${sql.ref(`u.${c}`)}), 0) from unit_jobs as u where u.run_id = ${runId})`,
+        ]),
+      ),
+    )
+    .where('id', '=', runId)
+    .execute();
 }
 
 /**
- * Runs' counters as of now, each read in one statement: its own (with its ended units') plus what its units not
- * yet ended have counted so far. Runs not found are absent.
+ * Runs' counters as of now, each read in one statement: a running run's own (what its planning counted) plus what
+ * its units have counted so far; another's, its row's. Runs not found are absent.
  */
 export async function liveRunCounters(db: Executor, runIds: string[]): Promise<Map<string, Counters>> {
   const out = new Map<string, Counters>();
   if (runIds.length === 0) return out;
   const rows = await db
     .selectFrom('runs')
-    .leftJoin('unit_jobs as u', (join) =>
-      join.onRef('u.run_id', '=', 'runs.id').on(sql<boolean>`u.status in ('queued', 'running')`),
-    )
+    // an ended or cancelled run's row holds its units' already (foldUnitCounters)
+    .leftJoin('unit_jobs as u', (join) => join.onRef('u.run_id', '=', 'runs.id').on('runs.status', '=', 'running'))
     .select([
       'runs.id',
       ...COUNTERS.map((c) => sql<number>`max(${sql.ref(`runs.${c}`)}) + coalesce(sum(${sql.ref(`u.${c}`)}), 0)`.as(c)),
@@ -62,7 +52,7 @@ export async function liveRunCounters(db: Executor, runIds: string[]): Promise<M
   return out;
 }
 
-/** These runs as readers show them: a running one with the counters its units not yet ended add (liveRunCounters). */
+/** These runs as readers show them: a running one with the counters its units add (liveRunCounters). */
 export async function withLiveCounters<T extends Pick<RunRow, 'id' | 'status' | keyof Counters>>(
   db: Executor,
   runs: T[],

@@ -81,7 +81,7 @@ for (const database of testDatabases) {
       expect((await liveRunCounters(db, [runId])).get(runId)?.collected).toBe(3);
     });
 
-    it("counts each unit's progress in the run once: live while it runs, in the run's row once it ended or was cancelled", async () => {
+    it("counts each unit's progress in the run once: live while it runs, in the run's row once the run is cancelled", async () => {
       const jobs = new UnitJobRepo(db);
       const runId = await fannedOut(['a', 'b', 'c']);
       for (const [k, w] of [
@@ -110,9 +110,9 @@ for (const database of testDatabases) {
       expect(await save('c', 'w3', 1, 1)).toBe(true);
       expect(await live()).toEqual([8, 8, 161]);
       expect(await stored()).toEqual([0, 0, 0]);
-      const aCounted = { ...zero, listed: 3, collected: 3, bytes: 150 };
-      expect((await jobs.finish(runId, 'a', 'w1', 'done', T1, aCounted)).finished).toBe(true);
-      expect(await stored()).toEqual([3, 3, 150]);
+      expect((await jobs.finish(runId, 'a', 'w1', 'done', T1)).finished).toBe(true);
+      // an ending writes no run row: the run's row gets its units' counters once, when it ends or is cancelled
+      expect(await stored()).toEqual([0, 0, 0]);
       expect(await live()).toEqual([8, 8, 161]);
       // a stale flush of the ended unit adds nothing
       expect(await save('a', 'w1', 9, 900)).toBe(false);
@@ -223,17 +223,15 @@ for (const database of testDatabases) {
       const runId = await fannedOut(keys);
       for (const k of keys) await jobs.claim(runId, k, `w-${k}`, T0, T2);
       const ends = await Promise.all(
-        keys.map((k) =>
-          db.transaction().execute((trx) => new UnitJobRepo(trx).finish(runId, k, `w-${k}`, 'done', T1, zero)),
-        ),
+        keys.map((k) => db.transaction().execute((trx) => new UnitJobRepo(trx).finish(runId, k, `w-${k}`, 'done', T1))),
       );
       expect(ends.every((e) => e.finished)).toBe(true);
       expect(ends.filter((e) => e.last)).toHaveLength(1);
       // Ending twice is refused.
-      expect(await jobs.finish(runId, 'k1', 'w-k1', 'done', T1, zero)).toEqual({ finished: false, last: false });
+      expect(await jobs.finish(runId, 'k1', 'w-k1', 'done', T1)).toEqual({ finished: false, last: false });
     });
 
-    it("adds nothing to the run for an ending whose counters are not the unit's, or by a holder that lost the unit", async () => {
+    it("an ending by a holder that lost the unit changes nothing; a failed unit's ending counts its failure once", async () => {
       const jobs = new UnitJobRepo(db);
       const runId = await fannedOut(['m', 'n']);
       await jobs.claim(runId, 'm', 'w1', T0, T1);
@@ -244,37 +242,25 @@ for (const database of testDatabases) {
             counters: { ...zero, listed: collected, collected },
           }),
         );
-      const end = (owner: string, collected: number, failure?: { error: string; needsAction: boolean }) =>
+      const end = (owner: string, failure?: { error: string; needsAction: boolean }) =>
         db
           .transaction()
-          .execute((trx) =>
-            new UnitJobRepo(trx).finish(
-              runId,
-              'm',
-              owner,
-              failure ? 'failed' : 'done',
-              T2,
-              { ...zero, listed: collected, collected },
-              failure,
-            ),
-          );
-      const stored = async () => {
-        const run = (await new RunRepo(db).get(runId))!;
-        return [Number(run.listed), Number(run.collected), Number(run.failed), Number(run.error_count)];
+          .execute((trx) => new UnitJobRepo(trx).finish(runId, 'm', owner, failure ? 'failed' : 'done', T2, failure));
+      const live = async () => {
+        const c = (await liveRunCounters(db, [runId])).get(runId)!;
+        return [c.listed, c.collected, c.failed, c.error_count];
       };
       expect(await save('w1', 4)).toBe(true);
-      // counters other than the row's (a flush after they were read)
-      expect(await end('w1', 3)).toEqual({ finished: false, last: false });
-      expect(await stored()).toEqual([0, 0, 0, 0]);
       // w1's lease expired: w2 took the unit over and flushed
       await jobs.claim(runId, 'm', 'w2', T2, '2026-01-01T00:03:00.000Z');
       expect(await save('w2', 6)).toBe(true);
-      expect(await end('w1', 6, { error: 'lost', needsAction: false })).toEqual({ finished: false, last: false });
-      expect(await stored()).toEqual([0, 0, 0, 0]);
+      expect(await end('w1', { error: 'lost', needsAction: false })).toEqual({ finished: false, last: false });
       expect((await jobs.get(runId, 'm'))?.status).toBe('running');
-      // the holder's ending counts once, and a failed unit adds its failure
-      expect(await end('w2', 6, { error: 'gone', needsAction: false })).toEqual({ finished: true, last: false });
-      expect(await stored()).toEqual([6, 6, 1, 1]);
+      expect(await live()).toEqual([6, 6, 0, 0]);
+      expect(await end('w2', { error: 'gone', needsAction: false })).toEqual({ finished: true, last: false });
+      expect(await live()).toEqual([6, 6, 1, 1]);
+      expect(await end('w2', { error: 'again', needsAction: false })).toEqual({ finished: false, last: false });
+      expect(await live()).toEqual([6, 6, 1, 1]);
     });
 
     it('stops every unit of a cancelled run: no claim, no write, no ending', async () => {
@@ -290,7 +276,7 @@ for (const database of testDatabases) {
           .transaction()
           .execute((trx) => new UnitJobRepo(trx).saveProgress(runId, 'x', 'w1', T1, { counters: zero })),
       ).toBe(false);
-      expect(await jobs.finish(runId, 'x', 'w1', 'done', T1, zero)).toEqual({ finished: false, last: false });
+      expect(await jobs.finish(runId, 'x', 'w1', 'done', T1)).toEqual({ finished: false, last: false });
       expect((await jobs.claimable(T2, 100)).filter((u) => u.run_id === runId)).toEqual([]);
     });
 

@@ -110,16 +110,14 @@ async function end(
   failure?: { error: string; needsAction: boolean },
 ): Promise<UnitOutcome> {
   const at = deps.clock().toISOString();
-  // Read before the transaction (SQLite has one connection), so that it holds the run row for less: the interval
-  // the run's last unit plans the next run at, and the unit's counters as its last flush left them.
+  // Read before the transaction (SQLite has one connection): the interval the run's last unit plans the next run at.
   const rerun = await memo.rerunMinutes();
-  const job = await new UnitJobRepo(deps.db).get(run.id, key);
-  if (!job) return { status: 'interrupted', last: false };
   const result = await withTransaction(deps.db, async (tx, trx) => {
     const jobs = new UnitJobRepo(trx);
-    const ended = await jobs.finish(run.id, key, owner, status, at, unitCountersOf(job), failure);
+    const ended = await jobs.finish(run.id, key, owner, status, at, failure);
     if (!ended.finished) return { ...ended, ran: undefined };
     if (failure) {
+      const job = await jobs.get(run.id, key);
       await tx.runErrors.add([
         {
           run_id: run.id,
@@ -136,8 +134,8 @@ async function end(
         name: null,
         ...unit,
         key,
-        kind: job.kind,
-        email: unit?.email ?? job.email ?? null,
+        kind: job?.kind ?? 'custodian',
+        email: unit?.email ?? job?.email ?? null,
         status: 'failed',
         listed: (unit?.listed ?? 0) + 1,
         failed: (unit?.failed ?? 0) + 1,
@@ -159,7 +157,7 @@ async function end(
           unit_key: key,
           source_id: key,
           kind: 'custodian',
-          name: job.email ?? key,
+          name: job?.email ?? key,
           outcome: 'failed',
           reason: failure.error.slice(0, 2000),
           at,
