@@ -54,12 +54,12 @@ export function needsUserAction(err: unknown): boolean {
  * (sync/execution/runner.ts) and each unit job (sync/execution/unit-context.ts) check. Undefined: nothing.
  */
 export function actionBeforeRun(
-  collection: { type: string; sync_filters: string | null },
-  has: { connector: boolean; grant: boolean },
+  collection: { type: string },
+  has: { connector: boolean; grant: boolean; filters: boolean },
 ): NeedsUserActionError | undefined {
   if (!has.connector)
     return new NeedsUserActionError(`no connector for collection type "${collection.type}" on this server`);
   if (!has.grant) return new NeedsUserActionError('re-pair credentials: the wallet has no paired credentials');
-  if (collection.sync_filters === null) return new NeedsUserActionError('no sync_filters saved: PATCH the collection');
+  if (!has.filters) return new NeedsUserActionError('no sync_filters saved: PATCH the collection');
   return undefined;
 }

@@ -4,7 +4,7 @@ import { ItemRepo, previousVersionsOf, type ItemRow, type PreviousVersion } from
 import { countersOf, RunRepo } from '../store/runs.ts';
 import { RunErrorRepo, type RunErrorRow } from '../store/run-errors.ts';
 import { UnitRepo } from '../store/units.ts';
-import { withLiveCounters } from '../store/unit-jobs.ts';
+import { withLiveCounters } from '../store/run-counters.ts';
 import { buildReconciliation } from './reconciliation-report.ts';
 import { runCounters, tallyOf, type Counts } from '../sync/runs/tally.ts';
 import { filtersFingerprint } from '../provider/fingerprint.ts';

@@ -6,7 +6,7 @@ import { ItemRepo, previousVersionsOf, type ItemRow } from '../store/items.ts';
 import { RunRepo } from '../store/runs.ts';
 import { RunErrorRepo } from '../store/run-errors.ts';
 import { UnitRepo } from '../store/units.ts';
-import { withLiveCounters } from '../store/unit-jobs.ts';
+import { withLiveCounters } from '../store/run-counters.ts';
 import { itemVersionView, itemView, runView, type ItemVersionView, type ItemView, type RunView } from './views.ts';
 
 /** Byte range of a content request, both ends inclusive; undefined = the whole blob. */

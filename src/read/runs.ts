@@ -1,7 +1,8 @@
 import type { AppContext } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import { RunRepo } from '../store/runs.ts';
-import { UnitJobRepo, withLiveCounters } from '../store/unit-jobs.ts';
+import { UnitJobRepo } from '../store/unit-jobs.ts';
+import { withLiveCounters } from '../store/run-counters.ts';
 import { UnitRepo } from '../store/units.ts';
 import type { CollectionReads } from './collections.ts';
 import { RUN_ERRORS_SHOWN } from './queries.ts';

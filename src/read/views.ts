@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { ItemRow, PreviousVersion } from '../store/items.ts';
 import type { RunRow } from '../store/runs.ts';
 import type { RunErrorRow } from '../store/run-errors.ts';
-import { runSummary } from '../sync/engine.ts';
+import { runSummary } from './run-summary.ts';
 import type { Tally } from '../store/units.ts';
 import type { Item, ItemVersion, ProviderBudget, Run } from './view-schemas.ts';
 import { providerOf } from '../metrics.ts';

@@ -6,7 +6,7 @@ import { compiledOnce } from './compiled.ts';
 import { whileUnchanged } from './direct.ts';
 import type { RunHead } from './runs.ts';
 import { UnitRepo, type Tally } from './units.ts';
-import { withLiveCounters } from './unit-jobs.ts';
+import { withLiveCounters } from './run-counters.ts';
 import type { Executor } from './transaction.ts';
 
 // the sealed grant itself never leaves the database here: only whether there is one

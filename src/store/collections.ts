@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { compiledOnce } from './compiled.ts';
 import type { Database } from './db.ts';
 import { EventRepo } from './events.ts';
@@ -11,6 +11,28 @@ import { syncMove, type SyncEvent, type SyncStatus } from '../domain/sync-state.
 import { atomically, type Executor } from './transaction.ts';
 
 export type CollectionRow = Selectable<CoreTables['collections']>;
+/** A collection without its filters, and whether it has any (CollectionRepo.getHead). */
+export type CollectionHead = Omit<CollectionRow, 'sync_filters'> & { has_filters: boolean };
+
+// every column but the filters (a Record: a column added to the table must be named here)
+const HEAD: Record<Exclude<keyof CollectionRow, 'sync_filters'>, true> = {
+  id: true,
+  account_id: true,
+  workspace_id: true,
+  wallet_id: true,
+  name: true,
+  type: true,
+  sync_status: true,
+  status_reason: true,
+  type_sync: true,
+  filters_updated_at: true,
+  next_sync_at: true,
+  rerun_requested_at: true,
+  deleting_at: true,
+  created_at: true,
+  updated_at: true,
+};
+const HEAD_COLUMNS = Object.keys(HEAD) as Array<keyof typeof HEAD>;
 
 export class CollectionRepo {
   constructor(private readonly db: Executor) {}
@@ -62,6 +84,27 @@ export class CollectionRepo {
       .where('id', '=', id)
       .where('deleting_at', 'is', null)
       .executeTakeFirst();
+  }
+
+  /**
+   * The collection without its filters (a key per custodian: megabytes at 10,000 custodians), and whether it has
+   * any: what each unit job of a run reads, while the run's filters are read once per run (execution/unit-memo.ts).
+   */
+  async getHead(id: string): Promise<CollectionHead | undefined> {
+    return this.db
+      .selectFrom('collections')
+      .select(HEAD_COLUMNS)
+      .select(sql<boolean>`sync_filters is not null`.as('has_filters'))
+      .where('id', '=', id)
+      .where('deleting_at', 'is', null)
+      .executeTakeFirst()
+      .then((row) => row && { ...row, has_filters: Boolean(row.has_filters) });
+  }
+
+  /** The collection's filters as stored; undefined when there is no such collection. */
+  async filtersOf(id: string): Promise<string | null | undefined> {
+    const row = await this.db.selectFrom('collections').select('sync_filters').where('id', '=', id).executeTakeFirst();
+    return row?.sync_filters;
   }
 
   async listByWorkspace(accountId: string, workspaceId: string, opts: { cursor?: string; limit: number }) {

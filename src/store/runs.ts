@@ -127,6 +127,12 @@ export class RunRepo {
     return this.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The run's status alone (its row carries the filters it was planned with: megabytes at 10,000 custodians). */
+  async status(id: string): Promise<RunRow['status'] | undefined> {
+    const row = await this.db.selectFrom('runs').select('status').where('id', '=', id).executeTakeFirst();
+    return row?.status;
+  }
+
   async active(collectionId: string): Promise<RunRow | undefined> {
     return this.db
       .selectFrom('runs')

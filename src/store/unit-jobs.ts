@@ -1,72 +1,21 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { DB } from './schema.ts';
-import type { Counters, RunRow } from './runs.ts';
+import type { Counters } from './runs.ts';
+import { foldUnitCounters } from './run-counters.ts';
+import { dialectOf } from './db.ts';
 import { atomically, type Executor } from './transaction.ts';
 import type { UnitTables } from './schema-units.ts';
 
 export type UnitJobRow = Selectable<UnitTables['unit_jobs']>;
 export type UnitJobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
-const COUNTERS = ['listed', 'collected', 'skipped', 'unchanged', 'failed', 'bytes', 'error_count'] as const;
-
-export function unitCountersOf(row: Pick<UnitJobRow, (typeof COUNTERS)[number]>): Counters {
-  return Object.fromEntries(COUNTERS.map((c) => [c, Number(row[c])])) as unknown as Counters;
-}
-
 // Written as literals, not parameters: SQLite uses a partial index (migration 030) only for a query whose terms
 // match the index's own condition when the statement is prepared.
 const OPEN = sql<boolean>`status in ('queued', 'running')`;
 
-/** Adds ended units' counters to their run's (whose row the caller's transaction holds). */
-async function addToRun(db: Executor, runId: string, units: Array<Pick<UnitJobRow, (typeof COUNTERS)[number]>>) {
-  if (units.length === 0) return;
-  const sum = Object.fromEntries(COUNTERS.map((c) => [c, 0])) as unknown as Counters;
-  for (const u of units) for (const [c, n] of Object.entries(unitCountersOf(u))) sum[c as keyof Counters] += n;
-  await db
-    .updateTable('runs')
-    .set((eb) => Object.fromEntries(COUNTERS.map((c) => [c, eb(c, '+', sum[c])])))
-    .where('id', '=', runId)
-    .execute();
-}
-
-/**
- * Runs' counters as of now, each read in one statement: its own (with its ended units') plus what its units not
- * yet ended have counted so far. Runs not found are absent.
- */
-export async function liveRunCounters(db: Executor, runIds: string[]): Promise<Map<string, Counters>> {
-  const out = new Map<string, Counters>();
-  if (runIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('runs')
-    .leftJoin('unit_jobs as u', (join) =>
-      join.onRef('u.run_id', '=', 'runs.id').on(sql<boolean>`u.status in ('queued', 'running')`),
-    )
-    .select([
-      'runs.id',
-      ...COUNTERS.map((c) => sql<number>`max(${sql.ref(`runs.${c}`)}) + coalesce(sum(${sql.ref(`u.${c}`)}), 0)`.as(c)),
-    ])
-    .where('runs.id', 'in', runIds)
-    .groupBy('runs.id')
-    .execute();
-  for (const r of rows) out.set(r.id, unitCountersOf(r));
-  return out;
-}
-
 /** What `fanned out` runs hold as lease owner: no process, so neither the sweep nor a claim takes them as one job. */
 export function unitsOwner(runId: string): string {
   return `units:${runId}`;
-}
-
-/** These runs as readers show them: a running one with the counters its units not yet ended add (liveRunCounters). */
-export async function withLiveCounters<T extends Pick<RunRow, 'id' | 'status' | keyof Counters>>(
-  db: Executor,
-  runs: T[],
-): Promise<T[]> {
-  const live = await liveRunCounters(
-    db,
-    runs.filter((r) => r.status === 'running').map((r) => r.id),
-  );
-  return runs.map((r) => ({ ...r, ...live.get(r.id) }));
 }
 
 /**
@@ -89,6 +38,16 @@ export class UnitJobRepo {
 
   async list(runId: string): Promise<UnitJobRow[]> {
     return this.db.selectFrom('unit_jobs').selectAll().where('run_id', '=', runId).orderBy('unit_key').execute();
+  }
+
+  /** The run's units as planned, without what their work wrote (checkpoints, cursors). */
+  async plan(runId: string): Promise<Pick<UnitJobRow, 'unit_key' | 'kind' | 'email' | 'plan_data'>[]> {
+    return this.db
+      .selectFrom('unit_jobs')
+      .select(['unit_key', 'kind', 'email', 'plan_data'])
+      .where('run_id', '=', runId)
+      .orderBy('unit_key')
+      .execute();
   }
 
   /**
@@ -217,9 +176,9 @@ export class UnitJobRepo {
   /**
    * A unit's durable step, inside the caller's transaction: stores the unit's counters, checkpoint and cursors on
    * its own row, fenced on its lease. The run's row is not touched: units of one run flush side by side, and the
-   * run's counters get a unit's once, when it ends (`finish`) or is cancelled (`cancelRun`); until then readers add
-   * them (`liveRunCounters`). False when the unit or its run is no longer the caller's (cancelled, taken over,
-   * ended): the caller must roll back.
+   * run's counters get its units' once, when the run ends (`foldUnitCounters` at fan-in) or is cancelled
+   * (`cancelRun`); until then readers add them (`liveRunCounters`). False when the unit or its run is no longer the
+   * caller's (cancelled, taken over, ended): the caller must roll back.
    */
   async saveProgress(
     runId: string,
@@ -251,9 +210,12 @@ export class UnitJobRepo {
   }
 
   /**
-   * Ends the caller's unit (done or failed), inside the caller's transaction, adds its counters to the run's and
-   * tells whether it was the run's last one: exactly one unit of a run sees `last`, because every ending first
-   * locks the run row.
+   * Ends the caller's unit (done or failed), inside the caller's transaction, and tells whether it was the run's
+   * last one: exactly one unit of a run sees `last`, because every ending first locks the run row (PostgreSQL; on
+   * SQLite the transaction's write lock orders them). The run's row is not written: on SQLite an update rewrites the
+   * whole row, filters included (1.3 MB at 10,000 custodians), once per unit. The unit's counters stay on its row
+   * (a failed unit's with its one failure), readers add them while the run runs (liveRunCounters), and the run's end
+   * or its cancel adds them all to the run's row once (foldUnitCounters).
    */
   async finish(
     runId: string,
@@ -264,45 +226,59 @@ export class UnitJobRepo {
     failure?: { error: string; needsAction: boolean },
   ): Promise<{ finished: boolean; last: boolean }> {
     return atomically(this.db, async (trx) => {
-      const run = await trx
-        .updateTable('runs')
-        .set({ heartbeat_at: at })
-        .where('id', '=', runId)
-        .where('status', '=', 'running')
-        .executeTakeFirst();
-      if (Number(run.numUpdatedRows) !== 1) return { finished: false, last: false };
+      if (dialectOf(trx) === 'postgres') {
+        const run = await trx
+          .selectFrom('runs')
+          .select('id')
+          .where('id', '=', runId)
+          .where('status', '=', 'running')
+          .forUpdate()
+          .executeTakeFirst();
+        if (!run) return { finished: false, last: false };
+      }
       const ended = await trx
         .updateTable('unit_jobs')
-        .set({
+        .set((eb) => ({
           status,
           finished_at: at,
           lease_expires_at: null,
           error: failure?.error ?? null,
           needs_action: failure?.needsAction ? 1 : 0,
-        })
+          ...(failure && { failed: eb('failed', '+', 1), error_count: eb('error_count', '+', 1) }),
+        }))
         .where('run_id', '=', runId)
         .where('unit_key', '=', unitKey)
         .where('lease_owner', '=', owner)
         .where('status', '=', 'running')
-        .returning(COUNTERS)
+        .where((eb) =>
+          eb.exists(
+            eb.selectFrom('runs').select('runs.id').where('runs.id', '=', runId).where('runs.status', '=', 'running'),
+          ),
+        )
+        // one index probe, not a count of the run's units: every unit's ending asks. Read after the run row's lock
+        // was granted, so an ending committed before it is seen.
+        .returning((eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom('unit_jobs as other')
+                .select('other.unit_key')
+                .where('other.run_id', '=', runId)
+                .where('other.unit_key', '!=', unitKey)
+                .where(OPEN),
+            )
+            .as('others_open'),
+        )
         .execute();
       if (ended.length !== 1) return { finished: false, last: false };
-      await addToRun(trx, runId, ended);
-      // one index probe, not a count of the run's units: every unit's ending asks
-      const open = await trx
-        .selectFrom('unit_jobs')
-        .select('unit_key')
-        .where('run_id', '=', runId)
-        .where(OPEN)
-        .limit(1)
-        .executeTakeFirst();
-      return { finished: true, last: open === undefined };
+      return { finished: true, last: !Number(ended[0].others_open) };
     });
   }
 
   /**
    * A cancel, inside the transaction that cancelled the run (which holds its row): every unit not yet ended stops
-   * (their next fenced write fails) and what they counted is added to the run's counters.
+   * (their next fenced write fails) and what every unit counted is added to the run's counters. Units are stopped
+   * first: a flush in flight holds its unit's row, so it commits before and is counted.
    */
   async cancelRun(runId: string, at: string): Promise<number> {
     const rows = await this.db
@@ -310,9 +286,9 @@ export class UnitJobRepo {
       .set({ status: 'cancelled', finished_at: at, lease_expires_at: null })
       .where('run_id', '=', runId)
       .where('status', 'in', ['queued', 'running'])
-      .returning(COUNTERS)
+      .returning('unit_key')
       .execute();
-    await addToRun(this.db, runId, rows);
+    await foldUnitCounters(this.db, runId);
     return rows.length;
   }
 

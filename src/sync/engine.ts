@@ -7,11 +7,11 @@ import { CollectionRepo } from '../store/collections.ts';
 import { HoldRepo } from '../store/holds.ts';
 import type { Database } from '../store/db.ts';
 import { WorkspaceRepo } from '../store/workspaces.ts';
-import { countersOf, RunRepo, type RunHead, type RunRow, type RunTrigger } from '../store/runs.ts';
-import { UnitRepo, type Tally } from '../store/units.ts';
-import { runCounters } from './runs/tally.ts';
+import { RunRepo, type RunRow, type RunTrigger } from '../store/runs.ts';
+import { UnitRepo } from '../store/units.ts';
+import { runSummary } from '../read/run-summary.ts';
 import type { CredentialManager } from './providers/credentials.ts';
-import type { EngineApi, RunSummary } from './engine-api.ts';
+import type { EngineApi } from './engine-api.ts';
 import { createQueue, exportJobId, handOff, unitJobId, type Queue } from './jobs/index.ts';
 import { purgeCollectionExports } from '../export/purge.ts';
 import { createExporter } from '../export/runner.ts';
@@ -19,7 +19,8 @@ import type { SigningKeys } from '../export/keys.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { createUnitWorker } from './execution/unit-worker.ts';
 import { createRunWorker } from './execution/run-worker.ts';
-import { UnitJobRepo, withLiveCounters } from '../store/unit-jobs.ts';
+import { UnitJobRepo } from '../store/unit-jobs.ts';
+import { withLiveCounters } from '../store/run-counters.ts';
 import { sweepOrphans } from './schedule/orphans.ts';
 import { currentIdentity, isDeadOwner as deadOwnerOf, ownerString, samePidNamespacePrefix } from './execution/owner.ts';
 import { finishDeletion, finishWorkspaceDeletion } from './deletion/deletion.ts';
@@ -97,22 +98,6 @@ export interface SyncEngine extends EngineApi {
   readonly credentials: CredentialManager;
   readonly scheduler: Scheduler;
   readonly owner: string;
-}
-
-/** `tally`: the run's reconciliation tally (UnitRepo.tallies), the one source of its counts (runCounters). */
-export function runSummary(run: RunHead, tally: Tally | undefined): RunSummary {
-  const { error_count, ...own } = countersOf(run);
-  const counters = runCounters(own, tally);
-  return {
-    run_id: run.id,
-    trigger: run.trigger,
-    custodians: run.scope === null ? null : (JSON.parse(run.scope) as string[]),
-    status: run.status,
-    counters,
-    started_datetime: run.started_at,
-    finished_datetime: run.finished_at,
-    error_count,
-  };
 }
 
 export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/store/db.ts';
 import { RunRepo } from '../../src/store/runs.ts';
-import { liveRunCounters, UnitJobRepo, unitsOwner } from '../../src/store/unit-jobs.ts';
+import { liveRunCounters } from '../../src/store/run-counters.ts';
+import { UnitJobRepo, unitsOwner } from '../../src/store/unit-jobs.ts';
 import { testDatabases } from '../support/databases.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -80,7 +81,7 @@ for (const database of testDatabases) {
       expect((await liveRunCounters(db, [runId])).get(runId)?.collected).toBe(3);
     });
 
-    it("counts each unit's progress in the run once: live while it runs, in the run's row once it ended or was cancelled", async () => {
+    it("counts each unit's progress in the run once: live while it runs, in the run's row once the run is cancelled", async () => {
       const jobs = new UnitJobRepo(db);
       const runId = await fannedOut(['a', 'b', 'c']);
       for (const [k, w] of [
@@ -110,7 +111,8 @@ for (const database of testDatabases) {
       expect(await live()).toEqual([8, 8, 161]);
       expect(await stored()).toEqual([0, 0, 0]);
       expect((await jobs.finish(runId, 'a', 'w1', 'done', T1)).finished).toBe(true);
-      expect(await stored()).toEqual([3, 3, 150]);
+      // an ending writes no run row: the run's row gets its units' counters once, when it ends or is cancelled
+      expect(await stored()).toEqual([0, 0, 0]);
       expect(await live()).toEqual([8, 8, 161]);
       // a stale flush of the ended unit adds nothing
       expect(await save('a', 'w1', 9, 900)).toBe(false);
@@ -227,6 +229,38 @@ for (const database of testDatabases) {
       expect(ends.filter((e) => e.last)).toHaveLength(1);
       // Ending twice is refused.
       expect(await jobs.finish(runId, 'k1', 'w-k1', 'done', T1)).toEqual({ finished: false, last: false });
+    });
+
+    it("an ending by a holder that lost the unit changes nothing; a failed unit's ending counts its failure once", async () => {
+      const jobs = new UnitJobRepo(db);
+      const runId = await fannedOut(['m', 'n']);
+      await jobs.claim(runId, 'm', 'w1', T0, T1);
+      await jobs.claim(runId, 'n', 'w3', T0, T2);
+      const save = (owner: string, collected: number) =>
+        db.transaction().execute((trx) =>
+          new UnitJobRepo(trx).saveProgress(runId, 'm', owner, T1, {
+            counters: { ...zero, listed: collected, collected },
+          }),
+        );
+      const end = (owner: string, failure?: { error: string; needsAction: boolean }) =>
+        db
+          .transaction()
+          .execute((trx) => new UnitJobRepo(trx).finish(runId, 'm', owner, failure ? 'failed' : 'done', T2, failure));
+      const live = async () => {
+        const c = (await liveRunCounters(db, [runId])).get(runId)!;
+        return [c.listed, c.collected, c.failed, c.error_count];
+      };
+      expect(await save('w1', 4)).toBe(true);
+      // w1's lease expired: w2 took the unit over and flushed
+      await jobs.claim(runId, 'm', 'w2', T2, '2026-01-01T00:03:00.000Z');
+      expect(await save('w2', 6)).toBe(true);
+      expect(await end('w1', { error: 'lost', needsAction: false })).toEqual({ finished: false, last: false });
+      expect((await jobs.get(runId, 'm'))?.status).toBe('running');
+      expect(await live()).toEqual([6, 6, 0, 0]);
+      expect(await end('w2', { error: 'gone', needsAction: false })).toEqual({ finished: true, last: false });
+      expect(await live()).toEqual([6, 6, 1, 1]);
+      expect(await end('w2', { error: 'again', needsAction: false })).toEqual({ finished: false, last: false });
+      expect(await live()).toEqual([6, 6, 1, 1]);
     });
 
     it('stops every unit of a cancelled run: no claim, no write, no ending', async () => {

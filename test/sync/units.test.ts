@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CollectionRepo } from '../../src/store/collections.ts';
+import { CursorRepo } from '../../src/store/items.ts';
+import { RunRepo } from '../../src/store/runs.ts';
 import { UnitJobRepo } from '../../src/store/unit-jobs.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, type FakeSource } from '../support/fake-connector.ts';
@@ -92,6 +95,30 @@ for (const database of testDatabases) {
       ]);
       // A unit job delivered again after the run ended does nothing.
       expect(await app.engine.runUnit(runId, 'u1')).toEqual({ status: 'not_claimed' });
+    });
+
+    // The run's row and the collection's carry the filters, a key per custodian: megabytes at 10,000 custodians.
+    it("reads the run's row, the collection's filters and the previous cursors as often for 6 units as for 2", async () => {
+      const reads = async (keys: string[]) => {
+        source = { units: keys.map((key) => ({ custodian: { key }, items: [file(`${key}-f`, key)] })), cursors: 'm' };
+        const { collectionId, runId } = await fannedOut();
+        const spies = [
+          vi.spyOn(RunRepo.prototype, 'get'),
+          vi.spyOn(CollectionRepo.prototype, 'getById'),
+          vi.spyOn(CollectionRepo.prototype, 'filtersOf'),
+          vi.spyOn(CursorRepo.prototype, 'get'),
+        ];
+        try {
+          const outcomes = await runUnits(runId, keys);
+          expect(outcomes.map((o) => o.status)).toEqual(keys.map(() => 'done'));
+          return spies.map((s) => s.mock.calls.filter(([id]) => id === runId || id === collectionId).length);
+        } finally {
+          for (const s of spies) s.mockRestore();
+        }
+      };
+      const two = await reads(['a1', 'a2']);
+      const six = await reads(['b1', 'b2', 'b3', 'b4', 'b5', 'b6']);
+      expect(six).toEqual(two);
     });
 
     it('a cancel stops every unit: the run ends cancelled, keeps what was collected, reconciles the rest as not_reached', async () => {

@@ -16,17 +16,19 @@ import { ProviderError } from '../../provider/provider-error.ts';
 export function createCollect(graphUrl: string) {
   return async function* collect(ctx: CollectContext): AsyncGenerator<CollectEvent> {
     const filters = (isObject(ctx.filters) ? ctx.filters : {}) as EdriveFilters;
-    const previous = readState(ctx.cursors);
+    // A unit job's scope is its user: looked up, where walking every user's filters and cursors made a run of
+    // 10,000 units N² (#25). A targeted run keeps every other user's earlier cursor, so it reads them all.
+    const users = ctx.scope ? [...new Set(ctx.scope)].filter((u) => Object.hasOwn(filters, u)) : Object.keys(filters);
+    const partial = !!ctx.scope && !ctx.units;
+    const previous = readState(ctx.cursors, partial ? undefined : users);
     const resumed = readState(ctx.checkpoint);
     const state: ConnectorState = { v: 1, users: {} };
     const validLink = (link: unknown) => isGraphLink(graphUrl, link);
     const unit = (userId: string): UnitSpec => ({ key: userId, kind: 'custodian' });
-    const scope = ctx.scope ? new Set(ctx.scope) : null;
-    for (const userId of Object.keys(filters))
-      if (!scope || scope.has(userId)) yield { type: 'unit', unit: unit(userId), status: 'pending' };
+    for (const userId of users) yield { type: 'unit', unit: unit(userId), status: 'pending' };
 
-    for (const [userId, selection] of Object.entries(filters)) {
-      if (scope && !scope.has(userId)) continue;
+    for (const userId of users) {
+      const selection = filters[userId];
       let st = resumed?.users[userId];
       if (st && (st.phase !== 'round' || st.link === null || validLink(st.link))) {
         state.users[userId] = st;
@@ -94,6 +96,6 @@ export function createCollect(graphUrl: string) {
     }
     // A unit job's cursors are its user's alone (the fan-in merges them with the previous run's); a targeted run's
     // keep every other user's. Copying them into each of 10,000 units made a run's cursors N² (#25).
-    yield { type: 'cursors', value: cursorsOf(state, previous, scope !== null && !ctx.units) };
+    yield { type: 'cursors', value: cursorsOf(state, previous, partial) };
   };
 }

@@ -29,11 +29,16 @@ export interface ConnectorState {
   users: Record<string, UserState>;
 }
 
-/** A stored value from an earlier version or a corrupted store is ignored: a full enumeration is always safe. */
-export function readState(value: unknown): ConnectorState | undefined {
+/**
+ * A stored value from an earlier version or a corrupted store is ignored: a full enumeration is always safe.
+ * `only`: the users wanted (a unit's own), looked up instead of reading every user's (10,000 of them, #25).
+ */
+export function readState(value: unknown, only?: Iterable<string>): ConnectorState | undefined {
   if (!isObject(value) || value.v !== 1 || !isObject(value.users)) return undefined;
+  const stored = value.users;
   const users: Record<string, UserState> = {};
-  for (const [id, raw] of Object.entries(value.users)) {
+  for (const id of only ?? Object.keys(stored)) {
+    const raw = Object.hasOwn(stored, id) ? stored[id] : undefined;
     if (!isObject(raw) || !isObject(raw.folders) || !['round', 'done', 'failed'].includes(raw.phase as string))
       continue;
     users[id] = raw as unknown as UserState;

@@ -4,7 +4,7 @@
 import { type CollectContext, type Connector, type Logger } from '../../connectors/types.ts';
 import { actionBeforeRun } from '../../domain/run-failures.ts';
 import { filtersFingerprint } from '../../provider/fingerprint.ts';
-import type { CollectionRow } from '../../store/collections.ts';
+import type { CollectionHead } from '../../store/collections.ts';
 import { CursorRepo } from '../../store/items.ts';
 import type { Counters, RunRow } from '../../store/runs.ts';
 import { UnitRepo, type RunUnitRow, type UnitRetryRow } from '../../store/units.ts';
@@ -16,7 +16,7 @@ import type { WriteFence } from './lease.ts';
 
 /** The collection a run collects, checked, with the filters the run collects under and the cursors they allow. */
 export interface RunCollection {
-  collection: CollectionRow;
+  collection: CollectionHead;
   connector: Connector;
   /** the run's filters: those it started with (a PATCH since is for the next run), else the collection's */
   filtersText: string;
@@ -31,13 +31,12 @@ export type RunFilters = Pick<RunCollection, 'filtersText' | 'filters' | 'finger
 /** The run's filters parsed, their fingerprint and the stored cursors they allow. */
 export async function runFiltersOf(
   deps: Pick<RunnerDeps, 'db'>,
-  run: RunRow,
-  collection: CollectionRow,
+  collectionId: string,
+  filtersText: string,
 ): Promise<RunFilters> {
-  const filtersText = run.sync_filters ?? collection.sync_filters!;
   const filters = JSON.parse(filtersText) as unknown;
   const fingerprint = filtersFingerprint(filters);
-  const stored = await new CursorRepo(deps.db).get(collection.id);
+  const stored = await new CursorRepo(deps.db).get(collectionId);
   const cursors = stored && stored.fingerprint === fingerprint ? stored.value : null;
   return { filtersText, filters, fingerprint, cursors };
 }
@@ -48,15 +47,18 @@ export async function runFiltersOf(
  */
 export async function checkCollection(
   deps: RunnerDeps,
-  run: RunRow,
-  collection: CollectionRow,
-  filtersOf: (collection: CollectionRow) => Promise<RunFilters> = (c) => runFiltersOf(deps, run, c),
+  collection: CollectionHead,
+  filtersOf: () => Promise<RunFilters>,
 ): Promise<RunCollection> {
   const found = deps.connectors.get(collection.type);
   const wallet = await new WalletRepo(deps.db).getById(collection.wallet_id);
-  const refusal = actionBeforeRun(collection, { connector: found !== undefined, grant: !!wallet?.sealed_grant });
+  const refusal = actionBeforeRun(collection, {
+    connector: found !== undefined,
+    grant: !!wallet?.sealed_grant,
+    filters: collection.has_filters,
+  });
   if (refusal) throw refusal;
-  return { collection, connector: found!, ...(await filtersOf(collection)) };
+  return { collection, connector: found!, ...(await filtersOf()) };
 }
 
 /** Whose writer this is and what it continues. */

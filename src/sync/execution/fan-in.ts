@@ -2,6 +2,7 @@
 import type { Repos } from '../../store/repos.ts';
 import type { Executor } from '../../store/transaction.ts';
 import { UnitJobRepo, unitsOwner } from '../../store/unit-jobs.ts';
+import { foldUnitCounters } from '../../store/run-counters.ts';
 import { filtersFingerprint } from '../../provider/fingerprint.ts';
 import { reportUnreached } from '../runs/tally.ts';
 import { decideRunOutcome, type RunTally } from '../../domain/run-outcome.ts';
@@ -23,8 +24,11 @@ export async function fanIn(
   runId: string,
   rerunMinutes?: number,
 ): Promise<FanInStatus | undefined> {
-  const run = await tx.runs.get(runId);
-  if (!run || run.status !== 'running') return undefined;
+  const running = await tx.runs.status(runId);
+  if (running !== 'running') return undefined;
+  // the run ends in this transaction: its units' counters go to its row, once
+  await foldUnitCounters(trx, runId);
+  const run = (await tx.runs.get(runId))!;
   const owner = unitsOwner(runId);
   const at = deps.clock().toISOString();
   const collection = await tx.collections.getById(run.collection_id);

@@ -13,6 +13,7 @@ import { childLog } from '../providers/provider-session.ts';
 import { planUnits } from './plan.ts';
 import type { RunnerDeps } from '../deps.ts';
 import { checkCollection, openRunContext, type RunCollection, type RunContext } from './run-context.ts';
+import { runFiltersOf } from './collect-parts.ts';
 import { FencedOutError, MAX_STALLED_ATTEMPTS, RunStopped } from './lease.ts';
 import { afterSuccess, endRunAsDecided, finishFailed, moveCollection } from '../runs/run-end.ts';
 
@@ -46,7 +47,10 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, l
     }
     if (collection.sync_status !== 'syncing') await moveCollection(collections, collection, 'start');
     // a run resumed after a crash or a lost lease keeps the filters it started with (a PATCH since is for the next)
-    const at = await checkCollection(deps, run, collection);
+    const { id: collectionId, sync_filters: saved } = collection;
+    const at = await checkCollection(deps, { ...collection, has_filters: saved !== null }, () =>
+      runFiltersOf(deps, collectionId, run.sync_filters ?? saved!),
+    );
     const sameFilters = run.filters_fingerprint === at.fingerprint;
     const resumed = sameFilters && run.checkpoint !== null;
     if (run.checkpoint && !sameFilters) log.info({}, 'filters changed since the last checkpoint: planning starts over');
@@ -80,7 +84,6 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, l
     );
     log.info({ resumed, attempt: run.attempt }, 'run started');
     const { session, ledger, ctx } = unit;
-    const collectionId = collection.id;
     const planned = await planUnits({ connector: at.connector, ctx, session, ledger, run, owner, collectionId, now });
     if (planned === 'fanned_out') return { status: 'fanned_out', error: null };
     let unreached = 0;
@@ -94,7 +97,7 @@ export async function executeRun(deps: RunnerDeps, run: RunRow, owner: string, l
       if (missed.length) await withTransaction(deps.db, (tx) => reportUnreached(tx, run, missed, now()));
       unreached = missed.length;
     }
-    return await end(deps, run, owner, at, unit, unreached, log);
+    return await end(deps, run, owner, collection, at, unit, unreached, log);
   } catch (err) {
     await unit?.session.discardPending();
     return fail(deps, run, owner, collection, err, signal, log);
@@ -106,6 +109,7 @@ async function end(
   deps: RunnerDeps,
   run: RunRow,
   owner: string,
+  collection: CollectionRow,
   at: RunCollection,
   unit: RunContext,
   unreached: number,
@@ -125,7 +129,7 @@ async function end(
     // Cursors are kept only when the run completes: a failed run must not skip what it never collected.
     const cursors = await tx.runs.pendingCursors(run.id);
     const r = { fingerprint: at.fingerprint, cursors, rerunMinutes: rerun };
-    const e = await endRunAsDecided(tx, deps, run, owner, at.collection, tally, r);
+    const e = await endRunAsDecided(tx, deps, run, owner, collection, tally, r);
     if (!e) throw new FencedOutError('the run is no longer ours');
     return e;
   });
@@ -133,7 +137,7 @@ async function end(
     log.warn({ status: ended.status, reason: ended.reason }, 'run did not succeed');
     return { status: ended.status, error: ended.reason };
   }
-  await afterSuccess(deps, at.collection, log);
+  await afterSuccess(deps, collection, log);
   log.info({ outcome: ended.status }, 'run finished');
   return { status: ended.status, error: null };
 }

@@ -2,7 +2,7 @@
 // unpaired, a connector missing on this worker), the filters the run was planned with, and the unit's own writer,
 // ledger and connector context, fenced on the unit's lease. The run job opens the run's (run-context.ts).
 import type { Connector, Logger, UnitSpec } from '../../connectors/types.ts';
-import type { CollectionRow } from '../../store/collections.ts';
+import type { CollectionHead } from '../../store/collections.ts';
 import type { Counters, RunRow } from '../../store/runs.ts';
 import type { UnitRetryRow } from '../../store/units.ts';
 import type { RunnerDeps } from '../deps.ts';
@@ -23,7 +23,7 @@ export interface UnitTarget {
   /** their keys */
   continuing: string[];
   /** the run's filters, read once per run (unit-memo.ts) */
-  filters(collection: CollectionRow): Promise<RunFilters>;
+  filters(): Promise<RunFilters>;
   /** reconciliation units another unit job of the run owns */
   foreign(unitKey: string): boolean;
   /** the unit's lease */
@@ -45,13 +45,13 @@ export interface UnitContext extends CollectParts {
 export async function openUnitContext(
   deps: RunnerDeps,
   run: RunRow,
-  collection: CollectionRow,
+  collection: CollectionHead,
   target: UnitTarget,
   signal: AbortSignal,
   log: Logger,
 ): Promise<UnitContext> {
   // the filters the run was planned with: a PATCH during the run is for the next one
-  const at = await checkCollection(deps, run, collection, target.filters);
+  const at = await checkCollection(deps, collection, target.filters);
   const parts = await openCollectParts(
     deps,
     run,

@@ -2,7 +2,8 @@
 import { CollectionRepo } from '../../store/collections.ts';
 import { withTransaction } from '../../store/repos.ts';
 import type { RunRow } from '../../store/runs.ts';
-import { UnitJobRepo, unitCountersOf, type UnitJobRow } from '../../store/unit-jobs.ts';
+import { UnitJobRepo, type UnitJobRow } from '../../store/unit-jobs.ts';
+import { unitCountersOf } from '../../store/run-counters.ts';
 import { emptyTally } from '../../store/units.ts';
 import { collectInto } from './collect-into.ts';
 import { progressData } from '../runs/tally.ts';
@@ -29,15 +30,15 @@ export async function executeUnit(
   owner: string,
   signal: AbortSignal,
   onProgress?: () => void,
-  memo: RunMemo = createRunMemos(deps, 1)(run),
+  memo: RunMemo = createRunMemos(deps, 1)(run.id),
 ): Promise<UnitOutcome> {
   const key = job.unit_key;
   const log = childLog(deps.log, { run_id: run.id, collection_id: run.collection_id, unit: key });
   const jobs = new UnitJobRepo(deps.db);
   let session: ItemWriter | undefined;
   try {
-    const collection = await new CollectionRepo(deps.db).getById(run.collection_id);
-    if (!collection || collection.sync_filters === null)
+    const collection = await new CollectionRepo(deps.db).getHead(run.collection_id);
+    if (!collection || !collection.has_filters)
       throw new Error('the collection was deleted or its filters removed during the run');
     const checkpoint = job.checkpoint ? (JSON.parse(job.checkpoint) as { state: unknown }).state : null;
     const plan = await memo.plan();
@@ -56,7 +57,7 @@ export async function executeUnit(
         retries: (r) => r.unit_key === key || (!plan.keys.has(r.unit_key) && key === plan.first),
         continues: (u) => mine.has(u),
         continuing,
-        filters: (c) => memo.filters(c),
+        filters: () => memo.filters(),
         foreign: (u) => u !== key && plan.keys.has(u),
         fence: unitFence(run.id, key, owner),
         onProgress,
@@ -127,11 +128,6 @@ async function end(
           at,
         },
       ]);
-      await trx
-        .updateTable('runs')
-        .set((eb) => ({ failed: eb('failed', '+', 1), error_count: eb('error_count', '+', 1) }))
-        .where('id', '=', run.id)
-        .execute();
       const unit = (await tx.units.list(run.id)).find((u) => u.unit_key === key);
       const failedUnit = {
         ...emptyTally(),

@@ -43,8 +43,11 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
   const memoOf = createRunMemos(deps.runner);
 
   const run: UnitWorker['run'] = async (runId, unitKey, signal) => {
-    const current = await runs.get(runId);
-    if (!current || current.status !== 'running') return { status: 'not_claimed' };
+    // the status alone: the run's row carries its filters, and the rest of it the memo read once
+    if ((await runs.status(runId)) !== 'running') return { status: 'not_claimed' };
+    const memo = memoOf(runId);
+    const current = await memo.run();
+    if (!current) return { status: 'not_claimed' };
     const job = await claimLease(
       await jobs.get(runId, unitKey),
       (at, until, dead) => jobs.claim(runId, unitKey, deps.owner, at, until, dead),
@@ -74,7 +77,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       },
     );
     const id = `${runId}\u0000${unitKey}`;
-    const done = executeUnit(deps.runner, current, job, deps.owner, lease.signal, lease.onProgress, memoOf(current));
+    const done = executeUnit(deps.runner, current, job, deps.owner, lease.signal, lease.onProgress, memo);
     local.set(id, { runId, lease, done });
     try {
       const outcome = await done;

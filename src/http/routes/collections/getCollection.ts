@@ -1,5 +1,5 @@
 import type { App } from '../../../app.ts';
-import { runSummary } from '../../../sync/engine.ts';
+import { runSummary } from '../../../read/run-summary.ts';
 import { errors, IdParams } from '../../schemas.ts';
 import { missingScopesView } from './permissions.ts';
 import { CollectionDetail, collectionDetail } from './views.ts';
