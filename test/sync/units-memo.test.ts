@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.ts';
+import { bytesOf, createFakeConnector, type FakeSource } from '../support/fake-connector.ts';
+import { startItemsApp, type ItemsApp } from '../support/items-app.ts';
+import { seedCollection } from '../support/sync-fixtures.ts';
+
+type Json = Record<string, any>;
+
+// What a worker process keeps per run (execution/unit-memo.ts) must never leak into a unit of another run of the
+// same collection, nor let a PATCH during a run reach that run's units.
+for (const database of testDatabases) {
+  describe(`a worker's per-run memo across runs of one collection (${database.name})`, () => {
+    let app: ItemsApp;
+    let token: string;
+    let source: FakeSource;
+    const connector = createFakeConnector({ source: () => source, chunkSize: 1024, split: true });
+
+    beforeAll(async () => {
+      app = await startItemsApp(database, [connector]);
+      token = await app.token('acme');
+    });
+    afterAll(async () => app?.close());
+
+    const start = async (collectionId: string) => {
+      const res = await app.call(token, 'POST', `/v1/collections/${collectionId}/start`);
+      expect(res.status).toBe(200);
+      const runId = ((await res.json()) as Json).run_id as string;
+      expect(await app.engine.runOnce(runId)).toEqual({ status: 'fanned_out', error: null });
+      return runId;
+    };
+    const units = async (runId: string, keys: string[]) => {
+      const mark = connector.calls.collects.length;
+      for (const k of keys) expect((await app.engine.runUnit(runId, k)).status).toBe('done');
+      return connector.calls.collects.slice(mark);
+    };
+
+    it("gives each run's units that run's filters and the cursors the run before it left, in one process", async () => {
+      source = {
+        units: ['u1', 'u2'].map((key) => ({
+          custodian: { key },
+          items: [{ kind: 'file', sourceId: `m-${key}`, custodian: key, content: bytesOf(key, 10) }],
+        })),
+        cursors: 'mark-1',
+      };
+      const v1 = { everything: true, v: 1 };
+      const v2 = { everything: true, v: 2 };
+      const { collectionId } = await seedCollection(app.ctx.db, {
+        account: 'acme',
+        sealer: app.ctx.sealer,
+        filters: v1,
+      });
+      const first = await start(collectionId);
+      const [a] = await units(first, ['u1']);
+      // a PATCH midway is for the next run
+      const patch = await app.call(token, 'PATCH', `/v1/collections/${collectionId}`, { json: { sync_filters: v2 } });
+      expect(patch.status).toBe(204);
+      const [b] = await units(first, ['u2']);
+      expect([a.filters, b.filters, a.cursors, b.cursors]).toEqual([v1, v1, null, null]);
+
+      // the next run (new filters: the earlier cursors do not apply), then one with the same filters
+      source = { ...source, cursors: 'mark-2' };
+      const second = await start(collectionId);
+      const inSecond = await units(second, ['u1', 'u2']);
+      expect(inSecond.map((c) => [c.filters, c.cursors])).toEqual([
+        [v2, null],
+        [v2, null],
+      ]);
+      source = { ...source, cursors: 'mark-3' };
+      const third = await start(collectionId);
+      const inThird = await units(third, ['u2', 'u1']);
+      expect(inThird.map((c) => [c.filters, c.cursors])).toEqual([
+        [v2, { u1: 'mark-2', u2: 'mark-2' }],
+        [v2, { u1: 'mark-2', u2: 'mark-2' }],
+      ]);
+      expect((await app.ctx.repos.cursors.get(collectionId))?.value).toEqual({ u1: 'mark-3', u2: 'mark-3' });
+    });
+  });
+}
