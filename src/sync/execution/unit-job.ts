@@ -128,7 +128,7 @@ async function end(
           at,
         },
       ]);
-      const unit = (await tx.units.list(run.id)).find((u) => u.unit_key === key);
+      const unit = (await tx.units.listOf(run.id, [key])).at(0);
       const failedUnit = {
         ...emptyTally(),
         name: null,
