@@ -141,13 +141,17 @@ export class UnitRepo {
       .execute();
   }
 
-  /** Pieces still to be tried again (not yet permanently failed). */
-  async retries(collectionId: string): Promise<UnitRetryRow[]> {
-    return this.db
+  /** Pieces still to be tried again (not yet permanently failed), of these units only when they are named. */
+  async retries(collectionId: string, unitKeys?: string[]): Promise<UnitRetryRow[]> {
+    if (unitKeys?.length === 0) return [];
+    let q = this.db
       .selectFrom('unit_retries')
       .selectAll()
       .where('collection_id', '=', collectionId)
-      .where('permanent', '=', 0)
+      .where('permanent', '=', 0);
+    // by unit: an index (migration 031), so a unit of a run over many custodians reads its own pieces alone
+    if (unitKeys) q = q.where('unit_key', 'in', unitKeys);
+    return q
       .orderBy('unit_key')
       .orderBy('kind')
       .orderBy('source_id')

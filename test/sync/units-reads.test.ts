@@ -61,9 +61,7 @@ for (const database of testDatabases) {
       expect(await most(6)).toBe(await most(2));
     });
 
-    // Open defect (review of units2): every unit reads the collection's whole retry list (collect-parts.ts
-    // openCollectParts) and filters it in memory. `fails` keeps the suite green until it is fixed: then drop it.
-    it.fails("a unit reads the retry list's pieces it may take, not every custodian's", async () => {
+    it("a unit reads the retry list's pieces it may take, not every custodian's", async () => {
       const most = async (n: number) => {
         const failing = (key: string) => ({
           custodian: { key },

@@ -69,6 +69,8 @@ export interface PartsTarget {
   checkpoint: unknown;
   /** the pieces on the collection's retry list collected again */
   retries(r: UnitRetryRow): boolean;
+  /** the units whose pieces `retries` can accept, when the caller knows them (read instead of the whole list) */
+  retryUnits?: string[];
   /** the run's reconciliation units this writer continues */
   continues(unit: RunUnitRow): boolean;
   /** reconciliation units another unit job of the run owns */
@@ -98,7 +100,7 @@ export async function openCollectParts(
 ): Promise<CollectParts> {
   const { collection, connector } = at;
   const units = new UnitRepo(deps.db);
-  const retries = (await units.retries(collection.id)).filter((r) => target.retries(r));
+  const retries = (await units.retries(collection.id, target.retryUnits)).filter((r) => target.retries(r));
   const ledger = new UnitLedger(
     { runId: run.id, collectionId: collection.id, accountId: collection.account_id },
     deps.clock,

@@ -55,6 +55,7 @@ export async function executeUnit(
         scope: [key],
         // This unit's pieces on the retry list; pieces of a unit the run does not have (a channel) go to its first unit.
         retries: (r) => r.unit_key === key || (!plan.keys.has(r.unit_key) && key === plan.first),
+        ...(key === plan.first ? {} : { retryUnits: [key] }),
         continues: (u) => mine.has(u),
         continuing,
         filters: () => memo.filters(),
