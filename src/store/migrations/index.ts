@@ -24,6 +24,7 @@ import * as dropRunUnitsCheckpoint from './028_drop_run_units_checkpoint.ts';
 import * as apiRateLimits from './029_api_rate_limits.ts';
 import * as unitJobsQueued from './030_unit_jobs_queued.ts';
 import * as unitRetriesUnit from './031_unit_retries_unit.ts';
+import * as runsWithoutEndedUnits from './032_runs_without_ended_units.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '029_api_rate_limits': apiRateLimits,
   '030_unit_jobs_queued': unitJobsQueued,
   '031_unit_retries_unit': unitRetriesUnit,
+  '032_runs_without_ended_units': runsWithoutEndedUnits,
 };
