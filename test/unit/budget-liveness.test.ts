@@ -148,6 +148,35 @@ describe('requests bunched by late timers', () => {
   });
 });
 
+describe('the 1050 ms window at the rates learned under a stated limit', () => {
+  // 95 % of a limit of 1, 2 and 10 a second: the interval times the requests a 1050 ms window may hold is then
+  // barely over 1050 ms, so a request whose timer fired late must not hold back the ones a window later by as much.
+  for (const [rate, lag, senders] of [
+    [0.95, 60, 1],
+    [1.9, 100, 4],
+    [9.5, 100, 8],
+  ] as const) {
+    it(`reaches 95 % of ${rate}/s with timers up to ${lag} ms late (${senders} senders)`, async () => {
+      const clock = new LaggingClock(lag);
+      const budget = memoryBudget(clock, rate, senders);
+      const sent: number[] = [];
+      let left = Math.max(40, Math.round(rate * 60));
+      const sender = async () => {
+        while (left-- > 0) {
+          const release = await budget.acquire(1);
+          sent.push(clock.now());
+          await new Promise<void>((resolve) => clock.timer(30, resolve));
+          release();
+        }
+      };
+      await clock.runUntil(Promise.all(Array.from({ length: senders }, sender)), 1_200_000);
+      budget.close();
+      const perSecond = (sent.length - 1) / ((sent[sent.length - 1] - sent[0]) / 1000);
+      expect(perSecond).toBeGreaterThan(rate * 0.95);
+    });
+  }
+});
+
 describe('a 429 that lowers the rate', () => {
   it('holds the requests already given a time at the old rate to the new one', async () => {
     const clock = new LaggingClock(0);
