@@ -306,8 +306,10 @@ export class SharedBudget implements Budget {
           const unreserve = () => {
             if (this.lastSend === at) this.lastSend = previous;
           };
+          let woke: number;
           try {
             await sleep(this.clock, at - this.clock.now(), signal);
+            woke = this.clock.now();
             // Timers fire late on a busy event loop, and the requests due after a late one would follow it at
             // once: never more than the rate leaves this process in any one second, as sent, nor in a window a
             // little longer (sent-window.ts: bunched requests would arrive less than a second apart). The rate in
@@ -321,13 +323,14 @@ export class SharedBudget implements Budget {
             throw error;
           }
           // Woke long after its time (a stalled event loop, a slow store): going now would bunch with the next
-          // slots' requests, so take a new one. Late is measured from the time this request was given, not from its
+          // slots' requests, so take a new one. Measured when it woke: a wait for room in this process's own sent
+          // window is spacing, not lateness (giving the slot up for it lost up to a fifth of a low rate). Late is measured from the time this request was given, not from its
           // slot: below 10 per second the spacing alone puts that time beyond the next slot, and measuring from the
           // slot refused every such admission while its reservation pushed the next one further out, so requests
           // stopped leaving altogether (issue 19).
           // Another request of this process filled the quota window meanwhile: wait for room again.
           if (
-            this.clock.now() >= Math.max(at, (k + 1) * SLOT_MS) + SLOT_MS ||
+            woke >= Math.max(at, (k + 1) * SLOT_MS) + SLOT_MS ||
             this.quota.wait(this.clock.now(), cost) > 0
           ) {
             unreserve();
