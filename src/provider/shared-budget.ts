@@ -329,10 +329,7 @@ export class SharedBudget implements Budget {
           // slot refused every such admission while its reservation pushed the next one further out, so requests
           // stopped leaving altogether (issue 19).
           // Another request of this process filled the quota window meanwhile: wait for room again.
-          if (
-            woke >= Math.max(at, (k + 1) * SLOT_MS) + SLOT_MS ||
-            this.quota.wait(this.clock.now(), cost) > 0
-          ) {
+          if (woke >= Math.max(at, (k + 1) * SLOT_MS) + SLOT_MS || this.quota.wait(this.clock.now(), cost) > 0) {
             unreserve();
             continue;
           }
