@@ -5,6 +5,7 @@ import readline from 'node:readline';
 import { windowBaseline } from '../src/provider/quota-window.ts';
 import { countWaits, waitGauges } from '../src/provider/wait-gauge.ts';
 import { baseline } from '../src/sync/execution/read-ahead.ts';
+import type { ApiClient } from './flow.ts';
 import { service } from './sync.ts';
 
 /**
@@ -18,6 +19,12 @@ import { service } from './sync.ts';
  * Each case runs twice in one bench, side by side: `before`, each unit taking its listing one event at a time, the
  * budget keeping no quota window, with the defaults before issue 25 (BEFORE_ENV), and `now`, the default
  * configuration. ALLOWANCE_MODES=now runs one.
+ *
+ * A conf case syncs several collections of the same 24 owners on one sandbox account and one service, one after
+ * the other: `first run of a credential` (nothing learned yet: the rate starts slow), then, as ALLOWANCE_LATER lists
+ * them (default both), `a later run: the learned rate kept` (a second collection on the same wallet, whose budget
+ * key `conf:<wallet id>` the first run learned under) and `a new wallet on the same Zoom account` (another key:
+ * what is learned is per wallet, not per provider account).
  */
 /** Zoom answers every API request this late: a provider across the internet, not on loopback. */
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 80);
@@ -27,14 +34,21 @@ const BEFORE_ENV: Record<string, string> = { WORKER_CONCURRENCY: '4', ZOOM_CONCU
 
 export async function benchAllowance(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  const each = async (label: string, run: (env: Record<string, string>) => Promise<string>) => {
+  const each = async (
+    label: string,
+    run: (env: Record<string, string>) => Promise<string | Record<string, string>>,
+  ) => {
     for (const mode of MODES) {
       baseline.sequential = mode === 'before';
       windowBaseline.ignored = mode === 'before';
       try {
         const figures = await run(mode === 'before' ? { ...BEFORE_ENV, ...extraEnv() } : extraEnv());
-        out[`${label} [${mode}]`] = figures;
-        console.error(`${label} [${mode}]: ${figures}`);
+        const lines = typeof figures === 'string' ? { '': figures } : figures;
+        for (const [which, line] of Object.entries(lines)) {
+          const name = `${label}${which && `, ${which}`} [${mode}]`;
+          out[name] = line;
+          console.error(`${name}: ${line}`);
+        }
       } finally {
         baseline.sequential = false;
         windowBaseline.ignored = false;
@@ -92,7 +106,10 @@ async function sandboxChild(kind: 'zoom' | 'ms', options: object): Promise<Child
   };
 }
 
-async function confAgainst(limit: number, extraEnv: Record<string, string>): Promise<string> {
+/** The later runs a conf case adds after the first (ALLOWANCE_LATER). */
+const LATER = (process.env.ALLOWANCE_LATER ?? 'warm,new-wallet').split(',').filter((v) => v !== '');
+
+async function confAgainst(limit: number, extraEnv: Record<string, string>): Promise<Record<string, string>> {
   const zoom = await sandboxChild('zoom', {
     seed: 25,
     users: 24,
@@ -114,21 +131,59 @@ async function confAgainst(limit: number, extraEnv: Record<string, string>): Pro
     ...extraEnv,
   });
   try {
-    const id = await svc.api.collection('conf');
-    await svc.api.pair(id, 'conf', 'http://127.0.0.1:9/bench-callback');
-    const all = { all_selected: true, selected: [], excluded: [] };
-    await svc.api.call('PATCH', `/v1/collections/${id}`, {
-      type_sync: 'one',
-      sync_filters: { account_owners: all, content_selections: all, chats: all },
-    });
-    await zoom.ask('mark');
-    // Nothing is under way yet: the gauges count from here (they are off by default).
-    countWaits(true);
+    const out: Record<string, string> = {};
+    const first = await svc.api.collection('conf');
+    out['first run of a credential'] = await syncConf(svc.api, zoom, limit, first);
+    const { body } = await svc.api.call<{ credential_id: string }>('GET', `/v1/collections/${first}`);
+    if (LATER.includes('warm')) {
+      const second = await collectionOnWallet(svc.api, body.credential_id);
+      out['a later run: the learned rate kept (second collection, same wallet)'] = await syncConf(
+        svc.api,
+        zoom,
+        limit,
+        second,
+      );
+    }
+    if (LATER.includes('new-wallet')) {
+      const other = await svc.api.collection('conf');
+      out['a new wallet paired to the same Zoom account'] = await syncConf(svc.api, zoom, limit, other);
+    }
+    return out;
+  } finally {
+    await svc.close();
+    await zoom.close();
+  }
+}
+
+/** A new conf collection (in a new workspace) bound to an existing wallet. */
+async function collectionOnWallet(api: ApiClient, walletId: string): Promise<string> {
+  const ws = await api.call<{ onna_id: string }>('POST', '/v1/workspaces', { name: 'bench', description: 'bench' });
+  const col = await api.call<{ onna_id: string }>('POST', '/v1/collections', {
+    name: 'conf',
+    onna_parent_id: ws.body.onna_id,
+    type: 'conf',
+    credential_id: walletId,
+  });
+  return col.body.onna_id;
+}
+
+/** Pairs collection `id` with the sandbox account, syncs all of it from scratch, and prints what Zoom counted. */
+async function syncConf(api: ApiClient, zoom: Child, limit: number, id: string): Promise<string> {
+  await api.pair(id, 'conf', 'http://127.0.0.1:9/bench-callback');
+  const all = { all_selected: true, selected: [], excluded: [] };
+  await api.call('PATCH', `/v1/collections/${id}`, {
+    type_sync: 'one',
+    sync_filters: { account_owners: all, content_selections: all, chats: all },
+  });
+  await zoom.ask('mark');
+  // Nothing is under way yet: the gauges count from here (they are off by default).
+  countWaits(true);
+  try {
     const timeline = sampleTimeline();
     const elu = performance.eventLoopUtilization();
     const t0 = Date.now();
-    await svc.api.call('POST', `/v1/collections/${id}/start`);
-    const col = await svc.api.waitFor(id, ['synced', 'failed'], 15 * 60_000);
+    await api.call('POST', `/v1/collections/${id}/start`);
+    const col = await api.waitFor(id, ['synced', 'failed'], 15 * 60_000);
     const seconds = (Date.now() - t0) / 1000;
     const busy = performance.eventLoopUtilization(elu).utilization;
     const waits = waitFigures();
@@ -141,11 +196,12 @@ async function confAgainst(limit: number, extraEnv: Record<string, string>): Pro
       inFlightMean: number;
       inFlightPeak: number;
     };
-    const api = stats.apiAt;
+    const api0 = stats.apiAt;
     const perSecond = new Map<number, number>();
-    for (const at of api) perSecond.set(Math.floor(at / 1000), (perSecond.get(Math.floor(at / 1000)) ?? 0) + 1);
+    for (const at of api0) perSecond.set(Math.floor(at / 1000), (perSecond.get(Math.floor(at / 1000)) ?? 0) + 1);
     if (process.env.ALLOWANCE_SERIES) {
-      const first = Math.floor(api[0] / 1000);
+      const first = Math.floor(api0[0] / 1000);
+      console.log(`collection ${id}: requests by second`);
       console.log([...perSecond].map(([sec, n]) => `${sec - first}:${n}`).join(' '));
       console.log(`budget idle %, units collecting, by second: ${perSecondWaits}`);
       console.log(`429s at second ${stats.refusedAt.map((at) => Math.floor(at / 1000) - first).join(' ')}`);
@@ -156,20 +212,27 @@ async function confAgainst(limit: number, extraEnv: Record<string, string>): Pro
           .join(', '),
       );
     }
-    const active = (api[api.length - 1] - api[0]) / 1000;
-    const rate = api.length / active;
-    const run = col.latest_run as { status?: string; counters?: Record<string, number> } | undefined;
+    const active = (api0[api0.length - 1] - api0[0]) / 1000;
+    const rate = api0.length / active;
+    const run = col.latest_run as { run_id: string; status?: string; counters?: Record<string, number> } | undefined;
+    const detail = run
+      ? (
+          await api.call<{ provider_budget?: { rate_per_second?: number } }>(
+            'GET',
+            `/v1/collections/${id}/runs/${run.run_id}`,
+          )
+        ).body
+      : undefined;
     return (
       `${col.sync_status}/${run?.status} in ${seconds.toFixed(1)} s, ${run?.counters?.collected ?? '?'} items; ` +
-      `${api.length} API requests at ${rate.toFixed(1)}/s over ${active.toFixed(1)} s = ${((rate / limit) * 100).toFixed(0)} % of the limit, ` +
-      `busiest second ${Math.max(...perSecond.values())}, ${stats.refused} answered 429 (${((stats.refused / api.length) * 100).toFixed(2)} %; ${refusedOnArrival(api, limit)} if counted on arrival); ` +
+      `${api0.length} API requests at ${rate.toFixed(1)}/s over ${active.toFixed(1)} s = ${((rate / limit) * 100).toFixed(0)} % of the limit, ` +
+      `first second ${perSecond.get(Math.floor(api0[0] / 1000)) ?? 0}, busiest second ${Math.max(...perSecond.values())}, ${stats.refused} answered 429 (${((stats.refused / api0.length) * 100).toFixed(2)} %; ${refusedOnArrival(api0, limit)} if counted on arrival); ` +
+      `learned rate at the end ${detail?.provider_budget?.rate_per_second?.toFixed(1) ?? '?'}/s; ` +
       `in flight at Zoom ${stats.inFlightMean.toFixed(1)} on average, ${stats.inFlightPeak} at most; service event loop ${(busy * 100).toFixed(0)} % busy; ` +
       waits
     );
   } finally {
     countWaits(false);
-    await svc.close();
-    await zoom.close();
   }
 }
 
