@@ -5,6 +5,7 @@ import { liveRunCounters } from '../../src/store/run-counters.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { UnitJobRepo } from '../../src/store/unit-jobs.ts';
 import { testDatabases } from '../support/databases.ts';
+import { fannedOutRun } from '../support/unit-runs.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:01:00.000Z';
@@ -23,24 +24,20 @@ for (const database of testDatabases) {
 
     /** A fanned-out run: unit a collected 3 files (30 bytes) and ended, b collected 2 (20 bytes) and runs on. */
     async function midway(collectionId: string) {
-      const runs = new RunRepo(db);
-      const { run } = await runs.insertQueued({ collectionId, accountId: 'acc', trigger: 'start', at: T0 });
-      await runs.claim(run.id, 'planner', T0, T1);
+      const runId = await fannedOutRun(db, collectionId, ['a', 'b'], T0);
       const jobs = new UnitJobRepo(db);
-      const keys = ['a', 'b'].map((key) => ({ key, kind: 'custodian', email: null }));
-      expect(await jobs.fanOut(run.id, 'planner', collectionId, keys, T0)).toBe(true);
       for (const [key, collected] of [
         ['a', 3],
         ['b', 2],
       ] as const) {
-        await jobs.claim(run.id, key, `w-${key}`, T0, T2);
+        await jobs.claim(runId, key, `w-${key}`, T0, T2);
         const counters = { ...zero, listed: collected, collected, bytes: collected * 10 };
         await db
           .transaction()
-          .execute((trx) => new UnitJobRepo(trx).saveProgress(run.id, key, `w-${key}`, T1, { counters }));
+          .execute((trx) => new UnitJobRepo(trx).saveProgress(runId, key, `w-${key}`, T1, { counters }));
       }
-      expect((await jobs.finish(run.id, 'a', 'w-a', 'done', T1)).finished).toBe(true);
-      return run.id;
+      expect((await jobs.finish(runId, 'a', 'w-a', 'done', T1)).finished).toBe(true);
+      return runId;
     }
     /** What the older code's ending of unit a wrote on the run's row. */
     const olderEnding = (runId: string) =>

@@ -7,6 +7,7 @@ import { liveRunCounters } from '../../src/store/run-counters.ts';
 import type { Executor } from '../../src/store/transaction.ts';
 import { UnitJobRepo } from '../../src/store/unit-jobs.ts';
 import { testDatabases } from '../support/databases.ts';
+import { fannedOutRun } from '../support/unit-runs.ts';
 
 // A unit's ending adds counters its caller read before the transaction (UnitJobRepo.finish): these races must count
 // each unit's work in its run exactly once.
@@ -29,13 +30,8 @@ for (const database of testDatabases) {
     afterAll(() => handle?.close());
 
     const fannedOut = async (keys: string[]) => {
-      const runs = new RunRepo(db);
       const collectionId = `col_race_${++n}`;
-      const { run } = await runs.insertQueued({ collectionId, accountId: 'acc', trigger: 'start', at: T0 });
-      expect(await runs.claim(run.id, 'planner', T0, T1)).toBeDefined();
-      const units = keys.map((key) => ({ key, kind: 'custodian', email: null }));
-      expect(await new UnitJobRepo(db).fanOut(run.id, 'planner', collectionId, units, T0)).toBe(true);
-      return { runId: run.id, collectionId };
+      return { runId: await fannedOutRun(db, collectionId, keys, T0), collectionId };
     };
     const save = (ex: Executor, runId: string, key: string, owner: string, c: Counters) =>
       new UnitJobRepo(ex).saveProgress(runId, key, owner, T2, { counters: c });

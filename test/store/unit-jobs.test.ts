@@ -4,6 +4,7 @@ import { RunRepo } from '../../src/store/runs.ts';
 import { liveRunCounters } from '../../src/store/run-counters.ts';
 import { UnitJobRepo, unitsOwner } from '../../src/store/unit-jobs.ts';
 import { testDatabases } from '../support/databases.ts';
+import { fannedOutRun } from '../support/unit-runs.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:01:00.000Z';
@@ -22,19 +23,7 @@ for (const database of testDatabases) {
     afterAll(() => handle?.close());
 
     /** A running run claimed by `planner`, fanned out into `keys`. */
-    const fannedOut = async (keys: string[]) => {
-      const runs = new RunRepo(db);
-      const { run } = await runs.insertQueued({
-        collectionId: `col_${++n}`,
-        accountId: 'acc',
-        trigger: 'start',
-        at: T0,
-      });
-      expect(await runs.claim(run.id, 'planner', T0, T1)).toBeDefined();
-      const units = keys.map((key) => ({ key, kind: 'custodian', email: null }));
-      expect(await new UnitJobRepo(db).fanOut(run.id, 'planner', `col_${n}`, units, T0)).toBe(true);
-      return run.id;
-    };
+    const fannedOut = (keys: string[]) => fannedOutRun(db, `col_${++n}`, keys, T0);
 
     it('fans a run out once: its units are queued, the run is no longer claimable as one job, a second fan-out adds nothing', async () => {
       const jobs = new UnitJobRepo(db);
