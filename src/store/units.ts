@@ -151,11 +151,7 @@ export class UnitRepo {
       .where('permanent', '=', 0);
     // by unit: an index (migration 031), so a unit of a run over many custodians reads its own pieces alone
     if (unitKeys) q = q.where('unit_key', 'in', unitKeys);
-    return q
-      .orderBy('unit_key')
-      .orderBy('kind')
-      .orderBy('source_id')
-      .execute();
+    return q.orderBy('unit_key').orderBy('kind').orderBy('source_id').execute();
   }
 
   /** A piece failed (again): one more attempt counted; `permanent` once `maxAttempts` are spent. */
