@@ -110,6 +110,16 @@ export class WalletRepo {
       .execute();
   }
 
+  /** The provider account the wallet is paired with; null when not recorded, undefined when no such wallet. */
+  async providerAccount(id: string): Promise<string | null | undefined> {
+    const row = await this.db
+      .selectFrom('wallets')
+      .select('provider_account_id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.provider_account_id;
+  }
+
   async setProviderAccount(id: string, providerAccountId: string): Promise<void> {
     await this.db.updateTable('wallets').set({ provider_account_id: providerAccountId }).where('id', '=', id).execute();
   }

@@ -93,7 +93,9 @@ describe('learned provider budget in the run detail and the gauge', () => {
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     const line = metrics
       .split('\n')
-      .find((l) => l.startsWith(`custody_provider_budget_rate{provider="zoom",credential="${walletId}"} `));
+      .find((l) =>
+        l.startsWith(`custody_provider_budget_rate{provider="zoom",credential="account:${sandbox.tenant.accountId}"} `),
+      );
     expect(line, metrics).toBeDefined();
     expect(Number(line!.split(' ')[1])).toBe(budget.rate_per_second);
   }, 90_000);

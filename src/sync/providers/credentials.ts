@@ -54,6 +54,8 @@ export class CredentialManager {
   private readonly wallets: WalletRepo;
   private readonly locks: RefreshLockRepo;
   private readonly cache = new Map<string, Entry>();
+  /** The provider account of each wallet, as read with its grant (wallets.provider_account_id). */
+  private readonly accounts = new Map<string, string | null>();
   private readonly inflight = new Map<string, Promise<Entry>>();
   private readonly clock: () => Date;
   private readonly skewMs: number;
@@ -94,9 +96,16 @@ export class CredentialManager {
     return grantInfoOf((this.cache.get(walletId) ?? (await this.load(walletId))).grant);
   }
 
+  /** The provider account the wallet is paired with (Zoom account, Microsoft tenant); null when not recorded. */
+  async providerAccount(walletId: string): Promise<string | null> {
+    if (!this.accounts.has(walletId)) await this.load(walletId);
+    return this.accounts.get(walletId) ?? null;
+  }
+
   /** Forgets cached grants (after a re-pairing in this process). */
   forget(walletId: string): void {
     this.cache.delete(walletId);
+    this.accounts.delete(walletId);
   }
 
   private expiring(grant: Grant): boolean {
@@ -110,6 +119,7 @@ export class CredentialManager {
     if (!row?.sealed_grant) throw new CredentialsMissingError(`wallet ${walletId} has no paired credentials`);
     const entry = { version: row.grant_version, grant: this.opts.sealer.open<Grant>(row.sealed_grant) };
     this.cache.set(walletId, entry);
+    this.accounts.set(walletId, row.provider_account_id);
     return entry;
   }
 

@@ -4,15 +4,24 @@ import { createBudgetBackend } from '../../provider/budget-backend.ts';
 import { CEILING_TTL_MS, trustedCeiling } from '../../provider/learned-rate.ts';
 import { ProviderBudgets, type LearnedRateView } from '../../provider/shared-budget.ts';
 import { ProviderBudgetRepo } from '../../store/provider-budgets.ts';
+import { WalletRepo } from '../../store/wallets.ts';
 import type { Metrics } from '../../metrics.ts';
 import { providerOf } from '../../metrics.ts';
 import { ProviderHttp } from '../../provider/provider-http.ts';
 import { CredentialManager, type CredentialManagerOptions } from './credentials.ts';
 import { GrantRevokedError } from '../../domain/run-failures.ts';
 
-/** Budgets are per credential: two collections sharing a wallet share its budget. */
-export function budgetKey(connector: Pick<Connector, 'type'>, walletId: string): string {
-  return `${connector.type}:${walletId}`;
+/**
+ * Budgets are per provider account: Zoom limits an account for all its apps and users, Graph an app per tenant,
+ * so wallets paired with the same account (or tenant) share one budget. A wallet whose account was never recorded
+ * (paired before it was) keeps a budget of its own.
+ */
+export function budgetKey(
+  connector: Pick<Connector, 'type'>,
+  walletId: string,
+  providerAccount: string | null,
+): string {
+  return providerAccount === null ? `${connector.type}:${walletId}` : `${connector.type}:account:${providerAccount}`;
 }
 
 export interface LearnedRateDetail {
@@ -44,7 +53,7 @@ export interface OpenSession {
 }
 
 /**
- * The per-process state shared by every request made with a credential: one request budget per wallet and one
+ * The per-process state shared by every request made with a credential: one request budget per provider account (see budgetKey) and one
  * CredentialManager (single-flight refresh, token cache). Built once in the composition root (src/runtime.ts) and
  * handed to the engine and to discovery: two instances in one process would overrun the provider's limits and
  * race on rotating refresh tokens.
@@ -53,10 +62,12 @@ export class ProviderSessions {
   readonly credentials: CredentialManager;
   readonly budgets: ProviderBudgets;
   private readonly rates: ProviderBudgetRepo;
+  private readonly wallets: WalletRepo;
 
   constructor(private readonly opts: ProviderSessionsOptions) {
     this.credentials = new CredentialManager(opts);
     this.rates = new ProviderBudgetRepo(opts.db);
+    this.wallets = new WalletRepo(opts.db);
     this.budgets =
       opts.budgets ??
       new ProviderBudgets({
@@ -81,10 +92,12 @@ export class ProviderSessions {
     // Read the wallet afresh: a re-pairing in any process (possibly with another provider account) must win
     // over a cached grant.
     this.credentials.forget(walletId);
+    const grantInfo = await this.credentials.grantInfo(walletId);
+    const account = await this.credentials.providerAccount(walletId);
     const log = options.log ?? childLog(this.opts.log, { collection_id: collection.id, type: connector.type });
     const signal = options.signal ?? new AbortController().signal;
     const http = new ProviderHttp({
-      budget: this.budgets.get(budgetKey(connector, walletId), connector.limits.budget),
+      budget: this.budgets.get(budgetKey(connector, walletId, account), connector.limits.budget),
       retry: connector.limits.retry,
       quirks: connector.quirks,
       auth: this.credentials.auth(walletId, this.counted(connector)),
@@ -94,7 +107,6 @@ export class ProviderSessions {
       metrics: this.opts.metrics?.provider(providerOf(connector.type)),
       onProgress: options.onProgress,
     });
-    const grantInfo = await this.credentials.grantInfo(walletId);
     return { http, grantInfo, signal, now: options.now ?? (() => new Date()), log };
   }
 
@@ -124,13 +136,14 @@ export class ProviderSessions {
     return (await this.rates.list()).map((r) => ({ provider: r.provider, credential: r.credential, rate: r.rate }));
   }
 
-  /** The learned rate of one wallet's credential, as every process shares it (the run detail), if known yet. */
+  /** The learned rate of one wallet's provider account, as every process shares it (the run detail), if known yet. */
   async learnedRate(
     connector: Pick<Connector, 'type'> & { limits?: Connector['limits'] },
     walletId: string,
     now = Date.now(),
   ): Promise<LearnedRateDetail | undefined> {
-    const row = await this.rates.row(budgetKey(connector, walletId));
+    const account = await this.wallets.providerAccount(walletId);
+    const row = await this.rates.row(budgetKey(connector, walletId, account ?? null));
     if (!row) return undefined;
     const operator = connector.limits?.budget.maxRatePerSecond ?? null;
     const stated = trustedCeiling(row, { ceilingTtlMs: CEILING_TTL_MS }, now);
