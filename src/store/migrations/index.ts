@@ -25,6 +25,7 @@ import * as apiRateLimits from './029_api_rate_limits.ts';
 import * as unitJobsQueued from './030_unit_jobs_queued.ts';
 import * as unitRetriesUnit from './031_unit_retries_unit.ts';
 import * as runsWithoutEndedUnits from './032_runs_without_ended_units.ts';
+import * as budgetsByAccount from './033_budgets_by_account.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '030_unit_jobs_queued': unitJobsQueued,
   '031_unit_retries_unit': unitRetriesUnit,
   '032_runs_without_ended_units': runsWithoutEndedUnits,
+  '033_budgets_by_account': budgetsByAccount,
 };
