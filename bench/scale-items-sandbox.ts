@@ -19,14 +19,26 @@ const sb = await startMicrosoftSandbox({
   deltaPageSize: 200,
   extensions,
 });
-readline.createInterface({ input: process.stdin }).on('line', () => {
-  const by: Record<string, number> = {};
-  for (const r of sb.requests) {
+// Requests since the start, by host and by route (`graph GET /v1.0/users/:id/drive/root/delta`: ids are the segments
+// holding a digit). The sandbox keeps only its latest 10,000 records, so they are counted as they come (the new ones
+// are at the log's end), not read back when asked.
+const by: Record<string, number> = {};
+const counted = new WeakSet<object>();
+const tally = () => {
+  const log = sb.requests;
+  let i = log.length;
+  while (i > 0 && !counted.has(log[i - 1])) i--;
+  for (; i < log.length; i++) {
+    const r = log[i];
+    counted.add(r);
     by[r.host] = (by[r.host] ?? 0) + 1;
-    // and by route (`graph GET /v1.0/users/:id/drive/root/delta`): ids are the segments holding a digit
     const route = `${r.host} ${r.method} ${r.path.replace(/\/(?!v1\.0\b)[^/]*\d[^/]*/g, '/:id')}`;
     by[route] = (by[route] ?? 0) + 1;
   }
+};
+setInterval(tally, 200).unref();
+readline.createInterface({ input: process.stdin }).on('line', () => {
+  tally();
   process.stdout.write(`${JSON.stringify(by)}\n`);
 });
 process.stdout.write(
