@@ -11,9 +11,9 @@ import type { Placement } from './fs.ts';
 export const SMALL_BLOB_BYTES = 64 * 1024;
 
 /**
- * Writes `bytes` to a temp file in one call and renames it to the blob's path: still atomic for readers. The same bytes already
- * there are kept; anything else there (a torn file a crash left of an unsynced commit, whatever its size) is
- * replaced. Durability is the group sync's (FsBlobStore.sync) before anything records the blob.
+ * Writes `bytes` to a temp file in one call and renames it to the blob's path: still atomic for readers. The same
+ * bytes already there are kept; anything else there (a torn file a crash left of an unsynced commit, whatever its
+ * size) is replaced. Durability is the group sync's (FsBlobStore.sync) before anything records the blob.
  */
 export async function commitSmall(place: Placement, sha256: string, bytes: Buffer): Promise<void> {
   const finalPath = place.pathFor(sha256);

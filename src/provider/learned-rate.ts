@@ -32,8 +32,9 @@ export interface LearnedRateConfig {
   /**
    * A 429 at or below the trusted ceiling of the limit the provider stated, with the rate at that ceiling (requests
    * bunched on the way, so the provider counted more in one of its seconds than were sent in any), lowers that
-   * ceiling by this factor, once per burst of refusals, and the rate with it (a rate under the ceiling is cut): repeated ones ease it towards `minHeadroom` of the limit instead
-   * of cutting the rate and probing back up into the next refusal. At that floor a refusal cuts the rate
+   * ceiling by this factor, once per burst of refusals, and the rate with it (a rate under the ceiling is cut):
+   * repeated ones ease it towards `minHeadroom` of the limit instead of cutting the rate and probing back up into the
+   * next refusal. At that floor a refusal cuts the rate
    * (`decreaseUnderStatedLimit`). A stated limit lower than the ceiling, or one no longer trusted, sets it afresh.
    */
   ceilingEase: number;

@@ -324,10 +324,10 @@ export class SharedBudget implements Budget {
           }
           // Woke long after its time (a stalled event loop, a slow store): going now would bunch with the next
           // slots' requests, so take a new one. Measured when it woke: a wait for room in this process's own sent
-          // window is spacing, not lateness (giving the slot up for it lost up to a fifth of a low rate). Late is measured from the time this request was given, not from its
-          // slot: below 10 per second the spacing alone puts that time beyond the next slot, and measuring from the
-          // slot refused every such admission while its reservation pushed the next one further out, so requests
-          // stopped leaving altogether (issue 19).
+          // window is spacing, not lateness (giving the slot up for it lost up to a fifth of a low rate). Late is
+          // measured from the time this request was given, not from its slot: below 10 per second the spacing alone
+          // puts that time beyond the next slot, and measuring from the slot refused every such admission while its
+          // reservation pushed the next one further out, so requests stopped leaving altogether (issue 19).
           // Another request of this process filled the quota window meanwhile: wait for room again.
           if (woke >= Math.max(at, (k + 1) * SLOT_MS) + SLOT_MS || this.quota.wait(this.clock.now(), cost) > 0) {
             unreserve();

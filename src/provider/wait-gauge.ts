@@ -60,7 +60,10 @@ export class LevelGauge {
   }
 }
 
-/** The process's gauges, off until countWaits(true) (the bench resets them when a run starts and reads them when it ends). */
+/**
+ * The process's gauges, off until countWaits(true) (the bench resets them when a run starts and reads them when it
+ * ends).
+ */
 export const waitGauges = {
   /** Requests waiting in their budget's acquire (a pause, a concurrency slot, a rate slot). */
   budgetWaiting: new LevelGauge(undefined, false),

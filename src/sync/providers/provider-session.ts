@@ -53,10 +53,10 @@ export interface OpenSession {
 }
 
 /**
- * The per-process state shared by every request made with a credential: one request budget per provider account (see budgetKey) and one
- * CredentialManager (single-flight refresh, token cache). Built once in the composition root (src/runtime.ts) and
- * handed to the engine and to discovery: two instances in one process would overrun the provider's limits and
- * race on rotating refresh tokens.
+ * The per-process state shared by every request made with a credential: one request budget per provider account
+ * (budgetKey) and one CredentialManager (single-flight refresh, token cache). Built once in the composition root
+ * (src/runtime.ts) and handed to the engine and to discovery: two instances in one process would overrun the
+ * provider's limits and race on rotating refresh tokens.
  */
 export class ProviderSessions {
   readonly credentials: CredentialManager;
