@@ -150,9 +150,12 @@ for (const database of testDatabases) {
       const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(-1000) });
       let refuse!: () => void;
       const gate = new Promise<void>((r) => (refuse = r));
+      let calling!: () => void;
+      const called = new Promise<void>((r) => (calling = r));
       const refused = {
         oauth: {
           async refresh(): Promise<Grant> {
+            calling();
             await gate;
             throw new GrantRevokedError('invalid_grant: refresh token reused');
           },
@@ -161,18 +164,9 @@ for (const database of testDatabases) {
       const pending = new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 })
         .auth(walletId, refused)
         .token();
-      // wait (up to 10 s on a loaded machine) until our process holds the lock
-      for (let i = 0; i < 1000; i++) {
-        if (
-          await db
-            .selectFrom('credential_refresh_locks')
-            .select('owner')
-            .where('wallet_id', '=', walletId)
-            .executeTakeFirst()
-        )
-          break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      // Our process holds the lock and is in the provider call (it read the grant it refreshes before calling): the
+      // grant replaced below is then one it has not seen, however slow the machine.
+      await called;
       // Our process stalled past its lock; another took it over and spent the token first.
       await db
         .updateTable('credential_refresh_locks')
