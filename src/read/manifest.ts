@@ -1,6 +1,6 @@
 import type { CollectionRow } from '../store/collections.ts';
 import type { Database } from '../store/db.ts';
-import { ItemRepo, previousVersionsOf, type ItemRow, type PreviousVersion } from '../store/items.ts';
+import { previousVersionsOf, type ItemRow, type PreviousVersion } from '../store/items.ts';
 import { countersOf, RunRepo } from '../store/runs.ts';
 import { RunErrorRepo, type RunErrorRow } from '../store/run-errors.ts';
 import { UnitRepo } from '../store/units.ts';
@@ -9,6 +9,7 @@ import { buildReconciliation } from './reconciliation-report.ts';
 import { runCounters, tallyOf, type Counts } from '../sync/runs/tally.ts';
 import { filtersFingerprint } from '../provider/fingerprint.ts';
 import { itemCounts, type ItemCounts } from './manifest-counts.ts';
+import { renderedItems } from './manifest-rows.ts';
 
 /**
  * The chain-of-custody manifest: one row per item ever collected (what, whose, where from, the hashes and
@@ -254,16 +255,17 @@ async function* jsonParts(db: Database, c: CollectionRow, now: Date): AsyncGener
   const summary = await summarize(db, c, now);
   yield `${JSON.stringify(summary).slice(0, -1)},"items":[`;
   let first = true;
-  for await (const r of new ItemRepo(db).all(c.id)) {
+  yield* renderedItems(db, c.id, (r) => {
     const versions = previousVersionsOf(r);
     const entry = {
       ...manifestItem(r),
       version_number: versions.length + 1,
       previous_versions: versions.map((v, i) => versionFields(v, i + 1)),
     };
-    yield `${first ? '' : ','}${JSON.stringify(entry)}`;
+    const text = `${first ? '' : ','}${JSON.stringify(entry)}`;
     first = false;
-  }
+    return text;
+  });
   yield '],"exceptions":[';
   first = true;
   for await (const e of exceptions(db, c.id)) {
@@ -284,11 +286,11 @@ export function manifestCsv(db: Database, c: CollectionRow, now: Date): AsyncGen
 async function* csvParts(db: Database, c: CollectionRow, now: Date): AsyncGenerator<string> {
   const summary = await summarize(db, c, now);
   yield `${CSV_COLUMNS.join(',')}\r\n${csvRow({ record_type: 'summary', detail: JSON.stringify(summary) })}`;
-  for await (const r of new ItemRepo(db).all(c.id)) {
+  yield* renderedItems(db, c.id, (r) => {
     const versions = previousVersionsOf(r);
-    yield csvRow({ record_type: 'item', ...manifestItem(r), version_number: versions.length + 1 });
+    let text = csvRow({ record_type: 'item', ...manifestItem(r), version_number: versions.length + 1 });
     for (const [i, v] of versions.entries()) {
-      yield csvRow({
+      text += csvRow({
         record_type: 'version',
         onna_id: r.id,
         kind: r.kind,
@@ -296,7 +298,8 @@ async function* csvParts(db: Database, c: CollectionRow, now: Date): AsyncGenera
         ...versionFields(v, i + 1),
       });
     }
-  }
+    return text;
+  });
   for await (const e of exceptions(db, c.id)) {
     yield csvRow({
       record_type: 'exception',

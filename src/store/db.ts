@@ -14,7 +14,7 @@ import {
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
-import { registerDirectSqlite } from './direct.ts';
+import { registerDirectPg, registerDirectSqlite } from './direct.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Database = Kysely<DB>;
@@ -47,7 +47,9 @@ export function openDatabase(opts: DatabaseOptions): Database {
       max: opts.poolSize ?? 10,
       options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
     });
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    registerDirectPg(db, pool);
+    return db;
   }
   const file = opts.sqlitePath ?? ':memory:';
   if (file !== ':memory:') createPrivateFile(file);

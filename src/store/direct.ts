@@ -1,4 +1,6 @@
 import type SQLite from 'better-sqlite3';
+import type { CompiledQuery } from 'kysely';
+import pg from 'pg';
 import type { Executor } from './transaction.ts';
 
 /**
@@ -84,4 +86,53 @@ export function whileUnchanged<K, V>(read: (db: Executor, key: K) => Promise<V>,
     }
     return value;
   };
+}
+
+const pools = new WeakMap<Executor, pg.Pool>();
+
+export function registerDirectPg(db: Executor, pool: pg.Pool): void {
+  pools.set(db, pool);
+}
+
+/**
+ * PostgreSQL only (undefined elsewhere): runs `query` on a connection of the database's pool and hands each row to
+ * `onRow` as it is parsed, keeping none; resolves with the number of rows. Kysely (pg's own result) gathers a
+ * query's rows in one array until its last one arrives, across several socket reads: V8 scavenges in between find
+ * the array and its rows alive and promote them, and the young generation grows to its maximum (measured: +166 MiB
+ * RSS walking 300,000 items in batches of 500, whatever the batch size; +7 MiB with the rows handed on one by one).
+ */
+export function eachPgRow<R>(
+  db: Executor,
+  query: CompiledQuery<R>,
+  onRow: (row: R) => void,
+): Promise<number> | undefined {
+  const pool = pools.get(db);
+  if (!pool) return undefined;
+  return pool.connect().then(
+    (client) =>
+      new Promise<number>((resolve, reject) => {
+        let rows = 0;
+        let failed: Error | undefined;
+        const q = new pg.Query(query.sql, [...query.parameters]);
+        q.on('row', (row: R) => {
+          if (failed !== undefined) return;
+          rows += 1;
+          try {
+            onRow(row);
+          } catch (err) {
+            failed = err as Error;
+          }
+        });
+        q.on('error', (err: Error) => {
+          client.release(err);
+          reject(err);
+        });
+        q.on('end', () => {
+          client.release();
+          if (failed === undefined) resolve(rows);
+          else reject(failed);
+        });
+        client.query(q);
+      }),
+  );
 }
