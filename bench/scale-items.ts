@@ -256,6 +256,12 @@ async function oneSize(kind: 'sqlite' | 'postgres', size: number): Promise<Out> 
     if (kind === 'postgres') await sql`analyze`.execute(db);
     const bytes = await dbBytes(db, kind, store.dataDir);
     out[`${tag}: database`] = `${(bytes / MiB).toFixed(1)} MiB = ${(bytes / size / 1024).toFixed(2)} KiB/item`;
+    // BENCH_ONLY=manifest: the manifest alone (with BENCH_SYNC_ITEMS=50, the sync is over in seconds)
+    if (process.env.BENCH_ONLY === 'manifest') {
+      out[`${tag}: manifest JSON`] = await streamed(api, `/v1/collections/${col}/manifest?format=json`);
+      out[`${tag}: manifest CSV`] = await streamed(api, `/v1/collections/${col}/manifest?format=csv`);
+      return out;
+    }
     // 4. items pages
     const items = `/v1/collections/${col}/items`;
     const firstPage = await timed(40, () => api.call('GET', `${items}?limit=50`));
