@@ -1,6 +1,5 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ItemRepo } from '../../src/store/items.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
 import { fixtureCollection, fixtureItem, insertItems } from '../store/items-fixture.ts';
@@ -15,17 +14,21 @@ const PATH = `/${'p'.repeat(2_000)}`;
  * kernel did not grow it far). Generous: the point is a bound far under the collection, not the exact buffers.
  */
 const SLACK_BYTES = 16 * 1024 * 1024;
-/** A row's size in either format is over the path's length; the store is read in batches of 500. */
+/** A row's size in either format is over the path's length; the store is read in batches of at most 500. */
 const SLACK_ROWS = Math.ceil(SLACK_BYTES / PATH.length) + 500;
 
-/** Rows the manifest's producer has taken from the store (ItemRepo.all), counted as they are yielded. */
-let rowsRead = 0;
-const all = ItemRepo.prototype.all;
-vi.spyOn(ItemRepo.prototype, 'all').mockImplementation(async function* (this: ItemRepo, ...args) {
-  for await (const row of all.apply(this, args)) {
-    rowsRead += 1;
-    yield row;
-  }
+/** Rows the manifest's producer has taken from the store (rendered by renderedItems), counted as they are rendered. */
+const counted = vi.hoisted(() => ({ rowsRead: 0 }));
+vi.mock('../../src/read/manifest-rows.ts', async (importOriginal) => {
+  const m = await importOriginal<typeof import('../../src/read/manifest-rows.ts')>();
+  return {
+    ...m,
+    renderedItems: (...[db, id, render]: Parameters<typeof m.renderedItems>) =>
+      m.renderedItems(db, id, (row) => {
+        counted.rowsRead += 1;
+        return render(row);
+      }),
+  };
 });
 
 /** Resolves once `read()` has not moved for `quietMs` (polled), with its value. */
@@ -67,7 +70,7 @@ describe.each(testDatabases)('the manifest honours back-pressure ($name)', (data
   it.each(['json', 'csv'] as const)(
     'a reader that stops holds the %s producer within a bounded number of rows',
     async (format) => {
-      rowsRead = 0;
+      counted.rowsRead = 0;
       const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
         http
           .get(
@@ -85,7 +88,7 @@ describe.each(testDatabases)('the manifest honours back-pressure ($name)', (data
           resolve(chunk);
         }),
       );
-      const readWhilePaused = await settled(() => rowsRead);
+      const readWhilePaused = await settled(() => counted.rowsRead);
       const received = first.length + res.readableLength;
       // the producer ran ahead of what the client took by no more than the buffers between them can hold
       expect(readWhilePaused).toBeLessThanOrEqual(Math.ceil(received / PATH.length) + SLACK_ROWS);
@@ -97,7 +100,7 @@ describe.each(testDatabases)('the manifest honours back-pressure ($name)', (data
       const text = Buffer.concat(rest).toString('utf8');
       expect(text.split(rowMarker[format]).length - 1).toBe(ITEMS);
       if (format === 'json') expect((JSON.parse(text) as { items: unknown[] }).items).toHaveLength(ITEMS);
-      expect(rowsRead).toBe(ITEMS);
+      expect(counted.rowsRead).toBe(ITEMS);
     },
   );
 });
