@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import type { Connector, ContentSource, Grant, ItemInput } from '../../src/connectors/types.ts';
 import { contentSource } from '../../src/connectors/onedrive/items.ts';
-import { pair, providerContext, readAll, selection, testConnector } from './onedrive-harness.ts';
+import { collectSources, pair, providerContext, readAll, testConnector } from './onedrive-harness.ts';
 
 let sandbox: MicrosoftSandbox;
 let connector: Connector;
@@ -28,16 +28,7 @@ beforeAll(async () => {
   connector = testConnector(sandbox);
   grant = await pair(connector);
   alice = sandbox.tenant.users[0].id;
-  sources = [];
-  const events = connector.collect({
-    ...providerContext(connector, grant),
-    collectionId: 'c',
-    filters: { [alice]: selection({ all: true }) },
-    checkpoint: null,
-    cursors: null,
-  });
-  for await (const ev of events)
-    if (ev.type === 'item' && ev.content) sources.push({ item: ev.item, content: ev.content });
+  sources = await collectSources(connector, grant, alice);
 });
 
 afterAll(async () => {
