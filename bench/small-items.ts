@@ -36,7 +36,13 @@ async function graphSandbox(users: number, files: Files) {
       child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
     }),
   ) as { loginUrl: string; graphUrl: string; clientId: string; clientSecret: string; userIds: string[] };
-  return { info, close: () => child.kill('SIGTERM') };
+  // dlurl: the simulator's requests so far by host (scale-items-sandbox.ts answers a line on stdin with them)
+  const requests = () =>
+    new Promise<Record<string, number>>((resolve) => {
+      lines.once('line', (l) => resolve(JSON.parse(l) as Record<string, number>));
+      child.stdin!.write('\n');
+    });
+  return { info, requests, close: () => child.kill('SIGTERM') };
 }
 
 /** One first sync of `size` tiny files (50 per custodian) through the Graph simulator; items/s and CPU ms per item. */
@@ -70,6 +76,7 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Pro
     await api.call('PATCH', `/v1/collections/${col}`, {
       sync_filters: Object.fromEntries(ms365.info.userIds.map((u) => [u, all])),
     });
+    const req0 = await ms365.requests();
     const profile = await startProfile(`${kind}-${size}-${files}-${mode}`);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -81,6 +88,9 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Pro
     const n = done.latest_run.counters.collected as number;
     const cpuMs = (cpu.user + cpu.system) / 1000;
     const perItem = (us: number) => (us / 1000 / n).toFixed(2);
+    const req1 = await ms365.requests();
+    const reqs = (h: string) => `${h} ${(((req1[h] ?? 0) - (req0[h] ?? 0)) / n).toFixed(2)}`;
+    console.log(`${kind} ${size}: provider requests per item: ${reqs('graph')}, ${reqs('download')}`);
     return `${done.sync_status}; ${n} items in ${secs.toFixed(1)} s = ${(n / secs).toFixed(0)} items/s, CPU ${(cpuMs / n).toFixed(2)} ms/item (user ${perItem(cpu.user)}, system ${perItem(cpu.system)}; ${(cpuMs / 1000 / secs).toFixed(2)} cores)`;
   } finally {
     writerTuning.perItem = false;

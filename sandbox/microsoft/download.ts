@@ -18,11 +18,17 @@ interface TempAuth {
 }
 
 /** A pre-authenticated SharePoint-style URL on the second origin; no Authorization header is needed. */
-export function makeDownloadUrl(state: SandboxState, drive: MsDrive, item: MsItem, appId: string): string {
+export function makeDownloadUrl(
+  state: SandboxState,
+  drive: MsDrive,
+  item: MsItem,
+  appId: string,
+  lifetimeSeconds = state.downloadUrlLifetimeSeconds,
+): string {
   const tempauth = state.keys.seal({
     d: drive.id,
     i: item.id,
-    e: state.now().getTime() + state.downloadUrlLifetimeSeconds * 1000,
+    e: state.now().getTime() + lifetimeSeconds * 1000,
     a: appId,
   } satisfies TempAuth);
   const personal = new URL(drive.webUrl).pathname.replace(/\/Documents$/, '');

@@ -68,6 +68,14 @@ export class MsVariance {
       });
   }
 
+  /**
+   * How a listing (delta, children) gives a file's `@microsoft.graph.downloadUrl`, fixed per item: left out (a
+   * provider or a `$select` that omits it), already expired (listed long before its download), or valid.
+   */
+  listedDownloadUrl(itemId: string): 'absent' | 'expired' | 'valid' {
+    return (['absent', 'expired', 'valid'] as const)[(hashOf(`download:${itemId}`, this.seed) >>> 7) % 3];
+  }
+
   isFailing(item: MsItem): boolean {
     return this.report.failingItem?.item.id === item.id;
   }

@@ -157,6 +157,10 @@ describe('OneDrive collection by filters', () => {
     expect(withToken.length).toBeGreaterThan(0);
     expect(withToken.every((c) => c.cost === 1)).toBe(true);
     expect(charged.filter((c) => /\/items\/[^/]+(\/content)?$/.test(c.path)).every((c) => c.cost === 1)).toBe(true);
-    expect(charged.filter((c) => c.path.endsWith('/content'))).toHaveLength(e.files().length);
+    // Each file is one request to its listed download URL (reference §2.7), charged like /content was.
+    const downloads = charged.filter((c) => c.path.endsWith('/_layouts/15/download.aspx'));
+    expect(downloads).toHaveLength(e.files().length);
+    expect(downloads.every((c) => c.cost === 1)).toBe(true);
+    expect(charged.filter((c) => c.path.endsWith('/content'))).toEqual([]);
   });
 });

@@ -270,3 +270,22 @@ export function selection(opts: { all?: boolean; selected?: string[]; excluded?:
     filter_name: 'test',
   };
 }
+
+/** Every file of one user's drive with its content source, from one full run. */
+export async function collectSources(
+  connector: Connector,
+  grant: Grant,
+  userId: string,
+): Promise<Array<{ item: ItemInput; content: ContentSource }>> {
+  const sources: Array<{ item: ItemInput; content: ContentSource }> = [];
+  const events = connector.collect({
+    ...providerContext(connector, grant),
+    collectionId: 'c',
+    filters: { [userId]: selection({ all: true }) },
+    checkpoint: null,
+    cursors: null,
+  });
+  for await (const ev of events)
+    if (ev.type === 'item' && ev.content) sources.push({ item: ev.item, content: ev.content });
+  return sources;
+}

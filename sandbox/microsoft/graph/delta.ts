@@ -5,7 +5,7 @@ import type { DeltaSession, SandboxState } from '../state.ts';
 import type { MsDrive, MsItem } from '../types.ts';
 import { sendGraphError } from './http.ts';
 import { DRIVE_PREFIXES, graphGet, queryOf, resolveDrive, sendOData } from './routing.ts';
-import { deletedItemJson, itemJson, parseSelect, projectItem } from './serialize.ts';
+import { deletedItemJson, listedItemJson, parseSelect, projectItem } from './serialize.ts';
 import type { DriveContext } from './serialize.ts';
 
 const MAX_DELTA_TOP = 1000;
@@ -199,7 +199,7 @@ function servePage(
   const select = parseSelect(session.select);
   body.value = ids.map((id) => {
     const item = ctx.drive.items.get(id)!;
-    return projectItem(item.deleted ? deletedItemJson(ctx, item) : itemJson(ctx, item, 'delta'), select);
+    return projectItem(item.deleted ? deletedItemJson(ctx, item) : listedItemJson(ctx, item, 'delta'), select);
   });
   const next = offset + session.pageSize;
   if (next < session.ids.length) {

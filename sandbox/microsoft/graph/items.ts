@@ -4,7 +4,7 @@ import type { SandboxState } from '../state.ts';
 import type { MsItem } from '../types.ts';
 import { sendGraphError } from './http.ts';
 import { DRIVE_PREFIXES, graphGet, odataQuery, queryOf, resolveDrive, sendOData } from './routing.ts';
-import { itemJson, parseSelect, projectItem } from './serialize.ts';
+import { itemJson, listedItemJson, parseSelect, projectItem } from './serialize.ts';
 import type { DriveContext } from './serialize.ts';
 
 const DEFAULT_CHILDREN_TOP = 200;
@@ -87,7 +87,7 @@ export function registerItemRoutes(app: FastifyInstance, state: SandboxState): v
         }
         body.value = children
           .slice(offset, offset + top)
-          .map((c) => projectItem(itemJson(found.ctx, c, 'full'), select));
+          .map((c) => projectItem(listedItemJson(found.ctx, c, 'full'), select));
         return sendOData(reply, body);
       });
     }

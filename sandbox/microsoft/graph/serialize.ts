@@ -112,6 +112,16 @@ export function itemJson(ctx: DriveContext, item: MsItem, mode: 'full' | 'delta'
   return ctx.state.variance ? ctx.state.variance.reshape(json, OPTIONAL_ITEM_PROPERTIES, item.id) : json;
 }
 
+/** An item as a listing (delta, children) gives it: under the variance profile, its download URL varies. */
+export function listedItemJson(ctx: DriveContext, item: MsItem, mode: 'full' | 'delta'): Record<string, unknown> {
+  const json = itemJson(ctx, item, mode);
+  const url = item.kind === 'file' ? ctx.state.variance?.listedDownloadUrl(item.id) : undefined;
+  if (url === 'absent') delete json['@microsoft.graph.downloadUrl'];
+  if (url === 'expired')
+    json['@microsoft.graph.downloadUrl'] = makeDownloadUrl(ctx.state, ctx.drive, item, ctx.appId, 0);
+  return json;
+}
+
 function plainItemJson(ctx: DriveContext, item: MsItem, mode: 'full' | 'delta'): Record<string, unknown> {
   const full = mode === 'full';
   const out: Record<string, unknown> = {};

@@ -26,6 +26,8 @@ export interface DriveItem {
   root?: Record<string, unknown>;
   deleted?: { state?: string };
   remoteItem?: { id?: string; name?: string; webUrl?: string; parentReference?: { driveId?: string } };
+  /** Pre-authenticated and short-lived (reference §2.7): a credential, never stored nor logged. */
+  '@microsoft.graph.downloadUrl'?: unknown;
 }
 
 export interface GraphPage<T> {

@@ -14,9 +14,12 @@ import { QUICK_XOR_MODULE, QuickXorHash } from './quickxorhash.ts';
 import { ContentGoneError } from '../../domain/run-failures.ts';
 import { driveOwner, drivePath, ownedItem, type DriveOwner } from './owner.ts';
 
-/** Fields the connector reads from a single driveItem GET or a children listing. */
+/**
+ * Fields the connector reads from a single driveItem GET or a children listing. The download URL only comes when
+ * named (reference §2.4): with it a file's content is one request instead of /content's 302 and its target.
+ */
 export const ITEM_SELECT =
-  'id,name,size,webUrl,eTag,cTag,createdDateTime,lastModifiedDateTime,createdBy,lastModifiedBy,fileSystemInfo,parentReference,file,folder,package,root,remoteItem';
+  'id,name,size,webUrl,eTag,cTag,createdDateTime,lastModifiedDateTime,createdBy,lastModifiedBy,fileSystemInfo,parentReference,file,folder,package,root,remoteItem,@microsoft.graph.downloadUrl';
 
 /** Fresh download URLs asked for after the download host refuses an expired one. */
 const MAX_URL_REFRESHES = 3;
@@ -100,10 +103,11 @@ export function fileInput(item: DriveItem, where: Placement): ItemInput {
 }
 
 /**
- * GET …/content answers 302 to a pre-authenticated URL on another host; ProviderHttp follows it without the
- * bearer token. Such URLs expire (the host then answers 401), so each failure of that kind asks Graph for a
- * fresh one. A resumed download sends Range to the download URL itself, "not to the request for /content"
- * (reference §2.7): the URL the first request was redirected to, or the item's `@microsoft.graph.downloadUrl`.
+ * The item's listed `@microsoft.graph.downloadUrl` when it has one: one request, sent without the bearer token
+ * (the URL is the credential). Otherwise GET …/content, which answers 302 to such a URL on another host;
+ * ProviderHttp follows it without the bearer token. These URLs expire (the host then answers 401), so each
+ * failure of that kind goes back to /content (or, for a resume, asks Graph for a fresh URL). A resumed download
+ * sends Range to the download URL itself, "not to the request for /content" (reference §2.7).
  */
 export function contentSource(http: ProviderHttp, graphUrl: string, userId: string, item: DriveItem): ContentSource {
   const url = driveUrl(graphUrl, userId, `/items/${encodeURIComponent(item.id)}/content`);
@@ -114,11 +118,11 @@ export function contentSource(http: ProviderHttp, graphUrl: string, userId: stri
   );
   const graphOrigin = new URL(graphUrl).origin;
   const hash = item.file?.hashes?.quickXorHash;
-  let downloadUrl: string | undefined;
+  let downloadUrl = listedDownloadUrl(item);
   const freshDownloadUrl = async (signal: AbortSignal): Promise<string> => {
-    const got = await http.json<{ '@microsoft.graph.downloadUrl'?: unknown }>(itemUrl, { cost: 1, signal });
-    const link = got?.['@microsoft.graph.downloadUrl'];
-    if (typeof link !== 'string' || !/^https?:/.test(link)) {
+    const got = await http.json<DriveItem>(itemUrl, { cost: 1, signal });
+    const link = listedDownloadUrl(got);
+    if (!link) {
       throw new ProviderError('OneDrive gave no download URL for the item', {
         code: 'invalid_response',
         retryable: true,
@@ -131,10 +135,11 @@ export function contentSource(http: ProviderHttp, graphUrl: string, userId: stri
       for (let refreshes = 0; ; refreshes++) {
         try {
           let res;
-          if (offset > 0) {
+          if (offset > 0 || downloadUrl) {
             downloadUrl ??= await freshDownloadUrl(signal);
             // The download URL is the credential: no bearer token goes with it.
-            res = await http.stream(downloadUrl, { range: { start: offset }, auth: false, cost: 1, signal });
+            const range = offset > 0 ? { start: offset } : undefined;
+            res = await http.stream(downloadUrl, { ...(range && { range }), auth: false, cost: 1, signal });
           } else {
             res = await http.stream(url, { cost: 1, signal });
             downloadUrl = new URL(res.finalUrl).origin === graphOrigin ? undefined : res.finalUrl;
@@ -172,6 +177,11 @@ export function contentSource(http: ProviderHttp, graphUrl: string, userId: stri
       providerHash: { type: 'quickXorHash', value: hash, create: () => new QuickXorHash(), threaded: QUICK_XOR_MODULE },
     }),
   };
+}
+
+function listedDownloadUrl(item: DriveItem | undefined): string | undefined {
+  const link = item?.['@microsoft.graph.downloadUrl'];
+  return typeof link === 'string' && /^https?:/.test(link) ? link : undefined;
 }
 
 /** Drops a body nobody will read; undici reports the abort as an error event, which must not go unhandled. */
