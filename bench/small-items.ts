@@ -46,7 +46,7 @@ async function graphSandbox(users: number, files: Files) {
 }
 
 /** One first sync of `size` tiny files (50 per custodian) through the Graph simulator; items/s and CPU ms per item. */
-async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Promise<string> {
+async function oneSync(kind: Store, size: number, mode: Mode, files: Files, blobDb: string): Promise<string> {
   const users = Math.max(1, Math.round(size / FILES_PER_CUSTODIAN));
   const ms365 = await graphSandbox(users, files);
   const store = await freshStore(kind, 'custody-bench-small-items-');
@@ -63,6 +63,7 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Pro
     MS_RESOURCE_UNITS_PER_SECOND: '100000',
     MS_MAX_RESOURCE_UNITS_PER_SECOND: '100000',
     MS_CONCURRENCY: '32',
+    BLOB_DB_MAX_BYTES: blobDb,
     ZOOM_CLIENT_ID: 'unused',
     ...store.env,
   });
@@ -77,7 +78,7 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files): Pro
       sync_filters: Object.fromEntries(ms365.info.userIds.map((u) => [u, all])),
     });
     const req0 = await ms365.requests();
-    const profile = await startProfile(`${kind}-${size}-${files}-${mode}`);
+    const profile = await startProfile(`${kind}-${size}-${files}-${mode}-db${blobDb}`);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await api.call('POST', `/v1/collections/${col}/start`);
@@ -127,7 +128,8 @@ async function startProfile(name: string): Promise<() => Promise<void>> {
  * once batched. CPU is this process's
  * (the service; the simulator runs in a child). BENCH_MODES=batched skips the baseline. BENCH_FILES=text|mixed picks
  * the files (default both): plain text, or the sandbox's mix with Office documents and PDFs whose text is extracted.
- * BENCH_CPU_PROF=<dir> writes each sync's CPU profile there.
+ * BENCH_CPU_PROF=<dir> writes each sync's CPU profile there. BENCH_BLOB_DB=<bytes,…> (default 0,16384): each sync once
+ * per BLOB_DB_MAX_BYTES value, 0 being every blob a file (the layout before small blobs were kept in the database).
  */
 export async function benchSmallItems(sizes: number[]): Promise<Record<string, string>> {
   const stores = (process.env.BENCH_STORES ?? 'sqlite,postgres')
@@ -140,17 +142,20 @@ export async function benchSmallItems(sizes: number[]): Promise<Record<string, s
   const kinds = (process.env.BENCH_FILES ?? 'text,mixed')
     .split(',')
     .filter((f): f is Files => f === 'text' || f === 'mixed');
+  // content kept in the database up to these sizes: 0 is every blob a file (the layout before migration 034)
+  const blobDbs = (process.env.BENCH_BLOB_DB ?? '0,16384').split(',').filter((b) => /^\d+$/.test(b));
   setGlobalDispatcher(new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 }));
   for (const size of sizes)
     for (const kind of stores)
       for (const files of kinds)
-        for (const mode of modes) {
-          const tag = `small-items ${kind} ${size} ${files} ${mode}`;
-          try {
-            console.log(`${tag}: ${await oneSync(kind, size, mode, files)}`);
-          } catch (err) {
-            console.log(`${tag}: failed: ${(err as Error).stack}`);
+        for (const mode of modes)
+          for (const blobDb of blobDbs) {
+            const tag = `small-items ${kind} ${size} ${files} ${mode} blob-db=${blobDb}`;
+            try {
+              console.log(`${tag}: ${await oneSync(kind, size, mode, files, blobDb)}`);
+            } catch (err) {
+              console.log(`${tag}: failed: ${(err as Error).stack}`);
+            }
           }
-        }
   return {};
 }

@@ -19,6 +19,7 @@ const Env = Type.Object({
   S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
   S3_REGION: Type.Optional(Type.String({ minLength: 1 })),
   S3_FORCE_PATH_STYLE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
+  BLOB_DB_MAX_BYTES: Type.Integer({ default: 16384, minimum: 0, maximum: 1048576 }),
   CUSTODY_SECRET_KEY: Type.Optional(Type.String({ minLength: 32 })),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -78,6 +79,8 @@ export interface Config {
   blobStore:
     | { kind: 'fs' }
     | { kind: 's3'; bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle: boolean };
+  /** Content up to this many bytes is kept in the database, not in the blob store (0: none). */
+  blobDbMaxBytes: number;
   secretKey?: string;
   logLevel: string;
   tokens: { accessTtlSeconds: number; refreshTtlSeconds: number };
@@ -188,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.PUBLIC_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    blobDbMaxBytes: e.BLOB_DB_MAX_BYTES,
     blobStore:
       e.BLOB_STORE === 's3'
         ? {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createServiceTokens, type ServiceTokens } from './auth/service-tokens.ts';
 import { createBlobStore } from './blobs/index.ts';
+import { withDbTier } from './blobs/db-tier.ts';
 import type { BlobStore } from './blobs/types.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
 import { loadSealer, type Sealer } from './domain/seal.ts';
@@ -13,6 +14,7 @@ import { openSharedConnections, type SharedConnections } from './store/shared-co
 import { migrate, openDatabase, type Database } from './store/db.ts';
 import type { Metrics } from './metrics.ts';
 import { repositories, type Repos } from './store/repos.ts';
+import { SmallBlobRepo } from './store/small-blobs.ts';
 import type { DeletionGuard } from './sync/deletion/deletion.ts';
 import type { EngineApi } from './sync/engine-api.ts';
 import type { ProviderSessions } from './sync/providers/provider-session.ts';
@@ -121,9 +123,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     rateLimits,
     connections,
     connectors: opts.connectors,
-    blobs: createBlobStore(
-      config.blobStore.kind === 's3' ? config.blobStore : { kind: 'fs', root: path.join(config.dataDir, 'blobs') },
-    ),
+    blobs: blobStoreOf(config, db),
     deletionGuards: [],
     async close() {
       await rateLimits.close();
@@ -134,4 +134,12 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
   const withEngine = Object.assign(base, opts.services(base));
   const reads = createReadSide(withEngine);
   return Object.assign(withEngine, { reads, services: createServices(withEngine, reads) });
+}
+
+/** The configured store, with content up to BLOB_DB_MAX_BYTES kept in the database (blobs/db-tier.ts). */
+function blobStoreOf(config: Config, db: Database): BlobStore {
+  const base = createBlobStore(
+    config.blobStore.kind === 's3' ? config.blobStore : { kind: 'fs', root: path.join(config.dataDir, 'blobs') },
+  );
+  return config.blobDbMaxBytes > 0 ? withDbTier(base, new SmallBlobRepo(db), config.blobDbMaxBytes) : base;
 }

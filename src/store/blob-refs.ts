@@ -1,4 +1,6 @@
+import { deleteBlob } from '../blobs/db-tier.ts';
 import type { BlobStore } from '../blobs/types.ts';
+import { SmallBlobRepo } from './small-blobs.ts';
 import type { Executor } from './transaction.ts';
 
 /** Rolls back an orphan deletion that found an item still holding the content. */
@@ -50,7 +52,7 @@ export class BlobRefRepo {
         .returning('sha256')
         .executeTakeFirst();
       if (!gone) return false;
-      await blobs.delete(sha256);
+      await deleteBlob(blobs, new SmallBlobRepo(trx), sha256);
       return true;
     });
   }
@@ -131,7 +133,7 @@ export class BlobRefRepo {
           .limit(1)
           .executeTakeFirst();
         if (claimed) throw new ClaimedBlob();
-        await blobs.delete(sha256);
+        await deleteBlob(blobs, new SmallBlobRepo(trx), sha256);
         return 'deleted' as const;
       })
       .catch((err: unknown) => {

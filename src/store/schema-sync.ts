@@ -104,6 +104,8 @@ export interface SyncTables {
     filters_fingerprint: string | null;
     updated_at: string;
   };
+  /** Content up to BLOB_DB_MAX_BYTES (migration 034, blobs/db-tier.ts); larger content is in the blob store. */
+  small_blobs: { sha256: string; size: number; bytes: Buffer };
   blob_refs: {
     sha256: string;
     refs: number;

@@ -20,12 +20,13 @@ describe('DATA_DIR permissions', () => {
     dataDir = path.join(root, 'data');
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
     runtime = await createRuntime(config, { log: pino({ level: 'silent' }), connectors: [], workers: false });
+    // larger than what the database keeps (BLOB_DB_MAX_BYTES): these are files
     const writer = await runtime.ctx.blobs.writer();
-    await writer.write(Buffer.from('evidence'));
+    await writer.write(Buffer.alloc(config.blobDbMaxBytes + 1, 'evidence'));
     await writer.commit();
     // a write that is still under way leaves its temporary file
     open = await runtime.ctx.blobs.writer();
-    await open.write(Buffer.from('partial'));
+    await open.write(Buffer.alloc(config.blobDbMaxBytes + 1, 'partial'));
   });
   afterAll(async () => {
     // the unfinished write's file handle is closed by its owner, not left to the garbage collector

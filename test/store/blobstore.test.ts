@@ -18,6 +18,9 @@ import {
 } from '../../src/blobs/index.ts';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { S3_TEST_BUCKET, S3_TEST_CREDENTIALS, startS3, type TestS3 } from '../support/s3.ts';
+import { withDbTier } from '../../src/blobs/db-tier.ts';
+import { SmallBlobRepo } from '../../src/store/small-blobs.ts';
+import { testDatabases } from '../support/databases.ts';
 
 const hex = (algo: string, data: Uint8Array) => createHash(algo).update(data).digest('hex');
 
@@ -178,6 +181,21 @@ blobStoreContract('filesystem, hashing on worker threads', async () => {
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
 });
+
+// Content up to 2,000 bytes in the database, the rest in files: the contract's blobs take both paths (most are larger,
+// the empty one and the ranges' small ones are not), and a blob written in chunks of 1,000 spills on its third.
+for (const database of testDatabases)
+  blobStoreContract(`database tier (${database.name}) over the filesystem`, async () => {
+    const fsStore = await fsHarness();
+    const opened = await database.open();
+    return {
+      store: withDbTier(fsStore.store, new SmallBlobRepo(opened.db), 2000),
+      cleanup: async () => {
+        await opened.close();
+        await fsStore.cleanup();
+      },
+    };
+  });
 
 let s3: TestS3 | undefined;
 beforeAll(async () => {

@@ -26,6 +26,7 @@ import * as unitJobsQueued from './030_unit_jobs_queued.ts';
 import * as unitRetriesUnit from './031_unit_retries_unit.ts';
 import * as runsWithoutEndedUnits from './032_runs_without_ended_units.ts';
 import * as budgetsByAccount from './033_budgets_by_account.ts';
+import * as smallBlobs from './034_small_blobs.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '031_unit_retries_unit': unitRetriesUnit,
   '032_runs_without_ended_units': runsWithoutEndedUnits,
   '033_budgets_by_account': budgetsByAccount,
+  '034_small_blobs': smallBlobs,
 };
