@@ -27,6 +27,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ ZOOM_CONCURRENCY: '0' })).toThrow(/ZOOM_CONCURRENCY/);
   });
 
+  it('keeps content up to 16 KiB in the database by default; 0 turns that off; more than 1 MiB is refused', () => {
+    expect(loadConfig({}).blobDbMaxBytes).toBe(16384);
+    expect(loadConfig({ BLOB_DB_MAX_BYTES: '0' }).blobDbMaxBytes).toBe(0);
+    expect(loadConfig({ BLOB_DB_MAX_BYTES: '1048576' }).blobDbMaxBytes).toBe(1048576);
+    expect(() => loadConfig({ BLOB_DB_MAX_BYTES: '1048577' })).toThrow(/BLOB_DB_MAX_BYTES/);
+    expect(() => loadConfig({ BLOB_DB_MAX_BYTES: '-1' })).toThrow(/BLOB_DB_MAX_BYTES/);
+  });
+
   it('keeps content on disk by default and in S3 with BLOB_STORE=s3, which needs a bucket', () => {
     expect(loadConfig({}).blobStore).toEqual({ kind: 'fs' });
     expect(
