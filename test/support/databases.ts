@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { MIGRATION_LOCK, migrate, openDatabase, type Database } from '../../src/store/db.ts';
 
 export interface TestDatabase {
@@ -66,3 +67,19 @@ export const testDatabases: TestDatabase[] = [
       ]
     : []),
 ];
+
+/**
+ * Runs a test's own migrator (`work`) under the lock every migration and every schema drop takes (src/store/db.ts
+ * migrate): it reads the catalogue, which a schema dropped meanwhile by another test file would break. PostgreSQL only.
+ */
+export function underMigrationLock<T>(db: Database, postgres: boolean, work: () => Promise<T>): Promise<T> {
+  if (!postgres) return work();
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
+    }
+  });
+}

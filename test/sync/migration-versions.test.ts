@@ -5,13 +5,14 @@ import type { Database } from '../../src/store/db.ts';
 import { newId } from '../../src/store/ids.ts';
 import { previousVersionsOf } from '../../src/store/items.ts';
 import { migrations } from '../../src/store/migrations/index.ts';
-import { testDatabases } from '../support/databases.ts';
+import { testDatabases, underMigrationLock } from '../support/databases.ts';
 
 for (const database of testDatabases) {
   describe(`migration 005_versions on data written before it (${database.name})`, () => {
     let db: Database;
     let close: () => Promise<void>;
     let migrator: Migrator;
+    const locked = <T>(work: () => Promise<T>) => underMigrationLock(db, database.name === 'postgres', work);
 
     beforeAll(async () => {
       const opened = await database.open();
@@ -21,7 +22,7 @@ for (const database of testDatabases) {
         provider: { getMigrations: async () => migrations },
         ...(opened.schema && { migrationTableSchema: opened.schema }),
       });
-      const down = await migrator.migrateTo('004_listing');
+      const down = await locked(() => migrator.migrateTo('004_listing'));
       expect(down.error).toBeUndefined();
     });
     afterAll(async () => close());
@@ -80,7 +81,7 @@ for (const database of testDatabases) {
         ])
         .execute();
 
-      const up = await migrator.migrateToLatest();
+      const up = await locked(() => migrator.migrateToLatest());
       expect(up.error).toBeUndefined();
       const rows = await db
         .selectFrom('items')

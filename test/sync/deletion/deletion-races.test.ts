@@ -10,7 +10,7 @@ import { newId } from '../../../src/store/ids.ts';
 import { previousVersionsOf } from '../../../src/store/items.ts';
 import { migrations } from '../../../src/store/migrations/index.ts';
 import { purgeCollectionData, purgeUnheldTombstones } from '../../../src/sync/deletion/purge.ts';
-import { testDatabases } from '../../support/databases.ts';
+import { testDatabases, underMigrationLock } from '../../support/databases.ts';
 import { bytesOf, createFakeConnector, sha256, type FakeSource } from '../../support/fake-connector.ts';
 import { engineFor, seedCollection, syncOnce, useSyncStore } from '../../support/sync-fixtures.ts';
 
@@ -203,7 +203,8 @@ for (const database of testDatabases) {
           provider: { getMigrations: async () => migrations },
           ...(opened.schema && { migrationTableSchema: opened.schema }),
         });
-        expect((await migrator.migrateTo('004_listing')).error).toBeUndefined();
+        const locked = <T>(work: () => Promise<T>) => underMigrationLock(db, database.name === 'postgres', work);
+        expect((await locked(() => migrator.migrateTo('004_listing'))).error).toBeUndefined();
         const legacy = db as unknown as Kysely<any>;
         const s = await seedCollection(db, { typeSync: 'auto' });
         const at = now();
@@ -251,7 +252,7 @@ for (const database of testDatabases) {
         await legacy.insertInto('items').values(rows).execute();
         await indexItem(db, rows[0], null);
 
-        expect((await migrator.migrateToLatest()).error).toBeUndefined();
+        expect((await locked(() => migrator.migrateToLatest())).error).toBeUndefined();
         const hits = await searchIndexFor(db).search(
           db,
           parseQuery('kind:transcript', { kinds: ['transcript', 'file'] }),
