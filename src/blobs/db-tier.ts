@@ -7,6 +7,7 @@
 // memory. Everything else (reads of older content, S3 or files) falls through to the base store.
 import { Readable } from 'node:stream';
 import { StreamDigests } from './hashing.ts';
+import { WriterStates } from './writer.ts';
 import {
   assertSha256,
   type BlobRange,
@@ -31,11 +32,8 @@ export interface SmallBlobTable {
  */
 const MAX_PENDING = 10_000;
 
-type State = 'open' | 'failed' | 'committed' | 'aborted';
-
 class TierWriter implements BlobWriter {
-  private state: State = 'open';
-  private busy = false;
+  private readonly states = new WriterStates();
   private held: Buffer[] = [];
   private heldBytes = 0;
   private digests: StreamDigests;
@@ -52,11 +50,8 @@ class TierWriter implements BlobWriter {
     return this.spilled ? this.spilled.bytesWritten : this.heldBytes;
   }
 
-  async write(chunk: Uint8Array): Promise<void> {
-    this.assertOpen();
-    if (this.busy) throw new Error('BlobWriter.write called before the previous write finished');
-    this.busy = true;
-    try {
+  write(chunk: Uint8Array): Promise<void> {
+    return this.states.write(async () => {
       if (!this.spilled && this.heldBytes + chunk.length <= this.tier.maxBytes) {
         // copied: a writer keeps no reference to the caller's buffer
         const copy = Buffer.from(chunk);
@@ -72,18 +67,11 @@ class TierWriter implements BlobWriter {
         for (const part of held) await this.spilled.write(part);
       }
       await this.spilled.write(chunk);
-    } catch (error) {
-      this.state = 'failed';
-      throw error;
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   async commit(): Promise<CommittedBlob> {
-    this.assertOpen();
-    if (this.busy) throw new Error('BlobWriter.commit called while a write is in progress');
-    this.state = 'committed';
+    this.states.commit();
     if (this.spilled) return this.spilled.commit();
     const blob = this.digests.finish();
     const bytes = Buffer.concat(this.held, this.heldBytes);
@@ -93,14 +81,9 @@ class TierWriter implements BlobWriter {
   }
 
   async abort(): Promise<void> {
-    if (this.state === 'committed' || this.state === 'aborted') return;
-    this.state = 'aborted';
+    if (!this.states.abort()) return;
     this.held = [];
     await this.spilled?.abort();
-  }
-
-  private assertOpen(): void {
-    if (this.state !== 'open') throw new Error(`BlobWriter is ${this.state}`);
   }
 }
 

@@ -21,9 +21,50 @@ export interface BlobSink {
 
 type WriterState = 'open' | 'failed' | 'committed' | 'aborted';
 
-export class PipelineWriter implements BlobWriter {
+/**
+ * The states every BlobWriter goes through: writes one at a time, a write that throws leaves only abort(), a commit
+ * or an abort is final.
+ */
+export class WriterStates {
   private state: WriterState = 'open';
   private busy = false;
+
+  /** Runs one write; if it throws, the writer's bytes and hashes may disagree: only abort() is allowed from here. */
+  async write(work: () => Promise<void>): Promise<void> {
+    this.assertOpen();
+    if (this.busy) throw new Error('BlobWriter.write called before the previous write finished');
+    this.busy = true;
+    try {
+      await work();
+    } catch (error) {
+      this.state = 'failed';
+      throw error;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Moves to committed; throws unless open and idle. */
+  commit(): void {
+    this.assertOpen();
+    if (this.busy) throw new Error('BlobWriter.commit called while a write is in progress');
+    this.state = 'committed';
+  }
+
+  /** Moves to aborted; false when already committed or aborted (nothing to drop). */
+  abort(): boolean {
+    if (this.state === 'committed' || this.state === 'aborted') return false;
+    this.state = 'aborted';
+    return true;
+  }
+
+  private assertOpen(): void {
+    if (this.state !== 'open') throw new Error(`BlobWriter is ${this.state}`);
+  }
+}
+
+export class PipelineWriter implements BlobWriter {
+  private readonly states = new WriterStates();
   private written = 0;
   private readonly digests: Digests;
   private readonly own: Set<string>;
@@ -44,26 +85,15 @@ export class PipelineWriter implements BlobWriter {
     return this.written;
   }
 
-  async write(chunk: Uint8Array): Promise<void> {
-    this.assertOpen();
-    if (this.busy) throw new Error('BlobWriter.write called before the previous write finished');
-    this.busy = true;
-    try {
+  write(chunk: Uint8Array): Promise<void> {
+    return this.states.write(async () => {
       await Promise.all([this.sink.write(chunk), this.digests.update(chunk)]);
       this.written += chunk.length;
-    } catch (error) {
-      // The sink's bytes and the running hashes may now disagree; only abort() is allowed from here.
-      this.state = 'failed';
-      throw error;
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   async commit(): Promise<CommittedBlob> {
-    this.assertOpen();
-    if (this.busy) throw new Error('BlobWriter.commit called while a write is in progress');
-    this.state = 'committed';
+    this.states.commit();
     try {
       const [digested] = await Promise.all([this.digests.finish(), this.sink.end()]);
       const blob: CommittedBlob = { sha256: digested.sha256, md5: digested.md5, size: digested.size };
@@ -84,17 +114,12 @@ export class PipelineWriter implements BlobWriter {
   }
 
   async abort(): Promise<void> {
-    if (this.state === 'committed' || this.state === 'aborted') return;
-    this.state = 'aborted';
+    if (!this.states.abort()) return;
     this.digests.close();
     try {
       await this.sink.abort();
     } finally {
       this.settled();
     }
-  }
-
-  private assertOpen(): void {
-    if (this.state !== 'open') throw new Error(`BlobWriter is ${this.state}`);
   }
 }
