@@ -29,7 +29,8 @@ class SteppingClock implements Clock {
     };
   }
 
-  async run(ms: number, stepMs = 5): Promise<void> {
+  /** `realTime` false: only this process answers (nothing real to wait for), so steps take no real time. */
+  async run(ms: number, stepMs = 5, realTime = true): Promise<void> {
     const end = this.t + ms;
     while (this.t < end) {
       this.t += stepMs;
@@ -38,7 +39,7 @@ class SteppingClock implements Clock {
       for (const timer of due) timer.fn();
       // as much real time as fake: a store's answer that takes 10 ms is 10 ms late, as it would be in production
       // (at 2 ms a step it was 25 ms late, and a request pushed into the next second looked like an excess)
-      await new Promise((r) => setTimeout(r, stepMs));
+      await new Promise((r) => (realTime ? setTimeout(r, stepMs) : setImmediate(r)));
     }
   }
 }
@@ -252,3 +253,44 @@ for (const kind of fleets) {
     });
   });
 }
+
+describe('one provider budget shared by two processes: a slow shared store', () => {
+  /** The in-process store answering every count and pause read 10–90 ms (fake time) late, as a loaded database. */
+  function slowStore(clock: SteppingClock): BudgetBackend {
+    const inner = createBudgetBackend({ kind: 'memory' });
+    let seed = 7;
+    const late = <T>(answer: () => Promise<T>) =>
+      new Promise<void>((resolve) => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        clock.timer(10 + (seed % 81), resolve);
+      }).then(answer);
+    return {
+      ...inner,
+      kind: inner.kind,
+      count: (key, cost, ttl) => late(() => inner.count(key, cost, ttl)),
+      pausedUntil: (key) => late(() => inner.pausedUntil(key)),
+    };
+  }
+
+  it('never lets the two together exceed the rate in any second, though answers arrive a slot late', async () => {
+    const clock = new SteppingClock();
+    const store = slowStore(clock);
+    const key = `conf:${randomUUID()}`;
+    const ids = { provider: 'conf', credential: key.slice(5) };
+    const config = { ratePerSecond: 20, concurrency: 100 };
+    const [a, b] = [0, 1].map(() => new SharedBudget(key, ids, config, { backend: store, clock, learn: false }));
+    const grants: number[] = [];
+    const inFlight = { now: 0, max: 0 };
+    const start = clock.now();
+    const stops = [drive(a, clock, 4, 1, grants, inFlight), drive(b, clock, 4, 1, grants, inFlight)];
+    await clock.run(20_000, 1, false);
+    const end = clock.now();
+    const stopping = Promise.all(stops.map((s) => s()));
+    await clock.run(200, 1, false);
+    await stopping;
+    const seconds = perSecond(grants, start, end);
+    expect(seconds.length).toBeGreaterThanOrEqual(19);
+    for (const n of seconds) expect(n).toBeLessThanOrEqual(20);
+    expect(seconds.reduce((x, y) => x + y, 0) / seconds.length).toBeGreaterThanOrEqual(16);
+  });
+});
