@@ -287,18 +287,16 @@ export class SharedBudget implements Budget {
       const allowance = slotAllowance(rate, k);
       if (allowance > 0) {
         const total = await this.options.backend.count(`${this.key}:${k}`, cost, 60);
-        const counted = this.clock.now();
         const before = total - cost;
         if (before < allowance) {
           // Admission n of the whole sequence goes at n/rate seconds: requests leave evenly spaced across slots,
           // so a provider counting any sliding second sees the rate, not a slot's burst.
           // This process also keeps its own requests one interval apart: a timer that fires late (a busy event
           // loop) must not send two at once.
-          // Spacing never carries it past the end of its slot's second, where it would be one more than the next
-          // second's share (this process's sent window still keeps its own requests within the rate).
-          const due = Math.floor(((slotStartIndex(rate, k) + before) * 1000) / rate);
-          const secondEnd = (Math.floor((k * SLOT_MS) / 1000) + 1) * 1000 - 1;
-          const at = Math.max(due, Math.min(this.lastSend + 1000 / rate, secondEnd));
+          const at = Math.max(
+            Math.floor(((slotStartIndex(rate, k) + before) * 1000) / rate),
+            this.lastSend + 1000 / rate,
+          );
           // Reserved now: concurrent acquirers space themselves after it; given back if this one does not go.
           const previous = this.lastSend;
           this.lastSend = at;
@@ -309,11 +307,7 @@ export class SharedBudget implements Budget {
           // slot, or every request held back would leave at once when the pause ends. The shared pause is read while
           // the request waits for its time: read after it, the request left a round trip late, in a later slot's
           // or second's share.
-          let answered = counted;
-          const shared = this.options.backend.pausedUntil(this.key).then((until) => {
-            answered = Math.max(answered, this.clock.now());
-            return until;
-          });
+          const shared = this.options.backend.pausedUntil(this.key);
           shared.catch(() => {}); // awaited below; not unhandled if the sleep is aborted first
           let woke: number;
           let pausedUntil: number;
@@ -344,14 +338,17 @@ export class SharedBudget implements Budget {
           // measured from the time this request was given, not from its slot: below 10 per second the spacing alone
           // puts that time beyond the next slot, and measuring from the slot refused every such admission while its
           // reservation pushed the next one further out, so requests stopped leaving altogether (issue 19).
-          // The shared store answered only in a later second than the slot's: the slots of one second admit the
-          // rate between them, and this one would be one more than the next second's share (issue 25: 21 in a second
-          // of a rate of 20, two processes on a loaded PostgreSQL). A timer late on this event loop is not a reason:
-          // the sent window spaces those, and retaking for them too cost 7 % of a rate of 9.5 a second.
+          // Shared by processes (Redis, PostgreSQL): sent in the second its slot belongs to, or not at all. The
+          // slots of one second admit the rate between them, and a request carried into the next second (a slow
+          // store's answer, a late timer, spacing) is one more than that second's share, which no process's own sent
+          // window sees (issue 25: 21 in a second of a rate of 20, two processes on a loaded PostgreSQL). This
+          // process alone (the embedded default) keeps the sent window's bound instead: retaking there cost 7 % of a
+          // rate of 9.5 a second with timers up to 100 ms late.
           // Another request of this process filled the quota window meanwhile: wait for room again.
           if (
             woke >= Math.max(at, (k + 1) * SLOT_MS) + SLOT_MS ||
-            Math.floor(answered / 1000) !== Math.floor((k * SLOT_MS) / 1000) ||
+            (this.options.backend.kind !== 'memory' &&
+              Math.floor(this.clock.now() / 1000) !== Math.floor((k * SLOT_MS) / 1000)) ||
             this.quota.wait(this.clock.now(), cost) > 0
           ) {
             unreserve();
@@ -361,7 +358,6 @@ export class SharedBudget implements Budget {
           // timer is a little late, and spacing each request from the late one before it summed those delays into a
           // rate well below the learned one (issue 25). Later than that, the next keeps half an interval away.
           this.lastSend = Math.max(this.lastSend, this.clock.now() - 500 / rate);
-          if (process.env.DBG_BUDGET) console.log("GRANT", this.leasePrefix.slice(0,4), k, at, counted, answered, woke, this.clock.now());
           this.sent.record(this.clock.now(), cost);
           this.quota.record(this.clock.now(), cost);
           return;

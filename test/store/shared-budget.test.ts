@@ -255,7 +255,7 @@ for (const kind of fleets) {
 }
 
 describe('one provider budget shared by two processes: a slow shared store', () => {
-  /** The in-process store answering every count and pause read 10–90 ms (fake time) late, as a loaded database. */
+  /** A store the processes share, answering every count and pause read 10–90 ms (fake time) late, as a loaded database. */
   function slowStore(clock: SteppingClock): BudgetBackend {
     const inner = createBudgetBackend({ kind: 'memory' });
     let seed = 7;
@@ -266,7 +266,7 @@ describe('one provider budget shared by two processes: a slow shared store', () 
       }).then(answer);
     return {
       ...inner,
-      kind: inner.kind,
+      kind: 'postgres',
       count: (key, cost, ttl) => late(() => inner.count(key, cost, ttl)),
       pausedUntil: (key) => late(() => inner.pausedUntil(key)),
     };
