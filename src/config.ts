@@ -12,6 +12,7 @@ const Env = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_POOL_SIZE: Type.Integer({ default: 10, minimum: 2, maximum: 200 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   BLOB_STORE: Type.Union([Type.Literal('fs'), Type.Literal('s3')], { default: 'fs' }),
   S3_BUCKET: Type.Optional(Type.String({ minLength: 3, maxLength: 63 })),
@@ -74,6 +75,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   databaseUrl?: string;
+  /** PostgreSQL connections per pool of this process (the store's, and each of graphile-worker's). */
+  databasePoolSize: number;
   redisUrl?: string;
   /** Where content lives: `fs` under dataDir/blobs, or an S3 bucket (credentials from the AWS chain). */
   blobStore:
@@ -190,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL,
     blobDbMaxBytes: e.BLOB_DB_MAX_BYTES,
     blobStore:

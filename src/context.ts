@@ -97,6 +97,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
       url: config.databaseUrl,
       sqlitePath: path.join(config.dataDir, 'custody.db'),
       schema: opts.pgSchema,
+      poolSize: config.databasePoolSize,
     });
   await migrate(db, { schema: opts.pgSchema });
   const repos = repositories(db);
@@ -104,6 +105,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     redisUrl: config.redisUrl,
     databaseUrl: config.databaseUrl,
     pgSchema: opts.pgSchema,
+    poolSize: Math.min(8, config.databasePoolSize),
   });
   const rateLimits = opts.withoutRateLimits
     ? { consume: async () => ({ allowed: true, limit: 0, remaining: 0, resetSeconds: 60 }), close: async () => {} }

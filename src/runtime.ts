@@ -77,7 +77,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions): Promi
         keys: base.signingKeys,
         // graphile-worker's schema sits beside ours: a test's schema gets its own queue
         jobs: config.databaseUrl
-          ? { connectionString: config.databaseUrl, schema: jobsSchema(opts.pgSchema) }
+          ? {
+              connectionString: config.databaseUrl,
+              schema: jobsSchema(opts.pgSchema),
+              poolSize: config.databasePoolSize,
+            }
           : undefined,
         tuning: { schedulerTickMs: config.sync.sweepSeconds * 1000, leaseMs: config.sync.leaseSeconds * 1000 },
       });

@@ -23,6 +23,8 @@ export interface SmallBlobTable {
   put(rows: Array<{ sha256: string; bytes: Buffer }>): Promise<void>;
   get(sha256: string): Promise<Buffer | null>;
   size(sha256: string): Promise<number | null>;
+  /** Which of these are rows. */
+  present(sha256s: string[]): Promise<Set<string>>;
   delete(sha256: string): Promise<void>;
 }
 
@@ -129,6 +131,14 @@ class DbTier {
 
 const tiers = new WeakMap<BlobStore, DbTier>();
 
+/** Of `sha256s`, the ones `blobs` does not hold: together where the store can, else one `has` each. */
+export async function missingFrom(blobs: BlobStore, sha256s: string[]): Promise<string[]> {
+  if (sha256s.length === 0) return [];
+  if (blobs.missing) return blobs.missing(sha256s);
+  const held = await Promise.all(sha256s.map((s) => blobs.has(s)));
+  return sha256s.filter((_, i) => !held[i]);
+}
+
 /**
  * Deletes a blob wherever it is, its row through `table`: a caller inside a database transaction passes the
  * transaction's (on SQLite the transaction holds the only connection, which the tier's own table would wait for).
@@ -168,6 +178,16 @@ export function withDbTier(base: BlobStore, table: SmallBlobTable, maxBytes: num
 
     async has(sha256) {
       return (await smallSize(sha256)) !== null || base.has(sha256);
+    },
+
+    async missing(sha256s) {
+      for (const sha256 of sha256s) assertSha256(sha256);
+      const notPending = sha256s.filter((s) => !tier.pending.has(s));
+      const rows = await table.present(notPending);
+      return missingFrom(
+        base,
+        notPending.filter((s) => !rows.has(s)),
+      );
     },
 
     async stat(sha256) {

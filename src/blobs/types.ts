@@ -64,6 +64,8 @@ export interface BlobStore {
    */
   sync?(sha256s: string[]): Promise<void>;
   has(sha256: string): Promise<boolean>;
+  /** Of these, the ones not stored, found together (one query where the store can). Absent: `has` for each. */
+  missing?(sha256s: string[]): Promise<string[]>;
   /** Rejects with BlobNotFoundError when the blob does not exist. */
   read(sha256: string, range?: BlobRange): Promise<Readable>;
   stat(sha256: string): Promise<{ size: number } | null>;

@@ -17,6 +17,8 @@ export function openSharedConnections(opts: {
   redisUrl?: string;
   databaseUrl?: string;
   pgSchema?: string;
+  /** PostgreSQL connections at most (default 8). */
+  poolSize?: number;
 }): SharedConnections {
   if (opts.redisUrl) {
     const redis = new Redis(opts.redisUrl, {
@@ -31,7 +33,7 @@ export function openSharedConnections(opts: {
   if (opts.databaseUrl) {
     const pgPool = new pg.Pool({
       connectionString: opts.databaseUrl,
-      max: 8,
+      max: opts.poolSize ?? 8,
       options: opts.pgSchema ? `-c search_path=${opts.pgSchema}` : undefined,
     });
     return { pgPool, close: () => pgPool.end() };

@@ -28,6 +28,19 @@ export class SmallBlobRepo implements SmallBlobTable {
     return row ? Number(row.size) : null;
   }
 
+  async present(sha256s: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < sha256s.length; i += ROWS_PER_STATEMENT) {
+      const rows = await this.db
+        .selectFrom('small_blobs')
+        .select('sha256')
+        .where('sha256', 'in', sha256s.slice(i, i + ROWS_PER_STATEMENT))
+        .execute();
+      for (const row of rows) found.add(row.sha256);
+    }
+    return found;
+  }
+
   async delete(sha256: string): Promise<void> {
     await this.db.deleteFrom('small_blobs').where('sha256', '=', sha256).execute();
   }

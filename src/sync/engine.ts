@@ -55,7 +55,7 @@ export interface SyncEngineDeps {
   sessions: ProviderSessions;
   tuning?: EngineTuning;
   /** PostgreSQL deployments: jobs go through graphile-worker in its own schema. Absent: the in-process queue. */
-  jobs?: { connectionString: string; schema: string };
+  jobs?: { connectionString: string; schema: string; poolSize: number };
   /** The installation's signing keys: exports run on this engine's queue (export/runner.ts). */
   keys?: SigningKeys;
 }

@@ -64,6 +64,7 @@ describe.skipIf(!pgUrl)('two API processes and two workers on one PostgreSQL dat
       PUBLIC_URL: `http://127.0.0.1:${portA}`,
       LOG_LEVEL: 'info',
       WORKER_CONCURRENCY: '1',
+      DATABASE_POOL_SIZE: '4', // as the fleets of test/support/fleet.ts: within PostgreSQL's 100 with another file's
       ...simulatorEnv(zoom, ms),
     };
     const started = await Promise.allSettled([

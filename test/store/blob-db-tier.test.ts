@@ -108,6 +108,19 @@ for (const database of testDatabases) {
       expect(await one.has(small.sha256)).toBe(false);
     });
 
+    it('tells which of many blobs are missing, wherever the others are kept', async () => {
+      const pending = await put(one, Buffer.from('pending in this process'), true);
+      const row = await put(one, Buffer.from('a row already'), false);
+      const file = await put(one, randomBytes(MAX + 1), false);
+      const absent = hex('sha256', Buffer.from('never written'));
+      const all = [pending.sha256, row.sha256, file.sha256, absent];
+      expect(await one.missing!(all)).toEqual([absent]);
+      // the other process has not seen the pending one, which is not durable yet
+      expect(await other.missing!(all)).toEqual([pending.sha256, absent]);
+      expect(await one.missing!([])).toEqual([]);
+      await expect(one.missing!(['not a hash'])).rejects.toThrow();
+    });
+
     it('keeps a small blob pending when its sync fails, and writes it at the next', async () => {
       let fail = true;
       const repo = new SmallBlobRepo(db);
@@ -117,6 +130,7 @@ for (const database of testDatabases) {
           put: (rows) => (fail ? Promise.reject(new Error('disk full')) : repo.put(rows)),
           get: (s) => repo.get(s),
           size: (s) => repo.size(s),
+          present: (s) => repo.present(s),
           delete: (s) => repo.delete(s),
         },
         MAX,

@@ -39,6 +39,9 @@ export async function startFleet(opts: {
     CUSTODY_SECRET_KEY: crypto.randomBytes(24).toString('base64'),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'info',
+    // Small pools: two fleet test files at once stay well inside PostgreSQL's 100 connections (at the default 10,
+    // they ran out and the API answered 503).
+    DATABASE_POOL_SIZE: '4',
     ...opts.env,
   };
   const started: ServeProcess[] = [];

@@ -35,6 +35,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ BLOB_DB_MAX_BYTES: '-1' })).toThrow(/BLOB_DB_MAX_BYTES/);
   });
 
+  it('opens PostgreSQL pools of 10 connections by default, DATABASE_POOL_SIZE from 2 to 200', () => {
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '4' }).databasePoolSize).toBe(4);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '1' })).toThrow(/DATABASE_POOL_SIZE/);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '201' })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+
   it('keeps content on disk by default and in S3 with BLOB_STORE=s3, which needs a bucket', () => {
     expect(loadConfig({}).blobStore).toEqual({ kind: 'fs' });
     expect(

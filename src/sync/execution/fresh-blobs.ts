@@ -1,6 +1,7 @@
 // Blobs an item writer committed for the items of its current page, not yet recorded. With group commit they
 // were written without an fsync each (and noted, item-content.ts): before the flush transaction that records them
 // commits, they are made durable together, so that a crash never leaves an item row whose blob is missing or torn. After the commit, each must still exist (see BlobRefRepo on a racing collect).
+import { missingFrom } from '../../blobs/db-tier.ts';
 import type { BlobStore } from '../../blobs/types.ts';
 import type { ContentSource, ItemInput } from '../../connectors/types.ts';
 
@@ -49,5 +50,11 @@ export async function refetchMissing(
   blobs: BlobStore,
   refetch: (blob: FreshBlob) => Promise<unknown>,
 ): Promise<void> {
-  for (const blob of page) if (!(await blobs.has(blob.sha256))) await refetch(blob);
+  const missing = new Set(
+    await missingFrom(
+      blobs,
+      page.map((b) => b.sha256),
+    ),
+  );
+  for (const blob of page) if (missing.delete(blob.sha256)) await refetch(blob);
 }

@@ -8,6 +8,8 @@ export interface GraphileQueueOptions {
   connectionString: string;
   /** graphile-worker's own PostgreSQL schema (tests use one per test schema). */
   schema: string;
+  /** The runner's connections (DATABASE_POOL_SIZE), at least one per job in flight and one to listen. */
+  poolSize: number;
   concurrency: number;
   /** How often each worker makes sure a sweep job is waiting (at most one is: a job key). */
   sweepMs: number;
@@ -115,6 +117,7 @@ export function createGraphileQueue(opts: GraphileQueueOptions): Queue {
       connectionString: opts.connectionString,
       schema: opts.schema,
       concurrency: opts.concurrency,
+      maxPoolSize: Math.max(opts.poolSize, opts.concurrency + 1),
       noHandleSignals: true,
       pollInterval: 10_000,
       logger,

@@ -12,7 +12,15 @@ export type QueueSpec =
       claimable(limit: number): Promise<string[]>;
       log: QueueLog;
     }
-  | { kind: 'graphile'; connectionString: string; schema: string; concurrency: number; sweepMs: number; log: QueueLog };
+  | {
+      kind: 'graphile';
+      connectionString: string;
+      schema: string;
+      poolSize: number;
+      concurrency: number;
+      sweepMs: number;
+      log: QueueLog;
+    };
 
 /** The one place a queue is picked. */
 export function createQueue(spec: QueueSpec): Queue {
