@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app.ts';
 import { DomainError, codeOf, titleOf } from '../domain/errors.ts';
 import { pointerOf, validationDetail } from './validation-detail.ts';
+import { databaseOverloaded } from '../store/overload.ts';
 
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -122,17 +123,4 @@ export function unsupportedMediaType(req: FastifyRequest): AppError {
   const sent = (req.headers['content-type'] ?? '').split(';')[0].trim().slice(0, 80);
   const got = sent ? `, not ${sent}` : ', and this request names none';
   return new AppError(415, `This route reads JSON bodies: send Content-Type: application/json${got}.`);
-}
-
-/**
- * The database refused or could not take one more connection (PostgreSQL 53300 too_many_connections, 57P03
- * cannot_connect_now, the pool's connect timeout; SQLite busy): the service is overloaded, not broken, so a 503.
- */
-function databaseOverloaded(err: { code?: string; message?: string }): boolean {
-  return (
-    err.code === '53300' ||
-    err.code === '57P03' ||
-    err.code === 'SQLITE_BUSY' ||
-    /timeout exceeded when trying to connect/i.test(err.message ?? '')
-  );
 }

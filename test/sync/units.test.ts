@@ -271,6 +271,42 @@ for (const database of testDatabases) {
       }
     });
 
+    it('a unit the database turned away (too many clients) is tried again from its checkpoint, up to 3 attempts', async () => {
+      const overloaded = () => Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
+      /** As the sweep does: a unit whose lease was just released is taken again once claimable (a millisecond on). */
+      const again = async (runId: string, key: string) => {
+        for (let i = 0; ; i++) {
+          const outcome = await app.engine.runUnit(runId, key);
+          if (outcome.status !== 'not_claimed' || i === 50) return outcome.status;
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      };
+      const units = (throws: unknown) =>
+        ['u1', 'u2'].map((key) => ({
+          custodian: { key },
+          items: [file(`busy-${key}-${String(throws !== undefined)}`, key)],
+          throws: key === 'u1' ? throws : undefined,
+        }));
+      // once: the second attempt collects it, and the run succeeds
+      source = { units: units(overloaded()) };
+      const first = await fannedOut();
+      expect((await app.engine.runUnit(first.runId, 'u1')).status).toBe('interrupted');
+      source = { units: units(undefined) };
+      for (const k of ['u1', 'u2']) expect(await again(first.runId, k)).toBe('done');
+      expect((await latestRun(first.collectionId)).status).toBe('succeeded');
+      expect((await new UnitJobRepo(app.ctx.db).get(first.runId, 'u1'))?.attempt).toBe(2);
+      // every time: the third attempt fails the custodian, as any other error would
+      source = { units: units(overloaded()) };
+      const always = await fannedOut();
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push(await again(always.runId, 'u1'));
+      expect(statuses).toEqual(['interrupted', 'interrupted', 'failed']);
+      await app.engine.runUnit(always.runId, 'u2');
+      const run = await latestRun(always.collectionId);
+      expect(run.status).toBe('completed_with_errors');
+      expect(run.errors[0]).toMatchObject({ source_id: 'u1', reason: 'sorry, too many clients already' });
+    });
+
     it('a sync asked for while an event run is queued follows that run as a full run, with the filters then saved', async () => {
       source = { units: ['u1', 'u2'].map((key) => ({ custodian: { key }, items: [file(`e-${key}`, key)] })) };
       const { collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer });

@@ -1,6 +1,7 @@
 // A unit job: one custodian's share of a fanned-out run, executed by whichever worker claimed it.
 import { CollectionRepo } from '../../store/collections.ts';
 import { withTransaction } from '../../store/repos.ts';
+import { databaseOverloaded } from '../../store/overload.ts';
 import type { RunRow } from '../../store/runs.ts';
 import { UnitJobRepo, type UnitJobRow } from '../../store/unit-jobs.ts';
 import { unitCountersOf } from '../../store/run-counters.ts';
@@ -92,6 +93,16 @@ export async function executeUnit(
       return { status: 'interrupted', last: false };
     }
     const reason = err instanceof Error ? err.message.slice(0, 1000) : String(err);
+    // The database turned a connection away (too many clients): not this custodian's fault, and over in a moment.
+    // The unit's lease is released and it is taken again from its last checkpoint, as after a stall, up to as many
+    // attempts.
+    if (databaseOverloaded(err) && job.attempt < MAX_STALLED_ATTEMPTS) {
+      log.warn(
+        { err: reason, attempt: job.attempt },
+        'unit interrupted: the database is overloaded; it is tried again',
+      );
+      return { status: 'interrupted', last: false };
+    }
     log.warn({ err: reason }, 'unit failed');
     return end(deps, run, key, owner, memo, 'failed', { error: reason, needsAction: needsUserAction(err) });
   }
