@@ -1,4 +1,4 @@
-import { createGraphileQueue } from './graphile.ts';
+import { createGraphileQueue, type GraphileQueueOptions } from './graphile.ts';
 import { createInProcessQueue } from './in-process.ts';
 import type { Queue, QueueLog } from './queue.ts';
 import { parseExportJobId, parseUnitJobId } from './registry.ts';
@@ -12,15 +12,7 @@ export type QueueSpec =
       claimable(limit: number): Promise<string[]>;
       log: QueueLog;
     }
-  | {
-      kind: 'graphile';
-      connectionString: string;
-      schema: string;
-      poolSize: number;
-      concurrency: number;
-      sweepMs: number;
-      log: QueueLog;
-    };
+  | ({ kind: 'graphile' } & GraphileQueueOptions);
 
 /** The one place a queue is picked. */
 export function createQueue(spec: QueueSpec): Queue {
