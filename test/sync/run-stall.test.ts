@@ -96,5 +96,39 @@ for (const database of testDatabases) {
       };
       expectEnded(await stallThreeTimes(connector, () => collects));
     }, 30_000);
+
+    it('a run without units that the database turned away is tried again, up to 3 attempts', async () => {
+      const base = createFakeConnector({ source: () => ({ units: [] }) });
+      let turnedAway = 0;
+      const connector: Connector = {
+        ...base,
+        async *collect(ctx: CollectContext): AsyncIterable<CollectEvent> {
+          if (turnedAway-- > 0) throw Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
+          yield* base.collect(ctx);
+        },
+      };
+      const engine = engineFor(db, blobs, [connector], { workers: 'none', clock });
+      /** As the sweep does: an interrupted run is taken again once claimable. */
+      const attempt = async (runId: string) => {
+        for (let i = 0; i < 500 && !(await engine.claimableRunIds(10)).includes(runId); i++)
+          await new Promise((r) => setTimeout(r, 10));
+        return (await engine.runOnce(runId)).status;
+      };
+      const runOf = async (times: number) => {
+        turnedAway = times;
+        const { collectionId } = await seedCollection(db);
+        const { runId } = await engine.start(collectionId);
+        const statuses = [await attempt(runId), await attempt(runId)];
+        if (statuses[1] === 'interrupted') statuses.push(await attempt(runId));
+        return { statuses, run: await new RunRepo(db).get(runId) };
+      };
+      const once = await runOf(1);
+      expect(once.statuses).toEqual(['interrupted', 'succeeded']);
+      expect(once.run).toMatchObject({ status: 'succeeded', attempt: 2 });
+      const always = await runOf(3);
+      expect(always.statuses).toEqual(['interrupted', 'interrupted', 'failed']);
+      expect(always.run).toMatchObject({ status: 'failed', attempt: 3 });
+      await engine.stop();
+    }, 30_000);
   });
 }
