@@ -40,9 +40,21 @@ export function dialectOf(db: Kysely<any>): Dialect {
   throw new Error(`unsupported database adapter ${adapter.constructor.name}`);
 }
 
+/**
+ * A PostgreSQL pool that survives losing an idle connection. pg emits an idle client's error (the server restarted,
+ * failed over, or an administrator or PgBouncer closed the connection) on its pool, and an 'error' event nobody
+ * listens to ends the process. The pool has already dropped that client; the next query opens a new connection, and
+ * a query in flight gets its own error.
+ */
+export function newPgPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 export function openDatabase(opts: DatabaseOptions): Database {
   if (opts.url) {
-    const pool = new pg.Pool({
+    const pool = newPgPool({
       connectionString: opts.url,
       max: opts.poolSize ?? 10,
       options: opts.schema ? `-c search_path=${opts.schema}` : undefined,

@@ -4,7 +4,8 @@
 // process by createContext and closed with it; its users never close it.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import type pg from 'pg';
+import { newPgPool } from './db.ts';
 
 export interface SharedConnections {
   redis?: Redis;
@@ -31,7 +32,7 @@ export function openSharedConnections(opts: {
     return { redis, close: async () => void (await redis.quit().catch(() => redis.disconnect())) };
   }
   if (opts.databaseUrl) {
-    const pgPool = new pg.Pool({
+    const pgPool = newPgPool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 8,
       options: opts.pgSchema ? `-c search_path=${opts.pgSchema}` : undefined,
