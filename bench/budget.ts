@@ -6,7 +6,8 @@ import { ZOOM_BUDGET, ZOOM_RETRY } from '../src/connectors/zoom/index.ts';
 import { zoomQuirks } from '../src/connectors/zoom/quirks.ts';
 import { createBudgetBackend } from '../src/provider/budget-backend.ts';
 import { ProviderHttp } from '../src/provider/provider-http.ts';
-import { ProviderBudgets, type Budget } from '../src/provider/shared-budget.ts';
+import { ProviderBudgets } from '../src/provider/budget-registry.ts';
+import type { Budget } from '../src/provider/shared-budget.ts';
 import { migrate, openDatabase } from '../src/store/db.ts';
 import { ProviderBudgetRepo } from '../src/store/provider-budgets.ts';
 

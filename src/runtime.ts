@@ -18,7 +18,7 @@ import { countActiveRuns } from './store/run-states.ts';
 import { createDispatcher } from './webhooks/dispatcher.ts';
 import { createSender } from './webhooks/send.ts';
 import { createBudgetBackend, type BudgetBackendConfig } from './provider/budget-backend.ts';
-import { ProviderBudgets } from './provider/shared-budget.ts';
+import { ProviderBudgets } from './provider/budget-registry.ts';
 import { ProviderBudgetRepo } from './store/provider-budgets.ts';
 import type { SharedConnections } from './store/shared-connections.ts';
 

@@ -10,6 +10,7 @@ import { StreamDigests } from './hashing.ts';
 import { WriterStates } from './writer.ts';
 import {
   assertSha256,
+  missingFrom,
   type BlobRange,
   type BlobStore,
   type BlobWriter,
@@ -130,14 +131,6 @@ class DbTier {
 }
 
 const tiers = new WeakMap<BlobStore, DbTier>();
-
-/** Of `sha256s`, the ones `blobs` does not hold: together where the store can, else one `has` each. */
-export async function missingFrom(blobs: BlobStore, sha256s: string[]): Promise<string[]> {
-  if (sha256s.length === 0) return [];
-  if (blobs.missing) return blobs.missing(sha256s);
-  const held = await Promise.all(sha256s.map((s) => blobs.has(s)));
-  return sha256s.filter((_, i) => !held[i]);
-}
 
 /**
  * Deletes a blob wherever it is, its row through `table`: a caller inside a database transaction passes the

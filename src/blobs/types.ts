@@ -73,6 +73,14 @@ export interface BlobStore {
   delete(sha256: string): Promise<void>;
 }
 
+/** Of `sha256s`, the ones `blobs` does not hold: together where the store can, else one `has` each. */
+export async function missingFrom(blobs: BlobStore, sha256s: string[]): Promise<string[]> {
+  if (sha256s.length === 0) return [];
+  if (blobs.missing) return blobs.missing(sha256s);
+  const held = await Promise.all(sha256s.map((s) => blobs.has(s)));
+  return sha256s.filter((_, i) => !held[i]);
+}
+
 export class BlobNotFoundError extends Error {
   override readonly name = 'BlobNotFoundError';
   readonly code = 'blob_not_found';

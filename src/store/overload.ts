@@ -1,7 +1,7 @@
 /**
  * The database refused or could not take one more connection (PostgreSQL 53300 too_many_connections, 57P03
  * cannot_connect_now, the pool's connect timeout; SQLite busy): the service is overloaded, not broken. The API
- * answers 503 with Retry-After; a unit of a run is tried again from its checkpoint.
+ * answers 503 with Retry-After; a run or a unit is tried again from its checkpoint (triedAgainAfterOverload).
  */
 export function databaseOverloaded(err: unknown): boolean {
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };

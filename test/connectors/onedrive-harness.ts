@@ -11,7 +11,7 @@ import {
   type ItemInput,
   type ProviderContext,
 } from '../../src/connectors/types.ts';
-import { localBudget } from '../../src/provider/shared-budget.ts';
+import { localBudget } from '../../src/provider/budget-registry.ts';
 import { ProviderHttp } from '../../src/provider/provider-http.ts';
 import type { MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 

@@ -14,7 +14,7 @@ import type {
 } from '../../src/connectors/types.ts';
 import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import type { Clock } from '../../src/provider/budget.ts';
-import { localBudget } from '../../src/provider/shared-budget.ts';
+import { localBudget } from '../../src/provider/budget-registry.ts';
 import { ProviderHttp } from '../../src/provider/provider-http.ts';
 import type { RetryConfig } from '../../src/provider/retry.ts';
 import type { ZoomSandbox } from '../../sandbox/zoom/index.ts';

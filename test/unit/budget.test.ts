@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sleep, type Clock, type Release } from '../../src/provider/budget.ts';
-import { localBudget, ProviderBudgets, slotAllowance, type SharedBudget } from '../../src/provider/shared-budget.ts';
+import { localBudget, ProviderBudgets } from '../../src/provider/budget-registry.ts';
+import { slotAllowance, type SharedBudget } from '../../src/provider/shared-budget.ts';
 import { createBudgetBackend } from '../../src/provider/budget-backend.ts';
 
 class FakeClock implements Clock {

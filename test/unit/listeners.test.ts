@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphQuirks } from '../../src/connectors/onedrive/quirks.ts';
 import { ProviderHttp } from '../../src/provider/provider-http.ts';
-import { localBudget } from '../../src/provider/shared-budget.ts';
+import { localBudget } from '../../src/provider/budget-registry.ts';
 import { createDispatcher } from '../../src/webhooks/dispatcher.ts';
 
 /** Listeners added to a signal that outlives one request are gone when that request ends (issue 19). */

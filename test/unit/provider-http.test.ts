@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { localBudget } from '../../src/provider/shared-budget.ts';
+import { localBudget } from '../../src/provider/budget-registry.ts';
 import { ProviderHttp } from '../../src/provider/provider-http.ts';
 import type { ProviderAuth, ProviderHttpOptions } from '../../src/provider/http-options.ts';
 import { ProviderError } from '../../src/provider/provider-error.ts';

@@ -2,7 +2,7 @@
 import { onedriveUnits } from './units.ts';
 import { validateEdriveFilters } from '../../domain/filters/edrive.ts';
 import type { BudgetConfig } from '../../provider/budget.ts';
-import { localBudget } from '../../provider/shared-budget.ts';
+import { localBudget } from '../../provider/budget-registry.ts';
 import { ProviderHttp } from '../../provider/provider-http.ts';
 import { defaultRetryConfig, type RetryConfig } from '../../provider/retry.ts';
 import type { Connector } from '../types.ts';

@@ -1,8 +1,7 @@
 // Blobs an item writer committed for the items of its current page, not yet recorded. With group commit they
 // were written without an fsync each (and noted, item-content.ts): before the flush transaction that records them
 // commits, they are made durable together, so that a crash never leaves an item row whose blob is missing or torn. After the commit, each must still exist (see BlobRefRepo on a racing collect).
-import { missingFrom } from '../../blobs/db-tier.ts';
-import type { BlobStore } from '../../blobs/types.ts';
+import { missingFrom, type BlobStore } from '../../blobs/types.ts';
 import type { ContentSource, ItemInput } from '../../connectors/types.ts';
 
 export interface FreshBlob {

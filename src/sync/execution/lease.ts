@@ -3,6 +3,7 @@
 // compare-and-swaps in the store (store/runs.ts, store/unit-jobs.ts): a lease that lapsed makes them fail.
 import type { Logger } from '../../connectors/types.ts';
 import type { Database } from '../../store/db.ts';
+import { databaseOverloaded } from '../../store/overload.ts';
 import { RunRepo, type Counters } from '../../store/runs.ts';
 import { UnitJobRepo } from '../../store/unit-jobs.ts';
 
@@ -43,6 +44,14 @@ export function unitFence(runId: string, unitKey: string, owner: string): WriteF
 
 /** After this many attempts stopped for lack of progress, the work fails (a unit: its custodian reported failed). */
 export const MAX_STALLED_ATTEMPTS = 3;
+
+/**
+ * The database turned a connection away (too many clients, busy): not the work's fault, and over in a moment. A run or
+ * a unit stopped by it is taken again from its last checkpoint, as after a stall, up to as many attempts.
+ */
+export function triedAgainAfterOverload(err: unknown, attempt: number): boolean {
+  return databaseOverloaded(err) && attempt < MAX_STALLED_ATTEMPTS;
+}
 
 /**
  * Claims leased work as it was read (`current`): queued, or running under a lease that lapsed or whose owner is a

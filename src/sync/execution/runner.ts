@@ -14,8 +14,7 @@ import { planUnits } from './plan.ts';
 import type { RunnerDeps } from '../deps.ts';
 import { checkCollection, openRunContext, type RunCollection, type RunContext } from './run-context.ts';
 import { runFiltersOf } from './collect-parts.ts';
-import { FencedOutError, MAX_STALLED_ATTEMPTS, RunStopped } from './lease.ts';
-import { databaseOverloaded } from '../../store/overload.ts';
+import { FencedOutError, MAX_STALLED_ATTEMPTS, RunStopped, triedAgainAfterOverload } from './lease.ts';
 import { afterSuccess, endRunAsDecided, finishFailed, moveCollection } from '../runs/run-end.ts';
 
 export type RunOutcome =
@@ -173,8 +172,7 @@ async function fail(
     }
     log.info({ why: stop ?? 'fenced' }, 'run interrupted; it resumes from its last checkpoint');
     return { status: 'interrupted', error: null };
-  } else if (databaseOverloaded(err) && run.attempt < MAX_STALLED_ATTEMPTS) {
-    // The database turned a connection away (unit-job.ts does the same for a unit): taken again from its checkpoint.
+  } else if (triedAgainAfterOverload(err, run.attempt)) {
     log.warn({ attempt: run.attempt }, 'run interrupted: the database is overloaded; it is tried again');
     return { status: 'interrupted', error: null };
   }

@@ -1,7 +1,6 @@
 // A unit job: one custodian's share of a fanned-out run, executed by whichever worker claimed it.
 import { CollectionRepo } from '../../store/collections.ts';
 import { withTransaction } from '../../store/repos.ts';
-import { databaseOverloaded } from '../../store/overload.ts';
 import type { RunRow } from '../../store/runs.ts';
 import { UnitJobRepo, type UnitJobRow } from '../../store/unit-jobs.ts';
 import { unitCountersOf } from '../../store/run-counters.ts';
@@ -9,7 +8,7 @@ import { emptyTally } from '../../store/units.ts';
 import { collectInto } from './collect-into.ts';
 import { progressData } from '../runs/tally.ts';
 import { childLog } from '../providers/provider-session.ts';
-import { FencedOutError, MAX_STALLED_ATTEMPTS, RunStopped, unitFence } from './lease.ts';
+import { FencedOutError, MAX_STALLED_ATTEMPTS, RunStopped, triedAgainAfterOverload, unitFence } from './lease.ts';
 import { needsUserAction } from '../../domain/run-failures.ts';
 import type { RunnerDeps } from '../deps.ts';
 import { openUnitContext } from './unit-context.ts';
@@ -93,10 +92,7 @@ export async function executeUnit(
       return { status: 'interrupted', last: false };
     }
     const reason = err instanceof Error ? err.message.slice(0, 1000) : String(err);
-    // The database turned a connection away (too many clients): not this custodian's fault, and over in a moment.
-    // The unit's lease is released and it is taken again from its last checkpoint, as after a stall, up to as many
-    // attempts.
-    if (databaseOverloaded(err) && job.attempt < MAX_STALLED_ATTEMPTS) {
+    if (triedAgainAfterOverload(err, job.attempt)) {
       log.warn(
         { err: reason, attempt: job.attempt },
         'unit interrupted: the database is overloaded; it is tried again',

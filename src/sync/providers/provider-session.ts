@@ -2,7 +2,7 @@ import { type Connector, type Logger, type ProviderContext } from '../../connect
 import type { Clock } from '../../provider/budget.ts';
 import { createBudgetBackend } from '../../provider/budget-backend.ts';
 import { CEILING_TTL_MS, trustedCeiling } from '../../provider/learned-rate.ts';
-import { ProviderBudgets, type LearnedRateView } from '../../provider/shared-budget.ts';
+import { ProviderBudgets, type LearnedRateView } from '../../provider/budget-registry.ts';
 import { ProviderBudgetRepo } from '../../store/provider-budgets.ts';
 import { WalletRepo } from '../../store/wallets.ts';
 import type { Metrics } from '../../metrics.ts';
