@@ -33,7 +33,7 @@ export async function benchLeases(): Promise<Record<string, string>> {
           if (await repo.tryLease('zoom:bench', 8, id, Date.now() + 60_000, Date.now())) {
             taken++;
             await new Promise((r) => setImmediate(r));
-            await repo.releaseLease('zoom:bench', id);
+            await repo.releaseLeases('zoom:bench', [id]);
           } else refused++;
         }
       }),

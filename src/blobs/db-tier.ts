@@ -79,8 +79,9 @@ class TierWriter implements BlobWriter {
     const blob = this.digests.finish();
     const bytes = Buffer.concat(this.held, this.heldBytes);
     this.held = [];
-    await this.tier.keep(blob.sha256, bytes, this.opts?.deferSync === true);
-    return blob;
+    const held = this.opts?.deferSync === true;
+    await this.tier.keep(blob.sha256, bytes, held);
+    return held ? { ...blob, held } : blob;
   }
 
   async abort(): Promise<void> {

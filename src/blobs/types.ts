@@ -29,6 +29,11 @@ export interface CommittedBlob {
   size: number;
   /** One entry per extra hasher, keyed by the name it was given. */
   extra?: Record<string, string>;
+  /**
+   * Kept in this process's memory until the store's `sync` (small content committed with `deferSync`, db-tier.ts):
+   * nothing of it is stored yet, so the note of its reference can wait for that sync too (fresh-blobs.ts).
+   */
+  held?: boolean;
 }
 
 export interface BlobWriter {

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { Redis } from 'ioredis';
 import { RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ProviderBudgetRepo } from '../store/provider-budgets.ts';
+import { coalesced } from './budget-coalesce.ts';
 
 export interface BudgetBackend {
   readonly kind: 'memory' | 'redis' | 'postgres';
@@ -17,7 +18,7 @@ export interface BudgetBackend {
   /** Takes one of `cap` slots unless all are held; a lease not renewed within `ttlMs` lapses. */
   tryLease(key: string, cap: number, leaseId: string, ttlMs: number): Promise<boolean>;
   renewLeases(key: string, leaseIds: string[], ttlMs: number): Promise<void>;
-  releaseLease(key: string, leaseId: string): Promise<void>;
+  releaseLeases(key: string, leaseIds: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,9 +36,9 @@ export function createBudgetBackend(config: BudgetBackendConfig): BudgetBackend 
     case 'memory':
       return memoryBackend();
     case 'redis':
-      return redisBackend(config.client, config.prefix ?? 'custody:budget');
+      return coalesced(redisBackend(config.client, config.prefix ?? 'custody:budget'));
     case 'postgres':
-      return postgresBackend(config.pool, config.repo);
+      return coalesced(postgresBackend(config.pool, config.repo));
     default: {
       const unknown: never = config;
       throw new Error(`unknown budget backend ${JSON.stringify(unknown)}`);
@@ -126,8 +127,8 @@ function memoryBackend(): BudgetBackend {
       const held = live(key);
       for (const id of ids) if (held.has(id)) held.set(id, Date.now() + ttlMs);
     },
-    async releaseLease(key, leaseId) {
-      leases.get(key)?.delete(leaseId);
+    async releaseLeases(key, ids) {
+      for (const id of ids) leases.get(key)?.delete(id);
     },
     async close() {},
   };
@@ -183,8 +184,8 @@ function redisBackend(redis: Redis, prefix: string): BudgetBackend {
       await redis.zadd(leaseKey(key), 'XX', ...ids.flatMap((id) => [String(until), id]));
       await redis.pexpire(leaseKey(key), ttlMs * 2);
     },
-    async releaseLease(key, leaseId) {
-      await redis.zrem(leaseKey(key), leaseId);
+    async releaseLeases(key, ids) {
+      if (ids.length > 0) await redis.zrem(leaseKey(key), ...ids);
     },
     async close() {},
   };
@@ -209,7 +210,7 @@ function postgresBackend(pool: pg.Pool, repo: ProviderBudgetRepo): BudgetBackend
     ...ops,
     tryLease: (key, cap, leaseId, ttlMs) => repo.tryLease(key, cap, leaseId, Date.now() + ttlMs, Date.now()),
     renewLeases: (key, ids, ttlMs) => repo.renewLeases(key, ids, Date.now() + ttlMs),
-    releaseLease: (key, leaseId) => repo.releaseLease(key, leaseId),
+    releaseLeases: (key, ids) => repo.releaseLeases(key, ids),
     close: async () => {},
   };
 }

@@ -23,6 +23,14 @@ import {
 export const SLOT_MS = 100;
 const LEASE_TTL_MS = 60_000;
 const LEASE_POLL_MS = 20;
+/** How long a shared store's lease no request uses is kept for the next request of this process. */
+const LEASE_LINGER_MS = 20;
+/**
+ * A read of the shared pause started this recently answers later asks too: another process's 429 is seen up to this
+ * much later (it is seen a round trip late anyway), and a busy process reads the pause at most 50 times a second
+ * instead of twice per request.
+ */
+const PAUSE_READ_FRESH_MS = 20;
 /** How often a process shares what it learned and reads what the others did. */
 const SYNC_MS = 1000;
 
@@ -76,6 +84,10 @@ export class SharedBudget implements Budget {
   private syncing: Promise<void> | undefined;
   private lastSync = 0;
   private readonly held = new Set<string>();
+  /** Leases held that no request uses, each with the cancel of the timer that gives it back. */
+  private readonly spare = new Map<string, () => void>();
+  private closed = false;
+  private pauseRead: { at: number; value: Promise<number> } | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
   private readonly localWaiters = new Set<() => void>();
   private lastSend = 0;
@@ -160,6 +172,12 @@ export class SharedBudget implements Budget {
   close(): void {
     if (this.renewTimer) clearInterval(this.renewTimer);
     this.renewTimer = undefined;
+    this.closed = true;
+    for (const [id, cancel] of this.spare) {
+      cancel();
+      this.giveBack(id);
+    }
+    this.spare.clear();
   }
 
   private async load(): Promise<void> {
@@ -212,11 +230,24 @@ export class SharedBudget implements Budget {
     return this.syncing;
   }
 
+  /** The credential's pause as the shared store holds it (see PAUSE_READ_FRESH_MS). */
+  private sharedPause(): Promise<number> {
+    const now = this.clock.now();
+    if (this.pauseRead && now - this.pauseRead.at < PAUSE_READ_FRESH_MS) return this.pauseRead.value;
+    const value = this.options.backend.pausedUntil(this.key);
+    this.pauseRead = { at: now, value };
+    // a failed read is not the answer to the next ask
+    value.catch(() => {
+      if (this.pauseRead?.value === value) this.pauseRead = undefined;
+    });
+    return value;
+  }
+
   /** Waits out the credential's pause; true when there was one. */
   private async waitForPause(signal: AbortSignal | undefined): Promise<boolean> {
     let waited = false;
     for (;;) {
-      const until = Math.max(this.localPause, await this.options.backend.pausedUntil(this.key));
+      const until = Math.max(this.localPause, await this.sharedPause());
       const wait = until - this.clock.now();
       if (wait <= 0) return waited;
       this.localPause = Math.max(this.localPause, until);
@@ -228,22 +259,17 @@ export class SharedBudget implements Budget {
   private async lease(signal: AbortSignal | undefined): Promise<Release> {
     const { backend } = this.options;
     for (;;) {
+      const spare = this.spare.keys().next();
+      if (!spare.done) {
+        this.spare.get(spare.value)!();
+        this.spare.delete(spare.value);
+        return this.releaser(spare.value);
+      }
       const id = `${this.leasePrefix}:${++this.leaseSeq}`;
       if (await backend.tryLease(this.key, this.config.concurrency, id, LEASE_TTL_MS)) {
         this.held.add(id);
         this.renewTimer ??= setInterval(() => void this.renew(), LEASE_TTL_MS / 3).unref();
-        let released = false;
-        return () => {
-          if (released) return;
-          released = true;
-          this.held.delete(id);
-          backend
-            .releaseLease(this.key, id)
-            .catch((error) => this.options.onError?.(error))
-            .finally(() => {
-              for (const wake of [...this.localWaiters]) wake();
-            });
-        };
+        return this.releaser(id);
       }
       // A release in this process wakes its waiters at once; releases elsewhere are seen on the next poll.
       await new Promise<void>((resolve, reject) => {
@@ -264,6 +290,39 @@ export class SharedBudget implements Budget {
         signal?.addEventListener('abort', onAbort, { once: true });
       });
     }
+  }
+
+  /**
+   * Gives the lease back once. On a shared store it is first kept for LEASE_LINGER_MS, and a request of this process
+   * that asks meanwhile takes it without asking the store: two round trips fewer for a request that follows another.
+   */
+  private releaser(id: string): Release {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (this.options.backend.kind === 'memory' || this.closed) return this.giveBack(id);
+      this.spare.set(
+        id,
+        this.clock.timer(LEASE_LINGER_MS, () => {
+          this.spare.delete(id);
+          this.giveBack(id);
+        }),
+      );
+      this.wakeLocalWaiters();
+    };
+  }
+
+  private giveBack(id: string): void {
+    this.held.delete(id);
+    this.options.backend
+      .releaseLeases(this.key, [id])
+      .catch((error) => this.options.onError?.(error))
+      .finally(() => this.wakeLocalWaiters());
+  }
+
+  private wakeLocalWaiters(): void {
+    for (const wake of [...this.localWaiters]) wake();
   }
 
   private async renew(): Promise<void> {
@@ -307,7 +366,7 @@ export class SharedBudget implements Budget {
           // slot, or every request held back would leave at once when the pause ends. The shared pause is read while
           // the request waits for its time: read after it, the request left a round trip late, in a later slot's
           // or second's share.
-          const shared = this.options.backend.pausedUntil(this.key);
+          const shared = this.sharedPause();
           shared.catch(() => {}); // awaited below; not unhandled if the sleep is aborted first
           let woke: number;
           let pausedUntil: number;

@@ -70,6 +70,12 @@ export class BlobRefRepo {
     return notes.add({ sha256, size, at });
   }
 
+  /** noteCommitted for many blobs at once, in as few statements as they fit (content a store held until now). */
+  async noteAll(notes: Note[]): Promise<void> {
+    for (let i = 0; i < notes.length; i += NOTES_PER_STATEMENT)
+      await writeNotes(this.db, notes.slice(i, i + NOTES_PER_STATEMENT));
+  }
+
   /**
    * acquire for many blobs in one statement: one reference per entry, summed per blob first (one statement may not
    * change a row twice).
@@ -153,7 +159,7 @@ export class BlobRefRepo {
   }
 }
 
-interface Note {
+export interface Note {
   sha256: string;
   size: number;
   at: string;

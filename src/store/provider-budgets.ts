@@ -111,8 +111,9 @@ export class ProviderBudgetRepo {
       .execute();
   }
 
-  async releaseLease(key: string, leaseId: string): Promise<void> {
-    await this.db.deleteFrom('provider_budget_leases').where('key', '=', key).where('holder', '=', leaseId).execute();
+  async releaseLeases(key: string, leaseIds: string[]): Promise<void> {
+    if (leaseIds.length === 0) return;
+    await this.db.deleteFrom('provider_budget_leases').where('key', '=', key).where('holder', 'in', leaseIds).execute();
   }
 }
 

@@ -1,32 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/provider/budget.ts';
 import {
   createBudgetBackend,
   type BudgetBackend,
   type BudgetBackendConfig,
 } from '../../src/provider/budget-backend.ts';
+import { coalesced } from '../../src/provider/budget-coalesce.ts';
 import { SharedBudget } from '../../src/provider/shared-budget.ts';
 import { ProviderBudgetRepo } from '../../src/store/provider-budgets.ts';
 import { openSharedConnections, type SharedConnections } from '../../src/store/shared-connections.ts';
 import { testDatabases } from '../support/databases.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 
 /** Fake time that tests move in small steps, letting real I/O (Redis, PostgreSQL) answer between steps. */
-class SteppingClock implements Clock {
-  private t = Math.floor(Date.now() / 1000) * 1000 + 1_000_000;
-  private timers: { at: number; fn: () => void; id: number }[] = [];
-  private nextId = 0;
-
-  now(): number {
-    return this.t;
-  }
-
-  timer(ms: number, fn: () => void): () => void {
-    const id = this.nextId++;
-    this.timers.push({ at: this.t + Math.max(0, ms), fn, id });
-    return () => {
-      this.timers = this.timers.filter((x) => x.id !== id);
-    };
+class SteppingClock extends FakeClock {
+  constructor() {
+    super(Math.floor(Date.now() / 1000) * 1000 + 1_000_000);
   }
 
   /** `realTime` false: only this process answers (nothing real to wait for), so steps take no real time. */
@@ -278,7 +267,10 @@ describe('one provider budget shared by two processes: a slow shared store', () 
     const key = `conf:${randomUUID()}`;
     const ids = { provider: 'conf', credential: key.slice(5) };
     const config = { ratePerSecond: 20, concurrency: 100 };
-    const [a, b] = [0, 1].map(() => new SharedBudget(key, ids, config, { backend: store, clock, learn: false }));
+    // each process asks the store through its own coalescing (counts asked at once share a trip)
+    const [a, b] = [0, 1].map(
+      () => new SharedBudget(key, ids, config, { backend: coalesced(store), clock, learn: false }),
+    );
     const grants: number[] = [];
     const inFlight = { now: 0, max: 0 };
     const start = clock.now();

@@ -1,8 +1,11 @@
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { withDbTier, type SmallBlobTable } from '../../src/blobs/db-tier.ts';
 import { createFsBlobStore, type BlobStore, type FsBlobStore } from '../../src/blobs/index.ts';
 import type { CollectEvent, Connector, ItemInput } from '../../src/connectors/types.ts';
+import { BlobRefRepo } from '../../src/store/blob-refs.ts';
 import type { Database } from '../../src/store/db.ts';
+import { SmallBlobRepo } from '../../src/store/small-blobs.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, sha256 } from '../support/fake-connector.ts';
 import { engineFor, seedCollection, useSyncStore } from '../support/sync-fixtures.ts';
@@ -162,6 +165,50 @@ for (const database of testDatabases) {
         .where('run_id', '=', runId)
         .execute();
       expect(errors).toEqual([{ source_id: 'b', reason: expect.stringContaining('the provider answered 500') }]);
+    });
+
+    it("notes the references of content the database holds until the page's sync before it is stored, in one go", async () => {
+      const files = ['a', 'b', 'c'].map((id, i) => ({ id, bytes: bytesOf(`held-${id}`, 200 + i) }));
+      const shas = files.map((f) => sha256(f.bytes));
+      const notesWhenPut: Array<Array<{ sha256: string; refs: number }>> = [];
+      const table = new SmallBlobRepo(db);
+      const watched: SmallBlobTable = {
+        get: (sha) => table.get(sha),
+        size: (sha) => table.size(sha),
+        present: (list) => table.present(list),
+        delete: (sha) => table.delete(sha),
+        async put(rows) {
+          notesWhenPut.push(
+            await db
+              .selectFrom('blob_refs')
+              .select(['sha256', 'refs'])
+              .where(
+                'sha256',
+                'in',
+                rows.map((r) => r.sha256),
+              )
+              .orderBy('sha256')
+              .execute(),
+          );
+          await table.put(rows);
+        },
+      };
+      const noteOne = vi.spyOn(BlobRefRepo.prototype, 'noteCommitted');
+      try {
+        const { collectionId } = await seedCollection(db);
+        const engine = engineFor(db, withDbTier(blobs, watched, 16_384), [connectorOf(files)], { workers: 'none' });
+        const { runId } = await engine.start(collectionId);
+        await engine.runOnce(runId);
+        expect((await itemRows(collectionId)).map((r) => r.sha256)).toEqual(shas);
+        // the page's three blobs put at once, each noted (unreferenced yet) when put: a crash right then leaves notes
+        // that the orphan sweep clears, never stored content that nothing notes
+        expect(notesWhenPut).toEqual([[...shas].sort().map((sha) => ({ sha256: sha, refs: 0 }))]);
+        expect(noteOne).not.toHaveBeenCalled();
+        const refs = await db.selectFrom('blob_refs').select('refs').where('sha256', 'in', shas).execute();
+        expect(refs.map((r) => Number(r.refs))).toEqual([1, 1, 1]);
+      } finally {
+        noteOne.mockRestore();
+      }
     });
   });
 }

@@ -37,7 +37,7 @@ describe('the in-process budget backend (embedded default)', () => {
     expect(await backend.tryLease('cred', 2, 'a', 1000)).toBe(true);
     expect(await backend.tryLease('cred', 2, 'b', 1000)).toBe(true);
     expect(await backend.tryLease('cred', 2, 'c', 1000)).toBe(false);
-    await backend.releaseLease('cred', 'a');
+    await backend.releaseLeases('cred', ['a']);
     expect(await backend.tryLease('cred', 2, 'c', 1000)).toBe(true);
     vi.advanceTimersByTime(1001);
     expect(await backend.tryLease('cred', 2, 'd', 1000)).toBe(true);

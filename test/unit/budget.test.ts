@@ -1,64 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { sleep, type Clock, type Release } from '../../src/provider/budget.ts';
+import { sleep, type Release } from '../../src/provider/budget.ts';
+import { FakeClock, flush } from '../support/fake-clock.ts';
 import { localBudget, ProviderBudgets } from '../../src/provider/budget-registry.ts';
 import { slotAllowance, type SharedBudget } from '../../src/provider/shared-budget.ts';
 import { createBudgetBackend } from '../../src/provider/budget-backend.ts';
-
-class FakeClock implements Clock {
-  private t = 1_000_000_000;
-  private timers: { at: number; fn: () => void; id: number }[] = [];
-  private nextId = 0;
-
-  now(): number {
-    return this.t;
-  }
-
-  timer(ms: number, fn: () => void): () => void {
-    const id = this.nextId++;
-    this.timers.push({ at: this.t + Math.max(0, ms), fn, id });
-    return () => {
-      this.timers = this.timers.filter((x) => x.id !== id);
-    };
-  }
-
-  /** A stalled event loop: time passes with no timer firing, then every overdue one fires late, at the new time. */
-  async stall(ms: number): Promise<void> {
-    this.t += ms;
-    for (;;) {
-      await flush();
-      this.timers.sort((a, b) => a.at - b.at || a.id - b.id);
-      const next = this.timers[0];
-      if (!next || next.at > this.t) break;
-      this.timers.shift();
-      next.fn();
-    }
-  }
-
-  pending(): number {
-    return this.timers.length;
-  }
-
-  /** Moves time forward, firing due timers in order and letting promise callbacks run between them. */
-  async advance(ms: number): Promise<void> {
-    const target = this.t + ms;
-    for (;;) {
-      await flush();
-      this.timers.sort((a, b) => a.at - b.at || a.id - b.id);
-      const next = this.timers[0];
-      if (!next || next.at > target) break;
-      this.timers.shift();
-      this.t = next.at;
-      next.fn();
-    }
-    this.t = target;
-    await flush();
-  }
-}
-
-async function flush(): Promise<void> {
-  // The budget's store answers through promises: let them all settle.
-  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
-}
 
 /** Records when (fake time) and in which order acquisitions were granted. */
 function track(clock: FakeClock, budget: SharedBudget, label: string, log: string[], cost = 1, signal?: AbortSignal) {

@@ -12,7 +12,8 @@ import { fetchContent } from './content.ts';
 
 export type Downloaded =
   /** `bytes`: the whole content when it is small (content.ts KEPT_CONTENT_BYTES), for its search text. */
-  | { ok: true; content: StoredContent; transferred: number; bytes?: Buffer }
+  /** `noted`: false when the note of its reference waits for the page's sync (CommittedBlob.held). */
+  | { ok: true; content: StoredContent; transferred: number; bytes?: Buffer; noted: boolean }
   | { ok: false; reason: string }
   /** Deleted at the source between its listing and its download. */
   | 'gone';
@@ -38,8 +39,10 @@ export async function downloadContent(io: DownloadIo, content: ContentSource): P
       onProgress: io.onProgress,
       deferSync: io.deferSync,
     });
-    // Until the item is written, only this note tells the orphan sweep that a live run owns the blob.
-    await io.refs.noteCommitted(fetched.blob.sha256, fetched.blob.size, io.now());
+    // Until the item is written, only this note tells the orphan sweep that a live run owns the blob. Content the
+    // store holds in memory until the page's sync is noted then, with the page's other notes (fresh-blobs.ts).
+    const noted = fetched.blob.held !== true;
+    if (noted) await io.refs.noteCommitted(fetched.blob.sha256, fetched.blob.size, io.now());
     io.transferred(fetched.transferred);
     for (const blob of fetched.rejected) {
       if (blob.sha256 !== fetched.blob.sha256) await io.refs.discard(blob.sha256, blob.size, io.blobs, io.now());
@@ -51,6 +54,7 @@ export async function downloadContent(io: DownloadIo, content: ContentSource): P
       content: { sha256, md5, size, providerHash: fetched.providerHash, verified: fetched.verified },
       transferred: fetched.transferred,
       bytes: fetched.bytes,
+      noted,
     };
   } catch (err) {
     if (io.signal.aborted) throw err;

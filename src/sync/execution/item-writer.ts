@@ -155,7 +155,7 @@ export class ItemWriter {
       this.scope.typeSync !== 'arch' &&
       ops.some((op) => op.type !== 'seen' && op.type !== 'present' && op.type !== 'mark_deleted');
     const override = asks && this.deps.heldOverride ? await this.deps.heldOverride(this.scope.collectionId) : false;
-    const page = await this.fresh.beforeCommit(this.deps.blobs);
+    const page = await this.fresh.beforeCommit(this.deps.blobs, this.refs, at);
     const result = await writePage(this.deps.db, {
       fence: this.scope.fence ?? runFence(this.scope.runId, this.scope.owner),
       at,
@@ -340,7 +340,7 @@ export class ItemWriter {
       this.deps.metrics?.itemCollected(this.scope.type, input.kind);
     }
     this.ledger.count(unit, 'bytes', stored.transferred);
-    this.fresh.add({ sha256: blob.sha256, size: blob.size, input, content });
+    this.fresh.add({ sha256: blob.sha256, size: blob.size, input, content, noted: stored.noted });
     const op: ItemOp & { type: 'upsert' } = { type: 'upsert', input, content: blob };
     this.ops.push(op);
     this.pendingKeys.add(key);

@@ -1,0 +1,215 @@
+// A provider budget on a store several processes share (Redis, PostgreSQL), where every question is a round trip:
+// what one process asks at once shares a trip (budget-coalesce.ts), a lease is kept briefly for the next request,
+// and the pause is read at most every 20 ms (shared-budget.ts). The store here is the in-process one posing as a
+// shared one, each question counted.
+import { describe, expect, it } from 'vitest';
+import { createBudgetBackend, type BudgetBackend } from '../../src/provider/budget-backend.ts';
+import { coalesced } from '../../src/provider/budget-coalesce.ts';
+import { SharedBudget } from '../../src/provider/shared-budget.ts';
+import { FakeClock, flush } from '../support/fake-clock.ts';
+
+interface Asked {
+  count: Array<{ key: string; cost: number }>;
+  pause: number;
+  lease: number;
+  release: string[][];
+}
+
+/** A shared store whose every answer waits for `gate` to open (a round trip); `fail` makes the next count fail. */
+function countingStore() {
+  const inner = createBudgetBackend({ kind: 'memory' });
+  const asked: Asked = { count: [], pause: 0, lease: 0, release: [] };
+  let opens: Array<() => void> = [];
+  const trip = () => new Promise<void>((resolve) => opens.push(resolve));
+  const control = { fail: false };
+  const store: BudgetBackend = {
+    ...inner,
+    kind: 'postgres',
+    async count(key, cost, ttl) {
+      asked.count.push({ key, cost });
+      await trip();
+      if (control.fail) {
+        control.fail = false;
+        throw new Error('connection reset');
+      }
+      return inner.count(key, cost, ttl);
+    },
+    async pausedUntil(key) {
+      asked.pause += 1;
+      return inner.pausedUntil(key);
+    },
+    async tryLease(key, cap, id, ttl) {
+      asked.lease += 1;
+      return inner.tryLease(key, cap, id, ttl);
+    },
+    async releaseLeases(key, ids) {
+      asked.release.push([...ids]);
+      await trip();
+      return inner.releaseLeases(key, ids);
+    },
+  };
+  /** Answers every question asked so far. */
+  const answer = async () => {
+    const now = opens;
+    opens = [];
+    for (const open of now) open();
+    await flush();
+  };
+  return { store, asked, answer, control };
+}
+
+describe('a shared budget store asked by many requests of one process at once', () => {
+  it('sums counts asked while one is under way into one, each answered with its total as if counted in turn', async () => {
+    const { store, asked, answer } = countingStore();
+    const shared = coalesced(store);
+    const costs = [1, 1, 2, 1, 3, 1];
+    const totals = costs.map((cost) => shared.count('slot-7', cost, 60));
+    const other = shared.count('slot-8', 5, 60);
+    await flush();
+    // the first of each key goes alone; the rest of slot-7 wait for it
+    expect(asked.count).toEqual([
+      { key: 'slot-7', cost: 1 },
+      { key: 'slot-8', cost: 5 },
+    ]);
+    await answer();
+    expect(asked.count.slice(2)).toEqual([{ key: 'slot-7', cost: 1 + 2 + 1 + 3 + 1 }]);
+    await answer();
+    // counted one after the other in the order asked: 1, 1+1, 1+1+2, …
+    expect(await Promise.all(totals)).toEqual([1, 2, 4, 5, 8, 9]);
+    expect(await other).toBe(5);
+    const last = shared.count('slot-7', 1, 60);
+    await answer();
+    expect(await last).toBe(10);
+  });
+
+  it('fails every count of a batch whose trip failed, and the next batch goes on', async () => {
+    const { store, answer, control } = countingStore();
+    const shared = coalesced(store);
+    const first = shared.count('slot', 1, 60);
+    await flush();
+    const settled = Promise.allSettled([shared.count('slot', 1, 60), shared.count('slot', 1, 60)]);
+    await answer();
+    expect(await first).toBe(1);
+    control.fail = true;
+    await answer();
+    expect((await settled).map((s) => s.status)).toEqual(['rejected', 'rejected']);
+    const after = shared.count('slot', 1, 60);
+    await answer();
+    expect(await after).toBe(2);
+  });
+
+  it('gives back the leases released while one release is under way in one statement', async () => {
+    const { store, asked, answer } = countingStore();
+    const shared = coalesced(store);
+    for (const id of ['a', 'b', 'c', 'd']) expect(await shared.tryLease('cred', 4, id, 60_000)).toBe(true);
+    const releases = ['a', 'b', 'c', 'd'].map((id) => shared.releaseLeases('cred', [id]));
+    await flush();
+    await answer();
+    await answer();
+    await Promise.all(releases);
+    expect(asked.release).toEqual([['a'], ['b', 'c', 'd']]);
+    for (const id of ['e', 'f', 'g', 'h']) expect(await shared.tryLease('cred', 4, id, 60_000)).toBe(true);
+  });
+});
+
+describe('a budget on a shared store', () => {
+  const config = { ratePerSecond: 1000, concurrency: 2 };
+  const budgetOn = (store: BudgetBackend, clock: FakeClock) =>
+    new SharedBudget('conf:cred', { provider: 'conf', credential: 'cred' }, config, {
+      backend: store,
+      clock,
+      learn: false,
+    });
+  /** Acquires with the store answering (counts wait for a trip); returns the release. */
+  const acquire = async (budget: SharedBudget, clock: FakeClock, answer: () => Promise<void>) => {
+    let release: (() => void) | undefined;
+    const granted = budget.acquire().then((r) => (release = r));
+    for (let i = 0; i < 20 && !release; i++) {
+      await answer();
+      await clock.advance(1);
+    }
+    await granted;
+    return release!;
+  };
+
+  it('keeps a released lease 20 ms for the next request of this process, then gives it back', async () => {
+    const { store, asked, answer } = countingStore();
+    const clock = new FakeClock();
+    const budget = budgetOn(store, clock);
+    for (let i = 0; i < 5; i++) (await acquire(budget, clock, answer))();
+    // five requests one after the other, one lease taken from the store and none given back yet
+    expect(asked.lease).toBe(1);
+    expect(asked.release).toEqual([]);
+    await clock.advance(25);
+    await answer();
+    expect(asked.release).toHaveLength(1);
+    (await acquire(budget, clock, answer))();
+    expect(asked.lease).toBe(2);
+  });
+
+  it('counts a kept lease against the cap: another process gets it once it is given back', async () => {
+    const { store, answer } = countingStore();
+    const clock = new FakeClock();
+    const a = budgetOn(store, clock);
+    const b = budgetOn(store, clock);
+    const releases = [await acquire(a, clock, answer), await acquire(a, clock, answer)];
+    for (const release of releases) release();
+    // a keeps both leases: b waits until they are given back
+    let bGranted = false;
+    const bWaits = b.acquire().then((release) => {
+      bGranted = true;
+      return release;
+    });
+    await answer();
+    await clock.advance(10);
+    await answer();
+    expect(bGranted).toBe(false);
+    for (let i = 0; i < 10 && !bGranted; i++) {
+      await clock.advance(10);
+      await answer();
+    }
+    expect(bGranted).toBe(true);
+    (await bWaits)();
+  });
+
+  it('gives back the leases it keeps when it closes', async () => {
+    const { store, asked, answer } = countingStore();
+    const clock = new FakeClock();
+    const budget = budgetOn(store, clock);
+    (await acquire(budget, clock, answer))();
+    expect(asked.release).toEqual([]);
+    budget.close();
+    await answer();
+    expect(asked.release).toHaveLength(1);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('reads the shared pause at most once in 20 ms, and sees a pause set elsewhere after that', async () => {
+    const { store, asked, answer } = countingStore();
+    const clock = new FakeClock();
+    const budget = budgetOn(store, clock);
+    for (let i = 0; i < 4; i++) (await acquire(budget, clock, answer))();
+    const readsAtFirst = asked.pause;
+    // four requests within a few ms: one read of the pause
+    expect(readsAtFirst).toBe(1);
+    // another process is told to back off
+    await store.pause('conf:cred', clock.now() + 1000, 60);
+    await clock.advance(20);
+    let granted = false;
+    const next = budget.acquire().then((release) => {
+      granted = true;
+      release();
+    });
+    await answer();
+    await clock.advance(500);
+    await answer();
+    expect(granted).toBe(false);
+    expect(asked.pause).toBeGreaterThan(readsAtFirst);
+    for (let i = 0; i < 60 && !granted; i++) {
+      await clock.advance(10);
+      await answer();
+    }
+    await next;
+    expect(granted).toBe(true);
+  });
+});
