@@ -65,6 +65,8 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files, blob
     MS_CONCURRENCY: '32',
     BLOB_DB_MAX_BYTES: blobDb,
     ZOOM_CLIENT_ID: 'unused',
+    // BENCH_WORKER_CONCURRENCY: units at once per worker (default: the service's)
+    WORKER_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY,
     ...store.env,
   });
   writerTuning.perItem = mode === 'per-item';

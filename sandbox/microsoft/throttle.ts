@@ -9,7 +9,8 @@ export type ChargeResult =
  * of the same cost fits again, and one sent before that is refused and pushes it further.
  */
 export class ResourceUnitBudget {
-  readonly #spent = new Map<string, Array<{ at: number; units: number }>>();
+  /** Per key: its charges in time order from `head` on, and their sum (a busy minute is tens of thousands). */
+  readonly #spent = new Map<string, { entries: Array<{ at: number; units: number }>; head: number; used: number }>();
   /** Units charged to admitted requests, and requests refused, so far (every key). */
   charged = 0;
   refused = 0;
@@ -17,27 +18,31 @@ export class ResourceUnitBudget {
   constructor(readonly unitsPerMinute: number) {}
 
   charge(key: string, units: number, nowMs: number): ChargeResult {
-    const entries = (this.#spent.get(key) ?? []).filter((e) => e.at > nowMs - WINDOW_MS);
-    this.#spent.set(key, entries);
-    let used = entries.reduce((sum, e) => sum + e.units, 0);
-    if (used + units > this.unitsPerMinute) {
+    let window = this.#spent.get(key);
+    if (!window) this.#spent.set(key, (window = { entries: [], head: 0, used: 0 }));
+    const { entries } = window;
+    while (window.head < entries.length && entries[window.head].at <= nowMs - WINDOW_MS)
+      window.used -= entries[window.head++].units;
+    if (window.head > 1024 && window.head * 2 > entries.length) {
+      entries.splice(0, window.head);
+      window.head = 0;
+    }
+    entries.push({ at: nowMs, units });
+    window.used += units;
+    if (window.used > this.unitsPerMinute) {
       this.refused += 1;
-      entries.push({ at: nowMs, units });
-      used += units;
-      let freed = used + units - this.unitsPerMinute;
+      let freed = window.used + units - this.unitsPerMinute;
       let until = nowMs;
-      for (const entry of entries) {
-        until = entry.at + WINDOW_MS;
-        freed -= entry.units;
+      for (let i = window.head; i < entries.length; i++) {
+        until = entries[i].at + WINDOW_MS;
+        freed -= entries[i].units;
         if (freed <= 0) break;
       }
       return { ok: false, retryAfterSeconds: Math.max(0.001, (until - nowMs) / 1000) };
     }
-    entries.push({ at: nowMs, units });
-    used += units;
     this.charged += units;
-    const resetSeconds = entries.length > 0 ? Math.max(0, Math.ceil((entries[0].at + WINDOW_MS - nowMs) / 1000)) : 0;
-    return { ok: true, limit: this.unitsPerMinute, remaining: this.unitsPerMinute - used, resetSeconds };
+    const resetSeconds = Math.max(0, Math.ceil((entries[window.head].at + WINDOW_MS - nowMs) / 1000));
+    return { ok: true, limit: this.unitsPerMinute, remaining: this.unitsPerMinute - window.used, resetSeconds };
   }
 }
 
