@@ -3,7 +3,7 @@ import { benchBigFileSyncs, benchBlobStore, benchQuickXor, benchS3BlobStore } fr
 
 /**
  * `npm run bench`: prints figures; passes or fails on nothing. Sizes can be scaled with BENCH_SCALE (default 1).
- * Run one with `npm run bench -- blob` (names: blob, qxh, api, sync, events, budget, scale, soak, export, allowance, leases, scale-items [sizes…], small-items [sizes…]; scale needs PostgreSQL; soak runs SOAK_SECONDS, default 600, SOAK_SETUP=sqlite|postgres for one store).
+ * Run one with `npm run bench -- blob` (names: blob, qxh, api, sync, events, budget, scale, soak, export, allowance, leases, head [custodians…], scale-items [sizes…], small-items [sizes…]; scale needs PostgreSQL; soak runs SOAK_SECONDS, default 600, SOAK_SETUP=sqlite|postgres for one store).
  */
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const only = process.argv[2];
@@ -26,6 +26,10 @@ const benches: Record<string, () => Promise<Record<string, string>> | Record<str
   'scale-items': async () =>
     (await import('./scale-items.ts')).benchScaleItems(
       process.argv.length > 3 ? process.argv.slice(3).map(Number) : [10_000, 100_000],
+    ),
+  head: async () =>
+    (await import('./collection-head.ts')).benchCollectionHead(
+      process.argv.length > 3 ? process.argv.slice(3).map(Number) : [0, 1_000, 10_000],
     ),
   'small-items': async () =>
     (await import('./small-items.ts')).benchSmallItems(

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { compiledOnce } from './compiled.ts';
-import type { Database } from './db.ts';
+import { dialectOf, type Database } from './db.ts';
 import { EventRepo } from './events.ts';
 import { newId, nowIso } from './ids.ts';
 import { keysetPage } from './paging.ts';
@@ -94,7 +94,14 @@ export class CollectionRepo {
     return this.db
       .selectFrom('collections')
       .select(HEAD_COLUMNS)
-      .select(sql<boolean>`sync_filters is not null`.as('has_filters'))
+      // SQLite reads a value to test it for null, walking the chain of overflow pages of a large one (the filters of
+      // 10,000 custodians are a megabyte: 0.2 ms a call); typeof() reads only the row's header
+      .select(
+        (dialectOf(this.db) === 'sqlite'
+          ? sql<boolean>`typeof(sync_filters) <> 'null'`
+          : sql<boolean>`sync_filters is not null`
+        ).as('has_filters'),
+      )
       .where('id', '=', id)
       .where('deleting_at', 'is', null)
       .executeTakeFirst()

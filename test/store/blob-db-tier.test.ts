@@ -59,6 +59,8 @@ for (const database of testDatabases) {
         md5: hex('md5', data),
         size: MAX,
         extra: { sha1: createHash('sha1').update(data).digest('base64') },
+        // held in memory until sync: its reference note can wait for the sync too (fresh-blobs.ts)
+        held: true,
       });
       expect(await one.has(blob.sha256)).toBe(true);
       expect(await one.stat(blob.sha256)).toEqual({ size: MAX });
@@ -79,6 +81,7 @@ for (const database of testDatabases) {
     it('writes a small blob without group commit at once', async () => {
       const data = Buffer.from('a chat message');
       const blob = await put(one, data, false);
+      expect(blob.held).toBeUndefined();
       expect(await other.stat(blob.sha256)).toEqual({ size: data.length });
       expect(existsSync(files.pathFor(blob.sha256))).toBe(false);
     });
@@ -89,6 +92,8 @@ for (const database of testDatabases) {
       expect(blob.sha256).toBe(hex('sha256', data));
       expect(blob.md5).toBe(hex('md5', data));
       expect(blob.extra).toEqual({ sha1: createHash('sha1').update(data).digest('base64') });
+      // a file, in place at commit: its reference is noted then, not left for the sync
+      expect(blob.held).toBeUndefined();
       await one.sync!([blob.sha256]);
       expect(await rowOf(blob.sha256)).toBeUndefined();
       expect(existsSync(files.pathFor(blob.sha256))).toBe(true);

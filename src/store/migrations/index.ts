@@ -27,6 +27,7 @@ import * as unitRetriesUnit from './031_unit_retries_unit.ts';
 import * as runsWithoutEndedUnits from './032_runs_without_ended_units.ts';
 import * as budgetsByAccount from './033_budgets_by_account.ts';
 import * as smallBlobs from './034_small_blobs.ts';
+import * as filtersLast from './035_filters_last.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '032_runs_without_ended_units': runsWithoutEndedUnits,
   '033_budgets_by_account': budgetsByAccount,
   '034_small_blobs': smallBlobs,
+  '035_filters_last': filtersLast,
 };
