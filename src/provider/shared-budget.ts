@@ -26,6 +26,11 @@ const LEASE_POLL_MS = 20;
 /** How long a shared store's lease no request uses is kept for the next request of this process. */
 const LEASE_LINGER_MS = 20;
 /**
+ * A lease taken from the shared store longer ago than this goes back to it when released, kept or not: while every
+ * slot is held, the other processes get theirs in turn instead of one process reusing them all.
+ */
+const LEASE_KEEP_MAX_MS = 1000;
+/**
  * A read of the shared pause started this recently answers later asks too: another process's 429 is seen up to this
  * much later (it is seen a round trip late anyway), and a busy process reads the pause at most 50 times a second
  * instead of twice per request.
@@ -86,6 +91,8 @@ export class SharedBudget implements Budget {
   private readonly held = new Set<string>();
   /** Leases held that no request uses, each with the cancel of the timer that gives it back. */
   private readonly spare = new Map<string, () => void>();
+  /** When each lease held was taken from the store. */
+  private readonly takenAt = new Map<string, number>();
   private closed = false;
   private pauseRead: { at: number; value: Promise<number> } | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
@@ -268,6 +275,7 @@ export class SharedBudget implements Budget {
       const id = `${this.leasePrefix}:${++this.leaseSeq}`;
       if (await backend.tryLease(this.key, this.config.concurrency, id, LEASE_TTL_MS)) {
         this.held.add(id);
+        this.takenAt.set(id, this.clock.now());
         this.renewTimer ??= setInterval(() => void this.renew(), LEASE_TTL_MS / 3).unref();
         return this.releaser(id);
       }
@@ -295,13 +303,19 @@ export class SharedBudget implements Budget {
   /**
    * Gives the lease back once. On a shared store it is first kept for LEASE_LINGER_MS, and a request of this process
    * that asks meanwhile takes it without asking the store: two round trips fewer for a request that follows another.
+   * A lease taken LEASE_KEEP_MAX_MS ago or longer goes back at once.
    */
   private releaser(id: string): Release {
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      if (this.options.backend.kind === 'memory' || this.closed) return this.giveBack(id);
+      if (
+        this.options.backend.kind === 'memory' ||
+        this.closed ||
+        this.clock.now() - (this.takenAt.get(id) ?? 0) >= LEASE_KEEP_MAX_MS
+      )
+        return this.giveBack(id);
       this.spare.set(
         id,
         this.clock.timer(LEASE_LINGER_MS, () => {
@@ -315,6 +329,7 @@ export class SharedBudget implements Budget {
 
   private giveBack(id: string): void {
     this.held.delete(id);
+    this.takenAt.delete(id);
     this.options.backend
       .releaseLeases(this.key, [id])
       .catch((error) => this.options.onError?.(error))

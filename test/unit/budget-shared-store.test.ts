@@ -147,6 +147,20 @@ describe('a budget on a shared store', () => {
     expect(asked.lease).toBe(2);
   });
 
+  it('gives a lease back once it was taken a second ago, kept busy or not, so that other processes get their turn', async () => {
+    const { store, asked, answer } = countingStore();
+    const clock = new FakeClock();
+    const budget = budgetOn(store, clock);
+    // one request after another for 1.5 s: the lease is reused, then given back and taken again
+    while (clock.now() < 1_000_001_500) {
+      (await acquire(budget, clock, answer))();
+      await clock.advance(10);
+    }
+    await answer();
+    expect(asked.lease).toBe(2);
+    expect(asked.release).toEqual([[expect.any(String)]]);
+  });
+
   it('counts a kept lease against the cap: another process gets it once it is given back', async () => {
     const { store, answer } = countingStore();
     const clock = new FakeClock();
