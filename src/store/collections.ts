@@ -91,21 +91,23 @@ export class CollectionRepo {
    * any: what each unit job of a run reads, while the run's filters are read once per run (execution/unit-memo.ts).
    */
   async getHead(id: string): Promise<CollectionHead | undefined> {
-    return this.db
-      .selectFrom('collections')
-      .select(HEAD_COLUMNS)
-      // SQLite reads a value to test it for null, walking the chain of overflow pages of a large one (the filters of
-      // 10,000 custodians are a megabyte: 0.2 ms a call); typeof() reads only the row's header
-      .select(
-        (dialectOf(this.db) === 'sqlite'
-          ? sql<boolean>`typeof(sync_filters) <> 'null'`
-          : sql<boolean>`sync_filters is not null`
-        ).as('has_filters'),
-      )
-      .where('id', '=', id)
-      .where('deleting_at', 'is', null)
-      .executeTakeFirst()
-      .then((row) => row && { ...row, has_filters: Boolean(row.has_filters) });
+    return (
+      this.db
+        .selectFrom('collections')
+        .select(HEAD_COLUMNS)
+        // SQLite reads a value to test it for null, walking the chain of overflow pages of a large one (the filters of
+        // 10,000 custodians are a megabyte: 0.2 ms a call); typeof() reads only the row's header
+        .select(
+          (dialectOf(this.db) === 'sqlite'
+            ? sql<boolean>`typeof(sync_filters) <> 'null'`
+            : sql<boolean>`sync_filters is not null`
+          ).as('has_filters'),
+        )
+        .where('id', '=', id)
+        .where('deleting_at', 'is', null)
+        .executeTakeFirst()
+        .then((row) => row && { ...row, has_filters: Boolean(row.has_filters) })
+    );
   }
 
   /** The collection's filters as stored; undefined when there is no such collection. */
