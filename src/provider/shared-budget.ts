@@ -3,10 +3,10 @@
 // and concurrency instead of N times it. Time is cut into 100 ms slots; a slot admits its share of the rate and
 // spaces its requests evenly, so no one-second window of the provider ever sees more than the rate. The rate is
 // learned (learned-rate.ts) and kept per credential in provider_budgets, shared by every process.
-import { randomUUID } from 'node:crypto';
 import type { ProviderBudgetRepo } from '../store/provider-budgets.ts';
 import { abortReason, sleep, systemClock, type BudgetConfig, type Clock, type Release } from './budget.ts';
 import type { BudgetBackend } from './budget-backend.ts';
+import { HeldLeases } from './budget-leases.ts';
 import { QuotaWindow } from './quota-window.ts';
 import { SentWindow } from './sent-window.ts';
 import {
@@ -21,15 +21,6 @@ import {
 } from './learned-rate.ts';
 
 export const SLOT_MS = 100;
-const LEASE_TTL_MS = 60_000;
-const LEASE_POLL_MS = 20;
-/** How long a shared store's lease no request uses is kept for the next request of this process. */
-const LEASE_LINGER_MS = 20;
-/**
- * A lease taken from the shared store longer ago than this goes back to it when released, kept or not: while every
- * slot is held, the other processes get theirs in turn instead of one process reusing them all.
- */
-const LEASE_KEEP_MAX_MS = 1000;
 /**
  * A read of the shared pause started this recently answers later asks too: another process's 429 is seen up to this
  * much later (it is seen a round trip late anyway), and a busy process reads the pause at most 50 times a second
@@ -88,20 +79,11 @@ export class SharedBudget implements Budget {
   private pendingSignals: RateSignal[] = [];
   private syncing: Promise<void> | undefined;
   private lastSync = 0;
-  private readonly held = new Set<string>();
-  /** Leases held that no request uses, each with the cancel of the timer that gives it back. */
-  private readonly spare = new Map<string, () => void>();
-  /** When each lease held was taken from the store. */
-  private readonly takenAt = new Map<string, number>();
-  private closed = false;
   private pauseRead: { at: number; value: Promise<number> } | undefined;
-  private renewTimer: NodeJS.Timeout | undefined;
-  private readonly localWaiters = new Set<() => void>();
+  /** The credential's concurrency, as leases this process holds. */
+  private readonly leases: HeldLeases;
   private lastSend = 0;
   private readonly sent = new SentWindow();
-  /** Lease ids: unique in the fleet by the prefix, and no random draw per request. */
-  private readonly leasePrefix = randomUUID();
-  private leaseSeq = 0;
   /** What this process spent of a quota window the provider stated (Graph's resource-unit minute). */
   private readonly quota = new QuotaWindow();
 
@@ -116,6 +98,7 @@ export class SharedBudget implements Budget {
     this.clock = options.clock ?? systemClock;
     this.learning = defaultLearnedRateConfig(config.ratePerSecond, config.maxRatePerSecond, config.slowStart);
     this.state = startingRate(this.learning);
+    this.leases = new HeldLeases(key, config.concurrency, options.backend, this.clock, options.onError);
   }
 
   /** The rate in force (requests or cost units per second). */
@@ -132,7 +115,7 @@ export class SharedBudget implements Budget {
     if (signal?.aborted) throw abortReason(signal);
     if (!this.isLoaded) await (this.loaded ??= this.load());
     await this.waitForPause(signal);
-    const release = await this.lease(signal);
+    const release = await this.leases.take(signal);
     // A request the provider does not meter (cost 0: a file download outside its API) holds a concurrency slot and
     // respects a pause, but takes none of the rate.
     if (cost === 0) return release;
@@ -177,14 +160,7 @@ export class SharedBudget implements Budget {
 
   /** Stops renewing leases (the process is going away; unreleased leases lapse). */
   close(): void {
-    if (this.renewTimer) clearInterval(this.renewTimer);
-    this.renewTimer = undefined;
-    this.closed = true;
-    for (const [id, cancel] of this.spare) {
-      cancel();
-      this.giveBack(id);
-    }
-    this.spare.clear();
+    this.leases.close();
   }
 
   private async load(): Promise<void> {
@@ -261,90 +237,6 @@ export class SharedBudget implements Budget {
       waited = true;
       await sleep(this.clock, wait, signal);
     }
-  }
-
-  private async lease(signal: AbortSignal | undefined): Promise<Release> {
-    const { backend } = this.options;
-    for (;;) {
-      const spare = this.spare.keys().next();
-      if (!spare.done) {
-        this.spare.get(spare.value)!();
-        this.spare.delete(spare.value);
-        return this.releaser(spare.value);
-      }
-      const id = `${this.leasePrefix}:${++this.leaseSeq}`;
-      if (await backend.tryLease(this.key, this.config.concurrency, id, LEASE_TTL_MS)) {
-        this.held.add(id);
-        this.takenAt.set(id, this.clock.now());
-        this.renewTimer ??= setInterval(() => void this.renew(), LEASE_TTL_MS / 3).unref();
-        return this.releaser(id);
-      }
-      // A release in this process wakes its waiters at once; releases elsewhere are seen on the next poll.
-      await new Promise<void>((resolve, reject) => {
-        const done = () => {
-          cancel();
-          this.localWaiters.delete(done);
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        };
-        const onAbort = () => {
-          cancel();
-          this.localWaiters.delete(done);
-          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason
-          reject(abortReason(signal!));
-        };
-        const cancel = this.clock.timer(LEASE_POLL_MS, done);
-        this.localWaiters.add(done);
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-    }
-  }
-
-  /**
-   * Gives the lease back once. On a shared store it is first kept for LEASE_LINGER_MS, and a request of this process
-   * that asks meanwhile takes it without asking the store: two round trips fewer for a request that follows another.
-   * A lease taken LEASE_KEEP_MAX_MS ago or longer goes back at once.
-   */
-  private releaser(id: string): Release {
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      if (
-        this.options.backend.kind === 'memory' ||
-        this.closed ||
-        this.clock.now() - (this.takenAt.get(id) ?? 0) >= LEASE_KEEP_MAX_MS
-      )
-        return this.giveBack(id);
-      this.spare.set(
-        id,
-        this.clock.timer(LEASE_LINGER_MS, () => {
-          this.spare.delete(id);
-          this.giveBack(id);
-        }),
-      );
-      this.wakeLocalWaiters();
-    };
-  }
-
-  private giveBack(id: string): void {
-    this.held.delete(id);
-    this.takenAt.delete(id);
-    this.options.backend
-      .releaseLeases(this.key, [id])
-      .catch((error) => this.options.onError?.(error))
-      .finally(() => this.wakeLocalWaiters());
-  }
-
-  private wakeLocalWaiters(): void {
-    for (const wake of [...this.localWaiters]) wake();
-  }
-
-  private async renew(): Promise<void> {
-    if (this.held.size === 0) return;
-    await this.options.backend
-      .renewLeases(this.key, [...this.held], LEASE_TTL_MS)
-      .catch((error) => this.options.onError?.(error));
   }
 
   private async slot(cost: number, signal: AbortSignal | undefined): Promise<void> {

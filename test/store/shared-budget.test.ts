@@ -213,13 +213,13 @@ for (const kind of fleets) {
       const inFlight = { now: 0, max: 0 };
       // Held long enough (fake time) for every waiter to try, however slow the store answers on a busy machine.
       const stops = [drive(a, clock, 3, 400, grants.a, inFlight), drive(b, clock, 3, 400, grants.b, inFlight)];
-      await clock.run(3000);
+      await clock.run(5000);
       const stopping = Promise.all(stops.map((s) => s()));
       await clock.run(500);
       await stopping;
       expect(inFlight.max).toBe(3);
-      expect(grants.a.length + grants.b.length).toBeGreaterThanOrEqual(15);
-      // both take turns: a process that keeps the slots busy gives each back within a second of taking it
+      expect(grants.a.length + grants.b.length).toBeGreaterThanOrEqual(25);
+      // both take turns: a process that keeps the slots busy gives each back within two seconds of taking it
       expect(grants.a.length).toBeGreaterThanOrEqual(3);
       expect(grants.b.length).toBeGreaterThanOrEqual(3);
     });

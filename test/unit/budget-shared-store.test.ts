@@ -124,7 +124,7 @@ describe('a budget on a shared store', () => {
   const acquire = async (budget: SharedBudget, clock: FakeClock, answer: () => Promise<void>) => {
     let release: (() => void) | undefined;
     const granted = budget.acquire().then((r) => (release = r));
-    for (let i = 0; i < 20 && !release; i++) {
+    for (let i = 0; i < 100 && !release; i++) {
       await answer();
       await clock.advance(1);
     }
@@ -147,18 +147,24 @@ describe('a budget on a shared store', () => {
     expect(asked.lease).toBe(2);
   });
 
-  it('gives a lease back once it was taken a second ago, kept busy or not, so that other processes get their turn', async () => {
+  it('gives a lease back once it was taken two seconds ago, and leaves it to the others for 40 ms', async () => {
     const { store, asked, answer } = countingStore();
     const clock = new FakeClock();
     const budget = budgetOn(store, clock);
-    // one request after another for 1.5 s: the lease is reused, then given back and taken again
-    while (clock.now() < 1_000_001_500) {
+    // one request after another for 2.5 s: the lease is reused, then given back and taken again
+    const grants: number[] = [];
+    while (clock.now() < 1_000_002_500) {
       (await acquire(budget, clock, answer))();
+      grants.push(clock.now());
       await clock.advance(10);
     }
     await answer();
     expect(asked.lease).toBe(2);
     expect(asked.release).toEqual([[expect.any(String)]]);
+    const gaps = grants.slice(1).map((t, i) => t - grants[i]);
+    // requests 12 ms apart (10 between, 2 to be granted), but one 40 ms after the release that gave the slot back:
+    // meanwhile it was the others' to take
+    expect(gaps.filter((g) => g >= 40)).toHaveLength(1);
   });
 
   it('counts a kept lease against the cap: another process gets it once it is given back', async () => {

@@ -1,0 +1,143 @@
+// The concurrency half of a provider budget (shared-budget.ts): the requests in flight per credential are leases in
+// the budget's store, at most the credential's concurrency in the whole fleet, so that a killed process's slots lapse
+// (LEASE_TTL_MS) instead of being lost. On a shared store a lease is two round trips (take, give back): this process
+// keeps one it just used for its next request, for a moment and for at most two seconds of reuse.
+import { randomUUID } from 'node:crypto';
+import { abortReason, sleep, type Clock, type Release } from './budget.ts';
+import type { BudgetBackend } from './budget-backend.ts';
+
+const LEASE_TTL_MS = 60_000;
+const LEASE_POLL_MS = 20;
+/** How long a shared store's lease no request uses is kept for the next request of this process. */
+const LEASE_LINGER_MS = 20;
+/**
+ * A lease taken from the shared store longer ago than this goes back to it when released, kept or not, and this
+ * process asks the store for none for YIELD_MS: while every slot is held, the other processes (asking every
+ * LEASE_POLL_MS) get theirs in turn instead of one process reusing them all.
+ */
+const LEASE_KEEP_MAX_MS = 2000;
+const YIELD_MS = 2 * LEASE_POLL_MS;
+
+/** The leases one process holds of one credential's slots. */
+export class HeldLeases {
+  private readonly held = new Set<string>();
+  /** Leases held that no request uses, each with the cancel of the timer that gives it back. */
+  private readonly spare = new Map<string, () => void>();
+  /** When each lease held was taken from the store. */
+  private readonly takenAt = new Map<string, number>();
+  private closed = false;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private readonly localWaiters = new Set<() => void>();
+  /** Lease ids: unique in the fleet by the prefix, and no random draw per request. */
+  private readonly leasePrefix = randomUUID();
+  private leaseSeq = 0;
+  /** Until when this process leaves the slot it gave back to the others (LEASE_KEEP_MAX_MS). */
+  private yieldUntil = 0;
+
+  constructor(
+    private readonly key: string,
+    private readonly concurrency: number,
+    private readonly backend: BudgetBackend,
+    private readonly clock: Clock,
+    private readonly onError?: (error: unknown) => void,
+  ) {}
+
+  /** One of the credential's slots, in every process together at most its concurrency. */
+  async take(signal: AbortSignal | undefined): Promise<Release> {
+    const { backend } = this;
+    for (;;) {
+      const spare = this.spare.keys().next();
+      if (!spare.done) {
+        this.spare.get(spare.value)!();
+        this.spare.delete(spare.value);
+        return this.releaser(spare.value);
+      }
+      const yielding = this.yieldUntil - this.clock.now();
+      if (yielding > 0) {
+        await sleep(this.clock, yielding, signal);
+        continue;
+      }
+      const id = `${this.leasePrefix}:${++this.leaseSeq}`;
+      if (await backend.tryLease(this.key, this.concurrency, id, LEASE_TTL_MS)) {
+        this.held.add(id);
+        this.takenAt.set(id, this.clock.now());
+        this.renewTimer ??= setInterval(() => void this.renew(), LEASE_TTL_MS / 3).unref();
+        return this.releaser(id);
+      }
+      // A release in this process wakes its waiters at once; releases elsewhere are seen on the next poll.
+      await new Promise<void>((resolve, reject) => {
+        const done = () => {
+          cancel();
+          this.localWaiters.delete(done);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const onAbort = () => {
+          cancel();
+          this.localWaiters.delete(done);
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason
+          reject(abortReason(signal!));
+        };
+        const cancel = this.clock.timer(LEASE_POLL_MS, done);
+        this.localWaiters.add(done);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
+  }
+
+  /**
+   * Gives the lease back once. On a shared store it is first kept for LEASE_LINGER_MS, and a request of this process
+   * that asks meanwhile takes it without asking the store: two round trips fewer for a request that follows another.
+   * A lease taken LEASE_KEEP_MAX_MS ago or longer goes back at once, and is left to the others for a moment.
+   */
+  private releaser(id: string): Release {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (this.backend.kind === 'memory' || this.closed) return this.giveBack(id);
+      if (this.clock.now() - (this.takenAt.get(id) ?? 0) >= LEASE_KEEP_MAX_MS) {
+        this.yieldUntil = this.clock.now() + YIELD_MS;
+        return this.giveBack(id);
+      }
+      this.spare.set(
+        id,
+        this.clock.timer(LEASE_LINGER_MS, () => {
+          this.spare.delete(id);
+          this.giveBack(id);
+        }),
+      );
+      this.wakeLocalWaiters();
+    };
+  }
+
+  private giveBack(id: string): void {
+    this.held.delete(id);
+    this.takenAt.delete(id);
+    this.backend
+      .releaseLeases(this.key, [id])
+      .catch((error) => this.onError?.(error))
+      .finally(() => this.wakeLocalWaiters());
+  }
+
+  private wakeLocalWaiters(): void {
+    for (const wake of [...this.localWaiters]) wake();
+  }
+
+  private async renew(): Promise<void> {
+    if (this.held.size === 0) return;
+    await this.backend.renewLeases(this.key, [...this.held], LEASE_TTL_MS).catch((error) => this.onError?.(error));
+  }
+
+  /** Stops renewing (the process is going away; leases in use lapse) and gives back the ones kept. */
+  close(): void {
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    this.renewTimer = undefined;
+    this.closed = true;
+    for (const [id, cancel] of this.spare) {
+      cancel();
+      this.giveBack(id);
+    }
+    this.spare.clear();
+  }
+}
