@@ -132,6 +132,7 @@ async function startProfile(name: string): Promise<() => Promise<void>> {
  * the files (default both): plain text, or the sandbox's mix with Office documents and PDFs whose text is extracted.
  * BENCH_CPU_PROF=<dir> writes each sync's CPU profile there. BENCH_BLOB_DB=<bytes,…> (default 0,16384): each sync once
  * per BLOB_DB_MAX_BYTES value, 0 being every blob a file (the layout before small blobs were kept in the database).
+ * BENCH_WORKER_CONCURRENCY sets WORKER_CONCURRENCY (units at once; default the service's).
  */
 export async function benchSmallItems(sizes: number[]): Promise<Record<string, string>> {
   const stores = (process.env.BENCH_STORES ?? 'sqlite,postgres')
