@@ -46,6 +46,8 @@ export class HeldLeases {
   async take(signal: AbortSignal | undefined): Promise<Release> {
     const { backend } = this;
     for (;;) {
+      // aborted while the store answered: the wait below would listen for an abort that has happened already
+      if (signal?.aborted) throw abortReason(signal);
       const spare = this.spare.keys().next();
       if (!spare.done) {
         this.spare.get(spare.value)!();

@@ -114,12 +114,17 @@ describe('a shared budget store asked by many requests of one process at once', 
 
 describe('a budget on a shared store', () => {
   const config = { ratePerSecond: 1000, concurrency: 2 };
-  const budgetOn = (store: BudgetBackend, clock: FakeClock) =>
-    new SharedBudget('conf:cred', { provider: 'conf', credential: 'cred' }, config, {
-      backend: store,
-      clock,
-      learn: false,
-    });
+  const budgetOn = (store: BudgetBackend, clock: FakeClock, concurrency = config.concurrency) =>
+    new SharedBudget(
+      'conf:cred',
+      { provider: 'conf', credential: 'cred' },
+      { ...config, concurrency },
+      {
+        backend: store,
+        clock,
+        learn: false,
+      },
+    );
   /** Acquires with the store answering (counts wait for a trip); returns the release. */
   const acquire = async (budget: SharedBudget, clock: FakeClock, answer: () => Promise<void>) => {
     let release: (() => void) | undefined;
@@ -190,6 +195,38 @@ describe('a budget on a shared store', () => {
     }
     expect(bGranted).toBe(true);
     (await bWaits)();
+  });
+
+  it('gives up a request aborted while the store was asked for a lease, the cap being full', async () => {
+    const { store, answer } = countingStore();
+    let leaseAnswers: Array<() => void> = [];
+    const slow: BudgetBackend = {
+      ...store,
+      tryLease: (key, cap, id, ttl) =>
+        new Promise<void>((resolve) => leaseAnswers.push(resolve)).then(() => store.tryLease(key, cap, id, ttl)),
+    };
+    const clock = new FakeClock();
+    const other = budgetOn(slow, clock, 1);
+    const taking = other.acquire(0);
+    await flush();
+    for (const open of leaseAnswers.splice(0)) open();
+    const otherRelease = await taking;
+    const me = budgetOn(slow, clock, 1);
+    const ac = new AbortController();
+    const mine = me.acquire(0, ac.signal);
+    const outcome = mine.then(
+      () => 'granted',
+      () => 'rejected',
+    );
+    await flush();
+    // aborted while its lease is asked for; the store then answers that the cap is full
+    ac.abort();
+    for (const open of leaseAnswers.splice(0)) open();
+    await clock.advance(100);
+    await answer();
+    expect(await Promise.race([outcome, flush().then(() => 'waiting')])).toBe('rejected');
+    otherRelease();
+    leaseAnswers = [];
   });
 
   it('gives back the leases it keeps when it closes', async () => {
