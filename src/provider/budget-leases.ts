@@ -3,7 +3,7 @@
 // (LEASE_TTL_MS) instead of being lost. On a shared store a lease is two round trips (take, give back): this process
 // keeps one it just used for its next request, for a moment and for at most two seconds of reuse.
 import { randomUUID } from 'node:crypto';
-import { abortReason, sleep, type Clock, type Release } from './budget.ts';
+import { abortReason, type Clock, type Release } from './budget.ts';
 import type { BudgetBackend } from './budget-backend.ts';
 
 const LEASE_TTL_MS = 60_000;
@@ -56,7 +56,8 @@ export class HeldLeases {
       }
       const yielding = this.yieldUntil - this.clock.now();
       if (yielding > 0) {
-        await sleep(this.clock, yielding, signal);
+        // a lease this process keeps meanwhile wakes it (the store is not asked)
+        await this.waitLocally(yielding, signal);
         continue;
       }
       const id = `${this.leasePrefix}:${++this.leaseSeq}`;
@@ -67,24 +68,29 @@ export class HeldLeases {
         return this.releaser(id);
       }
       // A release in this process wakes its waiters at once; releases elsewhere are seen on the next poll.
-      await new Promise<void>((resolve, reject) => {
-        const done = () => {
-          cancel();
-          this.localWaiters.delete(done);
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        };
-        const onAbort = () => {
-          cancel();
-          this.localWaiters.delete(done);
-          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason
-          reject(abortReason(signal!));
-        };
-        const cancel = this.clock.timer(LEASE_POLL_MS, done);
-        this.localWaiters.add(done);
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
+      await this.waitLocally(LEASE_POLL_MS, signal);
     }
+  }
+
+  /** Waits `ms`, or less when this process releases a lease. */
+  private waitLocally(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        cancel();
+        this.localWaiters.delete(done);
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        cancel();
+        this.localWaiters.delete(done);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason
+        reject(abortReason(signal!));
+      };
+      const cancel = this.clock.timer(ms, done);
+      this.localWaiters.add(done);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /**
@@ -97,26 +103,31 @@ export class HeldLeases {
     return () => {
       if (released) return;
       released = true;
-      if (this.backend.kind === 'memory' || this.closed) return this.giveBack(id);
+      if (this.backend.kind === 'memory' || this.closed) {
+        void this.giveBack(id);
+        return;
+      }
       if (this.clock.now() - (this.takenAt.get(id) ?? 0) >= LEASE_KEEP_MAX_MS) {
-        this.yieldUntil = this.clock.now() + YIELD_MS;
-        return this.giveBack(id);
+        // not pushed further by the next give-back: a process whose every lease is old takes new ones every YIELD_MS
+        if (this.clock.now() >= this.yieldUntil) this.yieldUntil = this.clock.now() + YIELD_MS;
+        void this.giveBack(id);
+        return;
       }
       this.spare.set(
         id,
         this.clock.timer(LEASE_LINGER_MS, () => {
           this.spare.delete(id);
-          this.giveBack(id);
+          void this.giveBack(id);
         }),
       );
       this.wakeLocalWaiters();
     };
   }
 
-  private giveBack(id: string): void {
+  private giveBack(id: string): Promise<void> {
     this.held.delete(id);
     this.takenAt.delete(id);
-    this.backend
+    return this.backend
       .releaseLeases(this.key, [id])
       .catch((error) => this.onError?.(error))
       .finally(() => this.wakeLocalWaiters());
@@ -132,14 +143,17 @@ export class HeldLeases {
   }
 
   /** Stops renewing (the process is going away; leases in use lapse) and gives back the ones kept. */
-  close(): void {
+  async close(): Promise<void> {
     if (this.renewTimer) clearInterval(this.renewTimer);
     this.renewTimer = undefined;
     this.closed = true;
-    for (const [id, cancel] of this.spare) {
-      cancel();
-      this.giveBack(id);
-    }
+    const kept = [...this.spare];
     this.spare.clear();
+    await Promise.all(
+      kept.map(([id, cancel]) => {
+        cancel();
+        return this.giveBack(id);
+      }),
+    );
   }
 }

@@ -35,7 +35,8 @@ export class ProviderBudgets {
   }
 
   async close(): Promise<void> {
-    for (const budget of this.budgets.values()) budget.close();
+    // the leases each keeps go back before the connections to their store close
+    await Promise.all([...this.budgets.values()].map((budget) => budget.close()));
     await this.options.backend.close();
   }
 }

@@ -158,9 +158,9 @@ export class SharedBudget implements Budget {
     return { ...this.state, rate: this.rate };
   }
 
-  /** Stops renewing leases (the process is going away; unreleased leases lapse). */
-  close(): void {
-    this.leases.close();
+  /** Stops renewing leases (the process is going away; leases in use lapse) and gives back the ones kept. */
+  close(): Promise<void> {
+    return this.leases.close();
   }
 
   private async load(): Promise<void> {

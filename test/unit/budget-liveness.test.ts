@@ -86,7 +86,7 @@ describe('the budget keeps admitting requests when timers fire late', () => {
       };
       const all = Promise.all(Array.from({ length: senders }, sender));
       const used = await clock.runUntil(all, 120_000);
-      budget.close();
+      await budget.close();
       // n requests at `rate` take n/rate seconds; late timers may cost some, never a stall.
       expect(used).toBeLessThan(((senders * perSender) / rate) * 1000 * 1.5);
     });
@@ -114,7 +114,7 @@ describe('late timers do not add up', () => {
       };
       const all = Promise.all(Array.from({ length: senders }, sender));
       await clock.runUntil(all, 60_000);
-      budget.close();
+      await budget.close();
       // Each request late by up to `lag` ms must not push every later one back: the run stays at the rate.
       const seconds = (sent[sent.length - 1] - sent[0]) / 1000;
       expect((sent.length - 1) / seconds).toBeGreaterThan(rate * 0.96);
@@ -141,7 +141,7 @@ describe('requests bunched by late timers', () => {
       }
     };
     await clock.runUntil(Promise.all(Array.from({ length: 8 }, sender)), 120_000);
-    budget.close();
+    await budget.close();
     for (let i = 0; i + 20 < sent.length; i++) expect(sent[i + 20] - sent[i]).toBeGreaterThanOrEqual(1050);
     const seconds = (sent[sent.length - 1] - sent[0]) / 1000;
     expect((sent.length - 1) / seconds).toBeGreaterThan(19 * 0.9);
@@ -170,7 +170,7 @@ describe('the 1050 ms window at the rates learned under a stated limit', () => {
         }
       };
       await clock.runUntil(Promise.all(Array.from({ length: senders }, sender)), 1_200_000);
-      budget.close();
+      await budget.close();
       const perSecond = (sent.length - 1) / ((sent[sent.length - 1] - sent[0]) / 1000);
       expect(perSecond).toBeGreaterThan(rate * 0.95);
     });
@@ -198,7 +198,7 @@ describe('a 429 that lowers the rate', () => {
       }
     };
     await clock.runUntil(Promise.all(Array.from({ length: 24 }, request)), 60_000);
-    budget.close();
+    await budget.close();
     // 10 left at 40/s before the 429, as many as 9.5/s lets a second hold: no more leave until the first is a second
     // old.
     const refusedAt = sent[9];
@@ -224,7 +224,7 @@ describe('requests the provider does not meter (cost 0)', () => {
     // A metered request after them still waits for the rate's next admission, not for the downloads' count.
     const metered = budget.acquire(1);
     const waited = await clock.runUntil(metered, 60_000);
-    budget.close();
+    await budget.close();
     expect(most).toBe(2);
     expect(used).toBeLessThan(1000);
     expect(waited).toBeLessThanOrEqual(1000);

@@ -235,8 +235,9 @@ describe('a budget on a shared store', () => {
     const budget = budgetOn(store, clock);
     (await acquire(budget, clock, answer))();
     expect(asked.release).toEqual([]);
-    budget.close();
+    const closing = budget.close();
     await answer();
+    await closing;
     expect(asked.release).toHaveLength(1);
     expect(clock.pending()).toBe(0);
   });
