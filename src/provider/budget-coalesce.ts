@@ -3,52 +3,13 @@
 // trips here: counts of one key are summed into one increment, and releases of one key go in one statement. Nothing
 // waits on a timer: a call made while another of its kind is under way goes with the next one (issue 25: on
 // PostgreSQL the budget was four of five statements of a sync of small files).
+import { batchedCalls } from '../store/batched-calls.ts';
 import type { BudgetBackend } from './budget-backend.ts';
-
-interface Pending<T, A> {
-  arg: A;
-  resolve: (value: T) => void;
-  reject: (error: unknown) => void;
-}
-
-/**
- * Calls for one key go one batch at a time: those made while a batch is under way form the next.
- * `run` answers a batch's calls in their order.
- */
-function batcher<A, T>(run: (key: string, args: A[]) => Promise<T[]>) {
-  const queued = new Map<string, Pending<T, A>[]>();
-  const busy = new Set<string>();
-  const next = (key: string) => {
-    const batch = queued.get(key);
-    if (!batch) {
-      busy.delete(key);
-      return;
-    }
-    queued.delete(key);
-    busy.add(key);
-    run(
-      key,
-      batch.map((p) => p.arg),
-    )
-      .then(
-        (values) => batch.forEach((p, i) => p.resolve(values[i])),
-        (error: unknown) => batch.forEach((p) => p.reject(error)),
-      )
-      .finally(() => next(key));
-  };
-  return (key: string, arg: A) =>
-    new Promise<T>((resolve, reject) => {
-      const batch = queued.get(key) ?? [];
-      batch.push({ arg, resolve, reject });
-      queued.set(key, batch);
-      if (!busy.has(key)) next(key);
-    });
-}
 
 /** The same store, with concurrent calls of this process sharing round trips. */
 export function coalesced(backend: BudgetBackend): BudgetBackend {
   // Each count gets the total as if the batch's increments had been made one after the other, in call order.
-  const count = batcher<{ cost: number; ttlSeconds: number }, number>(async (key, calls) => {
+  const count = batchedCalls<{ cost: number; ttlSeconds: number }, number>(async (key, calls) => {
     const sum = calls.reduce((s, c) => s + c.cost, 0);
     let after = await backend.count(key, sum, calls[0].ttlSeconds);
     const totals: number[] = [];
@@ -58,7 +19,7 @@ export function coalesced(backend: BudgetBackend): BudgetBackend {
     }
     return totals;
   });
-  const release = batcher<string, void>(async (key, ids) => {
+  const release = batchedCalls<string, void>(async (key, ids) => {
     await backend.releaseLeases(key, ids);
     return ids.map(() => undefined);
   });

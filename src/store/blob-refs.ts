@@ -1,6 +1,7 @@
 import { deleteBlob } from '../blobs/db-tier.ts';
 import type { BlobStore } from '../blobs/types.ts';
 import { SmallBlobRepo } from './small-blobs.ts';
+import { batchedCalls } from './batched-calls.ts';
 import type { Executor } from './transaction.ts';
 
 /** Rolls back an orphan deletion that found an item still holding the content. */
@@ -61,13 +62,20 @@ export class BlobRefRepo {
    * Notes a blob just committed, before the item that will reference it is written: a zero-count row whose fresh
    * `updated_at` keeps the orphan sweep away from it. If the process dies before the item write, the row stays
    * at zero and ages, and the sweep deletes the blob. Resolves once the row is written (outside a transaction:
-   * committed); notes asked while another is being written go together in the next statement (CommittedNotes).
+   * committed); notes asked while another is being written go together in the next statement (pendingNotes).
    */
   async noteCommitted(sha256: string, size: number, at: string): Promise<void> {
     if (this.db.isTransaction) return writeNotes(this.db, [{ sha256, size, at }]);
-    let notes = pendingNotes.get(this.db);
-    if (!notes) pendingNotes.set(this.db, (notes = new CommittedNotes(this.db)));
-    return notes.add({ sha256, size, at });
+    let note = pendingNotes.get(this.db);
+    if (!note) {
+      const db = this.db;
+      note = batchedCalls<Note, void>(async (_key, notes) => {
+        await writeNotes(db, notes);
+        return notes.map(() => undefined);
+      }, NOTES_PER_STATEMENT);
+      pendingNotes.set(this.db, note);
+    }
+    return note('', { sha256, size, at });
   }
 
   /** noteCommitted for many blobs at once, in as few statements as they fit (content a store held until now). */
@@ -165,47 +173,15 @@ export interface Note {
   at: string;
 }
 
-/** Per database handle (never a transaction): the notes waiting for the statement after the one being written. */
-const pendingNotes = new WeakMap<Executor, CommittedNotes>();
-
 /** Rows per note statement: 4 parameters each. */
 const NOTES_PER_STATEMENT = 500;
 
 /**
- * Group commit for noteCommitted: the first note goes at once; notes asked while a statement is being written wait
- * for it and then go together in one. No note waits for a timer, and none resolves before its own row is written,
- * so the orphan sweep finds every blob whose caller went on (a crash before that loses the caller too).
+ * Per database handle (never a transaction), group commit for noteCommitted: notes asked while a statement is being
+ * written go together in the next. None resolves before its own row is written, so the orphan sweep finds every blob
+ * whose caller went on (a crash before that loses the caller too).
  */
-class CommittedNotes {
-  private waiting: Array<{ note: Note; resolve: () => void; reject: (error: unknown) => void }> = [];
-  private writing = false;
-
-  constructor(private readonly db: Executor) {}
-
-  add(note: Note): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ note, resolve, reject });
-      if (!this.writing) void this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    this.writing = true;
-    while (this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, NOTES_PER_STATEMENT);
-      try {
-        await writeNotes(
-          this.db,
-          batch.map((b) => b.note),
-        );
-        for (const b of batch) b.resolve();
-      } catch (error) {
-        for (const b of batch) b.reject(error);
-      }
-    }
-    this.writing = false;
-  }
-}
+const pendingNotes = new WeakMap<Executor, (key: string, note: Note) => Promise<void>>();
 
 /** One statement; a blob noted twice gets its latest time (a statement may not change a row twice). */
 async function writeNotes(db: Executor, notes: Note[]): Promise<void> {
