@@ -12,6 +12,7 @@ import { searchItems } from '../src/search/service.ts';
 import { encodeCursor } from '../src/store/paging.ts';
 import type { Database } from '../src/store/db.ts';
 import { type ApiClient, startBenchApi } from './flow.ts';
+import { cpuMs, cpuMsBetween, cpuMsMatching } from './proc-cpu.ts';
 import { seedItems } from './scale-items-seed.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
@@ -80,6 +81,7 @@ async function graphSandbox(users: number) {
       child.stdin!.write('\n');
       return JSON.parse(await line) as Record<string, number>;
     },
+    pid: child.pid,
     close: () => child.kill('SIGTERM'),
   };
 }
@@ -87,7 +89,7 @@ async function graphSandbox(users: number) {
 /** A fresh store: a SQLite file in the data directory, or a PostgreSQL database of its own (dropped after). */
 export async function freshStore(kind: 'sqlite' | 'postgres', prefix = 'custody-bench-scale-items-') {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  if (kind === 'sqlite') return { dataDir, env: {}, drop: async () => undefined };
+  if (kind === 'sqlite') return { dataDir, env: {}, database: undefined, drop: async () => undefined };
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server');
   const name = `custody_bench_${crypto.randomBytes(4).toString('hex')}`;
@@ -106,7 +108,28 @@ export async function freshStore(kind: 'sqlite' | 'postgres', prefix = 'custody-
   return {
     dataDir,
     env: { DATABASE_URL: url.toString() },
+    database: name,
     drop: () => admin(`drop database if exists ${name} with (force)`),
+  };
+}
+
+/**
+ * CPU used from now on, per custodian: this process (the service, with the bench's own status polls), the simulator,
+ * and on PostgreSQL the bench database's backends (Linux /proc; a backend that exits meanwhile is not counted).
+ * Wall time on a busy 2-core machine depends on who else runs; CPU per custodian says whether a cost grows with N.
+ */
+function cpuSampler(simulator: number | undefined, database: string | undefined) {
+  const service = process.cpuUsage();
+  const sim = cpuMs(simulator);
+  const pg = database ? cpuMsMatching(database) : undefined;
+  return (custodians: number) => {
+    const per = (ms: number) => `${(ms / custodians).toFixed(2)} ms`;
+    const { user, system } = process.cpuUsage(service);
+    const parts = [`service ${per((user + system) / 1000)}`];
+    const simNow = cpuMs(simulator);
+    if (sim !== null && simNow !== null) parts.push(`simulator ${per(simNow - sim)}`);
+    if (pg && database) parts.push(`PostgreSQL ${per(cpuMsBetween(pg, cpuMsMatching(database)))}`);
+    return `CPU per custodian: ${parts.join(', ')}`;
   };
 }
 
@@ -221,6 +244,7 @@ async function oneSize(kind: 'sqlite' | 'postgres', size: number): Promise<Out> 
     if (patched.status !== 204) throw new Error(`PATCH sync_filters for ${users} custodians: ${patched.status}`);
     // 1. a real first sync through the simulator
     const stop = rssSampler();
+    const cpu = cpuSampler(ms365.pid, store.database);
     let t0 = performance.now();
     await api.call('POST', `/v1/collections/${col}/start`);
     const done = await settled(api, col, users);
@@ -228,7 +252,7 @@ async function oneSize(kind: 'sqlite' | 'postgres', size: number): Promise<Out> 
     const rss = stop();
     const n = done.latest_run.counters.collected as number;
     out[`${tag}: sync`] =
-      `${done.sync_status}; ${n} items of ${users} custodians in ${first.toFixed(1)} s = ${(n / first).toFixed(0)} items/s, RSS peak ${rss.peak.toFixed(0)} MiB (+${rss.growth.toFixed(0)})`;
+      `${done.sync_status}; ${n} items of ${users} custodians in ${first.toFixed(1)} s = ${(n / first).toFixed(0)} items/s, RSS peak ${rss.peak.toFixed(0)} MiB (+${rss.growth.toFixed(0)}); ${cpu(users)}`;
     // 2. a no-change re-run
     const before = await ms365.requests();
     t0 = performance.now();

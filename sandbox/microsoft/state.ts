@@ -79,12 +79,17 @@ export const APP_ROLES = ['Files.Read.All', 'User.Read.All'];
  */
 export const SUBSCRIPTION_ROLE = 'Files.ReadWrite.All';
 export const MAX_DELTA_SESSIONS = 2000;
-/** The request log keeps the most recent entries only, so a long-running sandbox does not grow without bound. */
+/**
+ * The request log keeps the most recent entries only (10,000 to 11,000), so a long-running sandbox does not grow
+ * without bound.
+ */
 export const MAX_REQUEST_RECORDS = 10_000;
 
 export function recordRequest(state: SandboxState, record: MsRequestRecord): void {
   state.requests.push(record);
-  if (state.requests.length > MAX_REQUEST_RECORDS)
+  // trimmed a tenth at a time: trimming one record per request moved the whole log every time (a tenth of a
+  // millisecond a request at 10,000 records)
+  if (state.requests.length > MAX_REQUEST_RECORDS * 1.1)
     state.requests.splice(0, state.requests.length - MAX_REQUEST_RECORDS);
 }
 

@@ -64,7 +64,8 @@ export class HeldLeases {
       if (await backend.tryLease(this.key, this.concurrency, id, LEASE_TTL_MS)) {
         this.held.add(id);
         this.takenAt.set(id, this.clock.now());
-        this.renewTimer ??= setInterval(() => void this.renew(), LEASE_TTL_MS / 3).unref();
+        // a request that raced the close uses its lease once; nothing renews it then (it lapses)
+        if (!this.closed) this.renewTimer ??= setInterval(() => void this.renew(), LEASE_TTL_MS / 3).unref();
         return this.releaser(id);
       }
       // A release in this process wakes its waiters at once; releases elsewhere are seen on the next poll.

@@ -2,7 +2,7 @@
 // what one process asks at once shares a trip (budget-coalesce.ts), a lease is kept briefly for the next request,
 // and the pause is read at most every 20 ms (shared-budget.ts). The store here is the in-process one posing as a
 // shared one, each question counted.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createBudgetBackend, type BudgetBackend } from '../../src/provider/budget-backend.ts';
 import { coalesced } from '../../src/provider/budget-coalesce.ts';
 import { SharedBudget } from '../../src/provider/shared-budget.ts';
@@ -240,6 +240,23 @@ describe('a budget on a shared store', () => {
     await closing;
     expect(asked.release).toHaveLength(1);
     expect(clock.pending()).toBe(0);
+  });
+
+  it('starts no renewing once closed: a request that raced the close leaves no timer behind', async () => {
+    const { store, answer } = countingStore();
+    const clock = new FakeClock();
+    const budget = budgetOn(store, clock);
+    const closing = budget.close();
+    await answer();
+    await closing;
+    const intervals = vi.spyOn(globalThis, 'setInterval');
+    try {
+      (await acquire(budget, clock, answer))();
+      await answer();
+      expect(intervals).not.toHaveBeenCalled();
+    } finally {
+      intervals.mockRestore();
+    }
   });
 
   it('reads the shared pause at most once in 20 ms, and sees a pause set elsewhere after that', async () => {
