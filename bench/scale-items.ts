@@ -229,6 +229,10 @@ async function oneSize(kind: 'sqlite' | 'postgres', size: number): Promise<Out> 
     MS_RESOURCE_UNITS_PER_SECOND: '100000',
     MS_MAX_RESOURCE_UNITS_PER_SECOND: '100000',
     MS_CONCURRENCY: '32',
+    // BENCH_WORKER_CONCURRENCY: units at once (default: the service's)
+    WORKER_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY,
+    // DATABASE_PREPARED_STATEMENTS=false: the baseline of statements sent unnamed
+    DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS,
     ZOOM_CLIENT_ID: 'unused',
     ...store.env,
   });

@@ -69,6 +69,10 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
     ZOOM_REQUESTS_PER_SECOND: String(BUDGET_PER_SECOND),
     ZOOM_CONCURRENCY: '64',
     WORKER_CONCURRENCY: '4',
+    // DATABASE_PREPARED_STATEMENTS=false: the baseline of statements sent unnamed
+    ...(process.env.DATABASE_PREPARED_STATEMENTS && {
+      DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS,
+    }),
   };
   const config = loadConfig({ ...env, LOG_LEVEL: 'silent', PORT: '0', WORKERS: 'none' });
   const { runtime, api } = await startBenchApi(config, { workers: false, redirect: REDIRECT });

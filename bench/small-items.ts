@@ -67,6 +67,8 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files, blob
     ZOOM_CLIENT_ID: 'unused',
     // BENCH_WORKER_CONCURRENCY: units at once per worker (default: the service's)
     WORKER_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY,
+    // DATABASE_PREPARED_STATEMENTS=false: the baseline of statements sent unnamed
+    DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS,
     ...store.env,
   });
   writerTuning.perItem = mode === 'per-item';

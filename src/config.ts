@@ -13,6 +13,8 @@ const Env = Type.Object({
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: Type.Integer({ default: 10, minimum: 2, maximum: 200 }),
+  // 'true': statements sent again go by name (pg-statements.ts); off by default until its mixed figures are understood
+  DATABASE_PREPARED_STATEMENTS: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   BLOB_STORE: Type.Union([Type.Literal('fs'), Type.Literal('s3')], { default: 'fs' }),
   S3_BUCKET: Type.Optional(Type.String({ minLength: 3, maxLength: 63 })),
@@ -77,6 +79,8 @@ export interface Config {
   databaseUrl?: string;
   /** PostgreSQL connections per pool of this process (the store's, and each of graphile-worker's). */
   databasePoolSize: number;
+  /** PostgreSQL: statements sent again go by name, prepared once per connection (DATABASE_PREPARED_STATEMENTS). */
+  databasePreparedStatements: boolean;
   redisUrl?: string;
   /** Where content lives: `fs` under dataDir/blobs, or an S3 bucket (credentials from the AWS chain). */
   blobStore:
@@ -194,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.PUBLIC_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'true',
     redisUrl: e.REDIS_URL,
     blobDbMaxBytes: e.BLOB_DB_MAX_BYTES,
     blobStore:

@@ -98,6 +98,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
       sqlitePath: path.join(config.dataDir, 'custody.db'),
       schema: opts.pgSchema,
       poolSize: config.databasePoolSize,
+      preparedStatements: config.databasePreparedStatements,
     });
   await migrate(db, { schema: opts.pgSchema });
   const repos = repositories(db);
@@ -106,6 +107,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     databaseUrl: config.databaseUrl,
     pgSchema: opts.pgSchema,
     poolSize: Math.min(8, config.databasePoolSize),
+    preparedStatements: config.databasePreparedStatements,
   });
   const rateLimits = opts.withoutRateLimits
     ? { consume: async () => ({ allowed: true, limit: 0, remaining: 0, resetSeconds: 60 }), close: async () => {} }

@@ -15,6 +15,7 @@ import { Migrator, type MigrationProvider } from 'kysely/migration';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { registerDirectPg, registerDirectSqlite } from './direct.ts';
+import { nameStatements } from './pg-statements.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Database = Kysely<DB>;
@@ -26,6 +27,8 @@ export interface DatabaseOptions {
   /** PostgreSQL only: the schema to use (tests isolate themselves in their own schema). */
   schema?: string;
   poolSize?: number;
+  /** PostgreSQL only: statements sent again go by name, prepared once per connection (pg-statements.ts). */
+  preparedStatements?: boolean;
 }
 
 // int8 and numeric come back from pg as strings by default; sizes and counters fit in a double.
@@ -46,19 +49,23 @@ export function dialectOf(db: Kysely<any>): Dialect {
  * listens to ends the process. The pool has already dropped that client; the next query opens a new connection, and
  * a query in flight gets its own error.
  */
-export function newPgPool(config: pg.PoolConfig): pg.Pool {
+export function newPgPool(config: pg.PoolConfig, preparedStatements = false): pg.Pool {
   const pool = new pg.Pool(config);
   pool.on('error', () => undefined);
+  if (preparedStatements) pool.on('connect', nameStatements);
   return pool;
 }
 
 export function openDatabase(opts: DatabaseOptions): Database {
   if (opts.url) {
-    const pool = newPgPool({
-      connectionString: opts.url,
-      max: opts.poolSize ?? 10,
-      options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
-    });
+    const pool = newPgPool(
+      {
+        connectionString: opts.url,
+        max: opts.poolSize ?? 10,
+        options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
+      },
+      opts.preparedStatements,
+    );
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     registerDirectPg(db, pool);
     return db;

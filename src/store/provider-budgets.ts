@@ -75,15 +75,18 @@ export class ProviderBudgetRepo {
    * race on a slot that looked free is tried again while free slots remain.
    */
   async tryLease(key: string, cap: number, leaseId: string, expiresAtMs: number, nowMs: number): Promise<boolean> {
+    // the cap in the statement's text: a prepared statement's generic plan (pg-statements.ts) would plan the slots'
+    // series for a guessed thousand rows (measured: 4.4 → 5.2 ms a lease, and more of them)
+    const slots = sql.lit(Math.max(0, Math.floor(cap)));
     for (let attempt = 0; attempt < cap; attempt++) {
       const { rows } = await sql<{ lease_id: string; taken: boolean }>`
         with live as (
           select lease_id from provider_budget_leases where key = ${key} and expires_at_ms >= ${nowMs}
         ), free as (
-          select 'slot:' || s as lease_id from generate_series(0, ${cap}::int - 1) s
+          select 'slot:' || s as lease_id from generate_series(0, ${slots} - 1) s
           where 'slot:' || s not in (select lease_id from live)
           -- leases from before slots (random ids) and slots beyond a smaller cap count against this one
-          and (select count(*) from live where lease_id not in (select 'slot:' || g from generate_series(0, ${cap}::int - 1) g)) = 0
+          and (select count(*) from live where lease_id not in (select 'slot:' || g from generate_series(0, ${slots} - 1) g)) = 0
           order by random() limit 1
         )
         insert into provider_budget_leases (key, lease_id, holder, expires_at_ms)

@@ -20,6 +20,7 @@ export function openSharedConnections(opts: {
   pgSchema?: string;
   /** PostgreSQL connections at most (default 8). */
   poolSize?: number;
+  preparedStatements?: boolean;
 }): SharedConnections {
   if (opts.redisUrl) {
     const redis = new Redis(opts.redisUrl, {
@@ -32,11 +33,14 @@ export function openSharedConnections(opts: {
     return { redis, close: async () => void (await redis.quit().catch(() => redis.disconnect())) };
   }
   if (opts.databaseUrl) {
-    const pgPool = newPgPool({
-      connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 8,
-      options: opts.pgSchema ? `-c search_path=${opts.pgSchema}` : undefined,
-    });
+    const pgPool = newPgPool(
+      {
+        connectionString: opts.databaseUrl,
+        max: opts.poolSize ?? 8,
+        options: opts.pgSchema ? `-c search_path=${opts.pgSchema}` : undefined,
+      },
+      opts.preparedStatements,
+    );
     return { pgPool, close: () => pgPool.end() };
   }
   return { close: async () => {} };
