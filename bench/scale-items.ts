@@ -121,14 +121,14 @@ export async function freshStore(kind: 'sqlite' | 'postgres', prefix = 'custody-
 function cpuSampler(simulator: number | undefined, database: string | undefined) {
   const service = process.cpuUsage();
   const sim = cpuMs(simulator);
-  const pg = database ? cpuMsMatching(database) : undefined;
+  const pg = database === undefined ? undefined : { database, before: cpuMsMatching(database) };
   return (custodians: number) => {
     const per = (ms: number) => `${(ms / custodians).toFixed(2)} ms`;
     const { user, system } = process.cpuUsage(service);
     const parts = [`service ${per((user + system) / 1000)}`];
     const simNow = cpuMs(simulator);
     if (sim !== null && simNow !== null) parts.push(`simulator ${per(simNow - sim)}`);
-    if (pg && database) parts.push(`PostgreSQL ${per(cpuMsBetween(pg, cpuMsMatching(database)))}`);
+    if (pg) parts.push(`PostgreSQL ${per(cpuMsBetween(pg.before, cpuMsMatching(pg.database)))}`);
     return `CPU per custodian: ${parts.join(', ')}`;
   };
 }

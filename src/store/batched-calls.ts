@@ -9,8 +9,8 @@ interface Pending<T, A> {
 }
 
 /**
- * `run` (an async function: it never throws, it rejects) answers one batch's calls, in their order; a batch that fails rejects each of its calls, and the next batch
- * still goes. At most `max` calls go in one batch.
+ * `run` answers one batch's calls, in their order (it must reject, not throw); a batch that fails rejects each of its
+ * calls, and the next batch still goes. At most `max` calls go in one batch.
  */
 export function batchedCalls<A, T>(run: (key: string, args: A[]) => Promise<T[]>, max = Infinity) {
   const queued = new Map<string, Pending<T, A>[]>();
