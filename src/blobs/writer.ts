@@ -2,6 +2,7 @@
 // the digests (hashing threads past a threshold) at the same time, and the next chunk is taken only when both are
 // done with this one. Neither keeps the caller's buffer after its promise resolves, so a writer holds the digests'
 // ring plus what its sink holds (a file: nothing; S3: its part buffers), whatever the blob's size.
+import { sweepWrittenChunks } from './chunk-sweeper.ts';
 import { createDigests, type Digests, type HashingOptions } from './hashing.ts';
 import type { BlobWriter, CommittedBlob, HasherFactory } from './types.ts';
 
@@ -89,6 +90,7 @@ export class PipelineWriter implements BlobWriter {
     return this.states.write(async () => {
       await Promise.all([this.sink.write(chunk), this.digests.update(chunk)]);
       this.written += chunk.length;
+      sweepWrittenChunks(chunk.length);
     });
   }
 
