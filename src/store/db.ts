@@ -49,23 +49,32 @@ export function dialectOf(db: Kysely<any>): Dialect {
  * listens to ends the process. The pool has already dropped that client; the next query opens a new connection, and
  * a query in flight gets its own error.
  */
-export function newPgPool(config: pg.PoolConfig, preparedStatements = false): pg.Pool {
-  const pool = new pg.Pool(config);
+export function newPgPool(opts: {
+  url: string;
+  max: number;
+  /** the schema to use (tests isolate themselves in their own schema) */
+  schema?: string;
+  /** statements sent again go by name, prepared once per connection (pg-statements.ts) */
+  preparedStatements?: boolean;
+}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.max,
+    options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
+  });
   pool.on('error', () => undefined);
-  if (preparedStatements) pool.on('connect', nameStatements);
+  if (opts.preparedStatements) pool.on('connect', nameStatements);
   return pool;
 }
 
 export function openDatabase(opts: DatabaseOptions): Database {
   if (opts.url) {
-    const pool = newPgPool(
-      {
-        connectionString: opts.url,
-        max: opts.poolSize ?? 10,
-        options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
-      },
-      opts.preparedStatements,
-    );
+    const pool = newPgPool({
+      url: opts.url,
+      max: opts.poolSize ?? 10,
+      schema: opts.schema,
+      preparedStatements: opts.preparedStatements,
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     registerDirectPg(db, pool);
     return db;

@@ -33,14 +33,12 @@ export function openSharedConnections(opts: {
     return { redis, close: async () => void (await redis.quit().catch(() => redis.disconnect())) };
   }
   if (opts.databaseUrl) {
-    const pgPool = newPgPool(
-      {
-        connectionString: opts.databaseUrl,
-        max: opts.poolSize ?? 8,
-        options: opts.pgSchema ? `-c search_path=${opts.pgSchema}` : undefined,
-      },
-      opts.preparedStatements,
-    );
+    const pgPool = newPgPool({
+      url: opts.databaseUrl,
+      max: opts.poolSize ?? 8,
+      schema: opts.pgSchema,
+      preparedStatements: opts.preparedStatements,
+    });
     return { pgPool, close: () => pgPool.end() };
   }
   return { close: async () => {} };

@@ -7,7 +7,7 @@ for (const database of testDatabases.filter((d) => d.name === 'postgres')) {
   describe('a PostgreSQL pool that loses an idle connection', () => {
     it('keeps the process running and opens a new connection for the next query', async () => {
       const opened = await database.open();
-      const pool = newPgPool({ connectionString: opened.url, max: 2 });
+      const pool = newPgPool({ url: opened.url!, max: 2 });
       try {
         const first = (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
         expect(pool.idleCount).toBe(1);

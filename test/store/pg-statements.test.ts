@@ -11,7 +11,7 @@ for (const database of testDatabases.filter((d) => d.name === 'postgres')) {
     /** One connection (temporary tables and prepared statements are the connection's), a table of its own. */
     const withPool = async (prepared: boolean, fn: (client: pg.PoolClient, table: string) => Promise<void>) => {
       const opened = await database.open();
-      const pool = newPgPool({ connectionString: opened.url, max: 1 }, prepared);
+      const pool = newPgPool({ url: opened.url!, max: 1, preparedStatements: prepared });
       const client = await pool.connect();
       const table = `t_${crypto.randomBytes(4).toString('hex')}`;
       try {
