@@ -118,18 +118,18 @@ export async function freshStore(kind: 'sqlite' | 'postgres', prefix = 'custody-
  * and on PostgreSQL the bench database's backends (Linux /proc; a backend that exits meanwhile is not counted).
  * Wall time on a busy 2-core machine depends on who else runs; CPU per custodian says whether a cost grows with N.
  */
-function cpuSampler(simulator: number | undefined, database: string | undefined) {
+export function cpuSampler(simulator: number | undefined, database: string | undefined) {
   const service = process.cpuUsage();
   const sim = cpuMs(simulator);
   const pg = database === undefined ? undefined : { database, before: cpuMsMatching(database) };
-  return (custodians: number) => {
+  return (custodians: number, unit = 'custodian') => {
     const per = (ms: number) => `${(ms / custodians).toFixed(2)} ms`;
     const { user, system } = process.cpuUsage(service);
     const parts = [`service ${per((user + system) / 1000)}`];
     const simNow = cpuMs(simulator);
     if (sim !== null && simNow !== null) parts.push(`simulator ${per(simNow - sim)}`);
     if (pg) parts.push(`PostgreSQL ${per(cpuMsBetween(pg.before, cpuMsMatching(pg.database)))}`);
-    return `CPU per custodian: ${parts.join(', ')}`;
+    return `CPU per ${unit}: ${parts.join(', ')}`;
   };
 }
 

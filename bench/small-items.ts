@@ -7,26 +7,29 @@ import { Agent, setGlobalDispatcher } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { writerTuning } from '../src/sync/execution/item-writer.ts';
 import { startBenchApi } from './flow.ts';
-import { freshStore } from './scale-items.ts';
+import { cpuSampler, freshStore } from './scale-items.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 const FILES_PER_CUSTODIAN = 50;
 type Store = 'sqlite' | 'postgres';
 type Mode = 'per-item' | 'inline' | 'batched';
-/** `text`: plain text files only; `mixed`: the sandbox's mix, a quarter of it Office documents and PDFs to extract. */
-type Files = 'text' | 'mixed';
+/**
+ * `text`: plain text OneDrive files only; `mixed`: the Graph sandbox's mix, a quarter of it Office documents and PDFs
+ * to extract; `chat`: Zoom channel messages (up to 50 per provider request, none downloaded one by one).
+ */
+type Files = 'text' | 'mixed' | 'chat';
+/** Messages per Zoom channel of `chat`, and the account's users (each channel has some of them as members). */
+const MESSAGES_PER_CHANNEL = 500;
+const CHAT_USERS = 20;
 
-async function graphSandbox(users: number, files: Files) {
+/**
+ * A simulator in a child process (its CPU is not the service's): `script` prints its addresses as one JSON line, and
+ * answers each line on stdin with its requests so far, by host or route.
+ */
+async function sandboxChild<Info>(script: string, args: Array<string | number>) {
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(import.meta.dirname, 'scale-items-sandbox.ts'),
-      String(users),
-      String(FILES_PER_CUSTODIAN),
-      files,
-    ],
+    ['--import', 'tsx', path.join(import.meta.dirname, script), ...args.map(String)],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const lines = readline.createInterface({ input: child.stdout! });
@@ -35,36 +38,82 @@ async function graphSandbox(users: number, files: Files) {
       lines.once('line', resolve);
       child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
     }),
-  ) as { loginUrl: string; graphUrl: string; clientId: string; clientSecret: string; userIds: string[] };
-  // dlurl: the simulator's requests so far by host (scale-items-sandbox.ts answers a line on stdin with them)
+  ) as Info;
   const requests = () =>
     new Promise<Record<string, number>>((resolve) => {
       lines.once('line', (l) => resolve(JSON.parse(l) as Record<string, number>));
       child.stdin!.write('\n');
     });
-  return { info, requests, close: () => child.kill('SIGTERM') };
+  return { info, requests, pid: child.pid, close: () => child.kill('SIGTERM') };
 }
 
-/** One first sync of `size` tiny files (50 per custodian) through the Graph simulator; items/s and CPU ms per item. */
+const graphSandbox = (users: number, files: Files) =>
+  sandboxChild<{ loginUrl: string; graphUrl: string; clientId: string; clientSecret: string; userIds: string[] }>(
+    'scale-items-sandbox.ts',
+    [users, FILES_PER_CUSTODIAN, files],
+  );
+
+/** The simulator of a first sync of about `size` items, the service's settings for it, and the collection's filters. */
+async function source(size: number, files: Files) {
+  if (files === 'chat') {
+    const zoom = await sandboxChild<{ clientId: string; clientSecret: string; oauthUrl: string; apiUrl: string }>(
+      'zoom-chat-sandbox-child.ts',
+      [CHAT_USERS, Math.max(1, Math.round(size / MESSAGES_PER_CHANNEL)), MESSAGES_PER_CHANNEL],
+    );
+    const all = { all_selected: true, selected: [], excluded: [] };
+    return {
+      sandbox: zoom,
+      type: 'conf' as const,
+      env: {
+        ZOOM_CLIENT_ID: zoom.info.clientId,
+        ZOOM_CLIENT_SECRET: zoom.info.clientSecret,
+        ZOOM_OAUTH_URL: zoom.info.oauthUrl,
+        ZOOM_API_URL: zoom.info.apiUrl,
+        // a budget that does not bind: what is measured is Custody's own cost per item
+        ZOOM_REQUESTS_PER_SECOND: '100000',
+        ZOOM_MAX_REQUESTS_PER_SECOND: '100000',
+        ZOOM_CONCURRENCY: '32',
+        MS_CLIENT_ID: 'unused',
+      },
+      filters: { type_sync: 'arch', sync_filters: { account_owners: all, content_selections: all, chats: all } },
+      hosts: ['api'],
+    };
+  }
+  const ms365 = await graphSandbox(Math.max(1, Math.round(size / FILES_PER_CUSTODIAN)), files);
+  const all = { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: 'Drive' };
+  return {
+    sandbox: ms365,
+    type: 'edrive' as const,
+    env: {
+      MS_CLIENT_ID: ms365.info.clientId,
+      MS_CLIENT_SECRET: ms365.info.clientSecret,
+      MS_LOGIN_URL: ms365.info.loginUrl,
+      MS_GRAPH_URL: ms365.info.graphUrl,
+      // a budget that does not bind: what is measured is Custody's own cost per item
+      MS_RESOURCE_UNITS_PER_SECOND: '100000',
+      MS_MAX_RESOURCE_UNITS_PER_SECOND: '100000',
+      MS_CONCURRENCY: '32',
+      ZOOM_CLIENT_ID: 'unused',
+    },
+    filters: { sync_filters: Object.fromEntries(ms365.info.userIds.map((u) => [u, all])) },
+    hosts: ['graph', 'download'],
+  };
+}
+
+/**
+ * One first sync of about `size` small items (OneDrive files, 50 per custodian, through the Graph simulator; or
+ * Zoom channel messages); items/s and CPU ms per item.
+ */
 async function oneSync(kind: Store, size: number, mode: Mode, files: Files, blobDb: string): Promise<string> {
-  const users = Math.max(1, Math.round(size / FILES_PER_CUSTODIAN));
-  const ms365 = await graphSandbox(users, files);
+  const src = await source(size, files);
   const store = await freshStore(kind, 'custody-bench-small-items-');
   const config = loadConfig({
     DATA_DIR: store.dataDir,
     LOG_LEVEL: 'silent',
     CUSTODY_SECRET_KEY: 's'.repeat(40),
     PORT: '0',
-    MS_CLIENT_ID: ms365.info.clientId,
-    MS_CLIENT_SECRET: ms365.info.clientSecret,
-    MS_LOGIN_URL: ms365.info.loginUrl,
-    MS_GRAPH_URL: ms365.info.graphUrl,
-    // a budget that does not bind: what is measured is Custody's own cost per item
-    MS_RESOURCE_UNITS_PER_SECOND: '100000',
-    MS_MAX_RESOURCE_UNITS_PER_SECOND: '100000',
-    MS_CONCURRENCY: '32',
+    ...src.env,
     BLOB_DB_MAX_BYTES: blobDb,
-    ZOOM_CLIENT_ID: 'unused',
     // BENCH_WORKER_CONCURRENCY: units at once per worker (default: the service's)
     WORKER_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY,
     // DATABASE_PREPARED_STATEMENTS=false: the baseline of statements sent unnamed
@@ -75,15 +124,13 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files, blob
   writerTuning.inline = mode === 'inline';
   const { runtime, api } = await startBenchApi(config, { workers: true, redirect: REDIRECT });
   try {
-    const col = await api.collection('edrive');
-    await api.pair(col, 'edrive', REDIRECT);
-    const all = { all_selected: true, selected: [], excluded: [], filter_type: 'user_folders', filter_name: 'Drive' };
-    await api.call('PATCH', `/v1/collections/${col}`, {
-      sync_filters: Object.fromEntries(ms365.info.userIds.map((u) => [u, all])),
-    });
-    const req0 = await ms365.requests();
+    const col = await api.collection(src.type);
+    await api.pair(col, src.type, REDIRECT);
+    await api.call('PATCH', `/v1/collections/${col}`, src.filters);
+    const req0 = await src.sandbox.requests();
     const profile = await startProfile(`${kind}-${size}-${files}-${mode}-db${blobDb}`);
     const cpu0 = process.cpuUsage();
+    const everyone = cpuSampler(src.sandbox.pid, store.database);
     const t0 = performance.now();
     await api.call('POST', `/v1/collections/${col}/start`);
     const done = await api.waitFor(col, ['synced', 'failed', 'error'], 3_600_000);
@@ -91,17 +138,20 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files, blob
     const cpu = process.cpuUsage(cpu0);
     await profile();
     const n = done.latest_run.counters.collected as number;
+    console.log(`${kind} ${size}: ${everyone(n, 'item')}`);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     const perItem = (us: number) => (us / 1000 / n).toFixed(2);
-    const req1 = await ms365.requests();
+    const req1 = await src.sandbox.requests();
     const reqs = (h: string) => `${h} ${(((req1[h] ?? 0) - (req0[h] ?? 0)) / n).toFixed(2)}`;
-    console.log(`${kind} ${size}: provider requests per item: ${reqs('graph')}, ${reqs('download')}`);
+    console.log(`${kind} ${size}: provider requests per item: ${src.hosts.map(reqs).join(', ')}`);
+    if (process.env.BENCH_ROUTES)
+      for (const h of Object.keys(req1).filter((k) => k.includes(' '))) console.log(`  ${reqs(h)}`);
     return `${done.sync_status}; ${n} items in ${secs.toFixed(1)} s = ${(n / secs).toFixed(0)} items/s, CPU ${(cpuMs / n).toFixed(2)} ms/item (user ${perItem(cpu.user)}, system ${perItem(cpu.system)}; ${(cpuMs / 1000 / secs).toFixed(2)} cores)`;
   } finally {
     writerTuning.perItem = false;
     writerTuning.inline = false;
     await runtime.close();
-    ms365.close();
+    src.sandbox.close();
     await store.drop();
     fs.rmSync(store.dataDir, { recursive: true, force: true });
   }
@@ -146,7 +196,7 @@ export async function benchSmallItems(sizes: number[]): Promise<Record<string, s
     .filter((m): m is Mode => m === 'per-item' || m === 'inline' || m === 'batched');
   const kinds = (process.env.BENCH_FILES ?? 'text,mixed')
     .split(',')
-    .filter((f): f is Files => f === 'text' || f === 'mixed');
+    .filter((f): f is Files => f === 'text' || f === 'mixed' || f === 'chat');
   // content kept in the database up to these sizes: 0 is every blob a file (the layout before migration 034)
   const blobDbs = (process.env.BENCH_BLOB_DB ?? '0,16384').split(',').filter((b) => /^\d+$/.test(b));
   setGlobalDispatcher(new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 }));
