@@ -2,8 +2,17 @@ import fs from 'node:fs';
 
 /** CPU time (user + system, ms) the process has used, from /proc (Linux; clock ticks of 10 ms); null elsewhere. */
 export function cpuMs(pid: number | undefined): number | null {
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/** CPU time (ms) of this process's main thread alone (its JavaScript), as cpuMs. */
+export function mainThreadCpuMs(): number | null {
+  return statCpuMs(`/proc/${process.pid}/task/${process.pid}/stat`);
+}
+
+function statCpuMs(file: string): number | null {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return null;

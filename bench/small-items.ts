@@ -7,6 +7,7 @@ import { Agent, setGlobalDispatcher } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { writerTuning } from '../src/sync/execution/item-writer.ts';
 import { startBenchApi } from './flow.ts';
+import { mainThreadCpuMs } from './proc-cpu.ts';
 import { cpuSampler, freshStore } from './scale-items.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
@@ -131,14 +132,18 @@ async function oneSync(kind: Store, size: number, mode: Mode, files: Files, blob
     const profile = await startProfile(`${kind}-${size}-${files}-${mode}-db${blobDb}`);
     const cpu0 = process.cpuUsage();
     const everyone = cpuSampler(src.sandbox.pid, store.database);
+    const main0 = mainThreadCpuMs();
     const t0 = performance.now();
     await api.call('POST', `/v1/collections/${col}/start`);
     const done = await api.waitFor(col, ['synced', 'failed', 'error'], 3_600_000);
     const secs = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    const main1 = mainThreadCpuMs();
     await profile();
     const n = done.latest_run.counters.collected as number;
-    console.log(`${kind} ${size}: ${everyone(n, 'item')}`);
+    const busy =
+      main0 === null || main1 === null ? '' : `; main thread ${((main1 - main0) / 1000 / secs).toFixed(2)} cores`;
+    console.log(`${kind} ${size}: ${everyone(n, 'item')}${busy}`);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     const perItem = (us: number) => (us / 1000 / n).toFixed(2);
     const req1 = await src.sandbox.requests();
