@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { withDbTier } from '../../src/blobs/db-tier.ts';
 import { createFsBlobStore, type FsBlobStore } from '../../src/blobs/fs.ts';
+import { SmallBlobRepo } from '../../src/store/small-blobs.ts';
 import type { TestDatabase } from './databases.ts';
 import pino from 'pino';
 import type { BlobStore } from '../../src/blobs/types.ts';
@@ -126,11 +128,14 @@ export async function runUnits(engine: SyncEngine, runId: string): Promise<void>
 
 /**
  * A migrated database and a fresh blob store for the enclosing describe block, opened before its tests and closed
- * after them. `use` receives them (assign them to the block's variables); `dir` is the blob store's root.
+ * after them. `use` receives them (assign them to the block's variables); `dir` is the blob store's root. The store
+ * is the service's default: content up to BLOB_DB_MAX_BYTES's default (16 KiB) kept in the database, the rest as
+ * files. `files: true`: every blob a file (tests of the file layer itself).
  */
 export function useSyncStore(
   database: TestDatabase,
   use: (store: { db: Database; blobs: FsBlobStore; dir: string }) => void,
+  opts: { files?: boolean } = {},
 ): void {
   let close: () => Promise<void>;
   let dir: string;
@@ -138,7 +143,15 @@ export function useSyncStore(
     const opened = await database.open();
     close = opened.close;
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'custody-sync-'));
-    use({ db: opened.db, blobs: createFsBlobStore({ root: dir }), dir });
+    const files = createFsBlobStore({ root: dir });
+    // the tiered store keeps its identity (the engine finds the tier by it); where a file would live is the file layer's
+    const blobs = opts.files
+      ? files
+      : Object.assign(withDbTier(files, new SmallBlobRepo(opened.db), 16_384), {
+          root: files.root,
+          pathFor: (sha256: string) => files.pathFor(sha256),
+        });
+    use({ db: opened.db, blobs: blobs as FsBlobStore, dir });
   });
   afterAll(async () => {
     await close();

@@ -57,7 +57,8 @@ for (const database of testDatabases) {
   describe(`a page of items with content (${database.name})`, () => {
     let db: Database;
     let blobs: FsBlobStore;
-    useSyncStore(database, (s) => ({ db, blobs } = s));
+    // the file layer is what these tests look at: every blob a file
+    useSyncStore(database, (s) => ({ db, blobs } = s), { files: true });
 
     const itemRows = (collectionId: string) =>
       db
