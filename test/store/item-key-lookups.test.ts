@@ -52,6 +52,25 @@ describe.each(testDatabases)('item lookups by source key on $name', ({ name, ope
     }
   });
 
+  it('finds ids that an array literal would have to quote (commas, quotes, braces, backslashes, NULL, empty)', async () => {
+    const odd = ['a,b', '"q"', "o'k", '{x}', 'back\\slash', 'NULL', '', ' spaced ', 'ü\u00e9😀'];
+    const ids = await fixtureCollection(db);
+    await insertItems(
+      db,
+      odd.map((sourceId, n) => fixtureItem(ids, 200_000 + n, { source_id: sourceId })),
+    );
+    for (const forUpdate of [false, true]) {
+      const rows = await db.transaction().execute((trx) =>
+        new ItemRepo(trx).findManyByKeys(
+          ids.collectionId,
+          [...odd, 'null'].map((sourceId) => ({ kind: 'file', sourceId })),
+          { forUpdate },
+        ),
+      );
+      expect(rows.map((r) => r.source_id).sort()).toEqual([...odd].sort());
+    }
+  });
+
   it('reads past 500 keys in more than one statement', async () => {
     const keys = Array.from({ length: 1200 }, (_, n) => ({ kind: 'file', sourceId: `src-${n * 2}` }));
     const rows = await new ItemRepo(db).findManyByKeys(collectionId, keys);
