@@ -185,8 +185,11 @@ async function startProfile(name: string): Promise<() => Promise<void>> {
  * per-item path (a transaction and a blob fsync per item with content), once batched as before the search text
  * was taken off the writer's path and lookups were batched (`inline`: a text and a lookup awaited per item), and
  * once batched. CPU is this process's
- * (the service; the simulator runs in a child). BENCH_MODES=batched skips the baseline. BENCH_FILES=text|mixed picks
- * the files (default both): plain text, or the sandbox's mix with Office documents and PDFs whose text is extracted.
+ * (the service; the simulator runs in a child). BENCH_MODES=batched skips the baseline. BENCH_FILES=text|mixed|chat
+ * picks the items (default text,mixed): plain text files, the sandbox's mix with Office documents and PDFs whose text
+ * is extracted, or Zoom channel messages (`size` of them, 500 per channel). Each sync also prints the CPU per item of
+ * the service, the simulator and PostgreSQL's backends, and how busy the main thread was; BENCH_ROUTES=1 the Graph
+ * simulator's requests per item by route.
  * BENCH_CPU_PROF=<dir> writes each sync's CPU profile there. BENCH_BLOB_DB=<bytes,…> (default 0,16384): each sync once
  * per BLOB_DB_MAX_BYTES value, 0 being every blob a file (the layout before small blobs were kept in the database).
  * BENCH_WORKER_CONCURRENCY sets WORKER_CONCURRENCY (units at once; default the service's).
