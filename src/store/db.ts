@@ -44,10 +44,10 @@ export function dialectOf(db: Kysely<any>): Dialect {
 }
 
 /**
- * A PostgreSQL pool that survives losing an idle connection. pg emits an idle client's error (the server restarted,
- * failed over, or an administrator or PgBouncer closed the connection) on its pool, and an 'error' event nobody
- * listens to ends the process. The pool has already dropped that client; the next query opens a new connection, and
- * a query in flight gets its own error.
+ * A PostgreSQL pool that survives losing a connection. pg emits an idle client's error (the server restarted, failed
+ * over, or an administrator or PgBouncer closed the connection) on its pool, and a checked-out client's on the client,
+ * and an 'error' event nobody listens to ends the process. The pool has already dropped an idle client; the next query
+ * opens a new connection, and a query in flight, or the next one of a checked-out client, gets its own error.
  */
 export function newPgPool(opts: {
   url: string;
@@ -63,6 +63,9 @@ export function newPgPool(opts: {
     options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
   });
   pool.on('error', () => undefined);
+  // A connection that drops while its client is checked out between two queries (in a transaction awaiting other
+  // work) fails the client's next query; the 'error' event it also emits would end the process with no listener.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   if (opts.preparedStatements) pool.on('connect', nameStatements);
   return pool;
 }

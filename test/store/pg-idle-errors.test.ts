@@ -22,5 +22,31 @@ for (const database of testDatabases.filter((d) => d.name === 'postgres')) {
         await opened.close();
       }
     });
+
+    it('keeps the process running when a checked-out client loses its connection between two queries', async () => {
+      const opened = await database.open();
+      const pool = newPgPool({ url: opened.url!, max: 2 });
+      const client = await pool.connect();
+      try {
+        const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
+        // as a server restart does to a connection a transaction holds while it awaits other work
+        await sql`select pg_terminate_backend(${pid})`.execute(opened.db);
+        let failed: unknown;
+        for (let i = 0; i < 200 && !failed; i++) {
+          await new Promise((r) => setTimeout(r, 10));
+          failed = await client.query('select 1').then(
+            () => undefined,
+            (err: unknown) => err,
+          );
+        }
+        // the client's next query fails; the error event pg also emits has a listener (without it, the process ends)
+        expect(failed).toBeInstanceOf(Error);
+        client.release(failed as Error);
+        expect((await pool.query<{ one: number }>('select 1 as one')).rows[0].one).toBe(1);
+      } finally {
+        await pool.end();
+        await opened.close();
+      }
+    });
   });
 }

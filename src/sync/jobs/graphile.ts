@@ -1,6 +1,6 @@
 import { Logger, makeWorkerUtils, run, type Runner, type Task, type WorkerUtils } from 'graphile-worker';
 import pg from 'pg';
-import { MIGRATION_LOCK } from '../../store/db.ts';
+import { MIGRATION_LOCK, newPgPool } from '../../store/db.ts';
 import { unitJobId, type JobHandlers, type JobName, type JobPayloads } from './registry.ts';
 import type { Queue, QueueLog } from './queue.ts';
 
@@ -28,6 +28,11 @@ export function createGraphileQueue(opts: GraphileQueueOptions): Queue {
   });
   let utils: Promise<WorkerUtils> | undefined;
   let runner: Runner | undefined;
+  // graphile-worker's connections are pools of ours: a connection lost never ends the process (newPgPool), also not
+  // while graphile-worker ends a pool of its own (it takes the pool's error listener off first), and they are ended
+  // when the queue stops
+  let utilsPool: pg.Pool | undefined;
+  let runnerPool: pg.Pool | undefined;
   let sweeper: NodeJS.Timeout | undefined;
   let starting: Promise<void> | undefined;
 
@@ -37,15 +42,12 @@ export function createGraphileQueue(opts: GraphileQueueOptions): Queue {
       // never runs while another process's migration reads the catalogue (Kysely's resolves every table by name,
       // and one dropped meanwhile fails it). run() migrates again later, finding nothing left to do.
       const lock = new pg.Client({ connectionString: opts.connectionString });
+      lock.on('error', () => undefined); // a lost connection fails the query under way
       await lock.connect();
       try {
         await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-        return await makeWorkerUtils({
-          connectionString: opts.connectionString,
-          schema: opts.schema,
-          maxPoolSize: 2,
-          logger,
-        });
+        utilsPool ??= newPgPool({ url: opts.connectionString, max: 2 });
+        return await makeWorkerUtils({ pgPool: utilsPool, schema: opts.schema, logger });
       } finally {
         await lock.end(); // a session lock ends with its session
       }
@@ -96,12 +98,15 @@ export function createGraphileQueue(opts: GraphileQueueOptions): Queue {
       await wasStarting?.catch(() => undefined);
       if (sweeper) clearInterval(sweeper);
       sweeper = undefined;
-      const [r, pending] = [runner, utils];
+      const [r, pending, pools] = [runner, utils, [runnerPool, utilsPool]];
       runner = undefined;
       utils = undefined;
+      runnerPool = undefined;
+      utilsPool = undefined;
       await r?.stop().catch(() => undefined);
       const u = await pending?.catch(() => undefined);
       await u?.release();
+      for (const pool of pools) await pool?.end().catch(() => undefined);
     },
   };
 
@@ -113,11 +118,11 @@ export function createGraphileQueue(opts: GraphileQueueOptions): Queue {
         (async (payload: unknown) => handler(payload as never)) satisfies Task,
       ]),
     );
+    runnerPool ??= newPgPool({ url: opts.connectionString, max: Math.max(opts.poolSize, opts.concurrency + 1) });
     const started = await run({
-      connectionString: opts.connectionString,
+      pgPool: runnerPool,
       schema: opts.schema,
       concurrency: opts.concurrency,
-      maxPoolSize: Math.max(opts.poolSize, opts.concurrency + 1),
       noHandleSignals: true,
       pollInterval: 10_000,
       logger,
