@@ -19,14 +19,7 @@ const LEASE_KEEP_MAX_MS = 2000;
 const YIELD_MS = 2 * LEASE_POLL_MS;
 
 interface Waiter {
-  /** Ends the waiter's wait; asked while it is not waiting (its store question in flight), its next wait returns. */
   wake(): void;
-  woken: boolean;
-}
-
-function idleWaiter(): Waiter {
-  const me: Waiter = { woken: false, wake: () => (me.woken = true) };
-  return me;
 }
 
 /** The leases one process holds of one credential's slots. */
@@ -61,7 +54,7 @@ export class HeldLeases {
    * on PostgreSQL: 16 units at once in a cap of 32 spent 41,000 of a sync's 73,000 statements asking (issue 25).
    */
   async take(signal: AbortSignal | undefined): Promise<Release> {
-    const me = idleWaiter();
+    const me: Waiter = { wake: () => undefined };
     this.queue.push(me);
     try {
       for (;;) {
@@ -102,28 +95,18 @@ export class HeldLeases {
     }
   }
 
-  /**
-   * Waits `ms` (none: until woken), or less when the waiter is woken (a lease this process released, its turn); not at
-   * all when it was woken since its last wait (a lease freed while the store answered its question).
-   */
+  /** Waits `ms` (none: until woken), or less when the waiter is woken (a lease this process released, its turn). */
   private waitLocally(me: Waiter, ms: number | undefined, signal: AbortSignal | undefined): Promise<void> {
-    if (me.woken && !signal?.aborted) {
-      me.woken = false;
-      return Promise.resolve();
-    }
     return new Promise<void>((resolve, reject) => {
-      const idle = () => {
-        cancel();
-        me.wake = () => (me.woken = true);
-        me.woken = false;
-      };
       const done = () => {
-        idle();
+        cancel();
+        me.wake = () => undefined;
         signal?.removeEventListener('abort', onAbort);
         resolve();
       };
       const onAbort = () => {
-        idle();
+        cancel();
+        me.wake = () => undefined;
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason
         reject(abortReason(signal!));
       };

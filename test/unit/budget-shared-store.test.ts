@@ -5,7 +5,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createBudgetBackend, type BudgetBackend } from '../../src/provider/budget-backend.ts';
 import { coalesced } from '../../src/provider/budget-coalesce.ts';
-import { HeldLeases } from '../../src/provider/budget-leases.ts';
 import { SharedBudget } from '../../src/provider/shared-budget.ts';
 import { FakeClock, flush } from '../support/fake-clock.ts';
 
@@ -293,47 +292,6 @@ describe('a budget on a shared store', () => {
     for (const i of [18, 19]) releases.get(i)!();
     await clock.advance(100);
     await answer();
-  });
-
-  it('hands a lease freed while the oldest request asked the store to that request, not back to the store', async () => {
-    const inner = createBudgetBackend({ kind: 'memory' });
-    const asked = { lease: 0, release: 0 };
-    const opens: Array<() => void> = [];
-    const store: BudgetBackend = {
-      ...inner,
-      kind: 'postgres',
-      async tryLease(key, cap, id, ttl) {
-        asked.lease += 1;
-        const ok = await inner.tryLease(key, cap, id, ttl); // decided when asked, answered when the trip ends
-        await new Promise<void>((resolve) => opens.push(resolve));
-        return ok;
-      },
-      async releaseLeases(key, ids) {
-        asked.release += 1;
-        return inner.releaseLeases(key, ids);
-      },
-    };
-    const answer = async () => {
-      await flush();
-      for (const open of opens.splice(0)) open();
-      await flush();
-    };
-    const clock = new FakeClock();
-    const leases = new HeldLeases('conf:cred', 1, store, clock);
-    const first = leases.take(undefined);
-    await answer();
-    const release = await first;
-    let granted = false;
-    void leases.take(undefined).then(() => (granted = true));
-    await flush();
-    // the second request's question is in flight (the cap is full) when the first lease is freed
-    expect(asked.lease).toBe(2);
-    release();
-    await answer();
-    expect(granted).toBe(true);
-    await clock.advance(50);
-    await answer();
-    expect(asked).toEqual({ lease: 2, release: 0 });
   });
 
   it('reads the shared pause at most once in 20 ms, and sees a pause set elsewhere after that', async () => {
