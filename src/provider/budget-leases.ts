@@ -18,10 +18,6 @@ const LEASE_LINGER_MS = 20;
 const LEASE_KEEP_MAX_MS = 2000;
 const YIELD_MS = 2 * LEASE_POLL_MS;
 
-interface Waiter {
-  wake(): void;
-}
-
 /** The leases one process holds of one credential's slots. */
 export class HeldLeases {
   private readonly held = new Set<string>();
@@ -31,8 +27,7 @@ export class HeldLeases {
   private readonly takenAt = new Map<string, number>();
   private closed = false;
   private renewTimer: NodeJS.Timeout | undefined;
-  /** The requests of this process waiting for a slot, in arrival order (take). */
-  private readonly queue: Waiter[] = [];
+  private readonly localWaiters = new Set<() => void>();
   /** Lease ids: unique in the fleet by the prefix, and no random draw per request. */
   private readonly leasePrefix = randomUUID();
   private leaseSeq = 0;
@@ -47,73 +42,55 @@ export class HeldLeases {
     private readonly onError?: (error: unknown) => void,
   ) {}
 
-  /**
-   * One of the credential's slots, in every process together at most its concurrency. The requests of this process
-   * that wait for one queue up: only the first asks the store (every LEASE_POLL_MS) or takes a lease this process
-   * frees, and passes its turn on when it has one. Every waiter asking at every release or poll cost a statement each
-   * on PostgreSQL: 16 units at once in a cap of 32 spent 41,000 of a sync's 73,000 statements asking (issue 25).
-   */
+  /** One of the credential's slots, in every process together at most its concurrency. */
   async take(signal: AbortSignal | undefined): Promise<Release> {
-    const me: Waiter = { wake: () => undefined };
-    this.queue.push(me);
-    try {
-      for (;;) {
-        // aborted while the store answered: the wait below would listen for an abort that has happened already
-        if (signal?.aborted) throw abortReason(signal);
-        if (this.queue[0] !== me) {
-          await this.waitLocally(me, undefined, signal);
-          continue;
-        }
-        const spare = this.spare.keys().next();
-        if (!spare.done) {
-          this.spare.get(spare.value)!();
-          this.spare.delete(spare.value);
-          return this.releaser(spare.value);
-        }
-        const yielding = this.yieldUntil - this.clock.now();
-        if (yielding > 0) {
-          // a lease this process keeps meanwhile wakes it (the store is not asked)
-          await this.waitLocally(me, yielding, signal);
-          continue;
-        }
-        const id = `${this.leasePrefix}:${++this.leaseSeq}`;
-        if (await this.backend.tryLease(this.key, this.concurrency, id, LEASE_TTL_MS)) {
-          this.held.add(id);
-          this.takenAt.set(id, this.clock.now());
-          // a request that raced the close uses its lease once; nothing renews it then (it lapses)
-          if (!this.closed) this.renewTimer ??= setInterval(() => void this.renew(), LEASE_TTL_MS / 3).unref();
-          return this.releaser(id);
-        }
-        // A release in this process wakes the first waiter at once; releases elsewhere are seen on the next poll.
-        await this.waitLocally(me, LEASE_POLL_MS, signal);
+    const { backend } = this;
+    for (;;) {
+      // aborted while the store answered: the wait below would listen for an abort that has happened already
+      if (signal?.aborted) throw abortReason(signal);
+      const spare = this.spare.keys().next();
+      if (!spare.done) {
+        this.spare.get(spare.value)!();
+        this.spare.delete(spare.value);
+        return this.releaser(spare.value);
       }
-    } finally {
-      const at = this.queue.indexOf(me);
-      if (at >= 0) this.queue.splice(at, 1);
-      // the next one is first now: it takes a lease kept meanwhile, or asks the store
-      if (at === 0) this.queue[0]?.wake();
+      const yielding = this.yieldUntil - this.clock.now();
+      if (yielding > 0) {
+        // a lease this process keeps meanwhile wakes it (the store is not asked)
+        await this.waitLocally(yielding, signal);
+        continue;
+      }
+      const id = `${this.leasePrefix}:${++this.leaseSeq}`;
+      if (await backend.tryLease(this.key, this.concurrency, id, LEASE_TTL_MS)) {
+        this.held.add(id);
+        this.takenAt.set(id, this.clock.now());
+        // a request that raced the close uses its lease once; nothing renews it then (it lapses)
+        if (!this.closed) this.renewTimer ??= setInterval(() => void this.renew(), LEASE_TTL_MS / 3).unref();
+        return this.releaser(id);
+      }
+      // A release in this process wakes its waiters at once; releases elsewhere are seen on the next poll.
+      await this.waitLocally(LEASE_POLL_MS, signal);
     }
   }
 
-  /** Waits `ms` (none: until woken), or less when the waiter is woken (a lease this process released, its turn). */
-  private waitLocally(me: Waiter, ms: number | undefined, signal: AbortSignal | undefined): Promise<void> {
+  /** Waits `ms`, or less when this process releases a lease. */
+  private waitLocally(ms: number, signal: AbortSignal | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const done = () => {
         cancel();
-        me.wake = () => undefined;
+        this.localWaiters.delete(done);
         signal?.removeEventListener('abort', onAbort);
         resolve();
       };
       const onAbort = () => {
         cancel();
-        me.wake = () => undefined;
+        this.localWaiters.delete(done);
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason
         reject(abortReason(signal!));
       };
-      const cancel = ms === undefined ? () => undefined : this.clock.timer(ms, done);
-      me.wake = done;
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
+      const cancel = this.clock.timer(ms, done);
+      this.localWaiters.add(done);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
@@ -158,7 +135,7 @@ export class HeldLeases {
   }
 
   private wakeLocalWaiters(): void {
-    this.queue[0]?.wake();
+    for (const wake of [...this.localWaiters]) wake();
   }
 
   private async renew(): Promise<void> {
