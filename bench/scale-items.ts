@@ -86,6 +86,19 @@ async function graphSandbox(users: number) {
   };
 }
 
+/** The service's settings for a Graph simulator, with a budget that does not bind (what is measured is Custody's own cost). */
+export function unboundGraphEnv(info: { clientId: string; clientSecret: string; loginUrl: string; graphUrl: string }) {
+  return {
+    MS_CLIENT_ID: info.clientId,
+    MS_CLIENT_SECRET: info.clientSecret,
+    MS_LOGIN_URL: info.loginUrl,
+    MS_GRAPH_URL: info.graphUrl,
+    MS_RESOURCE_UNITS_PER_SECOND: '100000',
+    MS_MAX_RESOURCE_UNITS_PER_SECOND: '100000',
+    MS_CONCURRENCY: '32',
+  };
+}
+
 /** A fresh store: a SQLite file in the data directory, or a PostgreSQL database of its own (dropped after). */
 export async function freshStore(kind: 'sqlite' | 'postgres', prefix = 'custody-bench-scale-items-') {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -221,14 +234,7 @@ async function oneSize(kind: 'sqlite' | 'postgres', size: number): Promise<Out> 
     LOG_LEVEL: 'silent',
     CUSTODY_SECRET_KEY: 's'.repeat(40),
     PORT: '0',
-    MS_CLIENT_ID: ms365.info.clientId,
-    MS_CLIENT_SECRET: ms365.info.clientSecret,
-    MS_LOGIN_URL: ms365.info.loginUrl,
-    MS_GRAPH_URL: ms365.info.graphUrl,
-    // a budget that does not bind: what is measured is Custody's own cost per item
-    MS_RESOURCE_UNITS_PER_SECOND: '100000',
-    MS_MAX_RESOURCE_UNITS_PER_SECOND: '100000',
-    MS_CONCURRENCY: '32',
+    ...unboundGraphEnv(ms365.info),
     // BENCH_WORKER_CONCURRENCY: units at once (default: the service's)
     WORKER_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY,
     // DATABASE_PREPARED_STATEMENTS=false: the baseline of statements sent unnamed

@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import { writerTuning } from '../src/sync/execution/item-writer.ts';
 import { startBenchApi } from './flow.ts';
 import { mainThreadCpuMs } from './proc-cpu.ts';
-import { cpuSampler, freshStore } from './scale-items.ts';
+import { cpuSampler, freshStore, unboundGraphEnv } from './scale-items.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 const FILES_PER_CUSTODIAN = 50;
@@ -86,14 +86,7 @@ async function source(size: number, files: Files) {
     sandbox: ms365,
     type: 'edrive' as const,
     env: {
-      MS_CLIENT_ID: ms365.info.clientId,
-      MS_CLIENT_SECRET: ms365.info.clientSecret,
-      MS_LOGIN_URL: ms365.info.loginUrl,
-      MS_GRAPH_URL: ms365.info.graphUrl,
-      // a budget that does not bind: what is measured is Custody's own cost per item
-      MS_RESOURCE_UNITS_PER_SECOND: '100000',
-      MS_MAX_RESOURCE_UNITS_PER_SECOND: '100000',
-      MS_CONCURRENCY: '32',
+      ...unboundGraphEnv(ms365.info),
       ZOOM_CLIENT_ID: 'unused',
     },
     filters: { sync_filters: Object.fromEntries(ms365.info.userIds.map((u) => [u, all])) },
