@@ -95,7 +95,8 @@ export class BlobRefRepo {
       if (s) s.refs += 1;
       else sums.set(b.sha256, { sha256: b.sha256, size: b.size, refs: 1 });
     }
-    const rows = [...sums.values()];
+    // in one order for every transaction: two pages taking references to the same contents lock their rows alike
+    const rows = [...sums.values()].sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : 0));
     for (let i = 0; i < rows.length; i += 500) {
       await this.db
         .insertInto('blob_refs')

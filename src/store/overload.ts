@@ -12,3 +12,12 @@ export function databaseOverloaded(err: unknown): boolean {
     /timeout exceeded when trying to connect/i.test(typeof message === 'string' ? message : '')
   );
 }
+
+/**
+ * PostgreSQL aborted the transaction to break a deadlock (40P01) or a serialization conflict (40001): nothing of it
+ * was written, and the same work run again succeeds once the other transaction has ended.
+ */
+export function transactionConflict(err: unknown): boolean {
+  const { code } = (err ?? {}) as { code?: unknown };
+  return code === '40P01' || code === '40001';
+}

@@ -43,6 +43,15 @@ export class UnitLedger {
   private exceptions: NewException[] = [];
   private failures: Failure[] = [];
   private cleared: Array<{ kind: string; sourceId: string }> = [];
+  /** what the last write took off the buffers, until its transaction commits or not */
+  private taken?: {
+    dirty: Set<string>;
+    ended: Set<string>;
+    lastProgress: Map<string, number>;
+    exceptions: NewException[];
+    failures: Failure[];
+    cleared: Array<{ kind: string; sourceId: string }>;
+  };
 
   /**
    * `retryKeys`: `${kind}\0${sourceId}` of the pieces on the collection's retry list. `foreign`: units another
@@ -156,8 +165,19 @@ export class UnitLedger {
     if (this.retryKeys.delete(`${kind}\u0000${sourceId}`)) this.cleared.push({ kind, sourceId });
   }
 
-  /** Everything buffered, inside the caller's transaction; `final` emits progress for every changed unit. */
+  /**
+   * Everything buffered, inside the caller's transaction; `final` emits progress for every changed unit. What it
+   * takes off the buffers is kept until `committed()`, so that `rolledBack()` can put it back for another attempt.
+   */
   async write(trx: Database, final = false): Promise<void> {
+    this.taken = {
+      dirty: new Set(this.dirty),
+      ended: new Set(this.ended),
+      lastProgress: new Map(this.lastProgress),
+      exceptions: this.exceptions,
+      failures: this.failures,
+      cleared: this.cleared,
+    };
     const at = this.clock();
     const iso = at.toISOString();
     const repo = new UnitRepo(trx);
@@ -199,6 +219,28 @@ export class UnitLedger {
     this.exceptions = [];
     this.failures = [];
     this.cleared = [];
+  }
+
+  /** The last write's transaction committed: what it took is written for good. */
+  committed(): void {
+    this.taken = undefined;
+  }
+
+  /**
+   * The last write's transaction did not commit: what it took goes back into the buffers, ahead of anything
+   * buffered since (a unit marked dirty again stays dirty; progress times are those of the last committed write).
+   */
+  rolledBack(): void {
+    const t = this.taken;
+    if (!t) return;
+    this.taken = undefined;
+    for (const k of t.dirty) this.dirty.add(k);
+    for (const k of t.ended) this.ended.add(k);
+    this.lastProgress.clear();
+    for (const [k, v] of t.lastProgress) this.lastProgress.set(k, v);
+    this.exceptions = [...t.exceptions, ...this.exceptions];
+    this.failures = [...t.failures, ...this.failures];
+    this.cleared = [...t.cleared, ...this.cleared];
   }
 }
 
