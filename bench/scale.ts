@@ -11,8 +11,11 @@ import { cpuMs, cpuMsBetween, cpuMsMatching } from './proc-cpu.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/bench-callback';
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 40);
-/** The credential's budget: generous, so that it does not bind (the fleet's rate is printed against it). */
-const BUDGET_PER_SECOND = 400;
+/**
+ * The credential's budget: generous, so that it does not bind (the fleet's rate is printed against it). At 400/s four
+ * workers reached 381/s of it on a faster machine: the budget, not the workers, bounded that run.
+ */
+const BUDGET_PER_SECOND = 2000;
 
 /**
  * One conf collection of 200 custodians (BENCH_SCALE scales it) against the Zoom simulator answering every request
