@@ -3,7 +3,7 @@
 // (LEASE_TTL_MS) instead of being lost. On a shared store a lease is two round trips (take, give back): this process
 // keeps one it just used for its next request, for a moment and for at most two seconds of reuse.
 import { randomUUID } from 'node:crypto';
-import { abortReason, type Clock, type Release } from './budget.ts';
+import { abortReason, askStore, type Clock, type Release } from './budget.ts';
 import type { BudgetBackend } from './budget-backend.ts';
 
 const LEASE_TTL_MS = 60_000;
@@ -61,7 +61,13 @@ export class HeldLeases {
         continue;
       }
       const id = `${this.leasePrefix}:${++this.leaseSeq}`;
-      if (await backend.tryLease(this.key, this.concurrency, id, LEASE_TTL_MS)) {
+      const taken = await askStore(
+        this.clock,
+        () => backend.tryLease(this.key, this.concurrency, id, LEASE_TTL_MS),
+        signal,
+        this.onError,
+      );
+      if (taken) {
         this.held.add(id);
         this.takenAt.set(id, this.clock.now());
         // a request that raced the close uses its lease once; nothing renews it then (it lapses)

@@ -55,3 +55,29 @@ export interface BudgetConfig {
 }
 
 export type Release = () => void;
+
+/** How often, and how far apart, a question to a shared budget store is asked again after it failed. */
+const STORE_TRIES = 10;
+const STORE_RETRY_MS = 250;
+
+/**
+ * A question to a shared budget store (Redis, PostgreSQL), asked again while the store fails (a dropped connection, a
+ * failover) for up to STORE_TRIES times: a blip holds back the requests that asked in it instead of failing each
+ * of them (a batched question fails every request it carried). An outage lasting longer fails them as before.
+ */
+export async function askStore<T>(
+  clock: Clock,
+  ask: () => Promise<T>,
+  signal: AbortSignal | undefined,
+  onError?: (error: unknown) => void,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ask();
+    } catch (error) {
+      if (signal?.aborted || attempt >= STORE_TRIES) throw error;
+      onError?.(error);
+      await sleep(clock, STORE_RETRY_MS, signal);
+    }
+  }
+}

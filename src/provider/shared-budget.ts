@@ -4,7 +4,7 @@
 // spaces its requests evenly, so no one-second window of the provider ever sees more than the rate. The rate is
 // learned (learned-rate.ts) and kept per credential in provider_budgets, shared by every process.
 import type { ProviderBudgetRepo } from '../store/provider-budgets.ts';
-import { abortReason, sleep, systemClock, type BudgetConfig, type Clock, type Release } from './budget.ts';
+import { abortReason, askStore, sleep, systemClock, type BudgetConfig, type Clock, type Release } from './budget.ts';
 import type { BudgetBackend } from './budget-backend.ts';
 import { HeldLeases } from './budget-leases.ts';
 import { QuotaWindow } from './quota-window.ts';
@@ -217,7 +217,13 @@ export class SharedBudget implements Budget {
   private sharedPause(): Promise<number> {
     const now = this.clock.now();
     if (this.pauseRead && now - this.pauseRead.at < PAUSE_READ_FRESH_MS) return this.pauseRead.value;
-    const value = this.options.backend.pausedUntil(this.key);
+    // shared by every request asking meanwhile: no one request's abort gives it up
+    const value = askStore(
+      this.clock,
+      () => this.options.backend.pausedUntil(this.key),
+      undefined,
+      this.options.onError,
+    );
     this.pauseRead = { at: now, value };
     // a failed read is not the answer to the next ask
     value.catch(() => {
@@ -252,7 +258,12 @@ export class SharedBudget implements Budget {
       const k = Math.floor(now / SLOT_MS);
       const allowance = slotAllowance(rate, k);
       if (allowance > 0) {
-        const total = await this.options.backend.count(`${this.key}:${k}`, cost, 60);
+        const total = await askStore(
+          this.clock,
+          () => this.options.backend.count(`${this.key}:${k}`, cost, 60),
+          signal,
+          this.options.onError,
+        );
         const before = total - cost;
         if (before < allowance) {
           // Admission n of the whole sequence goes at n/rate seconds: requests leave evenly spaced across slots,

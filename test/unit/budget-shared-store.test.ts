@@ -125,6 +125,12 @@ describe('a budget on a shared store', () => {
         learn: false,
       },
     );
+  /** How an acquire ended: 'granted', or the error it failed with. */
+  const outcomeOf = (acquiring: Promise<unknown>) =>
+    acquiring.then(
+      () => 'granted',
+      (e: unknown) => `failed: ${String(e)}`,
+    );
   /** Acquires with the store answering (counts wait for a trip); returns the release. */
   const acquire = async (budget: SharedBudget, clock: FakeClock, answer: () => Promise<void>) => {
     let release: (() => void) | undefined;
@@ -136,6 +142,75 @@ describe('a budget on a shared store', () => {
     await granted;
     return release!;
   };
+
+  it('asks the store again when a count fails (a dropped connection): the request goes, and the error is told', async () => {
+    const { store, asked, answer, control } = countingStore();
+    const clock = new FakeClock();
+    const errors: unknown[] = [];
+    const budget = new SharedBudget('conf:cred', { provider: 'conf', credential: 'cred' }, config, {
+      backend: store,
+      clock,
+      learn: false,
+      onError: (e) => errors.push(e),
+    });
+    control.fail = true;
+    const outcome = outcomeOf(budget.acquire());
+    for (let i = 0; i < 20 && asked.count.length < 2; i++) {
+      await answer();
+      await clock.advance(50);
+    }
+    for (let i = 0; i < 20; i++) {
+      await answer();
+      await clock.advance(5);
+    }
+    expect(await outcome).toBe('granted');
+    expect(asked.count.length).toBeGreaterThanOrEqual(2);
+    expect(errors.map(String)).toEqual(['Error: connection reset']);
+  });
+
+  it('asks the store again when taking a lease or reading the pause fails', async () => {
+    const { store, answer } = countingStore();
+    const clock = new FakeClock();
+    const failed = { lease: 0, pause: 0 };
+    const flaky: BudgetBackend = {
+      ...store,
+      async tryLease(key, cap, id, ttl) {
+        if (failed.lease++ === 0) throw new Error('lease lost');
+        return store.tryLease(key, cap, id, ttl);
+      },
+      async pausedUntil(key) {
+        if (failed.pause++ === 0) throw new Error('pause lost');
+        return store.pausedUntil(key);
+      },
+    };
+    const outcome = outcomeOf(budgetOn(flaky, clock).acquire());
+    for (let i = 0; i < 40; i++) {
+      await answer();
+      await clock.advance(25);
+    }
+    expect(await outcome).toBe('granted');
+    expect(failed.lease).toBeGreaterThanOrEqual(2);
+    expect(failed.pause).toBeGreaterThanOrEqual(2);
+  });
+
+  it('fails the request when the store keeps failing (an outage, not a blip)', async () => {
+    const { store, answer, control } = countingStore();
+    const clock = new FakeClock();
+    const failing: BudgetBackend = {
+      ...store,
+      async count(key, cost, ttl) {
+        control.fail = true;
+        return store.count(key, cost, ttl);
+      },
+    };
+    const budget = budgetOn(failing, clock);
+    const outcome = outcomeOf(budget.acquire());
+    for (let i = 0; i < 100; i++) {
+      await answer();
+      await clock.advance(50);
+    }
+    expect(await outcome).toBe('failed: Error: connection reset');
+  });
 
   it('keeps a released lease 20 ms for the next request of this process, then gives it back', async () => {
     const { store, asked, answer } = countingStore();
