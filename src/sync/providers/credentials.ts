@@ -265,9 +265,12 @@ export class CredentialManager {
   private async replacedMeanwhile(walletId: string, version: number): Promise<boolean> {
     const deadline = this.clock().getTime() + this.waitMs;
     for (;;) {
+      // The lock first, then the grant: a holder stores its grant before it lets go of the lock, so a lock seen free
+      // and a grant read after it cannot miss a grant stored in between (read the other way round, a grant stored
+      // and the lock released between the two reads looked like a revocation).
+      const holder = await this.locks.holder(walletId);
       this.cache.delete(walletId);
       if ((await this.load(walletId)).version !== version) return true;
-      const holder = await this.locks.holder(walletId);
       const othersBusy =
         holder && holder.owner !== this.owner && Date.parse(holder.expires_at) > this.clock().getTime();
       if (!othersBusy || this.clock().getTime() > deadline) return false;

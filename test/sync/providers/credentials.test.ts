@@ -188,6 +188,47 @@ for (const database of testDatabases) {
       expect(await pending).toBe('b1');
     });
 
+    it('after invalid_grant sees a grant stored by the process that then let go of the lock between two reads', async () => {
+      const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(-1000) });
+      const manager = new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 });
+      const wallets = new WalletRepo(otherDb);
+      let refused = false;
+      const other = {
+        oauth: {
+          async refresh(): Promise<Grant> {
+            // the other process took our lock over and spent the token first
+            await db
+              .updateTable('credential_refresh_locks')
+              .set({ owner: 'other:-:1:x', expires_at: soon(10_000) })
+              .where('wallet_id', '=', walletId)
+              .execute();
+            refused = true;
+            throw new GrantRevokedError('invalid_grant: refresh token reused');
+          },
+        },
+      } as never;
+      // Right after our process read the grant following the refusal, the other stores its new grant and lets go.
+      let interleaved = false;
+      const original = WalletRepo.prototype.getById;
+      WalletRepo.prototype.getById = async function (this: WalletRepo, id: string) {
+        const row = await original.call(this, id);
+        if (refused && !interleaved && this !== wallets) {
+          interleaved = true;
+          const version = (await original.call(wallets, walletId)).grant_version;
+          const next = testSealer.seal({ access_token: 'b1', refresh_token: 'rb1', expires_at: soon(3600_000) });
+          expect(await wallets.swapGrant(walletId, version, next)).toBe(true);
+          await otherDb.deleteFrom('credential_refresh_locks').where('wallet_id', '=', walletId).execute();
+        }
+        return row;
+      };
+      try {
+        expect(await manager.auth(walletId, other).token()).toBe('b1');
+        expect(interleaved).toBe(true);
+      } finally {
+        WalletRepo.prototype.getById = original;
+      }
+    });
+
     it('gives a refresh an overall deadline, yet keeps the lock until the late answer is stored', async () => {
       const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(-1000) });
       // Answers after 1.8 deadlines: past the caller's deadline, within the one more the lock is kept for. The lock
