@@ -141,6 +141,12 @@ export class ProviderHttp {
 
     for (;;) {
       attempt += 1;
+      let token: string | undefined;
+      if (prep.auth && auth) {
+        token = refreshedToken ?? (await auth.token());
+        refreshedToken = undefined;
+        seenTokens.push(token);
+      }
       let release: Release;
       // A pause of the credential (a provider's Retry-After, seen by any request) is a wait the provider stated.
       const pauseTick =
@@ -162,19 +168,6 @@ export class ProviderHttp {
         clearInterval(pauseTick);
       }
 
-      // Taken once the slot is granted: a token read before a long wait (a pause, a busy budget) could have expired or
-      // been replaced by then, and a request sent with it would be refused.
-      let token: string | undefined;
-      if (prep.auth && auth) {
-        try {
-          token = refreshedToken ?? (await auth.token());
-        } catch (error) {
-          release();
-          throw error;
-        }
-        refreshedToken = undefined;
-        seenTokens.push(token);
-      }
       let hop: Hop;
       try {
         hop = await this.follow(url, prep, token, signal);

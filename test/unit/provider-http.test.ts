@@ -174,34 +174,6 @@ describe('ProviderHttp auth', () => {
     expect(seen).toEqual(['Bearer tok-old', 'Bearer tok-new']);
   });
 
-  it('takes the token once its budget slot is granted: a token replaced while it waited is never sent', async () => {
-    let current = 'tok-1';
-    const seen: (string | undefined)[] = [];
-    const base = await serve((req, res) => {
-      seen.push(req.headers.authorization);
-      if (req.headers.authorization !== `Bearer ${current}`) return json(res, 401, { code: 124, message: 'Invalid' });
-      json(res, 200, { users: [] });
-    });
-    const auth: ProviderAuth = { token: async () => current, refresh: async () => current };
-    let grant!: () => void;
-    const granted = new Promise<void>((resolve) => (grant = resolve));
-    const budget = localBudget({ ratePerSecond: 1000, concurrency: 10 });
-    const { http } = client({
-      auth,
-      // the same budget, its slot granted only when the test says
-      budget: Object.assign(Object.create(budget) as typeof budget, {
-        acquire: (cost?: number, signal?: AbortSignal) => granted.then(() => budget.acquire(cost, signal)),
-      }),
-    });
-    const answer = http.json(`${base}/v2/users`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    // another request refreshed the credential while this one waited for its slot: the old token is refused now
-    current = 'tok-2';
-    grant();
-    expect(await answer).toEqual({ users: [] });
-    expect(seen).toEqual(['Bearer tok-2']);
-  });
-
   it('fails with auth_rejected when the refreshed token is refused too, without a second refresh or the token in the message', async () => {
     const base = await serve((req, res) =>
       json(res, 401, {
