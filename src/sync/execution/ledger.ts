@@ -170,21 +170,26 @@ export class UnitLedger {
    * takes off the buffers is kept until `committed()`, so that `rolledBack()` can put it back for another attempt.
    */
   async write(trx: Database, final = false): Promise<void> {
+    // taken off the buffers before the first statement: a write that fails midway gives back each entry once
+    const { exceptions, failures, cleared } = this;
+    this.exceptions = [];
+    this.failures = [];
+    this.cleared = [];
     this.taken = {
       dirty: new Set(this.dirty),
       ended: new Set(this.ended),
       lastProgress: new Map(this.lastProgress),
-      exceptions: this.exceptions,
-      failures: this.failures,
-      cleared: this.cleared,
+      exceptions,
+      failures,
+      cleared,
     };
     const at = this.clock();
     const iso = at.toISOString();
     const repo = new UnitRepo(trx);
     const dirty = [...this.dirty].filter((k) => !this.foreign(k)).map((k) => this.units.get(k)!);
     if (dirty.length > 0) await repo.save(this.scope.runId, this.scope.collectionId, dirty, iso);
-    if (this.exceptions.length > 0) await repo.addExceptions(this.exceptions);
-    for (const f of this.failures) {
+    if (exceptions.length > 0) await repo.addExceptions(exceptions);
+    for (const f of failures) {
       await repo.recordFailure(
         {
           collectionId: this.scope.collectionId,
@@ -199,7 +204,7 @@ export class UnitLedger {
         MAX_PIECE_ATTEMPTS,
       );
     }
-    for (const c of this.cleared) await repo.clearRetry(this.scope.collectionId, c.kind, c.sourceId);
+    for (const c of cleared) await repo.clearRetry(this.scope.collectionId, c.kind, c.sourceId);
     const events = new EventRepo(trx);
     for (const u of dirty) {
       const last = this.lastProgress.get(u.key);
@@ -216,9 +221,6 @@ export class UnitLedger {
         at: iso,
       });
     }
-    this.exceptions = [];
-    this.failures = [];
-    this.cleared = [];
   }
 
   /** The last write's transaction committed: what it took is written for good. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { EventRepo } from '../../../src/store/events.ts';
 import type { Database } from '../../../src/store/db.ts';
 import { UnitLedger } from '../../../src/sync/execution/ledger.ts';
 import { writePage, type PageWrite } from '../../../src/sync/execution/write-page.ts';
@@ -159,5 +160,29 @@ describe.each(testDatabases)('a page ledger whose transaction rolled back on $na
     expect(units.map((u) => [u.unit_key, Number(u.listed)])).toEqual([['alice', 3]]);
     const progress = await db.selectFrom('events').select('type').where('type', '=', 'run.progress').execute();
     expect(progress).toHaveLength(1);
+  });
+
+  it('gives back each entry once when its write failed midway (a conflict inside the ledger)', async () => {
+    const scope = { runId: 'run_3', collectionId: 'col_3', accountId: 'acc_3' };
+    const ledger = new UnitLedger(scope, () => new Date(), [], new Set());
+    ledger.count('bob', 'listed', 1);
+    ledger.exception('bob', { sourceId: 's3', kind: 'file', name: 'three', outcome: 'failed', reason: 'r' });
+    ledger.failure({ unitKey: 'bob', kind: 'file', sourceId: 'f1', name: 'f1', piece: { id: 1 }, reason: 'flaky' });
+    // the exceptions and the failure are written; the progress event after them fails
+    const append = vi.spyOn(EventRepo.prototype, 'append').mockRejectedValueOnce(new Error('aborted in the ledger'));
+    try {
+      const aborted = db.transaction().execute((trx) => ledger.write(trx, true));
+      await expect(aborted).rejects.toThrow('aborted in the ledger');
+    } finally {
+      append.mockRestore();
+    }
+    ledger.rolledBack();
+    await db.transaction().execute((trx) => ledger.write(trx, true));
+    ledger.committed();
+
+    const notes = await db.selectFrom('run_exceptions').select('name').where('run_id', '=', 'run_3').execute();
+    expect(notes.map((r) => r.name)).toEqual(['three']);
+    const retry = await db.selectFrom('unit_retries').select('attempts').where('collection_id', '=', 'col_3').execute();
+    expect(retry.map((r) => Number(r.attempts))).toEqual([1]);
   });
 });
