@@ -4,8 +4,6 @@ import { newId, nowIso } from './ids.ts';
 import { keysetPage } from './paging.ts';
 import { atomically, type Executor } from './transaction.ts';
 
-export type WalletRow = NonNullable<Awaited<ReturnType<WalletRepo['getById']>>>;
-
 export class WalletRepo {
   constructor(private readonly db: Executor) {}
 

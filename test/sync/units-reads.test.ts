@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UnitRepo } from '../../src/store/units.ts';
-import { WalletRepo } from '../../src/store/wallets.ts';
 import { testDatabases } from '../support/databases.ts';
 import { bytesOf, createFakeConnector, type FakeSource } from '../support/fake-connector.ts';
 import { startItemsApp, type ItemsApp } from '../support/items-app.ts';
@@ -80,19 +79,6 @@ for (const database of testDatabases) {
         });
       };
       expect(await most(6)).toBe(await most(2));
-    });
-
-    it("a unit reads its collection's wallet once: the check that it is paired gives its session the grant", async () => {
-      source = { units: keysOf(3).map((key) => ({ custodian: { key }, items: [] })) };
-      const { collectionId } = await seedCollection(app.ctx.db, { account: 'acme', sealer: app.ctx.sealer });
-      const runId = await start(collectionId);
-      const reads = vi.spyOn(WalletRepo.prototype, 'getById');
-      try {
-        await units(runId, keysOf(3));
-        expect(reads).toHaveBeenCalledTimes(3);
-      } finally {
-        reads.mockRestore();
-      }
     });
 
     it("gives each run's units that run's filters and the cursors the run before it left, in one process", async () => {

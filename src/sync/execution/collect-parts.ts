@@ -8,7 +8,7 @@ import type { CollectionHead } from '../../store/collections.ts';
 import { CursorRepo } from '../../store/items.ts';
 import type { Counters, RunRow } from '../../store/runs.ts';
 import { UnitRepo, type RunUnitRow, type UnitRetryRow } from '../../store/units.ts';
-import { WalletRepo, type WalletRow } from '../../store/wallets.ts';
+import { WalletRepo } from '../../store/wallets.ts';
 import type { RunnerDeps } from '../deps.ts';
 import { UnitLedger } from './ledger.ts';
 import { ItemWriter } from './item-writer.ts';
@@ -24,8 +24,6 @@ export interface RunCollection {
   fingerprint: string;
   /** the previous successful run's cursors, when it had the same filters */
   cursors: unknown;
-  /** the collection's wallet as read for this check: its session starts from this grant */
-  wallet: WalletRow;
 }
 
 export type RunFilters = Pick<RunCollection, 'filtersText' | 'filters' | 'fingerprint' | 'cursors'>;
@@ -60,7 +58,7 @@ export async function checkCollection(
     filters: collection.has_filters,
   });
   if (refusal) throw refusal;
-  return { collection, connector: found!, wallet, ...(await filtersOf()) };
+  return { collection, connector: found!, ...(await filtersOf()) };
 }
 
 /** Whose writer this is and what it continues. */
@@ -129,7 +127,6 @@ export async function openCollectParts(
   });
   const ctx: CollectContext = {
     ...(await deps.sessions.open(collection, connector, {
-      wallet: at.wallet,
       signal,
       log,
       now: deps.clock,

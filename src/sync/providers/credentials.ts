@@ -4,7 +4,7 @@ import { type Connector, type Grant, type Logger } from '../../connectors/types.
 import type { Sealer } from '../../domain/seal.ts';
 import type { Database } from '../../store/db.ts';
 import { RefreshLockRepo } from '../../store/refresh-locks.ts';
-import { WalletRepo, type WalletRow } from '../../store/wallets.ts';
+import { WalletRepo } from '../../store/wallets.ts';
 import type { ProviderAuth } from '../../provider/http-options.ts';
 import { CredentialsMissingError, GrantRevokedError } from '../../domain/run-failures.ts';
 
@@ -31,8 +31,6 @@ export interface CredentialManagerOptions {
   /** Give up waiting for another process's refresh after this long. Default refreshDeadlineMs + lockMs. */
   waitMs?: number;
 }
-
-type WalletGrant = Pick<WalletRow, 'id' | 'sealed_grant' | 'grant_version' | 'provider_account_id'>;
 
 interface Entry {
   version: number;
@@ -118,20 +116,10 @@ export class CredentialManager {
 
   private async load(walletId: string): Promise<Entry> {
     const row = await this.wallets.getById(walletId);
-    if (!row) throw new CredentialsMissingError(`wallet ${walletId} has no paired credentials`);
-    return this.keep(row);
-  }
-
-  /** Takes the wallet's grant as just read (replacing a cached one). */
-  remember(row: WalletGrant): void {
-    this.keep(row);
-  }
-
-  private keep(row: WalletGrant): Entry {
-    if (!row.sealed_grant) throw new CredentialsMissingError(`wallet ${row.id} has no paired credentials`);
+    if (!row?.sealed_grant) throw new CredentialsMissingError(`wallet ${walletId} has no paired credentials`);
     const entry = { version: row.grant_version, grant: this.opts.sealer.open<Grant>(row.sealed_grant) };
-    this.cache.set(row.id, entry);
-    this.accounts.set(row.id, row.provider_account_id);
+    this.cache.set(walletId, entry);
+    this.accounts.set(walletId, row.provider_account_id);
     return entry;
   }
 

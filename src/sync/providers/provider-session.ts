@@ -4,7 +4,7 @@ import { createBudgetBackend } from '../../provider/budget-backend.ts';
 import { CEILING_TTL_MS, trustedCeiling } from '../../provider/learned-rate.ts';
 import { ProviderBudgets, type LearnedRateView } from '../../provider/budget-registry.ts';
 import { ProviderBudgetRepo } from '../../store/provider-budgets.ts';
-import { WalletRepo, type WalletRow } from '../../store/wallets.ts';
+import { WalletRepo } from '../../store/wallets.ts';
 import type { Metrics } from '../../metrics.ts';
 import { providerOf } from '../../metrics.ts';
 import { ProviderHttp } from '../../provider/provider-http.ts';
@@ -50,8 +50,6 @@ export interface OpenSession {
   now?: () => Date;
   /** Told of every provider answer and every wait the provider stated (the unit's liveness). */
   onProgress?: () => void;
-  /** the wallet as the caller just read it: the session starts from its grant instead of reading it again */
-  wallet?: WalletRow;
 }
 
 /**
@@ -91,10 +89,9 @@ export class ProviderSessions {
     options: OpenSession = {},
   ): Promise<ProviderContext> {
     const walletId = collection.wallet_id;
-    // Read the wallet afresh (or take the caller's fresh read): a re-pairing in any process (possibly with another
-    // provider account) must win over a cached grant.
-    if (options.wallet?.id === walletId) this.credentials.remember(options.wallet);
-    else this.credentials.forget(walletId);
+    // Read the wallet afresh: a re-pairing in any process (possibly with another provider account) must win
+    // over a cached grant.
+    this.credentials.forget(walletId);
     const grantInfo = await this.credentials.grantInfo(walletId);
     const account = await this.credentials.providerAccount(walletId);
     const log = options.log ?? childLog(this.opts.log, { collection_id: collection.id, type: connector.type });
