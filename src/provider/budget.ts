@@ -56,6 +56,19 @@ export interface BudgetConfig {
 
 export type Release = () => void;
 
+/** `work`, or the signal's reason as soon as it aborts; the work goes on for whoever else awaits it. */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** How often, and how far apart, a question to a shared budget store is asked again after it failed. */
 const STORE_TRIES = 10;
 const STORE_RETRY_MS = 250;

@@ -4,7 +4,16 @@
 // spaces its requests evenly, so no one-second window of the provider ever sees more than the rate. The rate is
 // learned (learned-rate.ts) and kept per credential in provider_budgets, shared by every process.
 import type { ProviderBudgetRepo } from '../store/provider-budgets.ts';
-import { abortReason, askStore, sleep, systemClock, type BudgetConfig, type Clock, type Release } from './budget.ts';
+import {
+  abortable,
+  abortReason,
+  askStore,
+  sleep,
+  systemClock,
+  type BudgetConfig,
+  type Clock,
+  type Release,
+} from './budget.ts';
 import type { BudgetBackend } from './budget-backend.ts';
 import { HeldLeases } from './budget-leases.ts';
 import { QuotaWindow } from './quota-window.ts';
@@ -79,7 +88,7 @@ export class SharedBudget implements Budget {
   private pendingSignals: RateSignal[] = [];
   private syncing: Promise<void> | undefined;
   private lastSync = 0;
-  private pauseRead: { at: number; value: Promise<number> } | undefined;
+  private pauseRead: { at: number; value: Promise<number>; pending: boolean } | undefined;
   /** The credential's concurrency, as leases this process holds. */
   private readonly leases: HeldLeases;
   private lastSend = 0;
@@ -216,19 +225,28 @@ export class SharedBudget implements Budget {
   /** The credential's pause as the shared store holds it (see PAUSE_READ_FRESH_MS). */
   private sharedPause(): Promise<number> {
     const now = this.clock.now();
-    if (this.pauseRead && now - this.pauseRead.at < PAUSE_READ_FRESH_MS) return this.pauseRead.value;
-    // shared by every request asking meanwhile: no one request's abort gives it up
+    // a read still asking (the store failing, asked again) is the answer for everyone meanwhile: one chain of asks
+    if (this.pauseRead && (this.pauseRead.pending || now - this.pauseRead.at < PAUSE_READ_FRESH_MS))
+      return this.pauseRead.value;
+    // shared by every request asking meanwhile: no one request's abort gives it up (each stops waiting on its own)
     const value = askStore(
       this.clock,
       () => this.options.backend.pausedUntil(this.key),
       undefined,
       this.options.onError,
     );
-    this.pauseRead = { at: now, value };
-    // a failed read is not the answer to the next ask
-    value.catch(() => {
-      if (this.pauseRead?.value === value) this.pauseRead = undefined;
-    });
+    const read = { at: now, value, pending: true };
+    this.pauseRead = read;
+    value.then(
+      () => {
+        read.pending = false;
+      },
+      () => {
+        read.pending = false;
+        // a failed read is not the answer to the next ask
+        if (this.pauseRead === read) this.pauseRead = undefined;
+      },
+    );
     return value;
   }
 
@@ -236,7 +254,7 @@ export class SharedBudget implements Budget {
   private async waitForPause(signal: AbortSignal | undefined): Promise<boolean> {
     let waited = false;
     for (;;) {
-      const until = Math.max(this.localPause, await this.sharedPause());
+      const until = Math.max(this.localPause, await abortable(this.sharedPause(), signal));
       const wait = until - this.clock.now();
       if (wait <= 0) return waited;
       this.localPause = Math.max(this.localPause, until);
@@ -290,7 +308,7 @@ export class SharedBudget implements Budget {
           let pausedUntil: number;
           try {
             await sleep(this.clock, at - this.clock.now(), signal);
-            pausedUntil = Math.max(this.localPause, await shared);
+            pausedUntil = Math.max(this.localPause, await abortable(shared, signal));
             woke = this.clock.now();
             // Timers fire late on a busy event loop, and the requests due after a late one would follow it at
             // once: never more than the rate leaves this process in any one second, as sent, nor in a window a

@@ -193,6 +193,34 @@ describe('a budget on a shared store', () => {
     expect(failed.pause).toBeGreaterThanOrEqual(2);
   });
 
+  it('while the store fails the pause read, asks it once for everyone, and an aborted request stops waiting', async () => {
+    const { store } = countingStore();
+    const clock = new FakeClock();
+    let asked = 0;
+    const down: BudgetBackend = {
+      ...store,
+      async pausedUntil() {
+        asked += 1;
+        throw new Error('store down');
+      },
+    };
+    const budget = budgetOn(down, clock);
+    const ac = new AbortController();
+    const mine = outcomeOf(budget.acquire(1, ac.signal));
+    const others = [outcomeOf(budget.acquire()), outcomeOf(budget.acquire())];
+    await flush();
+    await clock.advance(100);
+    // a request asking past the read's 20 ms freshness: still the one read, being asked again every 250 ms
+    others.push(outcomeOf(budget.acquire()));
+    await flush();
+    expect(asked).toBe(1);
+    ac.abort(new Error('run cancelled'));
+    expect(await Promise.race([mine, flush().then(() => 'still waiting')])).toBe('failed: Error: run cancelled');
+    for (let i = 0; i < 12; i++) await clock.advance(250);
+    expect(asked).toBe(10);
+    expect(await Promise.all(others)).toEqual(Array(3).fill('failed: Error: store down'));
+  });
+
   it('fails the request when the store keeps failing (an outage, not a blip)', async () => {
     const { store, answer, control } = countingStore();
     const clock = new FakeClock();
