@@ -1,6 +1,7 @@
 // The planner: the `custody.run` job plans every run. A connector that splits runs (Connector.units) gets one unit
 // job per unit; a connector without a planner has a single unit, the run itself, collected in place (runner.ts).
 import type { CollectContext, Connector } from '../../connectors/types.ts';
+import { abortable } from '../../provider/budget.ts';
 import type { RunRow } from '../../store/runs.ts';
 import { UnitJobRepo } from '../../store/unit-jobs.ts';
 import type { UnitLedger } from './ledger.ts';
@@ -29,7 +30,7 @@ export interface PlanInput {
  */
 export async function planUnits(p: PlanInput): Promise<'fanned_out' | 'empty' | 'in_place'> {
   if (!p.connector.units) return 'in_place';
-  const { units, events } = await untilAborted(p.connector.units.plan(p.ctx), p.ctx.signal);
+  const { units, events } = await abortable(p.connector.units.plan(p.ctx), p.ctx.signal);
   for (const ev of events) {
     if (p.ctx.signal.aborted) throw p.ctx.signal.reason;
     // Unit statuses go to the ledger without the flush a session does on them: all of the plan commits at once.
@@ -48,15 +49,4 @@ export async function planUnits(p: PlanInput): Promise<'fanned_out' | 'empty' | 
   });
   p.ctx.log.info({ units: units.length }, 'run fanned out into units');
   return 'fanned_out';
-}
-
-/** `work`, or the signal's reason as soon as it aborts. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  let onAbort: () => void = () => undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
