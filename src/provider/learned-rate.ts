@@ -12,6 +12,11 @@ export interface LearnedRateConfig {
   /** Additive increase: per second of clean traffic the rate rises by this much. */
   increasePerSecond: number;
   /**
+   * The additive increase while nothing is known of the provider's limit (no 429, no stated limit), past the end of
+   * a slow start: the guess met no refusal, so the limit is higher. Once a limit is known, `increasePerSecond`.
+   */
+  probeIncreasePerSecond: number;
+  /**
    * Slow start: before the provider said anything of its limit (no 429, no stated limit) learning starts at this
    * rate and rises multiplicatively (by `slowStartGain` of the rate per second of clean traffic) up to `initial`.
    * A provider's limit below `initial` is then found with an overshoot of a few requests instead of a burst at
@@ -67,7 +72,7 @@ export const CEILING_TTL_MS = 3600_000;
 
 /**
  * `operatorMax`: the operator's ceiling; learning starts, stays and probes at or below it. `slowStart`: the
- * configured rate is a connector's guess, not the operator's: learning starts at a quarter of it.
+ * configured rate is a connector's guess, not the operator's: learning starts at half of it.
  */
 export function defaultLearnedRateConfig(
   configured: number,
@@ -82,8 +87,10 @@ export function defaultLearnedRateConfig(
     max: Math.min(initial * 4, cap),
     // Reaches a limit 25 % above the starting rate within about five seconds of clean traffic.
     increasePerSecond: Math.max(0.5, initial * 0.05),
-    slowStartFrom: slowStart ? Math.max(Math.min(initial, 0.5), initial / 4) : initial,
-    // ×1.6 per second: from a quarter of the starting rate to all of it in three seconds.
+    // Past a guess that met no refusal yet: 25 % above it within about two and a half seconds.
+    probeIncreasePerSecond: Math.max(0.5, initial * (slowStart ? 0.1 : 0.05)),
+    slowStartFrom: slowStart ? Math.max(Math.min(initial, 0.5), initial / 2) : initial,
+    // ×1.8 per second: from half the starting rate to all of it in a little over a second.
     slowStartGain: 0.6,
     decrease: 0.7,
     decreaseUnderStatedLimit: 0.85,
@@ -99,8 +106,7 @@ export function startingRate(config: LearnedRateConfig): LearnedRate {
 }
 
 /** Nothing is known of the provider's limit yet: no refusal, no stated limit. */
-const slowStarting = (state: LearnedRate, config: LearnedRateConfig): boolean =>
-  state.ceiling === null && state.cutAt === null && state.rate < config.initial;
+const unknownLimit = (state: LearnedRate): boolean => state.ceiling === null && state.cutAt === null;
 
 /** The ceiling from a limit the provider stated, while it is trusted; null otherwise. */
 export function trustedCeiling(
@@ -125,9 +131,11 @@ export function learn(state: LearnedRate, signal: RateSignal, config: LearnedRat
     case 'clean': {
       // `count` requests at `rate` per second took count/rate seconds: the additive step is per second of traffic,
       // so the fleet's processes together raise the rate as fast as one process would.
-      const step = slowStarting(state, config)
-        ? Math.min(config.slowStartGain * signal.count, config.initial - state.rate)
-        : (config.increasePerSecond * signal.count) / state.rate;
+      const unknown = unknownLimit(state);
+      const step =
+        unknown && state.rate < config.initial
+          ? Math.min(config.slowStartGain * signal.count, config.initial - state.rate)
+          : ((unknown ? config.probeIncreasePerSecond : config.increasePerSecond) * signal.count) / state.rate;
       return { ...state, rate: clamp(state.rate + step, config.min, rateCap(state, config, now)) };
     }
     case 'throttled': {

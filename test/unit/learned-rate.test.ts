@@ -47,20 +47,25 @@ describe('learned rate (AIMD)', () => {
   it("finds a connector's guessed rate from below (slow start) and stops doubling at the first 429", () => {
     const guess = defaultLearnedRateConfig(48, undefined, true);
     const start = startingRate(guess);
-    expect(start.rate).toBe(12);
+    expect(start.rate).toBe(24);
     // One second of clean traffic at the rate in force: ×1.6 per second, up to the guess and no further.
     const second = (s: LearnedRate) => {
       let next = s;
       for (let k = 0, n = Math.round(s.rate); k < n; k++) next = learn(next, { kind: 'clean', count: 1 }, guess, T);
       return next;
     };
-    expect(second(start).rate).toBeCloseTo(19.2, 6);
-    expect(second(second(start)).rate).toBeCloseTo(30.6, 6);
-    expect(second(second(second(start))).rate).toBeCloseTo(48, 0);
-    // From there, additive probing as without a slow start.
-    expect(second(second(second(second(start)))).rate).toBeCloseTo(50.4, 1);
+    expect(second(start).rate).toBeCloseTo(38.4, 6);
+    let at48 = start;
+    while (at48.rate < 48) at48 = learn(at48, { kind: 'clean', count: 1 }, guess, T);
+    expect(at48.rate).toBe(48);
+    // Past a guess that met no refusal, additive probing at 10 % of it a second (4.8/s)...
+    expect(second(at48).rate).toBeCloseTo(52.8, 0);
+    // ...and at 5 % (2.4/s) once a refusal told something of the limit.
+    const cut = learn(at48, { kind: 'throttled', at: T, waitMs: 1000 }, guess, T);
+    expect(cut.rate).toBeCloseTo(33.6, 6);
+    expect(second(cut).rate).toBeCloseTo(36, 0);
     // A 429 with a stated limit ends the slow start: the ceiling holds, additive steps from there.
-    const refused = learn(second(start), statedQps(20, T), guess, T);
+    const refused = learn(start, statedQps(20, T), guess, T);
     expect(refused.rate).toBe(19);
     expect(second(refused).rate).toBe(19);
     // A rate the operator configured is not a guess: learning starts at it.
