@@ -10,6 +10,11 @@ export interface ProviderAuth {
   token(): Promise<string>;
   /** Called after an auth error with the token that was rejected; single-flight is the implementer's job. */
   refresh(rejected: string): Promise<string>;
+  /**
+   * The newest token this process holds, when it is not about to expire; no I/O, no refresh. A request that waited
+   * for its budget slot sends this one if the token it read before the wait was replaced meanwhile.
+   */
+  current?(): string | undefined;
 }
 
 export interface ProviderHttpOptions {

@@ -174,6 +174,37 @@ describe('ProviderHttp auth', () => {
     expect(seen).toEqual(['Bearer tok-old', 'Bearer tok-new']);
   });
 
+  it('sends the token a refresh stored while the request waited for its budget slot, without a refused request', async () => {
+    const seen: (string | undefined)[] = [];
+    const base = await serve((req, res) => {
+      seen.push(req.headers.authorization);
+      if (req.headers.authorization !== 'Bearer tok-new')
+        return json(res, 401, { code: 124, message: 'Invalid access token.' });
+      json(res, 200, { users: [] });
+    });
+    let held: string | undefined = 'tok-old';
+    const { auth, calls } = staticAuth('tok-old', 'tok-new');
+    const inner = localBudget({ ratePerSecond: 1000, concurrency: 10 });
+    // another request's refresh lands while this one waits for its slot
+    const budget = Object.assign(Object.create(inner) as typeof inner, {
+      acquire: (cost: number, signal?: AbortSignal) => {
+        held = 'tok-new';
+        return inner.acquire(cost, signal);
+      },
+    });
+    const { http } = client({ auth: { ...auth, current: () => held }, budget });
+    expect(await http.json(`${base}/v2/users`)).toEqual({ users: [] });
+    expect(seen).toEqual(['Bearer tok-new']);
+    expect(calls).toEqual([]);
+    // a token about to expire is not offered: the request goes with the one it read, and the refusal refreshes it
+    seen.length = 0;
+    held = undefined;
+    const { http: plain } = client({ auth: { ...auth, current: () => undefined } });
+    expect(await plain.json(`${base}/v2/users`)).toEqual({ users: [] });
+    expect(seen).toEqual(['Bearer tok-old', 'Bearer tok-new']);
+    expect(calls).toEqual(['tok-old']);
+  });
+
   it('fails with auth_rejected when the refreshed token is refused too, without a second refresh or the token in the message', async () => {
     const base = await serve((req, res) =>
       json(res, 401, {

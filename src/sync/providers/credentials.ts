@@ -89,6 +89,10 @@ export class CredentialManager {
         if (current.grant.access_token !== rejected && !this.expiring(current.grant)) return accessToken(current.grant);
         return accessToken((await this.refreshOnce(walletId, connector, rejected)).grant);
       },
+      current: () => {
+        const entry = this.cache.get(walletId);
+        return entry && !this.expiring(entry.grant) ? accessToken(entry.grant) : undefined;
+      },
     };
   }
 

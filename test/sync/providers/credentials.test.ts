@@ -87,6 +87,23 @@ for (const database of testDatabases) {
       expect(provider.calls()).toBe(1);
     });
 
+    it("offers the process's newest token without I/O once a refresh stored it, and none that is about to expire", async () => {
+      const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(3600_000) });
+      const provider = rotatingProvider();
+      const auth = new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 }).auth(walletId, provider);
+      expect(auth.current!()).toBeUndefined(); // nothing read yet
+      expect(await auth.token()).toBe('a0');
+      expect(auth.current!()).toBe('a0');
+      expect(await auth.refresh('a0')).toBe('a1');
+      expect(auth.current!()).toBe('a1');
+      // within the refresh skew (60 s) of its expiry: held, but not offered
+      const expiring = await walletWith({ access_token: 'b0', refresh_token: 'r9', expires_at: soon(30_000) });
+      const manager = new CredentialManager({ db, sealer: testSealer, log, pollMs: 20 });
+      await manager.grantInfo(expiring);
+      expect(manager.auth(expiring, provider).current!()).toBeUndefined();
+      expect(provider.calls()).toBe(1);
+    });
+
     it('takes over the lock of a process that died mid-refresh once it expires', async () => {
       const walletId = await walletWith({ access_token: 'a0', refresh_token: 'r0', expires_at: soon(-1000) });
       await db
