@@ -15,24 +15,31 @@ export interface NewEvent<T extends EventType> {
 
 export type EventHeader = Pick<CustodyEvent, 'seq' | 'type' | 'accountId' | 'createdAt'>;
 
+/** Rows per insert statement of appendMany: 6 parameters each, well under SQLite's and PostgreSQL's limits. */
+const APPEND_BATCH = 500;
+
+const eventRow = (event: NewEvent<EventType>) => ({
+  account_id: event.accountId,
+  collection_id: event.collectionId ?? null,
+  run_id: event.runId ?? null,
+  type: event.type,
+  data: JSON.stringify(event.data),
+  created_at: event.at ?? nowIso(),
+});
+
 /** The event outbox. Built on a Kysely executor: pass a transaction to make the event part of the change. */
 export class EventRepo {
   constructor(private readonly db: Executor) {}
 
   async append<T extends EventType>(event: NewEvent<T>): Promise<number> {
-    const row = await this.db
-      .insertInto('events')
-      .values({
-        account_id: event.accountId,
-        collection_id: event.collectionId ?? null,
-        run_id: event.runId ?? null,
-        type: event.type,
-        data: JSON.stringify(event.data),
-        created_at: event.at ?? nowIso(),
-      })
-      .returning('seq')
-      .executeTakeFirstOrThrow();
+    const row = await this.db.insertInto('events').values(eventRow(event)).returning('seq').executeTakeFirstOrThrow();
     return Number(row.seq);
+  }
+
+  /** Several events in one statement per batch, in this order. */
+  async appendMany(events: NewEvent<EventType>[]): Promise<void> {
+    for (let i = 0; i < events.length; i += APPEND_BATCH)
+      await this.db.insertInto('events').values(events.slice(i, i + APPEND_BATCH).map(eventRow)).execute();
   }
 
   /** A collection's events after `afterSeq`, oldest first. */

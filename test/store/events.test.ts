@@ -50,6 +50,27 @@ for (const database of testDatabases) {
       expect(typeof (await events.headersAfter(0))[0].seq).toBe('number');
     });
 
+    it('appends many events in their order, over several statements when there are more than a batch', async () => {
+      const events = new EventRepo(db);
+      const custodians = Array.from({ length: 1203 }, (_, i) => `many${String(i).padStart(4, '0')}`);
+      await events.appendMany(
+        custodians.map((custodian) => ({
+          accountId: 'acc_m',
+          collectionId: 'col_many',
+          runId: 'run_m',
+          type: 'run.progress' as const,
+          data: progressData({ run_id: 'run_m', custodian, listed: 1, collected: 1, bytes: 1, failed: 0 }),
+        })),
+      );
+      await events.appendMany([]);
+      const stored = [
+        ...(await events.listForCollection('col_many', 0, 1000)),
+        ...(await events.listForCollection('col_many', 0, 5000)).slice(1000),
+      ];
+      expect(stored.map((e) => (e.data as { custodian: string }).custodian)).toEqual(custodians);
+      expect(stored.every((e, i) => i === 0 || e.seq > stored[i - 1].seq)).toBe(true);
+    });
+
     it("gives the dispatcher's feed without data, and one event's data by its seq", async () => {
       const events = new EventRepo(db);
       const from = await events.append({ accountId: 'acc_h', type: 'hold.released', data: { hold_id: 'h0' } });

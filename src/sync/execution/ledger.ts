@@ -2,7 +2,7 @@
 // `run.progress` events. Everything is written inside the session's fenced flush transactions.
 import type { CollectEvent, Logger, UnitSpec } from '../../connectors/types.ts';
 import type { Database } from '../../store/db.ts';
-import { EventRepo } from '../../store/events.ts';
+import { EventRepo, type NewEvent } from '../../store/events.ts';
 import { progressData } from '../runs/tally.ts';
 import {
   emptyTally,
@@ -205,14 +205,14 @@ export class UnitLedger {
       );
     }
     for (const c of cleared) await repo.clearRetry(this.scope.collectionId, c.kind, c.sourceId);
-    const events = new EventRepo(trx);
+    const progress: NewEvent<'run.progress'>[] = [];
     for (const u of dirty) {
       const last = this.lastProgress.get(u.key);
       if (!final && !this.ended.has(u.key) && last !== undefined && at.getTime() - last < PROGRESS_EVERY_MS) continue;
       this.lastProgress.set(u.key, at.getTime());
       this.dirty.delete(u.key);
       this.ended.delete(u.key);
-      await events.append({
+      progress.push({
         accountId: this.scope.accountId,
         collectionId: this.scope.collectionId,
         runId: this.scope.runId,
@@ -221,6 +221,7 @@ export class UnitLedger {
         at: iso,
       });
     }
+    await new EventRepo(trx).appendMany(progress);
   }
 
   /** The last write's transaction committed: what it took is written for good. */
