@@ -158,15 +158,21 @@ describe('ProviderHttp retries', () => {
   });
 });
 
+/** Zoom's users list that takes one bearer token and refuses any other with 401 (code 124); `seen`: what each sent. */
+async function acceptingOnly(token: string) {
+  const seen: (string | undefined)[] = [];
+  const base = await serve((req, res) => {
+    seen.push(req.headers.authorization);
+    if (req.headers.authorization !== `Bearer ${token}`)
+      return json(res, 401, { code: 124, message: 'Invalid access token.' });
+    json(res, 200, { users: [] });
+  });
+  return { seen, base };
+}
+
 describe('ProviderHttp auth', () => {
   it('refreshes once after a 401 with the rejected token, then succeeds with the new one', async () => {
-    const seen: (string | undefined)[] = [];
-    const base = await serve((req, res) => {
-      seen.push(req.headers.authorization);
-      if (req.headers.authorization !== 'Bearer tok-new')
-        return json(res, 401, { code: 124, message: 'Invalid access token.' });
-      json(res, 200, { users: [] });
-    });
+    const { seen, base } = await acceptingOnly('tok-new');
     const { auth, calls } = staticAuth('tok-old', 'tok-new');
     const { http } = client({ auth });
     expect(await http.json(`${base}/v2/users`)).toEqual({ users: [] });
@@ -175,13 +181,7 @@ describe('ProviderHttp auth', () => {
   });
 
   it('sends the token a refresh stored while the request waited for its budget slot, without a refused request', async () => {
-    const seen: (string | undefined)[] = [];
-    const base = await serve((req, res) => {
-      seen.push(req.headers.authorization);
-      if (req.headers.authorization !== 'Bearer tok-new')
-        return json(res, 401, { code: 124, message: 'Invalid access token.' });
-      json(res, 200, { users: [] });
-    });
+    const { seen, base } = await acceptingOnly('tok-new');
     let held: string | undefined = 'tok-old';
     const { auth, calls } = staticAuth('tok-old', 'tok-new');
     const inner = localBudget({ ratePerSecond: 1000, concurrency: 10 });
