@@ -39,7 +39,10 @@ export class EventRepo {
   /** Several events in one statement per batch, in this order. */
   async appendMany(events: NewEvent<EventType>[]): Promise<void> {
     for (let i = 0; i < events.length; i += APPEND_BATCH)
-      await this.db.insertInto('events').values(events.slice(i, i + APPEND_BATCH).map(eventRow)).execute();
+      await this.db
+        .insertInto('events')
+        .values(events.slice(i, i + APPEND_BATCH).map(eventRow))
+        .execute();
   }
 
   /** A collection's events after `afterSeq`, oldest first. */

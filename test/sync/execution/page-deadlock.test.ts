@@ -169,7 +169,9 @@ describe.each(testDatabases)('a page ledger whose transaction rolled back on $na
     ledger.exception('bob', { sourceId: 's3', kind: 'file', name: 'three', outcome: 'failed', reason: 'r' });
     ledger.failure({ unitKey: 'bob', kind: 'file', sourceId: 'f1', name: 'f1', piece: { id: 1 }, reason: 'flaky' });
     // the exceptions and the failure are written; the progress event after them fails
-    const append = vi.spyOn(EventRepo.prototype, 'appendMany').mockRejectedValueOnce(new Error('aborted in the ledger'));
+    const append = vi
+      .spyOn(EventRepo.prototype, 'appendMany')
+      .mockRejectedValueOnce(new Error('aborted in the ledger'));
     try {
       const aborted = db.transaction().execute((trx) => ledger.write(trx, true));
       await expect(aborted).rejects.toThrow('aborted in the ledger');
