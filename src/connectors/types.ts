@@ -265,9 +265,15 @@ export type CollectEvent =
   /**
    * A unit's state: `pending` announces a unit of this run (yield every unit as soon as it is known, so a run
    * stopped early can report the ones it never reached), `running` when its collection begins, `done` or
-   * `failed` (a custodian-level stop, reported with an `error` of kind `custodian`) when it ends.
+   * `failed` (a custodian-level stop, reported with an `error` of kind `custodian`) when it ends. An ending may carry
+   * the checkpoint that follows it (`checkpoint`, as the `checkpoint` event's `state`): both are written at once.
    */
-  | { type: 'unit'; unit: UnitSpec; status: 'pending' | 'running' | 'done' | 'failed' }
+  | {
+      type: 'unit';
+      unit: UnitSpec;
+      status: 'pending' | 'running' | 'done' | 'failed';
+      checkpoint?: { state: unknown };
+    }
   /** Everything yielded before is durable once the engine has handled this; a resumed run starts from `state`. */
   | { type: 'checkpoint'; state: unknown }
   /** Incremental cursors for the next run; kept only if the run completes. */

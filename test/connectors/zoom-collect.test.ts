@@ -89,6 +89,25 @@ describe('zoom collect: account_owners', () => {
       expect(engine.stored.has(keyOf('meeting', m.uuid))).toBe(false);
   });
 
+  it('ends each owner with the checkpoint past them in the same event, so that both are written at once', async () => {
+    const small = await startZoomSandbox({ seed: 9, users: 3, meetingsPerUser: 1, channels: 0 });
+    try {
+      const c = testConnector(small);
+      const g = await pair(c);
+      const f = filters({ account_owners: sel({ all: true }), chats: ALL_CHATS });
+      const ends: Array<{ key: string; state: unknown }> = [];
+      await new MiniEngine(c, session(c, g).ctx).run(f, {
+        onEvent: (ev) => {
+          if (ev.type === 'unit' && ev.status === 'done') ends.push({ key: ev.unit.key, state: ev.checkpoint?.state });
+        },
+      });
+      expect(ends.map((e) => e.key).sort()).toEqual(expectedItems(small, f).owners.sort());
+      for (const e of ends) expect(e.state).toMatchObject({ ownersDone: e.key, at: null });
+    } finally {
+      await small.close();
+    }
+  });
+
   it('only selected owners; a selected user Zoom does not know is reported as not found (never "deleted"), the others are collected, and the run asks for a person', async () => {
     const victim = await startZoomSandbox({ seed: 8, users: 5, meetingsPerUser: 2, channels: 2 });
     try {

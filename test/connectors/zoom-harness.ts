@@ -171,9 +171,11 @@ export class MiniEngine {
     });
     for await (const ev of events) {
       opts.onEvent?.(ev);
-      if (ev.type === 'checkpoint') {
+      // an owner's end carries the checkpoint past it
+      const checkpoint = ev.type === 'checkpoint' ? ev : ev.type === 'unit' ? ev.checkpoint : undefined;
+      if (checkpoint) {
         // The engine stores states as JSON.
-        this.lastCheckpoint = JSON.parse(JSON.stringify(ev.state));
+        this.lastCheckpoint = JSON.parse(JSON.stringify(checkpoint.state));
         result.checkpoints.push(this.lastCheckpoint);
         if (opts.stopAfterCheckpoints !== undefined && result.checkpoints.length >= opts.stopAfterCheckpoints) {
           result.stopped = true;

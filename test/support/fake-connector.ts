@@ -54,6 +54,8 @@ export interface FakeSource {
   cursors?: unknown;
   /** throw this after the given unit's items (a provider outage mid-run) */
   failAfterUnit?: { unit: number; error: Error };
+  /** a custodian's end carries the checkpoint past it (as Zoom's owners do) instead of a checkpoint event after it */
+  endsCarryCheckpoint?: boolean;
 }
 
 export interface FakeCalls {
@@ -231,8 +233,13 @@ export function createFakeConnector(opts: FakeConnectorOptions): Connector & { c
         for (const e of unit.pieceErrors ?? []) yield { type: 'error', ...e, custodian };
         for (const n of unit.notPresent ?? []) yield { type: 'not_present', ...n, custodian };
         if (unit.excluded) yield { type: 'excluded', custodian, count: unit.excluded };
+        const past = { state: { unit: u + 1 } };
+        if (unit.custodian && source.endsCarryCheckpoint) {
+          yield { ...unitEvent(unit.custodian, 'done'), checkpoint: past } as CollectEvent;
+          continue;
+        }
         if (unit.custodian) yield unitEvent(unit.custodian, 'done');
-        yield { type: 'checkpoint', state: { unit: u + 1 } };
+        yield { type: 'checkpoint', ...past };
       }
       if (source.cursors !== undefined)
         yield { type: 'cursors', value: ctx.scope && opts.split ? { [ctx.scope[0]]: source.cursors } : source.cursors };

@@ -149,6 +149,27 @@ for (const database of testDatabases) {
       for (const b of [v1, v2, gone]) expect(await blobs.has(sha256(b))).toBe(true);
     });
 
+    it("resumes past a custodian whose end carried the checkpoint, with that custodian's unit done", async () => {
+      const units = [0, 1].map((u) => ({
+        custodian: { key: `owner-${u}` },
+        items: [{ kind: 'meeting', sourceId: `m${u}` }],
+      }));
+      const s = await setup({ units, endsCarryCheckpoint: true, failAfterUnit: { unit: 1, error: new Error('boom') } });
+      const { runId, outcome } = await syncOnce(s.engine, s.collectionId);
+      expect(outcome.status).toBe('failed');
+      const ended = await db
+        .selectFrom('run_units')
+        .select(['unit_key', 'status'])
+        .where('run_id', '=', runId)
+        .execute();
+      expect(ended.find((u) => u.unit_key === 'owner-0')?.status).toBe('done');
+      s.setSource({ units, endsCarryCheckpoint: true });
+      const retry = await s.engine.enqueue(s.collectionId, 'retry');
+      expect((await s.engine.runOnce(retry.run.id)).status).toBe('succeeded');
+      expect(s.connector.calls.collects.map((c) => c.checkpoint)).toEqual([null, { unit: 1 }]);
+      expect((await allItems(s.collectionId)).map((r) => r.source_id)).toEqual(['m0', 'm1']);
+    });
+
     it("a retry resumes from the failed run's checkpoint; changed filters restart planning", async () => {
       const units = [0, 1, 2].map((u) => ({ items: [{ kind: 'meeting', sourceId: `m${u}` }] }));
       const s = await setup({ units, failAfterUnit: { unit: 1, error: new Error('HTTP 503 after retries') } });

@@ -159,10 +159,15 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
         };
       }
     }
-    yield { type: 'unit', unit: unit(owner), status: stopped ? 'failed' : 'done' };
     state.ownersDone = owner.id;
     state.at = null;
-    yield run.checkpoint();
+    // the owner's end and the checkpoint past it, written together
+    yield {
+      type: 'unit',
+      unit: unit(owner),
+      status: stopped ? 'failed' : 'done',
+      checkpoint: { state: run.checkpoint().state },
+    };
   }
   yield { type: 'cursors', value: nextCursors(state, owners, previous, scope !== null) };
   const notFound = resolved.gone.filter((g) => inScope(g));

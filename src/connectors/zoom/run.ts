@@ -38,7 +38,7 @@ export interface ZoomRun {
    * fanned-out run's units claim each conversation instead.
    */
   peerCovered(ownerId: string, peerId: string): boolean;
-  checkpoint(): CollectEvent;
+  checkpoint(): Extract<CollectEvent, { type: 'checkpoint' }>;
   /** Whether a URL may receive the bearer token (content.ts zoomHostCheck). */
   isZoomHost(url: string): boolean;
 }

@@ -121,10 +121,11 @@ export class ItemWriter {
       }
       case 'unit':
         this.ledger.announce(ev.unit, ev.status);
-        if (ev.status === 'done' || ev.status === 'failed') return this.flush();
+        if (ev.status === 'done' || ev.status === 'failed')
+          return this.flush(ev.checkpoint && checkpointOf(ev.checkpoint));
         return;
       case 'checkpoint':
-        return this.flush({ checkpoint: JSON.stringify({ state: ev.state ?? null }) });
+        return this.flush(checkpointOf(ev));
       case 'cursors':
         this.pendingCursors = JSON.stringify(ev.value ?? null);
         return;
@@ -395,3 +396,6 @@ export class ItemWriter {
     if (!existing.deleted_at_source) return this.push({ type: 'mark_deleted', kind, sourceId }, key);
   }
 }
+
+/** A connector's checkpoint as the flush stores it. */
+const checkpointOf = (c: { state: unknown }) => ({ checkpoint: JSON.stringify({ state: c.state ?? null }) });

@@ -106,6 +106,8 @@ async function gauged(gauge: LevelGauge, wait: Promise<void>): Promise<void> {
 function copied(event: CollectEvent): CollectEvent {
   if (event.type === 'checkpoint') return { type: 'checkpoint', state: structuredClone(event.state) };
   if (event.type === 'cursors') return { type: 'cursors', value: structuredClone(event.value) };
+  if (event.type === 'unit' && event.checkpoint)
+    return { ...event, checkpoint: { state: structuredClone(event.checkpoint.state) } };
   return event;
 }
 
