@@ -160,9 +160,10 @@ export class ProviderHttp {
         const waitStart = this.clock.now();
         release = counted(await budget.acquire(prep.cost, signal));
         this.options.metrics?.budgetWait((this.clock.now() - waitStart) / 1000);
-        // a refresh during the wait replaced the token read before it: send the new one, not a refused request
+        // a refresh during the wait replaced the token read before it: send the new one, not a refused request;
+        // never one this request already sent (a cache a slow read set back to an older token)
         const newer = token === undefined ? undefined : auth?.current?.();
-        if (newer !== undefined && newer !== token) seenTokens.push((token = newer));
+        if (newer !== undefined && !seenTokens.includes(newer)) seenTokens.push((token = newer));
       } catch (error) {
         if (signal?.aborted) throw aborted();
         throw error;

@@ -203,6 +203,11 @@ describe('ProviderHttp auth', () => {
     expect(await plain.json(`${base}/v2/users`)).toEqual({ users: [] });
     expect(seen).toEqual(['Bearer tok-old', 'Bearer tok-new']);
     expect(calls).toEqual(['tok-old']);
+    // a cache set back to the refused token (a slow read stored it after the refresh) is not swapped in again
+    seen.length = 0;
+    const { http: stale } = client({ auth: { ...auth, current: () => 'tok-old' } });
+    expect(await stale.json(`${base}/v2/users`)).toEqual({ users: [] });
+    expect(seen).toEqual(['Bearer tok-old', 'Bearer tok-new']);
   });
 
   it('fails with auth_rejected when the refreshed token is refused too, without a second refresh or the token in the message', async () => {
