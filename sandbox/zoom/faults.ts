@@ -31,6 +31,8 @@ export interface ZoomFaults {
   scopeErrorAs401: boolean;
   /** While set, every API request waits for this promise before it is answered: a provider that stalls. */
   stall: Promise<unknown> | null;
+  /** How many API requests are waiting on `stall` now (read-only for tests). */
+  stalled: number;
   /** Faults at rates (sandbox/fault-rates.ts) on API, `download_url` and file-host requests; null: none. */
   dice: FaultDice | null;
 }
@@ -49,6 +51,7 @@ export function createFaults(): ZoomFaults {
     missingScopes: [],
     scopeErrorAs401: false,
     stall: null,
+    stalled: 0,
     dice: null,
   };
 }

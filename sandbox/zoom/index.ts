@@ -274,7 +274,14 @@ function buildMain(
       reply.header('x-zm-trackingid', `v=2.0;clid=sandbox;rid=${randomBytes(8).toString('hex')}`);
     if (opts.latencyMs && req.raw.url?.startsWith('/v2/'))
       await new Promise((resolve) => setTimeout(resolve, opts.latencyMs));
-    if (ctx.faults.stall && req.raw.url?.startsWith('/v2/')) await ctx.faults.stall;
+    if (ctx.faults.stall && req.raw.url?.startsWith('/v2/')) {
+      ctx.faults.stalled += 1;
+      try {
+        await ctx.faults.stall;
+      } finally {
+        ctx.faults.stalled -= 1;
+      }
+    }
     return mainFault(ctx, req, reply);
   });
   app.setNotFoundHandler((_req, reply) => zoomError(reply, 404, 404, 'Not found.'));

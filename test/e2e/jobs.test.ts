@@ -41,7 +41,6 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
   let env: Record<string, string>;
   // Zoom's stall (sandbox/zoom/faults.ts): set by the cancel test, lifted by it and after all
   let release = () => {};
-  let stalledFrom = 0;
   const unstall = () => {
     zoom.faults.stall = null;
     release();
@@ -173,11 +172,9 @@ describe.skipIf(!pgUrl)('graphile-worker jobs across worker processes', () => {
     const lastStarted = () =>
       worker.logs().findLast((l) => l.msg === 'run started' || l.msg === 'unit started')?.run_id;
     await until('a request of the run to wait at Zoom', async () => {
-      if (!zoom.faults.stall) {
-        stalledFrom = zoom.requests.length;
-        zoom.faults.stall = new Promise<void>((resolve) => (release = resolve));
-      }
-      if (!zoom.requests.slice(stalledFrom).some((r) => r.listener === 'main' && r.path.startsWith('/v2/'))) return;
+      if (!zoom.faults.stall) zoom.faults.stall = new Promise<void>((resolve) => (release = resolve));
+      // waiting now: a request that arrived before the stall was set and reached it after counts too
+      if (zoom.faults.stalled === 0) return;
       if (lastStarted() === runId) return true;
       unstall(); // the other collection's scheduled run: let it through and try again
     });
