@@ -203,6 +203,10 @@ async function syncConf(api: ApiClient, zoom: Child, limit: number, id: string):
       const first = Math.floor(api0[0] / 1000);
       console.log(`collection ${id}: requests by second`);
       console.log([...perSecond].map(([sec, n]) => `${sec - first}:${n}`).join(' '));
+      // The start of a run to the quarter second: planning, then the slow start.
+      const quarter = new Map<number, number>();
+      for (const q of api0.map((at) => Math.floor((at - api0[0]) / 250))) quarter.set(q, (quarter.get(q) ?? 0) + 1);
+      console.log(`by quarter second from the first request: ${[...quarter].map(([q, n]) => `${q}:${n}`).join(' ')}`);
       console.log(`budget idle %, units collecting, by second: ${perSecondWaits}`);
       console.log(`429s at second ${stats.refusedAt.map((at) => Math.floor(at / 1000) - first).join(' ')}`);
       console.log(

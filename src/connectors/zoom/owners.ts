@@ -32,19 +32,24 @@ export async function resolveOwners(
   const errors: CollectEvent[] = [];
   const gone: string[] = [];
   if (selection.all_selected) {
-    for (const status of ['active', 'inactive']) {
-      for await (const { page } of pages<UsersPage>(
-        api,
-        'listing users',
-        '/users',
-        { status, page_size: 300 },
-        null,
-        now,
-      )) {
-        for (const u of page.users ?? [])
-          if (selectsId(selection, u.id)) byId.set(u.id, { id: u.id, email: u.email, name: nameOf(u) });
-      }
-    }
+    // Both statuses at once: the run's units wait on this list (the owners are sorted by id below anyway).
+    const listed = await Promise.all(
+      ['active', 'inactive'].map(async (status) => {
+        const users: ZoomUser[] = [];
+        for await (const { page } of pages<UsersPage>(
+          api,
+          'listing users',
+          '/users',
+          { status, page_size: 300 },
+          null,
+          now,
+        ))
+          users.push(...(page.users ?? []));
+        return users;
+      }),
+    );
+    for (const u of listed.flat())
+      if (selectsId(selection, u.id)) byId.set(u.id, { id: u.id, email: u.email, name: nameOf(u) });
   } else {
     for (const { id } of selection.selected) {
       if (byId.has(id) || gone.includes(id)) continue;
