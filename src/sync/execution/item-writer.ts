@@ -9,6 +9,7 @@ import type { RunErrorRow } from '../../store/run-errors.ts';
 import type { DocumentReader } from '../../search/index.ts';
 import { changedFields, namedAfterUnit, type ItemOp } from './apply.ts';
 import { FreshBlobs, refetchMissing } from './fresh-blobs.ts';
+import { goneOp, sweepUnseen } from './gone-from-source.ts';
 import { downloadContent, searchTextOf, type Downloaded } from './item-content.ts';
 import { runFence, type WriteFence } from './lease.ts';
 import { pieceError, type UnitLedger } from './ledger.ts';
@@ -361,39 +362,23 @@ export class ItemWriter {
     const known = kinds.filter((k) => this.scope.kinds.includes(k));
     if (known.length === 0) return;
     await this.flush();
-    const auto = this.scope.typeSync === 'auto';
-    let previous = '';
-    for (;;) {
-      const unseen = await this.items.unseen({
-        collectionId: this.scope.collectionId,
-        custodian,
-        kinds: known,
-        listingRunId: this.scope.listingRunId,
-        already: auto ? 'tombstoned' : 'deleted_at_source',
-        limit: FLUSH_EVERY,
-      });
-      const marker = unseen.map((r) => r.id).join(',');
-      // Every batch changes the rows it selects; the same batch twice means nothing can progress.
-      if (unseen.length === 0 || marker === previous) return;
-      previous = marker;
-      for (const row of unseen) {
-        this.lookups.forget(keyOf(row.kind, row.source_id));
-        this.ops.push({ type: auto ? 'tombstone' : 'mark_deleted', kind: row.kind, sourceId: row.source_id });
-      }
-      await this.flush();
-    }
+    const { collectionId, listingRunId, typeSync } = this.scope;
+    await sweepUnseen(
+      this.items,
+      { collectionId, custodian, kinds: known, listingRunId, typeSync },
+      FLUSH_EVERY,
+      (ops) => {
+        for (const op of ops) this.lookups.forget(keyOf(op.kind, op.sourceId));
+        this.ops.push(...ops);
+        return this.flush();
+      },
+    );
   }
 
   private async onDeleted(kind: string, sourceId: string): Promise<void> {
     const existing = await this.lookup(kind, sourceId);
-    if (!existing) return;
-    const key = keyOf(kind, sourceId);
-    if (this.scope.typeSync === 'auto') {
-      if (existing.tombstoned_at) return;
-      return this.push({ type: 'tombstone', kind, sourceId }, key);
-    }
-    // arch (and one): never remove anything, only record that the source deleted it.
-    if (!existing.deleted_at_source) return this.push({ type: 'mark_deleted', kind, sourceId }, key);
+    const op = existing && goneOp(this.scope.typeSync, existing);
+    if (op) return this.push(op, keyOf(kind, sourceId));
   }
 }
 
