@@ -18,6 +18,8 @@ import type {
 export const RUNS = Number(process.env.COMPLETENESS_RUNS ?? 6);
 /** COMPLETENESS_SEED=… replays a reported failure. */
 export const SEED = process.env.COMPLETENESS_SEED ? Number(process.env.COMPLETENESS_SEED) : undefined;
+/** COMPLETENESS_PATH=… (with COMPLETENESS_SEED) replays only the reported draw. */
+export const PATH = process.env.COMPLETENESS_PATH || undefined;
 
 interface PickSelection {
   all: boolean;

@@ -120,6 +120,9 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
           type_sync: 'arch',
           sync_filters: JSON.stringify({ [alice]: allFolders('A') }),
           sync_status: 'synced',
+          // As its last run would have left it. Synced with no next run planned, it is due: the next sweep queues a
+          // full run, which may take the next test's new file before the notification's run (then queued after it).
+          next_sync_at: new Date(Date.now() + 60 * MINUTE).toISOString(),
         })
         .where('id', '=', second)
         .execute();
@@ -135,16 +138,21 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
         'evidence.txt',
         Buffer.from('written at 09:00, deleted at 09:05'),
       );
-      await until('the new file in both collections', async () => {
-        const a = await t.items(token, first);
-        const b = await t.items(token, second);
-        return a.some((i) => i.source_id === file.id) && b.some((i) => i.source_id === file.id);
-      });
+      // The file alone does not say the notification ran: items show while a run is still going, and marks that
+      // ripen while another run of the collection is active wait for its end (docs/provider-events.md).
+      const collectedByEvent = async (id: string) =>
+        (await t.items(token, id)).some((i) => i.source_id === file.id) &&
+        (await runsOf(id)).some((r) => r.trigger === 'event' && !['queued', 'running'].includes(r.status as string));
+      await until(
+        'the new file in both collections, and an event run of each that ended',
+        async () => (await collectedByEvent(first)) && (await collectedByEvent(second)),
+      );
       sandbox.subscriptions.faults.duplicates = 0;
       for (const id of [first, second]) {
         const events = (await runsOf(id)).filter((r) => r.trigger === 'event');
         expect(events.length).toBeGreaterThanOrEqual(1);
         for (const r of events) expect(r.custodians).toEqual([alice]);
+        expect(events.some((r) => r.status === 'succeeded')).toBe(true);
         const got = await t.items(token, id);
         expect(new Set(got.map((i) => i.source_id)).size).toBe(got.length);
       }
