@@ -20,7 +20,7 @@ describe('configuration', () => {
   it('passes request budget overrides to the connectors, keeping their defaults otherwise', async () => {
     const { createConnectors } = await import('../../src/connectors/index.ts');
     const [zoom, onedrive] = createConnectors(loadConfig({ ZOOM_REQUESTS_PER_SECOND: '12.5', MS_CONCURRENCY: '2' }));
-    expect(zoom.limits.budget).toMatchObject({ ratePerSecond: 12.5, concurrency: 8 });
+    expect(zoom.limits.budget).toMatchObject({ ratePerSecond: 12.5, concurrency: 16 });
     expect(onedrive.limits.budget).toMatchObject({ ratePerSecond: 20, concurrency: 2 });
     const [zoomDefault] = createConnectors(loadConfig({}));
     expect(zoomDefault.limits.budget.ratePerSecond).toBe(48);

@@ -31,8 +31,11 @@ export interface ZoomConnectorOptions {
  * Zoom meters every app of an account together, per second and per category (Business+: Light 80/s, Medium
  * 60/s). Nearly every call made here is Medium (user, recording, chat lists), so one budget stays under Medium's
  * 60/s: the slot budget (provider/shared-budget.ts) admits at most its rate in any one-second window, here 48.
+ * Zoom states no limit on requests in flight; 16 leaves the API its rate while downloads from the file host (not
+ * metered, each holding one of these) are under way: with 8, a run of long histories used 66–72 % of 60/s, 80–81 %
+ * with 16 (docs/benchmarks.md, session 19).
  */
-export const ZOOM_BUDGET: BudgetConfig = { ratePerSecond: 48, concurrency: 8 };
+export const ZOOM_BUDGET: BudgetConfig = { ratePerSecond: 48, concurrency: 16 };
 
 export const ZOOM_RETRY: RetryConfig = {
   maxAttempts: 6,
