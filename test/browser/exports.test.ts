@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consolePage, launchConsoleBrowser, screenshot, signInToConsole } from '../support/console-browser.ts';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { jsonOf, newCollection, pairFlow, startTestApp, type TestApp } from '../support/app.ts';
+import { microsoftEnv } from '../support/sandbox-env.ts';
 
 const CB = 'https://client.example/console-export';
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
@@ -45,10 +46,7 @@ describe('the console Exports tab in Chromium', () => {
     t = await startTestApp({
       env: {
         EVENT_STREAM_POLL_MS: '100',
-        MS_CLIENT_ID: ms.clientId,
-        MS_CLIENT_SECRET: ms.clientSecret,
-        MS_LOGIN_URL: ms.loginUrl,
-        MS_GRAPH_URL: ms.graphUrl,
+        ...microsoftEnv(ms),
       },
     });
     creds = await t.client('export-co', [CB]);

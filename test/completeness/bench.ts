@@ -20,6 +20,7 @@ import {
   type TestApp,
 } from '../support/app.ts';
 import type { TestDatabase } from '../support/databases.ts';
+import { microsoftEnv } from '../support/sandbox-env.ts';
 
 const CB = 'https://client.example/completeness';
 const ENDED = ['synced', 'failed', 'error'];
@@ -68,10 +69,7 @@ export class Bench {
       ZOOM_CLIENT_SECRET: bench.zoom.clientSecret,
       ZOOM_OAUTH_URL: bench.zoom.oauthUrl,
       ZOOM_API_URL: bench.zoom.apiUrl,
-      MS_CLIENT_ID: bench.ms.clientId,
-      MS_CLIENT_SECRET: bench.ms.clientSecret,
-      MS_LOGIN_URL: bench.ms.loginUrl,
-      MS_GRAPH_URL: bench.ms.graphUrl,
+      ...microsoftEnv(bench.ms),
       // Every property run polls its collection; the per-token API budget is not what is under test here.
       RATE_LIMIT_DEFAULT_PER_MINUTE: '100000',
     };

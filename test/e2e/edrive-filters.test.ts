@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/microsoft/index.ts';
 import { jsonOf, newCollection, startTestApp, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
+import { microsoftEnv } from '../support/sandbox-env.ts';
 
 const CB = 'https://client.example/edrive-done';
 const all = (name: string) => ({
@@ -28,12 +29,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
       sandbox = await startMicrosoftSandbox({ seed: 5, users: 2, usersWithoutDrive: 0 });
       t = await startTestApp({
         database,
-        env: {
-          MS_CLIENT_ID: sandbox.clientId,
-          MS_CLIENT_SECRET: sandbox.clientSecret,
-          MS_LOGIN_URL: sandbox.loginUrl,
-          MS_GRAPH_URL: sandbox.graphUrl,
-        },
+        env: microsoftEnv(sandbox),
       });
       token = await t.token('acme', [CB]);
       paired = await newCollection(t.call, token, 'edrive', 'Paired');

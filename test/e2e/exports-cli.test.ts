@@ -10,6 +10,7 @@ import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/micr
 import { readDat, unzip } from '../export/package-oracle.ts';
 import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
 import { runCustody } from '../support/process.ts';
+import { microsoftEnv } from '../support/sandbox-env.ts';
 
 const CB = 'https://client.example/export-cli';
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
@@ -43,10 +44,7 @@ describe('exports from the CLI, on the event stream and to webhooks', () => {
       env: {
         EVENT_STREAM_POLL_MS: '100',
         WEBHOOKS_ALLOW_PRIVATE: 'true',
-        MS_CLIENT_ID: ms.clientId,
-        MS_CLIENT_SECRET: ms.clientSecret,
-        MS_LOGIN_URL: ms.loginUrl,
-        MS_GRAPH_URL: ms.graphUrl,
+        ...microsoftEnv(ms),
       },
     });
     const creds = await t.client('acme', [CB]);

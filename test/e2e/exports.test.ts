@@ -18,6 +18,7 @@ import {
 import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
 import { exportOf as exportPackage, sha256, syncedConf, zoomEnv } from '../support/exports.ts';
 import { testDatabases } from '../support/databases.ts';
+import { microsoftEnv } from '../support/sandbox-env.ts';
 
 const CB = 'https://client.example/export-done';
 const CHILD_KINDS = new Set(['recording_video', 'recording_audio', 'transcript', 'meeting_chat', 'ai_meeting_notes']);
@@ -150,10 +151,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('exports end to en
       database,
       env: {
         ...zoomEnv(zoom),
-        MS_CLIENT_ID: ms.clientId,
-        MS_CLIENT_SECRET: ms.clientSecret,
-        MS_LOGIN_URL: ms.loginUrl,
-        MS_GRAPH_URL: ms.graphUrl,
+        ...microsoftEnv(ms),
       },
     });
     token = await t.token('acme', [CB]);

@@ -5,6 +5,7 @@ import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/micr
 import type { Grant } from '../../src/connectors/types.ts';
 import { jsonOf, newCollection, startTestApp, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
+import { microsoftEnv } from '../support/sandbox-env.ts';
 
 const VICTIM_CB = 'https://victim.example/cb';
 const ATTACKER_CB = 'https://attacker.example/cb';
@@ -20,12 +21,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))('edrive pairing se
     t = await startTestApp({
       database,
       workers: false,
-      env: {
-        MS_CLIENT_ID: sandbox.clientId,
-        MS_CLIENT_SECRET: sandbox.clientSecret,
-        MS_LOGIN_URL: sandbox.loginUrl,
-        MS_GRAPH_URL: sandbox.graphUrl,
-      },
+      env: microsoftEnv(sandbox),
     });
     victim = await t.token('victim', [VICTIM_CB]);
     attacker = await t.token('attacker', [ATTACKER_CB]);

@@ -12,6 +12,7 @@ import {
   type TestApp,
 } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
+import { microsoftEnv } from '../support/sandbox-env.ts';
 
 const CB = 'https://client.example/edrive-done';
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
@@ -49,12 +50,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
       [alice, bob, carol, driveless] = sandbox.tenant.users.map((u) => u.id) as [string, string, string, string];
       t = await startTestApp({
         database,
-        env: {
-          MS_CLIENT_ID: sandbox.clientId,
-          MS_CLIENT_SECRET: sandbox.clientSecret,
-          MS_LOGIN_URL: sandbox.loginUrl,
-          MS_GRAPH_URL: sandbox.graphUrl,
-        },
+        env: microsoftEnv(sandbox),
       });
       token = await t.token('acme', [CB]);
       collectionId = await newCollection(t.call, token, 'edrive', 'Drives');

@@ -4,6 +4,7 @@ import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/micr
 import { startZoomSandbox, type ZoomSandbox } from '../../sandbox/zoom/index.ts';
 import { jsonOf, startTestApp, waitForStatus, type Json, type TestApp } from '../support/app.ts';
 import { conformance, type Conformance, type ConformanceCall } from '../support/conformance.ts';
+import { microsoftEnv } from '../support/sandbox-env.ts';
 
 const CB = 'https://client.example/done';
 const ZOOM_SECRET = 'zoom-webhook-secret-for-conformance';
@@ -41,10 +42,7 @@ describe('the wire matches docs/openapi.json (Prism validators)', () => {
         ZOOM_API_URL: zoom.apiUrl,
         ZOOM_WEBHOOK_SECRET_TOKEN: ZOOM_SECRET,
         WEBHOOKS_ALLOW_PRIVATE: 'true',
-        MS_CLIENT_ID: graph.clientId,
-        MS_CLIENT_SECRET: graph.clientSecret,
-        MS_LOGIN_URL: graph.loginUrl,
-        MS_GRAPH_URL: graph.graphUrl,
+        ...microsoftEnv(graph),
       },
     });
     v = await conformance('docs/openapi.json', t.url);

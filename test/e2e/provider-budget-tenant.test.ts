@@ -3,6 +3,7 @@ import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/micr
 import { WalletRepo } from '../../src/store/wallets.ts';
 import { testDatabases } from '../support/databases.ts';
 import { jsonOf, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
+import { microsoftEnv } from '../support/sandbox-env.ts';
 
 const CB = 'https://client.example/edrive-done';
 
@@ -27,12 +28,7 @@ describe.each(testDatabases)('provider budget per Microsoft tenant ($name)', (da
     });
     t = await startTestApp({
       database,
-      env: {
-        MS_CLIENT_ID: sandbox.clientId,
-        MS_CLIENT_SECRET: sandbox.clientSecret,
-        MS_LOGIN_URL: sandbox.loginUrl,
-        MS_GRAPH_URL: sandbox.graphUrl,
-      },
+      env: microsoftEnv(sandbox),
     });
     token = await t.token('acme', [CB]);
   });

@@ -4,6 +4,7 @@ import { startMicrosoftSandbox, type MicrosoftSandbox } from '../../sandbox/micr
 import { createSubscriptionManager } from '../../src/sync/events/subscription-manager.ts';
 import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type TestApp } from '../support/app.ts';
 import { testDatabases } from '../support/databases.ts';
+import { microsoftEnv } from '../support/sandbox-env.ts';
 
 const CB = 'https://client.example/edrive-done';
 const MINUTE = 60_000;
@@ -69,10 +70,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
       t = await startTestApp({
         database,
         env: {
-          MS_CLIENT_ID: sandbox.clientId,
-          MS_CLIENT_SECRET: sandbox.clientSecret,
-          MS_LOGIN_URL: sandbox.loginUrl,
-          MS_GRAPH_URL: sandbox.graphUrl,
+          ...microsoftEnv(sandbox),
           EVENT_COALESCE_SECONDS: '0.5',
         },
       });

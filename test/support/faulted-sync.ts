@@ -9,6 +9,7 @@ import type { ConfFilters } from '../../src/domain/filters/conf.ts';
 import { expectedItems, keyOf } from '../connectors/zoom-harness.ts';
 import { jsonOf, newCollection, pairFlow, startTestApp, type Json, type OpenedDatabase, type TestApp } from './app.ts';
 import { testDatabases, type TestDatabase } from './databases.ts';
+import { microsoftEnv } from './sandbox-env.ts';
 
 /** The rates: 10 % 500/503 with Retry-After, 5 % 429, 2 % resets, 1 % download bodies cut short. */
 export const PROVIDER_FAULT_RATES = { serverErrors: 0.1, tooMany: 0.05, resets: 0.02, cutBodies: 0.01 } as const;
@@ -80,10 +81,7 @@ export async function startFaultedSync(opts: FaultedSyncOptions = {}): Promise<F
     ZOOM_CLIENT_SECRET: zoom.clientSecret,
     ZOOM_OAUTH_URL: zoom.oauthUrl,
     ZOOM_API_URL: zoom.apiUrl,
-    MS_CLIENT_ID: ms.clientId,
-    MS_CLIENT_SECRET: ms.clientSecret,
-    MS_LOGIN_URL: ms.loginUrl,
-    MS_GRAPH_URL: ms.graphUrl,
+    ...microsoftEnv(ms),
     RATE_LIMIT_DEFAULT_PER_MINUTE: '1000000',
     ...opts.env,
   };

@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { pgUrl } from './databases.ts';
+import { microsoftEnv } from './sandbox-env.ts';
 
 async function admin(sql: string): Promise<void> {
   const c = new pg.Client({ connectionString: pgUrl });
@@ -49,11 +50,6 @@ export function simulatorEnv(
       ZOOM_OAUTH_URL: zoom.oauthUrl,
       ZOOM_API_URL: zoom.apiUrl,
     }),
-    ...(ms && {
-      MS_CLIENT_ID: ms.clientId,
-      MS_CLIENT_SECRET: ms.clientSecret,
-      MS_LOGIN_URL: ms.loginUrl,
-      MS_GRAPH_URL: ms.graphUrl,
-    }),
+    ...(ms && microsoftEnv(ms)),
   };
 }
