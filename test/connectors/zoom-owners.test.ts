@@ -47,4 +47,30 @@ describe("a run's owners (all selected)", () => {
     // The run's units wait on this list: the two statuses are not listed one after the other.
     expect(peak).toBe(2);
   });
+
+  it('stops listing the other status when one fails, and the plan fails with that first error', async () => {
+    const asked: string[] = [];
+    const http = {
+      json: async (url: string, opts: { signal?: AbortSignal } = {}) => {
+        const q = new URL(url).searchParams;
+        asked.push(`${q.get('status')}:${q.get('next_page_token') ?? ''}`);
+        if (q.get('status') === 'inactive') throw new Error('Zoom refused the inactive listing');
+        // Active users: page after page, each answered late; a request whose signal aborts is given up.
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, 20);
+          opts.signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('aborted'))));
+        });
+        const n = Number(q.get('next_page_token') || 0) + 1;
+        return { users: [{ id: `u-${n}`, email: `${n}@x` }], next_page_token: n < 5 ? String(n) : '' };
+      },
+    } as unknown as ProviderHttp;
+    await expect(
+      resolveOwners(new ZoomApi(http, 'https://api.zoom.test/v2'), { account_owners: all } as never, null, () =>
+        Date.now(),
+      ),
+    ).rejects.toThrow(/refused the inactive listing/);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Only the active listing's first page was asked for: the failure stopped it.
+    expect(asked.filter((a) => a.startsWith('active:'))).toEqual(['active:']);
+  });
 });

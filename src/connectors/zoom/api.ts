@@ -19,6 +19,11 @@ export class ZoomApi {
     return this.http.json<T>(this.url(path, query), { signal: this.signal });
   }
 
+  /** The same API, its requests also given up when `signal` aborts. */
+  withSignal(signal: AbortSignal): ZoomApi {
+    return new ZoomApi(this.http, this.baseUrl, this.signal ? AbortSignal.any([this.signal, signal]) : signal);
+  }
+
   url(path: string, query: Query = {}): string {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));

@@ -32,19 +32,27 @@ export async function resolveOwners(
   const errors: CollectEvent[] = [];
   const gone: string[] = [];
   if (selection.all_selected) {
-    // Both statuses at once: the run's units wait on this list (the owners are sorted by id below anyway).
+    // Both statuses at once: the run's units wait on this list (the owners are sorted by id below anyway). The
+    // first failure is the plan's, and the other listing stops with it.
+    const stop = new AbortController();
+    const both = api.withSignal(stop.signal);
     const listed = await Promise.all(
       ['active', 'inactive'].map(async (status) => {
         const users: ZoomUser[] = [];
-        for await (const { page } of pages<UsersPage>(
-          api,
-          'listing users',
-          '/users',
-          { status, page_size: 300 },
-          null,
-          now,
-        ))
-          users.push(...(page.users ?? []));
+        try {
+          for await (const { page } of pages<UsersPage>(
+            both,
+            'listing users',
+            '/users',
+            { status, page_size: 300 },
+            null,
+            now,
+          ))
+            users.push(...(page.users ?? []));
+        } catch (err) {
+          stop.abort(err);
+          throw err;
+        }
         return users;
       }),
     );
