@@ -113,7 +113,7 @@ const LATER = (process.env.ALLOWANCE_LATER ?? 'warm,new-wallet').split(',').filt
  * ALLOWANCE_HISTORY=n gives each of the 24 owners n times the meetings and messages (default 1): a run n times as
  * long, over which the fixed cost of a first run's start (the plan, the slow start) weighs less.
  */
-const HISTORY = Number(process.env.ALLOWANCE_HISTORY ?? 1);
+const HISTORY = Number(process.env.ALLOWANCE_HISTORY || 1);
 
 async function confAgainst(limit: number, extraEnv: Record<string, string>): Promise<Record<string, string>> {
   const zoom = await sandboxChild('zoom', {

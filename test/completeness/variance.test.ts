@@ -332,6 +332,10 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
         ],
       };
       expect(await edriveRun(p)).toBe(2);
+      // Asserted here, not only through the oracle: the draw must still leave nothing to collect.
+      const run = await bench.get(`/v1/collections/${last!.collectionId}/runs/${last!.runId}`);
+      expect(run.status).toBe('failed');
+      expect(run.counters).toMatchObject({ collected: 0, failed: 1, not_present: 1 });
     });
 
     it(

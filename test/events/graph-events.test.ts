@@ -137,7 +137,7 @@ describe.each(testDatabases.map((d) => [d.name, d] as const))(
         Buffer.from('written at 09:00, deleted at 09:05'),
       );
       // The file alone does not say the notification ran: items show while a run is still going, and marks that
-      // ripen while another run of the collection is active wait for its end (docs/provider-events.md).
+      // ripen while another run of the collection is active wait for its end (src/sync/events/provider-events.ts).
       const collectedByEvent = async (id: string) =>
         (await t.items(token, id)).some((i) => i.source_id === file.id) &&
         (await runsOf(id)).some((r) => r.trigger === 'event' && !['queued', 'running'].includes(r.status as string));
