@@ -37,24 +37,12 @@ export async function resolveOwners(
     const stop = new AbortController();
     const both = api.withSignal(stop.signal);
     const listed = await Promise.all(
-      ['active', 'inactive'].map(async (status) => {
-        const users: ZoomUser[] = [];
-        try {
-          for await (const { page } of pages<UsersPage>(
-            both,
-            'listing users',
-            '/users',
-            { status, page_size: 300 },
-            null,
-            now,
-          ))
-            users.push(...(page.users ?? []));
-        } catch (err) {
+      ['active', 'inactive'].map((status) =>
+        usersWithStatus(both, status, now).catch((err: unknown) => {
           stop.abort(err);
           throw err;
-        }
-        return users;
-      }),
+        }),
+      ),
     );
     for (const u of listed.flat())
       if (selectsId(selection, u.id)) byId.set(u.id, { id: u.id, email: u.email, name: nameOf(u) });
@@ -83,6 +71,14 @@ export async function resolveOwners(
     }
   }
   return { owners: inIdOrder([...byId.values()]), errors, gone };
+}
+
+/** Every user of one status (GET /users lists one at a time), page after page. */
+async function usersWithStatus(api: ZoomApi, status: string, now: () => number): Promise<ZoomUser[]> {
+  const users: ZoomUser[] = [];
+  for await (const { page } of pages<UsersPage>(api, 'listing users', '/users', { status, page_size: 300 }, null, now))
+    users.push(...(page.users ?? []));
+  return users;
 }
 
 /** What a person reading a report calls the user: the display name, else first and last name. */
