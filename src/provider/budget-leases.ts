@@ -33,14 +33,45 @@ export class HeldLeases {
   private leaseSeq = 0;
   /** Until when this process leaves the slot it gave back to the others (LEASE_KEEP_MAX_MS). */
   private yieldUntil = 0;
+  /** When a request of this process last found every slot held (epoch ms). */
+  private fullAt = -Infinity;
+  /** The slots this process asks the store for at most now: from `start` up to `max` (widen, narrow). */
+  private allowed: number;
 
   constructor(
     private readonly key: string,
-    private readonly concurrency: number,
+    private readonly range: { start: number; max: number },
     private readonly backend: BudgetBackend,
     private readonly clock: Clock,
     private readonly onError?: (error: unknown) => void,
-  ) {}
+  ) {
+    this.allowed = range.start;
+  }
+
+  /** The credential's concurrency in force. */
+  get concurrency(): number {
+    return Math.floor(this.allowed);
+  }
+
+  /** Whether the concurrency in force is the most it may be. */
+  get atMost(): boolean {
+    return this.concurrency >= this.range.max;
+  }
+
+  /** A step up (a fraction of a slot), to no more than the most. */
+  widen(step: number): void {
+    this.allowed = Math.min(this.range.max, this.allowed + step);
+  }
+
+  /** A quarter down, to no less than the start. */
+  narrow(): void {
+    this.allowed = Math.max(this.range.start, this.allowed * 0.75);
+  }
+
+  /** Whether a request of this process found every slot held in the last `ms`. */
+  fullWithin(ms: number): boolean {
+    return this.clock.now() - this.fullAt < ms;
+  }
 
   /** One of the credential's slots, in every process together at most its concurrency. */
   async take(signal: AbortSignal | undefined): Promise<Release> {
@@ -75,6 +106,7 @@ export class HeldLeases {
         return this.releaser(id);
       }
       // A release in this process wakes its waiters at once; releases elsewhere are seen on the next poll.
+      this.fullAt = this.clock.now();
       await this.waitLocally(LEASE_POLL_MS, signal);
     }
   }

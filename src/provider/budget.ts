@@ -40,8 +40,14 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
 export interface BudgetConfig {
   /** Sustained requests (or cost units) per second. */
   ratePerSecond: number;
-  /** Requests in flight at the same time. */
+  /** Requests in flight at the same time, at most. */
   concurrency: number;
+  /**
+   * The requests in flight allowed at first, when less than `concurrency`: the allowance rises towards `concurrency`
+   * while requests wait for a slot and the rate has room (a provider answering slowly), and falls back towards this
+   * on a refusal or a server error (budget-leases.ts). Unset: `concurrency`, fixed.
+   */
+  startConcurrency?: number;
   /**
    * The operator's ceiling (ZOOM_MAX_REQUESTS_PER_SECOND, MS_MAX_RESOURCE_UNITS_PER_SECOND): the learned rate never
    * goes above it, whatever the provider allows. Unset: no ceiling of the operator's.

@@ -19,6 +19,7 @@ import {
 } from './http-wire.ts';
 import { ProviderError, type ProviderErrorCode } from './provider-error.ts';
 import { waitGauges } from './wait-gauge.ts';
+import type { Budget } from './shared-budget.ts';
 import type { JsonRequestOptions, ProviderHttpOptions, StreamRequestOptions, StreamResponse } from './http-options.ts';
 
 interface Prepared {
@@ -52,6 +53,11 @@ export class ProviderHttp {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.isAuthError = options.isAuthError ?? ((status) => status === 401);
+  }
+
+  /** The credential's budget every request of this client passes. */
+  get budget(): Budget {
+    return this.options.budget;
   }
 
   async json<T>(url: string, opts: JsonRequestOptions = {}): Promise<T> {

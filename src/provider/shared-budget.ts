@@ -95,6 +95,10 @@ export class SharedBudget implements Budget {
   private readonly sent = new SentWindow();
   /** What this process spent of a quota window the provider stated (Graph's resource-unit minute). */
   private readonly quota = new QuotaWindow();
+  /** The fleet's admissions per slot as this process last counted them, for the slots of the last second. */
+  private readonly admitted = new Map<number, number>();
+  /** When this process admitted its first request under the credential (epoch ms). */
+  private firstAdmittedAt = Infinity;
 
   constructor(
     readonly key: string,
@@ -107,7 +111,14 @@ export class SharedBudget implements Budget {
     this.clock = options.clock ?? systemClock;
     this.learning = defaultLearnedRateConfig(config.ratePerSecond, config.maxRatePerSecond, config.slowStart);
     this.state = startingRate(this.learning);
-    this.leases = new HeldLeases(key, config.concurrency, options.backend, this.clock, options.onError);
+    const start = Math.min(config.startConcurrency ?? config.concurrency, config.concurrency);
+    this.leases = new HeldLeases(
+      key,
+      { start: Math.max(1, start), max: config.concurrency },
+      options.backend,
+      this.clock,
+      options.onError,
+    );
   }
 
   /** The rate in force (requests or cost units per second). */
@@ -150,16 +161,61 @@ export class SharedBudget implements Budget {
     if (this.options.learn === false) return;
     const now = this.clock.now();
     const signal = rateSignalOf(response, now);
+    // A refusal or a server error: fewer requests in flight (never fewer than the configured start).
+    if (response.status >= 500 || signal?.kind === 'throttled') this.leases.narrow();
     if (!signal) return;
     if (signal.kind === 'quota') this.quota.learn(signal, now);
-    this.state = learn(this.state, signal, this.learning, now);
-    if (signal.kind === 'clean') this.pendingClean += signal.count;
-    else this.pendingSignals.push(signal);
+    let raises = true;
+    if (signal.kind === 'clean') {
+      const used = this.usedLastSecond(now);
+      // Requests waited for a slot while the rate had room for a second: the provider answers slowly, more may be in
+      // flight.
+      if (this.leases.fullWithin(2 * SLOT_MS) && now - this.firstAdmittedAt >= 1000 && used < 0.8 * this.rate)
+        this.leases.widen(0.5);
+      // Past the connector's guess, a rate the service used less than four fifths of in the last second is not
+      // raised by its clean answers: they say nothing of the rate unused, and the units taken on later would send at
+      // it all at once (issue 25: a run at 300 ms answers learned 111/s while sending 31/s, then met 429s in a burst).
+      raises = this.state.rate < this.learning.initial || used >= 0.8 * this.rate;
+    }
+    if (raises) {
+      this.state = learn(this.state, signal, this.learning, now);
+      if (signal.kind === 'clean') this.pendingClean += signal.count;
+      else this.pendingSignals.push(signal);
+    }
     if (signal.kind !== 'clean' || now - this.lastSync >= SYNC_MS) void this.sync();
   }
 
   pausedUntil(): number {
     return this.localPause;
+  }
+
+  /** The requests in flight this process allows itself now (BudgetConfig.startConcurrency). */
+  get concurrency(): number {
+    return this.leases.concurrency;
+  }
+
+  /**
+   * Whether the credential has room for more requests than it is given now (unit-worker.ts takes on more units then):
+   * the fleet's admissions this process counted in the last second used under `share` of the rate, no request of
+   * this process found every concurrency slot held in it with the concurrency at its most, and no pause holds.
+   */
+  hasRoom(share = 0.8): boolean {
+    const now = this.clock.now();
+    if (this.localPause > now || (this.leases.atMost && this.leases.fullWithin(1000))) return false;
+    return this.usedLastSecond(now) < share * this.rate;
+  }
+
+  /** The fleet's admissions this process counted in the last second (at most the rate). */
+  private usedLastSecond(now: number): number {
+    this.forgetAdmitted(Math.floor(now / SLOT_MS));
+    let used = 0;
+    for (const count of this.admitted.values()) used += count;
+    return used;
+  }
+
+  /** Keeps the admissions of the last second before slot `k` and of `k` itself. */
+  private forgetAdmitted(k: number): void {
+    for (const slot of this.admitted.keys()) if (slot <= k - 1000 / SLOT_MS) this.admitted.delete(slot);
   }
 
   /** What this process knows of the learned state (the gauge and the run detail read it). */
@@ -283,6 +339,9 @@ export class SharedBudget implements Budget {
           this.options.onError,
         );
         const before = total - cost;
+        if (!this.admitted.has(k)) this.forgetAdmitted(k);
+        this.firstAdmittedAt = Math.min(this.firstAdmittedAt, now);
+        this.admitted.set(k, Math.max(this.admitted.get(k) ?? 0, Math.min(total, allowance)));
         if (before < allowance) {
           // Admission n of the whole sequence goes at n/rate seconds: requests leave evenly spaced across slots,
           // so a provider counting any sliding second sees the rate, not a slot's burst.

@@ -40,6 +40,19 @@ export class UnitJobRepo {
     return this.db.selectFrom('unit_jobs').selectAll().where('run_id', '=', runId).orderBy('unit_key').execute();
   }
 
+  /** The keys of the run's units no one has claimed yet, in key order. */
+  async queuedKeys(runId: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('unit_jobs')
+      .select('unit_key')
+      .where('run_id', '=', runId)
+      .where('status', '=', 'queued')
+      .orderBy('unit_key')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.unit_key);
+  }
+
   /** The run's units as planned, without what their work wrote (checkpoints, cursors). */
   async plan(runId: string): Promise<Pick<UnitJobRow, 'unit_key' | 'kind' | 'email' | 'plan_data'>[]> {
     return this.db

@@ -20,10 +20,12 @@ describe('configuration', () => {
   it('passes request budget overrides to the connectors, keeping their defaults otherwise', async () => {
     const { createConnectors } = await import('../../src/connectors/index.ts');
     const [zoom, onedrive] = createConnectors(loadConfig({ ZOOM_REQUESTS_PER_SECOND: '12.5', MS_CONCURRENCY: '2' }));
-    expect(zoom.limits.budget).toMatchObject({ ratePerSecond: 12.5, concurrency: 16 });
+    expect(zoom.limits.budget).toMatchObject({ ratePerSecond: 12.5, concurrency: 64, startConcurrency: 16 });
     expect(onedrive.limits.budget).toMatchObject({ ratePerSecond: 20, concurrency: 2 });
     const [zoomDefault] = createConnectors(loadConfig({}));
     expect(zoomDefault.limits.budget.ratePerSecond).toBe(48);
+    // the operator's ZOOM_CONCURRENCY is the most; the start stays the connector's (the budget takes the lower)
+    expect(createConnectors(loadConfig({ ZOOM_CONCURRENCY: '8' }))[0].limits.budget).toMatchObject({ concurrency: 8 });
     expect(() => loadConfig({ ZOOM_CONCURRENCY: '0' })).toThrow(/ZOOM_CONCURRENCY/);
   });
 

@@ -33,9 +33,10 @@ export interface ZoomConnectorOptions {
  * 60/s: the slot budget (provider/shared-budget.ts) admits at most its rate in any one-second window, here 48.
  * Zoom states no limit on requests in flight; 16 leaves the API its rate while downloads from the file host (not
  * metered, each holding one of these) are under way: with 8, a run of long histories used 66–72 % of 60/s, 80–81 %
- * with 16 (docs/benchmarks.md, session 19).
+ * with 16 (docs/benchmarks.md, session 19). At 300 ms answers 16 in flight carry at most 53 a second: each process
+ * starts at 16 and allows up to 64 while requests wait for a slot and the rate has room (budget-leases.ts).
  */
-export const ZOOM_BUDGET: BudgetConfig = { ratePerSecond: 48, concurrency: 16 };
+export const ZOOM_BUDGET: BudgetConfig = { ratePerSecond: 48, concurrency: 64, startConcurrency: 16 };
 
 export const ZOOM_RETRY: RetryConfig = {
   maxAttempts: 6,

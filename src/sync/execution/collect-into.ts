@@ -5,6 +5,7 @@ import type { UnitRetryRow } from '../../store/units.ts';
 import type { UnitLedger } from './ledger.ts';
 import { writerTuning, type ItemWriter } from './item-writer.ts';
 import { KeyLookups } from './key-lookups.ts';
+import type { UnitLoad } from './unit-load.ts';
 import { baseline, DEFAULT_READ_AHEAD, readAhead, type ReadAheadOptions } from './read-ahead.ts';
 
 const LOOKUP_BATCH = 200;
@@ -17,6 +18,8 @@ export interface CollectParts {
   signal: AbortSignal;
   /** Where the writer looks items up: contents are fetched ahead only for items it will download. Absent: none are. */
   db?: Database;
+  /** Where the unit waits, for the unit worker (unit-load.ts). */
+  load?: UnitLoad;
   /** The pipeline's bounds (tests; `sequential: true` is the one-event-at-a-time loop, the bench's baseline). */
   readAhead?: Partial<ReadAheadOptions> & { sequential?: boolean };
 }
@@ -30,7 +33,7 @@ export interface CollectParts {
  */
 export async function collectInto(parts: CollectParts, retries: UnitRetryRow[]): Promise<void> {
   const { session, ledger, connector, ctx, signal } = parts;
-  const tuning = { ...DEFAULT_READ_AHEAD, ...parts.readAhead };
+  const tuning = { ...DEFAULT_READ_AHEAD, ...parts.readAhead, starved: parts.load?.starved };
   const db = parts.db;
   const items = db ? new ItemRepo(db) : undefined;
   // The read-ahead's own lookups (a hint: a stale answer costs one content fetched ahead for nothing).

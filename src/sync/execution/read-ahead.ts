@@ -19,6 +19,8 @@ export interface ReadAheadOptions {
   wanted?(item: ItemInput): Promise<boolean>;
   /** Told of each item and deletion as the listing yields it (ahead of the consumer). */
   listed?(kind: string, sourceId: string): void;
+  /** Raised while the consumer waits for the listing's next event (unit-load.ts). */
+  starved?: LevelGauge;
 }
 
 export const DEFAULT_READ_AHEAD: ReadAheadOptions = {
@@ -74,8 +76,14 @@ export async function* readAhead(
   })();
   try {
     for (;;) {
-      while (queue.length === 0)
-        await gauged(waitGauges.writerStarved, new Promise<void>((resolve) => (wakeConsumer = resolve)));
+      while (queue.length === 0) {
+        opts.starved?.add(1);
+        try {
+          await gauged(waitGauges.writerStarved, new Promise<void>((resolve) => (wakeConsumer = resolve)));
+        } finally {
+          opts.starved?.add(-1);
+        }
+      }
       const entry = queue.shift()!;
       wakeProducer?.();
       if ('error' in entry) throw entry.error;

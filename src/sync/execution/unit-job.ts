@@ -16,6 +16,8 @@ import { ItemWriter } from './item-writer.ts';
 import { createRunMemos, type RunMemo } from './unit-memo.ts';
 import { fanIn, type FanInStatus } from './fan-in.ts';
 import { afterSuccess } from '../runs/run-end.ts';
+import { SharedBudget } from '../../provider/shared-budget.ts';
+import type { UnitLoad } from './unit-load.ts';
 
 export type UnitOutcome =
   /** `ran`: how the run ended when this unit was its last one (fan-in) */
@@ -31,6 +33,7 @@ export async function executeUnit(
   signal: AbortSignal,
   onProgress?: () => void,
   memo: RunMemo = createRunMemos(deps, 1)(run.id),
+  load?: UnitLoad,
 ): Promise<UnitOutcome> {
   const key = job.unit_key;
   const log = childLog(deps.log, { run_id: run.id, collection_id: run.collection_id, unit: key });
@@ -69,8 +72,9 @@ export async function executeUnit(
       log,
     );
     session = unit.session;
+    if (load && unit.ctx.http.budget instanceof SharedBudget) load.budget = unit.ctx.http.budget;
     log.info({ attempt: job.attempt, resumed: checkpoint !== null }, 'unit started');
-    await collectInto({ ...unit, signal, db: deps.db }, unit.retries);
+    await collectInto({ ...unit, signal, db: deps.db, load }, unit.retries);
     return await end(deps, run, key, owner, memo, 'done');
   } catch (err) {
     await session?.discardPending();

@@ -8,6 +8,7 @@ import type { RunnerDeps } from '../deps.ts';
 import { scheduleNext, type NextRunDeps } from '../schedule/next-run.ts';
 import { executeUnit, type UnitOutcome } from './unit-job.ts';
 import { createRunMemos } from './unit-memo.ts';
+import { UnitLoad } from './unit-load.ts';
 
 export interface UnitWorkerDeps {
   runner: RunnerDeps;
@@ -25,6 +26,13 @@ export interface UnitWorkerDeps {
   next: NextRunDeps;
 }
 
+/** How often the units of a run here are looked at for taking on another (grow). */
+const GROW_TICK_MS = 250;
+/** The mean share of a tick the run's units waited on the provider for another to be taken on. */
+const GROW_WHEN_WAITING = 0.5;
+/** The event loop's busy share in a tick under which another unit is taken on. */
+const GROW_WHILE_BUSY_BELOW = 0.7;
+
 export interface UnitWorker {
   run(runId: string, unitKey: string, signal?: AbortSignal): Promise<UnitOutcome | { status: 'not_claimed' }>;
   /** Units this process may take now: queued units of running runs, expired leases, dead owners. */
@@ -39,8 +47,13 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
   const jobs = new UnitJobRepo(db);
   const runs = new RunRepo(db);
   const clock = deps.runner.clock;
-  const local = new Map<string, { runId: string; lease: HeldLease; done: Promise<unknown> }>();
+  const local = new Map<string, { runId: string; lease: HeldLease; done: Promise<unknown>; load: UnitLoad }>();
   const memoOf = createRunMemos(deps.runner);
+  const growing = new Set<string>();
+  /** Aborted by stopAll: the units taken on (grow) stop with it, and none is taken on any more. */
+  const shutdown = new AbortController();
+  /** The units taken on, until they end (stopAll waits for them, also for one still being claimed). */
+  const takenOn = new Set<Promise<unknown>>();
 
   const run: UnitWorker['run'] = async (runId, unitKey, signal) => {
     // the status alone: the run's row carries its filters, and the rest of it the memo read once
@@ -54,6 +67,11 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       { clock, leaseMs: deps.leaseMs, isDeadOwner: deps.isDeadOwner },
     );
     if (!job) return { status: 'not_claimed' };
+    if (signal?.aborted) {
+      // stopped while it was being claimed (a shutdown): let another process take it at once
+      await jobs.releaseLease(runId, unitKey, deps.owner, clock().toISOString());
+      return { status: 'not_claimed' };
+    }
     const lease = holdLease(
       {
         renew: (now, until, lastProgress) =>
@@ -77,8 +95,10 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       },
     );
     const id = `${runId}\u0000${unitKey}`;
-    const done = executeUnit(deps.runner, current, job, deps.owner, lease.signal, lease.onProgress, memo);
-    local.set(id, { runId, lease, done });
+    const load = new UnitLoad();
+    const done = executeUnit(deps.runner, current, job, deps.owner, lease.signal, lease.onProgress, memo, load);
+    local.set(id, { runId, lease, done, load });
+    grow(runId);
     try {
       const outcome = await done;
       await lease.end({ release: outcome.status === 'interrupted' });
@@ -93,6 +113,63 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       await lease.end();
       local.delete(id);
     }
+  };
+
+  /**
+   * While units of the run execute here, every GROW_TICK_MS: when they waited on the provider for most of the tick,
+   * their credential has room and this process's event loop is not the bound, one more of the run's queued units is
+   * taken on, up to the credential's concurrency in force (it adapts too, budget-leases.ts) in units (issue 25: a unit listing one page after the other keeps one
+   * request in flight, and a provider answering in 300 ms left most of the rate unused). The job queue's own
+   * concurrency (WORKER_CONCURRENCY) is not spent: a unit taken on here is claimed and leased like any other, and its
+   * job, when it comes, finds it claimed. None is taken on while a unit is stopping for a shutdown or a cancel.
+   */
+  const grow = (runId: string) => {
+    if (growing.has(runId)) return;
+    growing.add(runId);
+    let elu = performance.eventLoopUtilization();
+    let asking = false;
+    const timer = setInterval(() => {
+      const mine = [...local.values()].filter((e) => e.runId === runId);
+      const waits = mine.map((e) => e.load.starved.read().mean);
+      for (const e of mine) e.load.starved.reset();
+      const busy = performance.eventLoopUtilization(elu).utilization;
+      elu = performance.eventLoopUtilization();
+      if (mine.length === 0) {
+        clearInterval(timer);
+        growing.delete(runId);
+        return;
+      }
+      const budget = mine.find((e) => e.load.budget)?.load.budget;
+      const starved = waits.reduce((a, b) => a + b, 0) / mine.length;
+      if (
+        asking ||
+        shutdown.signal.aborted ||
+        !budget ||
+        mine.some((e) => e.lease.signal.aborted) ||
+        mine.length >= budget.concurrency ||
+        starved < GROW_WHEN_WAITING ||
+        busy > GROW_WHILE_BUSY_BELOW ||
+        !budget.hasRoom()
+      )
+        return;
+      asking = true;
+      // One a tick: units taken on faster (half as many again a tick) sent bursts past a limit not known yet, 1.5–5 %
+      // of a run's requests answered 429 (docs/benchmarks.md, session 20).
+      void jobs
+        .queuedKeys(runId, 1)
+        .then((keys) => {
+          for (const key of keys) {
+            if (shutdown.signal.aborted) break;
+            const taking = run(runId, key, shutdown.signal)
+              .catch((err: unknown) => deps.log.error({ err, run_id: runId, unit: key }, 'a unit taken on crashed'))
+              .finally(() => takenOn.delete(taking));
+            takenOn.add(taking);
+          }
+        })
+        .catch((err: unknown) => deps.log.warn({ err, run_id: runId }, 'could not look for more units'))
+        .finally(() => (asking = false));
+    }, GROW_TICK_MS);
+    timer.unref();
   };
 
   const stopRuns = async (runIds: string[], why: 'cancelled' | 'shutdown') => {
@@ -112,6 +189,10 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       return [...new Map(units.map((u) => [`${u.run_id}\u0000${u.unit_key}`, u])).values()];
     },
     stopRuns,
-    stopAll: () => stopRuns([...new Set([...local.values()].map((e) => e.runId))], 'shutdown'),
+    async stopAll() {
+      shutdown.abort();
+      await stopRuns([...new Set([...local.values()].map((e) => e.runId))], 'shutdown');
+      await Promise.all(takenOn);
+    },
   };
 }
