@@ -32,6 +32,8 @@ export interface MetricsOptions {
   runStates(): Promise<{ queued: number; running: number }>;
   /** The learned request rate per credential as stored for the fleet (`provider` is the collection type). */
   budgetRates?(): Promise<{ provider: string; credential: string; rate: number }[]>;
+  /** The requests in flight per credential this process allows itself now (`provider` is the collection type). */
+  budgetConcurrency?(): { provider: string; credential: string; concurrency: number }[];
   onError?(err: unknown): void;
 }
 
@@ -109,6 +111,17 @@ export function createMetrics(opts: MetricsOptions): Metrics {
       }
       this.reset();
       for (const r of rates) this.set({ provider: providerOf(r.provider), credential: r.credential }, r.rate);
+    },
+  });
+  new Gauge({
+    name: 'custody_provider_budget_concurrency',
+    help: 'The requests in flight each provider credential allows itself now in this process (it adapts between a start and the configured concurrency).',
+    labelNames: ['provider', 'credential'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const c of opts.budgetConcurrency?.() ?? [])
+        this.set({ provider: providerOf(c.provider), credential: c.credential }, c.concurrency);
     },
   });
   const refreshes = new Counter({

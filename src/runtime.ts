@@ -48,6 +48,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions): Promi
     typeOf: async (id) => (await ctx.repos.collections.getById(id))?.type,
     runStates: () => countActiveRuns(ctx.db),
     budgetRates: () => ctx.providers.learnedRates(),
+    budgetConcurrency: () => ctx.providers.budgets.concurrencies(),
     onError: (err) => opts.log.warn({ err }, 'metrics: a run could not be counted'),
   });
   const ctx = await createContext(config, {

@@ -34,6 +34,11 @@ export class ProviderBudgets {
     return [...this.budgets.values()].map((b) => ({ ...b.ids, rate: b.rate }));
   }
 
+  /** The requests in flight each credential this process has used allows itself now (shared-budget.ts). */
+  concurrencies(): Array<{ provider: string; credential: string; concurrency: number }> {
+    return [...this.budgets.values()].map((b) => ({ ...b.ids, concurrency: b.concurrency }));
+  }
+
   async close(): Promise<void> {
     // the leases each keeps go back before the connections to their store close
     await Promise.all([...this.budgets.values()].map((budget) => budget.close()));

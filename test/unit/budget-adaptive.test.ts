@@ -51,6 +51,8 @@ describe('a credential whose provider answers slowly', () => {
     // 300 ms answers, 20 requests wanting to go: 2 at first, then up to the most, 6
     expect(await slowProvider(t, { waiting: 20, answerMs: 300, ms: 5000 })).toBe(6);
     expect(t.budget.concurrency).toBe(6);
+    // what the custody_provider_budget_concurrency gauge reports
+    expect(t.budgets.concurrencies()).toEqual([{ provider: 'conf', credential: 'account:a', concurrency: 6 }]);
     await t.budgets.close();
   });
 
