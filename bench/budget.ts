@@ -19,7 +19,7 @@ interface Leg {
 
 /**
  * One run's worth of traffic against a Zoom simulator that limits the account to `limit` requests/s (every
- * category), with the connector's default budget (48/s, 8 in flight): 8 request loops for `seconds`, from the first
+ * category), with the connector's default budget (48/s, 16 in flight at first): 16 request loops for `seconds`, from the first
  * request on (the start, before anything is known of the limit, is measured too). Answers the achieved rate as a
  * share of the limit and the share of requests answered 429.
  */
@@ -64,7 +64,7 @@ async function againstLimit(limit: number, seconds: number, leg: Leg): Promise<s
     });
     const startRate = (await leg.rates?.get('conf:bench'))?.rate ?? ZOOM_BUDGET.ratePerSecond;
     const started = performance.now();
-    const loops = Array.from({ length: ZOOM_BUDGET.concurrency }, async () => {
+    const loops = Array.from({ length: ZOOM_BUDGET.startConcurrency ?? ZOOM_BUDGET.concurrency }, async () => {
       while (!ac.signal.aborted) await http.json(`${sb.apiUrl}/users?page_size=5`).catch(() => undefined);
     });
     await new Promise((r) => setTimeout(r, seconds * 1000));

@@ -73,7 +73,7 @@ async function source(size: number, files: Files) {
         // a budget that does not bind: what is measured is Custody's own cost per item
         ZOOM_REQUESTS_PER_SECOND: '100000',
         ZOOM_MAX_REQUESTS_PER_SECOND: '100000',
-        ZOOM_CONCURRENCY: '32',
+        ZOOM_CONCURRENCY: '32', // the most: each process starts at 16 (budget-leases.ts)
         MS_CLIENT_ID: 'unused',
       },
       filters: { type_sync: 'arch', sync_filters: { account_owners: all, content_selections: all, chats: all } },

@@ -17,6 +17,8 @@ const LEASE_LINGER_MS = 20;
  */
 const LEASE_KEEP_MAX_MS = 2000;
 const YIELD_MS = 2 * LEASE_POLL_MS;
+/** After this long without a request finding every slot held, the concurrency in force is back at its start. */
+const NARROW_AFTER_IDLE_MS = 10_000;
 
 /** The leases one process holds of one credential's slots. */
 export class HeldLeases {
@@ -35,8 +37,13 @@ export class HeldLeases {
   private yieldUntil = 0;
   /** When a request of this process last found every slot held (epoch ms). */
   private fullAt = -Infinity;
-  /** The slots this process asks the store for at most now: from `start` up to `max` (widen, narrow). */
+  /**
+   * The slots this process holds at most now: from `start` up to `max` (widen, narrow). Kept here, not in the store:
+   * the store's cap is `max` for every process, so a process that widened never shuts out one that has not.
+   */
   private allowed: number;
+  /** Asks of the store under way (each may bring one more lease). */
+  private asking = 0;
 
   constructor(
     private readonly key: string,
@@ -76,6 +83,9 @@ export class HeldLeases {
   /** One of the credential's slots, in every process together at most its concurrency. */
   async take(signal: AbortSignal | undefined): Promise<Release> {
     const { backend } = this;
+    // Nothing waited for a slot for a while: the next busy spell starts from the start again (a provider that was
+    // slow an hour ago may not be now).
+    if (this.clock.now() - this.fullAt > NARROW_AFTER_IDLE_MS) this.allowed = this.range.start;
     for (;;) {
       // aborted while the store answered: the wait below would listen for an abort that has happened already
       if (signal?.aborted) throw abortReason(signal);
@@ -91,13 +101,25 @@ export class HeldLeases {
         await this.waitLocally(yielding, signal);
         continue;
       }
+      if (this.held.size + this.asking >= this.concurrency) {
+        // this process holds what it allows itself now: a release here (or a wider allowance) frees one
+        this.fullAt = this.clock.now();
+        await this.waitLocally(LEASE_POLL_MS, signal);
+        continue;
+      }
       const id = `${this.leasePrefix}:${++this.leaseSeq}`;
-      const taken = await askStore(
-        this.clock,
-        () => backend.tryLease(this.key, this.concurrency, id, LEASE_TTL_MS),
-        signal,
-        this.onError,
-      );
+      this.asking += 1;
+      let taken: boolean;
+      try {
+        taken = await askStore(
+          this.clock,
+          () => backend.tryLease(this.key, this.range.max, id, LEASE_TTL_MS),
+          signal,
+          this.onError,
+        );
+      } finally {
+        this.asking -= 1;
+      }
       if (taken) {
         this.held.add(id);
         this.takenAt.set(id, this.clock.now());

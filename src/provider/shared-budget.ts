@@ -97,8 +97,10 @@ export class SharedBudget implements Budget {
   private readonly quota = new QuotaWindow();
   /** The fleet's admissions per slot as this process last counted them, for the slots of the last second. */
   private readonly admitted = new Map<number, number>();
-  /** When this process admitted its first request under the credential (epoch ms). */
+  /** When this process admitted the first request of its current busy spell under the credential (epoch ms). */
   private firstAdmittedAt = Infinity;
+  /** When a slot last turned a request of this process away, the fleet having taken its share (epoch ms). */
+  private slotFullAt = -Infinity;
 
   constructor(
     readonly key: string,
@@ -167,15 +169,14 @@ export class SharedBudget implements Budget {
     if (signal.kind === 'quota') this.quota.learn(signal, now);
     let raises = true;
     if (signal.kind === 'clean') {
-      const used = this.usedLastSecond(now);
+      const bound = this.rateBound(now, 0.8);
       // Requests waited for a slot while the rate had room for a second: the provider answers slowly, more may be in
       // flight.
-      if (this.leases.fullWithin(2 * SLOT_MS) && now - this.firstAdmittedAt >= 1000 && used < 0.8 * this.rate)
-        this.leases.widen(0.5);
+      if (this.leases.fullWithin(2 * SLOT_MS) && now - this.firstAdmittedAt >= 1000 && !bound) this.leases.widen(0.5);
       // Past the connector's guess, a rate the service used less than four fifths of in the last second is not
       // raised by its clean answers: they say nothing of the rate unused, and the units taken on later would send at
       // it all at once (issue 25: a run at 300 ms answers learned 111/s while sending 31/s, then met 429s in a burst).
-      raises = this.state.rate < this.learning.initial || used >= 0.8 * this.rate;
+      raises = this.state.rate < this.learning.initial || bound;
     }
     if (raises) {
       this.state = learn(this.state, signal, this.learning, now);
@@ -196,13 +197,23 @@ export class SharedBudget implements Budget {
 
   /**
    * Whether the credential has room for more requests than it is given now (unit-worker.ts takes on more units then):
-   * the fleet's admissions this process counted in the last second used under `share` of the rate, no request of
-   * this process found every concurrency slot held in it with the concurrency at its most, and no pause holds.
+   * its rate was not what held requests back in the last second (rateBound), no request of this process found every
+   * concurrency slot held in it with the concurrency at its most, and no pause holds.
    */
-  hasRoom(share = 0.8): boolean {
+  hasRoom(share = 0.95): boolean {
     const now = this.clock.now();
     if (this.localPause > now || (this.leases.atMost && this.leases.fullWithin(1000))) return false;
-    return this.usedLastSecond(now) < share * this.rate;
+    return !this.rateBound(now, share);
+  }
+
+  /**
+   * Whether `share` of the rate was used in the last second. This process counts the fleet's admissions only in the
+   * slots it asked in; on a shared store (other processes spending the same rate) a slot that turned one of its
+   * requests away in the last second counts as the rate used too.
+   */
+  private rateBound(now: number, share: number): boolean {
+    if (this.usedLastSecond(now) >= share * this.rate) return true;
+    return this.options.backend.kind !== 'memory' && now - this.slotFullAt < 1000;
   }
 
   /** The fleet's admissions this process counted in the last second (at most the rate). */
@@ -340,8 +351,10 @@ export class SharedBudget implements Budget {
         );
         const before = total - cost;
         if (!this.admitted.has(k)) this.forgetAdmitted(k);
-        this.firstAdmittedAt = Math.min(this.firstAdmittedAt, now);
+        // nothing admitted for a second: a new busy spell, whose first second is not yet a measure of use
+        if (this.admitted.size === 0) this.firstAdmittedAt = now;
         this.admitted.set(k, Math.max(this.admitted.get(k) ?? 0, Math.min(total, allowance)));
+        if (before >= allowance) this.slotFullAt = now;
         if (before < allowance) {
           // Admission n of the whole sequence goes at n/rate seconds: requests leave evenly spaced across slots,
           // so a provider counting any sliding second sees the rate, not a slot's burst.

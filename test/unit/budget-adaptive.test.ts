@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Release } from '../../src/provider/budget.ts';
 import { ProviderBudgets } from '../../src/provider/budget-registry.ts';
-import { createBudgetBackend } from '../../src/provider/budget-backend.ts';
+import { createBudgetBackend, type BudgetBackend } from '../../src/provider/budget-backend.ts';
+import { SharedBudget } from '../../src/provider/shared-budget.ts';
 import type { BudgetConfig } from '../../src/provider/budget.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
@@ -107,20 +108,21 @@ describe('a learned rate the service leaves unused', () => {
 });
 
 describe("a credential's room for more units", () => {
-  it('has room while under four fifths of its rate is used and no pause holds', async () => {
-    const t = learning({ ratePerSecond: 10, maxRatePerSecond: 10, concurrency: 100 });
+  it('has room while under 95 % of its rate is used and no pause holds', async () => {
+    const t = learning({ ratePerSecond: 20, maxRatePerSecond: 20, concurrency: 100 });
     expect(t.budget.hasRoom()).toBe(true);
-    // 7 of 10 in the last second: room
-    const seven = Array.from({ length: 7 }, () => t.budget.acquire(1).then((release) => release()));
-    await t.clock.advance(800);
-    await Promise.all(seven);
+    // 18 of 20 in the last second: room
+    const some = Array.from({ length: 18 }, () => t.budget.acquire(1).then((release) => release()));
+    await t.clock.advance(900);
+    await Promise.all(some);
     expect(t.budget.hasRoom()).toBe(true);
     await t.clock.advance(1100);
-    // 8 of 10 in the last second: no room
-    const eight = Array.from({ length: 8 }, () => t.budget.acquire(1).then((release) => release()));
-    await t.clock.advance(900);
-    await Promise.all(eight);
+    // more asking than the rate admits: all of it used, no room
+    const more = Array.from({ length: 30 }, () => t.budget.acquire(1).then((release) => release()));
+    await t.clock.advance(1000);
     expect(t.budget.hasRoom()).toBe(false);
+    await t.clock.advance(1000);
+    await Promise.all(more);
     await t.clock.advance(1100);
     expect(t.budget.hasRoom()).toBe(true);
     // a pause: no room until it ends
@@ -146,5 +148,50 @@ describe("a credential's room for more units", () => {
     await t.clock.advance(1100);
     expect(t.budget.hasRoom()).toBe(true);
     await t.budgets.close();
+  });
+});
+
+describe('processes sharing a credential on a shared store', () => {
+  it('leaves a process that has not widened its share of the slots another widened to the most', async () => {
+    const clock = new FakeClock();
+    const inner = createBudgetBackend({ kind: 'memory' });
+    const store: BudgetBackend = { ...inner, kind: 'postgres' };
+    const config = { ratePerSecond: 1000, concurrency: 8, startConcurrency: 2 };
+    const [a, b] = ['a', 'b'].map(
+      () =>
+        new SharedBudget('conf:account:a', { provider: 'conf', credential: 'account:a' }, config, {
+          backend: store,
+          clock,
+        }),
+    );
+    let held = 0;
+    let most = 0;
+    const answered = { a: 0, b: 0 };
+    let stopped = false;
+    const ask = (budget: SharedBudget, who: 'a' | 'b') => {
+      if (stopped) return;
+      void budget.acquire(1).then((release) => {
+        held += 1;
+        most = Math.max(most, held);
+        clock.timer(300, () => {
+          budget.observe(CLEAN);
+          answered[who] += 1;
+          held -= 1;
+          release();
+          ask(budget, who);
+        });
+      });
+    };
+    for (let i = 0; i < 20; i++) ask(a, 'a');
+    await clock.advance(5000);
+    expect(a.concurrency).toBe(8);
+    for (let i = 0; i < 20; i++) ask(b, 'b');
+    await clock.advance(5000);
+    stopped = true;
+    await clock.advance(2000);
+    // the fleet's cap is the most, 8, whoever widened; b gets slots as a's old leases go back (LEASE_KEEP_MAX_MS)
+    expect(answered.b).toBeGreaterThan(20);
+    expect(most).toBeLessThanOrEqual(8);
+    await Promise.all([a.close(), b.close()]);
   });
 });

@@ -8,7 +8,7 @@ import type { RunnerDeps } from '../deps.ts';
 import { scheduleNext, type NextRunDeps } from '../schedule/next-run.ts';
 import { executeUnit, type UnitOutcome } from './unit-job.ts';
 import { createRunMemos } from './unit-memo.ts';
-import { UnitLoad } from './unit-load.ts';
+import { takesOnMore, UnitLoad } from './unit-load.ts';
 
 export interface UnitWorkerDeps {
   runner: RunnerDeps;
@@ -28,10 +28,6 @@ export interface UnitWorkerDeps {
 
 /** How often the units of a run here are looked at for taking on another (grow). */
 const GROW_TICK_MS = 250;
-/** The mean share of a tick the run's units waited on the provider for another to be taken on. */
-const GROW_WHEN_WAITING = 0.5;
-/** The event loop's busy share in a tick under which another unit is taken on. */
-const GROW_WHILE_BUSY_BELOW = 0.7;
 
 export interface UnitWorker {
   run(runId: string, unitKey: string, signal?: AbortSignal): Promise<UnitOutcome | { status: 'not_claimed' }>;
@@ -140,22 +136,21 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
         return;
       }
       const budget = mine.find((e) => e.load.budget)?.load.budget;
-      const starved = waits.reduce((a, b) => a + b, 0) / mine.length;
-      if (
-        asking ||
-        shutdown.signal.aborted ||
-        !budget ||
-        mine.some((e) => e.lease.signal.aborted) ||
-        mine.length >= budget.concurrency ||
-        starved < GROW_WHEN_WAITING ||
-        busy > GROW_WHILE_BUSY_BELOW ||
-        !budget.hasRoom()
-      )
-        return;
+      if (asking || !budget) return;
+      const more = takesOnMore({
+        starved: waits.reduce((a, b) => a + b, 0) / mine.length,
+        busy,
+        room: budget.hasRoom(),
+        units: [...local.values()].filter((e) => e.load.budget === budget).length,
+        concurrency: budget.concurrency,
+        takenOn: takenOn.size,
+        stopping: shutdown.signal.aborted || mine.some((e) => e.lease.signal.aborted),
+      });
+      if (!more) return;
       asking = true;
       // One a tick: units taken on faster (half as many again a tick) sent bursts past a limit not known yet, 1.5–5 %
       // of a run's requests answered 429 (docs/benchmarks.md, session 20).
-      void jobs
+      const looking = jobs
         .queuedKeys(runId, 1)
         .then((keys) => {
           for (const key of keys) {
@@ -167,7 +162,12 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
           }
         })
         .catch((err: unknown) => deps.log.warn({ err, run_id: runId }, 'could not look for more units'))
-        .finally(() => (asking = false));
+        .finally(() => {
+          asking = false;
+          takenOn.delete(looking);
+        });
+      // stopAll waits for the look too: it must not reach the database after the process closed it
+      takenOn.add(looking);
     }, GROW_TICK_MS);
     timer.unref();
   };
