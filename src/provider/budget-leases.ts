@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { abortReason, askStore, type Clock, type Release } from './budget.ts';
 import type { BudgetBackend } from './budget-backend.ts';
+import { LeaseAllowance } from './lease-allowance.ts';
 
 const LEASE_TTL_MS = 60_000;
 const LEASE_POLL_MS = 20;
@@ -17,8 +18,6 @@ const LEASE_LINGER_MS = 20;
  */
 const LEASE_KEEP_MAX_MS = 2000;
 const YIELD_MS = 2 * LEASE_POLL_MS;
-/** After this long without a request finding every slot held, the concurrency in force is back at its start. */
-const NARROW_AFTER_IDLE_MS = 10_000;
 
 /** The leases one process holds of one credential's slots. */
 export class HeldLeases {
@@ -35,13 +34,12 @@ export class HeldLeases {
   private leaseSeq = 0;
   /** Until when this process leaves the slot it gave back to the others (LEASE_KEEP_MAX_MS). */
   private yieldUntil = 0;
-  /** When a request of this process last found every slot held (epoch ms). */
-  private fullAt = -Infinity;
   /**
-   * The slots this process holds at most now: from `start` up to `max` (widen, narrow). Kept here, not in the store:
-   * the store's cap is `max` for every process, so a process that widened never shuts out one that has not.
+   * The leases this process allows itself now (lease-allowance.ts). Kept here, not in the store: the store's cap is
+   * the most for every process, so one that widened never makes the store refuse another below that cap (they may
+   * still wait for leases it holds, as before: a lease held two seconds goes back and is left to the others).
    */
-  private allowed: number;
+  readonly allowance: LeaseAllowance;
   /** Asks of the store under way (each may bring one more lease). */
   private asking = 0;
 
@@ -52,45 +50,22 @@ export class HeldLeases {
     private readonly clock: Clock,
     private readonly onError?: (error: unknown) => void,
   ) {
-    this.allowed = range.start;
-  }
-
-  /** The credential's concurrency in force. */
-  get concurrency(): number {
-    return Math.floor(this.allowed);
-  }
-
-  /** Whether the concurrency in force is the most it may be. */
-  get atMost(): boolean {
-    return this.concurrency >= this.range.max;
-  }
-
-  /** A step up (a fraction of a slot), to no more than the most. */
-  widen(step: number): void {
-    this.allowed = Math.min(this.range.max, this.allowed + step);
-  }
-
-  /** A quarter down, to no less than the start. */
-  narrow(): void {
-    this.allowed = Math.max(this.range.start, this.allowed * 0.75);
-  }
-
-  /** Whether a request of this process found every slot held in the last `ms`. */
-  fullWithin(ms: number): boolean {
-    return this.clock.now() - this.fullAt < ms;
+    this.allowance = new LeaseAllowance(range, () => clock.now());
   }
 
   /** One of the credential's slots, in every process together at most its concurrency. */
   async take(signal: AbortSignal | undefined): Promise<Release> {
     const { backend } = this;
-    // Nothing waited for a slot for a while: the next busy spell starts from the start again (a provider that was
-    // slow an hour ago may not be now).
-    if (this.clock.now() - this.fullAt > NARROW_AFTER_IDLE_MS) this.allowed = this.range.start;
     for (;;) {
       // aborted while the store answered: the wait below would listen for an abort that has happened already
       if (signal?.aborted) throw abortReason(signal);
       const spare = this.spare.keys().next();
-      if (!spare.done) {
+      if (!spare.done && this.held.size - this.spare.size >= this.allowance.concurrency) {
+        // narrowed since it was kept: it goes back, and this request waits like the others
+        this.spare.get(spare.value)!();
+        this.spare.delete(spare.value);
+        void this.giveBack(spare.value);
+      } else if (!spare.done) {
         this.spare.get(spare.value)!();
         this.spare.delete(spare.value);
         return this.releaser(spare.value);
@@ -101,9 +76,9 @@ export class HeldLeases {
         await this.waitLocally(yielding, signal);
         continue;
       }
-      if (this.held.size + this.asking >= this.concurrency) {
+      if (this.held.size + this.asking >= this.allowance.concurrency) {
         // this process holds what it allows itself now: a release here (or a wider allowance) frees one
-        this.fullAt = this.clock.now();
+        this.allowance.waited();
         await this.waitLocally(LEASE_POLL_MS, signal);
         continue;
       }
@@ -122,13 +97,14 @@ export class HeldLeases {
       }
       if (taken) {
         this.held.add(id);
+        this.allowance.held(this.held.size);
         this.takenAt.set(id, this.clock.now());
         // a request that raced the close uses its lease once; nothing renews it then (it lapses)
         if (!this.closed) this.renewTimer ??= setInterval(() => void this.renew(), LEASE_TTL_MS / 3).unref();
         return this.releaser(id);
       }
       // A release in this process wakes its waiters at once; releases elsewhere are seen on the next poll.
-      this.fullAt = this.clock.now();
+      this.allowance.refused();
       await this.waitLocally(LEASE_POLL_MS, signal);
     }
   }
@@ -187,6 +163,7 @@ export class HeldLeases {
 
   private giveBack(id: string): Promise<void> {
     this.held.delete(id);
+    this.allowance.held(this.held.size);
     this.takenAt.delete(id);
     return this.backend
       .releaseLeases(this.key, [id])

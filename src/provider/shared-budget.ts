@@ -97,8 +97,6 @@ export class SharedBudget implements Budget {
   private readonly quota = new QuotaWindow();
   /** The fleet's admissions per slot as this process last counted them, for the slots of the last second. */
   private readonly admitted = new Map<number, number>();
-  /** When this process admitted the first request of its current busy spell under the credential (epoch ms). */
-  private firstAdmittedAt = Infinity;
   /** When a slot last turned a request of this process away, the fleet having taken its share (epoch ms). */
   private slotFullAt = -Infinity;
 
@@ -164,15 +162,14 @@ export class SharedBudget implements Budget {
     const now = this.clock.now();
     const signal = rateSignalOf(response, now);
     // A refusal or a server error: fewer requests in flight (never fewer than the configured start).
-    if (response.status >= 500 || signal?.kind === 'throttled') this.leases.narrow();
+    if (response.status >= 500 || signal?.kind === 'throttled') this.leases.allowance.narrow();
     if (!signal) return;
     if (signal.kind === 'quota') this.quota.learn(signal, now);
     let raises = true;
     if (signal.kind === 'clean') {
       const bound = this.rateBound(now, 0.8);
-      // Requests waited for a slot while the rate had room for a second: the provider answers slowly, more may be in
-      // flight.
-      if (this.leases.fullWithin(2 * SLOT_MS) && now - this.firstAdmittedAt >= 1000 && !bound) this.leases.widen(0.5);
+      // Requests waited for a lease while the rate had room: the provider answers slowly, more may be in flight.
+      this.leases.allowance.answered(!bound);
       // Past the connector's guess, a rate the service used less than four fifths of in the last second is not
       // raised by its clean answers: they say nothing of the rate unused, and the units taken on later would send at
       // it all at once (issue 25: a run at 300 ms answers learned 111/s while sending 31/s, then met 429s in a burst).
@@ -192,17 +189,18 @@ export class SharedBudget implements Budget {
 
   /** The requests in flight this process allows itself now (BudgetConfig.startConcurrency). */
   get concurrency(): number {
-    return this.leases.concurrency;
+    return this.leases.allowance.concurrency;
   }
 
   /**
    * Whether the credential has room for more requests than it is given now (unit-worker.ts takes on more units then):
-   * its rate was not what held requests back in the last second (rateBound), no request of this process found every
-   * concurrency slot held in it with the concurrency at its most, and no pause holds.
+   * its rate was not what held requests back in the last second (rateBound), no request waited for a lease in it that
+   * a wider allowance cannot give (lease-allowance.ts: at the most, four fifths of the rate used, or the fleet's cap
+   * reached), and no pause holds.
    */
   hasRoom(share = 0.95): boolean {
     const now = this.clock.now();
-    if (this.localPause > now || (this.leases.atMost && this.leases.fullWithin(1000))) return false;
+    if (this.localPause > now || this.leases.allowance.full(1000, !this.rateBound(now, 0.8))) return false;
     return !this.rateBound(now, share);
   }
 
@@ -351,8 +349,6 @@ export class SharedBudget implements Budget {
         );
         const before = total - cost;
         if (!this.admitted.has(k)) this.forgetAdmitted(k);
-        // nothing admitted for a second: a new busy spell, whose first second is not yet a measure of use
-        if (this.admitted.size === 0) this.firstAdmittedAt = now;
         this.admitted.set(k, Math.max(this.admitted.get(k) ?? 0, Math.min(total, allowance)));
         if (before >= allowance) this.slotFullAt = now;
         if (before < allowance) {

@@ -34,7 +34,8 @@ export interface ZoomConnectorOptions {
  * Zoom states no limit on requests in flight; 16 leaves the API its rate while downloads from the file host (not
  * metered, each holding one of these) are under way: with 8, a run of long histories used 66–72 % of 60/s, 80–81 %
  * with 16 (docs/benchmarks.md, session 19). At 300 ms answers 16 in flight carry at most 53 a second: each process
- * starts at 16 and allows up to 64 while requests wait for a slot and the rate has room (budget-leases.ts).
+ * starts at 16 and allows itself more while requests wait for a slot and the rate has room (lease-allowance.ts), the
+ * fleet holding at most 64 (N worker processes start at up to 16 × N together).
  */
 export const ZOOM_BUDGET: BudgetConfig = { ratePerSecond: 48, concurrency: 64, startConcurrency: 16 };
 

@@ -141,7 +141,9 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
         starved: waits.reduce((a, b) => a + b, 0) / mine.length,
         busy,
         room: budget.hasRoom(),
-        units: [...local.values()].filter((e) => e.load.budget === budget).length,
+        // the credential's units of every run here, and the run's units still opening their session
+        units: [...local.values()].filter((e) => e.load.budget === budget || (e.runId === runId && !e.load.budget))
+          .length,
         concurrency: budget.concurrency,
         takenOn: takenOn.size,
         stopping: shutdown.signal.aborted || mine.some((e) => e.lease.signal.aborted),
