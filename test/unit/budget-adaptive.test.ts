@@ -57,6 +57,12 @@ describe('a credential whose provider answers slowly', () => {
     await t.budgets.close();
   });
 
+  it('widens also for answers slower than a second (every lease held between the waves)', async () => {
+    const t = learning({ ratePerSecond: 1000, concurrency: 6, startConcurrency: 2 });
+    expect(await slowProvider(t, { waiting: 20, answerMs: 1500, ms: 20_000 })).toBe(6);
+    await t.budgets.close();
+  });
+
   it('keeps a concurrency without a start fixed', async () => {
     const t = learning({ ratePerSecond: 1000, concurrency: 2 });
     expect(await slowProvider(t, { waiting: 20, answerMs: 300, ms: 5000 })).toBe(2);
