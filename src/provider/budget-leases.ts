@@ -60,15 +60,13 @@ export class HeldLeases {
       // aborted while the store answered: the wait below would listen for an abort that has happened already
       if (signal?.aborted) throw abortReason(signal);
       const spare = this.spare.keys().next();
-      if (!spare.done && this.held.size - this.spare.size >= this.allowance.concurrency) {
+      if (!spare.done) {
+        const inUse = this.held.size - this.spare.size;
+        this.spare.get(spare.value)!();
+        this.spare.delete(spare.value);
+        if (inUse < this.allowance.concurrency) return this.releaser(spare.value);
         // narrowed since it was kept: it goes back, and this request waits like the others
-        this.spare.get(spare.value)!();
-        this.spare.delete(spare.value);
         void this.giveBack(spare.value);
-      } else if (!spare.done) {
-        this.spare.get(spare.value)!();
-        this.spare.delete(spare.value);
-        return this.releaser(spare.value);
       }
       const yielding = this.yieldUntil - this.clock.now();
       if (yielding > 0) {

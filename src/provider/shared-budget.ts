@@ -17,6 +17,7 @@ import {
 import type { BudgetBackend } from './budget-backend.ts';
 import { HeldLeases } from './budget-leases.ts';
 import { QuotaWindow } from './quota-window.ts';
+import { RateUse } from './rate-use.ts';
 import { SentWindow } from './sent-window.ts';
 import {
   defaultLearnedRateConfig,
@@ -95,10 +96,8 @@ export class SharedBudget implements Budget {
   private readonly sent = new SentWindow();
   /** What this process spent of a quota window the provider stated (Graph's resource-unit minute). */
   private readonly quota = new QuotaWindow();
-  /** The fleet's admissions per slot as this process last counted them, for the slots of the last second. */
-  private readonly admitted = new Map<number, number>();
-  /** When a slot last turned a request of this process away, the fleet having taken its share (epoch ms). */
-  private slotFullAt = -Infinity;
+  /** What the fleet used of the rate in the last second, as this process counted it. */
+  private readonly use: RateUse;
 
   constructor(
     readonly key: string,
@@ -109,6 +108,7 @@ export class SharedBudget implements Budget {
     if (!(config.ratePerSecond > 0)) throw new RangeError('ratePerSecond must be > 0');
     if (!(config.concurrency >= 1)) throw new RangeError('concurrency must be >= 1');
     this.clock = options.clock ?? systemClock;
+    this.use = new RateUse(SLOT_MS, options.backend.kind !== 'memory');
     this.learning = defaultLearnedRateConfig(config.ratePerSecond, config.maxRatePerSecond, config.slowStart);
     this.state = startingRate(this.learning);
     const start = Math.min(config.startConcurrency ?? config.concurrency, config.concurrency);
@@ -167,7 +167,7 @@ export class SharedBudget implements Budget {
     if (signal.kind === 'quota') this.quota.learn(signal, now);
     let raises = true;
     if (signal.kind === 'clean') {
-      const bound = this.rateBound(now, 0.8);
+      const bound = this.use.bound(now, this.rate, 0.8);
       // Requests waited for a lease while the rate had room: the provider answers slowly, more may be in flight.
       this.leases.allowance.answered(!bound);
       // Past the connector's guess, a rate the service used less than four fifths of in the last second is not
@@ -194,37 +194,14 @@ export class SharedBudget implements Budget {
 
   /**
    * Whether the credential has room for more requests than it is given now (unit-worker.ts takes on more units then):
-   * its rate was not what held requests back in the last second (rateBound), no request waited for a lease in it that
+   * its rate was not what held requests back in the last second (rate-use.ts), no request waited for a lease in it that
    * a wider allowance cannot give (lease-allowance.ts: at the most, four fifths of the rate used, or the fleet's cap
    * reached), and no pause holds.
    */
   hasRoom(share = 0.95): boolean {
     const now = this.clock.now();
-    if (this.localPause > now || this.leases.allowance.full(1000, !this.rateBound(now, 0.8))) return false;
-    return !this.rateBound(now, share);
-  }
-
-  /**
-   * Whether `share` of the rate was used in the last second. This process counts the fleet's admissions only in the
-   * slots it asked in; on a shared store (other processes spending the same rate) a slot that turned one of its
-   * requests away in the last second counts as the rate used too.
-   */
-  private rateBound(now: number, share: number): boolean {
-    if (this.usedLastSecond(now) >= share * this.rate) return true;
-    return this.options.backend.kind !== 'memory' && now - this.slotFullAt < 1000;
-  }
-
-  /** The fleet's admissions this process counted in the last second (at most the rate). */
-  private usedLastSecond(now: number): number {
-    this.forgetAdmitted(Math.floor(now / SLOT_MS));
-    let used = 0;
-    for (const count of this.admitted.values()) used += count;
-    return used;
-  }
-
-  /** Keeps the admissions of the last second before slot `k` and of `k` itself. */
-  private forgetAdmitted(k: number): void {
-    for (const slot of this.admitted.keys()) if (slot <= k - 1000 / SLOT_MS) this.admitted.delete(slot);
+    if (this.localPause > now || this.leases.allowance.full(1000, !this.use.bound(now, this.rate, 0.8))) return false;
+    return !this.use.bound(now, this.rate, share);
   }
 
   /** What this process knows of the learned state (the gauge and the run detail read it). */
@@ -348,9 +325,7 @@ export class SharedBudget implements Budget {
           this.options.onError,
         );
         const before = total - cost;
-        if (!this.admitted.has(k)) this.forgetAdmitted(k);
-        this.admitted.set(k, Math.max(this.admitted.get(k) ?? 0, Math.min(total, allowance)));
-        if (before >= allowance) this.slotFullAt = now;
+        this.use.counted(k, total, cost, allowance, now);
         if (before < allowance) {
           // Admission n of the whole sequence goes at n/rate seconds: requests leave evenly spaced across slots,
           // so a provider counting any sliding second sees the rate, not a slot's burst.

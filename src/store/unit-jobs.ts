@@ -40,17 +40,17 @@ export class UnitJobRepo {
     return this.db.selectFrom('unit_jobs').selectAll().where('run_id', '=', runId).orderBy('unit_key').execute();
   }
 
-  /** The keys of the run's units no one has claimed yet, in key order. */
-  async queuedKeys(runId: string, limit: number): Promise<string[]> {
-    const rows = await this.db
+  /** The key of the run's first unit (in key order) no one has claimed yet. */
+  async firstQueued(runId: string): Promise<string | undefined> {
+    const row = await this.db
       .selectFrom('unit_jobs')
       .select('unit_key')
       .where('run_id', '=', runId)
       .where('status', '=', 'queued')
       .orderBy('unit_key')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => r.unit_key);
+      .limit(1)
+      .executeTakeFirst();
+    return row?.unit_key;
   }
 
   /** The run's units as planned, without what their work wrote (checkpoints, cursors). */

@@ -65,7 +65,7 @@ export async function* readAhead(
         else if (event.type === 'deleted') opts.listed?.(event.kind, event.sourceId);
         push(prefetcher.take(copied(event)));
         while (queue.length >= opts.maxEvents && !signal.aborted)
-          await gauged(waitGauges.listingBlocked, new Promise<void>((resolve) => (wakeProducer = resolve)));
+          await gauged([waitGauges.listingBlocked], new Promise<void>((resolve) => (wakeProducer = resolve)));
         // Stopped: the consumer, if it still reads, learns why instead of waiting for more.
         if (signal.aborted) return push({ error: signal.reason });
       }
@@ -76,14 +76,11 @@ export async function* readAhead(
   })();
   try {
     for (;;) {
-      while (queue.length === 0) {
-        opts.starved?.add(1);
-        try {
-          await gauged(waitGauges.writerStarved, new Promise<void>((resolve) => (wakeConsumer = resolve)));
-        } finally {
-          opts.starved?.add(-1);
-        }
-      }
+      while (queue.length === 0)
+        await gauged(
+          [waitGauges.writerStarved, opts.starved],
+          new Promise<void>((resolve) => (wakeConsumer = resolve)),
+        );
       const entry = queue.shift()!;
       wakeProducer?.();
       if ('error' in entry) throw entry.error;
@@ -101,13 +98,13 @@ export async function* readAhead(
   }
 }
 
-/** Counts one more waiter on `gauge` until `wait` settles. */
-async function gauged(gauge: LevelGauge, wait: Promise<void>): Promise<void> {
-  gauge.add(1);
+/** Counts one more waiter on each of `gauges` until `wait` settles. */
+async function gauged(gauges: Array<LevelGauge | undefined>, wait: Promise<void>): Promise<void> {
+  for (const gauge of gauges) gauge?.add(1);
   try {
     await wait;
   } finally {
-    gauge.add(-1);
+    for (const gauge of gauges) gauge?.add(-1);
   }
 }
 

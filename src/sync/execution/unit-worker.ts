@@ -50,6 +50,8 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
   const shutdown = new AbortController();
   /** The units taken on, until they end (stopAll waits for them, also for one still being claimed). */
   const takenOn = new Set<Promise<unknown>>();
+  /** Looks for a unit to take on under way: stopAll waits for them (they read the database). */
+  const looks = new Set<Promise<void>>();
 
   const run: UnitWorker['run'] = async (runId, unitKey, signal) => {
     // the status alone: the run's row carries its filters, and the rest of it the memo read once
@@ -112,21 +114,21 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
   };
 
   /**
-   * While units of the run execute here, every GROW_TICK_MS: when they waited on the provider for most of the tick,
-   * their credential has room and this process's event loop is not the bound, one more of the run's queued units is
-   * taken on, up to the credential's concurrency in force (it adapts too, budget-leases.ts) in units (issue 25: a unit listing one page after the other keeps one
-   * request in flight, and a provider answering in 300 ms left most of the rate unused). The job queue's own
-   * concurrency (WORKER_CONCURRENCY) is not spent: a unit taken on here is claimed and leased like any other, and its
-   * job, when it comes, finds it claimed. None is taken on while a unit is stopping for a shutdown or a cancel.
+   * While units of the run execute here, every GROW_TICK_MS: when the rule of unit-load.ts (takesOnMore) says so, one
+   * more of the run's queued units is taken on (issue 25: a unit listing one page after the other keeps one request
+   * in flight, and a provider answering in 300 ms left most of the rate unused). The job queue's own concurrency
+   * (WORKER_CONCURRENCY) is not spent: a unit taken on here is claimed and leased like any other, and its job, when it
+   * comes, finds it claimed. One a tick: units taken on faster (half as many again a tick) sent bursts past a limit not
+   * known yet, 1.5–5 % of a run's requests answered 429 (docs/benchmarks.md, session 20).
    */
   const grow = (runId: string) => {
     if (growing.has(runId)) return;
     growing.add(runId);
     let elu = performance.eventLoopUtilization();
-    let asking = false;
+    let looking = false;
     const timer = setInterval(() => {
       const mine = [...local.values()].filter((e) => e.runId === runId);
-      const waits = mine.map((e) => e.load.starved.read().mean);
+      const waited = mine.map((e) => e.load.starved.read().mean);
       for (const e of mine) e.load.starved.reset();
       const busy = performance.eventLoopUtilization(elu).utilization;
       elu = performance.eventLoopUtilization();
@@ -136,9 +138,9 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
         return;
       }
       const budget = mine.find((e) => e.load.budget)?.load.budget;
-      if (asking || !budget) return;
+      if (looking || !budget) return;
       const more = takesOnMore({
-        starved: waits.reduce((a, b) => a + b, 0) / mine.length,
+        starved: waited.reduce((a, b) => a + b, 0) / mine.length,
         busy,
         room: budget.hasRoom(),
         // the credential's units of every run here, and the run's units still opening their session
@@ -149,29 +151,29 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
         stopping: shutdown.signal.aborted || mine.some((e) => e.lease.signal.aborted),
       });
       if (!more) return;
-      asking = true;
-      // One a tick: units taken on faster (half as many again a tick) sent bursts past a limit not known yet, 1.5–5 %
-      // of a run's requests answered 429 (docs/benchmarks.md, session 20).
-      const looking = jobs
-        .queuedKeys(runId, 1)
-        .then((keys) => {
-          for (const key of keys) {
-            if (shutdown.signal.aborted) break;
-            const taking = run(runId, key, shutdown.signal)
-              .catch((err: unknown) => deps.log.error({ err, run_id: runId, unit: key }, 'a unit taken on crashed'))
-              .finally(() => takenOn.delete(taking));
-            takenOn.add(taking);
-          }
-        })
-        .catch((err: unknown) => deps.log.warn({ err, run_id: runId }, 'could not look for more units'))
-        .finally(() => {
-          asking = false;
-          takenOn.delete(looking);
-        });
-      // stopAll waits for the look too: it must not reach the database after the process closed it
-      takenOn.add(looking);
+      looking = true;
+      const look = takeOneOn(runId).finally(() => {
+        looking = false;
+        looks.delete(look);
+      });
+      looks.add(look);
     }, GROW_TICK_MS);
     timer.unref();
+  };
+
+  /** Claims and runs the run's first queued unit, if any, as one taken on (grow). */
+  const takeOneOn = async (runId: string): Promise<void> => {
+    let key: string | undefined;
+    try {
+      key = await jobs.firstQueued(runId);
+    } catch (err) {
+      deps.log.warn({ err, run_id: runId }, 'could not look for more units');
+    }
+    if (key === undefined || shutdown.signal.aborted) return;
+    const taking = run(runId, key, shutdown.signal)
+      .catch((err: unknown) => deps.log.error({ err, run_id: runId, unit: key }, 'a unit taken on crashed'))
+      .finally(() => takenOn.delete(taking));
+    takenOn.add(taking);
   };
 
   const stopRuns = async (runIds: string[], why: 'cancelled' | 'shutdown') => {
@@ -194,6 +196,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
     async stopAll() {
       shutdown.abort();
       await stopRuns([...new Set([...local.values()].map((e) => e.runId))], 'shutdown');
+      await Promise.all(looks);
       await Promise.all(takenOn);
     },
   };
