@@ -50,6 +50,7 @@ if (kind === 'zoom') {
         refusedAt,
         inFlightMean: flight.n ? flight.sum / flight.n : 0,
         inFlightPeak: flight.peak,
+        ...(process.env.ALLOWANCE_LOG && { log: api.map((r) => [r.at, r.path]) }),
       });
     }
   });

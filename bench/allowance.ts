@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
@@ -25,6 +26,10 @@ import { service } from './sync.ts';
  * them (default both), `a later run: the learned rate kept` (a second collection on the same wallet, whose budget
  * key `conf:<wallet id>` the first run learned under) and `a new wallet on the same Zoom account` (another key:
  * what is learned is per wallet, not per provider account).
+ *
+ * ALLOWANCE_SERIES=1 prints each conf run's requests by second and quarter second; ALLOWANCE_LOG=<file> appends every
+ * API request Zoom received (arrival in epoch ms, path) under a `# <collection id>` line, to see what each owner's
+ * unit asked for when.
  */
 /** Zoom answers every API request this late: a provider across the internet, not on loopback. */
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 80);
@@ -201,7 +206,13 @@ async function syncConf(api: ApiClient, zoom: Child, limit: number, id: string):
       refusedAt: number[];
       inFlightMean: number;
       inFlightPeak: number;
+      log?: Array<[number, string]>;
     };
+    if (stats.log)
+      appendFileSync(
+        process.env.ALLOWANCE_LOG!,
+        [`# ${id}`, ...stats.log.map(([at, p]) => `${at} ${p}`), ''].join('\n'),
+      );
     const api0 = stats.apiAt;
     const perSecond = new Map<number, number>();
     for (const at of api0) perSecond.set(Math.floor(at / 1000), (perSecond.get(Math.floor(at / 1000)) ?? 0) + 1);

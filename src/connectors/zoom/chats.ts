@@ -4,20 +4,15 @@
 import { selectsId } from '../../domain/filters/selection.ts';
 import { ProviderError } from '../../provider/provider-error.ts';
 import type { CollectEvent, UnitSpec } from '../types.ts';
-import { inOrderAhead, LISTINGS_AHEAD } from './ahead.ts';
-import { chatUserPath, firstPage, isPieceFailure, isUserGone, pages, type EarlyPage, type Query } from './api.ts';
+import { chatUserPath, firstPage, isUserGone, pages, type EarlyPage, type Query } from './api.ts';
+import { CHAT_PAGE, firstPagesAhead, messageListing, targetMessages, type FirstPages } from './chat-messages.ts';
 import { isPrivateChannel } from './discovery.ts';
-import { chatFileEvents } from './chat-files.ts';
-import { chatFloor, chatLimitEvent } from './chat-window.ts';
-import { messageItem, type Conversation, type Owner } from './items.ts';
-import { recordEvent } from './record.ts';
+import { chatLimitEvent } from './chat-window.ts';
+import type { Conversation, Owner } from './items.ts';
 import type { ZoomRun } from './run.ts';
 import type { ChatTarget, Position } from './state.ts';
-import type { ChannelsPage, MessagesPage, SessionsPage } from './wire.ts';
-import { DAY_MS, isoSeconds, monthWindows, parseTime, type Window } from './windows.ts';
-
-const CHAT_PAGE = 50;
-const LISTING_MESSAGES = 'listing chat messages';
+import type { ChannelsPage, SessionsPage } from './wire.ts';
+import { DAY_MS, isoSeconds, parseTime } from './windows.ts';
 
 /** The first time a phase reaches an owner: list its targets, start at the first, and make that durable. */
 async function* beginTargets(
@@ -33,9 +28,63 @@ async function* beginTargets(
   yield run.checkpoint();
 }
 
-export async function* collectOneToOne(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
+/** One of an owner's chat listings of targets: what collectOneToOne and collectChannels walk first. */
+interface TargetListing {
+  what: string;
+  path: string;
+  query: Query;
+}
+
+function sessionsListing(run: ZoomRun, owner: Owner): TargetListing {
+  const from = isoSeconds(run.ownerSince(owner.id));
+  const to = isoSeconds(run.state.startedAt + 1000);
+  return {
+    what: 'listing chat sessions',
+    path: chatUserPath(owner.id, '/sessions'),
+    query: { type: '1:1', page_size: CHAT_PAGE, from, to },
+  };
+}
+
+function channelsListing(owner: Owner): TargetListing {
+  return { what: 'listing channels', path: chatUserPath(owner.id, '/channels'), query: { page_size: CHAT_PAGE } };
+}
+
+/** The first pages of an owner's chat listings of targets, asked for ahead of their phase (chatListingsAhead). */
+export interface ChatFirsts {
+  sessions?: Promise<EarlyPage<SessionsPage>>;
+  channels?: Promise<EarlyPage<ChannelsPage>>;
+}
+
+/**
+ * Asked for when an owner's collection starts, while the recordings are listed (issue 25: each listing asked for in
+ * its turn kept an owner's last requests one after the other). Only the first page, and nothing claimed: the phase
+ * takes it in its turn (pages(): a page whose token outlived its use is asked for again) and claims what it lists
+ * then, so a unit that stops before its chats reached none. A failure is thrown in the phase's turn, as before.
+ */
+export function chatListingsAhead(
+  run: ZoomRun,
+  owner: Owner,
+  phases: { oneToOne: boolean; channels: boolean },
+): ChatFirsts {
+  const ask = <T extends SessionsPage | ChannelsPage>(l: TargetListing) => {
+    const first = firstPage<T>(run.api, l.what, l.path, l.query, run.now);
+    first.catch(() => undefined);
+    return first;
+  };
+  return {
+    ...(phases.oneToOne && { sessions: ask<SessionsPage>(sessionsListing(run, owner)) }),
+    ...(phases.channels && run.channels && { channels: ask<ChannelsPage>(channelsListing(owner)) }),
+  };
+}
+
+export async function* collectOneToOne(
+  run: ZoomRun,
+  owner: Owner,
+  pos: Position,
+  first?: Promise<EarlyPage<SessionsPage>>,
+): AsyncGenerator<CollectEvent> {
   if (!pos.targets) yield* chatLimitEvent(run, owner.id, owner.email || owner.id, run.ownerSince(owner.id));
-  yield* beginTargets(run, pos, () => oneToOnePeers(run, owner));
+  yield* beginTargets(run, pos, () => oneToOnePeers(run, owner, first));
   yield* eachTarget(
     run,
     owner,
@@ -45,9 +94,14 @@ export async function* collectOneToOne(run: ZoomRun, owner: Owner, pos: Position
   );
 }
 
-export async function* collectChannels(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
+export async function* collectChannels(
+  run: ZoomRun,
+  owner: Owner,
+  pos: Position,
+  first?: Promise<EarlyPage<ChannelsPage>>,
+): AsyncGenerator<CollectEvent> {
   const fresh = !pos.targets;
-  yield* beginTargets(run, pos, () => ownerChannels(run, owner));
+  yield* beginTargets(run, pos, () => ownerChannels(run, owner, first));
   // Each channel is a unit of its own, collected through the first selected member that lists it.
   if (fresh) {
     for (const t of pos.targets ?? []) yield { type: 'unit', unit: channelUnit(t), status: 'pending' };
@@ -83,19 +137,16 @@ function channelUnit(t: ChatTarget): UnitSpec {
 }
 
 /** Peers with a message since the owner's history start; conversations another owner already covered are left out. */
-async function oneToOnePeers(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> {
+async function oneToOnePeers(
+  run: ZoomRun,
+  owner: Owner,
+  first?: Promise<EarlyPage<SessionsPage>>,
+): Promise<ChatTarget[]> {
   const since = run.ownerSince(owner.id);
   const until = run.state.startedAt;
-  const query = { type: '1:1', page_size: CHAT_PAGE, from: isoSeconds(since), to: isoSeconds(until + 1000) };
+  const l = sessionsListing(run, owner);
   const targets = new Map<string, ChatTarget>();
-  for await (const { page } of pages<SessionsPage>(
-    run.api,
-    'listing chat sessions',
-    chatUserPath(owner.id, '/sessions'),
-    query,
-    null,
-    run.now,
-  )) {
+  for await (const { page } of pages<SessionsPage>(run.api, l.what, l.path, l.query, null, run.now, first)) {
     for (const s of page.sessions ?? []) {
       if (s.type !== undefined && s.type !== '1:1') continue;
       const email = s.peer_contact_email || undefined;
@@ -129,19 +180,16 @@ async function oneToOnePeers(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> 
 }
 
 /** The owner's selected channels not yet collected in this run through another member. */
-async function ownerChannels(run: ZoomRun, owner: Owner): Promise<ChatTarget[]> {
+async function ownerChannels(
+  run: ZoomRun,
+  owner: Owner,
+  first?: Promise<EarlyPage<ChannelsPage>>,
+): Promise<ChatTarget[]> {
   const selection = run.channels;
   if (!selection) return [];
   const targets: ChatTarget[] = [];
-  const query = { page_size: CHAT_PAGE };
-  for await (const { page } of pages<ChannelsPage>(
-    run.api,
-    'listing channels',
-    chatUserPath(owner.id, '/channels'),
-    query,
-    null,
-    run.now,
-  )) {
+  const l = channelsListing(owner);
+  for await (const { page } of pages<ChannelsPage>(run.api, l.what, l.path, l.query, null, run.now, first)) {
     for (const c of page.channels ?? []) {
       if (
         !c?.id ||
@@ -178,17 +226,28 @@ async function* eachTarget(
   onDone?: (t: ChatTarget) => void,
 ): AsyncGenerator<CollectEvent> {
   const targets = pos.targets ?? [];
+  const listing = (t: ChatTarget, view: number) => messageListing(run, t, select(t), t.views?.[view] ?? owner.id);
+  /** The first pages of the target after this one (its first view), asked for once this one asked for all of its. */
+  let asked: FirstPages | undefined;
   for (pos.target ??= 0; pos.target < targets.length; pos.target++) {
     const t = targets[pos.target];
     const c = conversation(t);
     const unit = c.type === 'channel' ? t.id : owner.id;
     if (c.type === 'channel') yield { type: 'unit', unit: channelUnit(t), status: 'running' };
+    const mine = asked;
+    asked = undefined;
+    const nextTarget = targets[pos.target + 1];
+    const askNext = () => {
+      if (nextTarget && !asked) asked = firstPagesAhead(run, listing(nextTarget, 0));
+    };
     let complete = true;
     try {
       const views = t.views ?? [owner.id];
       for (pos.view ??= 0; pos.view < views.length; pos.view++) {
         try {
-          complete = (yield* targetMessages(run, owner, pos, t, c, select(t), unit, views[pos.view])) && complete;
+          const ahead = { asked: pos.view === 0 ? mine : undefined, allAsked: askNext };
+          const read = targetMessages(run, owner, pos, t, c, listing(t, pos.view), unit, views[pos.view], ahead);
+          complete = (yield* read) && complete;
         } catch (err) {
           // Another owner's view: one who is not a member (or is gone) has nothing to add; their own unit says why.
           if (
@@ -232,84 +291,4 @@ async function* eachTarget(
     pos.page = null;
     yield run.checkpoint();
   }
-}
-
-/** Yields the conversation's messages; returns false when a page could not be read (reported, window skipped). */
-async function* targetMessages(
-  run: ZoomRun,
-  owner: Owner,
-  pos: Position,
-  t: ChatTarget,
-  c: Conversation,
-  select: Query,
-  unit: string,
-  through = owner.id,
-): AsyncGenerator<CollectEvent, boolean> {
-  // Zoom serves the last six months only: older windows are a provider limit (reported once), not a failure.
-  const windows = monthWindows(Math.max(t.since, chatFloor(run)), t.until);
-  const path = chatUserPath(through, '/messages');
-  // `to` is inclusive and whole seconds: the next window's first instant, so no sub-second gap opens between two.
-  const queryOf = (w: Window): Query => ({
-    ...select,
-    from: isoSeconds(w.start),
-    to: isoSeconds(w.end + 1000),
-    page_size: CHAT_PAGE,
-    include_deleted_and_edited_message: true,
-  });
-  // The first pages of the next windows are asked for while this one's messages are handed over (ahead.ts); the
-  // checkpoint still names the window (and page) being handed over, so a resumed run skips none. A window resumed
-  // at a page mark goes on from that page: its first page is not asked for.
-  const resumed = pos.page ? pos.window : -1;
-  type Ahead = { first?: Promise<EarlyPage<MessagesPage>> };
-  const firsts = inOrderAhead(pos.window, windows.length, LISTINGS_AHEAD + 1, (k): Promise<Ahead> => {
-    if (k === resumed) return Promise.resolve({});
-    const first = firstPage<MessagesPage>(run.api, LISTING_MESSAGES, path, queryOf(windows[k]), run.now);
-    // Awaited when its window's turn comes, or never (the walk stopped first): not an unhandled rejection.
-    first.catch(() => undefined);
-    // Handed over unsettled: a window whose page fails is reported in its turn below, and the walk goes on.
-    return Promise.resolve({ first });
-  });
-  let complete = true;
-  for await (const { first } of firsts) {
-    const w = windows[pos.window];
-    try {
-      for await (const { page, next } of pages<MessagesPage>(
-        run.api,
-        LISTING_MESSAGES,
-        path,
-        queryOf(w),
-        pos.page ?? null,
-        run.now,
-        first,
-      )) {
-        for (const msg of page.messages ?? []) {
-          if (!msg?.id) continue;
-          const listed = messageItem(owner, c, msg);
-          // Read through another selected member's view of the channel: that member is who can list it again.
-          if (through !== owner.id) listed.metadata.collected_through = through;
-          const message = recordEvent(listed, msg);
-          yield message;
-          yield* chatFileEvents(owner, c, message.item, msg, { http: run.ctx.http, isZoomHost: run.isZoomHost });
-        }
-        pos.page = next;
-        if (next) yield run.checkpoint();
-      }
-    } catch (err) {
-      // Another owner's view of a channel: not theirs to report (the caller skips it).
-      if (through !== owner.id || !isPieceFailure(err) || (err.status === 404 && c.type === 'channel')) throw err;
-      complete = false;
-      const span = `${isoSeconds(w.start)} to ${isoSeconds(w.end)}`;
-      yield {
-        type: 'error',
-        reason: `a page of messages of ${c.type === 'channel' ? 'channel' : 'the conversation with'} ${t.name} (${span}) could not be read: ${err.message}; the rest of that month was not listed`,
-        kind: 'chat_page',
-        sourceId: `${t.id}|${isoSeconds(w.start)}`,
-        name: `${t.name} ${span}`,
-        custodian: unit,
-      };
-    }
-    pos.page = null;
-    pos.window += 1;
-  }
-  return complete;
 }

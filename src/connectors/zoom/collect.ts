@@ -5,7 +5,7 @@ import { chatScope, enabledContent, type ConfFilters } from '../../domain/filter
 import type { CollectContext, CollectEvent, UnitSpec } from '../types.ts';
 import { ProviderError } from '../../provider/provider-error.ts';
 import { isUserGone, ZoomApi } from './api.ts';
-import { collectChannels, collectOneToOne } from './chats.ts';
+import { chatListingsAhead, collectChannels, collectOneToOne, type ChatFirsts } from './chats.ts';
 import type { Owner } from './items.ts';
 import { collectRecordings } from './meetings.ts';
 import { inIdOrder, ownersNotFound, resolveOwners, type ResolvedOwners } from './owners.ts';
@@ -13,8 +13,8 @@ import { assertScopes } from './scopes.ts';
 import { preservationOfRun, readPreservationIndex, type PreservationIndex } from './preservation.ts';
 import { collectLegalHold } from './legal-hold.ts';
 import { collectReports } from './chat-reports.ts';
-import { createRun, earliestSince, type ZoomRun } from './run.ts';
-import { readSummaryIndex, summariesOfRun, type SummaryIndex } from './summaries.ts';
+import { createRun, earliestSince, expectedSince, type ZoomRun } from './run.ts';
+import { readSummaryIndex, summariesAhead, type SummaryIndex } from './summaries.ts';
 import {
   CURSORS_VERSION,
   freshState,
@@ -49,9 +49,19 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   // One unit of a fanned-out run: the plan resolved the owners already (ids and e-mails), no need to list them again.
   const planned = ctx.units?.find((u) => u.key === ctx.scope?.[0]);
   if (planned && (planned.data as { not_found?: boolean } | undefined)?.not_found) throw ownersNotFound([planned.key]);
-  const resolved = ctx.units
-    ? plannedOwners(ctx.units)
-    : await resolveOwners(api, filters, state.ownersDone, () => ctx.now().getTime());
+  const chats = chatScope(filters);
+  const content = enabledContent(filters);
+  const now = () => ctx.now().getTime();
+  // A run in one job lists the account's summaries while it lists the owners (a unit's came with its plan).
+  const summariesOf = ctx.units
+    ? null
+    : summariesAhead(api, {
+        guess: expectedSince(state.startedAt, opts.lookbackDays, previous, filters),
+        to: state.startedAt,
+        selected: content.has('AI-meeting-notes'),
+        now,
+      });
+  const resolved = ctx.units ? plannedOwners(ctx.units) : await resolveOwners(api, filters, state.ownersDone, now);
   // A targeted run (a webhook) covers the owners it names, by id or by e-mail.
   const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
   const inScope = (id: string, email?: string | null) =>
@@ -63,11 +73,9 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     yield { type: 'unit', unit: { key: id, kind: 'custodian' }, status: 'failed' };
   if (!scope) yield* resolved.errors;
 
-  const chats = chatScope(filters);
-  const content = enabledContent(filters);
   let summaries: SummaryIndex | null;
   let preservation: PreservationIndex;
-  if (ctx.units) {
+  if (!summariesOf) {
     // A unit: the plan listed the account's summaries (and report sessions, matters) once, each owner's to its unit.
     const data = planned?.data as { summaries?: unknown; preservation?: unknown } | undefined;
     summaries = readSummaryIndex(data?.summaries);
@@ -79,14 +87,7 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
       previous,
       owners.map((o) => o.id),
     );
-    const now = () => ctx.now().getTime();
-    const listed = await summariesOfRun(api, {
-      owners,
-      from,
-      to: state.startedAt,
-      selected: content.has('AI-meeting-notes'),
-      now,
-    });
+    const listed = await summariesOf(owners, from);
     summaries = listed.index;
     yield* listed.events;
     const held = await preservationOfRun(api, {
@@ -124,12 +125,17 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
     const pos: Position = state.at?.owner === owner.id ? state.at : { owner: owner.id, phase: 'recordings', window: 0 };
     state.at = pos;
     yield { type: 'unit', unit: unit(owner), status: 'running' };
+    // The chat listings' first pages are asked for now, while the recordings are listed (chats.ts).
+    const firsts = chatListingsAhead(run, owner, {
+      oneToOne: enabled.one_to_one && notBegun(pos, 'one_to_one'),
+      channels: enabled.channels && notBegun(pos, 'channels'),
+    });
     let stopped = false;
     for (const phase of PHASES.slice(PHASES.indexOf(pos.phase))) {
       if (!enabled[phase]) continue;
       if (pos.phase !== phase) enter(pos, phase);
       try {
-        yield* phaseEvents(run, owner, pos);
+        yield* phaseEvents(run, owner, pos, firsts);
       } catch (err) {
         const who = owner.email || owner.id;
         if (isUserGone(err)) {
@@ -210,14 +216,20 @@ function enter(pos: Position, phase: Phase): void {
   delete pos.page;
 }
 
-function phaseEvents(run: ZoomRun, owner: Owner, pos: Position): AsyncGenerator<CollectEvent> {
+/** Whether a resumed owner's position has not yet listed the targets of this phase. */
+function notBegun(pos: Position, phase: Phase): boolean {
+  const at = PHASES.indexOf(pos.phase);
+  return at < PHASES.indexOf(phase) || (pos.phase === phase && !pos.targets);
+}
+
+function phaseEvents(run: ZoomRun, owner: Owner, pos: Position, firsts: ChatFirsts): AsyncGenerator<CollectEvent> {
   switch (pos.phase) {
     case 'recordings':
       return collectRecordings(run, owner, pos);
     case 'one_to_one':
-      return collectOneToOne(run, owner, pos);
+      return collectOneToOne(run, owner, pos, firsts.sessions);
     case 'channels':
-      return collectChannels(run, owner, pos);
+      return collectChannels(run, owner, pos, firsts.channels);
     case 'reports':
       return collectReports(run, owner, pos);
     case 'legal_hold':

@@ -1,4 +1,4 @@
-import type { ContentType } from '../../domain/filters/conf.ts';
+import type { ConfFilters, ContentType } from '../../domain/filters/conf.ts';
 import type { Selection } from '../../domain/filters/selection.ts';
 import type { CollectContext, CollectEvent } from '../types.ts';
 import type { ZoomApi } from './api.ts';
@@ -99,4 +99,16 @@ export function earliestSince(startedAt: number, lookbackDays: number, cursors: 
     earliest = Math.min(earliest, since);
   }
   return earliest;
+}
+
+/**
+ * The earliest start of the owners a run is expected to have, before they are listed (summaries.ts summariesAhead):
+ * those the filters name, or when all are selected the previous run's (the lookback on a first run).
+ */
+export function expectedSince(startedAt: number, lookbackDays: number, cursors: Cursors, filters: ConfFilters): number {
+  const selection = filters.account_owners;
+  const ids = selection.all_selected ? Object.keys(cursors.owners) : selection.selected.map((s) => s.id);
+  return ids.length === 0
+    ? startOfDay(startedAt - lookbackDays * DAY_MS)
+    : earliestSince(startedAt, lookbackDays, cursors, ids);
 }

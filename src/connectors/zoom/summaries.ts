@@ -29,16 +29,11 @@ interface SummariesPage extends ZoomPage {
   summaries?: Array<ListedSummary & { meeting_host_id?: string }>;
 }
 
-/** Every summary of the hosts in `hosts` whose summary starts within [from, to] (epoch ms). */
-export async function listSummaries(
-  api: ZoomApi,
-  from: number,
-  to: number,
-  hosts: Set<string>,
-  now: () => number,
-): Promise<SummaryIndex> {
-  const out: SummaryIndex = {};
-  const seen = new Set<string>();
+type Listed = NonNullable<SummariesPage['summaries']>;
+
+/** Every summary whose summary starts within [from, to] (epoch ms), as listed. */
+async function listRange(api: ZoomApi, from: number, to: number, now: () => number): Promise<Listed> {
+  const out: Listed = [];
   const query = { from: isoSeconds(from), to: isoSeconds(to), page_size: 300 };
   for await (const { page } of pages<SummariesPage>(
     api,
@@ -47,22 +42,29 @@ export async function listSummaries(
     query,
     null,
     now,
-  )) {
-    for (const s of page.summaries ?? []) {
-      if (!s?.meeting_uuid || !s.meeting_host_id || !hosts.has(s.meeting_host_id) || seen.has(s.meeting_uuid)) continue;
-      seen.add(s.meeting_uuid);
-      const entry: ListedSummary = { meeting_uuid: s.meeting_uuid };
-      for (const k of [
-        'meeting_id',
-        'meeting_topic',
-        'meeting_start_time',
-        'meeting_end_time',
-        'summary_start_time',
-      ] as const) {
-        if (s[k] !== undefined && s[k] !== null) (entry as unknown as Record<string, unknown>)[k] = s[k];
-      }
-      (out[s.meeting_host_id] ??= []).push(entry);
+  ))
+    out.push(...(page.summaries ?? []));
+  return out;
+}
+
+/** The listed summaries of the hosts in `hosts`, each meeting once. */
+function indexOf(listed: Listed, hosts: Set<string>): SummaryIndex {
+  const out: SummaryIndex = {};
+  const seen = new Set<string>();
+  for (const s of listed) {
+    if (!s?.meeting_uuid || !s.meeting_host_id || !hosts.has(s.meeting_host_id) || seen.has(s.meeting_uuid)) continue;
+    seen.add(s.meeting_uuid);
+    const entry: ListedSummary = { meeting_uuid: s.meeting_uuid };
+    for (const k of [
+      'meeting_id',
+      'meeting_topic',
+      'meeting_start_time',
+      'meeting_end_time',
+      'summary_start_time',
+    ] as const) {
+      if (s[k] !== undefined && s[k] !== null) (entry as unknown as Record<string, unknown>)[k] = s[k];
     }
+    (out[s.meeting_host_id] ??= []).push(entry);
   }
   for (const list of Object.values(out))
     list.sort((a, b) => (a.meeting_uuid < b.meeting_uuid ? -1 : a.meeting_uuid > b.meeting_uuid ? 1 : 0));
@@ -120,35 +122,56 @@ export async function* unrecordedSummaries(run: ZoomRun, owner: Owner, pos: Posi
   }
 }
 
+/** The summaries list of a run, asked for before its owners are known (summariesAhead). */
+export type SummariesAhead = (
+  owners: Owner[],
+  from: number,
+) => Promise<{ index: SummaryIndex | null; events: CollectEvent[] }>;
+
 /**
- * The summaries list of a run (read once, at its start or at planning): `index` null when AI meeting notes are not
- * selected or the list failed (then each recorded meeting's summary is asked for, as before, and the failure is
- * reported once). A refused scope is not caught: it concerns the whole collection.
+ * The summaries list of a run (read once, at its start or at planning), asked for while the run's owners are listed
+ * (issue 25: the run's units waited on the two one after the other). It starts at `guess`, the earliest start of the
+ * owners the run is expected to have (the previous run's, or the lookback); once the owners are known, the part of
+ * their history before the guess (an owner new to the collection) is listed too. What starts after an owner's own
+ * start is left out where the list is used (unrecordedSummaries).
+ *
+ * `index` null when AI meeting notes are not selected or the list failed (then each recorded meeting's summary is
+ * asked for, as before, and the failure is reported once). A refused scope is not caught: it concerns the whole
+ * collection.
  */
-export async function summariesOfRun(
+export function summariesAhead(
   api: ZoomApi,
-  opts: { owners: Owner[]; from: number; to: number; selected: boolean; now: () => number },
-): Promise<{ index: SummaryIndex | null; events: CollectEvent[] }> {
-  if (!opts.selected || opts.owners.length === 0) return { index: null, events: [] };
-  try {
-    return {
-      index: await listSummaries(api, opts.from, opts.to, new Set(opts.owners.map((o) => o.id)), opts.now),
-      events: [],
-    };
-  } catch (err) {
-    if (!isPieceFailure(err)) throw err;
-    const reason = `listing the account's meeting summaries failed (${err.message}): summaries of meetings without a recording were not collected in this run`;
-    return {
-      index: null,
-      events: [
-        {
-          type: 'error',
-          reason,
-          kind: 'ai_meeting_notes',
-          sourceId: 'meeting_summaries',
-          name: 'meeting summaries list',
-        },
-      ],
-    };
-  }
+  opts: { guess: number; to: number; selected: boolean; now: () => number },
+): SummariesAhead {
+  if (!opts.selected) return async () => ({ index: null, events: [] });
+  const early = listRange(api, opts.guess, opts.to, opts.now);
+  // Awaited once the owners are known, or never (listing them failed): not an unhandled rejection meanwhile.
+  early.catch(() => undefined);
+
+  return async (owners, from) => {
+    if (owners.length === 0) return { index: null, events: [] };
+    try {
+      const before = from < opts.guess ? await listRange(api, from, opts.guess, opts.now) : [];
+      return { index: indexOf([...before, ...(await early)], new Set(owners.map((o) => o.id))), events: [] };
+    } catch (err) {
+      return failed(err);
+    }
+  };
+}
+
+function failed(err: unknown): { index: null; events: CollectEvent[] } {
+  if (!isPieceFailure(err)) throw err;
+  const reason = `listing the account's meeting summaries failed (${err.message}): summaries of meetings without a recording were not collected in this run`;
+  return {
+    index: null,
+    events: [
+      {
+        type: 'error',
+        reason,
+        kind: 'ai_meeting_notes',
+        sourceId: 'meeting_summaries',
+        name: 'meeting summaries list',
+      },
+    ],
+  };
 }

@@ -3,18 +3,29 @@ import { chatScope, enabledContent, type ConfFilters } from '../../domain/filter
 import type { CollectContext, CollectEvent, UnitPlanner } from '../types.ts';
 import { ZoomApi } from './api.ts';
 import { resolveOwners } from './owners.ts';
-import { earliestSince } from './run.ts';
+import { earliestSince, expectedSince } from './run.ts';
 import { CURSORS_VERSION, readCursors } from './state.ts';
 import { assertScopes } from './scopes.ts';
-import { summariesOfRun } from './summaries.ts';
+import { summariesAhead } from './summaries.ts';
 import { ownerPreservation, preservationOfRun } from './preservation.ts';
 
 export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
   return {
     async plan(ctx: CollectContext) {
-      assertScopes(ctx.grantInfo, ctx.filters as ConfFilters);
+      const filters = ctx.filters as ConfFilters;
+      assertScopes(ctx.grantInfo, filters);
       const api = new ZoomApi(ctx.http, apiUrl, ctx.signal);
-      const resolved = await resolveOwners(api, ctx.filters as ConfFilters, null, () => ctx.now().getTime());
+      const now = () => ctx.now().getTime();
+      const startedAt = now();
+      const cursors = readCursors(ctx.cursors);
+      // The account's summaries are listed once for the whole run, while the owners are; each unit gets its owner's.
+      const summaries = summariesAhead(api, {
+        guess: expectedSince(startedAt, lookbackDays, cursors, filters),
+        to: startedAt,
+        selected: enabledContent(filters).has('AI-meeting-notes'),
+        now,
+      });
+      const resolved = await resolveOwners(api, filters, null, now);
       const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
       const inScope = (id: string, email?: string | null) =>
         !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
@@ -25,30 +36,22 @@ export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
         .filter((g) => inScope(g))
         .map((id) => ({ key: id, kind: 'custodian' as const, email: null, data: { not_found: true } }));
       const owners = resolved.owners.filter((o) => inScope(o.id, o.email));
-      // The account's summaries are listed once for the whole run; each unit gets its owner's.
-      const startedAt = ctx.now().getTime();
       const from = earliestSince(
         startedAt,
         lookbackDays,
-        readCursors(ctx.cursors),
+        cursors,
         owners.map((o) => o.id),
       );
-      const listed = await summariesOfRun(api, {
-        owners,
-        from,
-        to: startedAt,
-        selected: enabledContent(ctx.filters as ConfFilters).has('AI-meeting-notes'),
-        now: () => ctx.now().getTime(),
-      });
+      const listed = await summaries(owners, from);
       events.push(...listed.events);
       // The chat report sessions and legal-hold matters a preservation grant reaches, listed once too.
       const held = await preservationOfRun(api, {
         grantInfo: ctx.grantInfo,
-        filters: ctx.filters as ConfFilters,
+        filters,
         owners: resolved.owners,
         from,
         startedAt,
-        now: () => ctx.now().getTime(),
+        now,
       });
       events.push(...held.events);
       const units = owners.map((o) => ({
