@@ -17,6 +17,7 @@ import {
 // Issue 25: the listings a unit (or a plan) made one after the other, asked for together. What is collected stays
 // exactly what the filters select (the oracle is the sandbox's own data, expectedItems).
 
+const DAY = 86_400_000;
 const only = (content: Record<string, boolean>) => ({ all_selected: false, selected: [content], excluded: [] });
 
 let sandbox: ZoomSandbox | undefined;
@@ -102,6 +103,24 @@ describe("zoom: a plan asks for the account's summaries while it lists the owner
     for (const m of unrecordedOld) expect(got.has(keyOf('meeting', m.uuid)), m.uuid).toBe(true);
     for (const k of expected) expect(got.has(k), k).toBe(true);
   });
+  it("a run targeted at one owner lists the summaries from that owner's start only, once the owners are known", async () => {
+    sandbox = await startZoomSandbox({ seed: 5, users: 6, meetingsPerUser: 2, evidence: true });
+    const connector = testConnector(sandbox);
+    const grant = await pair(connector);
+    const s = session(connector, grant);
+    const [a, b] = sandbox.tenant.users.filter((u) => u.status === 'active');
+    const now = Date.now();
+    // A's previous run began 3 days ago, B's 100 days ago (a mark kept while B kept failing).
+    const cursors = { v: 2, owners: { [a.id]: now - 3 * DAY, [b.id]: now - 100 * DAY }, channels: {} };
+    const f = filters({ account_owners: sel({ all: true }), content_selections: only({ 'AI-meeting-notes': true }) });
+    const before = sandbox.requests.length;
+    await connector.units!.plan({ ...s.ctx, collectionId: 'c', filters: f, checkpoint: null, cursors, scope: [a.id] });
+    const lists = paths(sandbox, before).filter((p) => p.startsWith('/v2/meetings/meeting_summaries?'));
+    expect(lists).toHaveLength(1);
+    // A later run starts two days before the previous one began (the overlap), to the second.
+    const from = new Date(Math.floor((now - 5 * DAY) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    expect(new URLSearchParams(lists[0].split('?')[1]).get('from')).toBe(from);
+  });
 });
 
 describe("zoom: an owner's chat listings asked for ahead of their turn", () => {
@@ -122,6 +141,49 @@ describe("zoom: an owner's chat listings asked for ahead of their turn", () => {
     expect(at(new RegExp(`^/v2/chat/users/${owner.id}/sessions\\?`))).toBeLessThan(trash);
     expect(at(new RegExp(`^/v2/chat/users/${owner.id}/channels\\?`))).toBeLessThan(trash);
     expect([...engine.stored.keys()].sort()).toEqual([...expectedItems(sandbox, f).items.keys()].sort());
+  });
+
+  it("reads a channel's other members' views with their own pages when it is the next target, each view's messages once", async () => {
+    sandbox = await startZoomSandbox({
+      seed: 7,
+      users: 6,
+      meetingsPerUser: 1,
+      channels: 4,
+      messagesPerChannel: 12,
+      chatExtras: true,
+    });
+    const connector = testConnector(sandbox);
+    const grant = await pair(connector);
+    // A channel that shows members only what came after they joined, read through two members: the one read first
+    // (the first by id) joined after the other, whose view holds messages the first one's does not.
+    const staged = sandbox.tenant.channels.find((c) => c.joinedAt)!;
+    const members = staged.memberIds.filter((id) => sandbox!.tenant.findUser(id)).sort();
+    const joined = (id: string) => staged.joinedAt![id];
+    const owners = members.flatMap((x) => members.filter((y) => x < y && joined(x) > joined(y)).map((y) => [x, y]))[0];
+    expect(owners).toBeDefined();
+    // Listed last by each member: another channel comes before it in a walk.
+    const channels = sandbox.tenant.channels;
+    channels.push(...channels.splice(channels.indexOf(staged), 1));
+    const f = filters({
+      account_owners: sel({ selected: owners }),
+      content_selections: only({}),
+      chats: { all_selected: false, selected: [{ channels: sel({ all: true }) }], excluded: [] },
+    });
+    const engine = new MiniEngine(connector, session(connector, grant).ctx);
+    const before = sandbox.requests.length;
+    await engine.run(f);
+    // The staged channel came after another channel in its unit's walk: its first pages were asked for ahead.
+    const channelOf = (p: string) => /to_channel=([^&]+)/.exec(p)?.[1];
+    const walk = [
+      ...new Set(
+        paths(sandbox, before)
+          .map(channelOf)
+          .filter((c) => c !== undefined),
+      ),
+    ];
+    expect(walk.indexOf(staged.id)).toBeGreaterThan(0);
+    const stored = (m: Map<string, unknown>) => [...m.keys()].filter((k) => k.startsWith('channel_message|')).sort();
+    expect(stored(engine.stored)).toEqual(stored(expectedItems(sandbox, f).items));
   });
 
   it("asks for the next conversation's first pages while this one's messages are handed over", async () => {

@@ -56,12 +56,17 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   const summariesOf = ctx.units
     ? null
     : summariesAhead(api, {
-        guess: expectedSince(state.startedAt, opts.lookbackDays, previous, filters),
+        guess: ctx.scope ? null : expectedSince(state.startedAt, opts.lookbackDays, previous, filters),
         to: state.startedAt,
         selected: content.has('AI-meeting-notes'),
         now,
       });
-  const resolved = ctx.units ? plannedOwners(ctx.units) : await resolveOwners(api, filters, state.ownersDone, now);
+  const resolved = ctx.units
+    ? plannedOwners(ctx.units)
+    : await resolveOwners(api, filters, state.ownersDone, now).catch((err: unknown) => {
+        summariesOf?.cancel();
+        throw err;
+      });
   // A targeted run (a webhook) covers the owners it names, by id or by e-mail.
   const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
   const inScope = (id: string, email?: string | null) =>
@@ -87,7 +92,7 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
       previous,
       owners.map((o) => o.id),
     );
-    const listed = await summariesOf(owners, from);
+    const listed = await summariesOf.of(owners, from);
     summaries = listed.index;
     yield* listed.events;
     const held = await preservationOfRun(api, {

@@ -29,9 +29,10 @@ interface SummariesPage extends ZoomPage {
   summaries?: Array<ListedSummary & { meeting_host_id?: string }>;
 }
 
-type Listed = NonNullable<SummariesPage['summaries']>;
+/** A listed summary and its meeting's host: what a run keeps of the list until its owners are known. */
+type Listed = Array<{ host: string; entry: ListedSummary }>;
 
-/** Every summary whose summary starts within [from, to] (epoch ms), as listed. */
+/** Every summary whose summary starts within [from, to] (epoch ms), with its host. */
 async function listRange(api: ZoomApi, from: number, to: number, now: () => number): Promise<Listed> {
   const out: Listed = [];
   const query = { from: isoSeconds(from), to: isoSeconds(to), page_size: 300 };
@@ -43,7 +44,20 @@ async function listRange(api: ZoomApi, from: number, to: number, now: () => numb
     null,
     now,
   ))
-    out.push(...(page.summaries ?? []));
+    for (const s of page.summaries ?? []) {
+      if (!s?.meeting_uuid || !s.meeting_host_id) continue;
+      const entry: ListedSummary = { meeting_uuid: s.meeting_uuid };
+      for (const k of [
+        'meeting_id',
+        'meeting_topic',
+        'meeting_start_time',
+        'meeting_end_time',
+        'summary_start_time',
+      ] as const) {
+        if (s[k] !== undefined && s[k] !== null) (entry as unknown as Record<string, unknown>)[k] = s[k];
+      }
+      out.push({ host: s.meeting_host_id, entry });
+    }
   return out;
 }
 
@@ -51,20 +65,10 @@ async function listRange(api: ZoomApi, from: number, to: number, now: () => numb
 function indexOf(listed: Listed, hosts: Set<string>): SummaryIndex {
   const out: SummaryIndex = {};
   const seen = new Set<string>();
-  for (const s of listed) {
-    if (!s?.meeting_uuid || !s.meeting_host_id || !hosts.has(s.meeting_host_id) || seen.has(s.meeting_uuid)) continue;
-    seen.add(s.meeting_uuid);
-    const entry: ListedSummary = { meeting_uuid: s.meeting_uuid };
-    for (const k of [
-      'meeting_id',
-      'meeting_topic',
-      'meeting_start_time',
-      'meeting_end_time',
-      'summary_start_time',
-    ] as const) {
-      if (s[k] !== undefined && s[k] !== null) (entry as unknown as Record<string, unknown>)[k] = s[k];
-    }
-    (out[s.meeting_host_id] ??= []).push(entry);
+  for (const { host, entry } of listed) {
+    if (!hosts.has(host) || seen.has(entry.meeting_uuid)) continue;
+    seen.add(entry.meeting_uuid);
+    (out[host] ??= []).push(entry);
   }
   for (const list of Object.values(out))
     list.sort((a, b) => (a.meeting_uuid < b.meeting_uuid ? -1 : a.meeting_uuid > b.meeting_uuid ? 1 : 0));
@@ -123,17 +127,20 @@ export async function* unrecordedSummaries(run: ZoomRun, owner: Owner, pos: Posi
 }
 
 /** The summaries list of a run, asked for before its owners are known (summariesAhead). */
-export type SummariesAhead = (
-  owners: Owner[],
-  from: number,
-) => Promise<{ index: SummaryIndex | null; events: CollectEvent[] }>;
+export interface SummariesAhead {
+  /** The run's summaries, once its owners and the earliest start of their history are known. */
+  of(owners: Owner[], from: number): Promise<{ index: SummaryIndex | null; events: CollectEvent[] }>;
+  /** Listing the owners failed: what was asked for ahead stops. */
+  cancel(): void;
+}
 
 /**
  * The summaries list of a run (read once, at its start or at planning), asked for while the run's owners are listed
  * (issue 25: the run's units waited on the two one after the other). It starts at `guess`, the earliest start of the
  * owners the run is expected to have (the previous run's, or the lookback); once the owners are known, the part of
  * their history before the guess (an owner new to the collection) is listed too. What starts after an owner's own
- * start is left out where the list is used (unrecordedSummaries).
+ * start is left out where the list is used (unrecordedSummaries). `guess` null (a run targeted at some owners): the
+ * list is asked for once the owners are known, from their earliest start.
  *
  * `index` null when AI meeting notes are not selected or the list failed (then each recorded meeting's summary is
  * asked for, as before, and the failure is reported once). A refused scope is not caught: it concerns the whole
@@ -141,21 +148,28 @@ export type SummariesAhead = (
  */
 export function summariesAhead(
   api: ZoomApi,
-  opts: { guess: number; to: number; selected: boolean; now: () => number },
+  opts: { guess: number | null; to: number; selected: boolean; now: () => number },
 ): SummariesAhead {
-  if (!opts.selected) return async () => ({ index: null, events: [] });
-  const early = listRange(api, opts.guess, opts.to, opts.now);
+  const stop = new AbortController();
+  const { guess } = opts;
+  const early =
+    opts.selected && guess !== null ? listRange(api.withSignal(stop.signal), guess, opts.to, opts.now) : null;
   // Awaited once the owners are known, or never (listing them failed): not an unhandled rejection meanwhile.
-  early.catch(() => undefined);
-
-  return async (owners, from) => {
-    if (owners.length === 0) return { index: null, events: [] };
-    try {
-      const before = from < opts.guess ? await listRange(api, from, opts.guess, opts.now) : [];
-      return { index: indexOf([...before, ...(await early)], new Set(owners.map((o) => o.id))), events: [] };
-    } catch (err) {
-      return failed(err);
-    }
+  early?.catch(() => undefined);
+  return {
+    async of(owners, from) {
+      if (!opts.selected || owners.length === 0) return { index: null, events: [] };
+      try {
+        const listed =
+          early && guess !== null
+            ? [...(from < guess ? await listRange(api, from, guess, opts.now) : []), ...(await early)]
+            : await listRange(api, from, opts.to, opts.now);
+        return { index: indexOf(listed, new Set(owners.map((o) => o.id))), events: [] };
+      } catch (err) {
+        return failed(err);
+      }
+    },
+    cancel: () => stop.abort(),
   };
 }
 

@@ -20,12 +20,15 @@ export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
       const cursors = readCursors(ctx.cursors);
       // The account's summaries are listed once for the whole run, while the owners are; each unit gets its owner's.
       const summaries = summariesAhead(api, {
-        guess: expectedSince(startedAt, lookbackDays, cursors, filters),
+        guess: ctx.scope ? null : expectedSince(startedAt, lookbackDays, cursors, filters),
         to: startedAt,
         selected: enabledContent(filters).has('AI-meeting-notes'),
         now,
       });
-      const resolved = await resolveOwners(api, filters, null, now);
+      const resolved = await resolveOwners(api, filters, null, now).catch((err: unknown) => {
+        summaries.cancel();
+        throw err;
+      });
       const scope = ctx.scope ? new Set(ctx.scope.map((s) => s.toLowerCase())) : null;
       const inScope = (id: string, email?: string | null) =>
         !scope || scope.has(id.toLowerCase()) || (!!email && scope.has(email.toLowerCase()));
@@ -42,7 +45,7 @@ export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
         cursors,
         owners.map((o) => o.id),
       );
-      const listed = await summaries(owners, from);
+      const listed = await summaries.of(owners, from);
       events.push(...listed.events);
       // The chat report sessions and legal-hold matters a preservation grant reaches, listed once too.
       const held = await preservationOfRun(api, {
