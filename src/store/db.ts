@@ -16,7 +16,6 @@ import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { registerDirectPg, registerDirectSqlite } from './direct.ts';
 import { nameStatements } from './pg-statements.ts';
-import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Database = Kysely<DB>;
@@ -91,8 +90,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server may write at the same time: wait for the lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const checkpointer = file === ':memory:' ? undefined : startWalCheckpointer(sqlite, file);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   registerDirectSqlite(db, sqlite);
   return db;
 }
@@ -161,7 +159,7 @@ function createPrivateFile(file: string): void {
  * reused by SQL text (SQLite re-prepares them itself after a schema change); one still being iterated (a
  * streamed query) is busy, so a fresh one is prepared for that call.
  */
-function withStatementCache(sqlite: SQLite.Database, checkpointer?: WalCheckpointer): SqliteDatabase {
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   const prepare = sqlite.prepare.bind(sqlite);
   return {
@@ -175,10 +173,6 @@ function withStatementCache(sqlite: SQLite.Database, checkpointer?: WalCheckpoin
       }
       return stmt;
     },
-    close: () => {
-      // The thread's last checkpoint comes after: its connection, the file's last, then removes the WAL.
-      void checkpointer?.stop();
-      sqlite.close();
-    },
+    close: () => void sqlite.close(),
   };
 }
