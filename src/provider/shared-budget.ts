@@ -4,18 +4,10 @@
 // spaces its requests evenly, so no one-second window of the provider ever sees more than the rate. The rate is
 // learned (learned-rate.ts) and kept per credential in provider_budgets, shared by every process.
 import type { ProviderBudgetRepo } from '../store/provider-budgets.ts';
-import {
-  abortable,
-  abortReason,
-  askStore,
-  sleep,
-  systemClock,
-  type BudgetConfig,
-  type Clock,
-  type Release,
-} from './budget.ts';
+import { abortReason, askStore, sleep, systemClock, type BudgetConfig, type Clock, type Release } from './budget.ts';
 import type { BudgetBackend } from './budget-backend.ts';
 import { HeldLeases } from './budget-leases.ts';
+import { CredentialPause } from './budget-pause.ts';
 import { QuotaWindow } from './quota-window.ts';
 import { RateUse } from './rate-use.ts';
 import { SentWindow } from './sent-window.ts';
@@ -31,12 +23,6 @@ import {
 } from './learned-rate.ts';
 
 export const SLOT_MS = 100;
-/**
- * A read of the shared pause started this recently answers later asks too: another process's 429 is seen up to this
- * much later (it is seen a round trip late anyway), and a busy process reads the pause at most 50 times a second
- * instead of twice per request.
- */
-const PAUSE_READ_FRESH_MS = 20;
 /** How often a process shares what it learned and reads what the others did. */
 const SYNC_MS = 1000;
 
@@ -84,12 +70,10 @@ export class SharedBudget implements Budget {
   private readonly clock: Clock;
   private loaded: Promise<void> | undefined;
   private isLoaded = false;
-  private localPause = 0;
   private pendingClean = 0;
   private pendingSignals: RateSignal[] = [];
   private syncing: Promise<void> | undefined;
   private lastSync = 0;
-  private pauseRead: { at: number; value: Promise<number>; pending: boolean } | undefined;
   /** The credential's concurrency, as leases this process holds. */
   private readonly leases: HeldLeases;
   private lastSend = 0;
@@ -98,6 +82,8 @@ export class SharedBudget implements Budget {
   private readonly quota = new QuotaWindow();
   /** What the fleet used of the rate in the last second, as this process counted it. */
   private readonly use: RateUse;
+  /** The credential's pause, shared by the fleet (budget-pause.ts). */
+  private readonly paused: CredentialPause;
 
   constructor(
     readonly key: string,
@@ -108,6 +94,7 @@ export class SharedBudget implements Budget {
     if (!(config.ratePerSecond > 0)) throw new RangeError('ratePerSecond must be > 0');
     if (!(config.concurrency >= 1)) throw new RangeError('concurrency must be >= 1');
     this.clock = options.clock ?? systemClock;
+    this.paused = new CredentialPause(key, options.backend, this.clock, options.onError);
     this.use = new RateUse(SLOT_MS, options.backend.kind !== 'memory');
     this.learning = defaultLearnedRateConfig(config.ratePerSecond, config.maxRatePerSecond, config.slowStart);
     this.state = startingRate(this.learning);
@@ -134,7 +121,7 @@ export class SharedBudget implements Budget {
     if (!(cost >= 0)) throw new RangeError('cost must be >= 0');
     if (signal?.aborted) throw abortReason(signal);
     if (!this.isLoaded) await (this.loaded ??= this.load());
-    await this.waitForPause(signal);
+    await this.paused.wait(signal);
     const release = await this.leases.take(signal);
     // A request the provider does not meter (cost 0: a file download outside its API) holds a concurrency slot and
     // respects a pause, but takes none of the rate.
@@ -149,12 +136,7 @@ export class SharedBudget implements Budget {
   }
 
   pause(untilEpochMs: number): void {
-    if (untilEpochMs <= this.localPause) return;
-    this.localPause = untilEpochMs;
-    const ttl = Math.ceil((untilEpochMs - this.clock.now()) / 1000) + 60;
-    this.options.backend
-      .pause(this.key, untilEpochMs, Math.max(60, ttl))
-      .catch((error) => this.options.onError?.(error));
+    this.paused.set(untilEpochMs);
   }
 
   observe(response: ObservedResponse): void {
@@ -184,7 +166,7 @@ export class SharedBudget implements Budget {
   }
 
   pausedUntil(): number {
-    return this.localPause;
+    return this.paused.until;
   }
 
   /** The requests in flight this process allows itself now (BudgetConfig.startConcurrency). */
@@ -200,7 +182,7 @@ export class SharedBudget implements Budget {
    */
   hasRoom(share = 0.95): boolean {
     const now = this.clock.now();
-    if (this.localPause > now || this.leases.allowance.full(1000, !this.use.bound(now, this.rate, 0.8))) return false;
+    if (this.paused.until > now || this.leases.allowance.full(1000, !this.use.bound(now, this.rate, 0.8))) return false;
     return !this.use.bound(now, this.rate, share);
   }
 
@@ -264,47 +246,6 @@ export class SharedBudget implements Budget {
     return this.syncing;
   }
 
-  /** The credential's pause as the shared store holds it (see PAUSE_READ_FRESH_MS). */
-  private sharedPause(): Promise<number> {
-    const now = this.clock.now();
-    // a read still asking (the store failing, asked again) is the answer for everyone meanwhile: one chain of asks
-    if (this.pauseRead && (this.pauseRead.pending || now - this.pauseRead.at < PAUSE_READ_FRESH_MS))
-      return this.pauseRead.value;
-    // shared by every request asking meanwhile: no one request's abort gives it up (each stops waiting on its own)
-    const value = askStore(
-      this.clock,
-      () => this.options.backend.pausedUntil(this.key),
-      undefined,
-      this.options.onError,
-    );
-    const read = { at: now, value, pending: true };
-    this.pauseRead = read;
-    value.then(
-      () => {
-        read.pending = false;
-      },
-      () => {
-        read.pending = false;
-        // a failed read is not the answer to the next ask
-        if (this.pauseRead === read) this.pauseRead = undefined;
-      },
-    );
-    return value;
-  }
-
-  /** Waits out the credential's pause; true when there was one. */
-  private async waitForPause(signal: AbortSignal | undefined): Promise<boolean> {
-    let waited = false;
-    for (;;) {
-      const until = Math.max(this.localPause, await abortable(this.sharedPause(), signal));
-      const wait = until - this.clock.now();
-      if (wait <= 0) return waited;
-      this.localPause = Math.max(this.localPause, until);
-      waited = true;
-      await sleep(this.clock, wait, signal);
-    }
-  }
-
   private async slot(cost: number, signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
       // A stated quota window without room for this request: no slot is taken until it has.
@@ -345,13 +286,13 @@ export class SharedBudget implements Budget {
           // slot, or every request held back would leave at once when the pause ends. The shared pause is read while
           // the request waits for its time: read after it, the request left a round trip late, in a later slot's
           // or second's share.
-          const shared = this.sharedPause();
+          const shared = this.paused.shared();
           shared.catch(() => {}); // awaited below; not unhandled if the sleep is aborted first
           let woke: number;
           let pausedUntil: number;
           try {
             await sleep(this.clock, at - this.clock.now(), signal);
-            pausedUntil = Math.max(this.localPause, await abortable(shared, signal));
+            pausedUntil = await this.paused.current(signal, shared);
             woke = this.clock.now();
             // Timers fire late on a busy event loop, and the requests due after a late one would follow it at
             // once: never more than the rate leaves this process in any one second, as sent, nor in a window a
@@ -367,7 +308,7 @@ export class SharedBudget implements Budget {
           }
           if (pausedUntil > this.clock.now()) {
             unreserve();
-            await this.waitForPause(signal);
+            await this.paused.wait(signal);
             continue;
           }
           // Woke long after its time (a stalled event loop, a slow store): going now would bunch with the next
