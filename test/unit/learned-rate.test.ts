@@ -47,14 +47,14 @@ describe('learned rate (AIMD)', () => {
   it("finds a connector's guessed rate from below (slow start) and stops doubling at the first 429", () => {
     const guess = defaultLearnedRateConfig(48, undefined, true);
     const start = startingRate(guess);
-    expect(start.rate).toBe(24);
+    expect(start.rate).toBeCloseTo(28.8, 6);
     // One second of clean traffic at the rate in force: ×1.6 per second, up to the guess and no further.
     const second = (s: LearnedRate) => {
       let next = s;
       for (let k = 0, n = Math.round(s.rate); k < n; k++) next = learn(next, { kind: 'clean', count: 1 }, guess, T);
       return next;
     };
-    expect(second(start).rate).toBeCloseTo(38.4, 6);
+    expect(second(start).rate).toBeCloseTo(28.8 + 29 * 0.6, 6); // 29 answers in its first second, +0.6 each
     let at48 = start;
     while (at48.rate < 48) at48 = learn(at48, { kind: 'clean', count: 1 }, guess, T);
     expect(at48.rate).toBe(48);
