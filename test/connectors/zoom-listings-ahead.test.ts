@@ -103,6 +103,40 @@ describe("zoom: a plan asks for the account's summaries while it lists the owner
     for (const m of unrecordedOld) expect(got.has(keyOf('meeting', m.uuid)), m.uuid).toBe(true);
     for (const k of expected) expect(got.has(k), k).toBe(true);
   });
+  it('gives up the summaries list asked for ahead once listing the owners fails, in a plan and in a run in one job', async () => {
+    sandbox = await startZoomSandbox({ seed: 5, users: 3, meetingsPerUser: 2, evidence: true });
+    const connector = testConnector(sandbox);
+    const grant = await pair(connector);
+    const s = session(connector, grant);
+    const f = filters({ account_owners: sel({ all: true }), content_selections: only({ 'AI-meeting-notes': true }) });
+    // The summaries list never answers until its request is given up; the users list fails at once.
+    let asked = 0;
+    let abandoned = 0;
+    const json = s.ctx.http.json.bind(s.ctx.http);
+    vi.spyOn(s.ctx.http, 'json').mockImplementation((url: string, opts = {}) => {
+      const path = new URL(url).pathname;
+      if (path.endsWith('/meetings/meeting_summaries')) {
+        asked += 1;
+        return new Promise((_resolve, reject) =>
+          opts.signal?.addEventListener('abort', () => {
+            abandoned += 1;
+            reject(new Error('given up'));
+          }),
+        );
+      }
+      if (path.endsWith('/users')) return Promise.reject(new Error('listing users failed'));
+      return json(url, opts);
+    });
+    const ctx = { ...s.ctx, collectionId: 'c', filters: f, checkpoint: null, cursors: null };
+    await expect(connector.units!.plan(ctx)).rejects.toThrow('listing users failed');
+    await vi.waitFor(() => expect([asked, abandoned]).toEqual([1, 1]));
+    const run = async () => {
+      for await (const ev of connector.collect(ctx)) void ev;
+    };
+    await expect(run()).rejects.toThrow('listing users failed');
+    await vi.waitFor(() => expect([asked, abandoned]).toEqual([2, 2]));
+  });
+
   it("a run targeted at one owner lists the summaries from that owner's start only, once the owners are known", async () => {
     sandbox = await startZoomSandbox({ seed: 5, users: 6, meetingsPerUser: 2, evidence: true });
     const connector = testConnector(sandbox);
