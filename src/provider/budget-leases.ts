@@ -83,13 +83,25 @@ export class HeldLeases {
       const id = `${this.leasePrefix}:${++this.leaseSeq}`;
       this.asking += 1;
       let taken: boolean;
+      // A failed ask may have taken the lease all the same (the store's answer was lost): the next ask gives it back
+      // first, and so does a request that gives up, or the slot would stay taken until the lease lapses.
+      let unanswered = false;
       try {
         taken = await askStore(
           this.clock,
-          () => backend.tryLease(this.key, this.range.max, id, LEASE_TTL_MS),
+          async () => {
+            if (unanswered) await backend.releaseLeases(this.key, [id]);
+            unanswered = true;
+            const granted = await backend.tryLease(this.key, this.range.max, id, LEASE_TTL_MS);
+            unanswered = false;
+            return granted;
+          },
           signal,
           this.onError,
         );
+      } catch (error) {
+        if (unanswered) void backend.releaseLeases(this.key, [id]).catch((e: unknown) => this.onError?.(e));
+        throw error;
       } finally {
         this.asking -= 1;
       }

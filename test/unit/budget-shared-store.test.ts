@@ -193,6 +193,40 @@ describe('a budget on a shared store', () => {
     expect(failed.pause).toBeGreaterThanOrEqual(2);
   });
 
+  it('gives back a lease the store took while its answer was lost, asking again or giving up', async () => {
+    const { store, answer } = countingStore();
+    const clock = new FakeClock();
+    // The store takes the lease, then the answer is lost: the first `lost` asks, every ask while `lost` is Infinity.
+    let lost = 1;
+    const lossy: BudgetBackend = {
+      ...store,
+      async tryLease(key, cap, id, ttl) {
+        const taken = await store.tryLease(key, cap, id, ttl);
+        if (lost-- > 0) throw new Error('answer lost');
+        return taken;
+      },
+    };
+    const settle = async (outcome: Promise<string>, ms: number) => {
+      for (let i = 0; i < ms / 25; i++) {
+        await answer();
+        await clock.advance(25);
+      }
+      return Promise.race([outcome, flush().then(() => 'still waiting')]);
+    };
+    // One slot: a lease taken but never answered would hold it for a minute.
+    let release: (() => void) | undefined;
+    const first = budgetOn(lossy, clock, 1).acquire();
+    void first.then((r) => (release = r));
+    expect(await settle(outcomeOf(first), 1000)).toBe('granted');
+    release!();
+    await settle(Promise.resolve(''), 100);
+    lost = Infinity;
+    // (the store is asked ten times, 250 ms apart, before the request fails)
+    expect(await settle(outcomeOf(budgetOn(lossy, clock, 1).acquire()), 3000)).toBe('failed: Error: answer lost');
+    // ...and the request that gave up left the slot free for another process
+    expect(await settle(outcomeOf(budgetOn(store, clock, 1).acquire()), 1000)).toBe('granted');
+  });
+
   it('while the store fails the pause read, asks it once for everyone, and an aborted request stops waiting', async () => {
     const { store } = countingStore();
     const clock = new FakeClock();
