@@ -117,7 +117,10 @@ export const ItemVersion = Type.Object({
 export const Run = Type.Object({
   ...RunSummarySchema.properties,
   error: Nullable(Type.String({ description: 'Why the run failed, or needs a person.' })),
-  attempt: Type.Integer({ description: 'Times the run was taken up (> 1 after a crash or a lost lease).' }),
+  attempt: Type.Integer({
+    description:
+      'Times the run was taken up (> 1 after a crash, a lost lease or a stop for lack of progress; a process shutting down gives its attempt back).',
+  }),
   errors: Type.Array(
     Type.Object({
       source_id: Nullable(Type.String()),
@@ -163,7 +166,8 @@ export const RunUnitJob = Type.Object({
   unit: Type.String({ description: 'The custodian (provider user id) or Zoom channel the unit collects.' }),
   status: Type.String({ description: '`queued`, `running`, `done`, `failed` or `cancelled`.' }),
   attempt: Type.Integer({
-    description: 'Times the unit was taken up (> 1 after a crash, a lost lease or a stop for lack of progress).',
+    description:
+      'Times the unit was taken up (> 1 after a crash, a lost lease or a stop for lack of progress; a process shutting down gives its attempt back).',
   }),
   last_progress_at: Nullable(
     Type.String({

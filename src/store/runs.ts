@@ -219,6 +219,8 @@ export class RunRepo {
     deadOwner?: string,
   ): Promise<RunRow | undefined> {
     return atomically(this.db, async (trx) => {
+      // Taken up for the first time: not yet started (a shutdown gives its attempt back, so `attempt` cannot tell).
+      const before = await trx.selectFrom('runs').select('started_at').where('id', '=', id).executeTakeFirst();
       const row = await trx
         .updateTable('runs')
         .set((eb) => ({
@@ -240,7 +242,7 @@ export class RunRepo {
         })
         .returningAll()
         .executeTakeFirst();
-      if (row?.attempt === 1) await recordRunStarted(trx, row, now);
+      if (row && before?.started_at === null) await recordRunStarted(trx, row, now);
       return row;
     });
   }
@@ -258,10 +260,11 @@ export class RunRepo {
   }
 
   /** Lets another process pick the run up at once (graceful shutdown). */
-  async releaseLease(id: string, owner: string, now: string): Promise<void> {
+  /** `uncount`: the attempt the claim counted is given back (stopped by a shutdown, not by the work). */
+  async releaseLease(id: string, owner: string, now: string, uncount = false): Promise<void> {
     await this.db
       .updateTable('runs')
-      .set({ lease_expires_at: now })
+      .set((eb) => ({ lease_expires_at: now, ...(uncount && { attempt: eb('attempt', '-', 1) }) }))
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
       .where('status', '=', 'running')

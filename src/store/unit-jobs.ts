@@ -175,10 +175,11 @@ export class UnitJobRepo {
   }
 
   /** Lets another process take the unit over at once (graceful shutdown). */
-  async releaseLease(runId: string, unitKey: string, owner: string, now: string): Promise<void> {
+  /** `uncount`: the attempt the claim counted is given back (stopped by a shutdown, not by the work). */
+  async releaseLease(runId: string, unitKey: string, owner: string, now: string, uncount = false): Promise<void> {
     await this.db
       .updateTable('unit_jobs')
-      .set({ lease_expires_at: now })
+      .set((eb) => ({ lease_expires_at: now, ...(uncount && { attempt: eb('attempt', '-', 1) }) }))
       .where('run_id', '=', runId)
       .where('unit_key', '=', unitKey)
       .where('lease_owner', '=', owner)

@@ -5,6 +5,7 @@ import type { Database } from '../../src/store/db.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { testDatabases } from '../support/databases.ts';
 import { createFakeConnector } from '../support/fake-connector.ts';
+import { parseUnitJobId } from '../../src/sync/jobs/registry.ts';
 import { engineFor, seedCollection, useSyncStore } from '../support/sync-fixtures.ts';
 
 const STALL_SECONDS = 60;
@@ -24,8 +25,17 @@ for (const database of testDatabases) {
     let offsetMs = 0;
     const clock = () => new Date(Date.now() + offsetMs);
 
-    /** Starts the run, and on each of 3 attempts waits until `started()` grows, then lets STALL_SECONDS pass. */
-    const stallThreeTimes = async (connector: Connector, started: () => number) => {
+    /**
+     * Starts the run, and on each attempt waits until `started()` grows, then stops it as `stops` says: this process
+     * shutting down, or STALL_SECONDS passing without progress. `unit`: the attempts are of the run's one unit job
+     * (the plan runs first), not of the run.
+     */
+    const stopEach = async (
+      connector: Connector,
+      started: () => number,
+      stops: Array<'shutdown' | 'stall'> = ['stall', 'stall', 'stall'],
+      unit = false,
+    ) => {
       const { collectionId } = await seedCollection(db);
       const engine = engineFor(db, blobs, [connector], {
         workers: 'none',
@@ -34,15 +44,26 @@ for (const database of testDatabases) {
         tuning: { heartbeatMs: 20 },
       });
       const { runId } = await engine.start(collectionId);
-      const outcomes: Array<{ status: string; error: string | null }> = [];
-      for (let attempt = 1; attempt <= 3; attempt++) {
+      if (unit) expect((await engine.runOnce(runId)).status).toBe('fanned_out');
+      const claimable = async () => {
+        const ids = await engine.claimableRunIds(10);
+        return unit
+          ? ids.map(parseUnitJobId).find((u) => u?.run_id === runId)?.unit_key
+          : ids.find((id) => id === runId);
+      };
+      const outcomes: Array<{ status: string; error?: string | null }> = [];
+      for (const [i, stop] of stops.entries()) {
         // as the sweep does: a stopped attempt released its lease, and the run is taken again once claimable
-        for (let i = 0; i < 500 && !(await engine.claimableRunIds(10)).includes(runId); i++)
-          await new Promise((r) => setTimeout(r, 10));
-        const running = engine.runOnce(runId);
-        for (let i = 0; i < 500 && started() < attempt; i++) await new Promise((r) => setTimeout(r, 10));
-        expect(started()).toBe(attempt);
-        offsetMs += (STALL_SECONDS + 1) * 1000;
+        let key: string | undefined;
+        for (let n = 0; n < 500 && !(key = await claimable()); n++) await new Promise((r) => setTimeout(r, 10));
+        const shutdown = new AbortController();
+        const running = unit
+          ? engine.runUnit(runId, key!, { signal: shutdown.signal })
+          : engine.runOnce(runId, { signal: shutdown.signal });
+        for (let n = 0; n < 500 && started() <= i; n++) await new Promise((r) => setTimeout(r, 10));
+        expect(started()).toBe(i + 1);
+        if (stop === 'shutdown') shutdown.abort();
+        else offsetMs += (STALL_SECONDS + 1) * 1000;
         outcomes.push(await running);
       }
       await engine.stop();
@@ -52,8 +73,14 @@ for (const database of testDatabases) {
         .select(['sync_status', 'status_reason'])
         .where('id', '=', collectionId)
         .executeTakeFirstOrThrow();
-      return { outcomes, run, collection };
+      const job = await db
+        .selectFrom('unit_jobs')
+        .select(['attempt', 'status', 'error'])
+        .where('run_id', '=', runId)
+        .executeTakeFirst();
+      return { outcomes, run, collection, job };
     };
+    const stallThreeTimes = (connector: Connector, started: () => number) => stopEach(connector, started);
 
     const expectEnded = (r: Awaited<ReturnType<typeof stallThreeTimes>>) => {
       expect(r.outcomes.map((o) => o.status)).toEqual(['interrupted', 'interrupted', 'failed']);
@@ -95,6 +122,48 @@ for (const database of testDatabases) {
         },
       };
       expectEnded(await stallThreeTimes(connector, () => collects));
+    }, 30_000);
+
+    /** A connector whose every attempt (of its plan, or of its one unit) waits until its signal aborts it. */
+    const neverAnswers = (split: boolean) => {
+      const base = createFakeConnector({ source: () => ({ units: [{ custodian: { key: 'u1' }, items: [] }] }), split });
+      const calls = { n: 0 };
+      const connector: Connector = {
+        ...base,
+        async *collect(ctx: CollectContext): AsyncIterable<CollectEvent> {
+          calls.n += 1;
+          await new Promise((_, reject) =>
+            ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)),
+          );
+          yield* [];
+        },
+      };
+      return { connector, started: () => calls.n };
+    };
+    const shutdownsBetweenStalls: Array<'shutdown' | 'stall'> = [
+      'shutdown',
+      'stall',
+      'shutdown',
+      'stall',
+      'shutdown',
+      'stall',
+    ];
+
+    it("a shutdown is not one of the run's attempts: it fails after its third stall, not before", async () => {
+      const { connector, started } = neverAnswers(false);
+      const r = await stopEach(connector, started, shutdownsBetweenStalls);
+      expect(r.outcomes.map((o) => o.status)).toEqual([...Array(5).fill('interrupted'), 'failed']);
+      expect(r.outcomes[5].error).toMatch(/no progress for UNIT_STALL_SECONDS on each of its 3 attempts/);
+      expect(r.run).toMatchObject({ status: 'failed', attempt: 3 });
+    }, 30_000);
+
+    it("a shutdown is not one of a unit's attempts: it fails after its third stall, not before", async () => {
+      const { connector, started } = neverAnswers(true);
+      const r = await stopEach(connector, started, shutdownsBetweenStalls, true);
+      expect(r.outcomes.map((o) => o.status)).toEqual([...Array(5).fill('interrupted'), 'failed']);
+      expect(r.job).toMatchObject({ status: 'failed', attempt: 3 });
+      expect(r.job?.error).toMatch(/no progress for UNIT_STALL_SECONDS on each of its 3 attempts/);
+      expect(r.run?.status).toBe('failed');
     }, 30_000);
 
     it('a run without units that the database turned away is tried again, up to 3 attempts', async () => {

@@ -74,8 +74,12 @@ export interface LeasedRow {
   renew(now: Date, until: Date, lastProgress: Date): Promise<boolean>;
   /** After a refused renewal: whether the leased work was cancelled (else the lease was lost). */
   wasCancelled(): Promise<boolean>;
-  /** Lets another process take the work over at once (it stopped without finishing: shutdown, no progress). */
-  release(now: Date): Promise<void>;
+  /**
+   * Lets another process take the work over at once (it stopped without finishing: shutdown, no progress).
+   * `shutdown`: this process is going away, the work did not fail: the attempt it took is given back, so that
+   * restarts do not count towards MAX_STALLED_ATTEMPTS.
+   */
+  release(now: Date, shutdown: boolean): Promise<void>;
 }
 
 export interface LeaseTiming {
@@ -154,7 +158,10 @@ export function holdLease(
       if (watchdog) clearInterval(watchdog);
       opts.outer?.removeEventListener('abort', onOuterAbort);
       await inflight;
-      if (o?.release) await row.release(t.clock());
+      if (o?.release) {
+        const why = controller.signal.reason instanceof RunStopped ? controller.signal.reason.why : undefined;
+        await row.release(t.clock(), why === 'shutdown');
+      }
     },
   };
 }
