@@ -259,8 +259,10 @@ export class RunRepo {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  /** Lets another process pick the run up at once (graceful shutdown). */
-  /** `uncount`: the attempt the claim counted is given back (stopped by a shutdown, not by the work). */
+  /**
+   * Lets another process pick the run up at once (graceful shutdown, no progress). `uncount`: stopped by a shutdown,
+   * not by the work: the attempt its claim counted is given back.
+   */
   async releaseLease(id: string, owner: string, now: string, uncount = false): Promise<void> {
     await this.db
       .updateTable('runs')

@@ -174,8 +174,10 @@ export class UnitJobRepo {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  /** Lets another process take the unit over at once (graceful shutdown). */
-  /** `uncount`: the attempt the claim counted is given back (stopped by a shutdown, not by the work). */
+  /**
+   * Lets another process take the unit over at once (graceful shutdown, no progress). `uncount`: stopped by a shutdown,
+   * not by the work: the attempt its claim counted is given back.
+   */
   async releaseLease(runId: string, unitKey: string, owner: string, now: string, uncount = false): Promise<void> {
     await this.db
       .updateTable('unit_jobs')
