@@ -3686,7 +3686,7 @@ export interface operations {
                     "application/json": {
                         cursor: string | null;
                         runs: {
-                            /** @description Times the run was taken up (> 1 after a crash, a lost lease or a stop for lack of progress; a process shutting down gives its attempt back). */
+                            /** @description Attempts counted towards the limit of 3: times the run was taken up (> 1 after a crash, a lost lease or a stop for lack of progress), less those a process gave back by shutting down while the run made progress (0 until the next process takes it up). */
                             attempt: number;
                             /** @description The reconciliation's categories with its numbers (GET …/runs/{run_id}/reconciliation `totals`, live while the run is active): listed = collected + unchanged + excluded + not_present + failed. */
                             counters: {
@@ -3806,7 +3806,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Times the run was taken up (> 1 after a crash, a lost lease or a stop for lack of progress; a process shutting down gives its attempt back). */
+                        /** @description Attempts counted towards the limit of 3: times the run was taken up (> 1 after a crash, a lost lease or a stop for lack of progress), less those a process gave back by shutting down while the run made progress (0 until the next process takes it up). */
                         attempt: number;
                         /** @description The reconciliation's categories with its numbers (GET …/runs/{run_id}/reconciliation `totals`, live while the run is active): listed = collected + unchanged + excluded + not_present + failed. */
                         counters: {
@@ -3856,7 +3856,7 @@ export interface operations {
                         trigger: string;
                         /** @description The run's units when it was split into one job per custodian (empty otherwise). */
                         units: {
-                            /** @description Times the unit was taken up (> 1 after a crash, a lost lease or a stop for lack of progress; a process shutting down gives its attempt back). */
+                            /** @description Attempts counted towards the limit of 3: times the unit was taken up (> 1 after a crash, a lost lease or a stop for lack of progress), less those a process gave back by shutting down while the unit made progress (0 until the next process takes it up). */
                             attempt: number;
                             error: string | null;
                             last_progress_at: string | null;

@@ -119,7 +119,7 @@ export const Run = Type.Object({
   error: Nullable(Type.String({ description: 'Why the run failed, or needs a person.' })),
   attempt: Type.Integer({
     description:
-      'Times the run was taken up (> 1 after a crash, a lost lease or a stop for lack of progress; a process shutting down gives its attempt back).',
+      'Attempts counted towards the limit of 3: times the run was taken up (> 1 after a crash, a lost lease or a stop for lack of progress), less those a process gave back by shutting down while the run made progress (0 until the next process takes it up).',
   }),
   errors: Type.Array(
     Type.Object({
@@ -167,7 +167,7 @@ export const RunUnitJob = Type.Object({
   status: Type.String({ description: '`queued`, `running`, `done`, `failed` or `cancelled`.' }),
   attempt: Type.Integer({
     description:
-      'Times the unit was taken up (> 1 after a crash, a lost lease or a stop for lack of progress; a process shutting down gives its attempt back).',
+      'Attempts counted towards the limit of 3: times the unit was taken up (> 1 after a crash, a lost lease or a stop for lack of progress), less those a process gave back by shutting down while the unit made progress (0 until the next process takes it up).',
   }),
   last_progress_at: Nullable(
     Type.String({

@@ -6,7 +6,7 @@ import { EventRepo } from './events.ts';
 import type { RunRow } from './runs.ts';
 import type { Executor } from './transaction.ts';
 
-/** The first claim of a run (attempt 1): `run.start` (audit) and `run.started` (event outbox). */
+/** The first claim of a run (the one that sets `started_at`): `run.start` (audit) and `run.started` (event outbox). */
 export async function recordRunStarted(trx: Executor, row: RunRow, now: string): Promise<void> {
   await new AuditRepo(trx).record({
     accountId: row.account_id,

@@ -208,7 +208,7 @@ export class RunRepo {
 
   /**
    * Compare-and-swap claim: a queued run, a running run whose lease expired, or one held by `deadOwner`.
-   * Returns the claimed row or undefined when someone else has it. The first claim (attempt 1) records
+   * Returns the claimed row or undefined when someone else has it. The first claim (`started_at` set) records
    * `run.start` in the same transaction; a run resumed after a crash or a lost lease records nothing new.
    */
   async claim(
@@ -219,8 +219,6 @@ export class RunRepo {
     deadOwner?: string,
   ): Promise<RunRow | undefined> {
     return atomically(this.db, async (trx) => {
-      // Taken up for the first time: not yet started (a shutdown gives its attempt back, so `attempt` cannot tell).
-      const before = await trx.selectFrom('runs').select('started_at').where('id', '=', id).executeTakeFirst();
       const row = await trx
         .updateTable('runs')
         .set((eb) => ({
@@ -242,7 +240,8 @@ export class RunRepo {
         })
         .returningAll()
         .executeTakeFirst();
-      if (row && before?.started_at === null) await recordRunStarted(trx, row, now);
+      // Taken up for the first time: started now (a shutdown gives its attempt back, so `attempt` cannot tell).
+      if (row && row.started_at === now) await recordRunStarted(trx, row, now);
       return row;
     });
   }
@@ -260,15 +259,16 @@ export class RunRepo {
   }
 
   /**
-   * Lets another process pick the run up at once (graceful shutdown, no progress). `uncount`: stopped by a shutdown,
-   * not by the work: the attempt its claim counted is given back.
+   * Lets another process pick the run up at once (graceful shutdown, no progress), if `attempt` (the claim's) still
+   * holds it. `uncount`: stopped by a shutdown, not by the work: the attempt its claim counted is given back.
    */
-  async releaseLease(id: string, owner: string, now: string, uncount = false): Promise<void> {
+  async releaseLease(id: string, owner: string, now: string, attempt: number, uncount = false): Promise<void> {
     await this.db
       .updateTable('runs')
       .set((eb) => ({ lease_expires_at: now, ...(uncount && { attempt: eb('attempt', '-', 1) }) }))
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
+      .where('attempt', '=', attempt)
       .where('status', '=', 'running')
       .execute();
   }

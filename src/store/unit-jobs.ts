@@ -175,16 +175,24 @@ export class UnitJobRepo {
   }
 
   /**
-   * Lets another process take the unit over at once (graceful shutdown, no progress). `uncount`: stopped by a shutdown,
-   * not by the work: the attempt its claim counted is given back.
+   * Lets another process take the unit over at once (graceful shutdown, no progress), if `attempt` (the claim's) still
+   * holds it. `uncount`: stopped by a shutdown, not by the work: the attempt its claim counted is given back.
    */
-  async releaseLease(runId: string, unitKey: string, owner: string, now: string, uncount = false): Promise<void> {
+  async releaseLease(
+    runId: string,
+    unitKey: string,
+    owner: string,
+    now: string,
+    attempt: number,
+    uncount = false,
+  ): Promise<void> {
     await this.db
       .updateTable('unit_jobs')
       .set((eb) => ({ lease_expires_at: now, ...(uncount && { attempt: eb('attempt', '-', 1) }) }))
       .where('run_id', '=', runId)
       .where('unit_key', '=', unitKey)
       .where('lease_owner', '=', owner)
+      .where('attempt', '=', attempt)
       .where('status', '=', 'running')
       .execute();
   }

@@ -76,8 +76,9 @@ export interface LeasedRow {
   wasCancelled(): Promise<boolean>;
   /**
    * Lets another process take the work over at once (it stopped without finishing: shutdown, no progress).
-   * `shutdown`: this process is going away, the work did not fail: the attempt it took is given back, so that
-   * restarts do not count towards MAX_STALLED_ATTEMPTS.
+   * `shutdown`: this process is going away while the work was making progress (within the stall limit): the attempt
+   * it took is given back, so that restarts do not count towards MAX_STALLED_ATTEMPTS. Work without progress that
+   * long keeps its attempt counted, however it stopped.
    */
   release(now: Date, shutdown: boolean): Promise<void>;
 }
@@ -160,7 +161,8 @@ export function holdLease(
       await inflight;
       if (o?.release) {
         const why = controller.signal.reason instanceof RunStopped ? controller.signal.reason.why : undefined;
-        await row.release(t.clock(), why === 'shutdown');
+        const progressing = stallMs === undefined || t.clock().getTime() - lastProgress < stallMs;
+        await row.release(t.clock(), why === 'shutdown' && progressing);
       }
     },
   };

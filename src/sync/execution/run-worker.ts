@@ -45,7 +45,7 @@ export function createRunWorker(deps: RunWorkerDeps): RunWorker {
       {
         renew: (at, until) => runs.heartbeat(runId, owner, at.toISOString(), until.toISOString()),
         wasCancelled: async () => (await runs.get(runId))?.status === 'cancelled',
-        release: (at, shutdown) => runs.releaseLease(runId, owner, at.toISOString(), shutdown),
+        release: (at, shutdown) => runs.releaseLease(runId, owner, at.toISOString(), run.attempt, shutdown),
       },
       { clock, leaseMs, heartbeatMs, stallMs },
       {

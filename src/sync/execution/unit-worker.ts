@@ -67,7 +67,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
     if (!job) return { status: 'not_claimed' };
     if (signal?.aborted) {
       // stopped while it was being claimed (a shutdown): let another process take it at once
-      await jobs.releaseLease(runId, unitKey, deps.owner, clock().toISOString(), true);
+      await jobs.releaseLease(runId, unitKey, deps.owner, clock().toISOString(), job.attempt, true);
       return { status: 'not_claimed' };
     }
     const lease = holdLease(
@@ -82,7 +82,8 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
             lastProgress.toISOString(),
           ),
         wasCancelled: async () => (await jobs.get(runId, unitKey))?.status === 'cancelled',
-        release: (now, shutdown) => jobs.releaseLease(runId, unitKey, deps.owner, now.toISOString(), shutdown),
+        release: (now, shutdown) =>
+          jobs.releaseLease(runId, unitKey, deps.owner, now.toISOString(), job.attempt, shutdown),
       },
       { clock, leaseMs: deps.leaseMs, heartbeatMs: deps.heartbeatMs, stallMs: deps.stallMs },
       {
