@@ -148,8 +148,8 @@ export function createExporter(deps: ExporterDeps): Exporter {
         {
           renew: (_now, until) => exports.heartbeat(exportId, deps.owner, until.toISOString()),
           wasCancelled: async () => (await exports.get(exportId))?.status === 'cancelled',
-          // only a stalled export is released; one stopped by a shutdown is taken over once its lease lapses
-          release: (at) => exports.releaseLease(exportId, deps.owner, at.toISOString()),
+          release: (at, shutdown) =>
+            exports.releaseLease(exportId, deps.owner, at.toISOString(), row.attempt, shutdown),
         },
         { clock, leaseMs, heartbeatMs, stallMs },
         { log: deps.log, context: { export_id: exportId, attempt: row.attempt } },
@@ -165,7 +165,8 @@ export function createExporter(deps: ExporterDeps): Exporter {
           err instanceof RunStopped ? err : lease.signal.reason instanceof RunStopped ? lease.signal.reason : undefined;
         const gaveUp = stopped?.why === 'stalled' && row.attempt >= MAX_STALLED_ATTEMPTS;
         if (stopped && !gaveUp) {
-          await lease.end({ release: stopped.why === 'stalled' });
+          // stalled, or its process shutting down: another attempt takes it over at once
+          await lease.end({ release: stopped.why === 'stalled' || stopped.why === 'shutdown' });
           return { status: stopped.why === 'cancelled' ? 'cancelled' : 'interrupted' };
         }
         const message = gaveUp

@@ -95,13 +95,18 @@ export class ExportRepo {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  /** Lets another attempt take the export over at once (it stopped without progress). */
-  async releaseLease(id: string, owner: string, now: string): Promise<void> {
+  /**
+   * Lets another attempt take the export over at once (it stopped without progress, or its process shut down), if
+   * `attempt` (the claim's) still holds it. `uncount`: stopped by a shutdown, not by the work: the attempt its claim
+   * counted is given back.
+   */
+  async releaseLease(id: string, owner: string, now: string, attempt: number, uncount = false): Promise<void> {
     await this.db
       .updateTable('exports')
-      .set({ lease_expires_at: now })
+      .set((eb) => ({ lease_expires_at: now, ...(uncount && { attempt: eb('attempt', '-', 1) }) }))
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
+      .where('attempt', '=', attempt)
       .where('status', '=', 'running')
       .execute();
   }

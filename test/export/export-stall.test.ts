@@ -25,7 +25,12 @@ for (const database of testDatabases) {
     let blobs: FsBlobStore;
     useSyncStore(database, (s) => ({ db, blobs } = s));
 
-    it('a blob read that hangs stops the export at each attempt, and the export ends failed', async () => {
+    /**
+     * Exports a synced collection whose stored content never arrives (a read that stays open and silent, whatever the
+     * export's signal says), stopping each attempt as `stops` says: STALL_SECONDS passing without progress, or this
+     * process shutting down (the read then fails, as a closed connection would).
+     */
+    const exportStopped = async (stops: Array<'stall' | 'shutdown'>) => {
       const connector = createFakeConnector({
         source: () => ({ units: [{ items: [{ kind: 'file', sourceId: 'a', content: bytesOf('stall', 5000) }] }] }),
       });
@@ -34,12 +39,12 @@ for (const database of testDatabases) {
       expect((await syncOnce(engine, collectionId)).outcome.status).toBe('succeeded');
       await engine.stop();
 
-      let reads = 0;
-      // the stored content never arrives: a stream that stays open and silent, whatever the export's signal says
+      const reads: PassThrough[] = [];
       const hanging: BlobStore = Object.assign(Object.create(blobs) as BlobStore, {
         read: async (): Promise<Readable> => {
-          reads += 1;
-          return new PassThrough();
+          const stream = new PassThrough();
+          reads.push(stream);
+          return stream;
         },
       });
       let offsetMs = 0;
@@ -61,7 +66,7 @@ for (const database of testDatabases) {
         .select('account_id')
         .where('id', '=', collectionId)
         .executeTakeFirstOrThrow();
-      const exportId = `exp_stall_${database.name}`;
+      const exportId = `exp_stall_${database.name}_${stops.length}`;
       await new ExportRepo(db).create({
         id: exportId,
         account_id: collection.account_id,
@@ -71,33 +76,49 @@ for (const database of testDatabases) {
       });
 
       const outcomes: string[] = [];
-      for (let attempt = 1; attempt <= 3; attempt++) {
-        // as the sweep does: a stalled attempt released its lease, and the export is taken again once claimable
-        for (let i = 0; i < 500 && !(await exporter.claimable(10)).includes(exportId); i++)
+      for (const [i, stop] of stops.entries()) {
+        // as the sweep does: a stopped attempt released its lease, and the export is taken again once claimable
+        for (let n = 0; n < 500 && !(await exporter.claimable(10)).includes(exportId); n++)
           await new Promise((r) => setTimeout(r, 10));
         const running = exporter.run(exportId);
-        for (let i = 0; i < 500 && reads < attempt; i++) await new Promise((r) => setTimeout(r, 10));
-        expect(reads).toBe(attempt);
-        // The package may still grow by a header once the read began (progress): the clock moves on until it stops.
-        let settled = false;
-        void running.finally(() => (settled = true));
-        for (let i = 0; i < 100 && !settled; i++) {
-          offsetMs += (STALL_SECONDS + 1) * 1000;
-          await new Promise((r) => setTimeout(r, 50));
+        for (let n = 0; n < 500 && reads.length <= i; n++) await new Promise((r) => setTimeout(r, 10));
+        expect(reads).toHaveLength(i + 1);
+        if (stop === 'shutdown') {
+          const stopping = exporter.stopAll();
+          reads[i].destroy(new Error('connection closed'));
+          await stopping;
+        } else {
+          // The package may still grow by a header once the read began (progress): the clock moves on until it stops.
+          let settled = false;
+          void running.finally(() => (settled = true));
+          for (let n = 0; n < 100 && !settled; n++) {
+            offsetMs += (STALL_SECONDS + 1) * 1000;
+            await new Promise((r) => setTimeout(r, 50));
+          }
         }
         outcomes.push((await running).status);
       }
       await exporter.stopAll();
       await documents.stop();
-
-      expect(outcomes).toEqual(['interrupted', 'interrupted', 'failed']);
-      const row = await new ExportRepo(db).get(exportId);
-      expect(row).toMatchObject({ status: 'failed', attempt: 3, lease_owner: null });
-      expect(row?.error).toMatch(/no progress for UNIT_STALL_SECONDS on each of its 3 attempts/);
       const finished = (await new EventRepo(db).listForCollection(collectionId, 0)).filter(
         (e) => e.type === 'export.finished',
       );
+      return { outcomes, row: await new ExportRepo(db).get(exportId), exportId, finished };
+    };
+
+    it('a blob read that hangs stops the export at each attempt, and the export ends failed', async () => {
+      const { outcomes, row, exportId, finished } = await exportStopped(['stall', 'stall', 'stall']);
+      expect(outcomes).toEqual(['interrupted', 'interrupted', 'failed']);
+      expect(row).toMatchObject({ status: 'failed', attempt: 3, lease_owner: null });
+      expect(row?.error).toMatch(/no progress for UNIT_STALL_SECONDS on each of its 3 attempts/);
       expect(finished.map((e) => e.data)).toEqual([{ export_id: exportId, status: 'failed' }]);
+    }, 30_000);
+
+    it("a shutdown is not one of the export's attempts: it fails after its third stall, not before", async () => {
+      const { outcomes, row } = await exportStopped(['shutdown', 'stall', 'shutdown', 'stall', 'shutdown', 'stall']);
+      expect(outcomes).toEqual([...Array(5).fill('interrupted'), 'failed']);
+      expect(row).toMatchObject({ status: 'failed', attempt: 3, lease_owner: null });
+      expect(row?.error).toMatch(/no progress for UNIT_STALL_SECONDS on each of its 3 attempts/);
     }, 30_000);
   });
 }
