@@ -36,7 +36,7 @@ export interface Exporter {
   claimable(limit: number): Promise<string[]>;
   /** Stops writing a cancelled export in this process, and waits until it no longer writes. */
   cancel(exportId: string): Promise<void>;
-  /** Stops the exports this process is writing (they are picked up again once their lease expires). */
+  /** Stops the exports this process is writing and gives them back (another process takes them up at once). */
   stopAll(): Promise<void>;
 }
 

@@ -58,7 +58,8 @@ for (const database of testDatabases) {
         log: silentLog,
         owner: 'test-owner',
         clock,
-        leaseMs: 80,
+        // a lease far longer than the test: a stopped attempt is taken up again only if it was given back
+        leaseMs: 600_000,
         stallMs: STALL_SECONDS * 1000,
       });
       const collection = await db

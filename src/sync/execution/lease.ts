@@ -89,7 +89,7 @@ export interface LeaseTiming {
   heartbeatMs: number;
   /**
    * UNIT_STALL_SECONDS in ms: leased work without progress this long is stopped with RunStopped('stalled').
-   * Undefined: no watchdog (an export reports no provider progress; its lease and cancel are all it watches).
+   * Undefined: no watchdog (the lease and a cancel are all that is watched).
    */
   stallMs?: number;
 }
