@@ -271,6 +271,21 @@ for (const database of testDatabases) {
       }
     });
 
+    it('a unit claimed while its process shuts down is given back at once, its attempt not counted', async () => {
+      source = { units: [{ custodian: { key: 'u1' }, items: [file('sd-0', 'u1')] }] };
+      const { collectionId, runId } = await fannedOut();
+      const stopped = new AbortController();
+      stopped.abort();
+      expect(await app.engine.runUnit(runId, 'u1', { signal: stopped.signal })).toEqual({ status: 'not_claimed' });
+      const job = await new UnitJobRepo(app.ctx.db).get(runId, 'u1');
+      expect(job?.attempt).toBe(0);
+      expect(Date.parse(job!.lease_expires_at!)).toBeLessThanOrEqual(Date.now());
+      // another process takes it up as its first attempt
+      expect((await app.engine.runUnit(runId, 'u1')).status).toBe('done');
+      expect((await new UnitJobRepo(app.ctx.db).get(runId, 'u1'))?.attempt).toBe(1);
+      expect((await latestRun(collectionId)).status).toBe('succeeded');
+    });
+
     it('a unit the database turned away (too many clients) is tried again from its checkpoint, up to 3 attempts', async () => {
       const overloaded = () => Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
       /** As the sweep does: a unit whose lease was just released is taken again once claimable (a millisecond on). */
