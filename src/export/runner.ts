@@ -54,6 +54,8 @@ export function createExporter(deps: ExporterDeps): Exporter {
   const progressMs = deps.progressMs ?? 1000;
   const exports = new ExportRepo(deps.db);
   const local = new Map<string, { lease: HeldLease; done: Promise<unknown> }>();
+  /** Aborted by stopAll: an export this process takes up from then on goes back at once. */
+  const shutdown = new AbortController();
 
   const finishEvent = async (row: ExportRow, status: string, extra: Record<string, string | number | null>) => {
     await new EventRepo(deps.db).append({
@@ -144,6 +146,11 @@ export function createExporter(deps: ExporterDeps): Exporter {
         new Date(now.getTime() + leaseMs).toISOString(),
       );
       if (!row) return { status: 'not_claimed' };
+      if (shutdown.signal.aborted) {
+        // claimed while this process stops: another takes it up at once, and this attempt does not count
+        await exports.releaseLease(exportId, deps.owner, clock().toISOString(), row.attempt, true);
+        return { status: 'not_claimed' };
+      }
       const lease = holdLease(
         {
           renew: (_now, until) => exports.heartbeat(exportId, deps.owner, until.toISOString()),
@@ -152,7 +159,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
             exports.releaseLease(exportId, deps.owner, at.toISOString(), row.attempt, shutdown),
         },
         { clock, leaseMs, heartbeatMs, stallMs },
-        { log: deps.log, context: { export_id: exportId, attempt: row.attempt } },
+        { outer: shutdown.signal, log: deps.log, context: { export_id: exportId, attempt: row.attempt } },
       );
       // A read that hangs and ignores the signal is given up when the watchdog stops the export.
       const done = untilStalled(execute(row, lease.signal, lease.onProgress), lease.signal);
@@ -195,6 +202,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
       await mine.done.catch(() => undefined);
     },
     async stopAll() {
+      shutdown.abort();
       for (const e of local.values()) e.lease.stop('shutdown');
       await Promise.all([...local.values()].map((e) => e.done.catch(() => undefined)));
     },

@@ -28,9 +28,10 @@ for (const database of testDatabases) {
     /**
      * Exports a synced collection whose stored content never arrives (a read that stays open and silent, whatever the
      * export's signal says), stopping each attempt as `stops` says: STALL_SECONDS passing without progress, or this
-     * process shutting down (the read then fails, as a closed connection would).
+     * process shutting down (the read then fails, as a closed connection would), or this process taking it up while it
+     * is stopping.
      */
-    const exportStopped = async (stops: Array<'stall' | 'shutdown'>) => {
+    const exportStopped = async (stops: Array<'stall' | 'shutdown' | 'taken while stopping'>) => {
       const connector = createFakeConnector({
         source: () => ({ units: [{ items: [{ kind: 'file', sourceId: 'a', content: bytesOf('stall', 5000) }] }] }),
       });
@@ -50,18 +51,21 @@ for (const database of testDatabases) {
       let offsetMs = 0;
       const clock = () => new Date(Date.now() + offsetMs);
       const documents = createDocumentReader();
-      const exporter = createExporter({
-        db,
-        blobs: hanging,
-        documents,
-        keys: new SigningKeys(db, testSealer),
-        log: silentLog,
-        owner: 'test-owner',
-        clock,
-        // a lease far longer than the test: a stopped attempt is taken up again only if it was given back
-        leaseMs: 600_000,
-        stallMs: STALL_SECONDS * 1000,
-      });
+      // one exporter per process: a shutdown ends it, and the next attempt is another process's
+      const newExporter = () =>
+        createExporter({
+          db,
+          blobs: hanging,
+          documents,
+          keys: new SigningKeys(db, testSealer),
+          log: silentLog,
+          owner: 'test-owner',
+          clock,
+          // a lease far longer than the test: a stopped attempt is taken up again only if it was given back
+          leaseMs: 600_000,
+          stallMs: STALL_SECONDS * 1000,
+        });
+      let exporter = newExporter();
       const collection = await db
         .selectFrom('collections')
         .select('account_id')
@@ -77,10 +81,17 @@ for (const database of testDatabases) {
       });
 
       const outcomes: string[] = [];
-      for (const [i, stop] of stops.entries()) {
+      for (const stop of stops) {
         // as the sweep does: a stopped attempt released its lease, and the export is taken again once claimable
         for (let n = 0; n < 500 && !(await exporter.claimable(10)).includes(exportId); n++)
           await new Promise((r) => setTimeout(r, 10));
+        if (stop === 'taken while stopping') {
+          await exporter.stopAll();
+          outcomes.push((await exporter.run(exportId)).status);
+          exporter = newExporter();
+          continue;
+        }
+        const i = reads.length;
         const running = exporter.run(exportId);
         for (let n = 0; n < 500 && reads.length <= i; n++) await new Promise((r) => setTimeout(r, 10));
         expect(reads).toHaveLength(i + 1);
@@ -88,6 +99,7 @@ for (const database of testDatabases) {
           const stopping = exporter.stopAll();
           reads[i].destroy(new Error('connection closed'));
           await stopping;
+          exporter = newExporter();
         } else {
           // The package may still grow by a header once the read began (progress): the clock moves on until it stops.
           let settled = false;
@@ -116,8 +128,16 @@ for (const database of testDatabases) {
     }, 30_000);
 
     it("a shutdown is not one of the export's attempts: it fails after its third stall, not before", async () => {
-      const { outcomes, row } = await exportStopped(['shutdown', 'stall', 'shutdown', 'stall', 'shutdown', 'stall']);
-      expect(outcomes).toEqual([...Array(5).fill('interrupted'), 'failed']);
+      const { outcomes, row } = await exportStopped([
+        'taken while stopping',
+        'shutdown',
+        'stall',
+        'shutdown',
+        'stall',
+        'shutdown',
+        'stall',
+      ]);
+      expect(outcomes).toEqual(['not_claimed', ...Array(5).fill('interrupted'), 'failed']);
       expect(row).toMatchObject({ status: 'failed', attempt: 3, lease_owner: null });
       expect(row?.error).toMatch(/no progress for UNIT_STALL_SECONDS on each of its 3 attempts/);
     }, 30_000);

@@ -166,6 +166,38 @@ for (const database of testDatabases) {
       expect(r.run?.status).toBe('failed');
     }, 30_000);
 
+    it('a process that is stopping gives back a run or a unit it takes up, its attempt not counted', async () => {
+      const source = () => ({ units: [{ custodian: { key: 'u1' }, items: [] }] });
+      const attemptOf = async (runId: string) =>
+        (await db.selectFrom('runs').select(['attempt', 'status']).where('id', '=', runId).executeTakeFirstOrThrow())
+          .attempt;
+      // a run of one job: a stopped engine takes it up and gives it back; another process runs it
+      const plain = await seedCollection(db);
+      const stopped = engineFor(db, blobs, [createFakeConnector({ source })], { workers: 'none' });
+      const { runId } = await stopped.start(plain.collectionId);
+      await stopped.stop();
+      expect((await stopped.runOnce(runId)).status).toBe('not_claimed');
+      expect(await attemptOf(runId)).toBe(0);
+      const other = engineFor(db, blobs, [createFakeConnector({ source })], { workers: 'none' });
+      expect((await other.runOnce(runId)).status).toBe('succeeded');
+      expect(await attemptOf(runId)).toBe(1);
+      // a unit job, the same
+      const split = await seedCollection(db);
+      const planner = engineFor(db, blobs, [createFakeConnector({ source, split: true })], { workers: 'none' });
+      const fanned = await planner.start(split.collectionId);
+      expect((await planner.runOnce(fanned.runId)).status).toBe('fanned_out');
+      await planner.stop();
+      expect((await planner.runUnit(fanned.runId, 'u1')).status).toBe('not_claimed');
+      const job = () =>
+        db.selectFrom('unit_jobs').select(['attempt', 'status']).where('run_id', '=', fanned.runId).executeTakeFirst();
+      expect(await job()).toEqual({ attempt: 0, status: 'running' });
+      const unitsElsewhere = engineFor(db, blobs, [createFakeConnector({ source, split: true })], { workers: 'none' });
+      expect((await unitsElsewhere.runUnit(fanned.runId, 'u1')).status).toBe('done');
+      expect(await job()).toEqual({ attempt: 1, status: 'done' });
+      await other.stop();
+      await unitsElsewhere.stop();
+    }, 30_000);
+
     it('a run without units that the database turned away is tried again, up to 3 attempts', async () => {
       const base = createFakeConnector({ source: () => ({ units: [] }) });
       let turnedAway = 0;

@@ -32,6 +32,8 @@ export function createRunWorker(deps: RunWorkerDeps): RunWorker {
   const { owner, leaseMs, heartbeatMs, stallMs } = deps;
   const runs = new RunRepo(deps.runner.db);
   const local = new Map<string, { runId: string; lease: HeldLease; done: Promise<RunOutcome> }>();
+  /** Aborted by stopAll: a run this process takes up from then on goes back at once (the process is going away). */
+  const shutdown = new AbortController();
 
   const runOnce: RunWorker['runOnce'] = async (runId, opts = {}) => {
     const run = await claimLease(
@@ -40,6 +42,12 @@ export function createRunWorker(deps: RunWorkerDeps): RunWorker {
       { clock, leaseMs, isDeadOwner: deps.isDeadOwner },
     );
     if (!run) return { status: 'not_claimed', error: null };
+    const outer = opts.signal ? AbortSignal.any([opts.signal, shutdown.signal]) : shutdown.signal;
+    if (outer.aborted) {
+      // claimed while this process stops: another takes it up at once, and this attempt does not count
+      await runs.releaseLease(runId, owner, clock().toISOString(), run.attempt, true);
+      return { status: 'not_claimed', error: null };
+    }
     // Planning and the run's own unit are watched like unit jobs: no progress for UNIT_STALL_SECONDS stops them.
     const lease = holdLease(
       {
@@ -49,7 +57,7 @@ export function createRunWorker(deps: RunWorkerDeps): RunWorker {
       },
       { clock, leaseMs, heartbeatMs, stallMs },
       {
-        outer: opts.signal,
+        outer,
         log: deps.log,
         context: { run_id: runId, attempt: run.attempt },
         onStall: () => deps.metrics?.unitStalled(run.collection_id),
@@ -79,6 +87,9 @@ export function createRunWorker(deps: RunWorkerDeps): RunWorker {
       const mine = local.get(collectionId);
       if (mine) await stop([mine], why);
     },
-    stopAll: () => stop([...local.values()], 'shutdown'),
+    stopAll() {
+      shutdown.abort();
+      return stop([...local.values()], 'shutdown');
+    },
   };
 }

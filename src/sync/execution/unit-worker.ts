@@ -46,7 +46,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
   const local = new Map<string, { runId: string; lease: HeldLease; done: Promise<unknown>; load: UnitLoad }>();
   const memoOf = createRunMemos(deps.runner);
   const growing = new Set<string>();
-  /** Aborted by stopAll: the units taken on (grow) stop with it, and none is taken on any more. */
+  /** Aborted by stopAll: the units taken on (grow) stop with it, and a unit claimed from then on goes back at once. */
   const shutdown = new AbortController();
   /** The units taken on, until they end (stopAll waits for them, also for one still being claimed). */
   const takenOn = new Set<Promise<unknown>>();
@@ -65,7 +65,8 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       { clock, leaseMs: deps.leaseMs, isDeadOwner: deps.isDeadOwner },
     );
     if (!job) return { status: 'not_claimed' };
-    if (signal?.aborted) {
+    const outer = signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
+    if (outer.aborted) {
       // stopped while it was being claimed (a shutdown): let another process take it at once
       await jobs.releaseLease(runId, unitKey, deps.owner, clock().toISOString(), job.attempt, true);
       return { status: 'not_claimed' };
@@ -87,7 +88,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       },
       { clock, leaseMs: deps.leaseMs, heartbeatMs: deps.heartbeatMs, stallMs: deps.stallMs },
       {
-        outer: signal,
+        outer,
         log: deps.log,
         context: { run_id: runId, unit: unitKey, attempt: job.attempt },
         onStall: () => deps.metrics?.unitStalled(current.collection_id),
