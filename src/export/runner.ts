@@ -6,7 +6,7 @@ import { BlobRefRepo } from '../store/blob-refs.ts';
 import type { Database } from '../store/db.ts';
 import { EventRepo } from '../store/events.ts';
 import { ExportRepo, type ExportRow } from '../store/exports.ts';
-import { holdLease, MAX_STALLED_ATTEMPTS, RunStopped, type HeldLease } from '../sync/execution/lease.ts';
+import { holdLease, MAX_STALLED_ATTEMPTS, RunStopped, workerStop, type HeldLease } from '../sync/execution/lease.ts';
 import type { SigningKeys } from './keys.ts';
 import { writePackage } from './package.ts';
 import type { ExportOptions } from './selection.ts';
@@ -55,7 +55,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
   const exports = new ExportRepo(deps.db);
   const local = new Map<string, { lease: HeldLease; done: Promise<unknown> }>();
   /** Aborted by stopAll: an export this process takes up from then on goes back at once. */
-  const shutdown = new AbortController();
+  const shutdown = workerStop();
 
   const finishEvent = async (row: ExportRow, status: string, extra: Record<string, string | number | null>) => {
     await new EventRepo(deps.db).append({

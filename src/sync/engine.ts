@@ -320,7 +320,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       await units.stopAll();
       await exporter?.stopAll();
       await stopping;
-      working = false;
+      // stays stopped: its workers give back whatever they would be handed (startBackground does nothing now)
     },
   };
   return engine;

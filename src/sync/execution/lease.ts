@@ -1,6 +1,7 @@
 // The lease a process holds on what it executes (a run, or one unit of a fanned-out run): one heartbeat loop that
 // renews it and one progress watchdog that stops work making no progress. The claim and every fenced write stay
 // compare-and-swaps in the store (store/runs.ts, store/unit-jobs.ts): a lease that lapsed makes them fail.
+import { setMaxListeners } from 'node:events';
 import type { Logger } from '../../connectors/types.ts';
 import type { Database } from '../../store/db.ts';
 import { databaseOverloaded } from '../../store/overload.ts';
@@ -40,6 +41,16 @@ export function runFence(runId: string, owner: string): WriteFence {
 /** The fence of a unit job: its unit's lease. */
 export function unitFence(runId: string, unitKey: string, owner: string): WriteFence {
   return { save: (trx, at, p) => new UnitJobRepo(trx).saveProgress(runId, unitKey, owner, at, p) };
+}
+
+/**
+ * A worker's stop (stopAll aborts it, and it stays aborted): work it claims from then on goes back at once, and the
+ * work in flight listens to it (as holdLease's `outer`), as many listeners as pieces of work.
+ */
+export function workerStop(): AbortController {
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  return stop;
 }
 
 /** After this many attempts stopped for lack of progress, the work fails (a unit: its custodian reported failed). */

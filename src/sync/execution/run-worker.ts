@@ -4,7 +4,7 @@ import type { Logger } from '../../connectors/types.ts';
 import type { Metrics } from '../../metrics.ts';
 import { RunRepo } from '../../store/runs.ts';
 import type { RunnerDeps } from '../deps.ts';
-import { claimLease, holdLease, type HeldLease } from './lease.ts';
+import { claimLease, holdLease, workerStop, type HeldLease } from './lease.ts';
 import { executeRun, type RunOutcome } from './runner.ts';
 
 export interface RunWorkerDeps {
@@ -33,7 +33,7 @@ export function createRunWorker(deps: RunWorkerDeps): RunWorker {
   const runs = new RunRepo(deps.runner.db);
   const local = new Map<string, { runId: string; lease: HeldLease; done: Promise<RunOutcome> }>();
   /** Aborted by stopAll: a run this process takes up from then on goes back at once (the process is going away). */
-  const shutdown = new AbortController();
+  const shutdown = workerStop();
 
   const runOnce: RunWorker['runOnce'] = async (runId, opts = {}) => {
     const run = await claimLease(

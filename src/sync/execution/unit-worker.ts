@@ -3,7 +3,7 @@ import type { Logger } from '../../connectors/types.ts';
 import type { Metrics } from '../../metrics.ts';
 import { RunRepo } from '../../store/runs.ts';
 import { UnitJobRepo } from '../../store/unit-jobs.ts';
-import { claimLease, holdLease, type HeldLease } from './lease.ts';
+import { claimLease, holdLease, workerStop, type HeldLease } from './lease.ts';
 import type { RunnerDeps } from '../deps.ts';
 import { scheduleNext, type NextRunDeps } from '../schedule/next-run.ts';
 import { executeUnit, type UnitOutcome } from './unit-job.ts';
@@ -47,7 +47,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
   const memoOf = createRunMemos(deps.runner);
   const growing = new Set<string>();
   /** Aborted by stopAll: the units taken on (grow) stop with it, and a unit claimed from then on goes back at once. */
-  const shutdown = new AbortController();
+  const shutdown = workerStop();
   /** The units taken on, until they end (stopAll waits for them, also for one still being claimed). */
   const takenOn = new Set<Promise<unknown>>();
   /** Looks for a unit to take on under way: stopAll waits for them (they read the database). */
@@ -172,7 +172,7 @@ export function createUnitWorker(deps: UnitWorkerDeps): UnitWorker {
       deps.log.warn({ err, run_id: runId }, 'could not look for more units');
     }
     if (key === undefined || shutdown.signal.aborted) return;
-    const taking = run(runId, key, shutdown.signal)
+    const taking = run(runId, key)
       .catch((err: unknown) => deps.log.error({ err, run_id: runId, unit: key }, 'a unit taken on crashed'))
       .finally(() => takenOn.delete(taking));
     takenOn.add(taking);

@@ -53,8 +53,10 @@ export function createInProcessQueue(opts: InProcessQueueOptions): Queue {
     async stop() {
       if (sweeper) clearInterval(sweeper);
       sweeper = undefined;
+      // the executor first: work its stopping workers give back must not be taken up again meanwhile
+      const stopping = executor?.stop();
       await sweeping;
-      await executor?.stop();
+      await stopping;
       executor = undefined;
     },
   };
