@@ -3,6 +3,7 @@ import type { Database } from '../../src/store/db.ts';
 import { RunRepo } from '../../src/store/runs.ts';
 import { liveRunCounters } from '../../src/store/run-counters.ts';
 import { UnitJobRepo, unitsOwner } from '../../src/store/unit-jobs.ts';
+import { UnitClaimRepo } from '../../src/store/unit-claims.ts';
 import { testDatabases } from '../support/databases.ts';
 import { fannedOutRun } from '../support/unit-runs.ts';
 
@@ -287,12 +288,12 @@ for (const database of testDatabases) {
     });
 
     it('gives a piece two units reach to the first that claims it, also after a takeover', async () => {
-      const jobs = new UnitJobRepo(db);
+      const claims = new UnitClaimRepo(db);
       const runId = await fannedOut(['o1', 'o2']);
-      expect(await jobs.claimPiece(runId, 'ch1', 'o2')).toBe(true);
-      expect(await jobs.claimPiece(runId, 'ch1', 'o1')).toBe(false);
-      expect(await jobs.claimPiece(runId, 'ch1', 'o2')).toBe(true);
-      expect(await jobs.claimedUnits(runId, 'o2')).toEqual(['ch1']);
+      expect(await claims.claimPiece(runId, 'ch1', 'o2')).toBe(true);
+      expect(await claims.claimPiece(runId, 'ch1', 'o1')).toBe(false);
+      expect(await claims.claimPiece(runId, 'ch1', 'o2')).toBe(true);
+      expect(await claims.claimedUnits(runId, 'o2')).toEqual(['ch1']);
     });
   });
 }

@@ -2,6 +2,7 @@
 import type { Repos } from '../../store/repos.ts';
 import type { Executor } from '../../store/transaction.ts';
 import { UnitJobRepo, unitsOwner } from '../../store/unit-jobs.ts';
+import { UnitClaimRepo } from '../../store/unit-claims.ts';
 import { foldUnitCounters } from '../../store/run-counters.ts';
 import { filtersFingerprint } from '../../provider/fingerprint.ts';
 import { reportUnreached } from '../runs/tally.ts';
@@ -53,7 +54,7 @@ export async function fanIn(
   // as a whole reports none either.
   const completes = ['succeeded', 'completed_with_errors'].includes(decideRunOutcome(tally).status);
   if (completes && run.scope === null && connector.units.unreached) {
-    await reportUnreached(tx, run, connector.units.unreached(filters, await new UnitJobRepo(trx).claims(runId)), at);
+    await reportUnreached(tx, run, connector.units.unreached(filters, await new UnitClaimRepo(trx).claims(runId)), at);
   }
   tally.reconciledFailures = (await tx.units.list(runId)).reduce((n, u) => n + Number(u.failed), 0);
   const fingerprint = filtersFingerprint(filters);

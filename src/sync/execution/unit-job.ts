@@ -3,6 +3,7 @@ import { CollectionRepo } from '../../store/collections.ts';
 import { withTransaction } from '../../store/repos.ts';
 import type { RunRow } from '../../store/runs.ts';
 import { UnitJobRepo, type UnitJobRow } from '../../store/unit-jobs.ts';
+import { UnitClaimRepo } from '../../store/unit-claims.ts';
 import { unitCountersOf } from '../../store/run-counters.ts';
 import { emptyTally } from '../../store/units.ts';
 import { collectInto } from './collect-into.ts';
@@ -38,6 +39,7 @@ export async function executeUnit(
   const key = job.unit_key;
   const log = childLog(deps.log, { run_id: run.id, collection_id: run.collection_id, unit: key });
   const jobs = new UnitJobRepo(deps.db);
+  const claims = new UnitClaimRepo(deps.db);
   let session: ItemWriter | undefined;
   try {
     const collection = await new CollectionRepo(deps.db).getHead(run.collection_id);
@@ -45,7 +47,7 @@ export async function executeUnit(
       throw new Error('the collection was deleted or its filters removed during the run');
     const checkpoint = job.checkpoint ? (JSON.parse(job.checkpoint) as { state: unknown }).state : null;
     const plan = await memo.plan();
-    const continuing = [key, ...(await jobs.claimedUnits(run.id, key))];
+    const continuing = [key, ...(await claims.claimedUnits(run.id, key))];
     const mine = new Set(continuing);
     const unit = await openUnitContext(
       deps,
@@ -66,7 +68,7 @@ export async function executeUnit(
         fence: unitFence(run.id, key, owner),
         onProgress,
         units: plan.units,
-        claim: async (piece) => jobs.claimPiece(run.id, piece, key),
+        claim: async (piece) => claims.claimPiece(run.id, piece, key),
       },
       signal,
       log,
