@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExtractorThread } from '../../src/search/extractor-thread.ts';
 import { docxWith, pdfWith } from './document-fixtures.ts';
@@ -59,5 +64,30 @@ describe('the extractor thread', () => {
     expect((await thread.run(job('docx', await docxWith(['before'])))).text.trim()).toBe('before');
     await expect(thread.run(job('docx', heavy))).rejects.toMatchObject({ code: 'ERR_WORKER_OUT_OF_MEMORY' });
     expect((await thread.run(job('docx', await docxWith(['after'])))).text.trim()).toBe('after');
+  });
+
+  it("runs without the loaders of its process's command line", () => {
+    // `tsx` as a CLI (the benches, `npx tsx`) hands its hooks to every thread; loaded through them, pdf.js cost the
+    // thread about 370 MB instead of 55. Here a loader that fails in any thread but the main one stands for them.
+    const dir = mkdtempSync(path.join(tmpdir(), 'extractor-loader-'));
+    const loader = path.join(dir, 'main-thread-only.mjs');
+    writeFileSync(
+      loader,
+      "import { isMainThread } from 'node:worker_threads'; if (!isMainThread) throw new Error('loaded in a thread');",
+    );
+    const url = (file: string) => pathToFileURL(path.resolve(file)).href;
+    const script = `
+      import { ExtractorThread } from '${url('src/search/extractor-thread.ts')}';
+      import { pdfWith } from '${url('test/search/document-fixtures.ts')}';
+      const thread = new ExtractorThread({ timeoutMs: 20_000 });
+      const job = { format: 'pdf', bytes: pdfWith([['read in a plain thread']]), maxPages: 5, maxChars: 1000 };
+      try { console.log(JSON.stringify(await thread.run(job))); } finally { await thread.stop(); }`;
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--import', url(loader), '--input-type=module', '-e', script],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout.trim()) as { text: string }).toMatchObject({ text: 'read in a plain thread' });
   });
 });
