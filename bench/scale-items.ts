@@ -37,15 +37,31 @@ async function timed(n: number, fn: () => Promise<unknown>): Promise<{ p50: numb
   return { p50: pct(t, 0.5), p95: pct(t, 0.95), p99: pct(t, 0.99) };
 }
 
+/**
+ * The service's RSS from now on: its peak and growth. With BENCH_RETAINED=1 (and `--expose-gc`) also what the heap
+ * keeps: a full collection each second, the largest heap left after one (`retained`, from the heap after the first).
+ * The RSS peak alone counts garbage the collector has not reached yet; the collections cost the run some time.
+ */
 function rssSampler() {
   global.gc?.();
   const start = process.memoryUsage.rss();
+  const heapAtStart = process.memoryUsage().heapUsed;
   let peak = start;
+  let retained: number | undefined;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 10);
+  const collector =
+    process.env.BENCH_RETAINED === '1' && global.gc
+      ? setInterval(() => {
+          global.gc?.();
+          retained = Math.max(retained ?? 0, process.memoryUsage().heapUsed - heapAtStart);
+        }, 1000)
+      : undefined;
   return () => {
     clearInterval(timer);
+    clearInterval(collector);
     peak = Math.max(peak, process.memoryUsage.rss());
-    return { growth: (peak - start) / MiB, peak: peak / MiB };
+    const kept = retained === undefined ? '' : `, heap retained +${(retained / MiB).toFixed(1)} MiB at most`;
+    return { growth: (peak - start) / MiB, peak: peak / MiB, kept };
   };
 }
 
@@ -262,7 +278,7 @@ async function oneSize(kind: 'sqlite' | 'postgres', size: number): Promise<Out> 
     const rss = stop();
     const n = done.latest_run.counters.collected as number;
     out[`${tag}: sync`] =
-      `${done.sync_status}; ${n} items of ${users} custodians in ${first.toFixed(1)} s = ${(n / first).toFixed(0)} items/s, RSS peak ${rss.peak.toFixed(0)} MiB (+${rss.growth.toFixed(0)}); ${cpu(users)}`;
+      `${done.sync_status}; ${n} items of ${users} custodians in ${first.toFixed(1)} s = ${(n / first).toFixed(0)} items/s, RSS peak ${rss.peak.toFixed(0)} MiB (+${rss.growth.toFixed(0)}${rss.kept}); ${cpu(users)}`;
     // 2. a no-change re-run
     const before = await ms365.requests();
     t0 = performance.now();
