@@ -27,7 +27,8 @@ const BUDGET_PER_SECOND = 2000;
  * CPU spread over every core. BENCH_LATENCY_MS sets the simulator's lateness (default 40): a later answer costs no
  * more CPU, so at 200 ms that bound moves far out and the speed-up shows what the workers' coordination allows, as
  * 40 ms would on a machine with several times the cores.
- * BENCH_WORKERS picks the worker counts (default `1 2 4`);
+ * BENCH_WORKERS picks the worker counts (default `1 2 4`); BENCH_RERUN=1 syncs each collection again with nothing
+ * changed and prints that run too (with the cursors its units wrote for the next run);
  * BENCH_CPU_PROF=<dir> writes each worker's V8 CPU profile there (`node --cpu-prof`).
  */
 export async function benchScale(scale: number): Promise<Record<string, string>> {
@@ -91,6 +92,30 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
     let bound: number | undefined;
     const counts = (process.env.BENCH_WORKERS ?? '1 2 4').split(/[ ,]+/).filter(Boolean).map(Number);
     const profDir = process.env.BENCH_CPU_PROF && path.resolve(process.env.BENCH_CPU_PROF);
+    /** The collection synced again with nothing changed: its time, requests, CPU and what its units wrote as cursors. */
+    const rerun = async (id: string, fleet: ServeProcess[]) => {
+      const before = zoom.requests.length;
+      const cpu0 = fleet.map((w) => cpuMs(w.child.pid) ?? 0);
+      const t0 = performance.now();
+      await api.call('POST', `/v1/collections/${id}/start`);
+      const col = await api.waitFor(id, ['synced'], 15 * 60_000);
+      const seconds = (performance.now() - t0) / 1000;
+      const cpu = fleet.reduce((sum, w, i) => sum + (cpuMs(w.child.pid) ?? 0) - cpu0[i], 0) / 1000;
+      const runId = (col.latest_run as { run_id: string }).run_id;
+      const c = new pg.Client({ connectionString: url.toString() });
+      await c.connect();
+      const { rows } = await c
+        .query<{ units: string; bytes: string | null }>(
+          'select count(*) as units, sum(length(pending_cursors)) as bytes from unit_jobs where run_id = $1',
+          [runId],
+        )
+        .finally(() => c.end());
+      const { units, bytes } = rows[0];
+      return (
+        `${seconds.toFixed(1)} s, ${zoom.requests.length - before} requests, workers' CPU ${cpu.toFixed(1)} s; ` +
+        `cursors its ${units} units wrote: ${(Number(bytes ?? 0) / 1024).toFixed(0)} KiB`
+      );
+    };
     for (const n of counts) {
       const id = await api.collection('conf');
       await api.pair(id, 'conf', REDIRECT);
@@ -142,6 +167,7 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
       // printed as measured: a later step that fails does not lose it
       console.log(`${key}: ${out[key]}`);
       delete out[key];
+      if (process.env.BENCH_RERUN === '1') console.log(`${key}, no-change re-run: ${await rerun(id, workers)}`);
       await Promise.all(workers.map((w) => w.stop('SIGTERM', 15_000)));
       workers = [];
     }

@@ -33,11 +33,27 @@ export interface CollectOptions {
   isZoomHost(url: string): boolean;
 }
 
-function plannedOwners(units: UnitSpec[]): ResolvedOwners {
-  const owners = units
-    .filter((u) => u.kind === 'custodian' && !(u.data as { not_found?: boolean } | undefined)?.not_found)
-    .map((u) => ({ id: u.key, email: u.email ?? '' }));
-  return { owners: inIdOrder(owners), errors: [], gone: [] };
+interface Plan {
+  owners: ResolvedOwners;
+  byKey: Map<string, UnitSpec>;
+}
+
+/** A run's plan as its units read it, worked out once per plan: each of its N units would otherwise go through all N. */
+const plans = new WeakMap<UnitSpec[], Plan>();
+
+function planOf(units: UnitSpec[]): Plan {
+  let plan = plans.get(units);
+  if (!plan) {
+    const owners = units
+      .filter((u) => u.kind === 'custodian' && !(u.data as { not_found?: boolean } | undefined)?.not_found)
+      .map((u) => ({ id: u.key, email: u.email ?? '' }));
+    plan = {
+      owners: { owners: inIdOrder(owners), errors: [], gone: [] },
+      byKey: new Map(units.map((u) => [u.key, u])),
+    };
+    plans.set(units, plan);
+  }
+  return plan;
 }
 
 export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): AsyncGenerator<CollectEvent> {
@@ -47,7 +63,8 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
   const previous = readCursors(ctx.cursors);
   const api = new ZoomApi(ctx.http, opts.apiUrl, ctx.signal);
   // One unit of a fanned-out run: the plan resolved the owners already (ids and e-mails), no need to list them again.
-  const planned = ctx.units?.find((u) => u.key === ctx.scope?.[0]);
+  const plan = ctx.units && planOf(ctx.units);
+  const planned = plan && ctx.scope ? plan.byKey.get(ctx.scope[0]) : undefined;
   if (planned && (planned.data as { not_found?: boolean } | undefined)?.not_found) throw ownersNotFound([planned.key]);
   const chats = chatScope(filters);
   const content = enabledContent(filters);
@@ -61,8 +78,8 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
         selected: content.has('AI-meeting-notes'),
         now,
       });
-  const resolved = ctx.units
-    ? plannedOwners(ctx.units)
+  const resolved = plan
+    ? plan.owners
     : await resolveOwners(api, filters, state.ownersDone, now).catch((err: unknown) => {
         summariesOf?.cancel();
         throw err;
@@ -180,7 +197,13 @@ export async function* collectZoom(ctx: CollectContext, opts: CollectOptions): A
       checkpoint: { state: run.checkpoint().state },
     };
   }
-  yield { type: 'cursors', value: nextCursors(state, owners, previous, scope !== null) };
+  // A unit's part holds only what it changed (units.ts mergeCursors keeps the rest): carrying every owner's mark made
+  // each of a run's N units write and the fan-in read N marks.
+  const part = ctx.units !== undefined;
+  yield {
+    type: 'cursors',
+    value: nextCursors(state, owners, previous, { keepOthers: !part && scope !== null, carryChannels: !part }),
+  };
   const notFound = resolved.gone.filter((g) => inScope(g));
   if (notFound.length > 0) throw ownersNotFound(notFound);
 }
@@ -242,15 +265,23 @@ function phaseEvents(run: ZoomRun, owner: Owner, pos: Position, firsts: ChatFirs
   }
 }
 
-/** Owners collected completely get this run's start as their mark; the others keep the mark they had. */
-function nextCursors(state: RunState, owners: Owner[], previous: Cursors, partial: boolean): Cursors {
-  // A run limited to some owners keeps everyone else's mark.
-  const ownerMarks: Record<string, number> = partial ? { ...previous.owners } : {};
+/**
+ * Owners collected completely get this run's start as their mark; the others keep the mark they had. A run limited to
+ * some owners keeps everyone else's mark (`keepOthers`), and a run's channels carry the marks of those it did not
+ * collect (`carryChannels`); a unit's part does neither.
+ */
+function nextCursors(
+  state: RunState,
+  owners: Owner[],
+  previous: Cursors,
+  opts: { keepOthers: boolean; carryChannels: boolean },
+): Cursors {
+  const ownerMarks: Record<string, number> = opts.keepOthers ? { ...previous.owners } : {};
   for (const o of owners) {
     const mark = state.failed.includes(o.id) ? previous.owners[o.id] : state.startedAt;
     if (mark !== undefined) ownerMarks[o.id] = mark;
   }
-  const channelMarks: Record<string, number> = { ...previous.channels };
+  const channelMarks: Record<string, number> = opts.carryChannels ? { ...previous.channels } : {};
   for (const id of state.channelsDone) channelMarks[id] = state.startedAt;
   return { v: CURSORS_VERSION, owners: ownerMarks, channels: channelMarks };
 }

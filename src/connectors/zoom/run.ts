@@ -62,8 +62,7 @@ export function createRun(
   const sinceMark = (mark: number | undefined) =>
     typeof mark === 'number' && Number.isFinite(mark) ? Math.max(lookbackStart, mark - OVERLAP_MS) : lookbackStart;
   const ownerSince = (id: string) => sinceMark(opts.cursors.owners[id]);
-  const byEmail = new Map(opts.owners.filter((o) => o.email).map((o) => [o.email.toLowerCase(), o.id]));
-  const ownerIds = new Set(opts.owners.map((o) => o.id));
+  const { byEmail, ownerIds } = peerIndex(opts.owners);
   return {
     ctx,
     api,
@@ -86,6 +85,21 @@ export function createRun(
     },
     checkpoint: () => ({ type: 'checkpoint', state: structuredClone(state) }),
   };
+}
+
+const peerIndexes = new WeakMap<Owner[], { byEmail: Map<string, string>; ownerIds: Set<string> }>();
+
+/** The owners by e-mail and id, once per list: every unit of a run in this process gets the plan's one list. */
+function peerIndex(owners: Owner[]): { byEmail: Map<string, string>; ownerIds: Set<string> } {
+  let index = peerIndexes.get(owners);
+  if (!index) {
+    index = {
+      byEmail: new Map(owners.filter((o) => o.email).map((o) => [o.email.toLowerCase(), o.id])),
+      ownerIds: new Set(owners.map((o) => o.id)),
+    };
+    peerIndexes.set(owners, index);
+  }
+  return index;
 }
 
 /** The earliest start of any of these owners' history in a run: the window of the account's summaries list. */

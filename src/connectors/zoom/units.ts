@@ -90,7 +90,8 @@ export function zoomUnits(apiUrl: string, lookbackDays: number): UnitPlanner {
         const part = cursors === null ? null : readCursors(cursors);
         const mark = part?.owners[unit] ?? before.owners[unit];
         if (mark !== undefined) owners[unit] = mark;
-        // Each unit's cursors carry every channel it did not collect unchanged.
+        // A unit's part holds the channels it collected (a part an older version wrote also carries every other
+        // channel, unchanged: skipped here).
         for (const [id, m] of Object.entries(part?.channels ?? {})) if (m !== before.channels[id]) channels[id] = m;
       }
       return { v: CURSORS_VERSION, owners, channels };
