@@ -27,7 +27,8 @@ const BUDGET_PER_SECOND = 2000;
  * CPU spread over every core. BENCH_LATENCY_MS sets the simulator's lateness (default 40): a later answer costs no
  * more CPU, so at 200 ms that bound moves far out and the speed-up shows what the workers' coordination allows, as
  * 40 ms would on a machine with several times the cores.
- * BENCH_WORKERS picks the worker counts (default `1 2 4`); BENCH_RERUN=1 syncs each collection again with nothing
+ * BENCH_WORKERS picks the worker counts (default `1 2 4`); BENCH_WORKER_CONCURRENCY each worker's units at once
+ * (WORKER_CONCURRENCY, default 4); BENCH_RERUN=1 syncs each collection again with nothing
  * changed and prints that run too (with the cursors its units wrote for the next run);
  * BENCH_CPU_PROF=<dir> writes each worker's V8 CPU profile there (`node --cpu-prof`).
  */
@@ -76,7 +77,7 @@ export async function benchScale(scale: number): Promise<Record<string, string>>
     ZOOM_LOOKBACK_DAYS: '30',
     ZOOM_REQUESTS_PER_SECOND: String(BUDGET_PER_SECOND),
     ZOOM_CONCURRENCY: '64',
-    WORKER_CONCURRENCY: '4',
+    WORKER_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY ?? '4',
     // DATABASE_PREPARED_STATEMENTS=false: the baseline of statements sent unnamed
     ...(process.env.DATABASE_PREPARED_STATEMENTS && {
       DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS,
