@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ExportTables } from './schema-exports.ts';
 import type { Executor } from './transaction.ts';
-import { lapsedAt } from './lease-times.ts';
+import { releasedLease } from './lease-times.ts';
 
 export type ExportRow = Selectable<ExportTables['exports']>;
 
@@ -104,7 +104,7 @@ export class ExportRepo {
   async releaseLease(id: string, owner: string, now: string, attempt: number, uncount = false): Promise<void> {
     await this.db
       .updateTable('exports')
-      .set((eb) => ({ lease_expires_at: lapsedAt(now), ...(uncount && { attempt: eb('attempt', '-', 1) }) }))
+      .set(releasedLease(now, uncount))
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
       .where('attempt', '=', attempt)

@@ -4,7 +4,7 @@ import { compiledOnce } from './compiled.ts';
 import { atomically, type Executor } from './transaction.ts';
 import { recordRunFinished, recordRunStarted } from './run-records.ts';
 import { newId } from './ids.ts';
-import { lapsedAt } from './lease-times.ts';
+import { releasedLease } from './lease-times.ts';
 import { decodeCursor, encodeCursor } from './paging.ts';
 import type { SyncTables } from './schema-sync.ts';
 
@@ -266,7 +266,7 @@ export class RunRepo {
   async releaseLease(id: string, owner: string, now: string, attempt: number, uncount = false): Promise<void> {
     await this.db
       .updateTable('runs')
-      .set((eb) => ({ lease_expires_at: lapsedAt(now), ...(uncount && { attempt: eb('attempt', '-', 1) }) }))
+      .set(releasedLease(now, uncount))
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
       .where('attempt', '=', attempt)

@@ -3,7 +3,7 @@ import type { DB } from './schema.ts';
 import type { Counters } from './runs.ts';
 import { foldUnitCounters } from './run-counters.ts';
 import { dialectOf } from './db.ts';
-import { lapsedAt } from './lease-times.ts';
+import { releasedLease } from './lease-times.ts';
 import { atomically, type Executor } from './transaction.ts';
 import type { UnitTables } from './schema-units.ts';
 
@@ -189,7 +189,7 @@ export class UnitJobRepo {
   ): Promise<void> {
     await this.db
       .updateTable('unit_jobs')
-      .set((eb) => ({ lease_expires_at: lapsedAt(now), ...(uncount && { attempt: eb('attempt', '-', 1) }) }))
+      .set(releasedLease(now, uncount))
       .where('run_id', '=', runId)
       .where('unit_key', '=', unitKey)
       .where('lease_owner', '=', owner)
